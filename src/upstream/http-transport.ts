@@ -1,0 +1,137 @@
+/**
+ * The HTTP layer under the upstream client: one keep-alive undici `Pool` per upstream origin, undici's own
+ * connect/headers/body deadlines, one timer per call for the whole-call deadline, and a response size cap
+ * enforced while streaming. It returns the body text of a 2xx answer and throws only `UpstreamError`.
+ */
+import { Pool, request } from 'undici';
+import type { Dispatcher } from 'undici';
+import { UpstreamError } from './errors.ts';
+import { toTransportError } from './transport-error.ts';
+
+/** Settings of {@link createHttpTransport}; every deadline in milliseconds. */
+export interface HttpTransportOptions {
+  connectTimeoutMillis: number;
+  headersTimeoutMillis: number;
+  bodyTimeoutMillis: number;
+  callTimeoutMillis: number;
+  maxResponseBytes: number;
+  connectionsPerOrigin: number;
+  /** Used for every origin instead of the transport's own pools; the caller closes it. */
+  dispatcher?: Dispatcher | undefined;
+}
+
+/** One HTTP exchange. `path` includes the query string, which may hold credentials: it is never logged. */
+export interface HttpCall {
+  operation: string;
+  method: 'GET' | 'POST';
+  origin: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+/** Sends calls; see {@link createHttpTransport}. */
+export interface HttpTransport {
+  /** Resolves to the UTF-8 body of a 2xx answer. */
+  send(call: HttpCall): Promise<string>;
+  /** Closes the pools this transport created (not an injected dispatcher). */
+  close(): Promise<void>;
+}
+
+/** Creates the transport; pools are created lazily, one per origin. */
+export function createHttpTransport(options: HttpTransportOptions): HttpTransport {
+  const pools = new Map<string, Pool>();
+
+  function dispatcherFor(origin: string): Dispatcher {
+    if (options.dispatcher !== undefined) return options.dispatcher;
+    let pool = pools.get(origin);
+    if (pool === undefined) {
+      pool = new Pool(origin, {
+        connections: options.connectionsPerOrigin,
+        connectTimeout: options.connectTimeoutMillis,
+        headersTimeout: options.headersTimeoutMillis,
+        bodyTimeout: options.bodyTimeoutMillis,
+      });
+      pools.set(origin, pool);
+    }
+    return pool;
+  }
+
+  async function send(call: HttpCall): Promise<string> {
+    const controller = new AbortController();
+    let callTimedOut = false;
+    // One plain timer per call (cheaper than AbortSignal.timeout): aborting destroys the request or its body.
+    const timer = setTimeout(() => {
+      callTimedOut = true;
+      controller.abort();
+    }, options.callTimeoutMillis);
+    try {
+      const response = await request(`${call.origin}${call.path}`, {
+        dispatcher: dispatcherFor(call.origin),
+        method: call.method,
+        headers: { accept: 'application/javascript, application/json;q=0.9, */*;q=0.1', ...call.headers },
+        body: call.body ?? null,
+        headersTimeout: options.headersTimeoutMillis,
+        bodyTimeout: options.bodyTimeoutMillis,
+        signal: controller.signal,
+      });
+      const { statusCode, body } = response;
+      if (statusCode < 200 || statusCode > 299) {
+        // An error page can be large and slow: never read it, just drop the connection.
+        body.destroy();
+        throw new UpstreamError('unavailable', `HTTP ${statusCode}`, {
+          operation: call.operation,
+          httpStatus: statusCode,
+        });
+      }
+      return await readCapped(
+        body,
+        response.headers['content-length'],
+        options.maxResponseBytes,
+        call.operation,
+      );
+    } catch (error) {
+      throw toTransportError(error, {
+        operation: call.operation,
+        callTimedOut,
+        callTimeoutMillis: options.callTimeoutMillis,
+      });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async function close(): Promise<void> {
+    const open = [...pools.values()];
+    pools.clear();
+    await Promise.all(open.map((pool) => pool.close()));
+  }
+
+  return { send, close };
+}
+
+/** Reads the body as UTF-8, giving up as soon as it passes `maxBytes` (or announces it will). */
+async function readCapped(
+  body: Dispatcher.ResponseData['body'],
+  contentLength: string | string[] | undefined,
+  maxBytes: number,
+  operation: string,
+): Promise<string> {
+  const tooLarge = (): UpstreamError =>
+    new UpstreamError('bad_response', `response larger than ${maxBytes} bytes`, { operation });
+  if (typeof contentLength === 'string' && Number(contentLength) > maxBytes) {
+    body.destroy();
+    throw tooLarge();
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    total += chunk.length;
+    if (total > maxBytes) {
+      body.destroy();
+      throw tooLarge();
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, total).toString('utf8');
+}

@@ -1,0 +1,50 @@
+/**
+ * Joining the configured upstream base addresses with operation paths. Base addresses may carry a path
+ * prefix (`http://host:8080/legacy/api`) with or without a trailing slash; `new URL(path, base)` would drop
+ * the last prefix segment when the slash is missing, so the join is done by hand.
+ */
+
+/** A validated base address: its origin (one connection pool each) and its path prefix without trailing `/`. */
+export interface UpstreamBase {
+  origin: string;
+  prefix: string;
+}
+
+/**
+ * Validates one configured base address.
+ *
+ * @param setting - the option's name, for the error message
+ * @throws TypeError when the value is not an http(s) URL without query, fragment or credentials
+ */
+export function parseBaseUrl(setting: string, value: string): UpstreamBase {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new TypeError(`${setting} must be an absolute http(s) URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new TypeError(`${setting} must use http or https, not ${url.protocol}`);
+  }
+  if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
+    throw new TypeError(`${setting} must not carry a query string, a fragment or credentials`);
+  }
+  return { origin: url.origin, prefix: url.pathname.replace(/\/+$/, '') };
+}
+
+/**
+ * The request target under `base`: `path` starts with `/` and has its dynamic segments already encoded;
+ * `query` entries whose value is `undefined` are left out.
+ */
+export function buildRequestPath(
+  base: UpstreamBase,
+  path: string,
+  query: Readonly<Record<string, string | undefined>> = {},
+): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined) params.append(key, value);
+  }
+  const search = params.toString();
+  return `${base.prefix}${path}${search === '' ? '' : `?${search}`}`;
+}

@@ -1,0 +1,92 @@
+/**
+ * Checking a decoded upstream answer at the boundary: a success of the expected shape is returned typed,
+ * `status: error` becomes the matching {@link UpstreamError} kind (DESIGN.md, "which errors mean your token
+ * is no good"), anything else is `bad_response`.
+ */
+import type { z } from 'zod';
+import { UpstreamError } from './errors.ts';
+import { errorAnswer, isJsonObject } from './response-schemas.ts';
+import type { WireOperation } from './wire.ts';
+
+/** The default of `authErrorPattern`. */
+export const DEFAULT_AUTH_ERROR_PATTERN = /token|credential|unauthori[sz]ed|session/i;
+
+/** Update messages that mean the addressed object does not exist. */
+const NOT_FOUND_PATTERN = /not found|no such|invalid id/i;
+
+/** Longest upstream message kept on an error; the rest is cut. */
+const MAX_UPSTREAM_MESSAGE_LENGTH = 500;
+
+/** What {@link parseAnswer} needs besides the answer. */
+export interface AnswerContext {
+  operation: WireOperation;
+  /** Case-insensitive, without the `g`/`y` flags (see {@link toAuthPattern}). */
+  authPattern: RegExp;
+  /** Values sent with the call (password, apiToken) that must not be echoed in an error. */
+  secrets: readonly string[];
+}
+
+/** Normalises a configured auth pattern: case-insensitive, and stateless (no `g`/`y`, so no `lastIndex`). */
+export function toAuthPattern(pattern: RegExp = DEFAULT_AUTH_ERROR_PATTERN): RegExp {
+  const flags = pattern.flags.replace(/[gyi]/g, '');
+  return new RegExp(pattern.source, `${flags}i`);
+}
+
+/**
+ * Validates a decoded answer against the success `schema` of its operation.
+ *
+ * @throws UpstreamError `unauthenticated`, `not_found` or `service` for `status: error`; `bad_response` for
+ *   any other shape
+ */
+export function parseAnswer<T>(value: unknown, schema: z.ZodType<T>, context: AnswerContext): T {
+  const { operation } = context;
+  if (isJsonObject(value) && value.status === 'error') {
+    const answer = errorAnswer.safeParse(value);
+    if (answer.success) throw toStatusError(answer.data.message, answer.data.error_code, context);
+  }
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  // Only the schema's own path and issue code are named: the received values may hold a token.
+  const issue = parsed.error.issues[0];
+  const where = issue === undefined || issue.path.length === 0 ? '(root)' : issue.path.map(String).join('.');
+  throw new UpstreamError(
+    'bad_response',
+    `answer has the wrong shape at ${where} (${issue?.code ?? 'invalid'})`,
+    {
+      operation,
+    },
+  );
+}
+
+/** Maps `status: error` to a kind; the upstream's message and code are kept, with any secret masked. */
+export function toStatusError(
+  rawMessage: string,
+  rawCode: string | undefined,
+  context: AnswerContext,
+): UpstreamError {
+  const { operation, authPattern, secrets } = context;
+  const upstreamMessage = redact(rawMessage, secrets).slice(0, MAX_UPSTREAM_MESSAGE_LENGTH);
+  const upstreamErrorCode = rawCode === undefined ? undefined : redact(rawCode, secrets).slice(0, 100);
+  const options = { operation, upstreamMessage, upstreamErrorCode };
+  if (operation === 'loginJson' || operation === 'loginForm') {
+    return new UpstreamError('unauthenticated', 'login rejected', options);
+  }
+  if (operation === 'save' && upstreamErrorCode === 'SAVE_ERR_401') {
+    return new UpstreamError('unauthenticated', 'token rejected (SAVE_ERR_401)', options);
+  }
+  if (authPattern.test(rawMessage)) {
+    return new UpstreamError('unauthenticated', 'token rejected', options);
+  }
+  if (operation === 'update' && NOT_FOUND_PATTERN.test(rawMessage)) {
+    return new UpstreamError('not_found', 'object not found', options);
+  }
+  return new UpstreamError('service', 'upstream reported an error', options);
+}
+
+function redact(text: string, secrets: readonly string[]): string {
+  let result = text;
+  for (const secret of secrets) {
+    if (secret !== '') result = result.split(secret).join('[redacted]');
+  }
+  return result;
+}

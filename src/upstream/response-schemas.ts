@@ -1,0 +1,85 @@
+/**
+ * zod schemas of the upstream's answers (upstream-api.md; wire.ts has the matching types). Records and other
+ * pass-through objects are checked with guards, not rebuilt, so they reach the caller exactly as
+ * `JSON.parse` made them: zod's object parsing copies keys and silently drops an own `__proto__` field.
+ */
+import { z } from 'zod';
+import type { UpstreamRecord } from './types.ts';
+
+/** A plain JSON object (not an array, not null). */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** An upstream record: an object with a string `_id`. */
+export function isUpstreamRecord(value: unknown): value is UpstreamRecord {
+  return isJsonObject(value) && typeof value._id === 'string';
+}
+
+const record = z.custom<UpstreamRecord>(isUpstreamRecord, {
+  message: 'expected an object with a string _id',
+});
+const jsonObject = z.custom<Record<string, unknown>>(isJsonObject, { message: 'expected an object' });
+const optionalText = z
+  .string()
+  .nullish()
+  .transform((value) => value ?? undefined);
+
+/** `status: error`, any operation. `message` is required by the document but tolerated when missing. */
+export const errorAnswer = z.object({
+  status: z.literal('error'),
+  message: z
+    .string()
+    .nullish()
+    .transform((value) => value ?? ''),
+  error_code: z
+    .union([z.string(), z.number()])
+    .nullish()
+    .transform((value) => (value === null || value === undefined ? undefined : String(value))),
+});
+
+/** JSON login success. */
+export const jsonLoginAnswer = z.object({ status: z.literal('success'), token: z.string().min(1) });
+
+/** Form login success; `userId` tolerated as a number (Java backends), `token` optional. */
+export const formLoginAnswer = z.object({
+  status: z.literal('success'),
+  userId: z.union([z.string(), z.number()]).transform(String),
+  username: z.string(),
+  token: optionalText,
+  message: optionalText,
+});
+
+/** getAll success. */
+export const getAllAnswer = z.object({
+  status: z.literal('success'),
+  data: z.array(record),
+  totalCount: z.number().int().nonnegative(),
+});
+
+/** getObject success: the read shape, `data` holding zero or one record; `totalCount` is not needed. */
+export const getObjectAnswer = z.object({ status: z.literal('success'), data: z.array(record) });
+
+/** Metadata success: `data` passed through as JSON. */
+export const metadataAnswer = z.object({ status: z.literal('success'), data: z.unknown() });
+
+/** Save success. */
+export const saveAnswer = z.object({
+  status: z.literal('success'),
+  savedObjectId: z.string().min(1),
+  message: z
+    .string()
+    .nullish()
+    .transform((value) => value ?? ''),
+});
+
+/** Update success. */
+export const updateAnswer = z.object({
+  status: z.literal('success'),
+  savedObjectId: z.string().min(1),
+  message: z
+    .string()
+    .nullish()
+    .transform((value) => value ?? ''),
+  updatedFields: jsonObject,
+});
