@@ -1,0 +1,93 @@
+/**
+ * The batch function behind `Loaders.object`: many ids of one object type, read in as few upstream calls
+ * as the upstream's `matches` operator allows.
+ */
+import type { Limiter } from './batch-limit.ts';
+import { planIdBatches } from './batch-plan.ts';
+import type { Criterion, MatchesMode, UpstreamClient, UpstreamCredentials, UpstreamRecord } from './types.ts';
+
+/** What {@link createBatchById} needs. */
+export interface BatchByIdOptions {
+  client: UpstreamClient;
+  credentials: UpstreamCredentials;
+  matchesMode: MatchesMode;
+  objectName: string;
+  maxBatchSize: number;
+  maxCriterionLength: number;
+  /** Caps the single `getObject` reads (all of `exact` mode, the odd id in `regex` mode). */
+  limiter: Limiter;
+  onBatch: ((operation: 'objectById', size: number) => void) | undefined;
+}
+
+/** A DataLoader batch function: one value (record, `null`, or that key's error) per key, in key order. */
+export type BatchById = (ids: readonly string[]) => Promise<(UpstreamRecord | null | Error)[]>;
+
+function idCriterion(pattern: string): Criterion[] {
+  return [{ fieldName: '_id', operator: 'matches', value: pattern }];
+}
+
+function asError(reason: unknown): Error {
+  return reason instanceof Error ? reason : new Error(`upstream read failed: ${String(reason)}`);
+}
+
+/**
+ * Creates the batch function for one object type.
+ *
+ * `regex` mode: one `getAll` per planned alternation (`id1|id2|…`, split by count and length), answers
+ * matched to ids by `_id`, never by position, so order and extra records do not matter.
+ * `exact` mode: one `getObject` per id (`_id matches <id>` means equality there), under the limiter.
+ * Either way an id without a record gets `null`, and a failed call fails only the ids it carried.
+ */
+export function createBatchById(options: BatchByIdOptions): BatchById {
+  const { client, credentials, objectName, limiter, onBatch } = options;
+
+  async function readOne(id: string, pattern: string): Promise<UpstreamRecord | null> {
+    onBatch?.('objectById', 1);
+    const record = await limiter.run(() => client.getObject(credentials, objectName, idCriterion(pattern)));
+    // A misconfigured mode or a loose upstream could answer another object: never hand it out as `id`.
+    return record !== null && record._id === id ? record : null;
+  }
+
+  async function readMany(ids: string[], pattern: string): Promise<Map<string, UpstreamRecord>> {
+    onBatch?.('objectById', ids.length);
+    const page = await client.getAll(credentials, objectName, idCriterion(pattern), ids.length, 0);
+    const wanted = new Set(ids);
+    const byId = new Map<string, UpstreamRecord>();
+    for (const record of page.records) {
+      if (wanted.has(record._id) && !byId.has(record._id)) byId.set(record._id, record);
+    }
+    return byId;
+  }
+
+  return async (ids) => {
+    const results = new Map<string, UpstreamRecord | null | Error>();
+    const settle = async (
+      keys: string[],
+      read: () => Promise<Map<string, UpstreamRecord>>,
+    ): Promise<void> => {
+      try {
+        const found = await read();
+        for (const key of keys) results.set(key, found.get(key) ?? null);
+      } catch (error) {
+        const failure = asError(error);
+        for (const key of keys) results.set(key, failure);
+      }
+    };
+    const single = (id: string, pattern: string): Promise<void> =>
+      settle([id], async () => {
+        const record = await readOne(id, pattern);
+        return new Map(record === null ? [] : [[id, record]]);
+      });
+
+    if (options.matchesMode === 'exact') {
+      await Promise.all([...new Set(ids)].map((id) => single(id, id)));
+    } else {
+      const plan = planIdBatches(ids, options);
+      await Promise.all([
+        ...plan.batches.map((batch) => settle(batch.ids, () => readMany(batch.ids, batch.pattern))),
+        ...plan.singles.map(({ id, pattern }) => single(id, pattern)),
+      ]);
+    }
+    return ids.map((id) => results.get(id) ?? null);
+  };
+}

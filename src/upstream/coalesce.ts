@@ -1,0 +1,82 @@
+/**
+ * Coalescing identical in-flight reads across requests: when many front-ends ask the same thing with the
+ * same session at the same moment, the upstream answers once. Nothing is kept after the call settles, so
+ * this never serves stale data; per-request caching is the loaders' job.
+ */
+import { createHash } from 'node:crypto';
+import type { Criterion, UpstreamClient, UpstreamCredentials } from './types.ts';
+
+/** An {@link UpstreamClient} whose reads are shared while in flight. */
+export type CoalescingClient = UpstreamClient & {
+  /** Distinct reads currently in flight (each may have many waiters). */
+  inflightCount(): number;
+};
+
+/**
+ * A key naming who calls, without holding the raw `apiToken`: a SHA-256 over all four credentials.
+ * Two callers share a read only when every credential is equal, so one tenant never sees another's answer.
+ */
+export function credentialsKey(credentials: UpstreamCredentials): string {
+  const material = JSON.stringify([
+    credentials.username,
+    credentials.apiToken,
+    credentials.applicationCode,
+    credentials.organizationCode ?? null,
+  ]);
+  return createHash('sha256').update(material).digest('base64url');
+}
+
+function criteriaKey(criteria: Criterion[]): unknown[] {
+  return criteria.map((c) => [c.fieldName, c.operator, c.value]);
+}
+
+/**
+ * Wraps `client` so that identical concurrent reads (`getObject`, `getAll`, `getMetadata`) with the same
+ * credentials make one upstream call; every waiter gets its answer or its failure. Writes and logins pass
+ * straight through: two saves are two saves. Waiters share the same answer object: treat it as read-only.
+ */
+export function withCoalescing(client: UpstreamClient): CoalescingClient {
+  const inflight = new Map<string, Promise<unknown>>();
+
+  function share<T>(
+    operation: string,
+    credentials: UpstreamCredentials,
+    args: unknown[],
+    call: () => Promise<T>,
+  ): Promise<T> {
+    const key = JSON.stringify([operation, credentialsKey(credentials), args]);
+    const existing = inflight.get(key);
+    if (existing !== undefined) return existing as Promise<T>;
+    // Started from a resolved promise so that even a synchronous throw settles through `finally`, after
+    // the entry is in the map.
+    const shared = Promise.resolve()
+      .then(call)
+      .finally(() => {
+        // Settled: the next identical read asks the upstream again.
+        if (inflight.get(key) === shared) inflight.delete(key);
+      });
+    inflight.set(key, shared);
+    return shared;
+  }
+
+  return {
+    inflightCount: () => inflight.size,
+    loginJson: (username, password) => client.loginJson(username, password),
+    loginForm: (username, password) => client.loginForm(username, password),
+    getMetadata: (credentials, objectId, category) =>
+      share('getMetadata', credentials, [objectId, category], () =>
+        client.getMetadata(credentials, objectId, category),
+      ),
+    getObject: (credentials, objectName, criteria) =>
+      share('getObject', credentials, [objectName, criteriaKey(criteria)], () =>
+        client.getObject(credentials, objectName, criteria),
+      ),
+    getAll: (credentials, objectName, criteria, pageSize, pageIndex) =>
+      share('getAll', credentials, [objectName, criteriaKey(criteria), pageSize, pageIndex], () =>
+        client.getAll(credentials, objectName, criteria, pageSize, pageIndex),
+      ),
+    save: (credentials, objectName, data) => client.save(credentials, objectName, data),
+    update: (credentials, objectName, id, data) => client.update(credentials, objectName, id, data),
+    close: () => client.close(),
+  };
+}

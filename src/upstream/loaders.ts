@@ -1,0 +1,157 @@
+/**
+ * Per-request DataLoaders over the upstream client: objects by id batched into one `getAll` per type and
+ * tick, pages and metadata deduplicated, all cached for the life of one GraphQL request only.
+ */
+import DataLoader from 'dataloader';
+import { createLimiter } from './batch-limit.ts';
+import { createBatchById } from './batch-by-id.ts';
+import type {
+  Criterion,
+  MatchesMode,
+  ReadPage,
+  UpstreamClient,
+  UpstreamCredentials,
+  UpstreamRecord,
+} from './types.ts';
+
+/** Settings of {@link createLoaders}. */
+export interface LoaderOptions {
+  /** The upstream client (usually wrapped by `withCoalescing`). */
+  client: UpstreamClient;
+  /** The caller's session, sent with every read. */
+  credentials: UpstreamCredentials;
+  /** How the upstream's `matches` compares (`UPSTREAM_MATCHES`): decides between batching and single reads. */
+  matchesMode: MatchesMode;
+  /** Ids per `getAll` in `regex` mode. Default `100`. */
+  maxBatchSize?: number;
+  /** Characters of the `_id` alternation per `getAll` (it travels in the URL); split beyond. Default `4_000`. */
+  maxCriterionLength?: number;
+  /** Single `getObject` reads in flight at once (all of `exact` mode). Default `8`. */
+  exactConcurrency?: number;
+  /** Called once per upstream call the loaders make, with the number of keys it serves (metrics). */
+  onBatch?: (operation: 'objectById' | 'page' | 'metadata', size: number) => void;
+}
+
+/** The loaders of one GraphQL request. */
+export interface Loaders {
+  /** One object by id; null when missing. */
+  object(objectName: string, id: string): Promise<UpstreamRecord | null>;
+  /** One upstream page (zero-based pageIndex), deduped and cached per request; primes `object` with its records. */
+  page(objectName: string, criteria: Criterion[], pageSize: number, pageIndex: number): Promise<ReadPage>;
+  /** Metadata of an object. */
+  metadata(objectId: string, category: string): Promise<unknown>;
+  /** After a write: forget what this request cached about the object (and cached pages of that type). */
+  clearObject(objectName: string, id: string): void;
+  /** Put a record known to be current into the cache. */
+  primeObject(objectName: string, record: UpstreamRecord): void;
+}
+
+interface PageKey {
+  criteria: Criterion[];
+  pageSize: number;
+  pageIndex: number;
+}
+
+interface MetadataKey {
+  objectId: string;
+  category: string;
+}
+
+/** Stable cache key of a page: a fixed field order, whatever order the criterion objects were built in. */
+function pageCacheKey(key: PageKey): string {
+  const criteria = key.criteria.map((c) => [c.fieldName, c.operator, c.value]);
+  return JSON.stringify([criteria, key.pageSize, key.pageIndex]);
+}
+
+function metadataCacheKey(key: MetadataKey): string {
+  return JSON.stringify([key.objectId, key.category]);
+}
+
+/**
+ * Creates the loaders of one request. Cheap: each DataLoader is made on first use, one per object type
+ * (so the same id in two types are two keys, and a write clears only its own type's pages).
+ */
+export function createLoaders(options: LoaderOptions): Loaders {
+  const { client, credentials, onBatch } = options;
+  const maxBatchSize = options.maxBatchSize ?? 100;
+  const maxCriterionLength = options.maxCriterionLength ?? 4_000;
+  // One cap for the whole request, whatever the number of object types it reads.
+  const limiter = createLimiter(options.exactConcurrency ?? 8);
+  const objectLoaders = new Map<string, DataLoader<string, UpstreamRecord | null>>();
+  const pageLoaders = new Map<string, DataLoader<PageKey, ReadPage, string>>();
+  let metadataLoader: DataLoader<MetadataKey, unknown, string> | undefined;
+
+  function objectLoader(objectName: string): DataLoader<string, UpstreamRecord | null> {
+    let loader = objectLoaders.get(objectName);
+    if (loader === undefined) {
+      const batchById = createBatchById({
+        client,
+        credentials,
+        objectName,
+        matchesMode: options.matchesMode,
+        maxBatchSize,
+        maxCriterionLength,
+        limiter,
+        onBatch,
+      });
+      // The batch function splits by count and length itself, so DataLoader hands it the whole tick.
+      loader = new DataLoader(batchById, { name: `object:${objectName}` });
+      objectLoaders.set(objectName, loader);
+    }
+    return loader;
+  }
+
+  function pageLoader(objectName: string): DataLoader<PageKey, ReadPage, string> {
+    let loader = pageLoaders.get(objectName);
+    if (loader === undefined) {
+      loader = new DataLoader<PageKey, ReadPage, string>(
+        async ([key]) => {
+          // `batch: false` hands over one key at a time: the upstream has no multi-page call.
+          if (key === undefined) return [];
+          onBatch?.('page', 1);
+          const page = await client.getAll(
+            credentials,
+            objectName,
+            key.criteria,
+            key.pageSize,
+            key.pageIndex,
+          );
+          const objects = objectLoader(objectName);
+          // `prime` keeps an entry already loaded in this request, so one request sees one version.
+          for (const record of page.records) objects.prime(record._id, record);
+          return [page];
+        },
+        { batch: false, cacheKeyFn: pageCacheKey, name: `page:${objectName}` },
+      );
+      pageLoaders.set(objectName, loader);
+    }
+    return loader;
+  }
+
+  function getMetadataLoader(): DataLoader<MetadataKey, unknown, string> {
+    metadataLoader ??= new DataLoader<MetadataKey, unknown, string>(
+      async ([key]) => {
+        if (key === undefined) return [];
+        onBatch?.('metadata', 1);
+        return [await client.getMetadata(credentials, key.objectId, key.category)];
+      },
+      { batch: false, cacheKeyFn: metadataCacheKey, name: 'metadata' },
+    );
+    return metadataLoader;
+  }
+
+  return {
+    object: (objectName, id) => objectLoader(objectName).load(id),
+    page: (objectName, criteria, pageSize, pageIndex) =>
+      pageLoader(objectName).load({ criteria, pageSize, pageIndex }),
+    metadata: (objectId, category) => getMetadataLoader().load({ objectId, category }),
+    clearObject(objectName, id) {
+      objectLoaders.get(objectName)?.clear(id);
+      // Any cached page of this type may list the object with its old fields, or miss it from a filter.
+      pageLoaders.get(objectName)?.clearAll();
+    },
+    primeObject(objectName, record) {
+      objectLoader(objectName).clear(record._id).prime(record._id, record);
+    },
+  };
+}

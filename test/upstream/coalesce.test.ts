@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import { credentialsKey, withCoalescing } from '../../src/upstream/coalesce.ts';
+import { UpstreamError } from '../../src/upstream/errors.ts';
+import type { UpstreamCredentials } from '../../src/upstream/types.ts';
+import { createRecordingClient, deferred, type Deferred } from '../support/recording-client.ts';
+
+const ORDER = 'com.acme.Order';
+const alice: UpstreamCredentials = {
+  username: 'alice',
+  apiToken: 'tok-a',
+  applicationCode: 'demo',
+  organizationCode: 'acme',
+};
+const open = [{ fieldName: 'status', operator: 'matches', value: 'open' }];
+
+/** A fake whose calls all wait for `gate`, wrapped with coalescing. */
+function setup(gate: Deferred<void> = deferred()) {
+  const client = createRecordingClient({
+    records: { [ORDER]: [{ _id: 'o1', status: 'open' }] },
+    intercept: () => gate.promise,
+  });
+  return { client, coalescing: withCoalescing(client), gate };
+}
+
+describe('withCoalescing', () => {
+  it('should make one upstream call for identical concurrent reads and give both callers the answer', async () => {
+    const { client, coalescing, gate } = setup();
+    const first = coalescing.getAll(alice, ORDER, open, 10, 0);
+    const second = coalescing.getAll({ ...alice }, ORDER, [{ ...open[0]! }], 10, 0);
+    expect(coalescing.inflightCount()).toBe(1);
+    gate.resolve();
+    const expected = { records: [{ _id: 'o1', status: 'open' }], totalCount: 1 };
+    expect(await first).toEqual(expected);
+    expect(await second).toEqual(expected);
+    expect(client.calls).toEqual([['getAll', [ORDER, open, 10, 0]]]);
+  });
+
+  it.each([
+    ['getObject', (c: ReturnType<typeof withCoalescing>) => c.getObject(alice, ORDER, open)],
+    ['getMetadata', (c: ReturnType<typeof withCoalescing>) => c.getMetadata(alice, 'm1', 'none')],
+  ])('should share identical concurrent %s reads', async (_name, read) => {
+    const { client, coalescing, gate } = setup();
+    const both = Promise.all([read(coalescing), read(coalescing)]);
+    gate.resolve();
+    const [a, b] = await both;
+    expect(b).toEqual(a);
+    expect(client.calls).toHaveLength(1);
+  });
+
+  it('should not share reads that differ in any argument', async () => {
+    const { client, coalescing, gate } = setup();
+    const reads = Promise.all([
+      coalescing.getAll(alice, ORDER, open, 10, 0),
+      coalescing.getAll(alice, ORDER, open, 10, 1),
+      coalescing.getAll(alice, ORDER, open, 5, 0),
+      coalescing.getAll(alice, ORDER, [], 10, 0),
+      coalescing.getAll(alice, 'com.acme.Customer', open, 10, 0),
+      coalescing.getObject(alice, ORDER, open),
+    ]);
+    gate.resolve();
+    await reads;
+    expect(client.calls).toHaveLength(6);
+  });
+
+  it.each([
+    ['username', { username: 'bob' }],
+    ['apiToken', { apiToken: 'tok-b' }],
+    ['applicationCode', { applicationCode: 'other' }],
+    ['organizationCode', { organizationCode: undefined }],
+  ])('should not share a read between callers whose %s differs', async (_name, change) => {
+    const { client, coalescing, gate } = setup();
+    const reads = Promise.all([
+      coalescing.getAll(alice, ORDER, open, 10, 0),
+      coalescing.getAll({ ...alice, ...change }, ORDER, open, 10, 0),
+    ]);
+    gate.resolve();
+    await reads;
+    expect(client.calls).toHaveLength(2);
+    expect(client.credentialsOfCalls).toEqual([alice, { ...alice, ...change }]);
+  });
+
+  it('should call upstream again for a read that starts after the first one settled', async () => {
+    const { client, coalescing, gate } = setup();
+    gate.resolve();
+    await coalescing.getAll(alice, ORDER, open, 10, 0);
+    expect(coalescing.inflightCount()).toBe(0);
+    await coalescing.getAll(alice, ORDER, open, 10, 0);
+    expect(client.calls).toHaveLength(2);
+  });
+
+  it('should deliver a failure to every waiter and forget it', async () => {
+    const failure = new UpstreamError('unavailable', 'refused', { operation: 'getAll' });
+    const { client, coalescing, gate } = setup();
+    const first = coalescing.getAll(alice, ORDER, open, 10, 0);
+    const second = coalescing.getAll(alice, ORDER, open, 10, 0);
+    gate.reject(failure);
+    await expect(first).rejects.toBe(failure);
+    await expect(second).rejects.toBe(failure);
+    expect(coalescing.inflightCount()).toBe(0);
+    expect(client.calls).toHaveLength(1);
+  });
+
+  it('should never share writes or logins', async () => {
+    const { client, coalescing, gate } = setup();
+    const writes = Promise.all([
+      coalescing.save(alice, ORDER, { status: 'new' }),
+      coalescing.save(alice, ORDER, { status: 'new' }),
+      coalescing.update(alice, ORDER, 'o1', { status: 'paid' }),
+      coalescing.update(alice, ORDER, 'o1', { status: 'paid' }),
+      coalescing.loginJson('alice', 'pw'),
+      coalescing.loginJson('alice', 'pw'),
+      coalescing.loginForm('alice', 'pw'),
+      coalescing.loginForm('alice', 'pw'),
+    ]);
+    expect(coalescing.inflightCount()).toBe(0);
+    gate.resolve();
+    const [saved1, saved2] = await writes;
+    expect(saved1.savedObjectId).not.toBe(saved2.savedObjectId);
+    expect(client.calls.map(([operation]) => operation)).toEqual([
+      'save',
+      'save',
+      'update',
+      'update',
+      'loginJson',
+      'loginJson',
+      'loginForm',
+      'loginForm',
+    ]);
+  });
+});
+
+describe('credentialsKey', () => {
+  it('should not contain the apiToken and should tell apart every credential', () => {
+    const keys = [
+      alice,
+      { ...alice, username: 'bob' },
+      { ...alice, apiToken: 'tok-b' },
+      { ...alice, applicationCode: 'x' },
+      { ...alice, organizationCode: undefined },
+      { ...alice, organizationCode: 'null' },
+    ].map(credentialsKey);
+    expect(new Set(keys).size).toBe(keys.length);
+    for (const key of keys) expect(key).not.toContain('tok-');
+    expect(credentialsKey({ ...alice })).toBe(credentialsKey(alice));
+  });
+});

@@ -1,0 +1,345 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { UpstreamError } from '../../src/upstream/errors.ts';
+import { createLoaders, type LoaderOptions } from '../../src/upstream/loaders.ts';
+import type { UpstreamRecord } from '../../src/upstream/types.ts';
+import { createRecordingClient, type RecordingClientOptions } from '../support/recording-client.ts';
+
+const credentials = {
+  username: 'demo',
+  apiToken: 'secret-token',
+  applicationCode: 'demo',
+  organizationCode: 'acme',
+};
+const ORDER = 'com.acme.Order';
+const CUSTOMER = 'com.acme.Customer';
+
+function order(id: string, extra: Record<string, unknown> = {}): UpstreamRecord {
+  return { _id: id, status: 'open', ...extra };
+}
+
+function byIds(value: string): { fieldName: string; operator: string; value: string }[] {
+  return [{ fieldName: '_id', operator: 'matches', value }];
+}
+
+/** A fake with `records`, and loaders over it. */
+function setup(
+  records: Record<string, UpstreamRecord[]>,
+  options: Partial<Omit<LoaderOptions, 'client'>> = {},
+  fake: Omit<RecordingClientOptions, 'records'> = {},
+) {
+  const client = createRecordingClient({ records, matchesMode: options.matchesMode, ...fake });
+  const loaders = createLoaders({ client, credentials, matchesMode: 'regex', ...options });
+  return { client, loaders };
+}
+
+describe('object() in regex mode', () => {
+  it('should read every id loaded in one tick with one getAll on the alternation of the ids', async () => {
+    const { client, loaders } = setup({ [ORDER]: [order('o1'), order('o2'), order('o3'), order('o4')] });
+    const found = await Promise.all(['o1', 'o2', 'o3'].map((id) => loaders.object(ORDER, id)));
+    expect(found.map((r) => r?._id)).toEqual(['o1', 'o2', 'o3']);
+    expect(client.calls).toEqual([['getAll', [ORDER, byIds('o1|o2|o3'), 3, 0]]]);
+    expect(client.credentialsOfCalls).toEqual([credentials]);
+  });
+
+  it('should match ids with regex metacharacters literally', async () => {
+    const ids = ['a.b', 'x|y', '(z)', 'a+', 'p-q', 'r&s~t#u v', 'back\\slash', '[c]{2}^$?*'];
+    const lookalikes = ['axb', 'x', 'y', 'z', 'a', 'aa', 'cc', 'back\\\\slash'].map((id) => order(id));
+    const { client, loaders } = setup({ [ORDER]: [...lookalikes, ...ids.map((id) => order(id))] });
+    const found = await Promise.all(ids.map((id) => loaders.object(ORDER, id)));
+    expect(found.map((r) => r?._id)).toEqual(ids);
+    expect(client.calls).toHaveLength(1);
+  });
+
+  it('should answer null, not a lookalike, when only records that the raw pattern would match exist', async () => {
+    const { loaders } = setup({ [ORDER]: ['axb', 'x', 'y', 'z', 'aa', 'a'].map((id) => order(id)) });
+    const found = await Promise.all(['a.b', 'x|y', '(z)', 'a+', '.*'].map((id) => loaders.object(ORDER, id)));
+    expect(found).toEqual([null, null, null, null, null]);
+  });
+
+  it('should ask once for an id loaded several times in one tick', async () => {
+    const { client, loaders } = setup({ [ORDER]: [order('o1'), order('o2')] });
+    const found = await Promise.all(['o1', 'o2', 'o1', 'o1'].map((id) => loaders.object(ORDER, id)));
+    expect(found.map((r) => r?._id)).toEqual(['o1', 'o2', 'o1', 'o1']);
+    expect(client.calls).toEqual([['getAll', [ORDER, byIds('o1|o2'), 2, 0]]]);
+  });
+
+  it('should answer a second load of the same id in the same request from its cache', async () => {
+    const { client, loaders } = setup({ [ORDER]: [order('o1')] });
+    const first = await loaders.object(ORDER, 'o1');
+    const second = await loaders.object(ORDER, 'o1');
+    expect(second).toBe(first);
+    expect(client.calls).toHaveLength(1);
+  });
+
+  it('should answer null for an id the upstream does not return', async () => {
+    const { loaders } = setup({ [ORDER]: [order('o1')] });
+    const [present, missing] = await Promise.all([
+      loaders.object(ORDER, 'o1'),
+      loaders.object(ORDER, 'nope'),
+    ]);
+    expect(present?._id).toBe('o1');
+    expect(missing).toBeNull();
+  });
+
+  it('should match records to ids by _id when the upstream answers in another order', async () => {
+    const reverse = {
+      reshapePage: (page: { records: UpstreamRecord[]; totalCount: number }) => ({
+        ...page,
+        records: [...page.records].reverse(),
+      }),
+    };
+    const { loaders } = setup({ [ORDER]: [order('o1', { n: 1 }), order('o2', { n: 2 })] }, {}, reverse);
+    const [o1, o2] = await Promise.all([loaders.object(ORDER, 'o1'), loaders.object(ORDER, 'o2')]);
+    expect(o1).toEqual(order('o1', { n: 1 }));
+    expect(o2).toEqual(order('o2', { n: 2 }));
+  });
+
+  it('should ignore records it did not ask for and a totalCount larger than the answer', async () => {
+    const noisy = {
+      reshapePage: (page: { records: UpstreamRecord[]; totalCount: number }) => ({
+        records: [order('stranger'), ...page.records],
+        totalCount: page.totalCount + 5,
+      }),
+    };
+    const { client, loaders } = setup({ [ORDER]: [order('o1')] }, {}, noisy);
+    const [o1, o2] = await Promise.all([loaders.object(ORDER, 'o1'), loaders.object(ORDER, 'o2')]);
+    expect(o1?._id).toBe('o1');
+    expect(o2).toBeNull();
+    // The stranger was not cached either: asking for it is a new upstream call.
+    await loaders.object(ORDER, 'stranger');
+    expect(client.calls).toHaveLength(2);
+  });
+
+  it('should split a batch larger than maxBatchSize into several getAll calls', async () => {
+    const ids = ['o1', 'o2', 'o3', 'o4', 'o5'];
+    const { client, loaders } = setup({ [ORDER]: ids.map((id) => order(id)) }, { maxBatchSize: 2 });
+    const found = await Promise.all(ids.map((id) => loaders.object(ORDER, id)));
+    expect(found.map((r) => r?._id)).toEqual(ids);
+    expect(client.calls).toEqual([
+      ['getAll', [ORDER, byIds('o1|o2'), 2, 0]],
+      ['getAll', [ORDER, byIds('o3|o4'), 2, 0]],
+      ['getAll', [ORDER, byIds('o5'), 1, 0]],
+    ]);
+  });
+
+  it('should split a batch whose alternation would exceed maxCriterionLength', async () => {
+    const ids = ['aaaa', 'bbbb', 'cccc'];
+    const { client, loaders } = setup({ [ORDER]: ids.map((id) => order(id)) }, { maxCriterionLength: 9 });
+    const found = await Promise.all(ids.map((id) => loaders.object(ORDER, id)));
+    expect(found.map((r) => r?._id)).toEqual(ids);
+    expect(client.calls).toEqual([
+      ['getAll', [ORDER, byIds('aaaa|bbbb'), 2, 0]],
+      ['getAll', [ORDER, byIds('cccc'), 1, 0]],
+    ]);
+  });
+
+  it('should read alone, with getObject, an id too long for the criterion and the empty id', async () => {
+    const long = 'x'.repeat(12);
+    const { client, loaders } = setup({ [ORDER]: [order(long), order('o1')] }, { maxCriterionLength: 10 });
+    const found = await Promise.all([long, 'o1', ''].map((id) => loaders.object(ORDER, id)));
+    expect(found.map((r) => r?._id ?? null)).toEqual([long, 'o1', null]);
+    expect(client.calls).toEqual([
+      ['getAll', [ORDER, byIds('o1'), 1, 0]],
+      ['getObject', [ORDER, byIds(long)]],
+      ['getObject', [ORDER, byIds('')]],
+    ]);
+  });
+
+  it('should make one call per object type and keep the same id in two types apart', async () => {
+    const { client, loaders } = setup({
+      [ORDER]: [order('42', { kind: 'order' })],
+      [CUSTOMER]: [{ _id: '42', kind: 'customer' }],
+    });
+    const [o, c] = await Promise.all([loaders.object(ORDER, '42'), loaders.object(CUSTOMER, '42')]);
+    expect(o?.kind).toBe('order');
+    expect(c?.kind).toBe('customer');
+    expect(client.calls).toEqual([
+      ['getAll', [ORDER, byIds('42'), 1, 0]],
+      ['getAll', [CUSTOMER, byIds('42'), 1, 0]],
+    ]);
+  });
+
+  it('should reject only the keys of a batch that failed', async () => {
+    const failure = new UpstreamError('unavailable', 'refused', { operation: 'getAll' });
+    const ids = ['o1', 'o2', 'o3', 'o4'];
+    const { loaders } = setup(
+      { [ORDER]: ids.map((id) => order(id)) },
+      { maxBatchSize: 2 },
+      {
+        intercept: ([, args]) => {
+          if (JSON.stringify(args).includes('o3')) throw failure;
+        },
+      },
+    );
+    const settled = await Promise.allSettled(ids.map((id) => loaders.object(ORDER, id)));
+    expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'rejected']);
+    expect(settled[2]).toEqual({ status: 'rejected', reason: failure });
+  });
+
+  it('should report every upstream call it makes to onBatch with the number of keys served', async () => {
+    const seen: [string, number][] = [];
+    const { loaders } = setup(
+      { [ORDER]: ['o1', 'o2', 'o3'].map((id) => order(id)) },
+      { maxBatchSize: 2, onBatch: (operation, size) => seen.push([operation, size]) },
+    );
+    await Promise.all(['o1', 'o2', 'o3'].map((id) => loaders.object(ORDER, id)));
+    await loaders.page(ORDER, [], 10, 0);
+    await loaders.metadata('m1', 'none');
+    expect(seen).toEqual([
+      ['objectById', 2],
+      ['objectById', 1],
+      ['page', 1],
+      ['metadata', 1],
+    ]);
+  });
+});
+
+describe('object() in exact mode', () => {
+  const ids = Array.from({ length: 20 }, (_, i) => `o${i}.x`);
+  const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+  it('should read each id with its own getObject on the raw id, never above the concurrency cap', async () => {
+    const { client, loaders } = setup(
+      { [ORDER]: ids.map((id) => order(id)) },
+      { matchesMode: 'exact', exactConcurrency: 3 },
+      { intercept: tick },
+    );
+    const found = await Promise.all(ids.map((id) => loaders.object(ORDER, id)));
+    expect(found.map((r) => r?._id)).toEqual(ids);
+    expect(client.calls).toEqual(ids.map((id) => ['getObject', [ORDER, byIds(id)]]));
+    expect(client.maxInFlight).toBe(3);
+  });
+
+  it('should hold the cap across object types read in the same request', async () => {
+    const { client, loaders } = setup(
+      { [ORDER]: ids.map((id) => order(id)), [CUSTOMER]: ids.map((id) => ({ _id: id })) },
+      { matchesMode: 'exact', exactConcurrency: 2 },
+      { intercept: tick },
+    );
+    await Promise.all(ids.flatMap((id) => [loaders.object(ORDER, id), loaders.object(CUSTOMER, id)]));
+    expect(client.calls).toHaveLength(40);
+    expect(client.maxInFlight).toBe(2);
+  });
+
+  it('should answer null for a missing id and fail only the id whose read failed', async () => {
+    const failure = new UpstreamError('timeout', 'deadline', { operation: 'getObject' });
+    const { loaders } = setup(
+      { [ORDER]: [order('a'), order('b')] },
+      { matchesMode: 'exact' },
+      {
+        intercept: ([, args]) => {
+          if (JSON.stringify(args).includes('"b"')) throw failure;
+        },
+      },
+    );
+    const settled = await Promise.allSettled(['a', 'b', 'c'].map((id) => loaders.object(ORDER, id)));
+    expect(settled).toEqual([
+      { status: 'fulfilled', value: order('a') },
+      { status: 'rejected', reason: failure },
+      { status: 'fulfilled', value: null },
+    ]);
+  });
+});
+
+describe('page() and metadata()', () => {
+  const open = [{ fieldName: 'status', operator: 'matches', value: 'open' }];
+
+  it('should ask once for identical pages in one request, whatever the key order of the criteria', async () => {
+    const { client, loaders } = setup({ [ORDER]: [order('o1'), order('o2', { status: 'closed' })] });
+    const reordered = [{ value: 'open', operator: 'matches', fieldName: 'status' }];
+    const [a, b] = await Promise.all([
+      loaders.page(ORDER, open, 10, 0),
+      loaders.page(ORDER, reordered, 10, 0),
+    ]);
+    expect(a).toEqual({ records: [order('o1')], totalCount: 1 });
+    expect(b).toBe(a);
+    await loaders.page(ORDER, open, 10, 1);
+    expect(client.calls).toEqual([
+      ['getAll', [ORDER, open, 10, 0]],
+      ['getAll', [ORDER, open, 10, 1]],
+    ]);
+  });
+
+  it('should prime object() with the records of a page', async () => {
+    const { client, loaders } = setup({ [ORDER]: [order('o1'), order('o2')] });
+    await loaders.page(ORDER, open, 10, 0);
+    const o2 = await loaders.object(ORDER, 'o2');
+    expect(o2).toEqual(order('o2'));
+    expect(client.calls).toHaveLength(1);
+  });
+
+  it('should ask once for identical metadata and separately for another category', async () => {
+    const { client, loaders } = setup({});
+    const [a, b, c] = await Promise.all([
+      loaders.metadata('m1', 'none'),
+      loaders.metadata('m1', 'none'),
+      loaders.metadata('m1', 'other'),
+    ]);
+    expect(a).toEqual({ objectId: 'm1', category: 'none' });
+    expect(b).toBe(a);
+    expect(c).toEqual({ objectId: 'm1', category: 'other' });
+    expect(client.calls).toEqual([
+      ['getMetadata', ['m1', 'none']],
+      ['getMetadata', ['m1', 'other']],
+    ]);
+  });
+});
+
+describe('clearObject() and primeObject()', () => {
+  it('should read the object and its pages from upstream again after clearObject', async () => {
+    const { client, loaders } = setup({ [ORDER]: [order('o1')] });
+    expect(await loaders.object(ORDER, 'o1')).toEqual(order('o1'));
+    await loaders.page(ORDER, [], 10, 0);
+    await client.update(credentials, ORDER, 'o1', { status: 'closed' });
+    loaders.clearObject(ORDER, 'o1');
+    expect(await loaders.object(ORDER, 'o1')).toEqual(order('o1', { status: 'closed' }));
+    expect((await loaders.page(ORDER, [], 10, 0)).records).toEqual([order('o1', { status: 'closed' })]);
+    expect(client.calls.map(([operation]) => operation)).toEqual([
+      'getAll',
+      'getAll',
+      'update',
+      'getAll',
+      'getAll',
+    ]);
+  });
+
+  it('should answer a primed record without calling upstream, replacing what was cached', async () => {
+    const { client, loaders } = setup({ [ORDER]: [order('o1')] });
+    await loaders.object(ORDER, 'o1');
+    loaders.primeObject(ORDER, order('o1', { status: 'paid' }));
+    loaders.primeObject(ORDER, order('o9'));
+    expect(await loaders.object(ORDER, 'o1')).toEqual(order('o1', { status: 'paid' }));
+    expect(await loaders.object(ORDER, 'o9')).toEqual(order('o9'));
+    expect(client.calls).toHaveLength(1);
+  });
+});
+
+describe('object() on untrusted ids (property)', () => {
+  const tricky = fc.constantFrom(...'ab1.|()+*?[]{}^$\\-&~# \t\n/'.split(''), 'é', '😀', '\u2028', '\ud800');
+  const id = fc.oneof(fc.string({ unit: tricky, maxLength: 6 }), fc.string({ unit: 'binary', maxLength: 4 }));
+
+  it('should answer exactly the record with that _id, or null, for every id', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(fc.record({ id, present: fc.boolean() }), { selector: (e) => e.id, maxLength: 12 }),
+        fc.array(id, { maxLength: 6 }),
+        fc.integer({ min: 1, max: 5 }),
+        fc.integer({ min: 1, max: 40 }),
+        async (entries, decoys, maxBatchSize, maxCriterionLength) => {
+          const wanted = new Set(entries.map((e) => e.id));
+          const stored = [
+            ...entries.filter((e) => e.present).map((e) => ({ _id: e.id, mark: `record of ${e.id}` })),
+            ...decoys.filter((d) => !wanted.has(d)).map((d) => ({ _id: d, mark: 'decoy' })),
+          ];
+          const { loaders } = setup({ [ORDER]: stored }, { maxBatchSize, maxCriterionLength });
+          const found = await Promise.all(entries.map((e) => loaders.object(ORDER, e.id)));
+          expect(found).toEqual(
+            entries.map((e) => (e.present ? { _id: e.id, mark: `record of ${e.id}` } : null)),
+          );
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
