@@ -1,0 +1,78 @@
+/**
+ * The per-request context: the session opened from `Authorization`, and fresh DataLoaders created on first
+ * use (a request without a session never pays for them).
+ */
+import { randomUUID } from 'node:crypto';
+import type { GatewayConfig } from './config.ts';
+import type { SessionClaims, SessionSealer } from './session.ts';
+import { createLoaders, type Loaders } from './upstream/loaders.ts';
+import type { UpstreamClient, UpstreamCredentials } from './upstream/types.ts';
+import { unauthenticated } from './resolvers/errors.ts';
+
+/** What every request shares: built once at start. */
+export interface GatewayServices {
+  config: GatewayConfig;
+  /** Writes and logins: never coalesced. */
+  upstream: UpstreamClient;
+  /** Reads: identical in-flight reads of one session share one call. */
+  reads: UpstreamClient;
+  sessions: SessionSealer;
+  onLoaderBatch?: (operation: string, size: number) => void;
+}
+
+/** An authenticated request's view: who, with which credentials, through which loaders. */
+export interface AuthenticatedContext {
+  session: SessionClaims;
+  credentials: UpstreamCredentials;
+  loaders: Loaders;
+}
+
+/** The GraphQL context type (codegen `contextType`). */
+export interface GraphQLContext {
+  services: GatewayServices;
+  requestId: string;
+  /** `null` when the request carries no valid session token. */
+  session: SessionClaims | null;
+  /** The session, credentials and loaders; throws `UNAUTHENTICATED` without a valid session. */
+  auth(): AuthenticatedContext;
+}
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/** Builds the context of one request from its `Authorization` header. */
+export async function createContext(
+  services: GatewayServices,
+  authorization: string | undefined,
+  requestId: string = randomUUID(),
+): Promise<GraphQLContext> {
+  const token = authorization === undefined ? undefined : BEARER.exec(authorization)?.[1];
+  const session = token === undefined ? null : await services.sessions.open(token);
+  let authenticated: AuthenticatedContext | undefined;
+  return {
+    services,
+    requestId,
+    session,
+    auth() {
+      if (authenticated) return authenticated;
+      if (session === null) throw unauthenticated(token === undefined ? 'missing' : 'invalid');
+      const credentials: UpstreamCredentials = {
+        username: session.username,
+        apiToken: session.apiToken,
+        applicationCode: session.applicationCode,
+        organizationCode: session.organizationCode ?? undefined,
+      };
+      const { config } = services;
+      authenticated = {
+        session,
+        credentials,
+        loaders: createLoaders({
+          client: services.reads,
+          credentials,
+          matchesMode: config.matchesMode,
+          ...(services.onLoaderBatch ? { onBatch: services.onLoaderBatch } : {}),
+        }),
+      };
+      return authenticated;
+    },
+  };
+}

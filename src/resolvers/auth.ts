@@ -1,0 +1,60 @@
+/** `login` and `me`: the upstream's two logins, sealed into the gateway's own session token. */
+import { GraphQLError } from 'graphql';
+import type { Resolvers } from '../generated/resolvers-types.ts';
+import { isUpstreamError } from '../upstream/errors.ts';
+import { ErrorCode, unauthenticated } from './errors.ts';
+
+function toIso(seconds: number): string {
+  return new Date(seconds * 1000).toISOString();
+}
+
+/** Resolvers of sessions. */
+export const authResolvers: Resolvers = {
+  Query: {
+    me: (_parent, _args, ctx) => ctx.session,
+  },
+
+  Mutation: {
+    async login(_parent, { username, password, method, organizationCode }, ctx) {
+      const { config, upstream, sessions } = ctx.services;
+      const chosen = method ?? config.loginMethod;
+      let identity: { username: string; userId: string | null; apiToken: string | undefined };
+      try {
+        if (chosen === 'FORM') {
+          const result = await upstream.loginForm(username, password);
+          identity = { username: result.username, userId: result.userId, apiToken: result.token };
+        } else {
+          const result = await upstream.loginJson(username, password);
+          identity = { username, userId: null, apiToken: result.token };
+        }
+      } catch (error) {
+        // One generic answer for every refused login: nothing tells whether the user exists.
+        if (isUpstreamError(error) && (error.kind === 'unauthenticated' || error.kind === 'service')) {
+          throw unauthenticated('credentials');
+        }
+        throw error;
+      }
+      if (identity.apiToken === undefined || identity.apiToken === '') {
+        throw new GraphQLError('The upstream form login returned no token, so no session can be opened.', {
+          extensions: { code: ErrorCode.UPSTREAM_ERROR, upstream: { operation: 'loginForm' } },
+        });
+      }
+      const { token, claims } = await sessions.seal({
+        username: identity.username,
+        userId: identity.userId,
+        applicationCode: config.applicationCode,
+        organizationCode: organizationCode ?? config.organizationCode ?? null,
+        apiToken: identity.apiToken,
+      });
+      return {
+        token,
+        expiresAt: toIso(claims.expiresAtSeconds),
+        user: { id: claims.userId, username: claims.username },
+      };
+    },
+  },
+
+  Session: {
+    expiresAt: (session) => toIso(session.expiresAtSeconds),
+  },
+};

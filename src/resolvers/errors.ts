@@ -1,0 +1,101 @@
+/**
+ * The public error codes of DESIGN.md, and the one place an `UpstreamError` becomes a GraphQL error.
+ */
+import { unwrapResolverError } from '@apollo/server/errors';
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import { isUpstreamError, type UpstreamError } from '../upstream/errors.ts';
+
+/** Codes front-ends can rely on (`extensions.code`). */
+export const ErrorCode = {
+  UNAUTHENTICATED: 'UNAUTHENTICATED',
+  BAD_USER_INPUT: 'BAD_USER_INPUT',
+  NOT_FOUND: 'NOT_FOUND',
+  UPSTREAM_ERROR: 'UPSTREAM_ERROR',
+  UPSTREAM_UNAVAILABLE: 'UPSTREAM_UNAVAILABLE',
+  INTERNAL_SERVER_ERROR: 'INTERNAL_SERVER_ERROR',
+} as const;
+
+const UNAUTHENTICATED_MESSAGES = {
+  missing: 'Authentication required: send Authorization: Bearer <token> from the login mutation.',
+  invalid: 'The session token is invalid or has expired; log in again.',
+  rejected: 'The upstream rejected the session; log in again.',
+  credentials: 'Invalid username or password.',
+} as const;
+
+/** `UNAUTHENTICATED` with a message that says what to do, never why a login failed. */
+export function unauthenticated(reason: keyof typeof UNAUTHENTICATED_MESSAGES): GraphQLError {
+  return new GraphQLError(UNAUTHENTICATED_MESSAGES[reason], {
+    extensions: { code: ErrorCode.UNAUTHENTICATED, http: { status: 200 } },
+  });
+}
+
+/** `BAD_USER_INPUT` naming the argument. */
+export function badUserInput(message: string, argumentName?: string): GraphQLError {
+  return new GraphQLError(message, {
+    extensions: { code: ErrorCode.BAD_USER_INPUT, ...(argumentName ? { argumentName } : {}) },
+  });
+}
+
+/** The GraphQL error an upstream failure becomes. */
+export function fromUpstreamError(error: UpstreamError): GraphQLError {
+  switch (error.kind) {
+    case 'unauthenticated':
+      return unauthenticated('rejected');
+    case 'not_found':
+      return new GraphQLError(error.upstreamMessage ?? 'Object not found.', {
+        extensions: { code: ErrorCode.NOT_FOUND, upstream: upstreamExtension(error) },
+      });
+    case 'service':
+      return new GraphQLError(
+        `The upstream service refused the ${error.operation}: ${error.upstreamMessage ?? 'error'}`,
+        {
+          extensions: { code: ErrorCode.UPSTREAM_ERROR, upstream: upstreamExtension(error) },
+        },
+      );
+    case 'timeout':
+    case 'unavailable':
+    case 'bad_response':
+      return new GraphQLError(`The upstream service is unavailable (${error.kind.replace('_', ' ')}).`, {
+        extensions: { code: ErrorCode.UPSTREAM_UNAVAILABLE, reason: error.kind },
+      });
+  }
+}
+
+function upstreamExtension(error: UpstreamError): Record<string, string> {
+  const out: Record<string, string> = { operation: error.operation };
+  if (error.upstreamMessage !== undefined) out.message = error.upstreamMessage;
+  if (error.upstreamErrorCode !== undefined) out.error_code = error.upstreamErrorCode;
+  return out;
+}
+
+/**
+ * Apollo's `formatError`: maps upstream failures to their codes and hides everything internal (unexpected
+ * errors become `INTERNAL_SERVER_ERROR`; stack traces never leave in production).
+ */
+export function createErrorFormatter(options: { production: boolean }) {
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const original = unwrapResolverError(error);
+    if (isUpstreamError(original)) {
+      const mapped = fromUpstreamError(original).toJSON();
+      return { ...mapped, locations: formatted.locations, path: formatted.path };
+    }
+    const code = formatted.extensions?.code;
+    if (code === ErrorCode.INTERNAL_SERVER_ERROR || code === undefined) {
+      if (original instanceof GraphQLError && original.extensions.code !== undefined)
+        return strip(formatted, options);
+      return {
+        message: 'Internal server error.',
+        locations: formatted.locations,
+        path: formatted.path,
+        extensions: { code: ErrorCode.INTERNAL_SERVER_ERROR },
+      };
+    }
+    return strip(formatted, options);
+  };
+}
+
+function strip(formatted: GraphQLFormattedError, options: { production: boolean }): GraphQLFormattedError {
+  if (!options.production || formatted.extensions?.stacktrace === undefined) return formatted;
+  const { stacktrace: _stacktrace, ...extensions } = formatted.extensions;
+  return { ...formatted, extensions };
+}

@@ -1,0 +1,30 @@
+/** `metadata(objectId, category)`. */
+import type { Resolvers } from '../generated/resolvers-types.ts';
+import { isUpstreamError } from '../upstream/errors.ts';
+
+const NOT_FOUND = /not found|no such|unknown/i;
+
+/** Resolvers of object metadata. */
+export const metadataResolvers: Resolvers = {
+  Query: {
+    async metadata(_parent, { objectId, category }, ctx) {
+      const { loaders } = ctx.auth();
+      // Generated types assume the SDL default, but a client may still send `category: null` explicitly.
+      const resolvedCategory = typeof category === 'string' ? category : 'none';
+      try {
+        const data = await loaders.metadata(objectId, resolvedCategory);
+        return { objectId, category: resolvedCategory, data };
+      } catch (error) {
+        // The schema promises `null` when the upstream has no metadata for the id.
+        if (
+          isUpstreamError(error) &&
+          error.kind === 'service' &&
+          NOT_FOUND.test(error.upstreamMessage ?? '')
+        ) {
+          return null;
+        }
+        throw error;
+      }
+    },
+  },
+};

@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../support/gateway-harness.ts';
+import { errorCodes, firstError } from '../support/graphql-errors.ts';
+import { LoginDocument, MeDocument, ObjectsDocument } from '../support/operations.ts';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+describe('login', () => {
+  it('should open a session with the JSON login', async () => {
+    const result = await h.client().mutate({
+      mutation: LoginDocument,
+      variables: { username: 'demo', password: 'demo-password', method: 'JSON' },
+    });
+    expect(result.error).toBeUndefined();
+    const login = result.data!.login;
+    expect(login.user).toEqual({ id: null, username: 'demo' });
+    expect(login.token).not.toContain('demo-password');
+    const expiresInSeconds = (Date.parse(login.expiresAt) - Date.now()) / 1000;
+    expect(expiresInSeconds).toBeGreaterThan(28_700);
+    expect(expiresInSeconds).toBeLessThanOrEqual(28_800);
+  });
+
+  it('should open a session with the form login by username, with the user id', async () => {
+    const result = await h.client().mutate({
+      mutation: LoginDocument,
+      variables: { username: 'demo', password: 'demo-password', method: 'FORM' },
+    });
+    expect(result.error).toBeUndefined();
+    expect(result.data!.login.user.username).toBe('demo');
+    expect(result.data!.login.user.id).toEqual(expect.any(String));
+  });
+
+  it('should open a session with the form login by mobile number, and read with it', async () => {
+    const result = await h.client().mutate({
+      mutation: LoginDocument,
+      variables: { username: '5550100', password: 'demo-password', method: 'FORM' },
+    });
+    expect(result.error).toBeUndefined();
+    expect(result.data!.login.user.username).toBe('5550100');
+    const page = await h.client(result.data!.login.token).query({
+      query: ObjectsDocument,
+      variables: { objectName: 'com.example.LoanType', first: 3 },
+    });
+    expect(page.error).toBeUndefined();
+    expect(page.data!.objects.nodes).toHaveLength(3);
+  });
+
+  it.each([
+    ['a wrong password', 'demo', 'wrong-password', 'JSON'],
+    ['an unknown user', 'nobody-here', 'demo-password', 'JSON'],
+    ['a wrong password (form)', 'demo', 'wrong-password', 'FORM'],
+    ['an unknown user (form)', 'nobody-here', 'demo-password', 'FORM'],
+  ] as const)(
+    'should answer one generic UNAUTHENTICATED error for %s',
+    async (_case, username, password, method) => {
+      const result = await h
+        .client()
+        .mutate({ mutation: LoginDocument, variables: { username, password, method } });
+      expect(result.data?.login ?? null).toBeNull();
+      const error = firstError(result.error);
+      expect(error.extensions.code).toBe('UNAUTHENTICATED');
+      expect(error.message).toBe('Invalid username or password.');
+      expect(error.extensions).not.toHaveProperty('upstream');
+    },
+  );
+});
+
+describe('me', () => {
+  it('should answer the session of a valid token', async () => {
+    const token = await h.login('FORM');
+    const result = await h.client(token).query({ query: MeDocument });
+    expect(result.data!.me).toMatchObject({
+      username: 'demo',
+      applicationCode: 'demo',
+      organizationCode: 'acme',
+    });
+    expect(result.data!.me!.userId).toEqual(expect.any(String));
+  });
+
+  it.each([
+    ['no token', undefined],
+    ['a garbage token', 'not-a-token'],
+    ['a tampered token', 'eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..AAAA.BBBB.CCCC'],
+  ])('should answer null for %s', async (_case, token) => {
+    const result = await h.client(token).query({ query: MeDocument });
+    expect(result.error).toBeUndefined();
+    expect(result.data!.me).toBeNull();
+  });
+});
+
+describe('protected fields', () => {
+  it.each([
+    ['no token', undefined],
+    ['a garbage token', 'garbage'],
+  ])('should refuse %s with UNAUTHENTICATED', async (_case, token) => {
+    const result = await h.client(token).query({
+      query: ObjectsDocument,
+      variables: { objectName: 'com.example.LoanType', first: 1 },
+    });
+    expect(errorCodes(result.error)).toEqual(['UNAUTHENTICATED']);
+  });
+
+  it('should refuse a session whose upstream token the upstream rejects', async () => {
+    const { token } = await h.gateway.services.sessions.seal({
+      username: 'demo',
+      userId: null,
+      applicationCode: 'demo',
+      organizationCode: 'acme',
+      apiToken: 'revoked-upstream-token',
+    });
+    const result = await h.client(token).query({
+      query: ObjectsDocument,
+      variables: { objectName: 'com.example.LoanType', first: 1 },
+    });
+    expect(errorCodes(result.error)).toEqual(['UNAUTHENTICATED']);
+  });
+});

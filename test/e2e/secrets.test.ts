@@ -1,0 +1,74 @@
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../support/gateway-harness.ts';
+import { LoginDocument, ObjectsDocument, SaveDocument } from '../support/operations.ts';
+
+const SECRET = 'session-secret-that-must-never-leak-0123456789';
+let h: Harness;
+const logLines: string[] = [];
+
+beforeAll(async () => {
+  const logStream = new PassThrough();
+  logStream.on('data', (chunk: Buffer) => logLines.push(chunk.toString('utf8')));
+  h = await startHarness({ env: { SESSION_SECRET: SECRET, LOG_LEVEL: 'trace' }, logStream });
+});
+afterAll(async () => {
+  await h.close();
+});
+
+it('should never put a password, the upstream token or the session key in a response or a log line', async () => {
+  const bodies: string[] = [];
+  const client = h.client();
+  const good = await client.mutate({
+    mutation: LoginDocument,
+    variables: { username: 'demo', password: 'demo-password', method: 'FORM' },
+  });
+  bodies.push(JSON.stringify(good));
+  const bad = await client.mutate({
+    mutation: LoginDocument,
+    variables: { username: 'demo', password: 'hunter2-wrong' },
+  });
+  bodies.push(JSON.stringify(bad));
+  const token = good.data!.login.token;
+  const claims = await h.gateway.services.sessions.open(token);
+  const upstreamToken = claims!.apiToken;
+
+  const authed = h.client(token);
+  bodies.push(
+    JSON.stringify(
+      await authed.query({
+        query: ObjectsDocument,
+        variables: { objectName: 'com.example.LoanType', first: 2 },
+      }),
+    ),
+  );
+  bodies.push(
+    JSON.stringify(
+      await authed.query({ query: ObjectsDocument, variables: { objectName: 'nope', first: 2 } }),
+    ),
+  );
+  bodies.push(
+    JSON.stringify(
+      await authed.mutate({
+        mutation: SaveDocument,
+        variables: { objectName: 'com.example.LoanType', data: { loanType: 'S' } },
+      }),
+    ),
+  );
+  h.emulator.setFaults({ every: 1, mode: 'garbage' });
+  bodies.push(
+    JSON.stringify(
+      await authed.query({
+        query: ObjectsDocument,
+        variables: { objectName: 'com.example.LoanType', first: 2 },
+      }),
+    ),
+  );
+  h.emulator.setFaults(undefined);
+
+  const everything = [...bodies, ...logLines].join('\n');
+  expect(logLines.length).toBeGreaterThan(0);
+  for (const secret of ['demo-password', 'hunter2-wrong', upstreamToken, SECRET]) {
+    expect(everything).not.toContain(secret);
+  }
+});
