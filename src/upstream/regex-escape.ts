@@ -18,12 +18,19 @@ const SYNTAX_CHARACTERS = new Set(['\\', '^', '$', '.', '|', '?', '*', '+', '(',
 const HEX_ESCAPED_CHARACTERS = new Set(['-', '&', '~', '#']);
 /** Whitespace, C0/C1 controls, line and paragraph separators, format characters (BOM, zero widths…). */
 const INVISIBLE = /[\s\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+const LONE_SURROGATE = /^\p{Cs}$/u;
 
-/** Writes one UTF-16 code unit as `\xhh` when it fits in a byte, else `\uhhhh`. */
-function hexEscape(codeUnit: number): string {
-  return codeUnit <= 0xff
-    ? `\\x${codeUnit.toString(16).padStart(2, '0')}`
-    : `\\u${codeUnit.toString(16).padStart(4, '0')}`;
+/**
+ * Writes a character (one code point, or a lone surrogate) as `\xhh` when it fits in a byte, else as
+ * `\uhhhh` per UTF-16 unit: a supplementary character becomes its surrogate pair `\uD8xx\uDCxx`, which
+ * Java's Pattern and a `u`-flag RegExp read as one code point and a plain RegExp as two units.
+ */
+function hexEscape(char: string): string {
+  const first = char.charCodeAt(0);
+  if (char.length === 1 && first <= 0xff) return `\\x${first.toString(16).padStart(2, '0')}`;
+  let out = '';
+  for (let i = 0; i < char.length; i += 1) out += `\\u${char.charCodeAt(i).toString(16).padStart(4, '0')}`;
+  return out;
 }
 
 /**
@@ -36,14 +43,13 @@ export function escapeJavaRegex(literal: string): string {
   let out = '';
   // Iterating the string yields code points, and a lone surrogate as a one-unit string.
   for (const char of literal) {
-    const unit = char.charCodeAt(0);
     if (SYNTAX_CHARACTERS.has(char)) {
       out += `\\${char}`;
     } else if (HEX_ESCAPED_CHARACTERS.has(char) || INVISIBLE.test(char)) {
-      out += hexEscape(unit);
-    } else if (char.length === 1 && unit >= 0xd800 && unit <= 0xdfff) {
+      out += hexEscape(char);
+    } else if (LONE_SURROGATE.test(char)) {
       // A lone surrogate cannot be percent-encoded in a URL; as `\uDxxx` it stays plain ASCII.
-      out += hexEscape(unit);
+      out += hexEscape(char);
     } else {
       out += char;
     }

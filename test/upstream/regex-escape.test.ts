@@ -28,6 +28,7 @@ describe('escapeJavaRegex', () => {
     ['line\nbreak', 'line\\x0abreak'],
     ['\u2028', '\\u2028'],
     ['\ud800', '\\ud800'],
+    ['\u{1bca0}', '\\ud82f\\udca0'],
     ['plain-ID_09é😀', 'plain\\x2dID_09é😀'],
   ])('should escape %j as %j', (literal, expected) => {
     expect(escapeJavaRegex(literal)).toBe(expected);
