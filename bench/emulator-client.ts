@@ -1,0 +1,143 @@
+/**
+ * The bench's own calls to the emulator: login, its call counters, the records the expected answers are
+ * built from, and P0's requests (the upstream called directly, no gateway).
+ */
+import { decodeJsonp } from './load-job.ts';
+import { PAGE_SIZE, SAVED_FIELDS, TYPES } from './workloads.ts';
+import type { Fixture, UpstreamRecord, WorkloadId } from './workloads.ts';
+
+/** The demo tenant of the emulator (DESIGN.md). */
+export const DEMO = {
+  applicationCode: 'demo',
+  organizationCode: 'acme',
+  username: 'demo',
+  password: 'demo-password',
+} as const;
+
+/** An HTTP request as the load generator sends it. */
+export interface PlainRequest {
+  url: string;
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** Logs in with the JSON login and returns the upstream token. */
+export async function loginUpstream(emulatorUrl: string): Promise<string> {
+  const response = await fetch(`${emulatorUrl}/v1/user/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: DEMO.username, password: DEMO.password }),
+  });
+  const answer = (await response.json()) as { status?: unknown; token?: unknown };
+  if (answer.status !== 'success' || typeof answer.token !== 'string')
+    throw new Error('emulator login failed');
+  return answer.token;
+}
+
+/** Total upstream operations the emulator has served: the sum of every counter of `/__emulator/stats`. */
+export async function upstreamCallCount(emulatorUrl: string): Promise<number> {
+  const response = await fetch(`${emulatorUrl}/__emulator/stats`);
+  const sum = (value: unknown): number => {
+    if (typeof value === 'number') return value;
+    if (typeof value === 'object' && value !== null)
+      return Object.values(value).reduce<number>((a, v) => a + sum(v), 0);
+    return 0;
+  };
+  return sum(await response.json());
+}
+
+function readUrl(
+  emulatorUrl: string,
+  token: string,
+  operation: 'getObject/' | 'getAll',
+  objectName: string,
+  id?: string,
+  pageSize?: number,
+): string {
+  const criteria = id === undefined ? [] : [{ fieldName: '_id', operator: 'matches', value: id }];
+  const query = new URLSearchParams({
+    objectName,
+    filterCommand: JSON.stringify({ criteria }),
+    username: DEMO.username,
+    organizationCode: DEMO.organizationCode,
+    applicationCode: DEMO.applicationCode,
+    apiToken: token,
+    callback: 'cb',
+  });
+  if (pageSize !== undefined) {
+    query.set('pageSize', String(pageSize));
+    query.set('pageStart', '0');
+  }
+  return `${emulatorUrl}/studio/jsonp/${operation}?${query.toString()}`;
+}
+
+async function readAll(url: string): Promise<{ totalCount: number; data: UpstreamRecord[] }> {
+  const answer = decodeJsonp(await (await fetch(url)).text()) as {
+    status?: unknown;
+    data?: unknown;
+    totalCount?: unknown;
+  };
+  if (answer.status !== 'success' || !Array.isArray(answer.data))
+    throw new Error(`emulator read failed: ${url.split('?')[0] ?? ''}`);
+  return { totalCount: Number(answer.totalCount), data: answer.data as UpstreamRecord[] };
+}
+
+/** Reads the records the expected answers are made of, straight from the emulator. */
+export async function loadFixture(emulatorUrl: string, token: string): Promise<Fixture> {
+  const loanTypes = await readAll(readUrl(emulatorUrl, token, 'getAll', TYPES.loanType, undefined, 1000));
+  const orders = await readAll(readUrl(emulatorUrl, token, 'getAll', TYPES.order, undefined, PAGE_SIZE));
+  const customers = await readAll(readUrl(emulatorUrl, token, 'getAll', TYPES.customer, undefined, 1000));
+  const [object, hotObject] = loanTypes.data;
+  if (object === undefined || hotObject === undefined)
+    throw new Error('the emulator holds fewer than two loan types');
+  if (orders.data.length !== PAGE_SIZE) throw new Error(`the emulator holds fewer than ${PAGE_SIZE} orders`);
+  return {
+    object,
+    hotObject,
+    orders: { totalCount: orders.totalCount, page: orders.data },
+    customersById: new Map(customers.data.map((customer) => [customer._id, customer])),
+  };
+}
+
+/** P0's request for a workload: the equivalent JSONP call to the emulator (none for W3). */
+export function directRequest(
+  emulatorUrl: string,
+  token: string,
+  workload: WorkloadId,
+  fixture: Fixture,
+): PlainRequest | undefined {
+  switch (workload) {
+    case 'W1':
+    case 'W5': {
+      const object = workload === 'W1' ? fixture.object : fixture.hotObject;
+      return {
+        url: readUrl(emulatorUrl, token, 'getObject/', TYPES.loanType, object._id),
+        method: 'GET',
+        headers: {},
+      };
+    }
+    case 'W2':
+      return {
+        url: readUrl(emulatorUrl, token, 'getAll', TYPES.order, undefined, PAGE_SIZE),
+        method: 'GET',
+        headers: {},
+      };
+    case 'W3':
+      return undefined;
+    case 'W4':
+      return {
+        url: `${emulatorUrl}/studio/jsonp/save?callback=cb`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          objectName: TYPES.loanType,
+          data: SAVED_FIELDS,
+          apiToken: token,
+          applicationCode: DEMO.applicationCode,
+          organizationCode: DEMO.organizationCode,
+          callback: 'cb',
+        }),
+      };
+  }
+}

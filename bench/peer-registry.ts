@@ -1,0 +1,144 @@
+/**
+ * The peers side by side: how each starts, how the bench knows it is up, and how a workload's request is
+ * sent to it. P0 is the emulator itself; P1–P3 live in `peers/`; P4 is the gateway in production mode.
+ */
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { DEMO, directRequest } from './emulator-client.ts';
+import type { PlainRequest } from './emulator-client.ts';
+import { freePort, httpProbe, startNodeProcess, waitUntilReady } from './processes.ts';
+import type { BenchProcess } from './processes.ts';
+import { graphqlBody } from './workloads.ts';
+import type { Fixture, WorkloadId } from './workloads.ts';
+
+/** Peer ids, in the order the table shows them. */
+export const PEER_IDS = ['P0', 'P1', 'P2', 'P3', 'P4'] as const;
+/** A peer id. */
+export type PeerId = (typeof PEER_IDS)[number];
+
+/** What each peer is, in a few words. */
+export const PEER_TITLES: Record<PeerId, string> = {
+  P0: 'emulator called directly (JSONP)',
+  P1: 'minimal pass-through (node:http + undici, no GraphQL)',
+  P2: 'naive Apollo Server 5 (fetch, regex, no DataLoader)',
+  P3: 'Apollo Server 5 + RESTDataSource',
+  P4: 'this gateway (production)',
+};
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const scripts: Record<Exclude<PeerId, 'P0'>, string> = {
+  P1: `${root}bench/peers/passthrough.ts`,
+  P2: `${root}bench/peers/naive-apollo.ts`,
+  P3: `${root}bench/peers/datasource-apollo.ts`,
+  P4: `${root}src/main.ts`,
+};
+
+/** The gateway's entry point: P4 is skipped (unless asked for) while it does not exist. */
+export const GATEWAY_SCRIPT = scripts.P4;
+
+/** Where the bench runs things: the emulator's address, the upstream token, the log folder. */
+export interface PeerEnvironment {
+  emulatorUrl: string;
+  emulator: BenchProcess;
+  upstreamToken: string;
+  fixture: Fixture;
+  logDir: string;
+}
+
+/** A peer that is up: its process (the emulator's for P0) and how to build a workload's request. */
+export interface RunningPeer {
+  id: PeerId;
+  process: BenchProcess;
+  /** The request of a workload, or `undefined` when the peer has no equivalent (P0 on W3). */
+  request(workload: WorkloadId): PlainRequest | undefined;
+}
+
+function graphqlRequest(
+  url: string,
+  headers: Record<string, string>,
+  workload: WorkloadId,
+  fixture: Fixture,
+): PlainRequest {
+  const objectId = workload === 'W5' ? fixture.hotObject._id : fixture.object._id;
+  return {
+    url,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(graphqlBody(workload, objectId)),
+  };
+}
+
+async function gatewayLogin(url: string): Promise<string> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      query: 'mutation Login($u: String!, $p: String!) { login(username: $u, password: $p) { token } }',
+      variables: { u: DEMO.username, p: DEMO.password },
+    }),
+  });
+  const answer = (await response.json()) as { data?: { login?: { token?: unknown } } };
+  const token = answer.data?.login?.token;
+  if (typeof token !== 'string') throw new Error('the gateway refused the demo login');
+  return token;
+}
+
+/** Starts a peer (P0 only wraps the running emulator) and waits until it answers. */
+export async function startPeer(id: PeerId, env: PeerEnvironment): Promise<RunningPeer> {
+  const { emulatorUrl, upstreamToken, fixture } = env;
+  if (id === 'P0') {
+    return {
+      id,
+      process: env.emulator,
+      request: (w) => directRequest(emulatorUrl, upstreamToken, w, fixture),
+    };
+  }
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const url = `${base}/graphql`;
+  if (id === 'P4') {
+    const child = startNodeProcess(id, scripts.P4, gatewayEnv(emulatorUrl, port), env.logDir);
+    await waitUntilReady(child, httpProbe(`${base}/healthz`));
+    const headers = { authorization: `Bearer ${await gatewayLogin(url)}` };
+    return { id, process: child, request: (w) => graphqlRequest(url, headers, w, fixture) };
+  }
+  const child = startNodeProcess(
+    id,
+    scripts[id],
+    {
+      NODE_ENV: 'production',
+      PORT: String(port),
+      UPSTREAM_URL: emulatorUrl,
+      APPLICATION_CODE: DEMO.applicationCode,
+      ORGANIZATION_CODE: DEMO.organizationCode,
+    },
+    env.logDir,
+  );
+  const probe =
+    id === 'P1'
+      ? httpProbe(`${base}/healthz`)
+      : httpProbe(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"query":"{__typename}"}',
+        });
+  await waitUntilReady(child, probe);
+  const headers = { 'x-upstream-token': upstreamToken, 'x-upstream-username': DEMO.username };
+  return { id, process: child, request: (w) => graphqlRequest(url, headers, w, fixture) };
+}
+
+/** The gateway's production settings, all four upstream addresses on the emulator. */
+function gatewayEnv(emulatorUrl: string, port: number): Record<string, string> {
+  return {
+    NODE_ENV: 'production',
+    SESSION_SECRET: randomBytes(32).toString('base64url'),
+    API_URL: emulatorUrl,
+    BASE_URL: emulatorUrl,
+    STUDIO_URL: emulatorUrl,
+    SERVER_URL: emulatorUrl,
+    APPLICATION_CODE: DEMO.applicationCode,
+    ORGANIZATION_CODE: DEMO.organizationCode,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+  };
+}

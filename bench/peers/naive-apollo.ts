@@ -1,0 +1,127 @@
+/**
+ * Peer P2: a naive Apollo Server 5, as a team would write it in an afternoon. Global `fetch`, a regular
+ * expression to strip the JSONP wrapper, one upstream call per resolver, no DataLoader (W3 costs 51
+ * calls). Production settings: NODE_ENV=production (set by the bench), introspection off, no landing page,
+ * usage reporting off.
+ */
+import { ApolloServer } from '@apollo/server';
+import { startStandaloneServer } from '@apollo/server/standalone';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginUsageReportingDisabled } from '@apollo/server/plugin/disabled';
+import { GraphQLError } from 'graphql';
+import { JSONObjectResolver } from 'graphql-scalars';
+import { credentialsFrom, escapeRegex, peerTypeDefs, readPeerSettings, valueAtPath } from './peer-schema.ts';
+import type { PeerCredentials, PeerRecord } from './peer-schema.ts';
+
+const settings = readPeerSettings(process.env);
+const wrapper = /^[^(]*\(([\s\S]*)\)\s*;?\s*$/;
+
+interface ReadAnswer {
+  status: string;
+  data: PeerRecord[];
+  totalCount: number;
+  message?: string;
+}
+
+async function upstream(url: string, init?: RequestInit): Promise<Record<string, unknown>> {
+  const response = await fetch(url, init);
+  const text = await response.text();
+  if (!response.ok) throw new GraphQLError(`upstream answered HTTP ${response.status}`);
+  const match = wrapper.exec(text);
+  const answer = JSON.parse(match?.[1] ?? text) as Record<string, unknown>;
+  if (answer.status !== 'success') {
+    throw new GraphQLError(typeof answer.message === 'string' ? answer.message : 'upstream error');
+  }
+  return answer;
+}
+
+function readUrl(
+  operation: string,
+  credentials: PeerCredentials,
+  objectName: string,
+  criteria: { fieldName: string; operator: string; value: string }[],
+  page?: { pageSize: number },
+): string {
+  const query = new URLSearchParams({
+    objectName,
+    filterCommand: JSON.stringify({ criteria }),
+    username: credentials.username,
+    organizationCode: settings.organizationCode,
+    applicationCode: settings.applicationCode,
+    apiToken: credentials.token,
+    callback: 'cb',
+  });
+  if (page) {
+    query.set('pageSize', String(page.pageSize));
+    query.set('pageStart', '0');
+  }
+  return `${settings.upstreamUrl}/studio/jsonp/${operation}?${query.toString()}`;
+}
+
+async function getObject(
+  credentials: PeerCredentials,
+  objectName: string,
+  id: string,
+): Promise<PeerRecord | null> {
+  const criteria = [{ fieldName: '_id', operator: 'matches', value: escapeRegex(id) }];
+  const answer = (await upstream(
+    readUrl('getObject/', credentials, objectName, criteria),
+  )) as unknown as ReadAnswer;
+  return answer.data[0] ?? null;
+}
+
+interface Context {
+  credentials: PeerCredentials;
+}
+
+const resolvers = {
+  JSONObject: JSONObjectResolver,
+  Query: {
+    object: (_: unknown, args: { objectName: string; id: string }, context: Context) =>
+      getObject(context.credentials, args.objectName, args.id),
+    objects: async (_: unknown, args: { objectName: string; first?: number | null }, context: Context) => {
+      const url = readUrl('getAll', context.credentials, args.objectName, [], { pageSize: args.first ?? 20 });
+      const answer = (await upstream(url)) as unknown as ReadAnswer;
+      return { totalCount: answer.totalCount, nodes: answer.data };
+    },
+  },
+  Mutation: {
+    saveObject: async (_: unknown, args: { objectName: string; data: object }, context: Context) => {
+      const body = {
+        objectName: args.objectName,
+        data: args.data,
+        apiToken: context.credentials.token,
+        applicationCode: settings.applicationCode,
+        organizationCode: settings.organizationCode,
+        callback: 'cb',
+      };
+      const answer = await upstream(`${settings.upstreamUrl}/studio/jsonp/save?callback=cb`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return { id: answer.savedObjectId };
+    },
+  },
+  DataObject: {
+    id: (record: PeerRecord) => record._id,
+    data: (record: PeerRecord) => record,
+    ref: (record: PeerRecord, args: { path: string; objectName: string }, context: Context) => {
+      const id = valueAtPath(record, args.path);
+      return typeof id === 'string' ? getObject(context.credentials, args.objectName, id) : null;
+    },
+  },
+};
+
+const server = new ApolloServer<Context>({
+  typeDefs: peerTypeDefs,
+  resolvers,
+  introspection: false,
+  plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginUsageReportingDisabled()],
+});
+
+const { url } = await startStandaloneServer(server, {
+  listen: { port: settings.port, host: '127.0.0.1' },
+  context: ({ req }) => Promise.resolve({ credentials: credentialsFrom(req) }),
+});
+console.log(`naive Apollo peer listening at ${url}`);

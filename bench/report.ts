@@ -1,0 +1,135 @@
+/**
+ * The Markdown a run prints and RESULTS.md embeds: the machine, the main table, the ratios, the
+ * fixed-rate latency and the targets.
+ */
+import { machineLine } from './machine.ts';
+import type { MachineInfo } from './machine.ts';
+import { PEER_TITLES } from './peer-registry.ts';
+import type { PeerId } from './peer-registry.ts';
+import { errorCount } from './summary.ts';
+import type { CellSummary, FixedRateSummary, Ratios, TargetCheck } from './summary.ts';
+import { WORKLOADS } from './workloads.ts';
+import type { WorkloadId } from './workloads.ts';
+
+/** How a run was configured, as the report states it. */
+export interface RunSettings {
+  quick: boolean;
+  rounds: number;
+  roundSeconds: number;
+  warmupSeconds: number;
+  peers: PeerId[];
+  workloads: WorkloadId[];
+  fixedRate: number | undefined;
+}
+
+/** Everything a run produced; also the shape of `bench/results/*.json`. */
+export interface RunReport {
+  machine: MachineInfo;
+  settings: RunSettings;
+  startedAt: string;
+  finishedAt: string;
+  cells: CellSummary[];
+  ratios: Ratios;
+  fixedRate: FixedRateSummary | undefined;
+  targets: TargetCheck[];
+  notes: string[];
+}
+
+const num = (value: number, digits: number): string =>
+  value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+function errorsCell(cell: CellSummary): string {
+  const total = errorCount(cell);
+  if (total === 0) return '0';
+  return `**${total}** (${cell.mismatches} wrong body, ${cell.non2xx} non-2xx, ${cell.socketErrors} socket)`;
+}
+
+/** The main table: one row per workload and peer. */
+export function markdownTable(report: RunReport): string {
+  const lines = [
+    '| workload | peer | req/s | p50 ms | p99 ms | upstream calls/req | CPU s/1k req | peak RSS MiB | errors |',
+    '|---|---|--:|--:|--:|--:|--:|--:|---|',
+  ];
+  for (const workload of report.settings.workloads) {
+    for (const cell of report.cells.filter((c) => c.workload === workload)) {
+      lines.push(
+        `| ${workload} ${WORKLOADS[workload].title} | ${cell.peer} | ${num(cell.requestsPerSecond, 0)} | ${num(cell.p50Millis, 2)} | ` +
+          `${num(cell.p99Millis, 2)} | ${num(cell.upstreamCallsPerRequest, 2)} | ${num(cell.cpuSecondsPer1000, 3)} | ` +
+          `${num(cell.peakRssBytes / 1024 ** 2, 0)} | ${errorsCell(cell)} |`,
+      );
+    }
+  }
+  return lines.join('\n');
+}
+
+/** P4's req/s over P1's, P2's and P3's, per workload. */
+export function markdownRatios(report: RunReport): string {
+  const lines = ['| workload | P4/P1 | P4/P2 | P4/P3 |', '|---|--:|--:|--:|'];
+  for (const workload of report.settings.workloads) {
+    const row = report.ratios[workload];
+    const show = (value: number | undefined): string => (value === undefined ? '–' : `${num(value, 2)}×`);
+    lines.push(`| ${workload} | ${show(row['P4/P1'])} | ${show(row['P4/P2'])} | ${show(row['P4/P3'])} |`);
+  }
+  return lines.join('\n');
+}
+
+/** The fixed-rate run, when there was one. */
+export function markdownFixedRate(fixed: FixedRateSummary | undefined): string {
+  if (fixed === undefined) return '(no fixed-rate run)';
+  const lines = [
+    `| peer at ${fixed.rate} req/s (W1) | achieved req/s | p50 ms | p99 ms | errors |`,
+    '|---|--:|--:|--:|--:|',
+  ];
+  for (const [peer, value] of Object.entries(fixed.peers)) {
+    lines.push(
+      `| ${peer} | ${num(value.requestsPerSecond, 0)} | ${num(value.p50Millis, 2)} | ${num(value.p99Millis, 2)} | ${value.errors} |`,
+    );
+  }
+  if (fixed.addedP99Millis !== undefined && fixed.addedP50Millis !== undefined) {
+    lines.push(
+      '',
+      `Added latency of P4 over P0: p50 ${num(fixed.addedP50Millis, 2)} ms, p99 ${num(fixed.addedP99Millis, 2)} ms.`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/** The issue's targets with this run's numbers. */
+export function markdownTargets(targets: readonly TargetCheck[]): string {
+  const mark = (met: boolean | undefined): string =>
+    met === undefined ? 'n/a' : met ? 'met' : '**not met**';
+  return [
+    '| target | measured | |',
+    '|---|--:|---|',
+    ...targets.map((t) => `| ${t.target} | ${t.measured} | ${mark(t.met)} |`),
+  ].join('\n');
+}
+
+/** The whole report as printed at the end of a run. */
+export function markdownReport(report: RunReport): string {
+  const { settings } = report;
+  const peers = settings.peers.map((peer) => `- ${peer}: ${PEER_TITLES[peer]}`).join('\n');
+  return [
+    `Machine: ${machineLine(report.machine)}`,
+    '',
+    `${settings.quick ? 'Quick run' : 'Run'}: ${settings.rounds} interleaved rounds of ${settings.roundSeconds} s per peer and ` +
+      `workload after a ${settings.warmupSeconds} s warm-up; medians shown (peak RSS: highest of the rounds; errors: sum).`,
+    '',
+    peers,
+    '',
+    markdownTable(report),
+    '',
+    'Ratios of req/s:',
+    '',
+    markdownRatios(report),
+    '',
+    'Fixed rate:',
+    '',
+    markdownFixedRate(report.fixedRate),
+    '',
+    'Targets (issue 5):',
+    '',
+    markdownTargets(report.targets),
+    ...(report.notes.length > 0 ? ['', 'Notes:', '', ...report.notes.map((note) => `- ${note}`)] : []),
+  ].join('\n');
+}

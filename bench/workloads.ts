@@ -1,0 +1,147 @@
+/**
+ * The five workloads: what each asks, in GraphQL for P1–P4 and as the equivalent JSONP call for P0, and
+ * the answer every response must equal. Ids travel in variables, never in the query text, so a peer's
+ * document cache sees one document per workload.
+ */
+
+/** Workload ids, in the order the table shows them. */
+export const WORKLOAD_IDS = ['W1', 'W2', 'W3', 'W4', 'W5'] as const;
+/** A workload id. */
+export type WorkloadId = (typeof WORKLOAD_IDS)[number];
+
+/** What a workload is and how hard it pushes. */
+export interface Workload {
+  id: WorkloadId;
+  title: string;
+  connections: number;
+}
+
+/** The workloads; W5 is W1's shape on one hot object under 100 concurrent clients. */
+export const WORKLOADS: Record<WorkloadId, Workload> = {
+  W1: { id: 'W1', title: 'one object by id', connections: 10 },
+  W2: { id: 'W2', title: 'a page of 50 objects', connections: 10 },
+  W3: { id: 'W3', title: '50 orders with their customer (N+1)', connections: 10 },
+  W4: { id: 'W4', title: 'save a new object', connections: 10 },
+  W5: { id: 'W5', title: 'one hot object, 100 clients', connections: 100 },
+};
+
+/** Saves last: they grow the emulator's store, which must not change what the read workloads measure. */
+export const EXECUTION_ORDER: readonly WorkloadId[] = ['W1', 'W2', 'W3', 'W5', 'W4'];
+
+/** Type names of the emulator's demo data. */
+export const TYPES = {
+  loanType: 'com.example.LoanType',
+  customer: 'com.example.Customer',
+  order: 'com.example.Order',
+} as const;
+
+/** The page size of W2 and W3. */
+export const PAGE_SIZE = 50;
+
+/** A GraphQL request body: `operationName` lets P1 pick its handler without parsing the document. */
+export interface GraphQLBody {
+  operationName: string;
+  query: string;
+  variables: Record<string, unknown>;
+}
+
+const OBJECT = `query Object($objectName: String!, $id: ID!) {
+  object(objectName: $objectName, id: $id) { id data }
+}`;
+
+const OBJECTS = `query Objects($objectName: String!, $first: Int) {
+  objects(objectName: $objectName, first: $first) { totalCount nodes { id data } }
+}`;
+
+const ORDERS_WITH_CUSTOMERS = `query OrdersWithCustomers($objectName: String!, $first: Int, $refPath: String!, $refObjectName: String!) {
+  objects(objectName: $objectName, first: $first) {
+    totalCount
+    nodes { id data ref(path: $refPath, objectName: $refObjectName) { id data } }
+  }
+}`;
+
+const SAVE = `mutation Save($objectName: String!, $data: JSONObject!) {
+  saveObject(objectName: $objectName, data: $data) { id }
+}`;
+
+/** The fields of the object every W4 request saves (each save creates a new object). */
+export const SAVED_FIELDS = { loanType: 'Benchmark', description: 'Created by npm run bench' };
+
+/** The GraphQL request of a workload; `objectId` is W1's or W5's object. */
+export function graphqlBody(workload: WorkloadId, objectId: string): GraphQLBody {
+  switch (workload) {
+    case 'W1':
+    case 'W5':
+      return {
+        operationName: 'Object',
+        query: OBJECT,
+        variables: { objectName: TYPES.loanType, id: objectId },
+      };
+    case 'W2':
+      return {
+        operationName: 'Objects',
+        query: OBJECTS,
+        variables: { objectName: TYPES.order, first: PAGE_SIZE },
+      };
+    case 'W3':
+      return {
+        operationName: 'OrdersWithCustomers',
+        query: ORDERS_WITH_CUSTOMERS,
+        variables: {
+          objectName: TYPES.order,
+          first: PAGE_SIZE,
+          refPath: 'customer.id',
+          refObjectName: TYPES.customer,
+        },
+      };
+    case 'W4':
+      return {
+        operationName: 'Save',
+        query: SAVE,
+        variables: { objectName: TYPES.loanType, data: SAVED_FIELDS },
+      };
+  }
+}
+
+/** A record as the upstream returns it. */
+export interface UpstreamRecord {
+  _id: string;
+  [field: string]: unknown;
+}
+
+/** What the emulator holds that the expected answers are built from (read directly, not through a peer). */
+export interface Fixture {
+  /** W1's object and W5's hot object: two different loan types. */
+  object: UpstreamRecord;
+  hotObject: UpstreamRecord;
+  orders: { totalCount: number; page: UpstreamRecord[] };
+  customersById: Map<string, UpstreamRecord>;
+}
+
+function node(record: UpstreamRecord): { id: string; data: UpstreamRecord } {
+  return { id: record._id, data: record };
+}
+
+/** The `data` every GraphQL peer must answer for a read workload (W4's ids differ per request). */
+export function expectedGraphqlData(workload: Exclude<WorkloadId, 'W4'>, fixture: Fixture): unknown {
+  switch (workload) {
+    case 'W1':
+      return { object: node(fixture.object) };
+    case 'W5':
+      return { object: node(fixture.hotObject) };
+    case 'W2':
+      return { objects: { totalCount: fixture.orders.totalCount, nodes: fixture.orders.page.map(node) } };
+    case 'W3':
+      return {
+        objects: {
+          totalCount: fixture.orders.totalCount,
+          nodes: fixture.orders.page.map((order) => {
+            const customerId = (order.customer as { id?: unknown } | undefined)?.id;
+            const customer =
+              typeof customerId === 'string' ? fixture.customersById.get(customerId) : undefined;
+            return { ...node(order), ref: customer === undefined ? null : node(customer) };
+          }),
+        },
+      };
+  }
+}
