@@ -1,0 +1,30 @@
+import type { MatchMode, PatternCache } from './filter-command.ts';
+import type { ObjectStore } from './object-store.ts';
+import type { PageStartMode } from './paging.ts';
+import type { TokenRegistry } from './token-registry.ts';
+import type { UserDirectory } from './user-directory.ts';
+
+/** Everything the operation handlers share: one per running emulator, no globals. */
+export interface EmulatorContext {
+  store: ObjectStore;
+  users: UserDirectory;
+  tokens: TokenRegistry;
+  patterns: PatternCache;
+  matches: MatchMode;
+  pageStart: PageStartMode;
+  /** Clock in milliseconds since the epoch. */
+  now: () => number;
+  /** A fresh object id. */
+  newId: () => string;
+  /** Resolves once every change made so far is durable (at once when the store is in memory). */
+  persist: () => Promise<void>;
+}
+
+/** What a handler gets from the HTTP layer. */
+export interface OperationRequest {
+  query: URLSearchParams;
+  /** The decoded path segment of metadata and update; `undefined` elsewhere. */
+  pathId: string | undefined;
+  /** The request body of POST operations; `undefined` when it exceeded the size cap. */
+  body: string | undefined;
+}

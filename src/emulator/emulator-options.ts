@@ -1,0 +1,78 @@
+import type { WireOperation } from '../upstream/wire.ts';
+import type { MatchMode } from './filter-command.ts';
+import type { PageStartMode } from './paging.ts';
+import type { WrapperStyle } from './reply.ts';
+
+/** The ways the emulator can misbehave on purpose, for resilience tests. */
+export const FAULT_MODES = [
+  'error500',
+  'hang',
+  'reset',
+  'garbage',
+  'oversized',
+  'wrongCallback',
+  'truncated',
+  'html',
+] as const;
+
+/** One of {@link FAULT_MODES}. */
+export type FaultMode = (typeof FAULT_MODES)[number];
+
+/** The seven operations, in the order counters list them. */
+export const WIRE_OPERATIONS = [
+  'loginJson',
+  'loginForm',
+  'metadata',
+  'getObject',
+  'getAll',
+  'save',
+  'update',
+] as const satisfies readonly WireOperation[];
+
+/** Fault injection: which calls misbehave, and how. */
+export interface FaultOptions {
+  /** Apply `mode` to every Nth matching call (1 = every call). Default 0/undefined: never. */
+  every?: number;
+  /** What goes wrong. Required when `every` is above 0. */
+  mode?: FaultMode;
+  /** Only these operations count and misbehave. Default: all seven. */
+  operations?: WireOperation[];
+}
+
+/** Options of `startEmulator`. */
+export interface EmulatorOptions {
+  /** TCP port. Default 0: chosen by the OS (the command uses `EMULATOR_PORT`, default 4010). */
+  port?: number;
+  /** Interface to listen on. Default `'127.0.0.1'`. */
+  host?: string;
+  /** JSONP wrapper: `plain` is `cb({...});`, `guard` is `/**\/ typeof cb === 'function' && cb({...});`. Default `plain`. */
+  wrapper?: WrapperStyle;
+  /** How `matches` compares (DESIGN.md `UPSTREAM_MATCHES`). Default `regex`. */
+  matches?: MatchMode;
+  /** What `pageStart` counts (DESIGN.md `UPSTREAM_PAGE_START`). Default `page0`. */
+  pageStart?: PageStartMode;
+  /** Delay added before every operation's answer, in milliseconds. Default 0. */
+  latencyMillis?: number;
+  /** Lifetime of issued upstream tokens, in seconds. Default 28_800. */
+  tokenTtlSeconds?: number;
+  /** Durable store: a JSON file replaced atomically on every write, seeded on first start. Default: in memory. */
+  dataFile?: string;
+  /** Fault injection. Default: none. */
+  faults?: FaultOptions;
+  /** Clock in milliseconds since the epoch, for tests of token expiry. Default `Date.now`. */
+  now?: () => number;
+}
+
+/** A started emulator. */
+export interface RunningEmulator {
+  /** Base address of all four upstream addresses, e.g. `http://127.0.0.1:4010`. */
+  url: string;
+  port: number;
+  /** Calls per operation since start or the last reset (faulted calls included). */
+  stats(): Record<WireOperation, number>;
+  resetStats(): void;
+  /** Replaces the fault injection (`undefined` or `{}` clears it). Throws on an invalid setting. */
+  setFaults(faults: FaultOptions | undefined): void;
+  /** Stops listening, drops open connections (hung ones included) and waits for pending writes. */
+  close(): Promise<void>;
+}

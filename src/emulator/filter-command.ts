@@ -1,0 +1,135 @@
+import type { WireRecord } from '../upstream/wire.ts';
+import { rejectPattern } from './regex-guard.ts';
+
+/** How `matches` compares: DESIGN.md's `UPSTREAM_MATCHES`. */
+export type MatchMode = 'regex' | 'exact';
+
+/** A parsed filter command, ready to test records. */
+export interface Filter {
+  criteria: readonly { path: readonly string[]; test: (text: string) => boolean }[];
+  /**
+   * When a criterion pins `_id` to literal ids (`id`, or `id1|id2` as batched lookups send), the only
+   * records that can match: the store looks them up instead of scanning.
+   */
+  idCandidates: readonly string[] | undefined;
+}
+
+/** Compiled client patterns, so a repeated filter is compiled once. Bounded: cleared when full. */
+export interface PatternCache {
+  compile(value: string): RegExp | string;
+}
+
+const MAX_CACHED_PATTERNS = 1000;
+const MAX_CRITERIA = 50;
+const MAX_FIELD_NAME_LENGTH = 200;
+
+/** A cache of compiled patterns (or of why a pattern was refused). */
+export function createPatternCache(): PatternCache {
+  const cache = new Map<string, RegExp | string>();
+  return {
+    compile(value) {
+      let compiled = cache.get(value);
+      if (compiled !== undefined) return compiled;
+      const refusal = rejectPattern(value);
+      if (refusal !== undefined) compiled = `unsupported regular expression in filter: ${refusal}`;
+      else {
+        try {
+          // Java's String.matches: the whole text must match. The guard has checked the parentheses balance,
+          // so the value cannot close this group early.
+          compiled = new RegExp(`^(?:${value})$`);
+        } catch {
+          compiled = 'invalid regular expression in filter';
+        }
+      }
+      if (cache.size >= MAX_CACHED_PATTERNS) cache.clear();
+      cache.set(value, compiled);
+      return compiled;
+    },
+  };
+}
+
+const LITERAL_IDS = /^(?:\((?:\?:)?)?([\w-]+(?:\|[\w-]+)*)\)?$/;
+
+/** The ids a `_id` criterion can only match, when its value is literal ids. */
+function literalIds(value: string, mode: MatchMode): string[] | undefined {
+  if (mode === 'exact') return [value];
+  const match = LITERAL_IDS.exec(value);
+  if (match === null || value.startsWith('(') !== value.endsWith(')')) return undefined;
+  return (match[1] ?? '').split('|');
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Parses the `filterCommand` parameter: `{criteria:[{fieldName, operator:'matches', value}]}`. A missing
+ * or empty parameter matches everything. Answers a plain error message for anything else it cannot use.
+ */
+export function parseFilterCommand(
+  raw: string | null,
+  mode: MatchMode,
+  patterns: PatternCache,
+): Filter | string {
+  if (raw === null || raw.trim() === '') return { criteria: [], idCandidates: undefined };
+  let command: unknown;
+  try {
+    command = JSON.parse(raw);
+  } catch {
+    return 'filterCommand is not valid JSON';
+  }
+  if (!isObject(command) || !Array.isArray(command.criteria))
+    return 'filterCommand must be an object with a criteria array';
+  if (command.criteria.length > MAX_CRITERIA) return `filterCommand has more than ${MAX_CRITERIA} criteria`;
+  const criteria: Filter['criteria'][number][] = [];
+  let idCandidates: string[] | undefined;
+  for (const criterion of command.criteria as unknown[]) {
+    if (!isObject(criterion)) return 'each criterion must be an object';
+    const { fieldName, operator, value } = criterion;
+    if (typeof fieldName !== 'string' || fieldName === '' || fieldName.length > MAX_FIELD_NAME_LENGTH) {
+      return 'each criterion needs a fieldName (a non-empty string)';
+    }
+    if (operator !== 'matches') {
+      return typeof operator === 'string'
+        ? `unsupported operator ${JSON.stringify(operator.slice(0, 40))}: only matches is supported`
+        : 'each criterion needs an operator (matches)';
+    }
+    if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
+      return 'each criterion needs a value (a string)';
+    }
+    const text = String(value);
+    let test: (subject: string) => boolean;
+    if (mode === 'exact') test = (subject) => subject === text;
+    else {
+      const compiled = patterns.compile(text);
+      if (typeof compiled === 'string') return compiled;
+      test = (subject) => compiled.test(subject);
+    }
+    if (fieldName === '_id') idCandidates ??= literalIds(text, mode);
+    criteria.push({ path: fieldName.split('.'), test });
+  }
+  return { criteria, idCandidates };
+}
+
+/**
+ * The text a criterion compares: the value at the dotted path (own properties only), strings as they are,
+ * other scalars by `String()`, objects and arrays as JSON. A missing field matches nothing.
+ */
+export function fieldText(record: WireRecord, path: readonly string[]): string | undefined {
+  let value: unknown = record;
+  for (const key of path) {
+    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return value === undefined ? undefined : JSON.stringify(value);
+}
+
+/** Whether the record satisfies every criterion (criteria are combined with AND). */
+export function matchesFilter(record: WireRecord, filter: Filter): boolean {
+  for (const { path, test } of filter.criteria) {
+    const text = fieldText(record, path);
+    if (text === undefined || !test(text)) return false;
+  }
+  return true;
+}

@@ -1,0 +1,41 @@
+/** What `pageStart` counts: DESIGN.md's `UPSTREAM_PAGE_START`. */
+export type PageStartMode = 'page0' | 'page1' | 'offset';
+
+/** Records per page when the caller sends no `pageSize` (DESIGN.md). */
+export const DEFAULT_PAGE_SIZE = 20;
+/** Larger page sizes are served as this many records. */
+export const MAX_PAGE_SIZE = 1000;
+
+/** The slice of the matching records a page covers. */
+export interface PageWindow {
+  offset: number;
+  limit: number;
+}
+
+const UNSIGNED = /^\d{1,9}$/;
+
+/**
+ * Reads `pageSize` and `pageStart` (missing: 20 and the first page). Answers a plain error message for
+ * values that are not whole numbers in range.
+ */
+export function parsePaging(
+  pageSize: string | null,
+  pageStart: string | null,
+  mode: PageStartMode,
+): PageWindow | string {
+  let limit = DEFAULT_PAGE_SIZE;
+  if (pageSize !== null && pageSize !== '') {
+    if (!UNSIGNED.test(pageSize) || Number(pageSize) === 0) return 'pageSize must be a positive whole number';
+    limit = Math.min(Number(pageSize), MAX_PAGE_SIZE);
+  }
+  const first = mode === 'page1' ? 1 : 0;
+  let start = first;
+  if (pageStart !== null && pageStart !== '') {
+    if (!UNSIGNED.test(pageStart) || Number(pageStart) < first) {
+      return `pageStart must be a whole number from ${first}`;
+    }
+    start = Number(pageStart);
+  }
+  const offset = mode === 'offset' ? start : (start - first) * limit;
+  return { offset, limit };
+}

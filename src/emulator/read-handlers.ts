@@ -1,0 +1,122 @@
+import { authenticateQuery } from './caller.ts';
+import type { EmulatorContext, OperationRequest } from './emulator-context.ts';
+import { matchesFilter, parseFilterCommand, type Filter } from './filter-command.ts';
+import type { ObjectStore, StoredObject, TenantScope } from './object-store.ts';
+import { parsePaging } from './paging.ts';
+import { badCallbackReply, isCallbackName, serviceError, type Reply } from './reply.ts';
+import { jsonText } from './json-text.ts';
+
+const nonEmpty = (value: string | null): string | undefined =>
+  value === null || value === '' ? undefined : value;
+
+/** The validated parts of a getObject or getAll call. */
+interface ReadCall {
+  callback: string;
+  scope: TenantScope;
+  objectName: string;
+  filter: Filter;
+}
+
+/** Callback, then credentials, then object name, then filter: each failure answered in the callback. */
+function prepareRead(context: EmulatorContext, query: URLSearchParams): ReadCall | Reply {
+  const callback = query.get('callback');
+  if (!isCallbackName(callback)) return badCallbackReply();
+  const caller = authenticateQuery(context, query, true);
+  if (!caller.ok) return serviceError(caller.message, callback);
+  const objectName = query.get('objectName');
+  if (objectName === null || objectName === '') return serviceError('missing objectName', callback);
+  if (!context.store.isKnownType(objectName)) return serviceError('unknown object name', callback);
+  const filter = parseFilterCommand(query.get('filterCommand'), context.matches, context.patterns);
+  if (typeof filter === 'string') return serviceError(filter, callback);
+  return { callback, scope: caller.scope, objectName, filter };
+}
+
+/** The objects a filter can match, in insertion order: looked up by id when the filter pins `_id`. */
+function candidates(store: ObjectStore, call: ReadCall): readonly StoredObject[] {
+  const ids = call.filter.idCandidates;
+  if (ids === undefined) return store.list(call.objectName, call.scope);
+  const found = new Set<StoredObject>();
+  for (const id of ids) {
+    const object = store.get(id, call.scope);
+    if (object?.objectName === call.objectName) found.add(object);
+  }
+  return [...found].sort((a, b) => a.seq - b.seq);
+}
+
+/** Matching objects in `[offset, offset + limit)` and how many match in all. */
+function findPage(store: ObjectStore, call: ReadCall, offset: number, limit: number) {
+  const pool = candidates(store, call);
+  if (call.filter.criteria.length === 0)
+    return { page: pool.slice(offset, offset + limit), totalCount: pool.length };
+  const page: StoredObject[] = [];
+  let totalCount = 0;
+  for (const object of pool) {
+    if (!matchesFilter(object.record, call.filter)) continue;
+    if (totalCount >= offset && page.length < limit) page.push(object);
+    totalCount++;
+  }
+  return { page, totalCount };
+}
+
+/** The read response, assembled from each record's cached JSON text. */
+function readReply(
+  store: ObjectStore,
+  callback: string,
+  page: readonly StoredObject[],
+  totalCount: number,
+): Reply {
+  const data = page.map((object) => store.recordJson(object)).join(',');
+  return {
+    statusCode: 200,
+    json: `{"status":"success","data":[${data}],"totalCount":${totalCount}}`,
+    callback,
+  };
+}
+
+/** `GET /studio/jsonp/getAll`: a page of the matching objects and their total count. */
+export function handleGetAll(context: EmulatorContext, request: OperationRequest): Reply {
+  const call = prepareRead(context, request.query);
+  if (!('filter' in call)) return call;
+  const window = parsePaging(
+    request.query.get('pageSize'),
+    request.query.get('pageStart'),
+    context.pageStart,
+  );
+  if (typeof window === 'string') return serviceError(window, call.callback);
+  const { page, totalCount } = findPage(context.store, call, window.offset, window.limit);
+  return readReply(context.store, call.callback, page, totalCount);
+}
+
+/** `GET /studio/jsonp/getObject/`: the read shape with the first matching object, or none. */
+export function handleGetObject(context: EmulatorContext, request: OperationRequest): Reply {
+  const call = prepareRead(context, request.query);
+  if (!('filter' in call)) return call;
+  const first = candidates(context.store, call).find((object) => matchesFilter(object.record, call.filter));
+  return readReply(
+    context.store,
+    call.callback,
+    first === undefined ? [] : [first],
+    first === undefined ? 0 : 1,
+  );
+}
+
+/** `GET /studio/jsonp/metadata/get/{objectId}/`: bookkeeping of one object of the caller's tenant. */
+export function handleMetadata(context: EmulatorContext, request: OperationRequest): Reply {
+  const { query } = request;
+  const callback = query.get('callback');
+  if (!isCallbackName(callback)) return badCallbackReply();
+  const caller = authenticateQuery(context, query, true);
+  if (!caller.ok) return serviceError(caller.message, callback);
+  const object = request.pathId === undefined ? undefined : context.store.get(request.pathId, caller.scope);
+  if (object === undefined) return serviceError('object not found', callback);
+  const data = {
+    objectId: object.id,
+    objectName: object.objectName,
+    category: nonEmpty(query.get('category')) ?? 'none',
+    createdAt: object.createdAt,
+    updatedAt: object.updatedAt,
+    createdBy: object.createdBy,
+    version: object.version,
+  };
+  return { statusCode: 200, json: jsonText({ status: 'success', data }), callback };
+}

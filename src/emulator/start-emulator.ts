@@ -1,0 +1,180 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { setFlagsFromString } from 'node:v8';
+import type { WireOperation } from '../upstream/wire.ts';
+import { handleControl } from './control-endpoints.ts';
+import { EMULATOR_USERS } from './demo-users.ts';
+import type { EmulatorContext, OperationRequest } from './emulator-context.ts';
+import type { EmulatorOptions, RunningEmulator } from './emulator-options.ts';
+import { createFaultInjector } from './fault-injector.ts';
+import { distortReply, isDistortingFault, sendFault } from './fault-responses.ts';
+import { createPatternCache } from './filter-command.ts';
+import { handleFormLogin, handleJsonLogin } from './login-handlers.ts';
+import { createIdGenerator } from './object-id.ts';
+import { handleGetAll, handleGetObject, handleMetadata } from './read-handlers.ts';
+import { isCallbackName, jsonReply, renderReply, type RenderedReply, type Reply } from './reply.ts';
+import { readBody } from './request-body.ts';
+import { matchRoute } from './router.ts';
+import { openStore } from './open-store.ts';
+import { createTokenRegistry } from './token-registry.ts';
+import { createUserDirectory } from './user-directory.ts';
+import { handleSave, handleUpdate } from './write-handlers.ts';
+
+type Handler = (context: EmulatorContext, request: OperationRequest) => Reply | Promise<Reply>;
+
+const HANDLERS: Record<WireOperation, Handler> = {
+  loginJson: handleJsonLogin,
+  loginForm: handleFormLogin,
+  metadata: handleMetadata,
+  getObject: handleGetObject,
+  getAll: handleGetAll,
+  save: handleSave,
+  update: handleUpdate,
+};
+
+const zeroStats = (): Record<WireOperation, number> => ({
+  loginJson: 0,
+  loginForm: 0,
+  metadata: 0,
+  getObject: 0,
+  getAll: 0,
+  save: 0,
+  update: 0,
+});
+
+/**
+ * V8 can rerun a regular expression that backtracks excessively on its linear-time engine (same result).
+ * The regex guard refuses the patterns that engine cannot run, so no client pattern can stall the loop.
+ * The flag is process-wide and only changes how long such a match takes.
+ */
+function enableLinearRegexFallback(): void {
+  setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
+}
+
+function send(response: ServerResponse, rendered: RenderedReply, closeConnection = false): void {
+  response.writeHead(rendered.statusCode, {
+    'content-type': rendered.contentType,
+    'content-length': Buffer.byteLength(rendered.body),
+    'cache-control': 'no-store',
+    ...(closeConnection ? { connection: 'close' } : {}),
+  });
+  response.end(rendered.body);
+}
+
+/** Starts an emulator of the upstream service: all four base addresses at the root of one HTTP server. */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  enableLinearRegexFallback();
+  const now = options.now ?? Date.now;
+  const wrapper = options.wrapper ?? 'plain';
+  const latencyMillis = options.latencyMillis ?? 0;
+  const faults = createFaultInjector(options.faults);
+  const { store, persist, settled } = await openStore(options.dataFile);
+  const context: EmulatorContext = {
+    store,
+    users: createUserDirectory(EMULATOR_USERS),
+    tokens: createTokenRegistry({ ttlSeconds: options.tokenTtlSeconds ?? 28_800, now }),
+    patterns: createPatternCache(),
+    matches: options.matches ?? 'regex',
+    pageStart: options.pageStart ?? 'page0',
+    now,
+    newId: createIdGenerator(now),
+    persist,
+  };
+  let stats = zeroStats();
+  const closing = new AbortController();
+  const control = {
+    stats: () => ({ ...stats }),
+    resetStats: () => {
+      stats = zeroStats();
+    },
+    faults,
+  };
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = request.url ?? '/';
+    const queryAt = url.indexOf('?');
+    const route = matchRoute(queryAt === -1 ? url : url.slice(0, queryAt));
+    if (route === undefined) {
+      send(response, renderReply(jsonReply({ status: 'error', message: 'not found' }, 404), wrapper));
+      return;
+    }
+    const allowed = route.kind === 'control' ? route.methods : [route.method];
+    if (!allowed.includes(request.method ?? '')) {
+      response.setHeader('allow', allowed.join(', '));
+      send(
+        response,
+        renderReply(jsonReply({ status: 'error', message: 'method not allowed' }, 405), wrapper),
+      );
+      return;
+    }
+    if (route.kind === 'control') {
+      send(response, renderReply(await handleControl(route.name, request, control), wrapper));
+      return;
+    }
+
+    stats[route.operation] += 1;
+    const fault = faults.next(route.operation);
+    const query = new URLSearchParams(queryAt === -1 ? '' : url.slice(queryAt + 1));
+    if (latencyMillis > 0) await sleep(latencyMillis, undefined, { signal: closing.signal });
+    if (fault !== undefined && !isDistortingFault(fault)) {
+      const callback = query.get('callback');
+      sendFault(response, fault, isCallbackName(callback) ? callback : 'callback');
+      return;
+    }
+    const body = route.method === 'POST' ? await readBody(request) : undefined;
+    const reply = await HANDLERS[route.operation](context, { query, pathId: route.pathId, body: body?.text });
+    send(
+      response,
+      fault === undefined ? renderReply(reply, wrapper) : distortReply(reply, fault, wrapper),
+      body?.abandoned,
+    );
+  }
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch(() => {
+      // A client that went away, or a bug: never a stack trace on the wire.
+      if (response.headersSent || closing.signal.aborted) response.destroy();
+      else
+        send(
+          response,
+          renderReply(jsonReply({ status: 'error', message: 'internal error' }, 500), wrapper),
+          true,
+        );
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const host = options.host ?? '127.0.0.1';
+  let closed: Promise<void> | undefined;
+
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    port,
+    stats: control.stats,
+    resetStats: control.resetStats,
+    setFaults: (next) => {
+      faults.set(next);
+    },
+    close() {
+      closed ??= (async () => {
+        closing.abort();
+        const stopped = new Promise<void>((resolve) => {
+          server.close(() => {
+            resolve();
+          });
+        });
+        server.closeAllConnections();
+        await stopped;
+        await settled();
+      })();
+      return closed;
+    },
+  };
+}
