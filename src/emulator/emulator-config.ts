@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { FAULT_MODES, WIRE_OPERATIONS, type EmulatorOptions } from './emulator-options.ts';
+
+/** The environment, as `process.env` holds it. */
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+/** A setting that cannot be used; the message names it and says what is expected. */
+export class EmulatorConfigError extends Error {
+  override readonly name = 'EmulatorConfigError';
+}
+
+const whole = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, `must be a whole number from ${min} to ${max}`)
+    .transform(Number)
+    .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
+
+/** Each setting's schema; an empty value counts as unset. */
+const SETTINGS = {
+  EMULATOR_PORT: whole(0, 65_535),
+  EMULATOR_HOST: z.string().min(1),
+  EMULATOR_WRAPPER: z.enum(['plain', 'guard']),
+  EMULATOR_MATCHES: z.enum(['regex', 'exact']),
+  UPSTREAM_MATCHES: z.enum(['regex', 'exact']),
+  EMULATOR_PAGE_START: z.enum(['page0', 'page1', 'offset']),
+  UPSTREAM_PAGE_START: z.enum(['page0', 'page1', 'offset']),
+  EMULATOR_LATENCY_MS: whole(0, 600_000),
+  EMULATOR_TOKEN_TTL_SECONDS: whole(1, 31_536_000),
+  EMULATOR_DATA_FILE: z.string().min(1),
+  EMULATOR_FAULT_EVERY: whole(0, 1_000_000_000),
+  EMULATOR_FAULT_MODE: z.enum(FAULT_MODES),
+  EMULATOR_FAULT_OPERATIONS: z
+    .string()
+    .transform((list) => list.split(',').map((name) => name.trim()))
+    .pipe(z.array(z.enum(WIRE_OPERATIONS))),
+};
+
+type Settings = { [K in keyof typeof SETTINGS]?: z.output<(typeof SETTINGS)[K]> };
+
+/** Validates every setting; the first bad one throws, naming the setting and the problem. */
+function parseSettings(env: Environment): Settings {
+  const settings: Record<string, unknown> & Settings = {};
+  for (const [name, schema] of Object.entries(SETTINGS)) {
+    const raw = env[name];
+    if (raw === undefined || raw === '') continue;
+    const result = schema.safeParse(raw);
+    if (!result.success) {
+      const issue = result.error.issues[0]?.message ?? 'invalid value';
+      throw new EmulatorConfigError(`${name}: ${issue} (got ${JSON.stringify(raw.slice(0, 100))})`);
+    }
+    settings[name] = result.data;
+  }
+  return settings;
+}
+
+/**
+ * Reads the emulator command's settings: `EMULATOR_PORT` (4010), `EMULATOR_HOST`, `EMULATOR_WRAPPER`,
+ * `EMULATOR_MATCHES` (default `UPSTREAM_MATCHES`), `EMULATOR_PAGE_START` (default `UPSTREAM_PAGE_START`),
+ * `EMULATOR_LATENCY_MS`, `EMULATOR_TOKEN_TTL_SECONDS`, `EMULATOR_DATA_FILE`, `EMULATOR_FAULT_EVERY`,
+ * `EMULATOR_FAULT_MODE`, `EMULATOR_FAULT_OPERATIONS` (comma-separated). Throws {@link EmulatorConfigError}.
+ */
+export function readEmulatorConfig(env: Environment): EmulatorOptions {
+  const s = parseSettings(env);
+  const every = s.EMULATOR_FAULT_EVERY ?? 0;
+  if (every > 0 && s.EMULATOR_FAULT_MODE === undefined) {
+    throw new EmulatorConfigError('EMULATOR_FAULT_MODE is required when EMULATOR_FAULT_EVERY is above 0');
+  }
+  const options: EmulatorOptions = {
+    port: s.EMULATOR_PORT ?? 4010,
+    host: s.EMULATOR_HOST ?? '127.0.0.1',
+    wrapper: s.EMULATOR_WRAPPER ?? 'plain',
+    matches: s.EMULATOR_MATCHES ?? s.UPSTREAM_MATCHES ?? 'regex',
+    pageStart: s.EMULATOR_PAGE_START ?? s.UPSTREAM_PAGE_START ?? 'page0',
+    latencyMillis: s.EMULATOR_LATENCY_MS ?? 0,
+    tokenTtlSeconds: s.EMULATOR_TOKEN_TTL_SECONDS ?? 28_800,
+  };
+  if (s.EMULATOR_DATA_FILE !== undefined) options.dataFile = s.EMULATOR_DATA_FILE;
+  if (every > 0) {
+    options.faults = { every, mode: s.EMULATOR_FAULT_MODE, operations: s.EMULATOR_FAULT_OPERATIONS };
+  }
+  return options;
+}
