@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { DEMO, startEmulator, type RunningEmulator } from '../../src/emulator/index.ts';
+import { filter, getAll, getJsonp, ids, login, postJson, type Credentials } from './harness.ts';
+
+let emulator: RunningEmulator;
+let demo: Credentials;
+let ops: Credentials;
+let admin: Credentials;
+let crm: Credentials;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0 });
+  [demo, ops, admin, crm] = await Promise.all([
+    login(emulator),
+    login(emulator, 'ops', 'ops-password'),
+    login(emulator, 'admin', 'admin-password'),
+    login(emulator, 'crm', 'crm-password', 'crm'),
+  ]);
+});
+afterAll(() => emulator.close());
+
+const CUSTOMER = 'com.example.Customer';
+const LOAN = 'com.example.LoanType';
+const all = (who: Credentials, organizationCode?: string) =>
+  getAll(emulator, { ...who, organizationCode }, CUSTOMER, { pageSize: '1000' }).then(ids);
+
+it('should show each user only the objects of its own tenant', async () => {
+  const [acme, globex, initech] = await Promise.all([all(demo, 'acme'), all(ops, 'globex'), all(crm)]);
+  expect(acme.length).toBeGreaterThan(0);
+  expect(globex.length).toBeGreaterThan(0);
+  expect(initech.length).toBeGreaterThan(0);
+  const sets = [new Set(acme), new Set(globex), new Set(initech)];
+  expect(sets[0]!.isDisjointFrom(sets[1]!)).toBe(true);
+  expect(sets[0]!.isDisjointFrom(sets[2]!)).toBe(true);
+  expect(sets[1]!.isDisjointFrom(sets[2]!)).toBe(true);
+  expect(await all(demo)).toEqual(acme);
+});
+
+it('should filter by organizationCode when sent, and span the user organizations when not', async () => {
+  const [acme, globex, both] = await Promise.all([all(admin, 'acme'), all(admin, 'globex'), all(admin)]);
+  expect(acme).toEqual(await all(demo, 'acme'));
+  expect(globex).toEqual(await all(ops, 'globex'));
+  expect(new Set(both)).toEqual(new Set([...acme, ...globex]));
+});
+
+it('should refuse an organization the user does not belong to', async () => {
+  const answer = await getAll(emulator, { ...demo, organizationCode: 'globex' }, CUSTOMER);
+  expect(answer.json.status).toBe('error');
+  expect(answer.json.message).toMatch(/organization/);
+});
+
+it('should behave as not found for another tenant id, on every operation', async () => {
+  const [foreign] = await all(ops, 'globex');
+  const byId = await getAll(emulator, demo, CUSTOMER, { filterCommand: filter(['_id', foreign!]) });
+  expect(byId.json).toEqual({ status: 'success', data: [], totalCount: 0 });
+  const one = await getJsonp(emulator, '/studio/jsonp/getObject/', {
+    ...demo,
+    objectName: CUSTOMER,
+    filterCommand: filter(['_id', foreign!]),
+  });
+  expect(one.json.data).toEqual([]);
+  const metadata = await getJsonp(emulator, `/studio/jsonp/metadata/get/${foreign!}/`, demo);
+  expect(metadata.json).toEqual({ status: 'error', message: 'object not found' });
+  const update = await getJsonp(emulator, `/studio/jsonp/update/${foreign!}`, {
+    ...demo,
+    objectName: CUSTOMER,
+    data: JSON.stringify({ name: 'stolen' }),
+  });
+  expect(update.json).toEqual({ status: 'error', message: 'object not found' });
+  const otherApp = await getJsonp(emulator, `/studio/jsonp/metadata/get/${foreign!}/`, crm);
+  expect(otherApp.json.message).toBe('object not found');
+});
+
+it('should not let a save with another tenant _id touch that object', async () => {
+  const [foreign] = await all(ops, 'globex');
+  const save = await postJson(
+    emulator,
+    '/studio/jsonp/save?callback=cb',
+    {
+      objectName: CUSTOMER,
+      data: { _id: foreign, name: 'overwritten' },
+      apiToken: demo.apiToken,
+      applicationCode: DEMO.applicationCode,
+      organizationCode: DEMO.organizationCode,
+    },
+    'cb',
+  );
+  expect(save.json.status).toBe('success');
+  expect(save.json.savedObjectId).not.toBe(foreign);
+  const theirs = await getAll(emulator, { ...ops, organizationCode: 'globex' }, CUSTOMER, {
+    filterCommand: filter(['_id', foreign!]),
+  });
+  expect((theirs.json.data as { name: string }[])[0]!.name).not.toBe('overwritten');
+});
+
+it('should refuse a save into an organization the user does not belong to', async () => {
+  const save = await postJson(
+    emulator,
+    '/studio/jsonp/save?callback=cb',
+    {
+      objectName: LOAN,
+      data: { loanType: 'x' },
+      apiToken: demo.apiToken,
+      applicationCode: 'demo',
+      organizationCode: 'globex',
+    },
+    'cb',
+  );
+  expect(save.json).toEqual({
+    status: 'error',
+    message: expect.stringMatching(/organization/),
+    error_code: 'SAVE_ERR_403',
+  });
+  expect(await all(ops, 'globex')).not.toContain(save.json.savedObjectId);
+});
+
+it('should refuse a token of one application used with another applicationCode', async () => {
+  const answer = await getAll(emulator, { ...crm, applicationCode: 'demo' }, CUSTOMER);
+  expect(answer.json.message).toMatch(/credentials/);
+});
