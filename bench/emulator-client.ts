@@ -2,8 +2,9 @@
  * The bench's own calls to the emulator: login, its call counters, the records the expected answers are
  * built from, and P0's requests (the upstream called directly, no gateway).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { decodeJsonp } from './load-job.ts';
-import { PAGE_SIZE, SAVED_FIELDS, TYPES } from './workloads.ts';
+import { PAGE_SIZE, SAVED_FIELDS, TYPES, variantObjects, W1_OBJECTS } from './workloads.ts';
 import type { Fixture, UpstreamRecord, WorkloadId } from './workloads.ts';
 
 /** The demo tenant of the emulator (DESIGN.md). */
@@ -47,6 +48,25 @@ export async function upstreamCallCount(emulatorUrl: string): Promise<number> {
   return sum(await response.json());
 }
 
+/**
+ * Waits until the emulator's counters stop moving: a peer may still be working off requests the load
+ * generator abandoned at the end of a run, and those calls (and that CPU) must not land in the next one.
+ */
+export async function waitForQuiet(
+  emulatorUrl: string,
+  quietMillis = 100,
+  timeoutMillis = 10_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMillis;
+  let last = await upstreamCallCount(emulatorUrl);
+  while (Date.now() < deadline) {
+    await sleep(quietMillis);
+    const now = await upstreamCallCount(emulatorUrl);
+    if (now === last) return;
+    last = now;
+  }
+}
+
 function readUrl(
   emulatorUrl: string,
   token: string,
@@ -88,56 +108,62 @@ export async function loadFixture(emulatorUrl: string, token: string): Promise<F
   const loanTypes = await readAll(readUrl(emulatorUrl, token, 'getAll', TYPES.loanType, undefined, 1000));
   const orders = await readAll(readUrl(emulatorUrl, token, 'getAll', TYPES.order, undefined, PAGE_SIZE));
   const customers = await readAll(readUrl(emulatorUrl, token, 'getAll', TYPES.customer, undefined, 1000));
-  const [object, hotObject] = loanTypes.data;
-  if (object === undefined || hotObject === undefined)
-    throw new Error('the emulator holds fewer than two loan types');
+  const objects = loanTypes.data.slice(0, W1_OBJECTS);
+  const hotObject = loanTypes.data.at(-1);
+  if (hotObject === undefined || loanTypes.data.length <= W1_OBJECTS) {
+    throw new Error(
+      `the emulator holds ${loanTypes.data.length} loan types; the bench needs more than ${W1_OBJECTS}`,
+    );
+  }
   if (orders.data.length !== PAGE_SIZE) throw new Error(`the emulator holds fewer than ${PAGE_SIZE} orders`);
   return {
-    object,
+    objects,
     hotObject,
     orders: { totalCount: orders.totalCount, page: orders.data },
     customersById: new Map(customers.data.map((customer) => [customer._id, customer])),
   };
 }
 
-/** P0's request for a workload: the equivalent JSONP call to the emulator (none for W3). */
-export function directRequest(
+/** P0's requests for a workload, one per variant: the equivalent JSONP call to the emulator (none for W3). */
+export function directRequests(
   emulatorUrl: string,
   token: string,
   workload: WorkloadId,
   fixture: Fixture,
-): PlainRequest | undefined {
+): PlainRequest[] | undefined {
   switch (workload) {
     case 'W1':
-    case 'W5': {
-      const object = workload === 'W1' ? fixture.object : fixture.hotObject;
-      return {
-        url: readUrl(emulatorUrl, token, 'getObject/', TYPES.loanType, object._id),
+    case 'W5':
+      return variantObjects(workload, fixture).map((object) => ({
+        url: readUrl(emulatorUrl, token, 'getObject/', TYPES.loanType, object?._id),
         method: 'GET',
         headers: {},
-      };
-    }
+      }));
     case 'W2':
-      return {
-        url: readUrl(emulatorUrl, token, 'getAll', TYPES.order, undefined, PAGE_SIZE),
-        method: 'GET',
-        headers: {},
-      };
+      return [
+        {
+          url: readUrl(emulatorUrl, token, 'getAll', TYPES.order, undefined, PAGE_SIZE),
+          method: 'GET',
+          headers: {},
+        },
+      ];
     case 'W3':
       return undefined;
     case 'W4':
-      return {
-        url: `${emulatorUrl}/studio/jsonp/save?callback=cb`,
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          objectName: TYPES.loanType,
-          data: SAVED_FIELDS,
-          apiToken: token,
-          applicationCode: DEMO.applicationCode,
-          organizationCode: DEMO.organizationCode,
-          callback: 'cb',
-        }),
-      };
+      return [
+        {
+          url: `${emulatorUrl}/studio/jsonp/save?callback=cb`,
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            objectName: TYPES.loanType,
+            data: SAVED_FIELDS,
+            apiToken: token,
+            applicationCode: DEMO.applicationCode,
+            organizationCode: DEMO.organizationCode,
+            callback: 'cb',
+          }),
+        },
+      ];
   }
 }

@@ -6,21 +6,33 @@ import { isDeepStrictEqual } from 'node:util';
 
 /** How every response body of a job is checked; a body that fails counts as a mismatch. */
 export type BodyCheck =
-  /** The body equals `json` (key order ignored); `exact` is a byte-exact fast path seen in the pre-flight. */
-  | { kind: 'equals'; json: unknown; exact?: string; jsonp: boolean }
+  /**
+   * The body equals one of `json` (key order ignored): one per request variant. `exact` holds the bodies
+   * the pre-flight saw, a byte-exact fast path.
+   */
+  | { kind: 'equals'; json: unknown[]; exact: string[]; jsonp: boolean }
   /** A save answer naming a new id: `{data:{saveObject:{id}}}`, or for JSONP `{status:'success',savedObjectId}`. */
   | { kind: 'saved'; jsonp: boolean };
 
-/** One load run: an autocannon invocation against one peer. */
-export interface LoadJob {
+/** One request variant: where it goes (same origin for all) and what it sends. */
+export interface LoadVariant {
   url: string;
+  body?: string;
+}
+
+/** One load run against one peer. */
+export interface LoadJob {
   method: 'GET' | 'POST';
   headers: Record<string, string>;
-  body?: string;
+  /** Connection `i` sends variant `i % variants.length` (the paced run rotates them per request). */
+  variants: LoadVariant[];
   connections: number;
   durationSeconds: number;
-  /** Requests per second over all connections; unset = as fast as the peer answers. */
-  overallRate?: number;
+  /**
+   * Requests per second, evenly spaced (open loop, not autocannon's once-a-second bursts); unset = closed
+   * loop with autocannon, as fast as the peer answers.
+   */
+  pacedRate?: number;
   check: BodyCheck;
 }
 
@@ -69,6 +81,21 @@ function isSaved(value: unknown, jsonp: boolean): boolean {
 /** A predicate for autocannon's `verifyBody`: true when the body passes `check`. */
 export function createBodyCheck(check: BodyCheck): (body: string) => boolean {
   if (check.kind === 'saved') return (body) => isSaved(parse(body, check.jsonp), check.jsonp);
-  const { exact, json, jsonp } = check;
-  return (body) => body === exact || isDeepStrictEqual(parse(body, jsonp), json);
+  const exact = new Set(check.exact);
+  const { json, jsonp } = check;
+  return (body) => {
+    if (exact.has(body)) return true;
+    const parsed = parse(body, jsonp);
+    return json.some((expected) => isDeepStrictEqual(parsed, expected));
+  };
+}
+
+/** p50 and p99 of latencies in milliseconds (nearest rank). */
+export function latencyPercentiles(latencies: readonly number[]): { p50Millis: number; p99Millis: number } {
+  const sorted = Float64Array.from(latencies).sort();
+  const at = (fraction: number): number => {
+    if (sorted.length === 0) return 0;
+    return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1))] ?? 0;
+  };
+  return { p50Millis: at(0.5), p99Millis: at(0.99) };
 }

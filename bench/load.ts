@@ -1,38 +1,43 @@
 /**
  * The load process: reads one `LoadJob` per line of stdin, runs it with autocannon (pipelining 1, every
- * body checked), and writes one `LoadResult` per line of stdout. It lives for the whole bench run, so its
+ * body checked; the fixed-rate run with `paced-load.ts`), and writes one `LoadResult` per line of stdout. It lives for the whole bench run, so its
  * own start-up and JIT warm-up never land inside a measured round.
  */
 import type { EventEmitter } from 'node:events';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
-import { createBodyCheck } from './load-job.ts';
+import { createBodyCheck, latencyPercentiles } from './load-job.ts';
+import { runPaced } from './paced-load.ts';
 import type { LoadJob, LoadResult } from './load-job.ts';
 
-function percentile(sorted: Float64Array, fraction: number): number {
-  if (sorted.length === 0) return 0;
-  const index = Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1);
-  return sorted[Math.max(0, index)] ?? 0;
-}
-
-/** Runs one job. Latencies are kept at full (sub-millisecond) precision, not autocannon's whole ms. */
-async function runLoad(job: LoadJob): Promise<LoadResult> {
+/** Runs one job with autocannon. Latencies are kept at full precision, not autocannon's whole ms. */
+async function runLoad(job: LoadJob, verify: (body: string) => boolean): Promise<LoadResult> {
   const latencies: number[] = [];
   const mismatchSamples: string[] = [];
-  const verify = createBodyCheck(job.check);
+  const first = job.variants[0];
+  if (first === undefined) throw new Error('a load job needs at least one request variant');
+  const paths = job.variants.map((variant) => {
+    const url = new URL(variant.url);
+    return { path: url.pathname + url.search, body: variant.body };
+  });
+  let clients = 0;
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
       {
-        url: job.url,
+        url: first.url,
         method: job.method,
         headers: job.headers,
-        body: job.body,
+        body: first.body,
         connections: job.connections,
         duration: job.durationSeconds,
-        overallRate: job.overallRate,
         pipelining: 1,
         // The round ends at the first sample tick after `duration`: a short tick keeps rounds on time.
         sampleInt: 250,
+        // Connection i sends variant i % n, so concurrent requests of W1 never ask for the same object.
+        setupClient: (client) => {
+          const variant = paths[clients++ % paths.length] ?? paths[0];
+          client.setRequest({ method: job.method, headers: job.headers, ...variant });
+        },
         verifyBody: (body) => verify(String(body)),
       },
       (error: unknown, done) => {
@@ -50,14 +55,12 @@ async function runLoad(job: LoadJob): Promise<LoadResult> {
       if (mismatchSamples.length < 3) mismatchSamples.push(String(body).slice(0, 300));
     });
   });
-  const sorted = Float64Array.from(latencies).sort();
   const requests = result.requests.total;
   return {
     requests,
     durationSeconds: result.duration,
     requestsPerSecond: result.duration > 0 ? requests / result.duration : 0,
-    p50Millis: percentile(sorted, 0.5),
-    p99Millis: percentile(sorted, 0.99),
+    ...latencyPercentiles(latencies),
     non2xx: result.non2xx,
     errors: result.errors,
     mismatches: result.mismatches,
@@ -70,7 +73,10 @@ async function main(): Promise<void> {
   for await (const line of lines) {
     if (line.trim() === '') continue;
     try {
-      const result = await runLoad(JSON.parse(line) as LoadJob);
+      const job = JSON.parse(line) as LoadJob;
+      const verify = createBodyCheck(job.check);
+      const result =
+        job.pacedRate === undefined ? await runLoad(job, verify) : await runPaced(job, job.pacedRate, verify);
       process.stdout.write(`${JSON.stringify({ ok: true, result })}\n`);
     } catch (error) {
       process.stdout.write(

@@ -3,7 +3,7 @@
  * the emulator's counters), and the pre-flight that fixes what every response of a cell must equal.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { upstreamCallCount } from './emulator-client.ts';
+import { upstreamCallCount, waitForQuiet } from './emulator-client.ts';
 import type { PlainRequest } from './emulator-client.ts';
 import type { LoadClient } from './load-client.ts';
 import { createBodyCheck, decodeJsonp } from './load-job.ts';
@@ -11,62 +11,102 @@ import type { BodyCheck, LoadJob } from './load-job.ts';
 import type { RunningPeer } from './peer-registry.ts';
 import { cpuSeconds, samplePeakRss } from './proc-stats.ts';
 import type { RoundMeasure } from './summary.ts';
-import { expectedGraphqlData } from './workloads.ts';
-import type { Fixture, WorkloadId } from './workloads.ts';
+import { expectedGraphqlData, variantObjects } from './workloads.ts';
+import type { Fixture, UpstreamRecord, WorkloadId } from './workloads.ts';
 
-/** The check of a cell, and what was wrong with the pre-flight answer, if anything. */
+/** The check of a cell, what was wrong with the pre-flight answers, and upstream calls with one client. */
 export interface Preflight {
   check: BodyCheck;
-  problem: string | undefined;
+  problems: string[];
+  /** Upstream calls per request over a few sequential requests: batching without coalescing. */
+  sequentialCallsPerRequest: number;
 }
 
-function expectedDirect(
-  workload: Exclude<WorkloadId, 'W4'>,
-  fixture: Fixture,
-): { data: unknown[]; totalCount?: number } {
-  if (workload === 'W1') return { data: [fixture.object] };
-  if (workload === 'W5') return { data: [fixture.hotObject] };
-  return { data: fixture.orders.page, totalCount: fixture.orders.totalCount };
-}
+const SEQUENTIAL_REQUESTS = 5;
 
-/** Sends one request and derives the check every response of the cell must pass. */
-export async function preflight(
-  peer: RunningPeer,
-  workload: WorkloadId,
-  request: PlainRequest,
-  fixture: Fixture,
-): Promise<Preflight> {
-  const jsonp = peer.id === 'P0';
+async function send(request: PlainRequest): Promise<{ ok: boolean; body: string; shown: string }> {
   const response = await fetch(request.url, {
     method: request.method,
     headers: request.headers,
     body: request.body,
   });
   const body = await response.text();
-  const shown = `HTTP ${response.status}: ${body.slice(0, 300)}`;
-  let check: BodyCheck;
-  if (workload === 'W4') {
-    check = { kind: 'saved', jsonp };
-  } else if (jsonp) {
-    // P0's answer carries the upstream's own envelope: check the records in it, then expect it whole.
-    let answer: unknown;
-    try {
-      answer = decodeJsonp(body);
-    } catch {
-      answer = undefined;
-    }
-    const expected = expectedDirect(workload, fixture);
-    const got = answer as { data?: unknown; totalCount?: unknown } | undefined;
-    const matches =
-      isDeepStrictEqual(got?.data, expected.data) &&
-      (expected.totalCount === undefined || got?.totalCount === expected.totalCount);
-    check = { kind: 'equals', json: matches ? answer : { data: expected.data }, jsonp };
-  } else {
-    check = { kind: 'equals', json: { data: expectedGraphqlData(workload, fixture) }, jsonp };
+  return { ok: response.ok, body, shown: `HTTP ${response.status}: ${body.slice(0, 300)}` };
+}
+
+/** What P0's answer must hold: the records of the upstream's read envelope. */
+function expectedDirect(
+  workload: Exclude<WorkloadId, 'W4'>,
+  fixture: Fixture,
+  object: UpstreamRecord | undefined,
+) {
+  if (workload === 'W2')
+    return { data: fixture.orders.page as unknown[], totalCount: fixture.orders.totalCount };
+  return { data: object === undefined ? [] : [object], totalCount: undefined };
+}
+
+/** The answer a variant must equal (for P0: the emulator's own envelope, once its records are right). */
+function expectedJson(
+  peer: RunningPeer,
+  workload: Exclude<WorkloadId, 'W4'>,
+  fixture: Fixture,
+  object: UpstreamRecord | undefined,
+  body: string,
+): unknown {
+  if (peer.id !== 'P0') return { data: expectedGraphqlData(workload, fixture, object) };
+  const expected = expectedDirect(workload, fixture, object);
+  let answer: { data?: unknown; totalCount?: unknown } | undefined;
+  try {
+    answer = decodeJsonp(body) as typeof answer;
+  } catch {
+    answer = undefined;
   }
-  const passes = response.ok && createBodyCheck(check)(body);
-  if (passes && check.kind === 'equals') check = { ...check, exact: body };
-  return { check, problem: passes ? undefined : `${peer.id} ${workload} answered something else: ${shown}` };
+  const right =
+    isDeepStrictEqual(answer?.data, expected.data) &&
+    (expected.totalCount === undefined || answer?.totalCount === expected.totalCount);
+  return right ? answer : { status: 'success', data: expected.data };
+}
+
+/**
+ * Sends each variant once and derives the check every response of the cell must pass, then a few
+ * sequential requests to count upstream calls with no concurrency.
+ */
+export async function preflight(
+  peer: RunningPeer,
+  workload: WorkloadId,
+  requests: PlainRequest[],
+  fixture: Fixture,
+  emulatorUrl: string,
+): Promise<Preflight> {
+  const jsonp = peer.id === 'P0';
+  const objects = variantObjects(workload, fixture);
+  const problems: string[] = [];
+  const json: unknown[] = [];
+  const exact: string[] = [];
+  for (const [index, request] of requests.entries()) {
+    const answer = await send(request);
+    let passes: boolean;
+    if (workload === 'W4') {
+      passes = answer.ok && createBodyCheck({ kind: 'saved', jsonp })(answer.body);
+    } else {
+      const expected = expectedJson(peer, workload, fixture, objects[index], answer.body);
+      json.push(expected);
+      passes =
+        answer.ok && createBodyCheck({ kind: 'equals', json: [expected], exact: [], jsonp })(answer.body);
+      if (passes) exact.push(answer.body);
+    }
+    if (!passes) problems.push(`${peer.id} ${workload} answered something else: ${answer.shown}`);
+  }
+  await waitForQuiet(emulatorUrl);
+  const before = await upstreamCallCount(emulatorUrl);
+  for (let index = 0; index < SEQUENTIAL_REQUESTS; index++) {
+    const request = requests[index % requests.length];
+    if (request !== undefined) await send(request);
+  }
+  const sequentialCallsPerRequest = ((await upstreamCallCount(emulatorUrl)) - before) / SEQUENTIAL_REQUESTS;
+  const check: BodyCheck =
+    workload === 'W4' ? { kind: 'saved', jsonp } : { kind: 'equals', json, exact, jsonp };
+  return { check, problems, sequentialCallsPerRequest };
 }
 
 /** Everything measuring a round needs. */
@@ -91,6 +131,9 @@ export async function measureRound(
   const cpu = cpuSeconds(pid, context.ticksPerSecond) - cpuBefore;
   // The stats request itself is not an upstream operation, so it does not count.
   const calls = (await upstreamCallCount(context.emulatorUrl)) - callsBefore;
+  // Requests the load generator abandoned at the end still run in the peer: let them finish before the
+  // next round starts, so their calls and CPU land in no one's numbers.
+  await waitForQuiet(context.emulatorUrl);
   const perRequest = (value: number): number => (result.requests > 0 ? value / result.requests : 0);
   return {
     measure: {
@@ -109,13 +152,24 @@ export async function measureRound(
   };
 }
 
-/** A load job for `request` with the given check and shape. */
+/** A load job sending `requests` (one variant per connection) with the given check and shape. */
 export function loadJob(
-  request: PlainRequest,
+  requests: PlainRequest[],
   check: BodyCheck,
   connections: number,
   durationSeconds: number,
-  overallRate?: number,
+  pacedRate?: number,
 ): LoadJob {
-  return { ...request, check, connections, durationSeconds, overallRate };
+  const first = requests[0];
+  if (first === undefined) throw new Error('a load job needs at least one request');
+  const variants = requests.map((request) => ({ url: request.url, body: request.body }));
+  return {
+    method: first.method,
+    headers: first.headers,
+    variants,
+    check,
+    connections,
+    durationSeconds,
+    pacedRate,
+  };
 }

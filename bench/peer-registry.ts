@@ -4,11 +4,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { DEMO, directRequest } from './emulator-client.ts';
+import { DEMO, directRequests } from './emulator-client.ts';
 import type { PlainRequest } from './emulator-client.ts';
 import { freePort, httpProbe, startNodeProcess, waitUntilReady } from './processes.ts';
 import type { BenchProcess } from './processes.ts';
-import { graphqlBody } from './workloads.ts';
+import { graphqlBody, variantObjects } from './workloads.ts';
 import type { Fixture, WorkloadId } from './workloads.ts';
 
 /** Peer ids, in the order the table shows them. */
@@ -49,23 +49,25 @@ export interface PeerEnvironment {
 export interface RunningPeer {
   id: PeerId;
   process: BenchProcess;
-  /** The request of a workload, or `undefined` when the peer has no equivalent (P0 on W3). */
-  request(workload: WorkloadId): PlainRequest | undefined;
+  /**
+   * The requests of a workload, one per variant (connection `i` sends variant `i % n`), or `undefined`
+   * when the peer has no equivalent (P0 on W3).
+   */
+  requests(workload: WorkloadId): PlainRequest[] | undefined;
 }
 
-function graphqlRequest(
+function graphqlRequests(
   url: string,
   headers: Record<string, string>,
   workload: WorkloadId,
   fixture: Fixture,
-): PlainRequest {
-  const objectId = workload === 'W5' ? fixture.hotObject._id : fixture.object._id;
-  return {
+): PlainRequest[] {
+  return variantObjects(workload, fixture).map((object) => ({
     url,
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(graphqlBody(workload, objectId)),
-  };
+    body: JSON.stringify(graphqlBody(workload, object?._id)),
+  }));
 }
 
 async function gatewayLogin(url: string): Promise<string> {
@@ -90,7 +92,7 @@ export async function startPeer(id: PeerId, env: PeerEnvironment): Promise<Runni
     return {
       id,
       process: env.emulator,
-      request: (w) => directRequest(emulatorUrl, upstreamToken, w, fixture),
+      requests: (w) => directRequests(emulatorUrl, upstreamToken, w, fixture),
     };
   }
   const port = await freePort();
@@ -100,7 +102,7 @@ export async function startPeer(id: PeerId, env: PeerEnvironment): Promise<Runni
     const child = startNodeProcess(id, scripts.P4, gatewayEnv(emulatorUrl, port), env.logDir);
     await waitUntilReady(child, httpProbe(`${base}/healthz`));
     const headers = { authorization: `Bearer ${await gatewayLogin(url)}` };
-    return { id, process: child, request: (w) => graphqlRequest(url, headers, w, fixture) };
+    return { id, process: child, requests: (w) => graphqlRequests(url, headers, w, fixture) };
   }
   const child = startNodeProcess(
     id,
@@ -124,7 +126,7 @@ export async function startPeer(id: PeerId, env: PeerEnvironment): Promise<Runni
         });
   await waitUntilReady(child, probe);
   const headers = { 'x-upstream-token': upstreamToken, 'x-upstream-username': DEMO.username };
-  return { id, process: child, request: (w) => graphqlRequest(url, headers, w, fixture) };
+  return { id, process: child, requests: (w) => graphqlRequests(url, headers, w, fixture) };
 }
 
 /** The gateway's production settings, all four upstream addresses on the emulator. */

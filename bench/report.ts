@@ -47,14 +47,14 @@ function errorsCell(cell: CellSummary): string {
 /** The main table: one row per workload and peer. */
 export function markdownTable(report: RunReport): string {
   const lines = [
-    '| workload | peer | req/s | p50 ms | p99 ms | upstream calls/req | CPU s/1k req | peak RSS MiB | errors |',
-    '|---|---|--:|--:|--:|--:|--:|--:|---|',
+    '| workload | peer | req/s | p50 ms | p99 ms | upstream calls/req (1 client) | upstream calls/req (load) | CPU s/1k req | peak RSS MiB | errors |',
+    '|---|---|--:|--:|--:|--:|--:|--:|--:|---|',
   ];
   for (const workload of report.settings.workloads) {
     for (const cell of report.cells.filter((c) => c.workload === workload)) {
       lines.push(
         `| ${workload} ${WORKLOADS[workload].title} | ${cell.peer} | ${num(cell.requestsPerSecond, 0)} | ${num(cell.p50Millis, 2)} | ` +
-          `${num(cell.p99Millis, 2)} | ${num(cell.upstreamCallsPerRequest, 2)} | ${num(cell.cpuSecondsPer1000, 3)} | ` +
+          `${num(cell.p99Millis, 2)} | ${num(cell.sequentialCallsPerRequest, 2)} | ${num(cell.upstreamCallsPerRequest, 2)} | ${num(cell.cpuSecondsPer1000, 3)} | ` +
           `${num(cell.peakRssBytes / 1024 ** 2, 0)} | ${errorsCell(cell)} |`,
       );
     }

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs, USAGE } from './args.ts';
 import type { BenchOptions } from './args.ts';
 import { renderChart } from './chart.ts';
-import { loadFixture, loginUpstream } from './emulator-client.ts';
+import { loadFixture, loginUpstream, waitForQuiet } from './emulator-client.ts';
 import { startLoadClient } from './load-client.ts';
 import type { LoadClient } from './load-client.ts';
 import { describeMachine, machineLine } from './machine.ts';
@@ -51,17 +51,28 @@ async function runWorkload(
 ): Promise<CellSummary[]> {
   const { connections } = WORKLOADS[workload];
   const jobs = new Map<PeerId, ReturnType<typeof loadJob>>();
+  const sequential = new Map<PeerId, number>();
   for (const peer of peers) {
-    const request = peer.request(workload);
-    if (request === undefined) continue;
-    const { check, problem } = await preflight(peer, workload, request, env.fixture);
-    if (problem !== undefined) {
+    const requests = peer.requests(workload);
+    if (requests === undefined) continue;
+    const { check, problems, sequentialCallsPerRequest } = await preflight(
+      peer,
+      workload,
+      requests,
+      env.fixture,
+      env.emulatorUrl,
+    );
+    for (const problem of problems) {
       log(`  ! ${problem}`);
       notes.push(problem);
     }
-    const job = loadJob(request, check, connections, options.roundSeconds);
+    sequential.set(peer.id, sequentialCallsPerRequest);
+    const job = loadJob(requests, check, connections, options.roundSeconds);
     jobs.set(peer.id, job);
-    if (options.warmupSeconds > 0) await context.load.run({ ...job, durationSeconds: options.warmupSeconds });
+    if (options.warmupSeconds > 0) {
+      await context.load.run({ ...job, durationSeconds: options.warmupSeconds });
+      await waitForQuiet(env.emulatorUrl);
+    }
   }
   const rounds = new Map<PeerId, { measures: RoundMeasure[]; samples: string[] }>();
   for (let round = 0; round < options.rounds; round++) {
@@ -82,7 +93,14 @@ async function runWorkload(
   }
   return peers.flatMap((peer) => {
     const entry = rounds.get(peer.id);
-    return entry === undefined ? [] : [summarise(workload, peer.id, entry.measures, entry.samples)];
+    return entry === undefined
+      ? []
+      : [
+          summarise(workload, peer.id, entry.measures, {
+            mismatchSamples: entry.samples,
+            sequentialCallsPerRequest: sequential.get(peer.id) ?? 0,
+          }),
+        ];
   });
 }
 
@@ -97,10 +115,12 @@ async function runFixedRate(
   if (rate === undefined || chosen.length === 0) return undefined;
   const jobs = new Map<PeerId, ReturnType<typeof loadJob>>();
   for (const peer of chosen) {
-    const request = peer.request('W1');
-    if (request === undefined) continue;
-    const { check } = await preflight(peer, 'W1', request, env.fixture);
-    jobs.set(peer.id, loadJob(request, check, WORKLOADS.W1.connections, options.roundSeconds, rate));
+    const requests = peer.requests('W1');
+    if (requests === undefined) continue;
+    const { check } = await preflight(peer, 'W1', requests, env.fixture, env.emulatorUrl);
+    // At least a second per round, so the p99 stands on at least `rate / 100` requests above it.
+    const seconds = Math.max(1, options.roundSeconds);
+    jobs.set(peer.id, loadJob(requests, check, WORKLOADS.W1.connections, seconds, rate));
   }
   const measured = new Map<PeerId, RoundMeasure[]>();
   for (let round = 0; round < options.rounds; round++) {

@@ -67,8 +67,8 @@ const SAVE = `mutation Save($objectName: String!, $data: JSONObject!) {
 /** The fields of the object every W4 request saves (each save creates a new object). */
 export const SAVED_FIELDS = { loanType: 'Benchmark', description: 'Created by npm run bench' };
 
-/** The GraphQL request of a workload; `objectId` is W1's or W5's object. */
-export function graphqlBody(workload: WorkloadId, objectId: string): GraphQLBody {
+/** The GraphQL request of a workload; `objectId` is the object W1 or W5 asks for. */
+export function graphqlBody(workload: WorkloadId, objectId = ''): GraphQLBody {
   switch (workload) {
     case 'W1':
     case 'W5':
@@ -109,26 +109,42 @@ export interface UpstreamRecord {
   [field: string]: unknown;
 }
 
+/** How many different objects W1 asks for: one per connection, so concurrent requests never share a key. */
+export const W1_OBJECTS = 10;
+
 /** What the emulator holds that the expected answers are built from (read directly, not through a peer). */
 export interface Fixture {
-  /** W1's object and W5's hot object: two different loan types. */
-  object: UpstreamRecord;
+  /** W1's objects (one per connection) and W5's hot object: loan types. */
+  objects: UpstreamRecord[];
   hotObject: UpstreamRecord;
   orders: { totalCount: number; page: UpstreamRecord[] };
   customersById: Map<string, UpstreamRecord>;
+}
+
+/**
+ * The objects a workload's request variants ask for (connection `i` sends variant `i % n`): W1's ten, W5's
+ * one hot object; the other workloads have a single variant.
+ */
+export function variantObjects(workload: WorkloadId, fixture: Fixture): (UpstreamRecord | undefined)[] {
+  if (workload === 'W1') return fixture.objects;
+  if (workload === 'W5') return [fixture.hotObject];
+  return [undefined];
 }
 
 function node(record: UpstreamRecord): { id: string; data: UpstreamRecord } {
   return { id: record._id, data: record };
 }
 
-/** The `data` every GraphQL peer must answer for a read workload (W4's ids differ per request). */
-export function expectedGraphqlData(workload: Exclude<WorkloadId, 'W4'>, fixture: Fixture): unknown {
+/** The `data` every GraphQL peer must answer for a read workload, for the variant asking for `object`. */
+export function expectedGraphqlData(
+  workload: Exclude<WorkloadId, 'W4'>,
+  fixture: Fixture,
+  object: UpstreamRecord | undefined,
+): unknown {
   switch (workload) {
     case 'W1':
-      return { object: node(fixture.object) };
     case 'W5':
-      return { object: node(fixture.hotObject) };
+      return { object: object === undefined ? null : node(object) };
     case 'W2':
       return { objects: { totalCount: fixture.orders.totalCount, nodes: fixture.orders.page.map(node) } };
     case 'W3':
