@@ -5,14 +5,19 @@
  * The screen is a heuristic over the pattern text (JavaScript syntax, no `u` flag):
  * - a repeated group (`*`, `+`, `{n,m}` with m > 1) may not contain a quantifier of its own, nor an
  *   alternation whose branches could overlap (only literal, prefix-free branches such as `(GET|PUT)+` pass);
- * - backreferences and lookarounds are refused (they defeat the linear-time fallback the server enables);
- * - counted repetitions are capped, and so is the pattern's length.
+ * - backreferences, lookarounds and modifier groups are refused: V8's linear-time engine, which the server
+ *   enables as a fallback for patterns that backtrack too much, cannot run them;
+ * - that engine cannot run counts above 16 either, so a pattern with such a count may hold only one
+ *   variable-length repetition (polynomial backtracking needs two);
+ * - counts above 1000 are refused, and so are patterns longer than 5000 characters.
  */
 
 /** Longest pattern accepted, in UTF-16 code units. */
 export const MAX_PATTERN_LENGTH = 5000;
 /** Largest `{n,m}` bound accepted. */
 const MAX_REPETITION = 1000;
+/** Largest count V8's linear-time engine runs (its `kMaxReplicationFactor`). */
+const MAX_LINEAR_COUNT = 16;
 
 interface Frame {
   /** A quantifier appears somewhere inside this group. */
@@ -47,7 +52,7 @@ function prefixFree(branches: readonly string[]): boolean {
 }
 
 const BRACE_QUANTIFIER = /^\{(\d+)(,(\d*))?\}/;
-const GROUP_PREFIX = /^\(\?(?:<[A-Za-z_$][\w$]*>|[a-z-]*:)/;
+const GROUP_PREFIX = /^\(\?(?:<[A-Za-z_$][\w$]*>|:)/;
 
 /** Answers why `pattern` is refused, or `undefined` when it may be compiled and run. */
 export function rejectPattern(pattern: string): string | undefined {
@@ -57,6 +62,9 @@ export function rejectPattern(pattern: string): string | undefined {
   const enclosing: Frame[] = [];
   // The atom a following quantifier applies to: a closed group (its frame), another atom, or none.
   let lastAtom: Frame | 'atom' | undefined;
+  // Repetitions whose length varies (`*`, `+`, `?`, `{n,m}` with n < m), and whether a count is above 16.
+  let variableRepetitions = 0;
+  let largeCount = false;
 
   const nonLiteral = (): void => {
     top.branch = undefined;
@@ -89,9 +97,10 @@ export function rejectPattern(pattern: string): string | undefined {
       if (pattern.startsWith('(?=', i) || pattern.startsWith('(?!', i)) return 'lookahead is not supported';
       if (pattern.startsWith('(?<=', i) || pattern.startsWith('(?<!', i))
         return 'lookbehind is not supported';
-      // Skip a group's prefix (`(?:`, `(?<name>`, `(?i:`), so that its `?` is not read as a quantifier.
+      // Skip a group's prefix (`(?:`, `(?<name>`), so that its `?` is not read as a quantifier.
       const prefix = GROUP_PREFIX.exec(pattern.slice(i, i + 80));
       if (prefix !== null) i += prefix[0].length - 1;
+      else if (pattern[i + 1] === '?') return 'only (?:…) and (?<name>…) groups are supported';
       nonLiteral();
       enclosing.push(top);
       top = newFrame();
@@ -113,19 +122,22 @@ export function rejectPattern(pattern: string): string | undefined {
       top.branch = '';
       lastAtom = undefined;
     } else if (char === '*' || char === '+' || char === '?' || brace !== null) {
-      let repeating = char !== '?';
+      let [min, max] = char === '*' ? [0, Infinity] : char === '+' ? [1, Infinity] : [0, 1];
       if (brace !== null) {
-        const min = Number(brace[1]);
-        const max = brace[2] === undefined ? min : brace[3] === '' ? Infinity : Number(brace[3]);
+        min = Number(brace[1]);
+        max = brace[2] === undefined ? min : brace[3] === '' ? Infinity : Number(brace[3]);
         if (min > MAX_REPETITION || (max !== Infinity && max > MAX_REPETITION)) {
           return `repetition count above ${MAX_REPETITION}`;
         }
-        repeating = max > 1;
         i += brace[0].length - 1;
       }
       if (pattern[i + 1] === '?') i++;
-      if (repeating && typeof lastAtom === 'object' && (lastAtom.quantified || lastAtom.ambiguous)) {
-        return 'nested quantifiers (such as (a+)+) are not supported';
+      if (min < max) variableRepetitions++;
+      largeCount ||= min > MAX_LINEAR_COUNT || (max !== Infinity && max > MAX_LINEAR_COUNT);
+      if (max > 1 && typeof lastAtom === 'object') {
+        if (lastAtom.quantified) return 'nested quantifiers (such as (a+)+) are not supported';
+        if (lastAtom.ambiguous)
+          return 'repeated overlapping alternatives (such as (a|aa)+) are not supported';
       }
       top.quantified = true;
       nonLiteral();
@@ -135,6 +147,9 @@ export function rejectPattern(pattern: string): string | undefined {
       else if (top.branch !== undefined) top.branch += char;
       lastAtom = 'atom';
     }
+  }
+  if (largeCount && variableRepetitions > 1) {
+    return `a count above ${MAX_LINEAR_COUNT} cannot be combined with other variable-length repetition`;
   }
   return undefined;
 }

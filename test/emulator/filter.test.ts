@@ -122,6 +122,8 @@ describe('matches in regex mode', () => {
     ['(a+)\\1', 'backreference'],
     ['(?=a+)a*b', 'lookahead'],
     ['a{100000}', 'huge count'],
+    ['.{0,1000}.{0,1000}.{0,1000}x', 'polynomial counted repetition'],
+    ['(?i:a).*.*.*.*x', 'modifier group'],
   ])('should refuse the hostile pattern %s (%s) with a status error', async (value) => {
     const answer = await getAll(emulator, demo, CUSTOMER, {
       filterCommand: filter(['name', value], ['email', value]),

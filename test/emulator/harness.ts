@@ -85,13 +85,13 @@ export async function postForm(emulator: RunningEmulator, body: string): Promise
 export async function getJsonp(
   emulator: RunningEmulator,
   path: string,
-  params: Record<string, string | undefined>,
+  params: Credentials | Partial<Record<string, string>>,
 ): Promise<WireAnswer> {
   const query = new URLSearchParams();
-  const withCallback = { callback: 'cb', ...params };
-  for (const [key, value] of Object.entries(withCallback)) if (value !== undefined) query.set(key, value);
+  const entries: [string, unknown][] = Object.entries({ callback: 'cb', ...params });
+  for (const [key, value] of entries) if (typeof value === 'string') query.set(key, value);
   const response = await fetch(`${emulator.url}${path}?${query.toString()}`);
-  return decode(response, withCallback.callback);
+  return decode(response, query.get('callback') ?? undefined);
 }
 
 /** A filterCommand parameter from `[fieldName, value]` pairs, operator `matches`. */
@@ -106,7 +106,7 @@ export function getAll(
   emulator: RunningEmulator,
   credentials: Credentials,
   objectName: string,
-  params: Record<string, string | undefined> = {},
+  params: Partial<Record<string, string>> = {},
 ): Promise<WireAnswer> {
   return getJsonp(emulator, '/studio/jsonp/getAll', { ...credentials, objectName, ...params });
 }

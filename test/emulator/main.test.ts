@@ -1,0 +1,101 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import { readEmulatorConfig } from '../../src/emulator/emulator-config.ts';
+
+const MAIN = new URL('../../src/emulator/main.ts', import.meta.url).pathname;
+
+/** Runs the command with the given environment; resolves with its output once it prints or exits. */
+function run(env: Record<string, string>) {
+  const child = spawn(process.execPath, [MAIN], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = once(child, 'exit') as Promise<[number | null, string | null]>;
+  return { child, exited, output: () => ({ stdout, stderr }) };
+}
+
+describe('npm run emulator', () => {
+  it('should print one line with the node version, URL and demo login, serve, and stop on SIGTERM', async () => {
+    const { child, exited, output } = run({ EMULATOR_PORT: '0', EMULATOR_WRAPPER: 'guard' });
+    while (!output().stdout.includes('\n')) await once(child.stdout, 'data');
+    const line = output().stdout.trim();
+    expect(line.split('\n')).toHaveLength(1);
+    expect(line).toContain(process.version);
+    expect(line).toContain('demo / demo-password');
+    const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(line)![1]!;
+    const login = await fetch(`${url}/v1/user/login`, {
+      method: 'POST',
+      body: JSON.stringify({ username: 'demo', password: 'demo-password' }),
+    });
+    expect(((await login.json()) as { status: string }).status).toBe('success');
+    child.kill('SIGTERM');
+    expect((await exited)[0]).toBe(0);
+    expect(output().stderr).toBe('');
+  });
+
+  it.each([
+    ['EMULATOR_PORT', { EMULATOR_PORT: 'eighty' }],
+    ['EMULATOR_PORT', { EMULATOR_PORT: '70000' }],
+    ['EMULATOR_WRAPPER', { EMULATOR_WRAPPER: 'fancy' }],
+    ['UPSTREAM_MATCHES', { UPSTREAM_MATCHES: 'glob' }],
+    ['EMULATOR_PAGE_START', { EMULATOR_PAGE_START: 'page2' }],
+    ['EMULATOR_LATENCY_MS', { EMULATOR_LATENCY_MS: '-5' }],
+    ['EMULATOR_FAULT_MODE', { EMULATOR_FAULT_EVERY: '3' }],
+  ])('should exit 1 with one line naming %s when it is bad', async (name, env) => {
+    const { exited, output } = run(env);
+    expect((await exited)[0]).toBe(1);
+    const lines = output().stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(name);
+    expect(output().stdout).toBe('');
+  });
+});
+
+describe('readEmulatorConfig', () => {
+  it('should default to port 4010 on 127.0.0.1, plain wrapper, regex, page0 and no faults', () => {
+    expect(readEmulatorConfig({})).toEqual({
+      port: 4010,
+      host: '127.0.0.1',
+      wrapper: 'plain',
+      matches: 'regex',
+      pageStart: 'page0',
+      latencyMillis: 0,
+      tokenTtlSeconds: 28_800,
+    });
+  });
+
+  it('should take matches and pageStart from the UPSTREAM_ settings unless the EMULATOR_ ones are set', () => {
+    expect(readEmulatorConfig({ UPSTREAM_MATCHES: 'exact', UPSTREAM_PAGE_START: 'offset' })).toMatchObject({
+      matches: 'exact',
+      pageStart: 'offset',
+    });
+    expect(
+      readEmulatorConfig({
+        UPSTREAM_MATCHES: 'exact',
+        EMULATOR_MATCHES: 'regex',
+        EMULATOR_PAGE_START: 'page1',
+      }),
+    ).toMatchObject({ matches: 'regex', pageStart: 'page1' });
+  });
+
+  it('should read the data file, latency and faults', () => {
+    expect(
+      readEmulatorConfig({
+        EMULATOR_DATA_FILE: '/tmp/x.json',
+        EMULATOR_LATENCY_MS: '15',
+        EMULATOR_FAULT_EVERY: '4',
+        EMULATOR_FAULT_MODE: 'truncated',
+        EMULATOR_FAULT_OPERATIONS: 'getAll, save',
+      }),
+    ).toMatchObject({
+      dataFile: '/tmp/x.json',
+      latencyMillis: 15,
+      faults: { every: 4, mode: 'truncated', operations: ['getAll', 'save'] },
+    });
+  });
+});
