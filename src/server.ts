@@ -14,7 +14,7 @@ import {
 } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Dispatcher } from 'undici';
 import type { GatewayConfig } from './config.ts';
 import { createContext, type GatewayServices, type GraphQLContext } from './context.ts';
@@ -81,7 +81,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
         ? false
         : { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
     bodyLimit: 100_000,
-    disableRequestLogging: true,
+    // One line per request is written by our own hook, with the operation and its upstream cost.
+    logController: new LogController({ disableRequestLogging: true }),
     return503OnClosing: true,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
