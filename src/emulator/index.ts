@@ -12,5 +12,6 @@ export {
   type FaultOptions,
   type RunningEmulator,
 } from './emulator-options.ts';
+export { EmulatorConfigError, readEmulatorConfig, type Environment } from './emulator-config.ts';
 export { DEMO_SEED_COUNTS, OBJECT_NAMES } from './seed-data.ts';
 export { startEmulator } from './start-emulator.ts';

@@ -1,8 +1,5 @@
 import { randomBytes } from 'node:crypto';
 
-/** Shape of the ids the emulator hands out: 24 hex digits, like a MongoDB ObjectId. */
-export const OBJECT_ID_PATTERN = /^[0-9a-f]{24}$/;
-
 const hex = (value: number, digits: number): string =>
   value.toString(16).padStart(digits, '0').slice(-digits);
 
