@@ -29,7 +29,7 @@ export const USAGE = `npm run bench -- [options]
   --peers=P0,P1,...     only these peers (P0 emulator, P1 pass-through, P2 naive Apollo, P3 RESTDataSource, P4 gateway)
   --workloads=W1,...    only these workloads (W1 object, W2 page, W3 N+1, W4 save, W5 hot object)
   --rounds=N            measured rounds per peer and workload (default 3)
-  --duration=S          seconds per round (default 3.5, quick 0.5)
+  --duration=S          seconds per round (default 3, quick 0.5)
   --warmup=S            seconds of warm-up per peer and workload (default 1, quick 0.25)
   --rate=N              requests per second of the fixed-rate run (default 500; 0 = skip it)
   --results-md          write bench/RESULTS.md even for a quick or filtered run`;
@@ -81,7 +81,7 @@ export function parseArgs(argv: readonly string[]): BenchOptions {
     workloads:
       workloadsFlag === undefined ? [...WORKLOAD_IDS] : list(workloadsFlag, WORKLOAD_IDS, '--workloads'),
     rounds: Math.max(1, Math.round(positive(get('rounds') ?? '3', '--rounds'))),
-    roundSeconds: positive(get('duration') ?? (quick ? '0.5' : '3.5'), '--duration'),
+    roundSeconds: positive(get('duration') ?? (quick ? '0.5' : '3'), '--duration'),
     warmupSeconds: positive(get('warmup') ?? (quick ? '0.25' : '1'), '--warmup'),
     fixedRate: rate === 0 ? undefined : rate,
     writeResultsMd: flags.has('results-md'),

@@ -15,9 +15,18 @@ const COLOURS: Record<PeerId, string> = {
   P4: '#59a14f',
 };
 
+const SHORT_NAMES: Record<PeerId, string> = {
+  P0: 'P0 emulator direct',
+  P1: 'P1 pass-through',
+  P2: 'P2 naive Apollo',
+  P3: 'P3 Apollo + RESTDataSource',
+  P4: 'P4 this gateway',
+};
+
 const PANEL_WIDTH = 200;
 const PANEL_GAP = 16;
-const PLOT_TOP = 56;
+const HEADER = 28;
+const PLOT_TOP = 56 + HEADER;
 const PLOT_HEIGHT = 200;
 const MARGIN = 16;
 
@@ -42,8 +51,8 @@ function panel(
   const barWidth = Math.min(28, slot * 0.7);
   const baseline = PLOT_TOP + PLOT_HEIGHT;
   const parts = [
-    `<text x="${x + PANEL_WIDTH / 2}" y="${MARGIN + 14}" text-anchor="middle" font-weight="bold">${workload}</text>`,
-    `<text x="${x + PANEL_WIDTH / 2}" y="${MARGIN + 30}" text-anchor="middle" font-size="11" fill="#555">${escapeXml(WORKLOADS[workload].title)}</text>`,
+    `<text x="${x + PANEL_WIDTH / 2}" y="${HEADER + MARGIN + 14}" text-anchor="middle" font-weight="bold">${workload}</text>`,
+    `<text x="${x + PANEL_WIDTH / 2}" y="${HEADER + MARGIN + 30}" text-anchor="middle" font-size="11" fill="#555">${escapeXml(WORKLOADS[workload].title)}</text>`,
     `<line x1="${x}" y1="${baseline}" x2="${x + PANEL_WIDTH}" y2="${baseline}" stroke="#333"/>`,
   ];
   peers.forEach((peer, index) => {
@@ -52,7 +61,7 @@ function panel(
     const cell = cells.find((c) => c.peer === peer);
     if (cell === undefined) {
       parts.push(
-        `<text x="${centre}" y="${baseline - 4}" text-anchor="middle" font-size="10" fill="#999">–</text>`,
+        `<text x="${centre}" y="${baseline - 4}" text-anchor="middle" font-size="10" fill="#999">n/a</text>`,
       );
       return;
     }
@@ -85,15 +94,19 @@ export function renderChart(
       MARGIN + index * (PANEL_WIDTH + PANEL_GAP),
     ),
   );
-  const legend = peers.map(
-    (peer, index) =>
-      `<rect x="${MARGIN + index * 70}" y="${legendY - 10}" width="12" height="12" fill="${COLOURS[peer]}"/>` +
-      `<text x="${MARGIN + index * 70 + 16}" y="${legendY}" font-size="12">${peer}</text>`,
-  );
+  let legendX = MARGIN;
+  const legend = peers.map((peer) => {
+    const item =
+      `<rect x="${legendX}" y="${legendY - 10}" width="12" height="12" fill="${COLOURS[peer]}"/>` +
+      `<text x="${legendX + 16}" y="${legendY}" font-size="12">${escapeXml(SHORT_NAMES[peer])}</text>`;
+    legendX += 16 + SHORT_NAMES[peer].length * 7 + 20;
+    return item;
+  });
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`,
     '<title>Requests per second by workload and peer (higher is better)</title>',
     `<rect width="${width}" height="${height}" fill="#fff"/>`,
+    `<text x="${MARGIN}" y="${MARGIN + 8}" font-size="14" font-weight="bold">Requests per second, median of the rounds (higher is better; each panel has its own scale)</text>`,
     ...panels,
     ...legend,
     `<text x="${MARGIN}" y="${legendY + 24}" font-size="10" fill="#555">${escapeXml(caption)}</text>`,

@@ -36,7 +36,7 @@ async function runLoad(job: LoadJob, verify: (body: string) => boolean): Promise
         // Connection i sends variant i % n, so concurrent requests of W1 never ask for the same object.
         setupClient: (client) => {
           const variant = paths[clients++ % paths.length] ?? paths[0];
-          client.setRequest({ method: job.method, headers: job.headers, ...variant });
+          client.setRequests([{ method: job.method, headers: job.headers, ...variant }]);
         },
         verifyBody: (body) => verify(String(body)),
       },

@@ -66,7 +66,7 @@ export function markdownTable(report: RunReport): string {
 export function markdownRatios(report: RunReport): string {
   const lines = ['| workload | P4/P1 | P4/P2 | P4/P3 |', '|---|--:|--:|--:|'];
   for (const workload of report.settings.workloads) {
-    const row = report.ratios[workload];
+    const row = report.ratios[workload] ?? {};
     const show = (value: number | undefined): string => (value === undefined ? '–' : `${num(value, 2)}×`);
     lines.push(`| ${workload} | ${show(row['P4/P1'])} | ${show(row['P4/P2'])} | ${show(row['P4/P3'])} |`);
   }

@@ -9,147 +9,29 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, USAGE } from './args.ts';
-import type { BenchOptions } from './args.ts';
 import { renderChart } from './chart.ts';
-import { loadFixture, loginUpstream, waitForQuiet } from './emulator-client.ts';
+import { loadFixture, loginUpstream } from './emulator-client.ts';
 import { startLoadClient } from './load-client.ts';
 import type { LoadClient } from './load-client.ts';
 import { describeMachine, machineLine } from './machine.ts';
-import { loadJob, measureRound, preflight } from './measure.ts';
 import type { RoundContext } from './measure.ts';
 import { GATEWAY_SCRIPT, PEER_IDS, startPeer } from './peer-registry.ts';
-import type { PeerEnvironment, PeerId, RunningPeer } from './peer-registry.ts';
+import type { PeerEnvironment, RunningPeer } from './peer-registry.ts';
 import { clockTicksPerSecond } from './proc-stats.ts';
 import { freePort, httpProbe, logTail, startNodeProcess, stopProcess, waitUntilReady } from './processes.ts';
 import type { BenchProcess } from './processes.ts';
 import { markdownReport } from './report.ts';
 import type { RunReport } from './report.ts';
 import { keptSection, renderResultsMd } from './results-md.ts';
-import { median, checkTargets, ratios, summarise } from './summary.ts';
-import type { CellSummary, FixedRateSummary, RoundMeasure } from './summary.ts';
+import { checkTargets, ratios } from './summary.ts';
+import type { CellSummary } from './summary.ts';
+import { runFixedRate, runWorkload } from './run-workload.ts';
 import { EXECUTION_ORDER, WORKLOAD_IDS, WORKLOADS } from './workloads.ts';
-import type { WorkloadId } from './workloads.ts';
 
 const benchDir = fileURLToPath(new URL('.', import.meta.url));
 const log = (line: string): void => {
   process.stderr.write(`${line}\n`);
 };
-
-/** Each round starts with a different peer, so no peer always runs first or last. */
-function rotated<T>(items: readonly T[], by: number): T[] {
-  const shift = items.length === 0 ? 0 : by % items.length;
-  return [...items.slice(shift), ...items.slice(0, shift)];
-}
-
-async function runWorkload(
-  context: RoundContext,
-  peers: readonly RunningPeer[],
-  workload: WorkloadId,
-  options: BenchOptions,
-  env: PeerEnvironment,
-  notes: string[],
-): Promise<CellSummary[]> {
-  const { connections } = WORKLOADS[workload];
-  const jobs = new Map<PeerId, ReturnType<typeof loadJob>>();
-  const sequential = new Map<PeerId, number>();
-  for (const peer of peers) {
-    const requests = peer.requests(workload);
-    if (requests === undefined) continue;
-    const { check, problems, sequentialCallsPerRequest } = await preflight(
-      peer,
-      workload,
-      requests,
-      env.fixture,
-      env.emulatorUrl,
-    );
-    for (const problem of problems) {
-      log(`  ! ${problem}`);
-      notes.push(problem);
-    }
-    sequential.set(peer.id, sequentialCallsPerRequest);
-    const job = loadJob(requests, check, connections, options.roundSeconds);
-    jobs.set(peer.id, job);
-    if (options.warmupSeconds > 0) {
-      await context.load.run({ ...job, durationSeconds: options.warmupSeconds });
-      await waitForQuiet(env.emulatorUrl);
-    }
-  }
-  const rounds = new Map<PeerId, { measures: RoundMeasure[]; samples: string[] }>();
-  for (let round = 0; round < options.rounds; round++) {
-    for (const peer of rotated(peers, round)) {
-      const job = jobs.get(peer.id);
-      if (job === undefined) continue;
-      const { measure, mismatchSamples } = await measureRound(context, peer, job);
-      const entry = rounds.get(peer.id) ?? { measures: [], samples: [] };
-      entry.measures.push(measure);
-      entry.samples.push(...mismatchSamples.slice(0, 3 - entry.samples.length));
-      rounds.set(peer.id, entry);
-      const bad = measure.mismatches + measure.non2xx + measure.socketErrors;
-      log(
-        `  ${workload} round ${round + 1}/${options.rounds} ${peer.id}: ${measure.requestsPerSecond.toFixed(0)} req/s, ` +
-          `p99 ${measure.p99Millis.toFixed(2)} ms, ${measure.upstreamCallsPerRequest.toFixed(2)} calls/req${bad > 0 ? `, ${bad} errors` : ''}`,
-      );
-    }
-  }
-  return peers.flatMap((peer) => {
-    const entry = rounds.get(peer.id);
-    return entry === undefined
-      ? []
-      : [
-          summarise(workload, peer.id, entry.measures, {
-            mismatchSamples: entry.samples,
-            sequentialCallsPerRequest: sequential.get(peer.id) ?? 0,
-          }),
-        ];
-  });
-}
-
-async function runFixedRate(
-  context: RoundContext,
-  peers: readonly RunningPeer[],
-  options: BenchOptions,
-  env: PeerEnvironment,
-): Promise<FixedRateSummary | undefined> {
-  const rate = options.fixedRate;
-  const chosen = peers.filter((peer) => peer.id === 'P0' || peer.id === 'P4');
-  if (rate === undefined || chosen.length === 0) return undefined;
-  const jobs = new Map<PeerId, ReturnType<typeof loadJob>>();
-  for (const peer of chosen) {
-    const requests = peer.requests('W1');
-    if (requests === undefined) continue;
-    const { check } = await preflight(peer, 'W1', requests, env.fixture, env.emulatorUrl);
-    // At least a second per round, so the p99 stands on at least `rate / 100` requests above it.
-    const seconds = Math.max(1, options.roundSeconds);
-    jobs.set(peer.id, loadJob(requests, check, WORKLOADS.W1.connections, seconds, rate));
-  }
-  const measured = new Map<PeerId, RoundMeasure[]>();
-  for (let round = 0; round < options.rounds; round++) {
-    for (const peer of rotated(chosen, round)) {
-      const job = jobs.get(peer.id);
-      if (job === undefined) continue;
-      const { measure } = await measureRound(context, peer, job);
-      measured.set(peer.id, [...(measured.get(peer.id) ?? []), measure]);
-      log(
-        `  fixed ${rate} req/s round ${round + 1}/${options.rounds} ${peer.id}: p50 ${measure.p50Millis.toFixed(2)} ms, p99 ${measure.p99Millis.toFixed(2)} ms`,
-      );
-    }
-  }
-  const summary: FixedRateSummary = { rate, peers: {} };
-  for (const [peer, measures] of measured) {
-    summary.peers[peer] = {
-      requestsPerSecond: median(measures.map((m) => m.requestsPerSecond)),
-      p50Millis: median(measures.map((m) => m.p50Millis)),
-      p99Millis: median(measures.map((m) => m.p99Millis)),
-      errors: measures.reduce((sum, m) => sum + m.mismatches + m.non2xx + m.socketErrors, 0),
-    };
-  }
-  const { P0, P4 } = summary.peers;
-  if (P0 !== undefined && P4 !== undefined) {
-    summary.addedP99Millis = P4.p99Millis - P0.p99Millis;
-    summary.addedP50Millis = P4.p50Millis - P0.p50Millis;
-  }
-  return summary;
-}
 
 function writeOutputs(report: RunReport, full: boolean): void {
   const resultsDir = join(benchDir, 'results');
@@ -233,9 +115,9 @@ async function main(): Promise<void> {
     const cells: CellSummary[] = [];
     for (const workload of workloads) {
       log(`${workload}: ${WORKLOADS[workload].title}`);
-      cells.push(...(await runWorkload(context, peers, workload, options, env, notes)));
+      cells.push(...(await runWorkload(context, peers, workload, options, env, notes, log)));
     }
-    const fixedRate = await runFixedRate(context, peers, options, env);
+    const fixedRate = await runFixedRate(context, peers, options, env, notes, log);
     const peerIds = peers.map((peer) => peer.id);
     const shownWorkloads = options.workloads;
     const ratioTable = ratios(cells, shownWorkloads);

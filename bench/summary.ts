@@ -82,16 +82,18 @@ export function errorCount(cell: CellSummary): number {
 }
 
 /** P4's req/s over another peer's, per workload (`undefined` where either is missing). */
-export type Ratios = Record<WorkloadId, Partial<Record<'P4/P1' | 'P4/P2' | 'P4/P3', number>>>;
+export type RatioRow = Partial<Record<'P4/P1' | 'P4/P2' | 'P4/P3', number>>;
+/** The ratio rows of the workloads that ran. */
+export type Ratios = Partial<Record<WorkloadId, RatioRow>>;
 
 /** The ratios of P4's median req/s to P1's, P2's and P3's. */
 export function ratios(cells: readonly CellSummary[], workloads: readonly WorkloadId[]): Ratios {
-  const result = {} as Ratios;
+  const result: Ratios = {};
   for (const workload of workloads) {
     const rate = (peer: PeerId): number | undefined =>
       cells.find((c) => c.workload === workload && c.peer === peer)?.requestsPerSecond;
     const p4 = rate('P4');
-    const row: Ratios[WorkloadId] = {};
+    const row: RatioRow = {};
     for (const other of ['P1', 'P2', 'P3'] as const) {
       const value = rate(other);
       if (p4 !== undefined && value !== undefined && value > 0) row[`P4/${other}`] = p4 / value;
@@ -138,18 +140,18 @@ export function checkTargets(
   return [
     {
       target: 'W1: P4 ≥ 0.6× P1',
-      measured: fmt(ratioTable.W1['P4/P1']),
-      met: atLeast(ratioTable.W1['P4/P1'], 0.6),
+      measured: fmt(ratioTable.W1?.['P4/P1']),
+      met: atLeast(ratioTable.W1?.['P4/P1'], 0.6),
     },
     {
       target: 'W1: P4 ≥ 2× P3',
-      measured: fmt(ratioTable.W1['P4/P3']),
-      met: atLeast(ratioTable.W1['P4/P3'], 2),
+      measured: fmt(ratioTable.W1?.['P4/P3']),
+      met: atLeast(ratioTable.W1?.['P4/P3'], 2),
     },
     {
       target: 'W2: P4 ≥ 0.6× P1',
-      measured: fmt(ratioTable.W2['P4/P1']),
-      met: atLeast(ratioTable.W2['P4/P1'], 0.6),
+      measured: fmt(ratioTable.W2?.['P4/P1']),
+      met: atLeast(ratioTable.W2?.['P4/P1'], 0.6),
     },
     {
       target: 'W3: P4 makes exactly 2 upstream calls per request (one client; at most 2 under load)',
@@ -166,12 +168,12 @@ export function checkTargets(
     },
     {
       target: `added p99 latency over P0 at ${fixedRate?.rate ?? 500} req/s ≤ 3 ms`,
-      measured: `${fmt(fixedRate?.addedP99Millis)} ms`,
+      measured: fixedRate?.addedP99Millis === undefined ? 'n/a' : `${fmt(fixedRate.addedP99Millis)} ms`,
       met: fixedRate?.addedP99Millis === undefined ? undefined : fixedRate.addedP99Millis <= 3,
     },
     {
       target: 'P4 peak RSS under load ≤ 200 MB',
-      measured: `${fmt(rssMiB, 0)} MiB`,
+      measured: rssMiB === undefined ? 'n/a' : `${fmt(rssMiB, 0)} MiB`,
       met: rssMiB === undefined ? undefined : rssMiB * 1.048576 <= 200,
     },
   ];
