@@ -13,7 +13,13 @@ async function main(): Promise<void> {
   if (config.upstream.kind === 'remote') {
     upstreamUrls = config.upstream;
   } else {
-    const emulator = await startEmulator({ port: config.upstream.emulatorPort, host: '127.0.0.1' });
+    // The embedded emulator follows the gateway's UPSTREAM_* switches, so both sides agree.
+    const emulator = await startEmulator({
+      port: config.upstream.emulatorPort,
+      host: '127.0.0.1',
+      matches: config.matchesMode,
+      pageStart: config.pageStartMode,
+    });
     stopEmulator = () => emulator.close();
     upstreamUrls = {
       apiUrl: emulator.url,
