@@ -78,7 +78,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
       const { statusCode, body } = response;
       if (statusCode < 200 || statusCode > 299) {
         // An error page can be large and slow: never read it, just drop the connection.
-        body.destroy();
+        discard(body);
         throw new UpstreamError('unavailable', `HTTP ${statusCode}`, {
           operation: call.operation,
           httpStatus: statusCode,
@@ -120,7 +120,7 @@ async function readCapped(
   const tooLarge = (): UpstreamError =>
     new UpstreamError('bad_response', `response larger than ${maxBytes} bytes`, { operation });
   if (typeof contentLength === 'string' && Number(contentLength) > maxBytes) {
-    body.destroy();
+    discard(body);
     throw tooLarge();
   }
   const chunks: Buffer[] = [];
@@ -128,10 +128,16 @@ async function readCapped(
   for await (const chunk of body as AsyncIterable<Buffer>) {
     total += chunk.length;
     if (total > maxBytes) {
-      body.destroy();
+      discard(body);
       throw tooLarge();
     }
     chunks.push(chunk);
   }
   return Buffer.concat(chunks, total).toString('utf8');
+}
+
+/** Drops a body we will not read; destroying it unread emits an abort error that nobody needs to see. */
+function discard(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => undefined);
+  body.destroy();
 }

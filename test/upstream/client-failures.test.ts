@@ -1,0 +1,149 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { UpstreamError } from '../../src/upstream/errors.ts';
+import type { UpstreamErrorKind } from '../../src/upstream/errors.ts';
+import type { UpstreamCallEvent, UpstreamClient, UpstreamClientOptions } from '../../src/upstream/types.ts';
+import { CREDENTIALS, clientFor, failureOf } from './client-for.ts';
+import { findClosedPort, startMisbehavingServer } from './misbehaving-server.ts';
+import type { MisbehavingServer } from './misbehaving-server.ts';
+
+let server: MisbehavingServer;
+let refusedUrl: string;
+const clients: UpstreamClient[] = [];
+
+beforeAll(async () => {
+  server = await startMisbehavingServer();
+  refusedUrl = `http://127.0.0.1:${await findClosedPort()}`;
+});
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+  server.reset();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+function client(behaviour: string, options: Partial<UpstreamClientOptions> = {}): UpstreamClient {
+  const created = clientFor(behaviour === 'refused' ? refusedUrl : server.url, behaviour, {
+    readRetries: 0,
+    ...options,
+  });
+  clients.push(created);
+  return created;
+}
+
+type Operation = (client: UpstreamClient) => Promise<unknown>;
+const CALLS: Record<string, Operation> = {
+  getAll: (c) => c.getAll(CREDENTIALS, 'com.example.Order', [], 20, 0),
+  getObject: (c) =>
+    c.getObject(CREDENTIALS, 'com.example.Order', [{ fieldName: '_id', operator: 'matches', value: 'x' }]),
+  metadata: (c) => c.getMetadata(CREDENTIALS, 'x', 'none'),
+  save: (c) => c.save(CREDENTIALS, 'com.example.Order', { total: 1 }),
+  update: (c) => c.update(CREDENTIALS, 'com.example.Order', 'r1', { total: 2 }),
+  loginJson: (c) => c.loginJson('demo', 'demo-password'),
+  loginForm: (c) => c.loginForm('demo', 'demo-password'),
+};
+
+const FAILURES: [string, string, Partial<UpstreamClientOptions>, UpstreamErrorKind][] = [
+  ['hanging before headers (headers deadline)', 'hang', { headersTimeoutMillis: 200 }, 'timeout'],
+  ['hanging before headers (call deadline)', 'hang', { callTimeoutMillis: 300 }, 'timeout'],
+  ['dripping slower than the body deadline', 'slow-drip', { bodyTimeoutMillis: 200 }, 'timeout'],
+  ['dripping past the call deadline', 'endless-drip', { callTimeoutMillis: 400 }, 'timeout'],
+  ['resetting mid-body', 'reset', {}, 'unavailable'],
+  ['answering 500', 'status-500', {}, 'unavailable'],
+  ['answering 503 with an HTML page', 'status-503-html', {}, 'unavailable'],
+  ['answering 200 with an HTML error page', 'html', {}, 'bad_response'],
+  ['sending truncated JSONP', 'truncated', {}, 'bad_response'],
+  ['streaming past the size cap', 'oversized', { maxResponseBytes: 64 * 1024 }, 'bad_response'],
+  [
+    'announcing a body over the size cap',
+    'oversized-length',
+    { maxResponseBytes: 64 * 1024 },
+    'bad_response',
+  ],
+  ['wrapping in another callback', 'wrong-callback', {}, 'bad_response'],
+  ['refusing the connection', 'refused', { connectTimeoutMillis: 500 }, 'unavailable'],
+];
+
+describe.each(['getAll', 'save'])('%s against a server', (operation) => {
+  const call = CALLS[operation]!;
+
+  it.each(FAILURES)('should fail with a typed error when %s', async (_name, behaviour, options, kind) => {
+    const started = performance.now();
+    const error = await failureOf(call(client(behaviour, { callTimeoutMillis: 5_000, ...options })));
+    expect(error).toBeInstanceOf(UpstreamError);
+    expect(error).toMatchObject({ kind, operation });
+    // Far above every deadline above, far below the test's own timeout: the call did not hang.
+    expect(performance.now() - started).toBeLessThan(4_000);
+  });
+});
+
+describe('client against a misbehaving server', () => {
+  it('should report the HTTP status of a non-2xx answer', async () => {
+    const error = await failureOf(CALLS.getAll!(client('status-500')));
+    expect(error).toMatchObject({ kind: 'unavailable', httpStatus: 500 });
+  });
+
+  it('should decode a read answered as bare JSON, whatever the content type', async () => {
+    const page = await client('json').getAll(CREDENTIALS, 'com.example.Order', [], 20, 0);
+    expect(page).toEqual({ records: [{ _id: 'r1', name: 'one' }], totalCount: 1 });
+  });
+
+  it.each(['getAll', 'getObject', 'metadata'])(
+    'should retry %s twice on unavailable by default',
+    async (name) => {
+      const events: UpstreamCallEvent[] = [];
+      const failing = client('status-503', { readRetries: undefined, onCall: (event) => events.push(event) });
+      const error = await failureOf(CALLS[name]!(failing));
+      expect(error).toMatchObject({ kind: 'unavailable' });
+      expect(server.hits('status-503')).toBe(3);
+      expect(events.map((event) => [event.operation, event.attempt, event.outcome])).toEqual([
+        [name, 1, 'unavailable'],
+        [name, 2, 'unavailable'],
+        [name, 3, 'unavailable'],
+      ]);
+    },
+  );
+
+  it.each(['save', 'update', 'loginJson', 'loginForm'])('should never retry %s', async (name) => {
+    const events: UpstreamCallEvent[] = [];
+    const failing = client('status-503', { readRetries: 5, onCall: (event) => events.push(event) });
+    await failureOf(CALLS[name]!(failing));
+    expect(server.hits('status-503')).toBe(1);
+    expect(events).toHaveLength(1);
+  });
+
+  it('should never retry a write that timed out', async () => {
+    await failureOf(CALLS.update!(client('hang', { readRetries: 5, headersTimeoutMillis: 200 })));
+    expect(server.hits('hang')).toBe(1);
+  });
+
+  it('should recover when a retried read succeeds, with a fresh callback per attempt', async () => {
+    const events: UpstreamCallEvent[] = [];
+    const flaky = client('flaky-then-ok', { readRetries: 2, onCall: (event) => events.push(event) });
+    const page = await flaky.getAll(CREDENTIALS, 'com.example.Order', [], 20, 0);
+    expect(page.totalCount).toBe(1);
+    expect(events.map((event) => event.outcome)).toEqual(['unavailable', 'unavailable', 'ok']);
+    expect(new Set(server.requests.map((request) => request.query.get('callback'))).size).toBe(3);
+  });
+
+  it('should retry a read that timed out', async () => {
+    await failureOf(CALLS.getAll!(client('hang', { readRetries: 1, headersTimeoutMillis: 200 })));
+    expect(server.hits('hang')).toBe(2);
+  });
+
+  it('should not retry a read that got an undecodable answer', async () => {
+    await failureOf(CALLS.getAll!(client('html', { readRetries: 2 })));
+    expect(server.hits('html')).toBe(1);
+  });
+
+  it('should keep answering when the onCall listener throws', async () => {
+    const noisy = client('ok', {
+      onCall: () => {
+        throw new Error('listener bug');
+      },
+    });
+    await expect(noisy.getAll(CREDENTIALS, 'com.example.Order', [], 20, 0)).resolves.toMatchObject({
+      totalCount: 1,
+    });
+  });
+});

@@ -1,0 +1,34 @@
+/**
+ * Test helper: an upstream client whose four base addresses all point at one behaviour of the
+ * misbehaving server, plus the demo credentials tests send.
+ */
+import { createUpstreamClient } from '../../src/upstream/client.ts';
+import type { UpstreamClient, UpstreamClientOptions, UpstreamCredentials } from '../../src/upstream/types.ts';
+
+/** Credentials with a token distinctive enough to search for in errors and logs. */
+export const CREDENTIALS: UpstreamCredentials = {
+  username: 'demo',
+  apiToken: 'tok-SECRET-4c1e9b7f',
+  applicationCode: 'demo',
+  organizationCode: 'acme',
+};
+
+/** A client with every base address at `${baseUrl}/${behaviour}`; `overrides` win. */
+export function clientFor(
+  baseUrl: string,
+  behaviour: string,
+  overrides: Partial<UpstreamClientOptions> = {},
+): UpstreamClient {
+  const url = `${baseUrl}/${behaviour}`;
+  return createUpstreamClient({ apiUrl: url, baseUrl: url, studioUrl: url, serverUrl: url, ...overrides });
+}
+
+/** Runs `call` and returns what it threw (fails the test when it resolves). */
+export async function failureOf(call: Promise<unknown>): Promise<unknown> {
+  try {
+    await call;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the call to fail, but it resolved');
+}
