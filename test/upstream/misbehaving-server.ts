@@ -161,7 +161,8 @@ export async function startMisbehavingServer(): Promise<MisbehavingServer> {
       server.closeAllConnections();
       await new Promise<void>((resolve, reject) =>
         server.close((error) => {
-          error ? reject(error) : resolve();
+          if (error) reject(error);
+          else resolve();
         }),
       );
     },
