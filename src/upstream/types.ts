@@ -112,7 +112,11 @@ export interface UpstreamClient {
   loginForm(username: string, password: string): Promise<FormLoginResult>;
   getMetadata(credentials: UpstreamCredentials, objectId: string, category: string): Promise<unknown>;
   /** getObject: the first matching record, or `null`. */
-  getObject(credentials: UpstreamCredentials, objectName: string, criteria: Criterion[]): Promise<UpstreamRecord | null>;
+  getObject(
+    credentials: UpstreamCredentials,
+    objectName: string,
+    criteria: Criterion[],
+  ): Promise<UpstreamRecord | null>;
   /** getAll: one upstream page. `pageIndex` is zero-based; the client converts it to `pageStartMode`. */
   getAll(
     credentials: UpstreamCredentials,
@@ -122,7 +126,11 @@ export interface UpstreamClient {
     pageIndex: number,
   ): Promise<ReadPage>;
   /** save: never retried, deduplicated or cached. */
-  save(credentials: UpstreamCredentials, objectName: string, data: Record<string, unknown>): Promise<SaveResult>;
+  save(
+    credentials: UpstreamCredentials,
+    objectName: string,
+    data: Record<string, unknown>,
+  ): Promise<SaveResult>;
   /** update (a GET upstream, but a write): never retried, deduplicated or cached. */
   update(
     credentials: UpstreamCredentials,

@@ -98,4 +98,5 @@ export interface WireUpdateSuccess {
 }
 
 /** The seven upstream operations, as named in counters, metrics and logs. */
-export type WireOperation = 'loginJson' | 'loginForm' | 'metadata' | 'getObject' | 'getAll' | 'save' | 'update';
+export type WireOperation =
+  'loginJson' | 'loginForm' | 'metadata' | 'getObject' | 'getAll' | 'save' | 'update';
