@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { format, resolveConfig } from 'prettier';
 import { parseArgs, USAGE } from './args.ts';
 import { renderChart } from './chart.ts';
 import { loadFixture, loginUpstream } from './emulator-client.ts';
@@ -33,7 +34,7 @@ const log = (line: string): void => {
   process.stderr.write(`${line}\n`);
 };
 
-function writeOutputs(report: RunReport, full: boolean): void {
+async function writeOutputs(report: RunReport, full: boolean): Promise<void> {
   const resultsDir = join(benchDir, 'results');
   mkdirSync(resultsDir, { recursive: true });
   const json = `${JSON.stringify(report, null, 2)}\n`;
@@ -49,7 +50,10 @@ function writeOutputs(report: RunReport, full: boolean): void {
   if (!full) return;
   writeFileSync(join(resultsDir, 'chart.svg'), chart);
   const resultsMd = join(benchDir, 'RESULTS.md');
-  writeFileSync(resultsMd, renderResultsMd(report, keptSection(resultsMd)));
+  // Formatted as the repository's Prettier settings want it, so `npm test`'s format check passes.
+  const text = renderResultsMd(report, keptSection(resultsMd));
+  const config = (await resolveConfig(resultsMd)) ?? {};
+  writeFileSync(resultsMd, await format(text, { ...config, parser: 'markdown' }));
   log(`wrote ${resultsMd}`);
 }
 
@@ -146,7 +150,7 @@ async function main(): Promise<void> {
       options.peers === undefined &&
       options.workloads.length === WORKLOAD_IDS.length &&
       peerIds.includes('P4');
-    writeOutputs(report, full || options.writeResultsMd);
+    await writeOutputs(report, full || options.writeResultsMd);
     log(`run took ${((Date.now() - startedAt.getTime()) / 1000).toFixed(0)} s`);
   } finally {
     await load?.close();

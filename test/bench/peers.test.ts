@@ -1,0 +1,110 @@
+/**
+ * The benchmark's peers answer every workload correctly, with the upstream calls the README claims, and
+ * the bench's body check rejects wrong answers: a benchmark whose peers answer errors fast, or whose check
+ * accepts anything, measures nothing.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadFixture, loginUpstream } from '../../bench/emulator-client.ts';
+import { createBodyCheck } from '../../bench/load-job.ts';
+import { preflight } from '../../bench/measure.ts';
+import { startPeer } from '../../bench/peer-registry.ts';
+import type { PeerEnvironment, PeerId, RunningPeer } from '../../bench/peer-registry.ts';
+import { freePort, httpProbe, startNodeProcess, stopProcess, waitUntilReady } from '../../bench/processes.ts';
+import type { BenchProcess } from '../../bench/processes.ts';
+import { WORKLOAD_IDS } from '../../bench/workloads.ts';
+import type { WorkloadId } from '../../bench/workloads.ts';
+
+const EMULATOR = new URL('../../src/emulator/main.ts', import.meta.url).pathname;
+const PEERS: PeerId[] = ['P0', 'P1', 'P2', 'P3', 'P4'];
+
+let env: PeerEnvironment;
+const started: BenchProcess[] = [];
+const peers = new Map<PeerId, RunningPeer>();
+
+beforeAll(async () => {
+  const logDir = mkdtempSync(join(tmpdir(), 'bench-test-'));
+  const port = await freePort();
+  const emulatorUrl = `http://127.0.0.1:${port}`;
+  const emulator = startNodeProcess('emulator', EMULATOR, { EMULATOR_PORT: String(port) }, logDir);
+  started.push(emulator);
+  await waitUntilReady(emulator, httpProbe(`${emulatorUrl}/__emulator/stats`));
+  const upstreamToken = await loginUpstream(emulatorUrl);
+  env = {
+    emulatorUrl,
+    emulator,
+    upstreamToken,
+    fixture: await loadFixture(emulatorUrl, upstreamToken),
+    logDir,
+  };
+  const running = await Promise.all(PEERS.map((id) => startPeer(id, env)));
+  for (const peer of running) {
+    peers.set(peer.id, peer);
+    if (peer.process !== emulator) started.push(peer.process);
+  }
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all(started.map((child) => stopProcess(child)));
+});
+
+/** Upstream calls per request with one client, by peer and workload, as bench/README.md states them. */
+function expectedCalls(peer: PeerId, workload: WorkloadId): number | undefined {
+  if (workload !== 'W3') return 1;
+  if (peer === 'P2') return 51;
+  if (peer === 'P3') return undefined; // one plus the distinct customers of the page: checked as a range
+  return 2;
+}
+
+describe('bench peers', () => {
+  it.each(PEERS)(
+    'should answer every workload correctly with the expected upstream calls (%s)',
+    async (id) => {
+      const peer = peers.get(id)!;
+      for (const workload of WORKLOAD_IDS) {
+        const requests = peer.requests(workload);
+        if (requests === undefined) continue;
+        const { problems, sequentialCallsPerRequest } = await preflight(
+          peer,
+          workload,
+          requests,
+          env.fixture,
+          env.emulatorUrl,
+        );
+        expect(problems, `${id} ${workload}`).toEqual([]);
+        const calls = expectedCalls(id, workload);
+        if (calls === undefined) {
+          expect(sequentialCallsPerRequest).toBeGreaterThanOrEqual(2);
+          expect(sequentialCallsPerRequest).toBeLessThanOrEqual(51);
+        } else {
+          expect(sequentialCallsPerRequest, `${id} ${workload}`).toBe(calls);
+        }
+      }
+    },
+  );
+
+  it('should count a wrong object, a null object or an error as a mismatch', async () => {
+    const peer = peers.get('P1')!;
+    const { check } = await preflight(peer, 'W1', peer.requests('W1')!, env.fixture, env.emulatorUrl);
+    const hot = peer.requests('W5')![0]!;
+    const hotBody = await (
+      await fetch(hot.url, { method: 'POST', headers: hot.headers, body: hot.body })
+    ).text();
+    const verify = createBodyCheck(check);
+    expect(verify(hotBody)).toBe(false);
+    expect(verify('{"data":{"object":null}}')).toBe(false);
+    expect(verify('{"data":null,"errors":[{"message":"upstream error"}]}')).toBe(false);
+  });
+
+  it('should accept a save only when it names the new id', () => {
+    const graphql = createBodyCheck({ kind: 'saved', jsonp: false });
+    expect(graphql('{"data":{"saveObject":{"id":"6b03373f18053ff48dd32667"}}}')).toBe(true);
+    expect(graphql('{"data":{"saveObject":{"id":""}}}')).toBe(false);
+    expect(graphql('{"data":null,"errors":[{"message":"x"}]}')).toBe(false);
+    const jsonp = createBodyCheck({ kind: 'saved', jsonp: true });
+    expect(jsonp('cb({"status":"success","message":"saved","savedObjectId":"abc"});')).toBe(true);
+    expect(jsonp('cb({"status":"error","message":"bad token","error_code":"SAVE_ERR_401"});')).toBe(false);
+  });
+});
