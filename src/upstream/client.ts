@@ -4,7 +4,7 @@
  * validated before it is returned; every failure is an `UpstreamError` that holds no secret.
  */
 import type { z } from 'zod';
-import { isUpstreamError } from './errors.ts';
+import { UpstreamError, isUpstreamError } from './errors.ts';
 import { createHttpTransport } from './http-transport.ts';
 import { buildRequestPath, parseBaseUrl } from './join-url.ts';
 import type { UpstreamBase } from './join-url.ts';
@@ -178,7 +178,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     },
 
     async getMetadata(credentials, objectId, category) {
-      const path = `/studio/jsonp/metadata/get/${encodeSegment(objectId)}/`;
+      const path = `/studio/jsonp/metadata/get/${encodeSegment('metadata', objectId)}/`;
       const answer = await read('metadata', credentials, metadataAnswer, path, { category });
       return answer.data ?? null;
     },
@@ -230,7 +230,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         schema: updateAnswer,
         secrets: [credentials.apiToken],
         build: (callback) => ({
-          path: `/studio/jsonp/update/${encodeSegment(id)}`,
+          path: `/studio/jsonp/update/${encodeSegment('update', id)}`,
           query: { objectName, data: JSON.stringify(data), ...credentialQuery(credentials), callback },
         }),
       });
@@ -266,8 +266,13 @@ export function toPageStart(mode: PageStartMode, pageIndex: number, pageSize: nu
   return pageIndex;
 }
 
-/** One path segment; `.` and `..` are encoded too, so an id can never climb to another endpoint. */
-function encodeSegment(value: string): string {
-  const encoded = encodeURIComponent(value);
-  return encoded === '.' || encoded === '..' ? encoded.replaceAll('.', '%2E') : encoded;
+/**
+ * One path segment. `.` and `..` cannot name an object in a path (servers resolve them, even encoded, and
+ * would reach another endpoint), so such an id is reported as not found without a request.
+ */
+function encodeSegment(operation: WireOperation, value: string): string {
+  if (value === '.' || value === '..') {
+    throw new UpstreamError('not_found', 'an id of "." or ".." cannot be addressed', { operation });
+  }
+  return encodeURIComponent(value);
 }

@@ -107,6 +107,8 @@ const BEHAVIOURS: Record<string, Behaviour> = {
     res.writeHead(200, { 'content-length': String(50 * 1024 * 1024) });
     res.write('cb(');
   },
+  // Some deployments wrap even their plain JSON answers (the logins) in a callback of their own choosing.
+  'always-wrapped': (_req, res) => res.end(`jQuery1102_1700000000(${JSON.stringify(UNIVERSAL_SUCCESS)});`),
   'wrong-callback': (_req, res) => res.end(`cb_someoneelse(${JSON.stringify(UNIVERSAL_SUCCESS)});`),
   'status-503': (_req, res) => res.writeHead(503).end(),
   // 503 twice, then success: a retried read recovers.
@@ -114,10 +116,20 @@ const BEHAVIOURS: Record<string, Behaviour> = {
     if (count <= 2) res.writeHead(503).end();
     else res.end(wrap(req, UNIVERSAL_SUCCESS));
   },
-  // An error answer that echoes every credential it received.
+  // An error answer that echoes every credential it received; the second path segment picks the wording:
+  // `auth` (a token complaint), `notfound`, anything else a plain failure.
   'echo-error': (req, res) => {
-    const echoed = [req.query.get('apiToken'), req.body].filter((part) => part !== null).join(' ');
-    res.end(wrap(req, { status: 'error', message: `invalid token ${echoed}`, error_code: 'SAVE_ERR_401' }));
+    const echoed = [req.query.get('apiToken'), req.body]
+      .filter((part) => part !== null && part !== '')
+      .join(' ');
+    const flavour = req.path.split('/')[2];
+    const message =
+      flavour === 'auth'
+        ? `invalid token ${echoed}`
+        : flavour === 'notfound'
+          ? `not found: ${echoed}`
+          : `failed: ${echoed}`;
+    res.end(wrap(req, { status: 'error', message, error_code: `E_${echoed}` }));
   },
 };
 

@@ -1,0 +1,233 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createUpstreamClient } from '../../src/upstream/client.ts';
+import { CALLBACK_NAME_PATTERN } from '../../src/upstream/jsonp.ts';
+import type { PageStartMode, UpstreamClient } from '../../src/upstream/types.ts';
+import { CREDENTIALS, clientFor } from './client-for.ts';
+import { startMisbehavingServer } from './misbehaving-server.ts';
+import type { MisbehavingServer, RecordedRequest } from './misbehaving-server.ts';
+
+let server: MisbehavingServer;
+const clients: UpstreamClient[] = [];
+
+beforeAll(async () => {
+  server = await startMisbehavingServer();
+});
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+  server.reset();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+function client(base = `${server.url}/ok`, pageStartMode: PageStartMode = 'page0'): UpstreamClient {
+  const created = createUpstreamClient({
+    apiUrl: base,
+    baseUrl: base,
+    studioUrl: base,
+    serverUrl: base,
+    pageStartMode,
+  });
+  clients.push(created);
+  return created;
+}
+
+function onlyRequest(): RecordedRequest {
+  expect(server.requests).toHaveLength(1);
+  return server.requests[0]!;
+}
+
+const ORDER = 'com.example.Order';
+const CRITERIA = [{ fieldName: 'customer.id', operator: 'matches', value: 'c-1' }];
+
+const OPERATIONS: [string, (c: UpstreamClient) => Promise<unknown>, string][] = [
+  ['loginJson', (c) => c.loginJson('demo', 'pw'), '/v1/user/login'],
+  ['loginForm', (c) => c.loginForm('demo', 'pw'), '/app/login.jsp'],
+  [
+    'metadata',
+    (c) => c.getMetadata(CREDENTIALS, 'obj 1/2', 'none'),
+    '/studio/jsonp/metadata/get/obj%201%2F2/',
+  ],
+  ['getObject', (c) => c.getObject(CREDENTIALS, ORDER, CRITERIA), '/studio/jsonp/getObject/'],
+  ['getAll', (c) => c.getAll(CREDENTIALS, ORDER, CRITERIA, 20, 0), '/studio/jsonp/getAll'],
+  ['save', (c) => c.save(CREDENTIALS, ORDER, { total: 1 }), '/studio/jsonp/save'],
+  ['update', (c) => c.update(CREDENTIALS, ORDER, 'r/1', { total: 2 }), '/studio/jsonp/update/r%2F1'],
+];
+
+describe('base addresses', () => {
+  const BASES: [string, string][] = [
+    ['a path prefix', '/ok/legacy/api'],
+    ['a path prefix with a trailing slash', '/ok/legacy/api/'],
+    ['a path prefix with doubled trailing slashes', '/ok/legacy/api//'],
+    ['no prefix and a trailing slash', '/ok/'],
+    ['no prefix', '/ok'],
+  ];
+
+  describe.each(BASES)('with %s', (_name, suffix) => {
+    it.each(OPERATIONS)('should send %s to the right path', async (_operation, call, path) => {
+      await call(client(`${server.url}${suffix}`));
+      expect(onlyRequest().path).toBe(`${suffix.replace(/\/+$/, '')}${path}`);
+    });
+  });
+
+  it('should send each operation to its own base address', async () => {
+    const upstream = createUpstreamClient({
+      apiUrl: `${server.url}/ok/api`,
+      baseUrl: `${server.url}/ok/base`,
+      studioUrl: `${server.url}/ok/studio`,
+      serverUrl: `${server.url}/ok/server`,
+    });
+    clients.push(upstream);
+    for (const [, call] of OPERATIONS) await call(upstream);
+    expect(server.requests.map((request) => request.path.split('/')[2])).toEqual([
+      'api',
+      'base',
+      'studio',
+      'studio',
+      'studio',
+      'server',
+      'server',
+    ]);
+  });
+
+  it.each([
+    ['a relative address', 'legacy/api'],
+    ['another scheme', 'ftp://127.0.0.1/x'],
+    ['a query string', 'http://127.0.0.1/x?apiToken=1'],
+    ['credentials', 'http://user:pw@127.0.0.1/x'],
+  ])('should refuse %s as base address, naming the setting', (_name, studioUrl) => {
+    const ok = 'http://127.0.0.1/';
+    expect(() => createUpstreamClient({ apiUrl: ok, baseUrl: ok, serverUrl: ok, studioUrl })).toThrow(
+      /studioUrl/,
+    );
+  });
+});
+
+describe('request shapes', () => {
+  it('should send getAll with every documented query parameter', async () => {
+    await client().getAll(CREDENTIALS, ORDER, CRITERIA, 25, 0);
+    const request = onlyRequest();
+    expect(request.method).toBe('GET');
+    expect(Object.fromEntries(request.query)).toEqual({
+      username: 'demo',
+      apiToken: CREDENTIALS.apiToken,
+      applicationCode: 'demo',
+      organizationCode: 'acme',
+      objectName: ORDER,
+      filterCommand: JSON.stringify({ criteria: CRITERIA }),
+      pageSize: '25',
+      pageStart: '0',
+      callback: expect.stringMatching(CALLBACK_NAME_PATTERN) as unknown,
+    });
+  });
+
+  it.each([
+    ['page0', '2'],
+    ['page1', '3'],
+    ['offset', '50'],
+  ] as const)('should convert page index 2 of size 25 to pageStart in %s mode', async (mode, pageStart) => {
+    await client(`${server.url}/ok`, mode).getAll(CREDENTIALS, ORDER, [], 25, 2);
+    expect(onlyRequest().query.get('pageStart')).toBe(pageStart);
+  });
+
+  it('should leave organizationCode out when the session has none', async () => {
+    await client().getObject({ ...CREDENTIALS, organizationCode: undefined }, ORDER, CRITERIA);
+    expect(onlyRequest().query.has('organizationCode')).toBe(false);
+  });
+
+  it('should send getObject with its filter and no paging', async () => {
+    await client().getObject(CREDENTIALS, ORDER, CRITERIA);
+    const { query } = onlyRequest();
+    expect(JSON.parse(query.get('filterCommand')!)).toEqual({ criteria: CRITERIA });
+    expect(query.has('pageSize')).toBe(false);
+  });
+
+  it('should send metadata with its category and credentials', async () => {
+    await client().getMetadata(CREDENTIALS, 'o1', 'none');
+    const { query } = onlyRequest();
+    expect([query.get('category'), query.get('username'), query.get('apiToken')]).toEqual([
+      'none',
+      'demo',
+      CREDENTIALS.apiToken,
+    ]);
+  });
+
+  it.each(['.', '..'])(
+    'should answer not_found for the id %j without letting it climb a path',
+    async (id) => {
+      const upstream = client();
+      await expect(upstream.update(CREDENTIALS, ORDER, id, {})).rejects.toMatchObject({ kind: 'not_found' });
+      await expect(upstream.getMetadata(CREDENTIALS, id, 'none')).rejects.toMatchObject({
+        kind: 'not_found',
+      });
+      expect(server.requests).toHaveLength(0);
+    },
+  );
+
+  it('should POST save as JSON with the same callback in the query string and the body', async () => {
+    await client().save(CREDENTIALS, ORDER, { _id: 'r1', total: 3, nested: { a: [1] } });
+    const request = onlyRequest();
+    expect(request.method).toBe('POST');
+    expect(request.headers['content-type']).toBe('application/json');
+    const callback = request.query.get('callback');
+    expect(callback).toMatch(CALLBACK_NAME_PATTERN);
+    expect(JSON.parse(request.body)).toEqual({
+      objectName: ORDER,
+      data: { _id: 'r1', total: 3, nested: { a: [1] } },
+      apiToken: CREDENTIALS.apiToken,
+      applicationCode: 'demo',
+      organizationCode: 'acme',
+      callback,
+    });
+  });
+
+  it('should send update as a GET with the fields in the query string', async () => {
+    await client().update(CREDENTIALS, ORDER, 'r1', { total: 4, note: 'a&b=c' });
+    const request = onlyRequest();
+    expect(request.method).toBe('GET');
+    expect(request.body).toBe('');
+    expect(Object.fromEntries(request.query)).toEqual({
+      objectName: ORDER,
+      data: JSON.stringify({ total: 4, note: 'a&b=c' }),
+      apiToken: CREDENTIALS.apiToken,
+      username: 'demo',
+      applicationCode: 'demo',
+      organizationCode: 'acme',
+      callback: expect.stringMatching(CALLBACK_NAME_PATTERN) as unknown,
+    });
+  });
+
+  it('should POST the JSON login as JSON without credentials in the URL', async () => {
+    await client().loginJson('demo', 'p&w=d');
+    const request = onlyRequest();
+    expect(request.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(request.body)).toEqual({ username: 'demo', password: 'p&w=d' });
+    expect([...request.query.keys()]).toEqual([]);
+  });
+
+  it('should POST the form login form-encoded', async () => {
+    await client().loginForm('5550100', 'p&w=d');
+    const request = onlyRequest();
+    expect(request.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(Object.fromEntries(new URLSearchParams(request.body))).toEqual({
+      username: '5550100',
+      password: 'p&w=d',
+    });
+  });
+
+  it('should send a fresh callback name on every call', async () => {
+    const upstream = client();
+    for (let i = 0; i < 5; i++) await upstream.getAll(CREDENTIALS, ORDER, [], 20, 0);
+    expect(new Set(server.requests.map((request) => request.query.get('callback'))).size).toBe(5);
+  });
+
+  it('should accept login answers wrapped in a callback anyway', async () => {
+    const upstream = clientFor(server.url, 'always-wrapped');
+    clients.push(upstream);
+    await expect(upstream.loginJson('demo', 'pw')).resolves.toEqual({ token: 'upstream-token' });
+    await expect(upstream.loginForm('demo', 'pw')).resolves.toMatchObject({
+      userId: 'u1',
+      token: 'upstream-token',
+    });
+  });
+});

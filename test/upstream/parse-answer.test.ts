@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import type { UpstreamError } from '../../src/upstream/errors.ts';
+import { parseAnswer, toAuthPattern } from '../../src/upstream/parse-answer.ts';
+import type { AnswerContext } from '../../src/upstream/parse-answer.ts';
+import {
+  formLoginAnswer,
+  getAllAnswer,
+  jsonLoginAnswer,
+  saveAnswer,
+  updateAnswer,
+} from '../../src/upstream/response-schemas.ts';
+import type { WireOperation } from '../../src/upstream/wire.ts';
+
+function context(operation: WireOperation, authPattern?: RegExp): AnswerContext {
+  return { operation, authPattern: toAuthPattern(authPattern), secrets: ['tok-SECRET-1', 'pw-SECRET-2'] };
+}
+
+function failure(run: () => unknown): UpstreamError {
+  try {
+    run();
+  } catch (error) {
+    return error as UpstreamError;
+  }
+  throw new Error('expected a failure');
+}
+
+function statusError(operation: WireOperation, message: string, errorCode?: string, pattern?: RegExp) {
+  const answer = { status: 'error', message, ...(errorCode === undefined ? {} : { error_code: errorCode }) };
+  const schema: z.ZodType =
+    operation === 'save' ? saveAnswer : operation === 'update' ? updateAnswer : getAllAnswer;
+  return failure(() => parseAnswer(answer, schema, context(operation, pattern)));
+}
+
+describe('parseAnswer', () => {
+  it.each([
+    ['loginJson', 'Bad credentials', undefined, 'unauthenticated'],
+    ['loginForm', 'Invalid mobile number or password', undefined, 'unauthenticated'],
+    ['save', 'Missing fields', 'SAVE_ERR_401', 'unauthenticated'],
+    ['save', 'Object name is not valid', 'SAVE_ERR_400', 'service'],
+    ['getAll', 'Invalid apiToken', undefined, 'unauthenticated'],
+    ['getObject', 'Your session has expired', undefined, 'unauthenticated'],
+    ['metadata', 'Unauthorised', undefined, 'unauthenticated'],
+    ['getAll', 'Missing credential', undefined, 'unauthenticated'],
+    ['getAll', 'Invalid object name', undefined, 'service'],
+    ['update', 'Object not found', undefined, 'not_found'],
+    ['update', 'No such object: r9', undefined, 'not_found'],
+    ['update', 'Invalid id', undefined, 'not_found'],
+    ['update', 'Invalid token', undefined, 'unauthenticated'],
+    ['update', 'Database unavailable', undefined, 'service'],
+    ['getObject', 'Object not found', undefined, 'service'],
+  ] as const)('should map %s answering %j (%s) to %s', (operation, message, code, kind) => {
+    expect(statusError(operation, message, code)).toMatchObject({
+      kind,
+      operation,
+      upstreamMessage: message,
+      upstreamErrorCode: code,
+    });
+  });
+
+  it('should use a configured auth pattern instead of the default, case-insensitively and statelessly', () => {
+    const pattern = /denied/g;
+    expect(statusError('getAll', 'ACCESS DENIED', undefined, pattern).kind).toBe('unauthenticated');
+    expect(statusError('getAll', 'access denied', undefined, pattern).kind).toBe('unauthenticated');
+    expect(statusError('getAll', 'Invalid token', undefined, pattern).kind).toBe('service');
+  });
+
+  it('should mask sent secrets that the upstream echoes in its message or code', () => {
+    const error = statusError('save', 'token tok-SECRET-1 for pw-SECRET-2 refused', 'E_tok-SECRET-1');
+    expect(error.upstreamMessage).toBe('token [redacted] for [redacted] refused');
+    expect(error.upstreamErrorCode).toBe('E_[redacted]');
+  });
+
+  it('should tolerate an error answer without message', () => {
+    const error = failure(() => parseAnswer({ status: 'error' }, getAllAnswer, context('getAll')));
+    expect(error).toMatchObject({ kind: 'service', upstreamMessage: '' });
+  });
+
+  it.each([
+    ['no status', { data: [], totalCount: 0 }],
+    ['an unknown status', { status: 'ok', data: [], totalCount: 0 }],
+    ['no data', { status: 'success', totalCount: 0 }],
+    ['a record without _id', { status: 'success', data: [{ name: 'x' }], totalCount: 1 }],
+    ['a numeric _id', { status: 'success', data: [{ _id: 7 }], totalCount: 1 }],
+    ['a negative totalCount', { status: 'success', data: [], totalCount: -1 }],
+    ['a fractional totalCount', { status: 'success', data: [], totalCount: 1.5 }],
+    ['a string totalCount', { status: 'success', data: [], totalCount: '3' }],
+    ['an array', [{ status: 'success' }]],
+    ['null', null],
+  ])('should call a getAll answer with %s a bad_response', (_name, answer) => {
+    expect(failure(() => parseAnswer(answer, getAllAnswer, context('getAll'))).kind).toBe('bad_response');
+  });
+
+  it('should not quote received values in a shape error', () => {
+    const error = failure(() =>
+      parseAnswer({ status: 'success', token: 12345678 }, jsonLoginAnswer, context('loginJson')),
+    );
+    expect(error.kind).toBe('bad_response');
+    expect(error.message).toContain('token');
+    expect(error.message).not.toContain('12345678');
+  });
+
+  it('should return records exactly as decoded, own __proto__ fields included', () => {
+    const answer: unknown = JSON.parse(
+      '{"status":"success","totalCount":1,"data":[{"_id":"a","__proto__":{"x":1},"n":{"__proto__":2}}]}',
+    );
+    const page = parseAnswer(answer, getAllAnswer, context('getAll'));
+    const record = page.data[0]!;
+    expect(Object.hasOwn(record, '__proto__')).toBe(true);
+    expect(Object.getPrototypeOf(record)).toBe(Object.prototype);
+    expect(record).toBe((answer as { data: unknown[] }).data[0]);
+  });
+
+  it('should accept a form login without token and with a numeric userId', () => {
+    const answer = { status: 'success', userId: 42, username: '5550100', message: 'Welcome' };
+    expect(parseAnswer(answer, formLoginAnswer, context('loginForm'))).toEqual({
+      status: 'success',
+      userId: '42',
+      username: '5550100',
+      token: undefined,
+      message: 'Welcome',
+    });
+  });
+
+  it('should require updatedFields to be an object', () => {
+    const answer = { status: 'success', savedObjectId: 'r1', message: 'ok', updatedFields: [] };
+    expect(failure(() => parseAnswer(answer, updateAnswer, context('update'))).kind).toBe('bad_response');
+  });
+});

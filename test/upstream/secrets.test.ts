@@ -1,0 +1,127 @@
+import { inspect } from 'node:util';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { UpstreamErrorKind } from '../../src/upstream/errors.ts';
+import { toTransportError } from '../../src/upstream/transport-error.ts';
+import type { UpstreamCallEvent, UpstreamClient, UpstreamClientOptions } from '../../src/upstream/types.ts';
+import { CREDENTIALS, clientFor, failureOf } from './client-for.ts';
+import { findClosedPort, startMisbehavingServer } from './misbehaving-server.ts';
+import type { MisbehavingServer } from './misbehaving-server.ts';
+
+const TOKEN = CREDENTIALS.apiToken;
+const PASSWORD = 'pw-SECRET-93d0aa51';
+
+let server: MisbehavingServer;
+let refusedUrl: string;
+const clients: UpstreamClient[] = [];
+const events: UpstreamCallEvent[] = [];
+
+beforeAll(async () => {
+  server = await startMisbehavingServer();
+  refusedUrl = `http://127.0.0.1:${await findClosedPort()}`;
+});
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+  server.reset();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+function client(behaviour: string): UpstreamClient {
+  const options: Partial<UpstreamClientOptions> = {
+    readRetries: 0,
+    callTimeoutMillis: 300,
+    maxResponseBytes: 32 * 1024,
+    onCall: (event) => events.push(event),
+  };
+  const created = clientFor(behaviour === 'refused' ? refusedUrl : server.url, behaviour, options);
+  clients.push(created);
+  return created;
+}
+
+/** Every way a secret could leave through an error. */
+function renderings(error: unknown): string[] {
+  const message = error instanceof Error ? error.message : '';
+  return [
+    String(error),
+    message,
+    JSON.stringify(error),
+    inspect(error, { depth: 5 }),
+    inspect(events, { depth: 5 }),
+  ];
+}
+
+const CASES: [string, UpstreamErrorKind][] = [
+  ['hang', 'timeout'],
+  ['endless-drip', 'timeout'],
+  ['refused', 'unavailable'],
+  ['reset', 'unavailable'],
+  ['status-500', 'unavailable'],
+  ['html', 'bad_response'],
+  ['truncated', 'bad_response'],
+  ['oversized', 'bad_response'],
+  ['wrong-callback', 'bad_response'],
+  ['echo-error/auth', 'unauthenticated'],
+  ['echo-error/notfound', 'not_found'],
+  ['echo-error/other', 'service'],
+];
+
+describe('secrets in errors', () => {
+  it.each(CASES)('should keep the apiToken out of a %s failure of update (%s)', async (behaviour, kind) => {
+    const error = await failureOf(client(behaviour).update(CREDENTIALS, 'com.example.Order', 'r1', { a: 1 }));
+    expect(error).toMatchObject({ kind });
+    for (const text of renderings(error)) expect(text).not.toContain(TOKEN);
+  });
+
+  it.each(CASES.map(([behaviour]) => behaviour))(
+    'should keep the apiToken out of a %s failure of getAll, getObject, metadata and save',
+    async (behaviour) => {
+      const upstream = client(behaviour);
+      for (const call of [
+        () => upstream.getAll(CREDENTIALS, 'com.example.Order', [], 20, 0),
+        () => upstream.getObject(CREDENTIALS, 'com.example.Order', []),
+        () => upstream.getMetadata(CREDENTIALS, 'r1', 'none'),
+        () => upstream.save(CREDENTIALS, 'com.example.Order', { a: 1 }),
+      ]) {
+        const error = await failureOf(call());
+        expect(error).toHaveProperty('kind');
+        for (const text of renderings(error)) expect(text).not.toContain(TOKEN);
+      }
+    },
+  );
+
+  it.each(['hang', 'refused', 'reset', 'status-500', 'html', 'truncated', 'echo-error/auth'])(
+    'should keep the password out of a %s failure of both logins',
+    async (behaviour) => {
+      const upstream = client(behaviour);
+      for (const call of [
+        () => upstream.loginJson('demo', PASSWORD),
+        () => upstream.loginForm('demo', PASSWORD),
+      ]) {
+        const error = await failureOf(call());
+        for (const text of renderings(error)) expect(text).not.toContain(PASSWORD);
+      }
+    },
+  );
+
+  it('should still say what the upstream said, minus the secret', async () => {
+    const error = await failureOf(
+      client('echo-error/auth').update(CREDENTIALS, 'com.example.Order', 'r1', {}),
+    );
+    expect(error).toMatchObject({ kind: 'unauthenticated', upstreamMessage: 'invalid token [redacted]' });
+  });
+
+  it.each(['UND_ERR_SOCKET', 'UND_ERR_HEADERS_TIMEOUT', 'ECONNRESET', 'SOMETHING_NEW', undefined])(
+    'should drop the message and cause chain of an HTTP error with code %s that quotes the URL',
+    (code) => {
+      const url = `http://127.0.0.1/studio/jsonp/getAll?apiToken=${TOKEN}`;
+      const raw = Object.assign(new Error(`request to ${url} failed`, { cause: new Error(url) }), {
+        code,
+        url,
+      });
+      const error = toTransportError(raw, { operation: 'getAll', callTimedOut: false, callTimeoutMillis: 1 });
+      for (const text of renderings(error)) expect(text).not.toContain(TOKEN);
+      expect(error.cause).toEqual({ name: 'Error', code: code ?? 'UNKNOWN' });
+    },
+  );
+});
