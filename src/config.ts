@@ -56,6 +56,27 @@ const regex = z.string().transform((source, ctx) => {
   }
 });
 
+/**
+ * A comma-separated list of exact origins (`scheme://host[:port]`). A path, a trailing slash or `*` would
+ * silently never match a browser's `Origin` header (or match every site), so they stop the start instead.
+ */
+const origins = z.string().transform((list, ctx) => {
+  const entries = list
+    .split(',')
+    .map((o) => o.trim())
+    .filter((o) => o !== '');
+  for (const entry of entries) {
+    if (!URL.canParse(entry) || new URL(entry).origin !== entry || !/^https?:/.test(entry)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${entry}" is not an origin; list origins like http://localhost:5173, comma-separated`,
+      });
+      return z.NEVER;
+    }
+  }
+  return entries;
+});
+
 const schema = z.object({
   NODE_ENV: z.string().optional(),
   HOST: z.string().min(1).optional(),
@@ -84,7 +105,7 @@ const schema = z.object({
   UPSTREAM_CALL_TIMEOUT_MS: int(1, 600_000).default(10_000),
   UPSTREAM_CONNECTIONS: int(1, 1024).default(32),
   REQUEST_TIMEOUT_MS: int(1, 600_000).default(15_000),
-  CORS_ORIGINS: z.string().default(''),
+  CORS_ORIGINS: origins.default([]),
 });
 
 const UPSTREAM_KEYS = ['API_URL', 'BASE_URL', 'STUDIO_URL', 'SERVER_URL'] as const;
@@ -153,8 +174,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     upstreamCallTimeoutMillis: e.UPSTREAM_CALL_TIMEOUT_MS,
     upstreamConnections: e.UPSTREAM_CONNECTIONS,
     requestTimeoutMillis: e.REQUEST_TIMEOUT_MS,
-    corsOrigins: e.CORS_ORIGINS.split(',')
-      .map((o) => o.trim())
-      .filter((o) => o !== ''),
+    corsOrigins: e.CORS_ORIGINS,
   };
 }

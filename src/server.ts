@@ -19,6 +19,7 @@ import type { Dispatcher } from 'undici';
 import type { GatewayConfig } from './config.ts';
 import { createContext, type GatewayServices, type GraphQLContext } from './context.ts';
 import { createReadinessProbe } from './health.ts';
+import { registerCors } from './http/cors.ts';
 import { EXAMPLE_DOCUMENT, EXAMPLE_HEADERS } from './landing-page.ts';
 import { createErrorFormatter } from './resolvers/errors.ts';
 import { buildSchema } from './schema.ts';
@@ -116,6 +117,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   });
   await apollo.start();
 
+  // Before the routes: CORS answers preflights in an onRequest hook.
+  await registerCors(app, config.corsOrigins);
   await app.register(fastifyApollo(apollo), {
     path: '/graphql',
     method: ['GET', 'POST', 'OPTIONS'],

@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+import { startHarness, type Harness } from '../support/gateway-harness.ts';
+
+const PAGE = 'http://127.0.0.1:5173';
+const OTHER = 'http://evil.example';
+
+const preflight = (url: string, origin: string) =>
+  fetch(url, {
+    method: 'OPTIONS',
+    headers: {
+      origin,
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'content-type,authorization',
+    },
+  });
+
+const post = (url: string, origin: string) =>
+  fetch(url, {
+    method: 'POST',
+    headers: { origin, 'content-type': 'application/json', authorization: 'Bearer nonsense' },
+    body: JSON.stringify({ query: '{ me { username } }' }),
+  });
+
+describe('with CORS_ORIGINS set', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ env: { CORS_ORIGINS: `${PAGE}, http://localhost:5173` } });
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('should answer a preflight for POST with content-type and authorization from a listed origin', async () => {
+    const response = await preflight(h.graphqlUrl, PAGE);
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe(PAGE);
+    expect(response.headers.get('access-control-allow-methods')).toContain('POST');
+    const allowed = (response.headers.get('access-control-allow-headers') ?? '')
+      .toLowerCase()
+      .split(/\s*,\s*/);
+    expect(allowed).toEqual(expect.arrayContaining(['content-type', 'authorization']));
+    expect(response.headers.get('access-control-allow-credentials')).toBeNull();
+  });
+
+  it('should let a listed origin read the answer of a POST', async () => {
+    const response = await post(h.graphqlUrl, 'http://localhost:5173');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+    expect(response.headers.get('vary')).toMatch(/origin/i);
+    expect(await response.json()).toEqual({ data: { me: null } });
+  });
+
+  it('should not allow an origin that is not listed', async () => {
+    const pre = await preflight(h.graphqlUrl, OTHER);
+    expect(pre.headers.get('access-control-allow-origin')).toBeNull();
+    const response = await post(h.graphqlUrl, OTHER);
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+describe('without CORS_ORIGINS', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('should send no CORS header to any origin', async () => {
+    const pre = await preflight(h.graphqlUrl, PAGE);
+    expect(pre.headers.get('access-control-allow-origin')).toBeNull();
+    const response = await post(h.graphqlUrl, PAGE);
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+describe('the CORS_ORIGINS setting', () => {
+  it('should read a comma-separated list of origins', () => {
+    const config = loadConfig({ CORS_ORIGINS: ' http://localhost:5173 ,https://app.example.com:8443,' });
+    expect(config.corsOrigins).toEqual(['http://localhost:5173', 'https://app.example.com:8443']);
+  });
+
+  it('should default to no origin at all', () => {
+    expect(loadConfig({}).corsOrigins).toEqual([]);
+  });
+
+  it.each([
+    '*',
+    'http://localhost:5173/',
+    'http://localhost:5173/app',
+    'localhost:5173',
+    'ftp://files.example',
+  ])('should refuse %s with a line naming the setting', (value) => {
+    expect(() => loadConfig({ CORS_ORIGINS: value })).toThrow(
+      /^Invalid setting CORS_ORIGINS: .*not an origin/,
+    );
+  });
+});
