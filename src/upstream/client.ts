@@ -4,12 +4,11 @@
  * validated before it is returned; every failure is an `UpstreamError` that holds no secret.
  */
 import type { z } from 'zod';
-import { UpstreamError, isUpstreamError } from './errors.ts';
+import { UpstreamError } from './errors.ts';
+import { createExchangeRunner } from './exchange.ts';
 import { createHttpTransport } from './http-transport.ts';
-import { buildRequestPath, parseBaseUrl } from './join-url.ts';
-import type { UpstreamBase } from './join-url.ts';
-import { createCallbackName, decodeJsonOrJsonp, decodeJsonp } from './jsonp.ts';
-import { parseAnswer, toAuthPattern } from './parse-answer.ts';
+import { parseBaseUrl } from './join-url.ts';
+import { toAuthPattern } from './parse-answer.ts';
 import {
   formLoginAnswer,
   getAllAnswer,
@@ -19,8 +18,6 @@ import {
   saveAnswer,
   updateAnswer,
 } from './response-schemas.ts';
-import { retryRead } from './retry-read.ts';
-import { toTransportError } from './transport-error.ts';
 import type {
   Criterion,
   PageStartMode,
@@ -30,29 +27,6 @@ import type {
 } from './types.ts';
 import type { WireFilterCommand, WireOperation } from './wire.ts';
 
-/** The request of one attempt; built per attempt, because every attempt gets a fresh callback name. */
-interface BuiltRequest {
-  path: string;
-  query?: Record<string, string | undefined>;
-  contentType?: string;
-  body?: string;
-}
-
-/** Everything that differs between the seven operations. */
-interface Exchange<T> {
-  operation: WireOperation;
-  base: UpstreamBase;
-  method: 'GET' | 'POST';
-  /** Reads are retried on `timeout`/`unavailable`; writes and logins never. */
-  retry: boolean;
-  /** `jsonp`: wrapped in the callback we sent. `json`: plain JSON, though a wrapper is tolerated. */
-  answer: 'jsonp' | 'json';
-  schema: z.ZodType<T>;
-  /** Sent with the call; masked if the upstream echoes them in an error message. */
-  secrets: readonly string[];
-  build(callback: string): BuiltRequest;
-}
-
 /** Creates the client. Base addresses are validated now: a bad one throws a `TypeError` naming it. */
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
   const api = parseBaseUrl('apiUrl', options.apiUrl);
@@ -60,61 +34,23 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   const studio = parseBaseUrl('studioUrl', options.studioUrl);
   const server = parseBaseUrl('serverUrl', options.serverUrl);
   const pageStartMode = options.pageStartMode ?? 'page0';
-  const readRetries = options.readRetries ?? 2;
-  const callTimeoutMillis = options.callTimeoutMillis ?? 10_000;
-  const authPattern = toAuthPattern(options.authErrorPattern);
   const transport = createHttpTransport({
     connectTimeoutMillis: options.connectTimeoutMillis ?? 2_000,
     headersTimeoutMillis: options.headersTimeoutMillis ?? 5_000,
     bodyTimeoutMillis: options.bodyTimeoutMillis ?? 5_000,
-    callTimeoutMillis,
+    callTimeoutMillis: options.callTimeoutMillis ?? 10_000,
     maxResponseBytes: options.maxResponseBytes ?? 8 * 1024 * 1024,
     connectionsPerOrigin: options.connectionsPerOrigin ?? 32,
     dispatcher: options.dispatcher,
   });
 
-  async function attempt<T>(exchange: Exchange<T>, attemptNumber: number): Promise<T> {
-    const { operation } = exchange;
-    const started = performance.now();
-    let outcome = 'ok';
-    try {
-      const callback = createCallbackName();
-      const built = exchange.build(callback);
-      const text = await transport.send({
-        operation,
-        method: exchange.method,
-        origin: exchange.base.origin,
-        path: buildRequestPath(exchange.base, built.path, built.query),
-        ...(built.contentType === undefined ? {} : { headers: { 'content-type': built.contentType } }),
-        ...(built.body === undefined ? {} : { body: built.body }),
-      });
-      const decoded =
-        exchange.answer === 'jsonp'
-          ? decodeJsonp(text, callback, operation)
-          : decodeJsonOrJsonp(text, operation);
-      return parseAnswer(decoded, exchange.schema, { operation, authPattern, secrets: exchange.secrets });
-    } catch (error) {
-      const failure = isUpstreamError(error)
-        ? error
-        : toTransportError(error, { operation, callTimedOut: false, callTimeoutMillis });
-      outcome = failure.kind;
-      throw failure;
-    } finally {
-      report({ operation, durationMillis: performance.now() - started, outcome, attempt: attemptNumber });
-    }
-  }
-
-  function report(event: Parameters<NonNullable<UpstreamClientOptions['onCall']>>[0]): void {
-    try {
-      options.onCall?.(event);
-    } catch {
-      // A failing metrics or log listener must not turn a good upstream answer into an error.
-    }
-  }
-
-  function run<T>(exchange: Exchange<T>): Promise<T> {
-    return exchange.retry ? retryRead(readRetries, (n) => attempt(exchange, n)) : attempt(exchange, 1);
-  }
+  const run = createExchangeRunner({
+    transport,
+    readRetries: options.readRetries ?? 2,
+    authPattern: toAuthPattern(options.authErrorPattern),
+    callTimeoutMillis: options.callTimeoutMillis ?? 10_000,
+    onCall: options.onCall,
+  });
 
   function read<T>(
     operation: WireOperation,

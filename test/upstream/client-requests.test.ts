@@ -1,3 +1,4 @@
+import { MockAgent, request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createUpstreamClient } from '../../src/upstream/client.ts';
 import { CALLBACK_NAME_PATTERN } from '../../src/upstream/jsonp.ts';
@@ -229,5 +230,37 @@ describe('request shapes', () => {
       userId: 'u1',
       token: 'upstream-token',
     });
+  });
+});
+
+describe('injected dispatcher', () => {
+  it('should send every call through it and leave it open on close', async () => {
+    const agent = new MockAgent();
+    agent.disableNetConnect();
+    const origin = 'http://upstream.test';
+    agent
+      .get(origin)
+      .intercept({ path: (path) => path.startsWith('/legacy/studio/jsonp/getAll?'), method: 'GET' })
+      .reply(200, ({ path }) => {
+        const callback = new URL(path, origin).searchParams.get('callback') ?? '';
+        return `${callback}({"status":"success","data":[{"_id":"m1"}],"totalCount":1});`;
+      })
+      .persist();
+    const base = `${origin}/legacy`;
+    const upstream = createUpstreamClient({
+      apiUrl: base,
+      baseUrl: base,
+      studioUrl: base,
+      serverUrl: base,
+      dispatcher: agent,
+    });
+    await expect(upstream.getAll(CREDENTIALS, ORDER, [], 20, 0)).resolves.toEqual({
+      records: [{ _id: 'm1' }],
+      totalCount: 1,
+    });
+    await upstream.close();
+    const after = await request(`${origin}/legacy/studio/jsonp/getAll?callback=x`, { dispatcher: agent });
+    expect(await after.body.text()).toContain('"m1"');
+    await agent.close();
   });
 });
