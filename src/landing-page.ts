@@ -4,6 +4,7 @@
 export const EXAMPLE_DOCUMENT = `# 1. Run "Login", copy data.login.token.
 # 2. Set the Authorization header below to: Bearer <token>
 # 3. Run "LoanTypes".
+# Offline? The gateway serves GraphiQL too, with no CDN: /graphiql
 mutation Login {
   login(username: "demo", password: "demo-password") {
     token

@@ -20,6 +20,8 @@ import type { GatewayConfig } from './config.ts';
 import { createContext, type GatewayServices, type GraphQLContext } from './context.ts';
 import { createReadinessProbe } from './health.ts';
 import { registerCors } from './http/cors.ts';
+import { registerGraphiql } from './http/graphiql.ts';
+import { linkGraphiqlFromLandingPage } from './http/graphiql-link.ts';
 import { EXAMPLE_DOCUMENT, EXAMPLE_HEADERS } from './landing-page.ts';
 import { createErrorFormatter } from './resolvers/errors.ts';
 import { buildSchema } from './schema.ts';
@@ -106,12 +108,14 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       ApolloServerPluginCacheControlDisabled(),
       ...(config.production ? [ApolloServerPluginDisableSuggestions()] : []),
       config.landingPage
-        ? ApolloServerPluginLandingPageLocalDefault({
-            embed: { endpointIsEditable: false, runTelemetry: false },
-            document: EXAMPLE_DOCUMENT,
-            headers: EXAMPLE_HEADERS,
-            includeCookies: false,
-          })
+        ? linkGraphiqlFromLandingPage(
+            ApolloServerPluginLandingPageLocalDefault({
+              embed: { endpointIsEditable: false, runTelemetry: false },
+              document: EXAMPLE_DOCUMENT,
+              headers: EXAMPLE_HEADERS,
+              includeCookies: false,
+            }),
+          )
         : ApolloServerPluginLandingPageDisabled(),
     ],
   });
@@ -124,6 +128,9 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     method: ['GET', 'POST', 'OPTIONS'],
     context: (request) => createContext(services, request.headers.authorization, request.id),
   });
+
+  // The offline explorer follows the landing page setting (off in production unless LANDING_PAGE=true).
+  if (config.landingPage) registerGraphiql(app, { document: EXAMPLE_DOCUMENT, headers: EXAMPLE_HEADERS });
 
   const ready = createReadinessProbe(upstreamUrls.studioUrl);
   let draining = false;

@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderGraphiqlPage } from '../../src/http/graphiql.ts';
+import { EXAMPLE_DOCUMENT } from '../../src/landing-page.ts';
+import { startHarness, type Harness } from '../support/gateway-harness.ts';
+
+/** The `src`/`href` of every script and stylesheet of a page. */
+const referencedAssets = (html: string) =>
+  [...html.matchAll(/<(?:script|link)[^>]*\s(?:src|href)="([^"]+)"/g)].map((m) => m[1] ?? '');
+
+describe('GraphiQL in development', () => {
+  let h: Harness;
+  let base: string;
+  beforeAll(async () => {
+    h = await startHarness();
+    base = h.graphqlUrl.replace(/\/graphql$/, '');
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('should serve the page pre-filled with the example operations and headers', async () => {
+    const response = await fetch(`${base}/graphiql`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await response.text();
+    const config = /<script type="application\/json" id="graphiql-config">(.*?)<\/script>/s.exec(html)?.[1];
+    expect(JSON.parse(config ?? 'null')).toEqual({
+      endpoint: 'graphql',
+      document: EXAMPLE_DOCUMENT,
+      headers: JSON.stringify({ Authorization: 'Bearer <paste data.login.token here>' }, null, 2),
+    });
+  });
+
+  it('should load every script and stylesheet from the gateway itself, never a CDN', async () => {
+    const response = await fetch(`${base}/graphiql`);
+    const csp = response.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("connect-src 'self'");
+    expect(csp).not.toMatch(/https?:/);
+    const assets = referencedAssets(await response.text());
+    expect(assets).toHaveLength(5);
+    for (const asset of assets) {
+      expect(asset).not.toMatch(/^(https?:)?\/\//);
+      const file = await fetch(new URL(asset, `${base}/graphiql`));
+      expect(file.status, asset).toBe(200);
+      expect(file.headers.get('content-type'), asset).toMatch(/^text\/(javascript|css)/);
+      expect((await file.arrayBuffer()).byteLength, asset).toBeGreaterThan(100);
+    }
+  });
+
+  it('should answer 404 for an asset it does not ship', async () => {
+    for (const name of ['nope.js', '__proto__', 'constructor', '..%2Fpackage.json']) {
+      expect((await fetch(`${base}/graphiql/assets/${name}`)).status, name).toBe(404);
+    }
+  });
+
+  it('should link to GraphiQL from the landing page where Sandbox says it cannot load', async () => {
+    const html = await (await fetch(h.graphqlUrl, { headers: { accept: 'text/html' } })).text();
+    const fallback = /<div class="fallback">([\s\S]*?)<\/div>/.exec(html)?.[1] ?? '';
+    expect(fallback).toContain('cannot be loaded');
+    expect(fallback).toContain('<a href="graphiql">open GraphiQL</a>');
+    expect(html).toContain('/graphiql');
+  });
+});
+
+describe('GraphiQL with the landing page off', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ env: { LANDING_PAGE: 'false' } });
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('should not serve GraphiQL or its assets', async () => {
+    const base = h.graphqlUrl.replace(/\/graphql$/, '');
+    expect((await fetch(`${base}/graphiql`)).status).toBe(404);
+    expect((await fetch(`${base}/graphiql/assets/graphiql.js`)).status).toBe(404);
+  });
+});
+
+describe('the GraphiQL page', () => {
+  it('should keep a document that contains </script> inside its data block', () => {
+    const html = renderGraphiqlPage({
+      assetsUrl: 'graphiql/assets',
+      document: 'query A { a } # </script><script>alert(1)</script>',
+      headers: {},
+    });
+    expect(html.match(/<\/script>/g)).toHaveLength(5);
+    expect(html).not.toContain('<script>alert(1)');
+  });
+});
