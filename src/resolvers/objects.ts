@@ -5,9 +5,9 @@
 import type { InputMaybe, FilterInput, Resolvers } from '../generated/resolvers-types.ts';
 import type { Criterion } from '../upstream/types.ts';
 import { badUserInput } from './errors.ts';
-import type { DataObjectEdgeModel, DataObjectModel } from './mappers.ts';
+import type { DataObjectModel } from './mappers.ts';
 import { getPath } from './object-path.ts';
-import { encodeCursor, parsePageArgs, planPages, resolveBackward } from './paging.ts';
+import { connectionNodes, connectionPageInfo, readConnection } from './read-connection.ts';
 
 /** The upstream criteria of a `FilterInput`. */
 export function toCriteria(filter: InputMaybe<FilterInput>): Criterion[] {
@@ -44,43 +44,10 @@ export const objectResolvers: Resolvers = {
       return record === null ? null : { objectName, record };
     },
 
-    async objects(_parent, args, ctx) {
+    objects(_parent, args, ctx) {
       const objectName = requireObjectName(args.objectName);
       const { loaders } = ctx.auth();
-      const criteria = toCriteria(args.filter);
-      const { config } = ctx.services;
-      const request = parsePageArgs(args, config);
-      let window: { offset: number; limit: number };
-      if (request.direction === 'forward') {
-        window = request;
-      } else if (request.end === null) {
-        // `last` without `before` counts back from the total, which only a read tells.
-        const probe = await loaders.page(objectName, criteria, Math.max(1, request.limit), 0);
-        window = resolveBackward(request, probe.totalCount);
-      } else {
-        window = resolveBackward(request, Number.MAX_SAFE_INTEGER);
-      }
-      const plan = planPages(window.offset, window.limit);
-      const pages = await Promise.all(
-        plan.map((p) => loaders.page(objectName, criteria, p.pageSize, p.pageIndex)),
-      );
-      const totalCount = pages[0]?.totalCount ?? 0;
-      const edges: DataObjectEdgeModel[] = [];
-      plan.forEach((p, i) => {
-        const records = pages[i]?.records ?? [];
-        records.forEach((record, j) => {
-          const at = p.pageIndex * p.pageSize + j;
-          if (at >= window.offset && at < window.offset + window.limit) {
-            edges.push({ cursor: encodeCursor(at), node: { objectName, record } });
-          }
-        });
-      });
-      return {
-        totalCount,
-        edges,
-        hasNextPage: window.offset + edges.length < totalCount,
-        hasPreviousPage: window.offset > 0 && totalCount > 0,
-      };
+      return readConnection(loaders, objectName, toCriteria(args.filter), args, ctx.services.config);
     },
   },
 
@@ -117,13 +84,8 @@ export const objectResolvers: Resolvers = {
   },
 
   DataObjectConnection: {
-    nodes: (connection) => connection.edges.map((edge) => edge.node),
-    pageInfo: (connection) => ({
-      hasNextPage: connection.hasNextPage,
-      hasPreviousPage: connection.hasPreviousPage,
-      startCursor: connection.edges[0]?.cursor ?? null,
-      endCursor: connection.edges.at(-1)?.cursor ?? null,
-    }),
+    nodes: connectionNodes,
+    pageInfo: connectionPageInfo,
   },
 
   DataObject: {

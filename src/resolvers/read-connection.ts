@@ -1,0 +1,73 @@
+/**
+ * One Relay connection page read through the request's loaders: the window the arguments ask for, served
+ * from the fewest upstream pages (`paging.ts`), then sliced. Shared by the generic `objects` field and every
+ * typed page field, so both page the same way and share the per-request page cache.
+ */
+import type { PageInfo } from '../generated/resolvers-types.ts';
+import type { Loaders } from '../upstream/loaders.ts';
+import type { Criterion } from '../upstream/types.ts';
+import type { DataObjectConnectionModel, DataObjectEdgeModel, DataObjectModel } from './mappers.ts';
+import { encodeCursor, parsePageArgs, planPages, resolveBackward, type PageArgs } from './paging.ts';
+
+/** The page size limits (`GatewayConfig` carries them). */
+export interface PageLimits {
+  defaultPageSize: number;
+  maxPageSize: number;
+}
+
+/** Reads the page of `objectName` records matching `criteria` that the Relay arguments ask for. */
+export async function readConnection(
+  loaders: Loaders,
+  objectName: string,
+  criteria: Criterion[],
+  args: PageArgs,
+  limits: PageLimits,
+): Promise<DataObjectConnectionModel> {
+  const request = parsePageArgs(args, limits);
+  let window: { offset: number; limit: number };
+  if (request.direction === 'forward') {
+    window = request;
+  } else if (request.end === null) {
+    // `last` without `before` counts back from the total, which only a read tells.
+    const probe = await loaders.page(objectName, criteria, Math.max(1, request.limit), 0);
+    window = resolveBackward(request, probe.totalCount);
+  } else {
+    window = resolveBackward(request, Number.MAX_SAFE_INTEGER);
+  }
+  const plan = planPages(window.offset, window.limit);
+  const pages = await Promise.all(
+    plan.map((p) => loaders.page(objectName, criteria, p.pageSize, p.pageIndex)),
+  );
+  const totalCount = pages[0]?.totalCount ?? 0;
+  const edges: DataObjectEdgeModel[] = [];
+  plan.forEach((p, i) => {
+    const records = pages[i]?.records ?? [];
+    records.forEach((record, j) => {
+      const at = p.pageIndex * p.pageSize + j;
+      if (at >= window.offset && at < window.offset + window.limit) {
+        edges.push({ cursor: encodeCursor(at), node: { objectName, record } });
+      }
+    });
+  });
+  return {
+    totalCount,
+    edges,
+    hasNextPage: window.offset + edges.length < totalCount,
+    hasPreviousPage: window.offset > 0 && totalCount > 0,
+  };
+}
+
+/** The `nodes` of a connection. */
+export function connectionNodes(connection: DataObjectConnectionModel): DataObjectModel[] {
+  return connection.edges.map((edge) => edge.node);
+}
+
+/** The `pageInfo` of a connection. */
+export function connectionPageInfo(connection: DataObjectConnectionModel): PageInfo {
+  return {
+    hasNextPage: connection.hasNextPage,
+    hasPreviousPage: connection.hasPreviousPage,
+    startCursor: connection.edges[0]?.cursor ?? null,
+    endCursor: connection.edges.at(-1)?.cursor ?? null,
+  };
+}
