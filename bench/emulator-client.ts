@@ -54,7 +54,7 @@ export async function upstreamCallCount(emulatorUrl: string): Promise<number> {
  */
 export async function waitForQuiet(
   emulatorUrl: string,
-  quietMillis = 100,
+  quietMillis = 75,
   timeoutMillis = 10_000,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMillis;

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { DEMO, directRequests } from './emulator-client.ts';
 import type { PlainRequest } from './emulator-client.ts';
-import { freePort, httpProbe, startNodeProcess, waitUntilReady } from './processes.ts';
+import { freePort, httpProbe, startNodeProcess, stopProcess, waitUntilReady } from './processes.ts';
 import type { BenchProcess } from './processes.ts';
 import { graphqlBody, variantObjects } from './workloads.ts';
 import type { Fixture, WorkloadId } from './workloads.ts';
@@ -85,6 +85,16 @@ async function gatewayLogin(url: string): Promise<string> {
   return token;
 }
 
+/** Runs `step`; when it fails, stops `child` first so no process outlives a failed start. */
+async function stopOnFailure<T>(child: BenchProcess, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    await stopProcess(child);
+    throw error;
+  }
+}
+
 /** Starts a peer (P0 only wraps the running emulator) and waits until it answers. */
 export async function startPeer(id: PeerId, env: PeerEnvironment): Promise<RunningPeer> {
   const { emulatorUrl, upstreamToken, fixture } = env;
@@ -100,8 +110,11 @@ export async function startPeer(id: PeerId, env: PeerEnvironment): Promise<Runni
   const url = `${base}/graphql`;
   if (id === 'P4') {
     const child = startNodeProcess(id, scripts.P4, gatewayEnv(emulatorUrl, port), env.logDir);
-    await waitUntilReady(child, httpProbe(`${base}/healthz`));
-    const headers = { authorization: `Bearer ${await gatewayLogin(url)}` };
+    const token = await stopOnFailure(child, async () => {
+      await waitUntilReady(child, httpProbe(`${base}/healthz`));
+      return gatewayLogin(url);
+    });
+    const headers = { authorization: `Bearer ${token}` };
     return { id, process: child, requests: (w) => graphqlRequests(url, headers, w, fixture) };
   }
   const child = startNodeProcess(
@@ -124,7 +137,7 @@ export async function startPeer(id: PeerId, env: PeerEnvironment): Promise<Runni
           headers: { 'content-type': 'application/json' },
           body: '{"query":"{__typename}"}',
         });
-  await waitUntilReady(child, probe);
+  await stopOnFailure(child, () => waitUntilReady(child, probe));
   const headers = { 'x-upstream-token': upstreamToken, 'x-upstream-username': DEMO.username };
   return { id, process: child, requests: (w) => graphqlRequests(url, headers, w, fixture) };
 }

@@ -4,7 +4,7 @@
  * Markdown table with the ratios. Writes `bench/results/<timestamp>.json` and `latest.json`; a full run
  * also writes `RESULTS.md` and the chart it embeds. See bench/README.md.
  */
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -68,6 +68,7 @@ async function main(): Promise<void> {
   const logDir = mkdtempSync(join(tmpdir(), 'bench-logs-'));
   const started: BenchProcess[] = [];
   let load: LoadClient | undefined;
+  let clean = false;
   try {
     const emulatorPort = await freePort();
     const emulatorUrl = `http://127.0.0.1:${emulatorPort}`;
@@ -99,17 +100,21 @@ async function main(): Promise<void> {
       notes.push('P4 skipped: src/main.ts does not exist yet.');
     }
     const peers: RunningPeer[] = [];
-    for (const id of wanted) {
-      try {
-        const peer = await startPeer(id, env);
-        if (peer.process !== emulator) started.push(peer.process);
-        peers.push(peer);
-      } catch (error) {
-        const message = `${id} did not start: ${error instanceof Error ? error.message : String(error)}`;
-        if (options.peers !== undefined) throw new Error(message, { cause: error });
-        log(message);
-        notes.push(message.split('\n')[0] ?? message);
-      }
+    // Started side by side; each waits until it answers.
+    const starts = await Promise.allSettled(wanted.map((id) => startPeer(id, env)));
+    for (const outcome of starts) {
+      if (outcome.status !== 'fulfilled') continue;
+      if (outcome.value.process !== emulator) started.push(outcome.value.process);
+      peers.push(outcome.value);
+    }
+    for (const [index, outcome] of starts.entries()) {
+      if (outcome.status === 'fulfilled') continue;
+      const error: unknown = outcome.reason;
+      const reason = error instanceof Error ? error.message : String(error);
+      const message = `${wanted[index] ?? '?'} did not start: ${reason}`;
+      if (options.peers !== undefined) throw new Error(message, { cause: error });
+      log(message);
+      notes.push(message.split('\n')[0] ?? message);
     }
     load = startLoadClient(logDir);
     const context: RoundContext = { load, emulatorUrl, ticksPerSecond: clockTicksPerSecond() };
@@ -117,11 +122,17 @@ async function main(): Promise<void> {
     log(`peers ${peers.map((p) => p.id).join(', ')}; workloads ${workloads.join(', ')}; logs in ${logDir}`);
 
     const cells: CellSummary[] = [];
-    for (const workload of workloads) {
+    const reads = workloads.filter((w) => w !== 'W4');
+    for (const workload of reads) {
       log(`${workload}: ${WORKLOADS[workload].title}`);
       cells.push(...(await runWorkload(context, peers, workload, options, env, notes, log)));
     }
+    // Before the saves, which grow the emulator's store for the rest of the run.
     const fixedRate = await runFixedRate(context, peers, options, env, notes, log);
+    if (workloads.includes('W4')) {
+      log(`W4: ${WORKLOADS.W4.title}`);
+      cells.push(...(await runWorkload(context, peers, 'W4', options, env, notes, log)));
+    }
     const peerIds = peers.map((peer) => peer.id);
     const shownWorkloads = options.workloads;
     const ratioTable = ratios(cells, shownWorkloads);
@@ -152,6 +163,7 @@ async function main(): Promise<void> {
       peerIds.includes('P4');
     await writeOutputs(report, full || options.writeResultsMd);
     log(`run took ${((Date.now() - startedAt.getTime()) / 1000).toFixed(0)} s`);
+    clean = notes.length === 0;
   } finally {
     await load?.close();
     for (const child of started.reverse()) {
@@ -159,6 +171,9 @@ async function main(): Promise<void> {
         log(`${child.name} had exited (${child.exited}):\n${logTail(child)}`);
       await stopProcess(child);
     }
+    // The processes' output is only worth keeping when something went wrong.
+    if (clean) rmSync(logDir, { recursive: true, force: true });
+    else log(`process logs kept in ${logDir}`);
   }
 }
 

@@ -3,7 +3,7 @@
  * the bench's body check rejects wrong answers: a benchmark whose peers answer errors fast, or whose check
  * accepts anything, measures nothing.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,11 +21,12 @@ const EMULATOR = new URL('../../src/emulator/main.ts', import.meta.url).pathname
 const PEERS: PeerId[] = ['P0', 'P1', 'P2', 'P3', 'P4'];
 
 let env: PeerEnvironment;
+let logDir = '';
 const started: BenchProcess[] = [];
 const peers = new Map<PeerId, RunningPeer>();
 
 beforeAll(async () => {
-  const logDir = mkdtempSync(join(tmpdir(), 'bench-test-'));
+  logDir = mkdtempSync(join(tmpdir(), 'bench-test-'));
   const port = await freePort();
   const emulatorUrl = `http://127.0.0.1:${port}`;
   const emulator = startNodeProcess('emulator', EMULATOR, { EMULATOR_PORT: String(port) }, logDir);
@@ -48,6 +49,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(started.map((child) => stopProcess(child)));
+  if (logDir !== '') rmSync(logDir, { recursive: true, force: true });
 });
 
 /** Upstream calls per request with one client, by peer and workload, as bench/README.md states them. */
