@@ -1,7 +1,7 @@
 /**
  * The load process: reads one `LoadJob` per line of stdin, runs it with autocannon (pipelining 1, every
- * body checked; the fixed-rate run with `paced-load.ts`), and writes one `LoadResult` per line of stdout. It lives for the whole bench run, so its
- * own start-up and JIT warm-up never land inside a measured round.
+ * body checked; the fixed-rate run with `paced-load.ts`), and writes one `LoadResult` per line of stdout.
+ * It lives for the whole bench run, so its own start-up and JIT warm-up never land inside a measured round.
  */
 import type { EventEmitter } from 'node:events';
 import { createInterface } from 'node:readline';
