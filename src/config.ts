@@ -2,7 +2,9 @@
  * Every setting of the gateway, read from the environment and validated once at start. A bad setting stops
  * the start with one clear line that names it (`loadConfig` throws a `ConfigError`).
  */
+import { isIP } from 'node:net';
 import { z } from 'zod';
+import type { QueryLimitsOptions } from './limits/armor.ts';
 import type { MatchesMode, PageStartMode } from './upstream/types.ts';
 
 /** Where the upstream is: four base addresses, or the embedded emulator. */
@@ -37,6 +39,49 @@ export interface GatewayConfig {
   upstreamConnections: number;
   requestTimeoutMillis: number;
   corsOrigins: string[];
+  /** `MAX_DEPTH` 6, `MAX_ALIASES` 15, `MAX_DIRECTIVES` 50, `MAX_TOKENS` 1000, `MAX_COST` 5000. */
+  queryLimits: QueryLimitsOptions;
+  /** `MAX_BODY_BYTES`: largest request body; more is `BODY_TOO_LARGE`. Default 100_000. */
+  maxBodyBytes: number;
+  /** `TRUSTED_PROXIES`: peers (addresses, CIDRs, `loopback`) whose `x-forwarded-for` is believed. Default none. */
+  trustedProxies: string[];
+  /** `REDIS_URL`: where login counters are shared by replicas. Default none: in memory. Never logged. */
+  redisUrl: string | undefined;
+  /** Login protection; see `src/auth/login-limiter.ts`. */
+  login: {
+    /** `LOGIN_MAX_CONSECUTIVE_FAILURES`: per username + client IP. Default 10. */
+    maxConsecutiveFailures: number;
+    /** `LOGIN_BLOCK_SECONDS`. Default 3600. */
+    blockSeconds: number;
+    /** `LOGIN_MAX_FAILURES_PER_USER`: per username per day, from any IP. Default 100. */
+    maxFailuresPerUser: number;
+    /** `LOGIN_MAX_FAILURES_PER_IP`: per client IP per day, any username. Default 100. */
+    maxFailuresPerIp: number;
+    /** `LOGIN_FAILURE_MIN_MS`: the least time a failed login takes to answer. Default 400. */
+    minFailureMillis: number;
+  };
+  /** Upstream resilience; see `src/upstream/resilience.ts`. */
+  resilience: {
+    /** `UPSTREAM_READ_RETRIES`. Default 2. */
+    readRetries: number;
+    /** `UPSTREAM_RETRY_BUDGET_PERCENT`: retries as a share of recent successes. Default 20. */
+    retryBudgetPercent: number;
+    /** `UPSTREAM_BREAKER_FAILURES`: consecutive failures that open an origin's breaker. Default 5. */
+    breakerFailures: number;
+    /** `UPSTREAM_BREAKER_HALF_OPEN_MS`. Default 5000. */
+    breakerHalfOpenAfterMillis: number;
+    /** `UPSTREAM_MAX_CONCURRENT`: upstream calls in flight. Default 64. */
+    maxConcurrentCalls: number;
+    /** `UPSTREAM_MAX_QUEUED`: calls waiting for a slot before `overloaded`. Default 512. */
+    maxQueuedCalls: number;
+  };
+  /** SIGTERM handling; see `src/shutdown.ts`. */
+  shutdown: {
+    /** `SHUTDOWN_DELAY_MS`: readiness says "draining" this long before the listener closes. Default 0. */
+    delayMillis: number;
+    /** `SHUTDOWN_GRACE_MS`: how long in-flight requests may take to finish. Default 10_000. */
+    graceMillis: number;
+  };
 }
 
 /** A setting that failed validation; `message` is the one line to print. */
@@ -77,6 +122,32 @@ const origins = z.string().transform((list, ctx) => {
   return entries;
 });
 
+/**
+ * A comma-separated list of trusted proxies: IP addresses, CIDR ranges, or the names `loopback`,
+ * `linklocal`, `uniquelocal` (as Fastify's `trustProxy` takes them).
+ */
+const proxies = z.string().transform((list, ctx) => {
+  const entries = list
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+  for (const entry of entries) {
+    const [address = '', bits, extra] = entry.split('/');
+    const family = isIP(address);
+    const validBits =
+      bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32));
+    const named = ['loopback', 'linklocal', 'uniquelocal'].includes(entry);
+    if (!named && (family === 0 || !validBits || extra !== undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${entry}" is not an IP address or CIDR range (e.g. 127.0.0.1, 10.0.0.0/8, loopback)`,
+      });
+      return z.NEVER;
+    }
+  }
+  return entries;
+});
+
 const schema = z.object({
   NODE_ENV: z.string().optional(),
   HOST: z.string().min(1).optional(),
@@ -106,6 +177,27 @@ const schema = z.object({
   UPSTREAM_CONNECTIONS: int(1, 1024).default(32),
   REQUEST_TIMEOUT_MS: int(1, 600_000).default(15_000),
   CORS_ORIGINS: origins.default([]),
+  MAX_DEPTH: int(1, 1000).default(6),
+  MAX_ALIASES: int(0, 10_000).default(15),
+  MAX_DIRECTIVES: int(0, 10_000).default(50),
+  MAX_TOKENS: int(10, 1_000_000).default(1000),
+  MAX_COST: int(1, 10_000_000).default(5000),
+  MAX_BODY_BYTES: int(1024, 100 * 1024 * 1024).default(100_000),
+  TRUSTED_PROXIES: proxies.default([]),
+  REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
+  LOGIN_MAX_CONSECUTIVE_FAILURES: int(1, 1_000_000).default(10),
+  LOGIN_BLOCK_SECONDS: int(1, 30 * 24 * 3600).default(3600),
+  LOGIN_MAX_FAILURES_PER_USER: int(1, 1_000_000).default(100),
+  LOGIN_MAX_FAILURES_PER_IP: int(1, 1_000_000).default(100),
+  LOGIN_FAILURE_MIN_MS: int(0, 10_000).default(400),
+  UPSTREAM_READ_RETRIES: int(0, 10).default(2),
+  UPSTREAM_RETRY_BUDGET_PERCENT: int(0, 100).default(20),
+  UPSTREAM_BREAKER_FAILURES: int(1, 1000).default(5),
+  UPSTREAM_BREAKER_HALF_OPEN_MS: int(1, 600_000).default(5_000),
+  UPSTREAM_MAX_CONCURRENT: int(1, 100_000).default(64),
+  UPSTREAM_MAX_QUEUED: int(0, 1_000_000).default(512),
+  SHUTDOWN_DELAY_MS: int(0, 600_000).default(0),
+  SHUTDOWN_GRACE_MS: int(0, 600_000).default(10_000),
 });
 
 const UPSTREAM_KEYS = ['API_URL', 'BASE_URL', 'STUDIO_URL', 'SERVER_URL'] as const;
@@ -150,6 +242,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
   if (e.DEFAULT_PAGE_SIZE > e.MAX_PAGE_SIZE) {
     throw new ConfigError('Invalid setting DEFAULT_PAGE_SIZE: must not exceed MAX_PAGE_SIZE');
   }
+  if (e.REQUEST_TIMEOUT_MS <= e.UPSTREAM_CALL_TIMEOUT_MS) {
+    // Otherwise a slow upstream answer would be cut by the request's deadline instead of its own.
+    throw new ConfigError('Invalid setting REQUEST_TIMEOUT_MS: must exceed UPSTREAM_CALL_TIMEOUT_MS');
+  }
   return {
     production,
     host: e.HOST ?? '127.0.0.1',
@@ -175,5 +271,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     upstreamConnections: e.UPSTREAM_CONNECTIONS,
     requestTimeoutMillis: e.REQUEST_TIMEOUT_MS,
     corsOrigins: e.CORS_ORIGINS,
+    queryLimits: {
+      maxDepth: e.MAX_DEPTH,
+      maxAliases: e.MAX_ALIASES,
+      maxDirectives: e.MAX_DIRECTIVES,
+      maxTokens: e.MAX_TOKENS,
+      maxCost: e.MAX_COST,
+    },
+    maxBodyBytes: e.MAX_BODY_BYTES,
+    trustedProxies: e.TRUSTED_PROXIES,
+    redisUrl: e.REDIS_URL,
+    login: {
+      maxConsecutiveFailures: e.LOGIN_MAX_CONSECUTIVE_FAILURES,
+      blockSeconds: e.LOGIN_BLOCK_SECONDS,
+      maxFailuresPerUser: e.LOGIN_MAX_FAILURES_PER_USER,
+      maxFailuresPerIp: e.LOGIN_MAX_FAILURES_PER_IP,
+      minFailureMillis: e.LOGIN_FAILURE_MIN_MS,
+    },
+    resilience: {
+      readRetries: e.UPSTREAM_READ_RETRIES,
+      retryBudgetPercent: e.UPSTREAM_RETRY_BUDGET_PERCENT,
+      breakerFailures: e.UPSTREAM_BREAKER_FAILURES,
+      breakerHalfOpenAfterMillis: e.UPSTREAM_BREAKER_HALF_OPEN_MS,
+      maxConcurrentCalls: e.UPSTREAM_MAX_CONCURRENT,
+      maxQueuedCalls: e.UPSTREAM_MAX_QUEUED,
+    },
+    shutdown: { delayMillis: e.SHUTDOWN_DELAY_MS, graceMillis: e.SHUTDOWN_GRACE_MS },
   };
 }

@@ -3,6 +3,7 @@
  * use (a request without a session never pays for them).
  */
 import { randomUUID } from 'node:crypto';
+import type { LoginProtection } from './auth/login-protection.ts';
 import type { GatewayConfig } from './config.ts';
 import type { SessionClaims, SessionSealer } from './session.ts';
 import { createLoaders, type Loaders } from './upstream/loaders.ts';
@@ -17,6 +18,8 @@ export interface GatewayServices {
   /** Reads: identical in-flight reads of one session share one call. */
   reads: UpstreamClient;
   sessions: SessionSealer;
+  /** Guards `login`: failure counting, blocks, the timing floor. */
+  loginProtection: LoginProtection;
   onLoaderBatch?: (operation: string, size: number) => void;
 }
 
@@ -31,6 +34,8 @@ export interface AuthenticatedContext {
 export interface GraphQLContext {
   services: GatewayServices;
   requestId: string;
+  /** The client's address: the direct peer, or `x-forwarded-for` when that peer is a trusted proxy. */
+  clientIp: string;
   /** `null` when the request carries no valid session token. */
   session: SessionClaims | null;
   /** The session, credentials and loaders; throws `UNAUTHENTICATED` without a valid session. */
@@ -44,6 +49,7 @@ export async function createContext(
   services: GatewayServices,
   authorization: string | undefined,
   requestId: string = randomUUID(),
+  clientIp = 'unknown',
 ): Promise<GraphQLContext> {
   const token = authorization === undefined ? undefined : BEARER.exec(authorization)?.[1];
   const session = token === undefined ? null : await services.sessions.open(token);
@@ -51,6 +57,7 @@ export async function createContext(
   return {
     services,
     requestId,
+    clientIp,
     session,
     auth() {
       if (authenticated) return authenticated;

@@ -1,10 +1,11 @@
 /**
  * The command line (`npm start`): reads the settings, starts the emulator in-process when no upstream is
- * set, starts the gateway, and stops both cleanly on SIGTERM/SIGINT.
+ * set, starts the gateway, and stops both cleanly on SIGTERM/SIGINT (`shutdown.ts`).
  */
 import { ConfigError, loadConfig } from './config.ts';
 import { startEmulator, DEMO } from './emulator/index.ts';
 import { createGateway, type UpstreamUrls } from './server.ts';
+import { createShutdown } from './shutdown.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -49,27 +50,26 @@ async function main(): Promise<void> {
   }
   process.stdout.write(`\n${lines.join('\n')}\n\n`);
 
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    gateway.app.log.info({ signal }, 'shutting down');
-    void gateway
-      .close()
-      .then(() => stopEmulator?.())
-      .then(
-        () => process.exit(0),
-        (error: unknown) => {
-          gateway.app.log.error({ err: error }, 'shutdown failed');
-          process.exit(1);
-        },
-      );
+  const shutdown = createShutdown({
+    gateway,
+    delayMillis: config.shutdown.delayMillis,
+    graceMillis: config.shutdown.graceMillis,
+    ...(stopEmulator ? { afterClose: stopEmulator } : {}),
+  });
+  let signals = 0;
+  const onSignal = (signal: string) => {
+    signals += 1;
+    if (signals > 1) {
+      // A second Ctrl-C (or SIGTERM) means "now": skip the rest of the drain.
+      process.exit(1);
+    }
+    void shutdown(signal).then((code) => process.exit(code));
   };
   process.on('SIGTERM', () => {
-    stop('SIGTERM');
+    onSignal('SIGTERM');
   });
   process.on('SIGINT', () => {
-    stop('SIGINT');
+    onSignal('SIGINT');
   });
 }
 

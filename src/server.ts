@@ -2,7 +2,6 @@
  * Builds the gateway: the upstream client, the Apollo Server, and the Fastify listener with `/graphql`,
  * `/healthz`, `/readyz` and `/metrics`.
  */
-import { randomUUID } from 'node:crypto';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginDisableSuggestions } from '@apollo/server/plugin/disableSuggestions';
 import {
@@ -14,8 +13,11 @@ import {
 } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Dispatcher } from 'undici';
+import { createLoginLimiter } from './auth/login-limiter.ts';
+import { createLoginProtection } from './auth/login-protection.ts';
+import { connectRedis, redisPassword } from './auth/redis-connection.ts';
 import type { GatewayConfig } from './config.ts';
 import { createContext, type GatewayServices, type GraphQLContext } from './context.ts';
 import { createReadinessProbe } from './health.ts';
@@ -23,11 +25,19 @@ import { registerCors } from './http/cors.ts';
 import { registerGraphiql } from './http/graphiql.ts';
 import { linkGraphiqlFromLandingPage } from './http/graphiql-link.ts';
 import { EXAMPLE_DOCUMENT, EXAMPLE_HEADERS } from './landing-page.ts';
+import { createQueryLimits } from './limits/armor.ts';
+import { registerBodyLimitError } from './limits/body-limit.ts';
+import { createLogger } from './observability/logger.ts';
+import { createMetrics, type GatewayMetrics } from './observability/metrics.ts';
+import { registerRequestLog, requestIdFor } from './observability/request-log.ts';
+import { createRequestLogPlugin } from './observability/request-log-plugin.ts';
+import { createRequestScopes } from './observability/request-scope.ts';
 import { createErrorFormatter } from './resolvers/errors.ts';
 import { buildSchema } from './schema.ts';
 import { createSessionSealer } from './session.ts';
-import { createUpstreamClient } from './upstream/client.ts';
 import { withCoalescing } from './upstream/coalesce.ts';
+import type { ResilientClient } from './upstream/resilience.ts';
+import { createUpstreamStack } from './upstream-stack.ts';
 
 /** The four upstream base addresses. */
 export interface UpstreamUrls {
@@ -51,45 +61,85 @@ export interface GatewayOptions {
 export interface Gateway {
   app: FastifyInstance;
   services: GatewayServices;
+  metrics: GatewayMetrics;
+  /** The upstream client with its breakers (readiness, tests). */
+  upstream: ResilientClient;
   /** Listens on `config.host:config.port` and answers the base URL (`http://host:port`). */
   listen(): Promise<string>;
-  /** Stops accepting, lets in-flight requests finish, closes upstream pools. */
+  /** Flips `/readyz` to 503 "draining"; requests are still served (see `src/shutdown.ts`). */
+  startDraining(): void;
+  /** Stops accepting, lets in-flight requests finish, closes upstream pools and the Redis connection. */
   close(): Promise<void>;
 }
 
 /** Builds the gateway (Apollo started, routes registered) without listening. */
 export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const { config, upstreamUrls } = options;
-  const upstream = createUpstreamClient({
-    ...upstreamUrls,
-    pageStartMode: config.pageStartMode,
-    authErrorPattern: config.authErrorPattern,
-    connectTimeoutMillis: config.upstreamConnectTimeoutMillis,
-    headersTimeoutMillis: config.upstreamHeadersTimeoutMillis,
-    bodyTimeoutMillis: config.upstreamBodyTimeoutMillis,
-    callTimeoutMillis: config.upstreamCallTimeoutMillis,
-    connectionsPerOrigin: config.upstreamConnections,
-    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+  const metrics = createMetrics();
+  const scopes = createRequestScopes();
+  const logger = createLogger({
+    level: config.logLevel,
+    stream: options.logStream,
+    secrets: [config.sessionSecret, redisPassword(config.redisUrl)],
   });
+  const upstream = createUpstreamStack({
+    config,
+    upstreamUrls,
+    metrics,
+    scopes,
+    dispatcher: options.dispatcher,
+    onBreakerStateChange: (origin, state) => {
+      if (state !== 'closed') logger.warn({ origin, state }, 'upstream circuit breaker');
+    },
+  });
+  const redis = config.redisUrl === undefined ? undefined : await connectRedis(config.redisUrl, logger);
   const services: GatewayServices = {
     config,
     upstream,
     reads: withCoalescing(upstream),
     sessions: createSessionSealer({ secret: config.sessionSecret, ttlSeconds: config.sessionTtlSeconds }),
+    loginProtection: createLoginProtection({
+      limiter: createLoginLimiter({
+        ...config.login,
+        redis,
+        onBlock: (limit) => {
+          metrics.countLoginBlock(limit);
+        },
+      }),
+      minFailureMillis: config.login.minFailureMillis,
+      onStoreError: (error) => {
+        logger.warn({ err: error }, 'login limiter store failed');
+      },
+    }),
+    onLoaderBatch: (loader, size) => {
+      metrics.observeLoaderBatch(loader, size);
+    },
   };
 
+  // Typed as Fastify's logger interface, so the instance keeps Fastify's default logger type everywhere.
+  const fastifyLogger: FastifyBaseLogger = logger;
   const app = Fastify({
-    logger:
-      config.logLevel === 'silent'
-        ? false
-        : { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
-    bodyLimit: 100_000,
+    loggerInstance: fastifyLogger,
+    bodyLimit: config.maxBodyBytes,
     // One line per request is written by our own hook, with the operation and its upstream cost.
     logController: new LogController({ disableRequestLogging: true }),
     return503OnClosing: true,
-    requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
+    // `x-request-id` is read (and checked) by genReqId: Fastify would take any header value as is.
+    requestIdHeader: false,
+    genReqId: requestIdFor,
+    // `request.ip` comes from x-forwarded-for only when the direct peer is one of these.
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
   });
+  const scopeOf = registerRequestLog(app, {
+    scopes,
+    metrics,
+    requestTimeoutMillis: config.requestTimeoutMillis,
+    graphqlPath: '/graphql',
+  });
+  registerBodyLimitError(app, config.maxBodyBytes, (request) => {
+    scopeOf(request)?.errorCodes.push('BODY_TOO_LARGE');
+  });
+  const limits = createQueryLimits(config.queryLimits);
 
   const apollo = new ApolloServer<GraphQLContext>({
     schema: buildSchema(),
@@ -97,10 +147,15 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     csrfPrevention: true,
     allowBatchedHttpRequests: false,
     includeStacktraceInErrorResponses: false,
+    // Shutdown is ours (src/shutdown.ts): Apollo's own handler would re-raise the signal and exit non-zero.
+    stopOnTerminationSignals: false,
+    validationRules: limits.validationRules,
+    parseOptions: limits.parseOptions,
     hideSchemaDetailsFromClientErrors: config.production,
     formatError: createErrorFormatter({ production: config.production }),
     plugins: [
       fastifyApolloDrainPlugin(app),
+      createRequestLogPlugin<GraphQLContext>(scopes),
       ApolloServerPluginUsageReportingDisabled(),
       ApolloServerPluginSchemaReportingDisabled(),
       ApolloServerPluginInlineTraceDisabled(),
@@ -126,7 +181,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   await app.register(fastifyApollo(apollo), {
     path: '/graphql',
     method: ['GET', 'POST', 'OPTIONS'],
-    context: (request) => createContext(services, request.headers.authorization, request.id),
+    context: (request) => createContext(services, request.headers.authorization, request.id, request.ip),
   });
 
   // The offline explorer follows the landing page setting (off in production unless LANDING_PAGE=true).
@@ -136,22 +191,24 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   let draining = false;
   app.get('/healthz', () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
-    const upstreamOk = !draining && (await ready());
-    return reply
-      .code(upstreamOk ? 200 : 503)
-      .send({ status: upstreamOk ? 'ready' : draining ? 'draining' : 'upstream unreachable' });
+    const status = draining
+      ? 'draining'
+      : upstream.isFailingFast()
+        ? 'upstream circuit open'
+        : (await ready())
+          ? 'ready'
+          : 'upstream unreachable';
+    return reply.code(status === 'ready' ? 200 : 503).send({ status });
   });
-  app.get('/metrics', (_request, reply) =>
-    reply
-      .type('text/plain; version=0.0.4')
-      .send(
-        `# HELP process_uptime_seconds Uptime of the gateway.\nprocess_uptime_seconds ${process.uptime()}\n`,
-      ),
+  app.get('/metrics', async (_request, reply) =>
+    reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
   );
 
   return {
     app,
     services,
+    metrics,
+    upstream,
     async listen() {
       await app.listen({ host: config.host, port: config.port });
       const address = app.server.address();
@@ -159,10 +216,14 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       const host = config.host.includes(':') ? `[${config.host}]` : config.host;
       return `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
     },
+    startDraining() {
+      draining = true;
+    },
     async close() {
       draining = true;
       await app.close();
       await upstream.close();
+      await redis?.quit().catch(() => undefined);
     },
   };
 }

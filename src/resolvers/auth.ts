@@ -16,24 +16,25 @@ export const authResolvers: Resolvers = {
 
   Mutation: {
     async login(_parent, { username, password, method, organizationCode }, ctx) {
-      const { config, upstream, sessions } = ctx.services;
+      const { config, upstream, sessions, loginProtection } = ctx.services;
       const chosen = method ?? config.loginMethod;
-      let identity: { username: string; userId: string | null; apiToken: string | undefined };
-      try {
-        if (chosen === 'FORM') {
-          const result = await upstream.loginForm(username, password);
-          identity = { username: result.username, userId: result.userId, apiToken: result.token };
-        } else {
+      // Blocks, failure counting and the timing floor: src/auth/login-protection.ts.
+      const identity = await loginProtection.run(username, ctx.clientIp, async () => {
+        try {
+          if (chosen === 'FORM') {
+            const result = await upstream.loginForm(username, password);
+            return { username: result.username, userId: result.userId, apiToken: result.token };
+          }
           const result = await upstream.loginJson(username, password);
-          identity = { username, userId: null, apiToken: result.token };
+          return { username, userId: null, apiToken: result.token };
+        } catch (error) {
+          // One generic answer for every refused login: nothing tells whether the user exists.
+          if (isUpstreamError(error) && (error.kind === 'unauthenticated' || error.kind === 'service')) {
+            throw unauthenticated('credentials');
+          }
+          throw error;
         }
-      } catch (error) {
-        // One generic answer for every refused login: nothing tells whether the user exists.
-        if (isUpstreamError(error) && (error.kind === 'unauthenticated' || error.kind === 'service')) {
-          throw unauthenticated('credentials');
-        }
-        throw error;
-      }
+      });
       if (identity.apiToken === undefined || identity.apiToken === '') {
         throw new GraphQLError('The upstream form login returned no token, so no session can be opened.', {
           extensions: { code: ErrorCode.UPSTREAM_ERROR, upstream: { operation: 'loginForm' } },

@@ -3,6 +3,7 @@
  */
 import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import { formatLimitError } from '../limits/limit-error.ts';
 import { isUpstreamError, type UpstreamError } from '../upstream/errors.ts';
 
 /** Codes front-ends can rely on (`extensions.code`). */
@@ -22,10 +23,16 @@ const UNAUTHENTICATED_MESSAGES = {
   credentials: 'Invalid username or password.',
 } as const;
 
-/** `UNAUTHENTICATED` with a message that says what to do, never why a login failed. */
-export function unauthenticated(reason: keyof typeof UNAUTHENTICATED_MESSAGES): GraphQLError {
+/**
+ * `UNAUTHENTICATED` with a message that says what to do, never why a login failed. `extra` adds extensions
+ * (the login limiter's `retryAfter`).
+ */
+export function unauthenticated(
+  reason: keyof typeof UNAUTHENTICATED_MESSAGES,
+  extra: Record<string, unknown> = {},
+): GraphQLError {
   return new GraphQLError(UNAUTHENTICATED_MESSAGES[reason], {
-    extensions: { code: ErrorCode.UNAUTHENTICATED, http: { status: 200 } },
+    extensions: { ...extra, code: ErrorCode.UNAUTHENTICATED, http: { status: 200 } },
   });
 }
 
@@ -55,6 +62,8 @@ export function fromUpstreamError(error: UpstreamError): GraphQLError {
     case 'timeout':
     case 'unavailable':
     case 'bad_response':
+    case 'circuit_open':
+    case 'overloaded':
       return new GraphQLError(`The upstream service is unavailable (${error.kind.replace('_', ' ')}).`, {
         extensions: { code: ErrorCode.UPSTREAM_UNAVAILABLE, reason: error.kind },
       });
@@ -74,6 +83,8 @@ function upstreamExtension(error: UpstreamError): Record<string, string> {
  */
 export function createErrorFormatter(options: { production: boolean }) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const limit = formatLimitError(formatted, error);
+    if (limit !== undefined) return limit;
     const original = unwrapResolverError(error);
     if (isUpstreamError(original)) {
       const mapped = fromUpstreamError(original).toJSON();

@@ -13,10 +13,14 @@ export type UpstreamErrorKind =
   | 'not_found'
   /** A deadline passed: connect, headers, body or the whole call. */
   | 'timeout'
-  /** Refused, reset, non-2xx, circuit open, bulkhead full. */
+  /** Refused, reset, non-2xx. */
   | 'unavailable'
   /** The body could not be decoded: not JSONP/JSON, wrong callback, wrong shape, too large. */
-  | 'bad_response';
+  | 'bad_response'
+  /** Not sent: the origin's circuit breaker is open after repeated failures (`resilience.ts`). */
+  | 'circuit_open'
+  /** Not sent: too many upstream calls already in flight and waiting (the bulkhead, `resilience.ts`). */
+  | 'overloaded';
 
 /** Options of {@link UpstreamError}. */
 export interface UpstreamErrorOptions {

@@ -1,0 +1,77 @@
+/**
+ * Query limits for Apollo Server: GraphQL Armor's depth, alias, directive and cost rules, graphql-js's own
+ * token limit, and the single-login rule. Each refusal carries its own code (`limit-error.ts`).
+ *
+ * Two Armor protections are left off on purpose:
+ * - its token plugin re-parses every document and, under Apollo Server 5, reports through
+ *   `unexpectedErrorProcessingRequest`, which turns the refusal (and any other unexpected error) into an
+ *   HTTP 500; graphql-js counts tokens while it parses anyway (`parseOptions.maxTokens`), so we use that;
+ * - field-suggestion blocking, which `ApolloServerPluginDisableSuggestions` already does in production.
+ */
+import { ApolloArmor } from '@escape.tech/graphql-armor';
+import type { GraphQLError, ParseOptions, ValidationContext, ValidationRule } from 'graphql';
+import { LimitCode, limitError } from './limit-error.ts';
+import { singleLoginRule } from './single-login-rule.ts';
+
+/** The limits; each documents its setting and default. */
+export interface QueryLimitsOptions {
+  /** `MAX_DEPTH`: deepest field nesting. Default 6. */
+  maxDepth: number;
+  /** `MAX_ALIASES`: aliases in one operation. Default 15. */
+  maxAliases: number;
+  /** `MAX_DIRECTIVES`: directives in one operation. Default 50. */
+  maxDirectives: number;
+  /** `MAX_TOKENS`: lexical tokens in one document. Default 1000. */
+  maxTokens: number;
+  /** `MAX_COST`: Armor's cost (objects 2, scalars 1, ×1.5 per level). Default 5000. */
+  maxCost: number;
+}
+
+/** What Apollo Server takes (`validationRules`, `parseOptions`). */
+export interface QueryLimits {
+  validationRules: ValidationRule[];
+  parseOptions: ParseOptions;
+}
+
+/** Reports Armor's refusal as our coded error instead of Armor's `BAD_USER_INPUT`. */
+function reporter(code: LimitCode, setting: string, max: number) {
+  return (context: ValidationContext | null, error: GraphQLError): void => {
+    // Armor words its refusals as syntax errors ("Syntax Error: Query depth limit of 6 exceeded, found 7.").
+    const message = error.message.replace(/^Syntax Error:\s*/, '');
+    context?.reportError(limitError(code, message, setting, max));
+  };
+}
+
+/** Builds the limits from the settings. */
+export function createQueryLimits(options: QueryLimitsOptions): QueryLimits {
+  const armor = new ApolloArmor({
+    blockFieldSuggestion: { enabled: false },
+    maxTokens: { enabled: false },
+    maxDepth: {
+      n: options.maxDepth,
+      propagateOnRejection: false,
+      onReject: [reporter(LimitCode.MAX_DEPTH_EXCEEDED, 'MAX_DEPTH', options.maxDepth)],
+    },
+    maxAliases: {
+      n: options.maxAliases,
+      propagateOnRejection: false,
+      onReject: [reporter(LimitCode.MAX_ALIASES_EXCEEDED, 'MAX_ALIASES', options.maxAliases)],
+    },
+    maxDirectives: {
+      n: options.maxDirectives,
+      propagateOnRejection: false,
+      onReject: [reporter(LimitCode.MAX_DIRECTIVES_EXCEEDED, 'MAX_DIRECTIVES', options.maxDirectives)],
+    },
+    costLimit: {
+      maxCost: options.maxCost,
+      propagateOnRejection: false,
+      onReject: [reporter(LimitCode.MAX_COST_EXCEEDED, 'MAX_COST', options.maxCost)],
+    },
+  });
+  // With the token and suggestion protections off, Armor's part is validation rules only (no plugins).
+  const { validationRules } = armor.protect();
+  return {
+    validationRules: [...validationRules, singleLoginRule],
+    parseOptions: { maxLexicalTokens: options.maxTokens },
+  };
+}

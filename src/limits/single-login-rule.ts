@@ -1,0 +1,53 @@
+/**
+ * A validation rule: `login` must be the only root field of its operation, and not aliased. Otherwise one
+ * HTTP request could carry fifteen password guesses (`a: login(…) b: login(…) …`), each a separate upstream
+ * login, and per-request rate limits would count them as one.
+ */
+import { Kind, OperationTypeNode } from 'graphql';
+import type { ASTVisitor, FieldNode, SelectionSetNode, ValidationContext } from 'graphql';
+import { LimitCode, limitError } from './limit-error.ts';
+
+/** Field name the rule guards. */
+const LOGIN = 'login';
+
+/** The fields a selection set selects at its own level, through inline fragments and fragment spreads. */
+function rootFields(
+  selectionSet: SelectionSetNode,
+  context: ValidationContext,
+  seen: Set<string>,
+): FieldNode[] {
+  const fields: FieldNode[] = [];
+  for (const selection of selectionSet.selections) {
+    if (selection.kind === Kind.FIELD) {
+      fields.push(selection);
+    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+      fields.push(...rootFields(selection.selectionSet, context, seen));
+    } else if (!seen.has(selection.name.value)) {
+      // A cycle of fragments is reported by the standard rules; `seen` only keeps this walk finite.
+      seen.add(selection.name.value);
+      const fragment = context.getFragment(selection.name.value);
+      if (fragment) fields.push(...rootFields(fragment.selectionSet, context, seen));
+    }
+  }
+  return fields;
+}
+
+/** The rule, for Apollo Server's `validationRules`. */
+export function singleLoginRule(context: ValidationContext): ASTVisitor {
+  return {
+    OperationDefinition(operation) {
+      if (operation.operation !== OperationTypeNode.MUTATION) return;
+      const fields = rootFields(operation.selectionSet, context, new Set());
+      const logins = fields.filter((field) => field.name.value === LOGIN);
+      if (logins.length === 0) return;
+      if (fields.length > 1 || logins.some((field) => field.alias !== undefined)) {
+        context.reportError(
+          limitError(
+            LimitCode.LOGIN_NOT_ALONE,
+            'The login mutation must be the only field of its operation, without an alias: send one login per request.',
+          ),
+        );
+      }
+    },
+  };
+}

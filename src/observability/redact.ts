@@ -1,0 +1,105 @@
+/**
+ * Redaction for log lines: no password, token, `apiToken`, `authorization` header or configured secret may
+ * reach a log, whether it travels as an object key, a URL query parameter, or text inside a message.
+ * Three layers, because each catches what the others cannot see:
+ * 1. {@link redactObject}: sensitive keys at any depth of a logged object;
+ * 2. {@link redactUrl}: sensitive query parameters (and GraphQL's `query`/`variables`, which can carry a
+ *    password inline) of a URL before it is logged;
+ * 3. {@link createTextRedactor}: the final line as text, for secrets inside strings (error messages).
+ */
+
+/** What a redacted value becomes. */
+export const REDACTED = '[Redacted]';
+
+// Keys whose values are credentials wherever they appear (compared case-insensitively, `-`/`_` ignored).
+const SENSITIVE_KEYS: ReadonlySet<string> = new Set([
+  'password',
+  'passwd',
+  'token',
+  'apitoken',
+  'accesstoken',
+  'refreshtoken',
+  'authorization',
+  'proxyauthorization',
+  'cookie',
+  'setcookie',
+  'secret',
+  'sessionsecret',
+  'redisurl',
+]);
+
+// GraphQL-over-HTTP GET parameters: the document and variables can hold `login(password: "…")`.
+const GRAPHQL_PARAMS: ReadonlySet<string> = new Set(['query', 'variables', 'extensions']);
+
+/** Whether a key (object key, query parameter, header name) names a credential. */
+export function isSensitiveKey(key: string): boolean {
+  return SENSITIVE_KEYS.has(key.toLowerCase().replace(/[-_]/g, ''));
+}
+
+/** A copy of `value` with the values of sensitive keys replaced, at any depth (plain objects and arrays). */
+export function redactObject(value: unknown, depth = 0): unknown {
+  if (depth > 8 || typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map((item) => redactObject(item, depth + 1));
+  const prototype: unknown = Object.getPrototypeOf(value);
+  // Errors and class instances go to their serializers; the text layer still sees their output.
+  if (prototype !== Object.prototype && prototype !== null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    out[key] = isSensitiveKey(key) ? REDACTED : redactObject(item, depth + 1);
+  }
+  return out;
+}
+
+/** The URL (absolute or a path with a query) with sensitive and GraphQL query parameters redacted. */
+export function redactUrl(url: string): string {
+  const queryAt = url.indexOf('?');
+  if (queryAt < 0) return url;
+  const params = url
+    .slice(queryAt + 1)
+    .split('&')
+    .map((pair) => {
+      const equals = pair.indexOf('=');
+      const rawName = equals < 0 ? pair : pair.slice(0, equals);
+      let name = rawName;
+      try {
+        name = decodeURIComponent(rawName.replace(/\+/g, ' '));
+      } catch {
+        // A malformed escape: judge the raw name.
+      }
+      if (equals < 0) return pair;
+      return isSensitiveKey(name) || GRAPHQL_PARAMS.has(name) ? `${rawName}=${REDACTED}` : pair;
+    });
+  return `${url.slice(0, queryAt)}?${params.join('&')}`;
+}
+
+const KEY_ALTERNATION = 'password|passwd|token|api_?token|access_?token|refresh_?token|authorization|secret';
+// `"password":"…"` in JSON text (also escaped inside a JSON string: `\"password\":\"…\"`).
+const JSON_PAIR = new RegExp(
+  `(\\\\?"(?:${KEY_ALTERNATION})\\\\?"\\s*:\\s*\\\\?")((?:[^"\\\\]|\\\\[^"])*)`,
+  'gi',
+);
+// `password=…` in a URL or a form body.
+const QUERY_PAIR = new RegExp(`([?&;\\s](?:${KEY_ALTERNATION})=)([^&\\s"#]*)`, 'gi');
+// `password: "…"` as a GraphQL argument inside a logged document.
+const GRAPHQL_ARGUMENT = /(\bpassword\s*:\s*\\?")((?:[^"\\]|\\[^"])*)/gi;
+// `Bearer …` wherever it appears.
+const BEARER = /(\bBearer\s+)[A-Za-z0-9._~+/=-]+/g;
+
+/**
+ * Returns a function that redacts a whole log line as text: every literal in `secrets` (the session
+ * secret, the Redis password), and credential-looking pairs in JSON, URL and GraphQL syntax.
+ */
+export function createTextRedactor(secrets: readonly (string | undefined)[]): (line: string) => string {
+  const literals = secrets.filter((s): s is string => s !== undefined && s.length >= 4);
+  return (line) => {
+    let out = line;
+    for (const secret of literals) {
+      if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+    }
+    return out
+      .replace(JSON_PAIR, `$1${REDACTED}`)
+      .replace(QUERY_PAIR, `$1${REDACTED}`)
+      .replace(GRAPHQL_ARGUMENT, `$1${REDACTED}`)
+      .replace(BEARER, `$1${REDACTED}`);
+  };
+}

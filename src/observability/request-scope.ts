@@ -1,0 +1,60 @@
+/**
+ * What the gateway knows about the request being served, reachable from anywhere below it (the upstream
+ * client's call listener, the resilience guard's deadline) through `AsyncLocalStorage`, so that those layers
+ * stay free of any web framework and need no request argument.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/** One request's record; filled in as the request goes, logged once at its end. */
+export interface RequestScope {
+  requestId: string;
+  /** `performance.now()` at arrival. */
+  startedAt: number;
+  /** `performance.now()` after which upstream calls are cut (`REQUEST_TIMEOUT_MS`). */
+  deadlineAt: number;
+  upstreamCalls: number;
+  /** Sum of the upstream calls' durations (they may overlap). */
+  upstreamMillis: number;
+  operationName: string | undefined;
+  operationType: string | undefined;
+  /** `extensions.code` of every error in the response, in order. */
+  errorCodes: string[];
+}
+
+/** See {@link createRequestScopes}. */
+export interface RequestScopes {
+  /** Runs `fn` (and everything it starts) inside `scope`. */
+  run<T>(scope: RequestScope, fn: () => T): T;
+  /** The scope of the request being served, if any. */
+  current(): RequestScope | undefined;
+  /** Milliseconds left before the current request's deadline, or `undefined` outside a request. */
+  remainingMillis(): number | undefined;
+}
+
+/** A fresh scope for a request arriving now. */
+export function newRequestScope(requestId: string, timeoutMillis: number): RequestScope {
+  const startedAt = performance.now();
+  return {
+    requestId,
+    startedAt,
+    deadlineAt: startedAt + timeoutMillis,
+    upstreamCalls: 0,
+    upstreamMillis: 0,
+    operationName: undefined,
+    operationType: undefined,
+    errorCodes: [],
+  };
+}
+
+/** Creates the storage; one per gateway. */
+export function createRequestScopes(): RequestScopes {
+  const storage = new AsyncLocalStorage<RequestScope>();
+  return {
+    run: (scope, fn) => storage.run(scope, fn),
+    current: () => storage.getStore(),
+    remainingMillis() {
+      const scope = storage.getStore();
+      return scope === undefined ? undefined : scope.deadlineAt - performance.now();
+    },
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * The gateway's upstream stack, from the settings: the HTTP client (deadlines, no retries of its own), the
+ * resilience layer (breakers, bulkhead, retry budget, request deadline), metrics and per-request counts.
+ */
+import type { Dispatcher } from 'undici';
+import type { GatewayConfig } from './config.ts';
+import type { GatewayMetrics } from './observability/metrics.ts';
+import type { RequestScopes } from './observability/request-scope.ts';
+import type { UpstreamUrls } from './server.ts';
+import { createUpstreamClient } from './upstream/client.ts';
+import { withResilience, type ResilientClient } from './upstream/resilience.ts';
+import { createRetryBudget } from './upstream/retry-budget.ts';
+
+/** What {@link createUpstreamStack} needs besides the settings. */
+export interface UpstreamStackOptions {
+  config: GatewayConfig;
+  upstreamUrls: UpstreamUrls;
+  metrics: GatewayMetrics;
+  scopes: RequestScopes;
+  /** Told when a breaker leaves (or returns to) `closed`. */
+  onBreakerStateChange?: (origin: string, state: string) => void;
+  dispatcher?: Dispatcher | undefined;
+}
+
+/** Builds the client and wraps it; the answer is what resolvers (through coalescing) call. */
+export function createUpstreamStack(options: UpstreamStackOptions): ResilientClient {
+  const { config, upstreamUrls, metrics, scopes } = options;
+  const client = createUpstreamClient({
+    ...upstreamUrls,
+    pageStartMode: config.pageStartMode,
+    authErrorPattern: config.authErrorPattern,
+    connectTimeoutMillis: config.upstreamConnectTimeoutMillis,
+    headersTimeoutMillis: config.upstreamHeadersTimeoutMillis,
+    bodyTimeoutMillis: config.upstreamBodyTimeoutMillis,
+    callTimeoutMillis: config.upstreamCallTimeoutMillis,
+    connectionsPerOrigin: config.upstreamConnections,
+    // Retries happen in the resilience layer, where the retry budget and the request deadline are known.
+    readRetries: 0,
+    onCall(event) {
+      metrics.observeUpstreamCall(event);
+      const scope = scopes.current();
+      if (scope) {
+        scope.upstreamCalls += 1;
+        scope.upstreamMillis += event.durationMillis;
+      }
+    },
+    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+  });
+  const origins = {
+    loginJson: new URL(upstreamUrls.apiUrl).origin,
+    loginForm: new URL(upstreamUrls.baseUrl).origin,
+    reads: new URL(upstreamUrls.studioUrl).origin,
+    writes: new URL(upstreamUrls.serverUrl).origin,
+  };
+  const settings = config.resilience;
+  return withResilience(client, {
+    originOf: (operation) =>
+      operation === 'loginJson' || operation === 'loginForm'
+        ? origins[operation]
+        : operation === 'save' || operation === 'update'
+          ? origins.writes
+          : origins.reads,
+    readRetries: settings.readRetries,
+    retryBudget: createRetryBudget({ ratio: settings.retryBudgetPercent / 100 }),
+    breakerFailures: settings.breakerFailures,
+    breakerHalfOpenAfterMillis: settings.breakerHalfOpenAfterMillis,
+    maxConcurrentCalls: settings.maxConcurrentCalls,
+    maxQueuedCalls: settings.maxQueuedCalls,
+    remainingMillis: () => scopes.remainingMillis(),
+    onBreakerStateChange: (origin, state) => {
+      metrics.setBreakerState(origin, state);
+      options.onBreakerStateChange?.(origin, state);
+    },
+    onRejected: (operation, reason) => {
+      metrics.countGuardRejection(operation, reason);
+    },
+    onRetry: (operation, allowed) => {
+      metrics.countRetry(operation, allowed);
+    },
+  });
+}
