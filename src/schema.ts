@@ -1,12 +1,19 @@
-/** The executable schema: the SDL files of `schema/` (the single source) with the resolvers. */
+/**
+ * The executable schema: the generic SDL files of `schema/` (the single source of the contract) with their
+ * resolvers, plus the typed API generated from the object types of `schema/objects/`.
+ */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { GraphQLSchema } from 'graphql';
 import { resolvers } from './resolvers/index.ts';
+import { buildTypedApi } from './typed/build-typed-api.ts';
 
 /** Where the SDL lives, relative to this file. */
 export const SCHEMA_DIR = join(import.meta.dirname, '..', 'schema');
+
+/** Where the typed object types live. */
+export const OBJECTS_DIR = join(SCHEMA_DIR, 'objects');
 
 /** Reads every `*.graphql` file of a folder, in name order. */
 export function readTypeDefs(dir: string = SCHEMA_DIR): string[] {
@@ -16,7 +23,21 @@ export function readTypeDefs(dir: string = SCHEMA_DIR): string[] {
     .map((name) => readFileSync(join(dir, name), 'utf8'));
 }
 
-/** Builds the executable schema. */
-export function buildSchema(): GraphQLSchema {
-  return makeExecutableSchema({ typeDefs: readTypeDefs(), resolvers });
+/** Options of {@link buildSchema}. */
+export interface BuildSchemaOptions {
+  /** The folder of the typed object SDL. Default {@link OBJECTS_DIR}. */
+  objectsDir?: string;
+}
+
+/**
+ * Builds the executable schema. Throws `ObjectSchemaError` (file, line and fix of each mistake) when the
+ * typed object SDL cannot be served.
+ */
+export function buildSchema(options: BuildSchemaOptions = {}): GraphQLSchema {
+  const generic = readTypeDefs();
+  const typed = buildTypedApi({ dir: options.objectsDir ?? OBJECTS_DIR, baseTypeDefs: generic });
+  return makeExecutableSchema({
+    typeDefs: [...generic, ...typed.typeDefs],
+    resolvers: [...resolvers, typed.resolvers],
+  });
 }

@@ -1,0 +1,158 @@
+/**
+ * The SDL the gateway generates for the typed object types: the types as written, their connection, edge,
+ * where, input, patch and payload types, and the query and mutation fields.
+ */
+import { print } from 'graphql';
+import {
+  isFilterable,
+  printTypeRef,
+  type FieldSpec,
+  type ObjectTypeSpec,
+  type TypeRef,
+} from './object-type-spec.ts';
+
+/** The input types every typed `where` shares. */
+export const SHARED_FILTER_TYPES = ['FieldFilter', 'RefFilter'] as const;
+
+const SHARED_SDL = `
+"""
+A condition on one field of a typed object. The conditions of a \`where\` are combined with AND; numbers and
+booleans compare as their text (\`2.5\`, \`true\`). A condition left out or \`null\` does not filter.
+"""
+input FieldFilter {
+  """
+  A regular expression the whole value must match (the upstream's \`matches\`), for example \`Home.*\`.
+  """
+  matches: String
+  """
+  The exact value; the gateway escapes it for the upstream's \`matches\`.
+  """
+  equals: String
+}
+
+"""
+A condition on a reference field: on the id of the referenced object.
+"""
+input RefFilter {
+  """
+  Condition on the referenced object's id.
+  """
+  id: FieldFilter
+}
+`;
+
+/** A GraphQL string literal: JSON's string escapes are GraphQL's. */
+const doc = (text: string): string => JSON.stringify(text);
+
+function descriptionOf(spec: ObjectTypeSpec, name: string): string | undefined {
+  return spec.definition.fields?.find((f) => f.name.value === name)?.description?.value;
+}
+
+const optional = (type: TypeRef): TypeRef => ({ ...type, nonNull: false });
+
+function inputLines(spec: ObjectTypeSpec, patch: boolean): string[] {
+  const fields = spec.fields.filter((f): f is Exclude<FieldSpec, { kind: 'id' }> => f.kind !== 'id');
+  return fields.map((field) => {
+    const own = descriptionOf(spec, field.name);
+    if (field.kind === 'ref') {
+      const text = `Id of the ${field.target} this field refers to (stored at \`${field.path}\`).`;
+      return `  ${doc(patch ? `${text} Left out: unchanged; null: cleared.` : text)}\n  ${field.name}: ID`;
+    }
+    const base = own ?? `Stored at \`${field.path}\`.`;
+    const type = printTypeRef(patch ? optional(field.type) : field.type);
+    const text = patch ? `${base} Left out: unchanged${field.type.nonNull ? '' : '; null: cleared'}.` : base;
+    return `  ${doc(text)}\n  ${field.name}: ${type}`;
+  });
+}
+
+function whereLines(spec: ObjectTypeSpec): string[] {
+  return spec.fields.filter(isFilterable).map((field) => {
+    if (field.kind === 'ref')
+      return `  ${doc(`Condition on the id of the ${field.target}.`)}\n  ${field.name}: RefFilter`;
+    const path = field.kind === 'id' ? '_id' : field.path;
+    return `  ${doc(`Condition on \`${field.name}\` (record path \`${path}\`).`)}\n  ${field.name}: FieldFilter`;
+  });
+}
+
+function typeSdl(spec: ObjectTypeSpec): string {
+  const { typeName: T, objectName, names } = spec;
+  return `
+${print(spec.definition)}
+
+${doc(`A page of ${T} objects (Relay connection).`)}
+type ${names.connection} {
+  ${doc('How many objects match the `where` in all pages.')}
+  totalCount: Int!
+  ${doc('The objects of this page with their cursors.')}
+  edges: [${names.edge}!]!
+  ${doc(`The objects of this page. An object whose non-null field holds a bad upstream value is \`null\` here (with a \`BAD_UPSTREAM_VALUE\` error); the others stay.`)}
+  nodes: [${T}]!
+  ${doc('Where this page stands.')}
+  pageInfo: PageInfo!
+}
+
+${doc(`An edge of a ${names.connection}.`)}
+type ${names.edge} {
+  ${doc('Opaque cursor of this edge, for `after` and `before`.')}
+  cursor: String!
+  ${doc(`The ${T}; \`null\` when a non-null field holds a bad upstream value (see the errors).`)}
+  node: ${T}
+}
+
+${doc(`Conditions on ${T} fields, combined with AND.`)}
+input ${names.where} {
+${whereLines(spec).join('\n')}
+}
+
+${doc(`The fields of a new ${T}.`)}
+input ${names.input} {
+${inputLines(spec, false).join('\n')}
+}
+
+${doc(`The ${T} fields to change; at least one.`)}
+input ${names.patch} {
+${inputLines(spec, true).join('\n')}
+}
+
+${doc(`What \`${names.save}\` returns.`)}
+type ${names.savePayload} {
+  ${doc('Id of the new object.')}
+  id: ID!
+  ${doc("The upstream's message.")}
+  message: String
+  ${doc('The object as read back after the write.')}
+  object: ${T}
+}
+
+${doc(`What \`${names.update}\` returns.`)}
+type ${names.updatePayload} {
+  ${doc('Id of the updated object.')}
+  id: ID!
+  ${doc("The upstream's message.")}
+  message: String
+  ${doc('The record fields the upstream changed, with their new values.')}
+  updatedFields: JSONObject!
+  ${doc('The object as read back after the write.')}
+  object: ${T}
+}
+
+extend type Query {
+  ${doc(`One ${T} (\`${objectName}\`) by id; \`null\` when it does not exist.`)}
+  ${names.single}(id: ID!): ${T}
+  ${doc(`A page of ${T} objects matching \`where\`: \`first\`/\`after\` forward, \`last\`/\`before\` backward; default page size 20, at most \`MAX_PAGE_SIZE\`.`)}
+  ${names.plural}(where: ${names.where}, first: Int, after: String, last: Int, before: String): ${names.connection}!
+}
+
+extend type Mutation {
+  ${doc(`Creates a ${T}.`)}
+  ${names.save}(input: ${names.input}!): ${names.savePayload}!
+  ${doc(`Changes fields of an existing ${T}.`)}
+  ${names.update}(id: ID!, input: ${names.patch}!): ${names.updatePayload}!
+}
+`;
+}
+
+/** The typed API's SDL: the shared filter inputs, then each type's definitions, in the specs' order. */
+export function buildTypeDefs(specs: readonly ObjectTypeSpec[]): string[] {
+  return [SHARED_SDL, ...specs.map(typeSdl)];
+}

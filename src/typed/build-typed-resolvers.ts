@@ -1,0 +1,160 @@
+/**
+ * The resolvers of the typed API, built from the specs at start-up. They only translate: arguments to the
+ * same loaders, connection reader and upstream client the generic API uses, records to checked values.
+ */
+import { GraphQLError, type GraphQLFieldResolver } from 'graphql';
+import type { IExecutableSchemaDefinition } from '@graphql-tools/schema';
+import type { GraphQLContext } from '../context.ts';
+import { ErrorCode } from '../resolvers/errors.ts';
+import type { DataObjectConnectionModel, DataObjectModel, SavePayloadModel } from '../resolvers/mappers.ts';
+import { getPath } from '../resolvers/object-path.ts';
+import type { PageArgs } from '../resolvers/paging.ts';
+import { connectionNodes, connectionPageInfo, readConnection } from '../resolvers/read-connection.ts';
+import type { UpstreamRecord } from '../upstream/types.ts';
+import { badUpstreamValue } from './bad-upstream-value.ts';
+import { checkValue, describeValue } from './check-value.ts';
+import { checkPatch, inputToRecord, patchNeedsCurrent, patchToFields } from './input-to-record.ts';
+import { printTypeRef, type FieldSpec, type ObjectTypeSpec } from './object-type-spec.ts';
+import { whereToCriteria } from './where-to-criteria.ts';
+
+/** One resolver map of those `makeExecutableSchema` takes. */
+export type ExecutableResolvers = Extract<
+  NonNullable<IExecutableSchemaDefinition<GraphQLContext>['resolvers']>,
+  readonly unknown[]
+>[number];
+
+type Args = Record<string, unknown>;
+type Resolver<Parent> = GraphQLFieldResolver<Parent, GraphQLContext, Args>;
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const intOrNull = (value: unknown): number | null => (typeof value === 'number' ? value : null);
+const stringOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
+function pageArgs(args: Args): PageArgs {
+  return {
+    first: intOrNull(args.first),
+    after: stringOrNull(args.after),
+    last: intOrNull(args.last),
+    before: stringOrNull(args.before),
+  };
+}
+
+const model = (objectName: string, record: UpstreamRecord | null): DataObjectModel | null =>
+  record === null ? null : { objectName, record };
+
+function fieldResolver(
+  spec: ObjectTypeSpec,
+  field: FieldSpec,
+  byType: Map<string, ObjectTypeSpec>,
+): Resolver<DataObjectModel> {
+  if (field.kind === 'id') return (object) => object.record._id;
+  const bad = (object: DataObjectModel, expected: string, received: string) =>
+    badUpstreamValue({
+      typeName: spec.typeName,
+      field: field.name,
+      objectId: object.record._id,
+      recordPath: field.path,
+      expected,
+      received,
+    });
+  if (field.kind === 'value') {
+    return (object) => {
+      const checked = checkValue(getPath(object.record, field.path), field.type);
+      if (checked.ok) return checked.value;
+      throw bad(object, printTypeRef(field.type), checked.received);
+    };
+  }
+  const target = byType.get(field.target);
+  if (target === undefined) throw new Error(`@ref target ${field.target} has no spec`);
+  return async (object, _args, ctx) => {
+    const id = getPath(object.record, field.path);
+    if (id === null || id === undefined) return null;
+    if (typeof id !== 'string' && !(typeof id === 'number' && Number.isSafeInteger(id))) {
+      throw bad(object, `the id of a ${target.typeName}`, describeValue(id));
+    }
+    return model(target.objectName, await ctx.auth().loaders.object(target.objectName, String(id)));
+  };
+}
+
+function rootResolvers(spec: ObjectTypeSpec): {
+  query: [string, Resolver<unknown>][];
+  mutation: [string, Resolver<unknown>][];
+} {
+  const { objectName, names, typeName } = spec;
+  const single: Resolver<unknown> = async (_parent, args, ctx) =>
+    model(objectName, await ctx.auth().loaders.object(objectName, String(args.id)));
+  const plural: Resolver<unknown> = (_parent, args, ctx) => {
+    const { config } = ctx.services;
+    const criteria = whereToCriteria(args.where, spec, config.matchesMode);
+    return readConnection(ctx.auth().loaders, objectName, criteria, pageArgs(args), config);
+  };
+  const save: Resolver<unknown> = async (_parent, args, ctx): Promise<SavePayloadModel> => {
+    const record = inputToRecord(isRecord(args.input) ? args.input : {}, spec);
+    const { loaders, credentials } = ctx.auth();
+    const result = await ctx.services.upstream.save(credentials, objectName, record);
+    loaders.clearObject(objectName, result.savedObjectId);
+    return { id: result.savedObjectId, message: result.message, objectName };
+  };
+  const update: Resolver<unknown> = async (_parent, args, ctx) => {
+    const id = String(args.id);
+    const patch = isRecord(args.input) ? args.input : {};
+    checkPatch(patch, spec);
+    const { loaders, credentials } = ctx.auth();
+    let current: UpstreamRecord | null = null;
+    if (patchNeedsCurrent(patch, spec)) {
+      current = await loaders.object(objectName, id);
+      if (current === null) {
+        throw new GraphQLError(`No ${typeName} with id "${id}".`, {
+          extensions: { code: ErrorCode.NOT_FOUND },
+        });
+      }
+    }
+    const fields = patchToFields(patch, spec, current);
+    const result = await ctx.services.upstream.update(credentials, objectName, id, fields);
+    loaders.clearObject(objectName, result.savedObjectId);
+    return {
+      id: result.savedObjectId,
+      message: result.message,
+      objectName,
+      updatedFields: result.updatedFields,
+    };
+  };
+  return {
+    query: [
+      [names.single, single],
+      [names.plural, plural],
+    ],
+    mutation: [
+      [names.save, save],
+      [names.update, update],
+    ],
+  };
+}
+
+const readBack: Resolver<SavePayloadModel> = async (payload, _args, ctx) =>
+  model(payload.objectName, await ctx.auth().loaders.object(payload.objectName, payload.id));
+
+/** The resolvers of every typed type, connection and payload, and of their query and mutation fields. */
+export function buildTypedResolvers(specs: readonly ObjectTypeSpec[]): ExecutableResolvers {
+  const byType = new Map(specs.map((spec) => [spec.typeName, spec]));
+  const query: [string, Resolver<unknown>][] = [];
+  const mutation: [string, Resolver<unknown>][] = [];
+  const types: Record<string, Record<string, Resolver<never>>> = {};
+  const connection: Record<string, Resolver<DataObjectConnectionModel>> = {
+    nodes: connectionNodes,
+    pageInfo: connectionPageInfo,
+  };
+  for (const spec of specs) {
+    const roots = rootResolvers(spec);
+    query.push(...roots.query);
+    mutation.push(...roots.mutation);
+    types[spec.typeName] = Object.fromEntries(
+      spec.fields.map((f) => [f.name, fieldResolver(spec, f, byType)]),
+    );
+    types[spec.names.connection] = connection;
+    types[spec.names.savePayload] = { object: readBack };
+    types[spec.names.updatePayload] = { object: readBack };
+  }
+  return { ...types, Query: Object.fromEntries(query), Mutation: Object.fromEntries(mutation) };
+}

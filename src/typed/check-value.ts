@@ -1,0 +1,72 @@
+/**
+ * Checks an upstream value against a typed field's declared GraphQL type. Stricter than GraphQL's own
+ * result coercion on purpose: `"12"` is not an `Int` and `12` is not a `String`, because a front-end that
+ * trusts the declared type must not receive a silently converted value.
+ */
+import type { TypeRef } from './object-type-spec.ts';
+
+/** The value to serve, or a description of what was received instead. */
+export type CheckedValue = { ok: true; value: unknown } | { ok: false; received: string };
+
+const INT_MIN = -(2 ** 31);
+const INT_MAX = 2 ** 31 - 1;
+
+/** `the string "abc"`, `the number 2.5`, `an object`: what a value is, for messages (strings cut at 40). */
+export function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (value === undefined) return 'nothing';
+  if (Array.isArray(value)) return 'an array';
+  switch (typeof value) {
+    case 'string':
+      return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+    case 'number':
+    case 'boolean':
+      return `the ${typeof value} ${String(value)}`;
+    case 'object':
+      return 'an object';
+    default:
+      return `a ${typeof value}`;
+  }
+}
+
+function checkScalar(value: unknown, name: string): CheckedValue {
+  const ok = (served: unknown): CheckedValue => ({ ok: true, value: served });
+  const bad: CheckedValue = { ok: false, received: describeValue(value) };
+  switch (name) {
+    case 'ID':
+      if (typeof value === 'string') return ok(value);
+      return typeof value === 'number' && Number.isSafeInteger(value) ? ok(String(value)) : bad;
+    case 'String':
+      return typeof value === 'string' ? ok(value) : bad;
+    case 'Int':
+      if (typeof value !== 'number' || !Number.isInteger(value)) return bad;
+      return value >= INT_MIN && value <= INT_MAX
+        ? ok(value)
+        : { ok: false, received: `${bad.received} (beyond a 32-bit Int)` };
+    case 'Float':
+      return typeof value === 'number' && Number.isFinite(value) ? ok(value) : bad;
+    case 'Boolean':
+      return typeof value === 'boolean' ? ok(value) : bad;
+    case 'JSONObject':
+      return typeof value === 'object' && value !== null && !Array.isArray(value) ? ok(value) : bad;
+    default:
+      // JSON: any value the upstream can send.
+      return ok(value);
+  }
+}
+
+/** Checks `value` against `type`; a missing value is `null`, an error where the type is non-null. */
+export function checkValue(value: unknown, type: TypeRef): CheckedValue {
+  if (value === null || value === undefined) {
+    return type.nonNull ? { ok: false, received: describeValue(value) } : { ok: true, value: null };
+  }
+  if (type.kind === 'scalar') return checkScalar(value, type.name);
+  if (!Array.isArray(value)) return { ok: false, received: describeValue(value) };
+  const items: unknown[] = [];
+  for (const [index, item] of (value as unknown[]).entries()) {
+    const checked = checkValue(item, type.of);
+    if (!checked.ok) return { ok: false, received: `an array holding ${checked.received} at index ${index}` };
+    items.push(checked.value);
+  }
+  return { ok: true, value: items };
+}
