@@ -44,6 +44,23 @@ export function limitErrorBody(code: LimitCode, message: string, setting: string
 // spells it "more that", a later release may fix the typo.
 const TOKEN_LIMIT = /Document contains more tha[nt] (\d+) tokens/;
 
+/** The parts of a `GraphQLError` read here. */
+interface ErrorLike {
+  message: string;
+  extensions: Record<string, unknown>;
+  originalError?: unknown;
+}
+
+/**
+ * Duck-typed rather than `instanceof`: Apollo Server and this code may load different copies of graphql-js
+ * (the CommonJS and the ESM build, as under a bundler or vitest), whose `GraphQLError` classes differ.
+ */
+function isErrorLike(value: unknown): value is ErrorLike {
+  if (typeof value !== 'object' || value === null) return false;
+  const { message, extensions } = value as Record<string, unknown>;
+  return typeof message === 'string' && typeof extensions === 'object' && extensions !== null;
+}
+
 /**
  * For Apollo's `formatError`: the formatted limit error when `error` is (or wraps) one, else `undefined`.
  */
@@ -51,8 +68,8 @@ export function formatLimitError(
   formatted: GraphQLFormattedError,
   error: unknown,
 ): GraphQLFormattedError | undefined {
-  if (!(error instanceof GraphQLError)) return undefined;
-  const original = error.originalError instanceof GraphQLError ? error.originalError : error;
+  if (!isErrorLike(error)) return undefined;
+  const original = isErrorLike(error.originalError) ? error.originalError : error;
   const { code } = original.extensions;
   if (isLimitCode(code)) {
     const { http: _http, ...extensions } = original.extensions;

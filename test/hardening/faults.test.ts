@@ -1,0 +1,171 @@
+/**
+ * The fault suite: the gateway in front of a misbehaving loopback upstream. Every GraphQL request must get a
+ * coded error within its deadline, the gateway must stay up, and the circuit breaker must open and recover.
+ * Deadlines are shortened so that the suite runs in seconds (the defaults are 2/5/5/10/15 s).
+ */
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { startEmulator, type FaultMode, type RunningEmulator } from '../../src/emulator/index.ts';
+import { startFaultProxy, type FaultProxy, type ProxyFault } from './support/fault-proxy.ts';
+import {
+  LOAN_TYPES,
+  codesOf,
+  loginDemo,
+  postGraphql,
+  startGateway,
+  type TestGateway,
+} from './support/gateway.ts';
+
+const REQUEST_TIMEOUT_MS = 1_500;
+const HALF_OPEN_MS = 400;
+let emulator: RunningEmulator;
+let proxy: FaultProxy;
+let gw: TestGateway;
+let token: string;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0 });
+  proxy = await startFaultProxy(emulator.url);
+  gw = await startGateway({
+    upstreamUrl: proxy.url,
+    env: {
+      UPSTREAM_CONNECT_TIMEOUT_MS: '200',
+      UPSTREAM_HEADERS_TIMEOUT_MS: '300',
+      UPSTREAM_BODY_TIMEOUT_MS: '300',
+      UPSTREAM_CALL_TIMEOUT_MS: '600',
+      REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
+      UPSTREAM_BREAKER_FAILURES: '5',
+      UPSTREAM_BREAKER_HALF_OPEN_MS: String(HALF_OPEN_MS),
+    },
+  });
+  token = await loginDemo(gw.graphqlUrl);
+});
+afterAll(async () => {
+  await gw.close();
+  await proxy.close();
+  await emulator.close();
+});
+beforeEach(() => {
+  proxy.setFault(undefined);
+  emulator.setFaults(undefined);
+});
+
+const read = () => postGraphql(gw.graphqlUrl, LOAN_TYPES, {}, { authorization: `Bearer ${token}` });
+
+type Fault = { proxy: ProxyFault } | { emulator: FaultMode };
+const FAULTS: [string, Fault][] = [
+  ['hang (no answer)', { proxy: 'hang' }],
+  ['drip (a byte at a time, forever)', { proxy: 'drip' }],
+  ['reset mid-body', { emulator: 'reset' }],
+  ['HTTP 500', { emulator: 'error500' }],
+  ['garbage body', { emulator: 'garbage' }],
+  ['wrong JSONP callback', { emulator: 'wrongCallback' }],
+  ['truncated body', { emulator: 'truncated' }],
+  ['HTML maintenance page', { emulator: 'html' }],
+  ['oversized body (20 MB)', { emulator: 'oversized' }],
+];
+
+function inject(fault: Fault): void {
+  if ('proxy' in fault) proxy.setFault(fault.proxy);
+  else emulator.setFaults({ every: 1, mode: fault.emulator });
+}
+
+it.each(FAULTS)(
+  'should answer UPSTREAM_UNAVAILABLE within the request deadline, then recover: %s',
+  async (_name, fault) => {
+    inject(fault);
+    const failed = await read();
+    expect(failed.status).toBe(200);
+    expect(codesOf(failed)).toEqual(['UPSTREAM_UNAVAILABLE']);
+    expect(failed.data).toBeNull();
+    // The deadline is the contract; one second of slack for a loaded test machine.
+    expect(failed.elapsedMillis).toBeLessThan(REQUEST_TIMEOUT_MS + 1_000);
+
+    proxy.setFault(undefined);
+    emulator.setFaults(undefined);
+    const healthy = await fetch(`${gw.baseUrl}/healthz`);
+    expect(healthy.status).toBe(200);
+    const ok = await read();
+    expect(ok.errors).toBeUndefined();
+  },
+);
+
+it('should answer every request of a 5xx burst with a coded error and keep serving the others', async () => {
+  emulator.setFaults({ every: 2, mode: 'error500', operations: ['getAll'] });
+  const answers = await Promise.all(Array.from({ length: 12 }, () => read()));
+  for (const answer of answers) {
+    // Retries absorb part of the burst; what they cannot absorb is coded.
+    if (answer.errors !== undefined) expect(codesOf(answer)).toEqual(['UPSTREAM_UNAVAILABLE']);
+  }
+  expect(answers.some((a) => a.errors === undefined)).toBe(true);
+  expect((await fetch(`${gw.baseUrl}/healthz`)).status).toBe(200);
+});
+
+it('should open the breaker after repeated failures, fail fast while open, and close after a good probe', async () => {
+  emulator.setFaults({ every: 1, mode: 'garbage' });
+  // Garbage is not retried: each read is one failure. Five in a row open the breaker.
+  for (let i = 0; i < 5; i++) expect(codesOf(await read())).toEqual(['UPSTREAM_UNAVAILABLE']);
+  emulator.resetStats();
+
+  const fast = await read();
+  expect(fast.errors?.[0]?.extensions).toMatchObject({
+    code: 'UPSTREAM_UNAVAILABLE',
+    reason: 'circuit_open',
+  });
+  expect(Object.values(emulator.stats()).reduce((a, b) => a + b, 0)).toBe(0);
+  const notReady = await fetch(`${gw.baseUrl}/readyz`);
+  expect(notReady.status).toBe(503);
+  expect(await notReady.json()).toEqual({ status: 'upstream circuit open' });
+  expect(gw.gateway.upstream.breakerStates()).toEqual({ [proxy.url]: 'open' });
+
+  // A failing probe reopens it...
+  await new Promise((resolve) => setTimeout(resolve, HALF_OPEN_MS + 50));
+  expect(codesOf(await read())).toEqual(['UPSTREAM_UNAVAILABLE']);
+  expect((await read()).errors?.[0]?.extensions?.reason).toBe('circuit_open');
+
+  // ...and a good one closes it.
+  emulator.setFaults(undefined);
+  await new Promise((resolve) => setTimeout(resolve, HALF_OPEN_MS + 50));
+  const probe = await read();
+  expect(probe.errors).toBeUndefined();
+  expect(gw.gateway.upstream.breakerStates()).toEqual({ [proxy.url]: 'closed' });
+  expect((await read()).errors).toBeUndefined();
+  expect((await fetch(`${gw.baseUrl}/readyz`)).status).toBe(200);
+
+  const metrics = await (await fetch(`${gw.baseUrl}/metrics`)).text();
+  expect(metrics).toContain(`gateway_upstream_breaker_state{origin="${proxy.url}"} 0`);
+  expect(metrics).toMatch(
+    /gateway_upstream_rejections_total\{operation="getAll",reason="circuit_open"\} [1-9]/,
+  );
+});
+
+it('should report not ready while the upstream is unreachable', async () => {
+  const unreachable = await startGateway({ upstreamUrl: 'http://127.0.0.1:1' });
+  try {
+    const response = await fetch(`${unreachable.baseUrl}/readyz`);
+    expect(response.status).toBe(503);
+    expect(await response.json()).toEqual({ status: 'upstream unreachable' });
+    expect((await fetch(`${unreachable.baseUrl}/healthz`)).status).toBe(200);
+  } finally {
+    await unreachable.close();
+  }
+});
+
+it('should cut a read at the GraphQL request deadline even when retries are left', async () => {
+  const tight = await startGateway({
+    upstreamUrl: proxy.url,
+    env: { UPSTREAM_BODY_TIMEOUT_MS: '300', UPSTREAM_CALL_TIMEOUT_MS: '600', REQUEST_TIMEOUT_MS: '700' },
+  });
+  try {
+    const auth = { authorization: `Bearer ${await loginDemo(tight.graphqlUrl)}` };
+    // Enough successes that the retry budget would allow both retries (20 % of 20).
+    for (let i = 0; i < 20; i++) await postGraphql(tight.graphqlUrl, LOAN_TYPES, {}, auth);
+    proxy.setFault('drip');
+    const answer = await postGraphql(tight.graphqlUrl, LOAN_TYPES, {}, auth);
+    expect(answer.errors?.[0]?.extensions).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', reason: 'timeout' });
+    // One 600 ms attempt plus a retry would take over 1.2 s; the 700 ms deadline answers first.
+    expect(answer.elapsedMillis).toBeLessThan(1_100);
+  } finally {
+    proxy.setFault(undefined);
+    await tight.close();
+  }
+});

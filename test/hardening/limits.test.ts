@@ -1,0 +1,200 @@
+/**
+ * Query limits: hostile operations are refused with a code that names the limit, ordinary operations (the
+ * ones the tests, the README and the landing page send) pass, and every limit is a setting.
+ */
+import { readFileSync } from 'node:fs';
+import { Kind, getIntrospectionQuery, parse, print, type DocumentNode } from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXAMPLE_DOCUMENT } from '../../src/landing-page.ts';
+import { startHarness, type Harness } from '../support/gateway-harness.ts';
+import * as operations from '../support/operations.ts';
+import { codesOf, postGraphql } from './support/gateway.ts';
+
+const LOAN = 'com.example.LoanType';
+const LIMIT_CODES = new Set([
+  'MAX_DEPTH_EXCEEDED',
+  'MAX_ALIASES_EXCEEDED',
+  'MAX_DIRECTIVES_EXCEEDED',
+  'MAX_TOKENS_EXCEEDED',
+  'MAX_COST_EXCEEDED',
+  'LOGIN_NOT_ALONE',
+]);
+
+let h: Harness;
+let auth: Record<string, string>;
+beforeAll(async () => {
+  h = await startHarness();
+  auth = { authorization: `Bearer ${await h.login()}` };
+  h.emulator.resetStats();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+/** `object { ref { ref { … id } } }`, `levels` refs deep. */
+function deepRefs(levels: number): string {
+  const open = Array.from({ length: levels }, () => 'ref(path: "a", objectName: "X") {').join(' ');
+  return `query Deep { object(objectName: "${LOAN}", id: "1") { ${open} id ${'}'.repeat(levels)} } }`;
+}
+
+describe('hostile operations', () => {
+  it('should refuse a query 40 levels deep with MAX_DEPTH_EXCEEDED naming the setting', async () => {
+    const answer = await postGraphql(h.graphqlUrl, deepRefs(40), {}, auth);
+    expect(answer.status).toBe(400);
+    const depth = answer.errors?.find((e) => e.extensions?.code === 'MAX_DEPTH_EXCEEDED');
+    expect(depth?.extensions).toEqual({ code: 'MAX_DEPTH_EXCEEDED', limit: 'MAX_DEPTH', max: 6 });
+    expect(depth?.message).toMatch(/depth limit of 6 exceeded/);
+    expect(codesOf(answer).every((code) => LIMIT_CODES.has(String(code)))).toBe(true);
+  });
+
+  it('should refuse 2000 aliases before even parsing them all (MAX_TOKENS_EXCEEDED)', async () => {
+    const fields = Array.from({ length: 2000 }, (_, i) => `a${i}: me { username }`).join(' ');
+    const answer = await postGraphql(h.graphqlUrl, `query Many { ${fields} }`, {}, auth);
+    expect(answer.status).toBe(400);
+    expect(answer.errors).toEqual([
+      {
+        message: 'The operation has more than 1000 tokens.',
+        extensions: { code: 'MAX_TOKENS_EXCEEDED', limit: 'MAX_TOKENS', max: 1000 },
+      },
+    ]);
+  });
+
+  it('should refuse 16 aliases with MAX_ALIASES_EXCEEDED', async () => {
+    const fields = Array.from({ length: 16 }, (_, i) => `a${i}: me { username }`).join(' ');
+    const answer = await postGraphql(h.graphqlUrl, `query Many { ${fields} }`, {}, auth);
+    expect(answer.errors?.map((e) => e.extensions)).toEqual([
+      { code: 'MAX_ALIASES_EXCEEDED', limit: 'MAX_ALIASES', max: 15 },
+    ]);
+  });
+
+  it('should refuse 51 directives with MAX_DIRECTIVES_EXCEEDED', async () => {
+    const directives = '@include(if: true) '.repeat(51);
+    const answer = await postGraphql(h.graphqlUrl, `query D { me ${directives} { username } }`, {}, auth);
+    expect(answer.errors?.map((e) => e.extensions?.code)).toContain('MAX_DIRECTIVES_EXCEEDED');
+  });
+
+  it('should refuse a 1 MB body with HTTP 413 and BODY_TOO_LARGE', async () => {
+    const response = await fetch(h.graphqlUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...auth },
+      body: JSON.stringify({ query: `{ me { username } } # ${'x'.repeat(1024 * 1024)}` }),
+    });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({
+      errors: [
+        {
+          message: 'The request body is larger than 100000 bytes.',
+          extensions: { code: 'BODY_TOO_LARGE', limit: 'MAX_BODY_BYTES', max: 100_000 },
+        },
+      ],
+    });
+  });
+
+  it('should refuse 15 aliased logins in one request without asking the upstream once', async () => {
+    const logins = Array.from(
+      { length: 15 },
+      (_, i) => `g${i}: login(username: "demo", password: "guess-${i}") { token }`,
+    ).join(' ');
+    const answer = await postGraphql(h.graphqlUrl, `mutation Guess { ${logins} }`);
+    expect(answer.status).toBe(400);
+    expect(codesOf(answer)).toEqual(['LOGIN_NOT_ALONE']);
+    expect(h.upstreamCalls().loginJson).toBe(0);
+  });
+
+  it.each([
+    ['an aliased login', 'mutation { mine: login(username: "demo", password: "x") { token } }'],
+    [
+      'a login beside another field',
+      'mutation { login(username: "demo", password: "x") { token } saveObject(objectName: "X", data: {}) { id } }',
+    ],
+    [
+      'two logins through fragments',
+      'mutation { ...A ... on Mutation { b: login(username: "d", password: "y") { token } } } fragment A on Mutation { login(username: "d", password: "x") { token } }',
+    ],
+  ])('should refuse %s with LOGIN_NOT_ALONE', async (_name, query) => {
+    const answer = await postGraphql(h.graphqlUrl, query);
+    expect(codesOf(answer)).toEqual(['LOGIN_NOT_ALONE']);
+  });
+});
+
+describe('ordinary operations', () => {
+  /** [label, document, operation name]: every operation of every example document. */
+  const documents: [string, string][] = [
+    ...Object.entries(operations)
+      .filter(
+        (entry): entry is [string, DocumentNode] => (entry[1] as { kind?: unknown }).kind === 'Document',
+      )
+      .map(([name, document]): [string, string] => [`test/support/operations.ts ${name}`, print(document)]),
+    ['the landing page example', EXAMPLE_DOCUMENT],
+    ['the introspection query (Apollo Sandbox)', getIntrospectionQuery()],
+    ...[...readFileSync('README.md', 'utf8').matchAll(/```graphql\n([\s\S]*?)```/g)].map(
+      (match, i): [string, string] => [`README.md graphql block ${i + 1}`, match[1] ?? ''],
+    ),
+    [
+      'eight objects by id in one query (test/e2e/objects.test.ts)',
+      `query Many { ${Array.from({ length: 8 }, (_, i) => `o${i}: object(objectName: "${LOAN}", id: "${i}") { id }`).join(' ')} }`,
+    ],
+  ];
+  const examples = documents.flatMap(([label, source]) =>
+    parse(source)
+      .definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION)
+      .map((d): [string, string, string | undefined] => [
+        `${label}${d.name ? ` (${d.name.value})` : ''}`,
+        source,
+        d.name?.value,
+      ]),
+  );
+
+  it.each(examples)('should pass %s through every limit', async (_label, source, operationName) => {
+    const response = await fetch(h.graphqlUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...auth },
+      body: JSON.stringify({ query: source, operationName }),
+    });
+    const body = (await response.json()) as { errors?: { extensions?: { code?: string } }[] };
+    // Execution may fail for want of variables or data; parsing and validation must not.
+    const codes = (body.errors ?? []).map((e) => e.extensions?.code);
+    expect(
+      codes.filter(
+        (c) => LIMIT_CODES.has(String(c)) || /^GRAPHQL_(PARSE|VALIDATION)_FAILED$/.test(String(c)),
+      ),
+    ).toEqual([]);
+  });
+});
+
+describe('settings', () => {
+  let tuned: Harness;
+  beforeAll(async () => {
+    tuned = await startHarness({ env: { MAX_DEPTH: '12', MAX_COST: '20', MAX_BODY_BYTES: '2048' } });
+  });
+  afterAll(async () => {
+    await tuned.close();
+  });
+
+  it('should take the depth limit from MAX_DEPTH', async () => {
+    const answer = await postGraphql(tuned.graphqlUrl, deepRefs(8));
+    expect(codesOf(answer)).not.toContain('MAX_DEPTH_EXCEEDED');
+    expect((await postGraphql(h.graphqlUrl, deepRefs(8))).errors?.[0]?.extensions?.code).toBe(
+      'MAX_DEPTH_EXCEEDED',
+    );
+  });
+
+  it('should take the cost limit from MAX_COST', async () => {
+    const answer = await postGraphql(
+      tuned.graphqlUrl,
+      `{ objects(objectName: "${LOAN}") { totalCount nodes { id objectName data } pageInfo { hasNextPage endCursor } } }`,
+    );
+    expect(answer.errors?.map((e) => e.extensions)).toEqual([
+      { code: 'MAX_COST_EXCEEDED', limit: 'MAX_COST', max: 20 },
+    ]);
+  });
+
+  it('should take the body cap from MAX_BODY_BYTES', async () => {
+    const response = await fetch(tuned.graphqlUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: `{ me { username } } # ${'x'.repeat(3000)}` }),
+    });
+    expect(response.status).toBe(413);
+  });
+});

@@ -1,0 +1,205 @@
+/**
+ * The resilience layer around the upstream client, against a scripted fake client: breaker per origin,
+ * bulkhead, retries within the budget, writes never retried, the caller's deadline.
+ */
+import { describe, expect, it } from 'vitest';
+import { UpstreamError, type UpstreamErrorKind } from '../../src/upstream/errors.ts';
+import { withResilience, type ResilienceOptions } from '../../src/upstream/resilience.ts';
+import { createRetryBudget } from '../../src/upstream/retry-budget.ts';
+import type { UpstreamClient, UpstreamCredentials } from '../../src/upstream/types.ts';
+import type { WireOperation } from '../../src/upstream/wire.ts';
+
+const CREDENTIALS: UpstreamCredentials = { username: 'u', apiToken: 't', applicationCode: 'a' };
+const PAGE = { records: [], totalCount: 0 };
+
+/** A fake client: `script` decides each call's fate; `calls` records the operations that reached it. */
+function fakeClient(script: (operation: WireOperation, n: number) => Promise<unknown>) {
+  const calls: WireOperation[] = [];
+  const run = <T>(operation: WireOperation): Promise<T> => {
+    calls.push(operation);
+    return script(operation, calls.length) as Promise<T>;
+  };
+  const client: UpstreamClient = {
+    loginJson: () => run('loginJson'),
+    loginForm: () => run('loginForm'),
+    getMetadata: () => run('metadata'),
+    getObject: () => run('getObject'),
+    getAll: () => run('getAll'),
+    save: () => run('save'),
+    update: () => run('update'),
+    close: () => Promise.resolve(),
+  };
+  return { client, calls };
+}
+
+const fail = (kind: UpstreamErrorKind, operation = 'getAll') =>
+  Promise.reject(new UpstreamError(kind, 'scripted', { operation }));
+
+function guarded(client: UpstreamClient, options: Partial<ResilienceOptions> = {}) {
+  return withResilience(client, {
+    originOf: (operation) => (operation === 'save' ? 'http://writes' : 'http://reads'),
+    // Budget generous unless a test says otherwise.
+    retryBudget: createRetryBudget({ minRetriesPerWindow: 100 }),
+    ...options,
+  });
+}
+
+const getAll = (c: UpstreamClient) => c.getAll(CREDENTIALS, 'X', [], 10, 0);
+const kindOf = async (promise: Promise<unknown>) => {
+  try {
+    await promise;
+    return 'ok';
+  } catch (error) {
+    return error instanceof UpstreamError ? error.kind : 'other';
+  }
+};
+
+describe('circuit breaker', () => {
+  it('should fail fast without calling the upstream after consecutive failures, per origin', async () => {
+    const fake = fakeClient((operation) =>
+      operation === 'save' ? Promise.resolve({}) : fail('unavailable'),
+    );
+    const c = guarded(fake.client, { breakerFailures: 3, readRetries: 0 });
+    for (let i = 0; i < 3; i++) expect(await kindOf(getAll(c))).toBe('unavailable');
+    expect(c.breakerStates()).toEqual({ 'http://reads': 'open' });
+    expect(c.isFailingFast()).toBe(true);
+    const before = fake.calls.length;
+    expect(await kindOf(getAll(c))).toBe('circuit_open');
+    expect(fake.calls.length).toBe(before);
+    // Another origin is not affected.
+    expect(await kindOf(c.save(CREDENTIALS, 'X', {}))).toBe('ok');
+  });
+
+  it('should count an upstream "status: error" answer as a healthy upstream', async () => {
+    const fake = fakeClient(() => fail('service'));
+    const c = guarded(fake.client, { breakerFailures: 2, readRetries: 0 });
+    for (let i = 0; i < 5; i++) expect(await kindOf(getAll(c))).toBe('service');
+    expect(c.breakerStates()).toEqual({ 'http://reads': 'closed' });
+  });
+
+  it('should let one probe through after the open period and close on its success', async () => {
+    let healthy = false;
+    const fake = fakeClient(() => (healthy ? Promise.resolve(PAGE) : fail('timeout')));
+    const c = guarded(fake.client, { breakerFailures: 2, readRetries: 0, breakerHalfOpenAfterMillis: 50 });
+    await kindOf(getAll(c));
+    await kindOf(getAll(c));
+    expect(await kindOf(getAll(c))).toBe('circuit_open');
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(c.isFailingFast()).toBe(false);
+    healthy = true;
+    expect(await kindOf(getAll(c))).toBe('ok');
+    expect(c.breakerStates()).toEqual({ 'http://reads': 'closed' });
+  });
+});
+
+describe('bulkhead', () => {
+  it('should refuse at once with "overloaded" when every slot and queue place is taken', async () => {
+    const releases: (() => void)[] = [];
+    const fake = fakeClient(
+      () =>
+        new Promise((resolve) =>
+          releases.push(() => {
+            resolve(PAGE);
+          }),
+        ),
+    );
+    const c = guarded(fake.client, { maxConcurrentCalls: 2, maxQueuedCalls: 1 });
+    const running = [getAll(c), getAll(c), getAll(c)];
+    expect(await kindOf(getAll(c))).toBe('overloaded');
+    expect(fake.calls.length).toBe(2);
+    releases.splice(0).forEach((release) => {
+      release();
+    });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    releases.splice(0).forEach((release) => {
+      release();
+    });
+    expect(await Promise.all(running.map(kindOf))).toEqual(['ok', 'ok', 'ok']);
+  });
+});
+
+describe('retries', () => {
+  it('should retry a read at most twice', async () => {
+    const fake = fakeClient(() => fail('unavailable'));
+    const c = guarded(fake.client, { breakerFailures: 100 });
+    expect(await kindOf(getAll(c))).toBe('unavailable');
+    expect(fake.calls).toEqual(['getAll', 'getAll', 'getAll']);
+  });
+
+  it('should answer a read that succeeds on its second attempt', async () => {
+    const fake = fakeClient((_op, n) => (n === 1 ? fail('timeout') : Promise.resolve(PAGE)));
+    expect(await kindOf(getAll(guarded(fake.client)))).toBe('ok');
+    expect(fake.calls.length).toBe(2);
+  });
+
+  it('should never retry a write or a login', async () => {
+    const fake = fakeClient((operation) => fail('unavailable', operation));
+    const c = guarded(fake.client, { breakerFailures: 100 });
+    expect(await kindOf(c.save(CREDENTIALS, 'X', {}))).toBe('unavailable');
+    expect(await kindOf(c.update(CREDENTIALS, 'X', 'id', {}))).toBe('unavailable');
+    expect(await kindOf(c.loginJson('u', 'p'))).toBe('unavailable');
+    expect(fake.calls).toEqual(['save', 'update', 'loginJson']);
+  });
+
+  it('should not retry what cannot change on a second try (undecodable, refused by the service)', async () => {
+    const fake = fakeClient((_op, n) => fail(n === 1 ? 'bad_response' : 'service'));
+    const c = guarded(fake.client);
+    expect(await kindOf(getAll(c))).toBe('bad_response');
+    expect(await kindOf(getAll(c))).toBe('service');
+    expect(fake.calls.length).toBe(2);
+  });
+
+  it('should keep retries within 20 % of recent successes', async () => {
+    let failing = false;
+    const fake = fakeClient(() => (failing ? fail('unavailable') : Promise.resolve(PAGE)));
+    const retried: boolean[] = [];
+    const c = guarded(fake.client, {
+      retryBudget: createRetryBudget({ ratio: 0.2 }),
+      breakerFailures: 1000,
+      onRetry: (_operation, allowed) => retried.push(allowed),
+    });
+    for (let i = 0; i < 50; i++) await getAll(c);
+    failing = true;
+    for (let i = 0; i < 30; i++) await kindOf(getAll(c));
+    expect(retried.filter(Boolean).length).toBe(10);
+    expect(fake.calls.length).toBe(50 + 30 + 10);
+  });
+});
+
+describe('deadline', () => {
+  it('should cut a call that outlives the caller’s deadline with a timeout', async () => {
+    const fake = fakeClient(() => new Promise(() => undefined));
+    const deadline = performance.now() + 50;
+    const c = guarded(fake.client, { remainingMillis: () => deadline - performance.now() });
+    const started = performance.now();
+    expect(await kindOf(getAll(c))).toBe('timeout');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(40);
+  });
+
+  it('should not start a call, nor a retry, once the deadline has passed', async () => {
+    const fake = fakeClient(() => fail('unavailable'));
+    let remaining = 0;
+    const c = guarded(fake.client, { remainingMillis: () => remaining });
+    expect(await kindOf(getAll(c))).toBe('timeout');
+    expect(fake.calls.length).toBe(0);
+    // 10 ms left: less than a retry's backoff, so the failure is answered without retrying.
+    remaining = 10;
+    expect(await kindOf(getAll(c))).toBe('unavailable');
+    expect(fake.calls.length).toBe(1);
+  });
+});
+
+describe('retry budget', () => {
+  it('should allow retries in proportion to successes in a sliding window', () => {
+    let now = 0;
+    const budget = createRetryBudget({ ratio: 0.2, windowMillis: 10_000, now: () => now });
+    expect(budget.tryRetry()).toBe(false);
+    for (let i = 0; i < 10; i++) budget.recordSuccess();
+    expect([budget.tryRetry(), budget.tryRetry(), budget.tryRetry()]).toEqual([true, true, false]);
+    now = 5_000;
+    expect(budget.tryRetry()).toBe(false);
+    now = 10_500;
+    expect(budget.snapshot()).toEqual({ successes: 0, retries: 0 });
+    expect(budget.tryRetry()).toBe(false);
+  });
+});

@@ -1,0 +1,66 @@
+/**
+ * A loopback proxy in front of the emulator that adds the faults the emulator itself does not make:
+ * `hang` (the request is read, nothing is ever answered) and `drip` (a 200 whose JSONP body trickles in a
+ * byte at a time, forever: every chunk arrives within the body timeout, only the whole-call deadline ends
+ * it). With no fault set, every request is passed through unchanged.
+ */
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** The proxy's own faults. */
+export type ProxyFault = 'hang' | 'drip' | undefined;
+
+/** A running proxy. */
+export interface FaultProxy {
+  url: string;
+  setFault(fault: ProxyFault): void;
+  close(): Promise<void>;
+}
+
+/** Starts the proxy in front of `targetUrl`. */
+export async function startFaultProxy(targetUrl: string): Promise<FaultProxy> {
+  const target = new URL(targetUrl);
+  let fault: ProxyFault;
+  const timers = new Set<NodeJS.Timeout>();
+  const server = createServer((req, res) => {
+    if (fault === 'hang') return;
+    if (fault === 'drip') {
+      const callback = new URL(req.url ?? '/', 'http://x').searchParams.get('callback') ?? 'cb';
+      res.writeHead(200, { 'content-type': 'application/javascript' });
+      res.write(`${callback}({"status":"success","data":[`);
+      const timer = setInterval(() => res.write(' '), 50);
+      timers.add(timer);
+      res.on('close', () => {
+        clearInterval(timer);
+        timers.delete(timer);
+      });
+      return;
+    }
+    const upstream = httpRequest(
+      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    setFault(next) {
+      fault = next;
+    },
+    async close() {
+      for (const timer of timers) clearInterval(timer);
+      server.closeAllConnections();
+      await new Promise<void>((resolve) =>
+        server.close(() => {
+          resolve();
+        }),
+      );
+    },
+  };
+}
