@@ -72,3 +72,42 @@ it('should never put a password, the upstream token or the session key in a resp
     expect(everything).not.toContain(secret);
   }
 });
+
+it('should keep credentials sent in URLs and headers, and the Redis password, out of every log line', async () => {
+  const before = logLines.length;
+  const token = await h.login();
+  const variables = encodeURIComponent(JSON.stringify({ password: 'pw-in-a-url', apiToken: 'tok-in-a-url' }));
+  const get = await fetch(
+    `${h.graphqlUrl}?query=${encodeURIComponent('query Me { me { username } }')}&variables=${variables}&apiToken=tok-param`,
+    { headers: { authorization: `Bearer ${token}`, 'apollo-require-preflight': 'true' } },
+  );
+  expect(get.status).toBe(200);
+  // A GET that fails before GraphQL runs (no preflight header) is logged too.
+  await fetch(`${h.graphqlUrl}?query=${encodeURIComponent('{ me { username } }')}&password=pw-csrf`);
+
+  const redisLines: string[] = [];
+  const redisLog = new PassThrough();
+  redisLog.on('data', (chunk: Buffer) => redisLines.push(chunk.toString('utf8')));
+  const { startGateway } = await import('../hardening/support/gateway.ts');
+  const withRedis = await startGateway({
+    upstreamUrl: h.emulator.url,
+    env: { REDIS_URL: 'redis://:redis-password-42@127.0.0.1:1', LOG_LEVEL: 'trace' },
+    logStream: redisLog,
+  });
+  await withRedis.close();
+
+  const fresh = [...logLines.slice(before), ...redisLines].join('\n');
+  expect(fresh).toContain('"msg":"graphql request"');
+  expect(fresh).toContain('redis unavailable');
+  for (const secret of [
+    'pw-in-a-url',
+    'tok-in-a-url',
+    'tok-param',
+    'pw-csrf',
+    token,
+    'redis-password-42',
+    SECRET,
+  ]) {
+    expect(fresh).not.toContain(secret);
+  }
+});
