@@ -3,7 +3,16 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'src/generated/', 'test-results/', 'bench/results/', 'examples/**/dist/'] },
+  {
+    ignores: [
+      'node_modules/',
+      'src/generated/',
+      'test-results/',
+      'bench/results/',
+      'examples/**/dist/',
+      'examples/web/src/generated/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   ...tseslint.configs.stylisticTypeChecked,

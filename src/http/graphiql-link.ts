@@ -4,11 +4,20 @@
  */
 import type { ApolloServerPlugin, BaseContext, LandingPage } from '@apollo/server';
 
-/** Puts the link after the first paragraph of the landing page's offline fallback. */
+/**
+ * Puts the link after the first paragraph of the landing page's offline fallback. Sandbox's container lies
+ * over the fallback even when Sandbox failed to load, so while it is empty it must let clicks through: a
+ * style with the page's own CSP nonce (the page allows no other inline style).
+ */
 export function addGraphiqlLink(html: string, href: string): string {
+  const nonce = /\snonce="?([A-Za-z0-9+/=_-]+)"?/.exec(html)?.[1];
+  const style =
+    nonce === undefined
+      ? ''
+      : `\n  <style nonce="${nonce}">#embeddableSandbox:empty, #embeddableExplorer:empty { pointer-events: none; }</style>`;
   return html.replace(
     /(<div class="fallback">[\s\S]*?<\/p>)/,
-    `$1\n  <p>GraphiQL is served by this gateway itself and works offline: <a href="${href}">open GraphiQL</a>.</p>`,
+    `$1\n  <p>GraphiQL is served by this gateway itself and works offline: <a href="${href}">open GraphiQL</a>.</p>${style}`,
   );
 }
 

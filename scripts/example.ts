@@ -1,0 +1,86 @@
+/**
+ * `npm run example`: the embedded emulator, the gateway (with `CORS_ORIGINS` set to the page's origin) and
+ * the example front-end (examples/web, built with Vite and served as static files), then prints the URL.
+ *
+ * Settings: the gateway's own (`PORT`, `EMULATOR_PORT`, …) plus `EXAMPLE_PORT` (5173) for the page.
+ * Ctrl+C stops all three.
+ */
+import { ConfigError, loadConfig } from '../src/config.ts';
+import { DEMO, startEmulator } from '../src/emulator/index.ts';
+import { createGateway } from '../src/server.ts';
+import { buildExampleWeb, serveExampleWeb } from './example-web.ts';
+
+async function main(): Promise<void> {
+  const pagePort = Number(process.env.EXAMPLE_PORT ?? 5173);
+  if (!Number.isInteger(pagePort) || pagePort < 0 || pagePort > 65_535) {
+    throw new ConfigError('Invalid setting EXAMPLE_PORT: must be a port number');
+  }
+  // Fail on a bad gateway setting before building anything.
+  const base = loadConfig();
+  if (base.upstream.kind === 'remote') {
+    process.stdout.write('Upstream addresses are set: the example uses them instead of the emulator.\n');
+  }
+
+  process.stdout.write('Building the example page (examples/web) with Vite…\n');
+  const dir = await buildExampleWeb();
+  let graphqlUrl = '';
+  const page = await serveExampleWeb({ dir, graphqlUrl: () => graphqlUrl, port: pagePort });
+  // The same page opened as localhost has another origin: allow both spellings of the loopback page.
+  const pageOrigins = [page.origin, page.origin.replace('//127.0.0.1:', '//localhost:')];
+  const config = loadConfig({
+    ...process.env,
+    CORS_ORIGINS: [...new Set([...base.corsOrigins, ...pageOrigins])].join(','),
+  });
+
+  const emulator =
+    config.upstream.kind === 'embedded'
+      ? await startEmulator({ port: config.upstream.emulatorPort, host: '127.0.0.1' })
+      : undefined;
+  const upstreamUrls =
+    config.upstream.kind === 'remote'
+      ? config.upstream
+      : {
+          apiUrl: emulator?.url ?? '',
+          baseUrl: emulator?.url ?? '',
+          studioUrl: emulator?.url ?? '',
+          serverUrl: emulator?.url ?? '',
+        };
+  const gateway = await createGateway({ config, upstreamUrls });
+  const gatewayUrl = await gateway.listen();
+  graphqlUrl = `${gatewayUrl}/graphql`;
+
+  process.stdout.write(
+    [
+      '',
+      `Example page:  ${page.origin}/   <- open this`,
+      `GraphQL:       ${graphqlUrl}   (CORS_ORIGINS=${config.corsOrigins.join(',')})`,
+      config.landingPage ? `GraphiQL:      ${gatewayUrl}/graphiql` : '',
+      emulator ? `Upstream:      embedded emulator at ${emulator.url}` : '',
+      `Demo login:    ${DEMO.username} / ${DEMO.password} (or mobile ${DEMO.mobile})`,
+      'Ctrl+C stops.',
+      '',
+    ]
+      .filter((line, i, all) => line !== '' || i === 0 || i === all.length - 1)
+      .join('\n') + '\n',
+  );
+
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    void Promise.allSettled([page.close(), gateway.close()])
+      .then(() => emulator?.close())
+      .then(() => process.exit(0));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    error instanceof ConfigError
+      ? `${error.message}\n`
+      : `example failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
+  process.exit(1);
+});

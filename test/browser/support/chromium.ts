@@ -1,0 +1,70 @@
+/**
+ * Debian's Chromium for the browser tests, driven by playwright-core (which never downloads a browser of
+ * its own). Installs the Debian package when it is missing, as root, in CI too.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext } from 'playwright-core';
+
+/** Debian's Chromium binary. */
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+
+/**
+ * The flags of a headless Chromium on a machine with no network but loopback: without the
+ * background-networking ones, Chromium keeps trying Google's hosts at every start.
+ */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+  '--no-first-run',
+];
+
+/** Installs Debian's `chromium` package unless `/usr/bin/chromium` is there (a minute or two). */
+export function ensureChromium(): void {
+  if (existsSync(CHROMIUM_PATH)) return;
+  if (process.getuid?.() !== 0) {
+    throw new Error(`${CHROMIUM_PATH} is missing: install it with "apt-get install chromium" (needs root)`);
+  }
+  const run = (command: string, args: string[]) =>
+    execFileSync(command, args, {
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
+  run('apt-get', ['update', '-qq']);
+  run('apt-get', ['install', '-y', '-qq', 'chromium']);
+  if (!existsSync(CHROMIUM_PATH))
+    throw new Error(`apt-get installed chromium but ${CHROMIUM_PATH} is missing`);
+}
+
+/** A browser with a fresh, empty profile; `close` removes the profile. */
+export interface TestBrowser {
+  context: BrowserContext;
+  close(): Promise<void>;
+}
+
+/** Launches Chromium with a new `--user-data-dir` (Playwright passes it for a persistent context). */
+export async function launchChromium(): Promise<TestBrowser> {
+  const profile = await mkdtemp(join(tmpdir(), 'gateway-browser-test-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1100, height: 800 },
+    timeout: 60_000,
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}
