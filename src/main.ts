@@ -38,6 +38,9 @@ async function main(): Promise<void> {
   const lines = [
     `GraphQL endpoint: ${url}/graphql`,
     config.landingPage ? `Apollo Sandbox:   open ${url}/graphql in a browser` : 'Landing page:     off',
+    ...(config.landingPage
+      ? [`GraphiQL:         ${url}/graphiql (served by the gateway, works offline)`]
+      : []),
     `Node.js:          ${process.version}`,
   ];
   if (stopEmulator) {
