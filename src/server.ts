@@ -130,6 +130,12 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     // `request.ip` comes from x-forwarded-for only when the direct peer is one of these.
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
   });
+  let draining = false;
+  // While draining, every response closes its connection: an idle keep-alive socket would hold close() open.
+  app.addHook('onSend', (_request, reply, _payload, done) => {
+    if (draining) void reply.header('connection', 'close');
+    done();
+  });
   const scopeOf = registerRequestLog(app, {
     scopes,
     metrics,
@@ -188,7 +194,6 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   if (config.landingPage) registerGraphiql(app, { document: EXAMPLE_DOCUMENT, headers: EXAMPLE_HEADERS });
 
   const ready = createReadinessProbe(upstreamUrls.studioUrl);
-  let draining = false;
   app.get('/healthz', () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
     const status = draining

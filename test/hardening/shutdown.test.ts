@@ -1,0 +1,136 @@
+/**
+ * SIGTERM on the real command (`node src/main.ts`, Node 24), in a child process, in front of an emulator
+ * whose every answer takes 1 s: readiness flips first, a save in flight completes and is stored, and the
+ * process exits 0; past the grace period the remaining connections are cut and it exits 1.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index.ts';
+import { LOGIN, postGraphql, type GraphqlAnswer } from './support/gateway.ts';
+
+const NODE = resolve('node_modules/.bin/node');
+const LATENCY_MS = 1_000;
+const SAVE = `mutation Save($data: JSONObject!) { saveObject(objectName: "com.example.LoanType", data: $data) { id } }`;
+
+let emulator: RunningEmulator;
+const children: ChildProcess[] = [];
+const dataDir = mkdtempSync(join(tmpdir(), 'gateway-shutdown-'));
+const dataFile = join(dataDir, 'objects.json');
+
+beforeAll(async () => {
+  // A durable emulator: the test reads what a save stored from its data file.
+  emulator = await startEmulator({ port: 0, latencyMillis: LATENCY_MS, dataFile });
+});
+afterAll(async () => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  await emulator.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** The records stored upstream (the emulator's data file). */
+function storedRecords(): Record<string, unknown>[] {
+  const file = JSON.parse(readFileSync(dataFile, 'utf8')) as {
+    objects: { record: Record<string, unknown> }[];
+  };
+  return file.objects.map((o) => o.record);
+}
+
+/** Starts the gateway command; answers the child and its base URL once it listens. */
+async function startCommand(env: Record<string, string>): Promise<{ child: ChildProcess; baseUrl: string }> {
+  const child = spawn(NODE, ['src/main.ts'], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'test',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: 'warn',
+      API_URL: emulator.url,
+      BASE_URL: emulator.url,
+      STUDIO_URL: emulator.url,
+      SERVER_URL: emulator.url,
+      APPLICATION_CODE: 'demo',
+      ORGANIZATION_CODE: 'acme',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let output = '';
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  const baseUrl = await new Promise<string>((resolveUrl, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const match = /GraphQL endpoint: (http:\/\/[^\s]+)\/graphql/.exec(output);
+      if (match?.[1] !== undefined) resolveUrl(match[1]);
+    });
+    child.once('exit', (code) =>
+      reject(new Error(`gateway exited (${String(code)}) before listening:\n${output}`)),
+    );
+  });
+  return { child, baseUrl };
+}
+
+async function token(baseUrl: string): Promise<string> {
+  const answer = await postGraphql(`${baseUrl}/graphql`, LOGIN, {
+    username: 'demo',
+    password: 'demo-password',
+  });
+  return (answer.data?.login as { token: string }).token;
+}
+
+/** Waits until the emulator has received `count` saves (the gateway's call is then in flight). */
+async function saveArrived(count: number): Promise<void> {
+  for (let i = 0; i < 100 && emulator.stats().save < count; i++) await sleep(20);
+  expect(emulator.stats().save).toBe(count);
+}
+
+it('should flip readiness, finish the save in flight, and exit 0 on SIGTERM', async () => {
+  // The save (1 s upstream) outlasts the 300 ms drain delay: the listener closes while it is in flight.
+  const { child, baseUrl } = await startCommand({ SHUTDOWN_DELAY_MS: '300', SHUTDOWN_GRACE_MS: '10000' });
+  const auth = { authorization: `Bearer ${await token(baseUrl)}` };
+  expect((await fetch(`${baseUrl}/readyz`)).status).toBe(200);
+  emulator.resetStats();
+
+  const saving = postGraphql(`${baseUrl}/graphql`, SAVE, { data: { loanType: 'SIGTERM-test' } }, auth);
+  await saveArrived(1);
+  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  child.kill('SIGTERM');
+  await sleep(100);
+
+  const readiness = await fetch(`${baseUrl}/readyz`);
+  expect(readiness.status).toBe(503);
+  expect(await readiness.json()).toEqual({ status: 'draining' });
+
+  const saved: GraphqlAnswer = await saving;
+  expect(saved.errors).toBeUndefined();
+  const id = (saved.data?.saveObject as { id: string }).id;
+  expect(id).toEqual(expect.any(String));
+
+  const [code, signal] = await exited;
+  expect({ code, signal }).toEqual({ code: 0, signal: null });
+  await expect(fetch(`${baseUrl}/healthz`)).rejects.toThrow();
+
+  // The acknowledged save is really stored upstream.
+  expect(storedRecords().find((record) => record._id === id)).toMatchObject({ loanType: 'SIGTERM-test' });
+});
+
+it('should cut what is still running after the grace period and exit 1', async () => {
+  const { child, baseUrl } = await startCommand({ SHUTDOWN_GRACE_MS: '200' });
+  const auth = { authorization: `Bearer ${await token(baseUrl)}` };
+  emulator.resetStats();
+  const saving = postGraphql(`${baseUrl}/graphql`, SAVE, { data: { loanType: 'too-slow' } }, auth).then(
+    () => 'answered',
+    () => 'cut',
+  );
+  await saveArrived(1);
+  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  child.kill('SIGTERM');
+  expect(await saving).toBe('cut');
+  const [code] = await exited;
+  expect(code).toBe(1);
+});
