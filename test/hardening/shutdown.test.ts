@@ -41,7 +41,7 @@ function storedRecords(): Record<string, unknown>[] {
 }
 
 /** Starts the gateway command; answers the child and its base URL once it listens. */
-async function startCommand(env: Record<string, string>): Promise<{ child: ChildProcess; baseUrl: string }> {
+async function startCommand(env: Record<string, string>) {
   const child = spawn(NODE, ['src/main.ts'], {
     env: {
       PATH: process.env.PATH ?? '',
@@ -61,16 +61,18 @@ async function startCommand(env: Record<string, string>): Promise<{ child: Child
   });
   children.push(child);
   let output = '';
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => {
+    output += chunk.toString('utf8');
+  });
   const baseUrl = await new Promise<string>((resolveUrl, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString('utf8');
       const match = /GraphQL endpoint: (http:\/\/[^\s]+)\/graphql/.exec(output);
       if (match?.[1] !== undefined) resolveUrl(match[1]);
     });
-    child.once('exit', (code) =>
-      reject(new Error(`gateway exited (${String(code)}) before listening:\n${output}`)),
-    );
+    child.once('exit', (code) => {
+      reject(new Error(`gateway exited (${String(code)}) before listening:\n${output}`));
+    });
   });
   return { child, baseUrl };
 }
