@@ -7,7 +7,7 @@ import { isUpstreamError } from './errors.ts';
 import type { HttpTransport } from './http-transport.ts';
 import { buildRequestPath } from './join-url.ts';
 import type { UpstreamBase } from './join-url.ts';
-import { createCallbackName, decodeJsonOrJsonp, decodeJsonp } from './jsonp.ts';
+import { createCallbackNames, decodeJsonOrJsonp, decodeJsonp } from './jsonp.ts';
 import { parseAnswer } from './parse-answer.ts';
 import { retryRead } from './retry-read.ts';
 import { toTransportError } from './transport-error.ts';
@@ -52,6 +52,7 @@ export function createExchangeRunner(
   options: ExchangeRunnerOptions,
 ): <T>(exchange: Exchange<T>) => Promise<T> {
   const { transport, authPattern, callTimeoutMillis } = options;
+  const createCallbackName = createCallbackNames();
 
   async function attempt<T>(exchange: Exchange<T>, attemptNumber: number): Promise<T> {
     const { operation } = exchange;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { isUpstreamError } from '../../src/upstream/errors.ts';
 import {
   CALLBACK_NAME_PATTERN,
-  createCallbackName,
+  createCallbackNames,
   decodeJsonOrJsonp,
   decodeJsonp,
 } from '../../src/upstream/jsonp.ts';
@@ -180,10 +180,18 @@ describe('decodeJsonOrJsonp', () => {
   });
 });
 
-describe('createCallbackName', () => {
+describe('createCallbackNames', () => {
   it('should make names a JavaScript identifier pattern accepts, fresh every call', () => {
+    const createCallbackName = createCallbackNames();
     const names = Array.from({ length: 1000 }, () => createCallbackName());
     for (const name of names) expect(name).toMatch(CALLBACK_NAME_PATTERN);
+    expect(new Set(names).size).toBe(names.length);
+  });
+
+  it('should give two clients names that never meet', () => {
+    const first = createCallbackNames();
+    const second = createCallbackNames();
+    const names = Array.from({ length: 100 }, () => [first(), second()]).flat();
     expect(new Set(names).size).toBe(names.length);
   });
 });
