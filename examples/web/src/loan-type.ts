@@ -1,10 +1,11 @@
-/** A loan type as the page shows it, read from the upstream record (`DataObject.data`, untyped JSON). */
+/** A loan type as the page shows and edits it. */
+import type { LoanTypeFieldsFragment } from './generated/graphql.ts';
 
 /** The fields this page edits. */
 export interface LoanTypeFields {
   loanType: string;
   description: string;
-  /** Interest rate in percent. */
+  /** Interest rate in percent; `NaN` when the record has none. */
   rate: number;
 }
 
@@ -13,14 +14,13 @@ export interface LoanType extends LoanTypeFields {
   id: string;
 }
 
-/** Reads the record; a missing or mistyped field shows as empty rather than breaking the table. */
-export function toLoanType(node: { id: string; data: Record<string, unknown> }): LoanType {
-  const { loanType, description, rate } = node.data;
+/** From the gateway's typed `LoanType` (its optional fields may be `null`). */
+export function toLoanType(node: LoanTypeFieldsFragment): LoanType {
   return {
     id: node.id,
-    loanType: typeof loanType === 'string' ? loanType : '',
-    description: typeof description === 'string' ? description : '',
-    rate: typeof rate === 'number' ? rate : Number.NaN,
+    loanType: node.loanType,
+    description: node.description ?? '',
+    rate: node.rate ?? Number.NaN,
   };
 }
 
@@ -29,11 +29,13 @@ export function formatRate(rate: number): string {
   return Number.isFinite(rate) ? `${rate.toFixed(2)} %` : '';
 }
 
-/** The fields of `next` that differ from `previous`: what `updateObject` should send. */
+/** The fields of `next` that differ from `previous`: the patch `updateLoanType` should send. */
 export function changedFields(previous: LoanTypeFields, next: LoanTypeFields): Partial<LoanTypeFields> {
   const changes: Partial<LoanTypeFields> = {};
   if (next.loanType !== previous.loanType) changes.loanType = next.loanType;
   if (next.description !== previous.description) changes.description = next.description;
-  if (next.rate !== previous.rate) changes.rate = next.rate;
+  if (next.rate !== previous.rate && !(Number.isNaN(next.rate) && Number.isNaN(previous.rate))) {
+    changes.rate = next.rate;
+  }
   return changes;
 }

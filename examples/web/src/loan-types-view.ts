@@ -1,6 +1,7 @@
 /**
  * The signed-in view: a filter box, a page of loan types (Relay pagination: `first`/`after` forward,
- * `last`/`before` back, `totalCount` for "11–20 of 30"), inline editing and a form to create one.
+ * `last`/`before` back, `totalCount` for "11–20 of 30"), inline editing and a form to create one, through
+ * the gateway's typed API (`loanTypes(where:)`, `saveLoanType`, `updateLoanType`).
  */
 import type { ApolloClient } from '@apollo/client';
 import { h, setChildren } from './dom.ts';
@@ -31,7 +32,8 @@ export function createLoanTypesView(options: LoanTypesViewOptions): HTMLElement 
   let offset = 0;
   let pendingOffset = 0;
   let generation = 0;
-  let page: { rows: LoanType[]; total: number; start: string | null; end: string | null } | undefined;
+  /** The page shown; `size` counts its edges, rows the ones readable. */
+  let page: { rows: LoanType[]; size: number; start: string | null; end: string | null } | undefined;
 
   const status = h('p', { className: 'status', role: 'status' });
   const fail = (error: unknown) => {
@@ -43,9 +45,9 @@ export function createLoanTypesView(options: LoanTypesViewOptions): HTMLElement 
       try {
         const result = await client.mutate({
           mutation: UpdateLoanTypeDocument,
-          variables: { id, data: changes },
+          variables: { id, patch: changes },
         });
-        const object = result.data?.updateObject.object;
+        const object = result.data?.updateLoanType.object;
         if (!object) throw new Error('the gateway did not read the object back');
         const saved = toLoanType(object);
         status.textContent = `Saved “${saved.loanType}”.`;
@@ -63,28 +65,32 @@ export function createLoanTypesView(options: LoanTypesViewOptions): HTMLElement 
 
   const load = async () => {
     const mine = ++generation;
-    const filter =
-      filterText === ''
-        ? null
-        : { criteria: [{ fieldName: 'loanType', value: containsIgnoringCase(filterText) }] };
+    const where = filterText === '' ? null : { loanType: { matches: containsIgnoringCase(filterText) } };
     try {
-      const result = await client.query({ query: LoanTypesDocument, variables: { ...request, filter } });
-      if (mine !== generation || result.data === undefined) return;
-      const { totalCount, edges, pageInfo } = result.data.objects;
+      // errorPolicy 'all': a record the gateway cannot read (BAD_UPSTREAM_VALUE) costs its own row only.
+      const result = await client.query({
+        query: LoanTypesDocument,
+        variables: { ...request, where },
+        errorPolicy: 'all',
+      });
+      if (mine !== generation) return;
+      if (result.error) fail(result.error);
+      if (!result.data) return;
+      const { totalCount, edges, pageInfo } = result.data.loanTypes;
       offset = pendingOffset;
       page = {
-        rows: edges.map((e) => toLoanType(e.node)),
-        total: totalCount,
+        rows: edges.flatMap((e) => (e.node ? [toLoanType(e.node)] : [])),
+        size: edges.length,
         start: pageInfo.startCursor,
         end: pageInfo.endCursor,
       };
       table.show(page.rows);
       setChildren(
         range,
-        totalCount === 0 ? 'No loan types' : `${offset + 1}–${offset + page.rows.length} of ${totalCount}`,
+        totalCount === 0 ? 'No loan types' : `${offset + 1}–${offset + page.size} of ${totalCount}`,
       );
       previous.disabled = offset === 0 || page.start === null;
-      next.disabled = offset + page.rows.length >= totalCount || page.end === null;
+      next.disabled = offset + page.size >= totalCount || page.end === null;
     } catch (error) {
       if (mine === generation) fail(error);
     }
@@ -94,7 +100,7 @@ export function createLoanTypesView(options: LoanTypesViewOptions): HTMLElement 
     if (page === undefined) return;
     if (direction === 'next' && page.end !== null) {
       request = { first: PAGE_SIZE, after: page.end };
-      pendingOffset = offset + page.rows.length;
+      pendingOffset = offset + page.size;
     } else if (direction === 'previous' && page.start !== null) {
       request = { last: PAGE_SIZE, before: page.start };
       pendingOffset = Math.max(0, offset - PAGE_SIZE);
@@ -147,10 +153,10 @@ export function createLoanTypesView(options: LoanTypesViewOptions): HTMLElement 
     try {
       const result = await client.mutate({
         mutation: CreateLoanTypeDocument,
-        variables: { data: { ...data } },
+        variables: { input: data },
       });
-      const saved = result.data?.saveObject;
-      if (!saved) throw new Error('no answer to saveObject');
+      const saved = result.data?.saveLoanType;
+      if (!saved) throw new Error('no answer to saveLoanType');
       status.textContent = `Created “${data.loanType}” (id ${saved.id}).`;
       fields.reset();
       await load();

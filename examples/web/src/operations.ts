@@ -4,9 +4,6 @@
  */
 import { graphql } from './generated/index.ts';
 
-/** The object type this page manages. */
-export const LOAN_TYPE = 'com.example.LoanType';
-
 /** Signs in; the token goes in `Authorization: Bearer` on every other operation. */
 export const SignInDocument = graphql(`
   mutation SignIn($username: String!, $password: String!, $method: LoginMethod) {
@@ -21,23 +18,25 @@ export const SignInDocument = graphql(`
   }
 `);
 
+/** The fields the page shows and edits (the gateway's typed API, derived from schema/objects/loan-type.graphql). */
+export const LoanTypeFieldsFragment = graphql(`
+  fragment LoanTypeFields on LoanType {
+    id
+    loanType
+    description
+    rate
+  }
+`);
+
 /** One page of loan types (Relay: `first`/`after` forward, `last`/`before` backward). */
 export const LoanTypesDocument = graphql(`
-  query LoanTypes($filter: FilterInput, $first: Int, $after: String, $last: Int, $before: String) {
-    objects(
-      objectName: "com.example.LoanType"
-      filter: $filter
-      first: $first
-      after: $after
-      last: $last
-      before: $before
-    ) {
+  query LoanTypes($where: LoanTypeWhere, $first: Int, $after: String, $last: Int, $before: String) {
+    loanTypes(where: $where, first: $first, after: $after, last: $last, before: $before) {
       totalCount
       edges {
         cursor
         node {
-          id
-          data
+          ...LoanTypeFields
         }
       }
       pageInfo {
@@ -50,30 +49,28 @@ export const LoanTypesDocument = graphql(`
   }
 `);
 
-/** Creates a loan type (`saveObject` without `_id`). */
+/** Creates a loan type. */
 export const CreateLoanTypeDocument = graphql(`
-  mutation CreateLoanType($data: JSONObject!) {
-    saveObject(objectName: "com.example.LoanType", data: $data) {
+  mutation CreateLoanType($input: LoanTypeInput!) {
+    saveLoanType(input: $input) {
       id
       message
       object {
-        id
-        data
+        ...LoanTypeFields
       }
     }
   }
 `);
 
-/** Changes fields of a loan type. */
+/** Changes fields of a loan type (only those in `patch`). */
 export const UpdateLoanTypeDocument = graphql(`
-  mutation UpdateLoanType($id: ID!, $data: JSONObject!) {
-    updateObject(id: $id, objectName: "com.example.LoanType", data: $data) {
+  mutation UpdateLoanType($id: ID!, $patch: LoanTypePatch!) {
+    updateLoanType(id: $id, input: $patch) {
       id
       message
       updatedFields
       object {
-        id
-        data
+        ...LoanTypeFields
       }
     }
   }
