@@ -1,0 +1,31 @@
+# The gateway as a container image. `docker build -t jsonp-graphql-gateway .`
+#
+# Node 24 runs the TypeScript sources directly (type stripping), so there is no compile step: the first
+# stage only installs the production dependencies, the second copies them beside the sources and runs
+# as the unprivileged `node` user. Settings come from the environment (README "Settings"); in production
+# SESSION_SECRET is required, and with no upstream addresses set the embedded emulator is used.
+
+FROM node:24-bookworm-slim AS dependencies
+WORKDIR /app
+COPY package.json package-lock.json ./
+# No dev dependencies (test, lint, codegen, bench tools), no install scripts.
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+
+FROM node:24-bookworm-slim AS runtime
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=4000
+WORKDIR /app
+COPY --from=dependencies --chown=root:root /app/node_modules ./node_modules
+COPY --chown=root:root package.json ./
+COPY --chown=root:root schema ./schema
+COPY --chown=root:root src ./src
+# Files stay owned by root and read-only to the process: a compromised process cannot rewrite its code.
+USER node
+EXPOSE 4000
+# No shell tools in the check: Node's own fetch against /healthz (exec form, no /bin/sh).
+HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 4000) + '/healthz', { signal: AbortSignal.timeout(2000) }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# SIGTERM drains (readiness first, then in-flight requests within SHUTDOWN_GRACE_MS) and exits 0.
+STOPSIGNAL SIGTERM
+CMD ["node", "src/main.ts"]

@@ -1,0 +1,194 @@
+/**
+ * Packaging: the Kubernetes example in deploy/ and the Dockerfile agree with the code (ports, probe paths,
+ * settings, Secret, Redis), and the image's HEALTHCHECK works with nothing but Node. Docker itself cannot
+ * run here, so the image is checked by reading its Dockerfile and running its health check command.
+ */
+import { execFile } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import { loadConfig } from '../../src/config.ts';
+import { startHarness, type Harness } from '../support/gateway-harness.ts';
+
+const NODE = resolve('node_modules/.bin/node');
+const DEFAULT_PORT = loadConfig({}).port;
+
+interface Probe {
+  httpGet?: { path: string; port: string | number };
+}
+interface Container {
+  name: string;
+  image: string;
+  ports?: { name?: string; containerPort: number }[];
+  env?: { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }[];
+  envFrom?: { configMapRef?: { name: string } }[];
+  startupProbe?: Probe;
+  livenessProbe?: Probe;
+  readinessProbe?: Probe;
+  resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
+}
+interface Manifest {
+  kind: string;
+  metadata: { name: string };
+  data?: Record<string, string>;
+  stringData?: Record<string, string>;
+  spec?: {
+    replicas?: number;
+    ports?: { port: number; targetPort?: string | number }[];
+    template?: { spec: { containers: Container[]; terminationGracePeriodSeconds?: number } };
+  };
+}
+
+const manifests: Manifest[] = readdirSync('deploy/kubernetes')
+  .filter((name) => name.endsWith('.yaml'))
+  .flatMap((name) =>
+    parseAllDocuments(readFileSync(join('deploy/kubernetes', name), 'utf8')).map((document) => {
+      expect(document.errors).toEqual([]);
+      return document.toJS() as Manifest;
+    }),
+  );
+const find = (kind: string, name: string): Manifest => {
+  const found = manifests.find((m) => m.kind === kind && m.metadata.name === name);
+  if (found === undefined) throw new Error(`no ${kind} ${name} in deploy/kubernetes`);
+  return found;
+};
+const web = find('Deployment', 'web');
+const gateway = web.spec?.template?.spec.containers.find((c) => c.name === 'gateway');
+const config = find('ConfigMap', 'gateway-config').data ?? {};
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+describe('Kubernetes example', () => {
+  it('should run two replicas, each with the gateway as a sidecar of the front-end', () => {
+    expect(web.spec?.replicas).toBe(2);
+    expect(web.spec?.template?.spec.containers.map((c) => c.name)).toEqual(['web', 'gateway']);
+  });
+
+  it('should expose the port the gateway listens on', () => {
+    expect(gateway?.ports).toEqual([{ name: 'gateway', containerPort: DEFAULT_PORT }]);
+    expect(Number(config.PORT)).toBe(DEFAULT_PORT);
+  });
+
+  it('should probe /healthz for liveness and /readyz for readiness, routes the gateway really serves', async () => {
+    expect(gateway?.livenessProbe?.httpGet).toEqual({ path: '/healthz', port: 'gateway' });
+    expect(gateway?.startupProbe?.httpGet).toEqual({ path: '/healthz', port: 'gateway' });
+    expect(gateway?.readinessProbe?.httpGet).toEqual({ path: '/readyz', port: 'gateway' });
+    const base = h.graphqlUrl.replace(/\/graphql$/, '');
+    for (const path of ['/healthz', '/readyz']) expect((await fetch(`${base}${path}`)).status).toBe(200);
+  });
+
+  it('should set resource requests and a memory limit', () => {
+    expect(gateway?.resources?.requests).toMatchObject({
+      cpu: expect.any(String),
+      memory: expect.any(String),
+    });
+    expect(gateway?.resources?.limits?.memory).toEqual(expect.any(String));
+  });
+
+  it('should read SESSION_SECRET from the Secret the example defines', () => {
+    const ref = gateway?.env?.find((e) => e.name === 'SESSION_SECRET')?.valueFrom?.secretKeyRef;
+    expect(ref).toEqual({ name: 'gateway-session', key: 'SESSION_SECRET' });
+    expect(Object.keys(find('Secret', 'gateway-session').stringData ?? {})).toEqual(['SESSION_SECRET']);
+    expect(JSON.stringify(config)).not.toContain('SESSION_SECRET');
+  });
+
+  it('should share one Redis between the replicas through a Service of the example', () => {
+    const url = new URL(config.REDIS_URL ?? '');
+    const service = find('Service', url.hostname);
+    expect(service.spec?.ports?.map((p) => p.port)).toContain(Number(url.port));
+  });
+
+  it('should hold settings the gateway accepts in production', () => {
+    expect(gateway?.envFrom).toEqual([{ configMapRef: { name: 'gateway-config' } }]);
+    const loaded = loadConfig({ ...config, SESSION_SECRET: 's'.repeat(48) });
+    expect(loaded).toMatchObject({ production: true, host: '0.0.0.0', port: DEFAULT_PORT });
+    expect(loaded.upstream.kind).toBe('remote');
+    expect(loaded.trustedProxies).toEqual(['127.0.0.1', '::1']);
+  });
+
+  it('should give the pod longer to stop than the gateway needs to drain', () => {
+    const { shutdown } = loadConfig({ ...config, SESSION_SECRET: 's'.repeat(48) });
+    const pod = (web.spec?.template?.spec.terminationGracePeriodSeconds ?? 30) * 1000;
+    expect(pod).toBeGreaterThan(shutdown.delayMillis + shutdown.graceMillis);
+  });
+});
+
+describe('Dockerfile', () => {
+  const dockerfile = readFileSync('Dockerfile', 'utf8');
+  const instructions = dockerfile
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !line.trim().startsWith('#'));
+  const runtime = instructions.slice(instructions.findLastIndex((line) => line.startsWith('FROM ')));
+
+  it('should build in stages and run on Node 24', () => {
+    const stages = instructions.filter((line) => line.startsWith('FROM '));
+    expect(stages.length).toBeGreaterThanOrEqual(2);
+    for (const stage of stages) expect(stage).toMatch(/^FROM node:24[-.\w]* AS \w+$/);
+  });
+
+  it('should install no dev dependencies and run as a non-root user', () => {
+    expect(dockerfile).toMatch(/npm ci --omit=dev/);
+    const user = runtime.find((line) => line.startsWith('USER '));
+    expect(user).toBeDefined();
+    expect(user).not.toMatch(/USER (root|0)\b/);
+  });
+
+  it('should expose the default port and start the command', () => {
+    expect(runtime).toContain(`EXPOSE ${DEFAULT_PORT}`);
+    expect(runtime.find((line) => line.startsWith('CMD '))).toBe('CMD ["node", "src/main.ts"]');
+  });
+
+  it('should ship only what the runtime needs (.dockerignore)', () => {
+    const ignored = readFileSync('.dockerignore', 'utf8').split('\n');
+    for (const entry of ['node_modules', '.git', 'test', 'bench']) expect(ignored).toContain(entry);
+  });
+
+  it('should import only production dependencies from the sources it ships', () => {
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { dependencies: Record<string, string> };
+    const sources = readdirSync('src', { recursive: true, encoding: 'utf8' }).filter((f) =>
+      f.endsWith('.ts'),
+    );
+    const imported = new Set<string>();
+    for (const file of sources) {
+      const text = readFileSync(join('src', file), 'utf8');
+      for (const match of text.matchAll(/^import (?!type )[^;]*?from '([^'.][^']*)'/gm)) {
+        const specifier = match[1] ?? '';
+        if (specifier.startsWith('node:')) continue;
+        const parts = specifier.split('/');
+        imported.add(specifier.startsWith('@') ? `${parts[0]}/${parts[1]}` : (parts[0] ?? ''));
+      }
+    }
+    expect([...imported].filter((name) => !(name in pkg.dependencies))).toEqual([]);
+  });
+
+  describe('HEALTHCHECK', () => {
+    const line = runtime.find((l) => l.startsWith('HEALTHCHECK ')) ?? '';
+    const command = JSON.parse(line.slice(line.indexOf('CMD ') + 4)) as string[];
+
+    it('should need no shell and no tools but node', () => {
+      expect(command[0]).toBe('node');
+      expect(command.join(' ')).not.toMatch(/\b(sh|bash|curl|wget)\b/);
+    });
+
+    // Asynchronously: the gateway answering the check runs in this very process.
+    const run = (port: string) =>
+      new Promise<number | null>((done) => {
+        execFile(NODE, command.slice(1), { env: { PORT: port }, timeout: 10_000 }, (error) => {
+          done(error === null ? 0 : typeof error.code === 'number' ? error.code : null);
+        });
+      });
+
+    it('should pass against a running gateway and fail when nothing answers', async () => {
+      expect(await run(new URL(h.graphqlUrl).port)).toBe(0);
+      expect(await run('1')).toBe(1);
+    });
+  });
+});
