@@ -61,7 +61,8 @@ async function filterBy(text: string): Promise<void> {
 beforeAll(async () => {
   ensureChromium();
   await mkdir(SHOTS, { recursive: true });
-  stack = await startExampleStack();
+  // A lock-out after three wrong passwords in a row, for two minutes, so the test can reach it.
+  stack = await startExampleStack({ LOGIN_MAX_CONSECUTIVE_FAILURES: '3', LOGIN_BLOCK_SECONDS: '120' });
   browser = await launchChromium();
   page = await browser.context.newPage();
 }, 300_000);
@@ -178,6 +179,23 @@ describe('the example front-end', () => {
     await other.close();
   });
 
+  it('should say when to try again once sign-in is locked out, and keep the button off', async () => {
+    const other = await browser.context.newPage();
+    await openPage(other);
+    const problem = other.getByRole('form', { name: 'Sign in' }).locator('.form-error');
+    let message = '';
+    for (let attempt = 1; attempt <= 5 && !message.includes('locked'); attempt++) {
+      await signIn(other, 'ops', `wrong-${attempt}`);
+      await expect.poll(() => problem.textContent(), WAIT).not.toBe('');
+      message = (await problem.textContent()) ?? '';
+    }
+    expect(message).toBe('Too many failed sign-ins: this sign-in is locked. Try again in 2 minutes.');
+    expect(await other.locator('.error-banner .error-code').textContent()).toBe('UNAUTHENTICATED');
+    expect(await other.getByRole('button', { name: 'Sign in' }).isDisabled()).toBe(true);
+    await shot(other, '10-locked-out');
+    await other.close();
+  });
+
   it('should sign in with the mobile number instead of the username', async () => {
     const other = await browser.context.newPage();
     await openPage(other);
@@ -228,7 +246,7 @@ describe('GraphiQL', () => {
     expect(graphiqlRequests.every((url) => url.startsWith(stack.gatewayUrl) || url.startsWith('data:'))).toBe(
       true,
     );
-    await shot(graphiql, '10-graphiql');
+    await shot(graphiql, '11-graphiql');
   });
 
   it('should run the Login operation and show the token', async () => {
@@ -240,7 +258,7 @@ describe('GraphiQL', () => {
       data: { login: { token: string; user: { username: string } } };
     };
     expect(result.data.login.user.username).toBe('demo');
-    await shot(graphiql, '11-graphiql-login');
+    await shot(graphiql, '12-graphiql-login');
   });
 
   it('should run LoanTypes with the token in the headers editor', async () => {
@@ -255,7 +273,7 @@ describe('GraphiQL', () => {
     };
     expect(result.data.objects.totalCount).toBe(31);
     expect(result.data.objects.nodes).toHaveLength(5);
-    await shot(graphiql, '12-graphiql-loan-types');
+    await shot(graphiql, '13-graphiql-loan-types');
   });
 
   it("should be linked from Sandbox's page when Apollo's CDN cannot be reached", async () => {
@@ -271,7 +289,7 @@ describe('GraphiQL', () => {
       const fallback = page.document.querySelector('.fallback');
       return fallback !== null && page.getComputedStyle(fallback).opacity === '1';
     }, WAIT);
-    await shot(landing, '13-sandbox-offline-link');
+    await shot(landing, '14-sandbox-offline-link');
     await link.click();
     await landing.waitForURL(`${stack.gatewayUrl}/graphiql`, WAIT);
     await landing.locator('.graphiql-query-editor').waitFor(WAIT);

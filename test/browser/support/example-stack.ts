@@ -18,13 +18,13 @@ export interface ExampleStack {
   close(): Promise<void>;
 }
 
-/** Builds the page and starts everything; `close()` in `afterAll`. */
-export async function startExampleStack(): Promise<ExampleStack> {
+/** Builds the page and starts everything (`env`: more gateway settings); `close()` in `afterAll`. */
+export async function startExampleStack(env: Record<string, string> = {}): Promise<ExampleStack> {
   const dir = await mkdtemp(join(tmpdir(), 'gateway-example-web-'));
   await buildExampleWeb(dir);
   let graphqlUrl = '';
   const page = await serveExampleWeb({ dir, graphqlUrl: () => graphqlUrl });
-  const harness = await startHarness({ env: { CORS_ORIGINS: page.origin } });
+  const harness = await startHarness({ env: { ...env, CORS_ORIGINS: page.origin } });
   graphqlUrl = harness.graphqlUrl;
   return {
     harness,
