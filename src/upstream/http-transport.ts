@@ -3,7 +3,7 @@
  * connect/headers/body deadlines, one timer per call for the whole-call deadline, and a response size cap
  * enforced while streaming. It returns the body text of a 2xx answer and throws only `UpstreamError`.
  */
-import { Pool, request } from 'undici';
+import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
 import { UpstreamError } from './errors.ts';
 import { toTransportError } from './transport-error.ts';
@@ -66,8 +66,10 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
       controller.abort();
     }, options.callTimeoutMillis);
     try {
-      const response = await request(`${call.origin}${call.path}`, {
-        dispatcher: dispatcherFor(call.origin),
+      // The dispatcher's own `request` with origin and path: the top-level `request(url)` parses the URL again.
+      const response = await dispatcherFor(call.origin).request({
+        origin: call.origin,
+        path: call.path,
         method: call.method,
         headers: { accept: 'application/javascript, application/json;q=0.9, */*;q=0.1', ...call.headers },
         body: call.body ?? null,
@@ -110,8 +112,11 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
   return { send, close };
 }
 
-/** Reads the body as UTF-8, giving up as soon as it passes `maxBytes` (or announces it will). */
-async function readCapped(
+/**
+ * Reads the body as UTF-8, giving up as soon as it passes `maxBytes` (or announces it will). Plain `data`
+ * events: an async iterator over the body costs a promise per chunk and a good part of a small call's time.
+ */
+function readCapped(
   body: Dispatcher.ResponseData['body'],
   contentLength: string | string[] | undefined,
   maxBytes: number,
@@ -121,19 +126,30 @@ async function readCapped(
     new UpstreamError('bad_response', `response larger than ${maxBytes} bytes`, { operation });
   if (typeof contentLength === 'string' && Number(contentLength) > maxBytes) {
     discard(body);
-    throw tooLarge();
+    return Promise.reject(tooLarge());
   }
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    total += chunk.length;
-    if (total > maxBytes) {
-      discard(body);
-      throw tooLarge();
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks, total).toString('utf8');
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    body.on('data', (chunk: Buffer) => {
+      total += chunk.length;
+      if (total > maxBytes) {
+        discard(body);
+        reject(tooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    });
+    body.once('end', () => {
+      const [only] = chunks;
+      resolve(
+        chunks.length === 1 && only !== undefined
+          ? only.toString('utf8')
+          : Buffer.concat(chunks, total).toString('utf8'),
+      );
+    });
+    body.once('error', reject);
+  });
 }
 
 /** Drops a body we will not read; destroying it unread emits an abort error that nobody needs to see. */
