@@ -6,6 +6,12 @@
 
 const SYNTAX = /[\\^$.|?*+()[\]{}]/;
 
+/** Any one of `variants` (one character each). */
+function caseClass(variants: string[]): string {
+  // A class of surrogate pairs would match single code units in a non-Unicode regular-expression engine.
+  return variants.every((v) => v.length === 1) ? `[${variants.join('')}]` : `(?:${variants.join('|')})`;
+}
+
 /** A full-string pattern matching any text that contains `text`, ignoring case. */
 export function containsIgnoringCase(text: string): string {
   let pattern = '';
@@ -15,8 +21,7 @@ export function containsIgnoringCase(text: string): string {
     if (SYNTAX.test(char)) pattern += `\\${char}`;
     // Only letters whose other case is one character too ('ß' upper-cases to 'SS').
     else if (lower !== upper && lower.length === char.length && upper.length === char.length)
-      // A class of two surrogate pairs would match single code units in a non-Unicode regex engine.
-      pattern += char.length === 1 ? `[${lower}${upper}]` : `(?:${lower}|${upper})`;
+      pattern += caseClass([...new Set([char, lower, upper])]);
     else pattern += char;
   }
   return `.*${pattern}.*`;
