@@ -1,0 +1,55 @@
+/** The hardening settings: defaults as documented, and one clear line naming a bad one. */
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+
+describe('hardening settings', () => {
+  it('should default to the documented limits, login protection, resilience and shutdown values', () => {
+    const config = loadConfig({});
+    expect(config.queryLimits).toEqual({
+      maxDepth: 6,
+      maxAliases: 15,
+      maxDirectives: 50,
+      maxTokens: 1000,
+      maxCost: 5000,
+    });
+    expect(config.maxBodyBytes).toBe(100_000);
+    expect(config.trustedProxies).toEqual([]);
+    expect(config.redisUrl).toBeUndefined();
+    expect(config.login).toEqual({
+      maxConsecutiveFailures: 10,
+      blockSeconds: 3600,
+      maxFailuresPerUser: 100,
+      maxFailuresPerIp: 100,
+      minFailureMillis: 400,
+    });
+    expect(config.resilience).toEqual({
+      readRetries: 2,
+      retryBudgetPercent: 20,
+      breakerFailures: 5,
+      breakerHalfOpenAfterMillis: 5000,
+      maxConcurrentCalls: 64,
+      maxQueuedCalls: 512,
+    });
+    expect(config.shutdown).toEqual({ delayMillis: 0, graceMillis: 10_000 });
+    expect(config.requestTimeoutMillis).toBeGreaterThan(config.upstreamCallTimeoutMillis);
+  });
+
+  it('should read trusted proxies as addresses, CIDR ranges and names', () => {
+    expect(
+      loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8, 127.0.0.1,::1,fd00::/8,loopback' }).trustedProxies,
+    ).toEqual(['10.0.0.0/8', '127.0.0.1', '::1', 'fd00::/8', 'loopback']);
+  });
+
+  it.each([
+    ['TRUSTED_PROXIES', { TRUSTED_PROXIES: 'proxy.example.com' }],
+    ['TRUSTED_PROXIES', { TRUSTED_PROXIES: '10.0.0.0/33' }],
+    ['REDIS_URL', { REDIS_URL: 'http://redis:6379' }],
+    ['MAX_DEPTH', { MAX_DEPTH: '0' }],
+    ['MAX_BODY_BYTES', { MAX_BODY_BYTES: 'lots' }],
+    ['UPSTREAM_RETRY_BUDGET_PERCENT', { UPSTREAM_RETRY_BUDGET_PERCENT: '150' }],
+    ['REQUEST_TIMEOUT_MS', { REQUEST_TIMEOUT_MS: '5000', UPSTREAM_CALL_TIMEOUT_MS: '5000' }],
+  ])('should refuse a bad %s with one line naming it', (name, env) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid setting ${name}:`));
+  });
+});
