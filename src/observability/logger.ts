@@ -40,6 +40,8 @@ export function createLogger(options: LoggerOptions): Logger {
       serializers: { req: serializeRequest, res: serializeReply, err: stdSerializers.err },
       hooks: { streamWrite: redactText },
     },
-    options.stream ?? pino.destination({ dest: 1, sync: true }),
+    // Lines are gathered up to 4 KiB (or 1 s) per write instead of one blocking write per request: under load
+    // that write was a tenth of a small request's CPU. pino flushes the buffer on exit, fatal errors included.
+    options.stream ?? pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 1000 }),
   );
 }
