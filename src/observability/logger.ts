@@ -3,7 +3,7 @@
  * (`redact.ts`), with request and error serializers that never print headers or a URL's query values.
  */
 import { pino, stdSerializers, type Logger } from 'pino';
-import { createTextRedactor, redactObject, redactUrl } from './redact.ts';
+import { createObjectRedactor, createTextRedactor, redactUrl } from './redact.ts';
 
 /** Options of {@link createLogger}. */
 export interface LoggerOptions {
@@ -31,6 +31,7 @@ function serializeReply(reply: { statusCode?: number }) {
 /** Creates the logger. */
 export function createLogger(options: LoggerOptions): Logger {
   const redactText = createTextRedactor(options.secrets ?? []);
+  const redactObject = createObjectRedactor();
   return pino(
     {
       level: options.level,

@@ -23,18 +23,43 @@ export function isSensitiveKey(key: string): boolean {
   return SENSITIVE.test(key.toLowerCase().replace(/[-_]/g, ''));
 }
 
-/** A copy of `value` with the values of sensitive keys replaced, at any depth (plain objects and arrays). */
-export function redactObject(value: unknown, depth = 0): unknown {
+/**
+ * `value` with the values of sensitive keys replaced, at any depth (plain objects and arrays): a copy when
+ * something was replaced, `value` itself when nothing was (the usual log line), so nothing is copied for it.
+ */
+export function redactObject(value: unknown, depth = 0, isSensitive = isSensitiveKey): unknown {
   if (depth > 8 || typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) return value.map((item) => redactObject(item, depth + 1));
+  if (Array.isArray(value)) {
+    const items = value.map((item: unknown) => redactObject(item, depth + 1, isSensitive));
+    return items.every((item, index) => item === value[index]) ? value : items;
+  }
   const prototype: unknown = Object.getPrototypeOf(value);
   // Errors and class instances go to their serializers; the text layer still sees their output.
   if (prototype !== Object.prototype && prototype !== null) return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
-    out[key] = isSensitiveKey(key) ? REDACTED : redactObject(item, depth + 1);
+  let out: Record<string, unknown> | undefined;
+  const entries = Object.entries(value);
+  for (const [index, [key, item]] of entries.entries()) {
+    const redacted = isSensitive(key) ? REDACTED : redactObject(item, depth + 1, isSensitive);
+    if (out === undefined && redacted !== item) out = Object.fromEntries(entries.slice(0, index));
+    if (out !== undefined) out[key] = redacted;
   }
-  return out;
+  return out ?? value;
+}
+
+/**
+ * {@link redactObject} for a logger: the same few keys come back on every line, so each key's verdict is
+ * remembered (up to `maxKeys` distinct keys; keys beyond are judged every time).
+ */
+export function createObjectRedactor(maxKeys = 1_000): (value: unknown) => unknown {
+  const verdicts = new Map<string, boolean>();
+  const isSensitive = (key: string): boolean => {
+    const known = verdicts.get(key);
+    if (known !== undefined) return known;
+    const sensitive = isSensitiveKey(key);
+    if (verdicts.size < maxKeys) verdicts.set(key, sensitive);
+    return sensitive;
+  };
+  return (value) => redactObject(value, 0, isSensitive);
 }
 
 /** The URL (absolute or a path with a query) with sensitive and GraphQL query parameters redacted. */
@@ -71,6 +96,8 @@ const QUERY_PAIR = new RegExp(`([?&;\\s](?:${KEY_ALTERNATION})=)([^&\\s"#]*)`, '
 const GRAPHQL_ARGUMENT = /(\bpassword\s*:\s*\\?")((?:[^"\\]|\\[^"])*)/gi;
 // `Bearer …` wherever it appears.
 const BEARER = /(\bBearer\s+)[A-Za-z0-9._~+/=-]+/g;
+// Every pattern above needs one of these words: a line without any (most lines) skips the four scans.
+const MAY_HOLD_CREDENTIALS = /passw|token|authorization|secret|bearer/i;
 
 /**
  * Returns a function that redacts a whole log line as text: every literal in `secrets` (the session
@@ -83,6 +110,7 @@ export function createTextRedactor(secrets: readonly (string | undefined)[]): (l
     for (const secret of literals) {
       if (out.includes(secret)) out = out.split(secret).join(REDACTED);
     }
+    if (!MAY_HOLD_CREDENTIALS.test(out)) return out;
     return out
       .replace(JSON_PAIR, `$1${REDACTED}`)
       .replace(QUERY_PAIR, `$1${REDACTED}`)
