@@ -1,5 +1,6 @@
 /**
- * `npm run soak [-- --minutes 10 --concurrency 6 --fault-percent 5]`: a soak test of the real command.
+ * `npm run soak [-- --minutes 10 --concurrency 6 --fault-percent 5 --max-old-space-mib N]`: a soak test
+ * of the real command.
  *
  * Starts the emulator in this process and the gateway as a child process (`node src/main.ts`), then runs
  * mixed traffic for the given time: reads (pages, single objects), saves and updates, with a share of the
@@ -22,6 +23,8 @@ const { values } = parseArgs({
     minutes: { type: 'string', default: '10' },
     concurrency: { type: 'string', default: '6' },
     'fault-percent': { type: 'string', default: '5' },
+    // The gateway's V8 old-space cap, as a container's NODE_OPTIONS would set it (default: Node's own).
+    'max-old-space-mib': { type: 'string' },
   },
 });
 const minutes = Number(values.minutes);
@@ -48,7 +51,9 @@ const rssMiB = (pid: number): number => {
 
 // 1. Emulator (in this process) and gateway (child process, Node 24 of node_modules).
 const emulator = await startEmulator({ port: 0 });
-const child = spawn(resolve('node_modules/.bin/node'), ['src/main.ts'], {
+const heapCap = values['max-old-space-mib'];
+const nodeArgs = heapCap === undefined ? [] : [`--max-old-space-size=${Number(heapCap)}`];
+const child = spawn(resolve('node_modules/.bin/node'), [...nodeArgs, 'src/main.ts'], {
   env: {
     PATH: process.env.PATH ?? '',
     NODE_ENV: 'production',
@@ -166,7 +171,13 @@ const rotate = () => {
   const mode = FAULT_MODES[rotation++ % FAULT_MODES.length];
   emulator.setFaults(every > 0 && mode !== undefined ? { every, mode } : undefined);
 };
+const heapUsedMiB = async (): Promise<number> => {
+  const text = await (await fetch(graphqlUrl.replace(/\/graphql$/, '/metrics'))).text();
+  const bytes = Number(/^nodejs_heap_size_used_bytes (\S+)$/m.exec(text)?.[1] ?? 0);
+  return Math.round(bytes / 104_857.6) / 10;
+};
 const rssStart = rssMiB(pid);
+const heapStart = await heapUsedMiB();
 const started = Date.now();
 rotate();
 const rotator = setInterval(rotate, 15_000);
@@ -185,6 +196,7 @@ const seconds = (Date.now() - started) / 1000;
 const loadRequests = requests;
 const loadErrors = [...errorsByCode.entries()].sort((a, b) => b[1] - a[1]);
 const rssEnd = rssMiB(pid);
+const heapEnd = await heapUsedMiB();
 
 // 4. Every acknowledged write must read back as acknowledged.
 const token = await login();
@@ -207,17 +219,31 @@ await Promise.all(
   }),
 );
 
-// 5. Stop the gateway as Kubernetes would.
+// 5. What the gateway counted: upstream attempts by outcome, its own refusals, retries.
+const metricsText = await (await fetch(graphqlUrl.replace(/\/graphql$/, '/metrics'))).text();
+const sumBy = (family: string, label: string): string => {
+  const totals = new Map<string, number>();
+  for (const match of metricsText.matchAll(new RegExp(`^${family}\\{([^}]*)\\} (\\S+)$`, 'gm'))) {
+    const value = new RegExp(`${label}="([^"]*)"`).exec(match[1] ?? '')?.[1] ?? '?';
+    totals.set(value, (totals.get(value) ?? 0) + Number(match[2]));
+  }
+  return [...totals].map(([key, n]) => `${key} ${n}`).join(', ') || 'none';
+};
+
+// 6. Stop the gateway as Kubernetes would.
 child.kill('SIGTERM');
 const [exitCode] = await exited;
 await emulator.close();
 
 const lines = [
-  `soak: ${minutes} min, ${concurrency} clients, ${faultPercent} % of upstream calls faulted (mode rotating every 15 s)`,
+  `soak: ${minutes} min, ${concurrency} clients, ${faultPercent} % of upstream calls faulted (mode rotating every 15 s)${heapCap === undefined ? '' : `, gateway heap capped at ${heapCap} MiB`}`,
   `requests:          ${loadRequests} in ${seconds.toFixed(0)} s (${(loadRequests / seconds).toFixed(1)}/s)`,
   `errors by code:    ${loadErrors.length === 0 ? 'none' : loadErrors.map(([code, n]) => `${code} ${n}`).join(', ')}`,
-  `gateway RSS:       ${rssStart} MiB at start, ${rssEnd} MiB at end`,
+  `gateway RSS:       ${rssStart} MiB at start, ${rssEnd} MiB at end (V8 heap used ${heapStart} → ${heapEnd} MiB)`,
   `writes:            ${written.size} acknowledged, ${written.size - problems.length} read back intact, ${problems.length} missing or wrong`,
+  `upstream attempts: ${sumBy('gateway_upstream_calls_total', 'outcome')}`,
+  `gateway refusals:  ${sumBy('gateway_upstream_rejections_total', 'reason')}`,
+  `read retries:      ${sumBy('gateway_upstream_retries_total', 'outcome')}`,
   `gateway exit:      ${String(exitCode)} after SIGTERM`,
   ...problems.slice(0, 20).map((p) => `  problem: ${p}`),
 ];

@@ -84,12 +84,17 @@ describe('Kubernetes example', () => {
     for (const path of ['/healthz', '/readyz']) expect((await fetch(`${base}${path}`)).status).toBe(200);
   });
 
-  it('should set resource requests and a memory limit', () => {
+  it('should set resource requests, and a memory limit well above the V8 heap cap', () => {
     expect(gateway?.resources?.requests).toMatchObject({
       cpu: expect.any(String),
       memory: expect.any(String),
     });
-    expect(gateway?.resources?.limits?.memory).toEqual(expect.any(String));
+    const limitMiB = Number(/^(\d+)Mi$/.exec(gateway?.resources?.limits?.memory ?? '')?.[1]);
+    const options = gateway?.env?.find((e) => e.name === 'NODE_OPTIONS')?.value ?? '';
+    const heapMiB = Number(/--max-old-space-size=(\d+)/.exec(options)?.[1]);
+    expect(heapMiB).toBeGreaterThan(0);
+    // Code, buffers and the young generation live outside the old space: leave them room.
+    expect(heapMiB).toBeLessThanOrEqual(limitMiB * 0.6);
   });
 
   it('should read SESSION_SECRET from the Secret the example defines', () => {

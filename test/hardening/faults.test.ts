@@ -54,6 +54,7 @@ const read = () => postGraphql(gw.graphqlUrl, LOAN_TYPES, {}, { authorization: `
 type Fault = { proxy: ProxyFault } | { emulator: FaultMode };
 const FAULTS: [string, Fault][] = [
   ['hang (no answer)', { proxy: 'hang' }],
+  ['stall (half a body, then silence)', { proxy: 'stall' }],
   ['drip (a byte at a time, forever)', { proxy: 'drip' }],
   ['reset mid-body', { emulator: 'reset' }],
   ['HTTP 500', { emulator: 'error500' }],

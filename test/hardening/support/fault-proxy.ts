@@ -1,14 +1,15 @@
 /**
  * A loopback proxy in front of the emulator that adds the faults the emulator itself does not make:
- * `hang` (the request is read, nothing is ever answered) and `drip` (a 200 whose JSONP body trickles in a
- * byte at a time, forever: every chunk arrives within the body timeout, only the whole-call deadline ends
- * it). With no fault set, every request is passed through unchanged.
+ * `hang` (the request is read, nothing is ever answered: the headers deadline), `stall` (headers and the
+ * start of a body, then silence: the body deadline) and `drip` (a 200 whose JSONP body trickles in a byte
+ * at a time, forever: every chunk arrives within the body timeout, only the whole-call deadline ends it).
+ * With no fault set, every request is passed through unchanged.
  */
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** The proxy's own faults. */
-export type ProxyFault = 'hang' | 'drip' | undefined;
+export type ProxyFault = 'hang' | 'stall' | 'drip' | undefined;
 
 /** A running proxy. */
 export interface FaultProxy {
@@ -24,10 +25,11 @@ export async function startFaultProxy(targetUrl: string): Promise<FaultProxy> {
   const timers = new Set<NodeJS.Timeout>();
   const server = createServer((req, res) => {
     if (fault === 'hang') return;
-    if (fault === 'drip') {
+    if (fault === 'stall' || fault === 'drip') {
       const callback = new URL(req.url ?? '/', 'http://x').searchParams.get('callback') ?? 'cb';
       res.writeHead(200, { 'content-type': 'application/javascript' });
       res.write(`${callback}({"status":"success","data":[`);
+      if (fault === 'stall') return;
       const timer = setInterval(() => res.write(' '), 50);
       timers.add(timer);
       res.on('close', () => {
