@@ -131,6 +131,12 @@ describe('ordinary operations', () => {
       (match, i): [string, string] => [`README.md graphql block ${i + 1}`, match[1] ?? ''],
     ),
     [
+      'the example front-end (examples/web/src/operations.ts)',
+      [...readFileSync('examples/web/src/operations.ts', 'utf8').matchAll(/graphql\(`([\s\S]*?)`\)/g)]
+        .map((match) => match[1] ?? '')
+        .join('\n'),
+    ],
+    [
       'eight objects by id in one query (test/e2e/objects.test.ts)',
       `query Many { ${Array.from({ length: 8 }, (_, i) => `o${i}: object(objectName: "${LOAN}", id: "${i}") { id }`).join(' ')} }`,
     ],
