@@ -170,3 +170,34 @@ it('should cut a read at the GraphQL request deadline even when retries are left
     await tight.close();
   }
 });
+
+it('should refuse at once, coded, a call beyond the bulkhead while the upstream is slow', async () => {
+  const narrow = await startGateway({
+    upstreamUrl: proxy.url,
+    env: { UPSTREAM_MAX_CONCURRENT: '1', UPSTREAM_MAX_QUEUED: '0', UPSTREAM_HEADERS_TIMEOUT_MS: '500' },
+  });
+  try {
+    const auth = { authorization: `Bearer ${await loginDemo(narrow.graphqlUrl)}` };
+    proxy.setFault('hang');
+    const order: string[] = [];
+    const slow = postGraphql(narrow.graphqlUrl, LOAN_TYPES, {}, auth).then((answer) => {
+      order.push('slow');
+      return answer;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // A different read (identical ones would share the call in flight).
+    const other = `{ objects(objectName: "com.example.Order", first: 1) { totalCount } }`;
+    const refused = await postGraphql(narrow.graphqlUrl, other, {}, auth);
+    order.push('refused');
+    expect(refused.errors?.[0]?.extensions).toMatchObject({
+      code: 'UPSTREAM_UNAVAILABLE',
+      reason: 'overloaded',
+    });
+    // Answered while the slow call still held the only slot.
+    expect(order).toEqual(['refused']);
+    expect(codesOf(await slow)).toEqual(['UPSTREAM_UNAVAILABLE']);
+  } finally {
+    proxy.setFault(undefined);
+    await narrow.close();
+  }
+});
