@@ -44,6 +44,25 @@ export interface GraphQLContext {
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
+// One credentials object per opened session (the sealer caches the claims object), so that what is keyed
+// by it downstream (the coalescing key) is computed once per session, not once per request. A memo only:
+// entries go with their sessions.
+const credentialsOfSession = new WeakMap<SessionClaims, UpstreamCredentials>();
+
+function credentialsOf(session: SessionClaims): UpstreamCredentials {
+  let credentials = credentialsOfSession.get(session);
+  if (credentials === undefined) {
+    credentials = Object.freeze({
+      username: session.username,
+      apiToken: session.apiToken,
+      applicationCode: session.applicationCode,
+      organizationCode: session.organizationCode ?? undefined,
+    });
+    credentialsOfSession.set(session, credentials);
+  }
+  return credentials;
+}
+
 /** Builds the context of one request from its `Authorization` header. */
 export async function createContext(
   services: GatewayServices,
@@ -62,12 +81,7 @@ export async function createContext(
     auth() {
       if (authenticated) return authenticated;
       if (session === null) throw unauthenticated(token === undefined ? 'missing' : 'invalid');
-      const credentials: UpstreamCredentials = {
-        username: session.username,
-        apiToken: session.apiToken,
-        applicationCode: session.applicationCode,
-        organizationCode: session.organizationCode ?? undefined,
-      };
+      const credentials = credentialsOf(session);
       const { config } = services;
       authenticated = {
         session,

@@ -79,6 +79,30 @@ describe('withCoalescing', () => {
     expect(client.credentialsOfCalls).toEqual([alice, { ...alice, ...change }]);
   });
 
+  it('should keep callers apart when one changes its credentials object between reads', async () => {
+    const { client, coalescing, gate } = setup();
+    const mutable = { ...alice };
+    const first = coalescing.getAll(mutable, ORDER, open, 10, 0);
+    mutable.apiToken = 'tok-b';
+    const second = coalescing.getAll(mutable, ORDER, open, 10, 0);
+    gate.resolve();
+    await Promise.all([first, second]);
+    expect(client.calls).toHaveLength(2);
+  });
+
+  it('should share reads of one frozen credentials object, as the gateway passes them', async () => {
+    const { client, coalescing, gate } = setup();
+    const frozen = Object.freeze({ ...alice });
+    const reads = Promise.all([
+      coalescing.getAll(frozen, ORDER, open, 10, 0),
+      coalescing.getAll(frozen, ORDER, open, 10, 0),
+      coalescing.getAll(Object.freeze({ ...alice, apiToken: 'tok-b' }), ORDER, open, 10, 0),
+    ]);
+    gate.resolve();
+    await reads;
+    expect(client.calls).toHaveLength(2);
+  });
+
   it('should call upstream again for a read that starts after the first one settled', async () => {
     const { client, coalescing, gate } = setup();
     gate.resolve();
