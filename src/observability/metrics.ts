@@ -6,10 +6,11 @@
  * Label values come from a bounded set: the operation name is the client's choice, so only the first
  * {@link MAX_OPERATION_NAMES} distinct valid names get their own series; the rest count as `other`.
  */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { LoginLimit } from '../auth/login-limiter.ts';
 import type { BreakerState, GuardRejection } from '../upstream/resilience.ts';
 import type { UpstreamCallEvent } from '../upstream/types.ts';
+import { createLeanCounter, createLeanHistogram } from './lean-metrics.ts';
 
 /** Distinct operation names tracked before the rest are labelled `other`. */
 export const MAX_OPERATION_NAMES = 200;
@@ -46,38 +47,39 @@ export function createMetrics(): GatewayMetrics {
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
 
-  const operations = new Counter({
+  // Recorded on every request: the lean implementations (see lean-metrics.ts), same export format.
+  const operations = createLeanCounter({
     name: 'gateway_graphql_operations_total',
     help: 'GraphQL requests by operation name, type and outcome (ok or the first error code).',
-    labelNames: ['operation', 'type', 'outcome'] as const,
-    registers,
+    labelNames: ['operation', 'type', 'outcome'],
+    registry,
   });
-  const operationSeconds = new Histogram({
+  const operationSeconds = createLeanHistogram({
     name: 'gateway_graphql_operation_duration_seconds',
     help: 'Time from receiving a GraphQL request to sending its response.',
-    labelNames: ['operation', 'type', 'outcome'] as const,
+    labelNames: ['operation', 'type', 'outcome'],
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20],
-    registers,
+    registry,
   });
-  const upstreamCalls = new Counter({
+  const upstreamCalls = createLeanCounter({
     name: 'gateway_upstream_calls_total',
     help: 'Upstream HTTP calls (each attempt) by operation and outcome (ok or the failure kind).',
-    labelNames: ['operation', 'outcome'] as const,
-    registers,
+    labelNames: ['operation', 'outcome'],
+    registry,
   });
-  const upstreamSeconds = new Histogram({
+  const upstreamSeconds = createLeanHistogram({
     name: 'gateway_upstream_call_duration_seconds',
     help: 'Duration of one upstream call attempt.',
-    labelNames: ['operation', 'outcome'] as const,
+    labelNames: ['operation', 'outcome'],
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers,
+    registry,
   });
-  const batchSizes = new Histogram({
+  const batchSizes = createLeanHistogram({
     name: 'gateway_loader_batch_size',
     help: 'Keys per DataLoader batch (one upstream call each).',
-    labelNames: ['loader'] as const,
+    labelNames: ['loader'],
     buckets: [1, 2, 5, 10, 20, 50, 100, 200],
-    registers,
+    registry,
   });
   const breaker = new Gauge({
     name: 'gateway_upstream_breaker_state',
