@@ -8,6 +8,7 @@ import { DEMO, directRequests } from './emulator-client.ts';
 import type { PlainRequest } from './emulator-client.ts';
 import { freePort, httpProbe, startNodeProcess, stopProcess, waitUntilReady } from './processes.ts';
 import type { BenchProcess } from './processes.ts';
+import { PRODUCTION_PROCESS_ENV, startCommandNodeOptions } from './start-command.ts';
 import { graphqlBody, variantObjects } from './workloads.ts';
 import type { Fixture, WorkloadId } from './workloads.ts';
 
@@ -109,7 +110,15 @@ export async function startPeer(id: PeerId, env: PeerEnvironment): Promise<Runni
   const base = `http://127.0.0.1:${port}`;
   const url = `${base}/graphql`;
   if (id === 'P4') {
-    const child = startNodeProcess(id, scripts.P4, gatewayEnv(emulatorUrl, port), env.logDir);
+    // Started as `npm start` starts it (its Node options, e.g. the heap sizes), not bare `node src/main.ts`.
+    const child = startNodeProcess(
+      id,
+      scripts.P4,
+      gatewayEnv(emulatorUrl, port),
+      env.logDir,
+      'log',
+      startCommandNodeOptions(`${root}package.json`),
+    );
     const token = await stopOnFailure(child, async () => {
       await waitUntilReady(child, httpProbe(`${base}/healthz`));
       return gatewayLogin(url);
@@ -142,9 +151,13 @@ export async function startPeer(id: PeerId, env: PeerEnvironment): Promise<Runni
   return { id, process: child, requests: (w) => graphqlRequests(url, headers, w, fixture) };
 }
 
-/** The gateway's production settings, all four upstream addresses on the emulator. */
+/**
+ * The gateway's production settings (with the container's process environment), all four upstream
+ * addresses on the emulator.
+ */
 function gatewayEnv(emulatorUrl: string, port: number): Record<string, string> {
   return {
+    ...PRODUCTION_PROCESS_ENV,
     NODE_ENV: 'production',
     SESSION_SECRET: randomBytes(32).toString('base64url'),
     API_URL: emulatorUrl,

@@ -35,17 +35,21 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Starts `node <script>` (the running Node 24) with `env` added to this process's environment. */
+/**
+ * Starts `node [nodeOptions] <script>` (the running Node 24) with `env` added to this process's
+ * environment.
+ */
 export function startNodeProcess(
   name: string,
   script: string,
   env: Record<string, string>,
   logDir: string,
   stdio: 'log' | 'pipe' = 'log',
+  nodeOptions: readonly string[] = [],
 ): BenchProcess {
   const logFile = join(logDir, `${name}.log`);
   const fd = openSync(logFile, 'a');
-  const child = spawn(process.execPath, [script], {
+  const child = spawn(process.execPath, [...nodeOptions, script], {
     env: { ...process.env, ...env },
     stdio: stdio === 'log' ? ['ignore', fd, fd] : ['pipe', 'pipe', fd],
   });
