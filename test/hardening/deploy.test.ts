@@ -148,7 +148,13 @@ describe('Dockerfile', () => {
 
   it('should expose the default port and start the command', () => {
     expect(runtime).toContain(`EXPOSE ${DEFAULT_PORT}`);
-    expect(runtime.find((line) => line.startsWith('CMD '))).toBe('CMD ["node", "src/main.ts"]');
+    // The image starts the gateway exactly as `npm start` does (same Node flags).
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> };
+    const startArgs = (pkg.scripts.start ?? '').split(/\s+/);
+    expect(startArgs.at(-1)).toBe('src/main.ts');
+    expect(runtime.find((line) => line.startsWith('CMD '))).toBe(
+      `CMD ${JSON.stringify(startArgs).replaceAll(',', ', ')}`,
+    );
   });
 
   it('should ship only what the runtime needs (.dockerignore)', () => {
