@@ -16,6 +16,11 @@ export interface BenchOptions {
   rounds: number;
   roundSeconds: number;
   warmupSeconds: number;
+  /**
+   * Warm-up of the first workload of the run: every peer's JIT compiler settles there (in a 1 s warm-up the
+   * Apollo peers were still 20-30 % short of their steady speed through W1's three rounds).
+   */
+  firstWarmupSeconds: number;
   /** Requests per second of the fixed-rate run; `undefined` = no fixed-rate run. */
   fixedRate: number | undefined;
   /** Write RESULTS.md even though the run is quick or filtered. */
@@ -31,6 +36,7 @@ export const USAGE = `npm run bench -- [options]
   --rounds=N            measured rounds per peer and workload (default 3)
   --duration=S          seconds per round (default 3, quick 0.5)
   --warmup=S            seconds of warm-up per peer and workload (default 1, quick 0.25)
+  --first-warmup=S      seconds of warm-up per peer before the first workload (default 5, quick 1)
   --rate=N              requests per second of the fixed-rate run (default 500; 0 = skip it)
   --results-md          write bench/RESULTS.md even for a quick or filtered run`;
 
@@ -64,6 +70,7 @@ export function parseArgs(argv: readonly string[]): BenchOptions {
     'rounds',
     'duration',
     'warmup',
+    'first-warmup',
     'rate',
     'results-md',
     'help',
@@ -83,6 +90,7 @@ export function parseArgs(argv: readonly string[]): BenchOptions {
     rounds: Math.max(1, Math.round(positive(get('rounds') ?? '3', '--rounds'))),
     roundSeconds: positive(get('duration') ?? (quick ? '0.5' : '3'), '--duration'),
     warmupSeconds: positive(get('warmup') ?? (quick ? '0.25' : '1'), '--warmup'),
+    firstWarmupSeconds: positive(get('first-warmup') ?? (quick ? '1' : '5'), '--first-warmup'),
     fixedRate: rate === 0 ? undefined : rate,
     writeResultsMd: flags.has('results-md'),
     help: flags.has('help'),

@@ -17,6 +17,8 @@ export interface RunSettings {
   rounds: number;
   roundSeconds: number;
   warmupSeconds: number;
+  /** Warm-up before the first workload (absent in results written before it existed). */
+  firstWarmupSeconds?: number;
   peers: PeerId[];
   workloads: WorkloadId[];
   fixedRate: number | undefined;
@@ -105,6 +107,14 @@ export function markdownTargets(targets: readonly TargetCheck[]): string {
   ].join('\n');
 }
 
+/** `1 s warm-up (5 s before the first workload)`. */
+export function warmUpText(settings: RunSettings): string {
+  const first = settings.firstWarmupSeconds;
+  return first === undefined || first <= settings.warmupSeconds
+    ? `${settings.warmupSeconds} s warm-up`
+    : `${settings.warmupSeconds} s warm-up (${first} s before the first workload)`;
+}
+
 /** The whole report as printed at the end of a run. */
 export function markdownReport(report: RunReport): string {
   const { settings } = report;
@@ -113,7 +123,7 @@ export function markdownReport(report: RunReport): string {
     `Machine: ${machineLine(report.machine)}`,
     '',
     `${settings.quick ? 'Quick run' : 'Run'}: ${settings.rounds} interleaved rounds of ${settings.roundSeconds} s per peer and ` +
-      `workload after a ${settings.warmupSeconds} s warm-up; medians shown (peak RSS: highest of the rounds; errors: sum).`,
+      `workload after a ${warmUpText(settings)}; medians shown (peak RSS: highest of the rounds; errors: sum).`,
     '',
     peers,
     '',

@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { machineLine } from './machine.ts';
-import { markdownFixedRate, markdownRatios, markdownTable, markdownTargets } from './report.ts';
+import { markdownFixedRate, markdownRatios, markdownTable, markdownTargets, warmUpText } from './report.ts';
 import type { RunReport } from './report.ts';
 import { PEER_TITLES } from './peer-registry.ts';
 
@@ -34,7 +34,7 @@ export function renderResultsMd(report: RunReport, optimisations: string): strin
     'Do not edit by hand except between the optimisations markers.',
     '',
     `- Machine: ${machineLine(report.machine)}`,
-    `- Run: ${report.startedAt} to ${report.finishedAt}; ${settings.rounds} interleaved rounds of ${settings.roundSeconds} s per peer and workload after a ${settings.warmupSeconds} s warm-up; medians.`,
+    `- Run: ${report.startedAt} to ${report.finishedAt}; ${settings.rounds} interleaved rounds of ${settings.roundSeconds} s per peer and workload after a ${warmUpText(settings)}; medians.`,
     `- Peers: ${settings.peers.map((peer) => `${peer} ${PEER_TITLES[peer]}`).join('; ')}.`,
     '',
     '![Requests per second by workload and peer](results/chart.svg)',
