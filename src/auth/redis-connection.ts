@@ -1,5 +1,5 @@
 /** The Redis connection behind the login counters (`REDIS_URL`). */
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 
 /** Where connection trouble is reported; never given the URL (it may hold a password). */
 export interface RedisLog {
@@ -19,6 +19,8 @@ export function redisPassword(url: string | undefined): string | undefined {
  * goes on either way (ioredis keeps reconnecting).
  */
 export async function connectRedis(url: string, log: RedisLog, connectMillis = 2_000): Promise<Redis> {
+  // Loaded only when Redis is configured: the client library alone adds about 6 MiB of resident memory.
+  const { Redis } = await import('ioredis');
   const redis = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
