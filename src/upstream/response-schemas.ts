@@ -73,13 +73,5 @@ export const saveAnswer = z.object({
     .transform((value) => value ?? ''),
 });
 
-/** Update success. */
-export const updateAnswer = z.object({
-  status: z.literal('success'),
-  savedObjectId: z.string().min(1),
-  message: z
-    .string()
-    .nullish()
-    .transform((value) => value ?? ''),
-  updatedFields: jsonObject,
-});
+/** Update success: the save answer plus the fields that changed. */
+export const updateAnswer = saveAnswer.extend({ updatedFields: jsonObject });
