@@ -27,7 +27,7 @@ import {
   handleWhen,
   type CircuitBreakerPolicy,
 } from 'cockatiel';
-import { UpstreamError, isUpstreamError } from './errors.ts';
+import { UpstreamError, countsAgainstUpstream, isUpstreamError } from './errors.ts';
 import { RETRY_BASE_DELAY_MILLIS } from './retry-read.ts';
 import { createRetryBudget, type RetryBudget } from './retry-budget.ts';
 import type { UpstreamClient } from './types.ts';
@@ -71,7 +71,6 @@ export type ResilientClient = UpstreamClient & {
   isFailingFast(): boolean;
 };
 
-const SICK: ReadonlySet<string> = new Set(['timeout', 'unavailable', 'bad_response']);
 const STATE_NAMES: Record<CircuitState, BreakerState> = {
   [CircuitState.Closed]: 'closed',
   [CircuitState.Open]: 'open',
@@ -94,7 +93,7 @@ export function withResilience(client: UpstreamClient, options: ResilienceOption
     let entry = breakers.get(origin);
     if (entry === undefined) {
       const policy = circuitBreaker(
-        handleWhen((error) => isUpstreamError(error) && SICK.has(error.kind) && !own.has(error)),
+        handleWhen((error) => countsAgainstUpstream(error) && !own.has(error)),
         { halfOpenAfter, breaker: new ConsecutiveBreaker(breakerFailures) },
       );
       const created = { policy, openedAt: 0 };
