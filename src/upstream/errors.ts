@@ -136,7 +136,7 @@ export function blameOf(kind: UpstreamErrorKind): Blame {
  * refusal, the gateway's own bug, and the guard's own fail-fast refusals never do, so no caller can open
  * the breaker for everyone else.
  */
-export function countsAgainstUpstream(error: unknown): boolean {
+export function countsAgainstUpstream(error: unknown): error is UpstreamError {
   if (!isUpstreamError(error)) return false;
   const { kind } = error;
   return (
