@@ -41,6 +41,11 @@ export interface GatewayConfig {
   corsOrigins: string[];
   /** `MAX_DEPTH` 6, `MAX_ALIASES` 15, `MAX_DIRECTIVES` 50, `MAX_TOKENS` 1000, `MAX_COST` 5000. */
   queryLimits: QueryLimitsOptions;
+  /**
+   * `MAX_UPSTREAM_CALLS_PER_REQUEST`: upstream calls one GraphQL request may make; estimated before
+   * execution and enforced during it (`MAX_UPSTREAM_CALLS_EXCEEDED`). Default 50.
+   */
+  maxUpstreamCallsPerRequest: number;
   /** `MAX_BODY_BYTES`: largest request body; more is `BODY_TOO_LARGE`. Default 100_000. */
   maxBodyBytes: number;
   /** `TRUSTED_PROXIES`: peers (addresses, CIDRs, `loopback`) whose `x-forwarded-for` is believed. Default none. */
@@ -182,6 +187,7 @@ const schema = z.object({
   MAX_DIRECTIVES: int(0, 10_000).default(50),
   MAX_TOKENS: int(10, 1_000_000).default(1000),
   MAX_COST: int(1, 10_000_000).default(5000),
+  MAX_UPSTREAM_CALLS_PER_REQUEST: int(1, 100_000).default(50),
   MAX_BODY_BYTES: int(1024, 100 * 1024 * 1024).default(100_000),
   TRUSTED_PROXIES: proxies.default([]),
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
@@ -278,6 +284,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
       maxTokens: e.MAX_TOKENS,
       maxCost: e.MAX_COST,
     },
+    maxUpstreamCallsPerRequest: e.MAX_UPSTREAM_CALLS_PER_REQUEST,
     maxBodyBytes: e.MAX_BODY_BYTES,
     trustedProxies: e.TRUSTED_PROXIES,
     redisUrl: e.REDIS_URL,

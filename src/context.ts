@@ -7,6 +7,7 @@ import type { LoginProtection } from './auth/login-protection.ts';
 import type { GatewayConfig } from './config.ts';
 import type { SessionClaims, SessionSealer } from './session.ts';
 import { createLoaders, type Loaders } from './upstream/loaders.ts';
+import type { PatternGuard } from './upstream/pattern-guard.ts';
 import type { UpstreamClient, UpstreamCredentials } from './upstream/types.ts';
 import { unauthenticated } from './resolvers/errors.ts';
 
@@ -20,6 +21,8 @@ export interface GatewayServices {
   sessions: SessionSealer;
   /** Guards `login`: failure counting, blocks, the timing floor. */
   loginProtection: LoginProtection;
+  /** Checks every caller-written `matches` pattern before it can reach the upstream. */
+  patternGuard: PatternGuard;
   onLoaderBatch?: (operation: string, size: number) => void;
 }
 

@@ -36,6 +36,7 @@ import { createErrorFormatter } from './resolvers/errors.ts';
 import { buildSchema } from './schema.ts';
 import { createSessionSealer } from './session.ts';
 import { withCoalescing } from './upstream/coalesce.ts';
+import { createPatternGuard } from './upstream/pattern-guard.ts';
 import type { ResilientClient } from './upstream/resilience.ts';
 import { createUpstreamStack } from './upstream-stack.ts';
 
@@ -111,6 +112,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
         logger.warn({ err: error }, 'login limiter store failed');
       },
     }),
+    patternGuard: createPatternGuard(),
     onLoaderBatch: (loader, size) => {
       metrics.observeLoaderBatch(loader, size);
     },

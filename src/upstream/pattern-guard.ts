@@ -17,8 +17,11 @@ export interface PatternGuardOptions {
 
 /** See {@link createPatternGuard}. */
 export interface PatternGuard {
-  /** Whether `pattern` may be sent; `reason` tells the caller what to change. Cached per pattern. */
-  check(pattern: string): PatternVerdict;
+  /**
+   * Whether `pattern` may be sent; `reason` tells the caller what to change. Asynchronous so that an
+   * expensive analysis never blocks the event loop for other tenants; cached per pattern.
+   */
+  check(pattern: string): Promise<PatternVerdict>;
 }
 
 /** Creates a guard with its own verdict cache. */
@@ -27,9 +30,9 @@ export function createPatternGuard(options: PatternGuardOptions = {}): PatternGu
   return {
     check(pattern) {
       if (pattern.length > maxLength) {
-        return { ok: false, reason: `the pattern is longer than ${maxLength} characters` };
+        return Promise.resolve({ ok: false, reason: `the pattern is longer than ${maxLength} characters` });
       }
-      return { ok: true };
+      return Promise.resolve({ ok: true });
     },
   };
 }
