@@ -98,7 +98,8 @@ export const objectResolvers: Resolvers = {
     },
     async ref(object, { path, objectName }, ctx): Promise<DataObjectModel | null> {
       const value = getPath(object.record, path);
-      if (typeof value !== 'string' && typeof value !== 'number') return null;
+      // An empty reference refers to nothing: it is the record's state, not the caller's mistake.
+      if ((typeof value !== 'string' && typeof value !== 'number') || value === '') return null;
       const record = await ctx.auth().loaders.object(requireObjectName(objectName), String(value));
       return record === null ? null : { objectName, record };
     },

@@ -69,7 +69,7 @@ function fieldResolver(
   if (target === undefined) throw new Error(`@ref target ${field.target} has no spec`);
   return async (object, _args, ctx) => {
     const id = getPath(object.record, field.path);
-    if (id === null || id === undefined) return null;
+    if (id === null || id === undefined || id === '') return null;
     if (typeof id !== 'string' && !(typeof id === 'number' && Number.isSafeInteger(id))) {
       throw bad(object, `the id of a ${target.typeName}`, describeValue(id));
     }

@@ -4,6 +4,7 @@
  */
 import type { Limiter } from './batch-limit.ts';
 import { planIdBatches } from './batch-plan.ts';
+import { invalidInput } from './errors.ts';
 import type { Criterion, MatchesMode, UpstreamClient, UpstreamCredentials, UpstreamRecord } from './types.ts';
 
 /** What {@link createBatchById} needs. */
@@ -14,6 +15,8 @@ export interface BatchByIdOptions {
   objectName: string;
   maxBatchSize: number;
   maxCriterionLength: number;
+  /** Longest id read; longer ones (and the empty id) fail their own key as the caller's mistake. */
+  maxIdLength: number;
   /** Caps the single `getObject` reads (all of `exact` mode, the odd id in `regex` mode). */
   limiter: Limiter;
   onBatch: ((operation: 'objectById', size: number) => void) | undefined;
@@ -59,8 +62,27 @@ export function createBatchById(options: BatchByIdOptions): BatchById {
     return byId;
   }
 
-  return async (ids) => {
+  /** The caller's mistake for an id no upstream object can have, or `undefined`. */
+  function refusal(id: string): Error | undefined {
+    if (id === '') return invalidInput('getAll', 'An object id must not be empty.', 'id');
+    if (id.length > options.maxIdLength) {
+      return invalidInput(
+        'getAll',
+        `An object id is ${id.length} characters long; ids have at most ${options.maxIdLength}.`,
+        'id',
+      );
+    }
+    return undefined;
+  }
+
+  return async (requested) => {
     const results = new Map<string, UpstreamRecord | null | Error>();
+    const ids: string[] = [];
+    for (const id of requested) {
+      const refused = refusal(id);
+      if (refused === undefined) ids.push(id);
+      else results.set(id, refused);
+    }
     const settle = async (
       keys: string[],
       read: () => Promise<Map<string, UpstreamRecord>>,
@@ -88,6 +110,6 @@ export function createBatchById(options: BatchByIdOptions): BatchById {
         ...plan.singles.map(({ id, pattern }) => single(id, pattern)),
       ]);
     }
-    return ids.map((id) => results.get(id) ?? null);
+    return requested.map((id) => results.get(id) ?? null);
   };
 }

@@ -8,7 +8,10 @@ import { escapeJavaRegex } from './regex-escape.ts';
 export interface BatchPlanLimits {
   /** Ids per `getAll` at most. */
   maxBatchSize: number;
-  /** Characters of the alternation per `getAll` at most (it travels in the URL). */
+  /**
+   * Bytes of the alternation per `getAll` at most, as it travels in the URL: inside the JSON filter
+   * command, percent-encoded (a backslash there costs six bytes, `%5C%5C`).
+   */
   maxCriterionLength: number;
 }
 
@@ -24,8 +27,9 @@ export interface BatchPlan {
   batches: IdBatch[];
   /**
    * Ids read alone with `getObject`: the empty id (an empty alternative is legal but easy for an upstream
-   * to read as "no filter") and ids whose pattern alone is longer than `maxCriterionLength`. Reading them
-   * alone means an upstream that rejects them fails only their own keys.
+   * to read as "no filter"; the loaders refuse it before planning) and ids whose pattern alone is longer
+   * than `maxCriterionLength`. Reading them alone means an upstream that rejects them fails only their
+   * own keys.
    */
   singles: { id: string; pattern: string }[];
 }
@@ -39,23 +43,35 @@ export function planIdBatches(ids: readonly string[], limits: BatchPlanLimits): 
   const batches: IdBatch[] = [];
   const singles: BatchPlan['singles'] = [];
   let current: IdBatch | undefined;
+  let currentBytes = 0;
   for (const id of new Set(ids)) {
     const pattern = escapeJavaRegex(id);
-    if (id === '' || pattern.length > limits.maxCriterionLength) {
+    const bytes = urlBytes(pattern);
+    if (id === '' || bytes > limits.maxCriterionLength) {
       singles.push({ id, pattern });
       continue;
     }
     const fits =
       current !== undefined &&
       current.ids.length < maxBatchSize &&
-      current.pattern.length + 1 + pattern.length <= limits.maxCriterionLength;
+      currentBytes + SEPARATOR_BYTES + bytes <= limits.maxCriterionLength;
     if (current !== undefined && fits) {
       current.ids.push(id);
       current.pattern += `|${pattern}`;
+      currentBytes += SEPARATOR_BYTES + bytes;
     } else {
       current = { ids: [id], pattern };
+      currentBytes = bytes;
       batches.push(current);
     }
   }
   return { batches, singles };
+}
+
+/** `|` in the URL: `%7C`. */
+const SEPARATOR_BYTES = 3;
+
+/** What `pattern` costs in the request URL: a JSON string, percent-encoded, without its two quotes. */
+function urlBytes(pattern: string): number {
+  return encodeURIComponent(JSON.stringify(pattern)).length - 6;
 }

@@ -4,11 +4,11 @@
  * validated before it is returned; every failure is an `UpstreamError` that holds no secret.
  */
 import type { z } from 'zod';
-import { UpstreamError } from './errors.ts';
 import { createExchangeRunner } from './exchange.ts';
 import { createHttpTransport } from './http-transport.ts';
 import { parseBaseUrl } from './join-url.ts';
-import { toAuthPattern } from './parse-answer.ts';
+import { toAnswerPatterns } from './parse-answer.ts';
+import { createRequestChecks } from './request-checks.ts';
 import {
   formLoginAnswer,
   getAllAnswer,
@@ -44,10 +44,16 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     dispatcher: options.dispatcher,
   });
 
+  const checks = createRequestChecks(options.requestLimits);
   const run = createExchangeRunner({
     transport,
     readRetries: options.readRetries ?? 2,
-    authPattern: toAuthPattern(options.authErrorPattern),
+    checks,
+    patterns: toAnswerPatterns({
+      auth: options.authErrorPattern,
+      forbidden: options.forbiddenErrorPattern,
+      callerInput: options.callerErrorPattern,
+    }),
     callTimeoutMillis: options.callTimeoutMillis ?? 10_000,
     onCall: options.onCall,
   });
@@ -114,7 +120,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     },
 
     async getMetadata(credentials, objectId, category) {
-      const path = `/studio/jsonp/metadata/get/${encodeSegment('metadata', objectId)}/`;
+      checks.id('metadata', objectId, 'objectId', true);
+      const path = `/studio/jsonp/metadata/get/${encodeURIComponent(objectId)}/`;
       const answer = await read('metadata', credentials, metadataAnswer, path, { category });
       return answer.data ?? null;
     },
@@ -138,11 +145,14 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
 
     async save(credentials, objectName, data) {
       const { apiToken, applicationCode, organizationCode } = credentials;
+      if (typeof data._id === 'string') checks.id('save', data._id, 'data._id', false);
+      checks.data('save', data, 'data');
       return run({
         operation: 'save',
         base: server,
         method: 'POST',
         retry: false,
+        write: true,
         answer: 'jsonp',
         schema: saveAnswer,
         secrets: [apiToken],
@@ -157,17 +167,20 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     },
 
     async update(credentials, objectName, id, data) {
+      checks.id('update', id, 'id', true);
+      const json = checks.data('update', data, 'data');
       return run({
         operation: 'update',
         base: server,
         method: 'GET',
         retry: false,
+        write: true,
         answer: 'jsonp',
         schema: updateAnswer,
         secrets: [credentials.apiToken],
         build: (callback) => ({
-          path: `/studio/jsonp/update/${encodeSegment('update', id)}`,
-          query: { objectName, data: JSON.stringify(data), ...credentialQuery(credentials), callback },
+          path: `/studio/jsonp/update/${encodeURIComponent(id)}`,
+          query: { objectName, data: json, ...credentialQuery(credentials), callback },
         }),
       });
     },
@@ -200,15 +213,4 @@ export function toPageStart(mode: PageStartMode, pageIndex: number, pageSize: nu
   if (mode === 'page1') return pageIndex + 1;
   if (mode === 'offset') return pageIndex * pageSize;
   return pageIndex;
-}
-
-/**
- * One path segment. `.` and `..` cannot name an object in a path (servers resolve them, even encoded, and
- * would reach another endpoint), so such an id is reported as not found without a request.
- */
-function encodeSegment(operation: WireOperation, value: string): string {
-  if (value === '.' || value === '..') {
-    throw new UpstreamError('not_found', 'an id of "." or ".." cannot be addressed', { operation });
-  }
-  return encodeURIComponent(value);
 }

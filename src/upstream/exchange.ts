@@ -3,14 +3,15 @@
  * check it, report the attempt to `onCall`, and retry it when it is a read that may be retried.
  */
 import type { z } from 'zod';
-import { isUpstreamError } from './errors.ts';
-import type { HttpTransport } from './http-transport.ts';
+import { UpstreamError, isUpstreamError } from './errors.ts';
+import type { HttpCall, HttpTransport } from './http-transport.ts';
 import { buildRequestPath } from './join-url.ts';
 import type { UpstreamBase } from './join-url.ts';
 import { createCallbackNames, decodeJsonOrJsonp, decodeJsonp } from './jsonp.ts';
-import { parseAnswer } from './parse-answer.ts';
+import { parseAnswer, type AnswerPatterns } from './parse-answer.ts';
+import type { RequestChecks } from './request-checks.ts';
 import { retryRead } from './retry-read.ts';
-import { toTransportError } from './transport-error.ts';
+import { toTransportError, wasNeverSent } from './transport-error.ts';
 import type { UpstreamCallEvent } from './types.ts';
 import type { WireOperation } from './wire.ts';
 
@@ -30,6 +31,11 @@ export interface Exchange<T> {
   method: 'GET' | 'POST';
   /** Reads are retried on `timeout`/`unavailable`; writes and logins never. */
   retry: boolean;
+  /**
+   * A write: once sent, a lost or unreadable answer leaves its outcome unknown (`outcome_unknown`), which
+   * the caller must hear as "read before you retry", not as "it failed".
+   */
+  write?: boolean;
   /** `jsonp`: wrapped in the callback we sent. `json`: plain JSON, though a wrapper is tolerated. */
   answer: 'jsonp' | 'json';
   schema: z.ZodType<T>;
@@ -42,7 +48,10 @@ export interface Exchange<T> {
 export interface ExchangeRunnerOptions {
   transport: HttpTransport;
   readRetries: number;
-  authPattern: RegExp;
+  /** How `status: error` messages are classified (`parse-answer.ts`). */
+  patterns: AnswerPatterns;
+  /** The request-line limit every built request is held to. */
+  checks: RequestChecks;
   callTimeoutMillis: number;
   onCall?: ((event: UpstreamCallEvent) => void) | undefined;
 }
@@ -51,7 +60,7 @@ export interface ExchangeRunnerOptions {
 export function createExchangeRunner(
   options: ExchangeRunnerOptions,
 ): <T>(exchange: Exchange<T>) => Promise<T> {
-  const { transport, authPattern, callTimeoutMillis } = options;
+  const { transport, patterns, checks, callTimeoutMillis } = options;
   const createCallbackName = createCallbackNames();
 
   async function attempt<T>(exchange: Exchange<T>, attemptNumber: number): Promise<T> {
@@ -60,29 +69,49 @@ export function createExchangeRunner(
     let outcome = 'ok';
     try {
       const callback = createCallbackName();
-      const built = exchange.build(callback);
-      const text = await transport.send({
-        operation,
-        method: exchange.method,
-        origin: exchange.base.origin,
-        path: buildRequestPath(exchange.base, built.path, built.query),
-        ...(built.contentType === undefined ? {} : { headers: { 'content-type': built.contentType } }),
-        ...(built.body === undefined ? {} : { body: built.body }),
-      });
-      const decoded =
-        exchange.answer === 'jsonp'
-          ? decodeJsonp(text, callback, operation)
-          : decodeJsonOrJsonp(text, operation);
-      return parseAnswer(decoded, exchange.schema, { operation, authPattern, secrets: exchange.secrets });
+      const built = buildRequest(exchange, callback);
+      let text: string;
+      try {
+        text = await transport.send(built);
+      } catch (error) {
+        throw settleWrite(
+          exchange,
+          toTransportError(error, { operation, callTimedOut: false, callTimeoutMillis }),
+        );
+      }
+      try {
+        const decoded =
+          exchange.answer === 'jsonp'
+            ? decodeJsonp(text, callback, operation)
+            : decodeJsonOrJsonp(text, operation);
+        return parseAnswer(decoded, exchange.schema, { operation, patterns, secrets: exchange.secrets });
+      } catch (error) {
+        throw settleWrite(exchange, error);
+      }
     } catch (error) {
       const failure = isUpstreamError(error)
         ? error
-        : toTransportError(error, { operation, callTimedOut: false, callTimeoutMillis });
+        : new UpstreamError('internal', 'the gateway failed before sending', { operation });
       outcome = failure.kind;
       throw failure;
     } finally {
       report({ operation, durationMillis: performance.now() - started, outcome, attempt: attemptNumber });
     }
+  }
+
+  /** The HTTP call of one attempt, held to the request-line limit before it can be sent. */
+  function buildRequest<T>(exchange: Exchange<T>, callback: string): HttpCall {
+    const built = exchange.build(callback);
+    const path = buildRequestPath(exchange.base, built.path, built.query);
+    checks.target(exchange.operation, path, exchange.base.origin);
+    return {
+      operation: exchange.operation,
+      method: exchange.method,
+      origin: exchange.base.origin,
+      path,
+      ...(built.contentType === undefined ? {} : { headers: { 'content-type': built.contentType } }),
+      ...(built.body === undefined ? {} : { body: built.body }),
+    };
   }
 
   function report(event: UpstreamCallEvent): void {
@@ -95,4 +124,20 @@ export function createExchangeRunner(
 
   return <T>(exchange: Exchange<T>): Promise<T> =>
     exchange.retry ? retryRead(options.readRetries, (n) => attempt(exchange, n)) : attempt(exchange, 1);
+}
+
+/**
+ * A write whose request may have reached the upstream but whose answer was lost (timeout, reset, 5xx) or
+ * unreadable (truncated, wrong callback) becomes `outcome_unknown`: it may have been applied. A failure
+ * that proves nothing was sent (connection refused, connect timeout), and any well-formed answer, stay
+ * what they are.
+ */
+function settleWrite(exchange: { write?: boolean; operation: string }, error: unknown): unknown {
+  if (!exchange.write || !isUpstreamError(error) || error.blame !== 'upstream_health') return error;
+  if (wasNeverSent(error)) return error;
+  return new UpstreamError('outcome_unknown', error.kind, {
+    operation: exchange.operation,
+    httpStatus: error.httpStatus,
+    cause: error,
+  });
 }

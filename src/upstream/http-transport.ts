@@ -6,7 +6,7 @@
 import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
 import { UpstreamError } from './errors.ts';
-import { toTransportError } from './transport-error.ts';
+import { fromHttpStatus, toTransportError } from './transport-error.ts';
 
 /** Settings of {@link createHttpTransport}; every deadline in milliseconds. */
 export interface HttpTransportOptions {
@@ -81,10 +81,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
       if (statusCode < 200 || statusCode > 299) {
         // An error page can be large and slow: never read it, just drop the connection.
         discard(body);
-        throw new UpstreamError('unavailable', `HTTP ${statusCode}`, {
-          operation: call.operation,
-          httpStatus: statusCode,
-        });
+        throw fromHttpStatus(statusCode, call.operation);
       }
       return await readCapped(
         body,

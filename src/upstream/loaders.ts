@@ -24,8 +24,10 @@ export interface LoaderOptions {
   matchesMode: MatchesMode;
   /** Ids per `getAll` in `regex` mode. Default `100`. */
   maxBatchSize?: number;
-  /** Characters of the `_id` alternation per `getAll` (it travels in the URL); split beyond. Default `4_000`. */
+  /** URL-encoded bytes of the `_id` alternation per `getAll` (it travels in the URL); split beyond. Default `4_000`. */
   maxCriterionLength?: number;
+  /** Longest id read; longer ones and the empty id fail their key as `invalid_input`. Default `256`. */
+  maxIdLength?: number;
   /** Single `getObject` reads in flight at once (all of `exact` mode). Default `8`. */
   exactConcurrency?: number;
   /** Called once per upstream call the loaders make, with the number of keys it serves (metrics). */
@@ -91,6 +93,7 @@ export function createLoaders(options: LoaderOptions): Loaders {
         matchesMode: options.matchesMode,
         maxBatchSize,
         maxCriterionLength,
+        maxIdLength: options.maxIdLength ?? 256,
         limiter,
         onBatch,
       });

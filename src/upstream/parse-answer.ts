@@ -11,8 +11,41 @@ import type { WireOperation } from './wire.ts';
 /** The default of `authErrorPattern`. */
 export const DEFAULT_AUTH_ERROR_PATTERN = /token|credential|unauthori[sz]ed|session/i;
 
-/** Update messages that mean the addressed object does not exist. */
+/** The default of `forbiddenErrorPattern`: the session's user may not reach what it asked for. */
+export const DEFAULT_FORBIDDEN_ERROR_PATTERN = /not open to|forbidden|not allowed|permission|access denied/i;
+
+/**
+ * The default of `callerErrorPattern`: the upstream refused the caller's input (a pattern it cannot
+ * compile, an operator or object name it does not know), which no retry and no other caller can change.
+ */
+export const DEFAULT_CALLER_ERROR_PATTERN =
+  /regular expression|regex|pattern|operator|unknown object|object ?name|invalid filter|filtercommand/i;
+
+/** Update and metadata messages that mean the addressed object does not exist. */
 const NOT_FOUND_PATTERN = /not found|no such|invalid id/i;
+
+/**
+ * How `status: error` messages are read, in this order: `auth` (the token is no good), `forbidden`, then
+ * `callerInput`; anything else is the upstream's own refusal (`service`). Case-insensitive, stateless.
+ */
+export interface AnswerPatterns {
+  auth: RegExp;
+  forbidden: RegExp;
+  callerInput: RegExp;
+}
+
+/** The patterns from settings, each normalised with {@link toAuthPattern}; defaults where unset. */
+export function toAnswerPatterns(options: {
+  auth?: RegExp | undefined;
+  forbidden?: RegExp | undefined;
+  callerInput?: RegExp | undefined;
+}): AnswerPatterns {
+  return {
+    auth: toAuthPattern(options.auth),
+    forbidden: toAuthPattern(options.forbidden ?? DEFAULT_FORBIDDEN_ERROR_PATTERN),
+    callerInput: toAuthPattern(options.callerInput ?? DEFAULT_CALLER_ERROR_PATTERN),
+  };
+}
 
 /** Longest upstream message kept on an error; the rest is cut. */
 const MAX_UPSTREAM_MESSAGE_LENGTH = 500;
@@ -20,8 +53,8 @@ const MAX_UPSTREAM_MESSAGE_LENGTH = 500;
 /** What {@link parseAnswer} needs besides the answer. */
 export interface AnswerContext {
   operation: WireOperation;
-  /** Case-insensitive, without the `g`/`y` flags (see {@link toAuthPattern}). */
-  authPattern: RegExp;
+  /** Case-insensitive, without the `g`/`y` flags (see {@link toAnswerPatterns}). */
+  patterns: AnswerPatterns;
   /** Values sent with the call (password, apiToken) that must not be echoed in an error. */
   secrets: readonly string[];
 }
@@ -64,7 +97,7 @@ export function toStatusError(
   rawCode: string | undefined,
   context: AnswerContext,
 ): UpstreamError {
-  const { operation, authPattern, secrets } = context;
+  const { operation, patterns, secrets } = context;
   const upstreamMessage = redact(rawMessage, secrets).slice(0, MAX_UPSTREAM_MESSAGE_LENGTH);
   const upstreamErrorCode = rawCode === undefined ? undefined : redact(rawCode, secrets).slice(0, 100);
   const options = { operation, upstreamMessage, upstreamErrorCode };
@@ -74,11 +107,17 @@ export function toStatusError(
   if (operation === 'save' && upstreamErrorCode === 'SAVE_ERR_401') {
     return new UpstreamError('unauthenticated', 'token rejected (SAVE_ERR_401)', options);
   }
-  if (authPattern.test(rawMessage)) {
+  if (patterns.auth.test(rawMessage)) {
     return new UpstreamError('unauthenticated', 'token rejected', options);
   }
-  if (operation === 'update' && NOT_FOUND_PATTERN.test(rawMessage)) {
+  if (patterns.forbidden.test(rawMessage)) {
+    return new UpstreamError('forbidden', 'not open to this session', options);
+  }
+  if ((operation === 'update' || operation === 'metadata') && NOT_FOUND_PATTERN.test(rawMessage)) {
     return new UpstreamError('not_found', 'object not found', options);
+  }
+  if (patterns.callerInput.test(rawMessage)) {
+    return new UpstreamError('rejected_input', 'input refused', options);
   }
   return new UpstreamError('service', 'upstream reported an error', options);
 }

@@ -61,6 +61,53 @@ export function toTransportError(error: unknown, context: TransportErrorContext)
   return new UpstreamError('unavailable', `request failed (${cause.code})`, { operation, cause });
 }
 
+/** Codes of failures that happen before a byte of the request leaves: nothing can have been applied. */
+const NEVER_SENT: ReadonlySet<string> = new Set([
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CLOSED',
+  'UND_ERR_DESTROYED',
+]);
+
+/** Whether `error` proves the request never reached the upstream (so a write was certainly not applied). */
+export function wasNeverSent(error: UpstreamError): boolean {
+  const cause: unknown = error.cause;
+  return (
+    typeof cause === 'object' &&
+    cause !== null &&
+    NEVER_SENT.has(String((cause as Partial<SanitizedCause>).code))
+  );
+}
+
+/**
+ * The error of a non-2xx answer, by whose fault it is. The gateway builds every request, so a 4xx is the
+ * gateway's to prevent (`request_rejected`, or `invalid_input` for "too large", whose cause is the
+ * caller's input) and never says the upstream is sick; 401/403 are the session's; 404 on an operation
+ * that addresses an object by id is "not found". Only 408, 429 and 5xx are ill health.
+ */
+export function fromHttpStatus(status: number, operation: string): UpstreamError {
+  const options = { operation, httpStatus: status };
+  if (status >= 500 || status === 429) return new UpstreamError('unavailable', `HTTP ${status}`, options);
+  if (status === 408) return new UpstreamError('timeout', 'HTTP 408', options);
+  if (status === 401) return new UpstreamError('unauthenticated', 'HTTP 401', options);
+  if (status === 403) return new UpstreamError('forbidden', 'HTTP 403', options);
+  if (status === 404 && (operation === 'metadata' || operation === 'update')) {
+    return new UpstreamError('not_found', 'HTTP 404', options);
+  }
+  if (status === 413 || status === 414 || status === 431) {
+    return new UpstreamError(
+      'invalid_input',
+      `The upstream refused the request as too large (HTTP ${status}); send less (shorter ids, fewer or shorter conditions or fields). Operators: set UPSTREAM_MAX_URL_BYTES to the upstream's limit so the gateway refuses such requests itself.`,
+      options,
+    );
+  }
+  return new UpstreamError('request_rejected', `HTTP ${status}`, options);
+}
+
 /** Keeps `name` and `code` of an error when they look like identifiers; drops everything else. */
 export function sanitizeCause(error: unknown): SanitizedCause {
   const name = readIdentifier(error, 'name') ?? 'Error';

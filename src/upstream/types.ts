@@ -3,6 +3,7 @@
  * GraphQL type appears here.
  */
 import type { Dispatcher } from 'undici';
+import type { RequestLimits } from './request-checks.ts';
 
 /** One filter condition; `operator` defaults to `matches` upstream. */
 export interface Criterion {
@@ -91,6 +92,12 @@ export interface UpstreamClientOptions {
   readRetries?: number;
   /** Case-insensitive pattern of upstream messages that mean "your token is no good". */
   authErrorPattern?: RegExp;
+  /** Upstream messages that mean "this session may not": `forbidden`. Default in `parse-answer.ts`. */
+  forbiddenErrorPattern?: RegExp | undefined;
+  /** Upstream messages that mean "the caller's input is wrong": `rejected_input`. Default in `parse-answer.ts`. */
+  callerErrorPattern?: RegExp | undefined;
+  /** What the upstream cannot take, refused before sending. Defaults in `request-checks.ts`. */
+  requestLimits?: Partial<RequestLimits> | undefined;
   /** Inject a dispatcher (tests); by default one undici `Pool` per origin. */
   dispatcher?: Dispatcher;
   /** Called after every upstream call, for metrics and request logs. Never receives a secret. */

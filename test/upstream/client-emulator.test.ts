@@ -129,9 +129,13 @@ describe.each(['plain', 'guard'] as const)(
       },
     );
 
-    it('should report an unknown object name as a service error with the upstream message', async () => {
+    it('should report an unknown object name as the caller mistake, with the upstream message', async () => {
       const error = await failureOf(client.getAll(credentials, 'com.example.Nope', [], 5, 0));
-      expect(error).toMatchObject({ kind: 'service', upstreamMessage: 'unknown object name' });
+      expect(error).toMatchObject({
+        kind: 'rejected_input',
+        blame: 'caller',
+        upstreamMessage: 'unknown object name',
+      });
     });
 
     it('should fetch metadata of an object, and fail for an unknown one', async () => {
@@ -139,7 +143,7 @@ describe.each(['plain', 'guard'] as const)(
       const metadata = await client.getMetadata(credentials, loanType!._id, 'none');
       expect(metadata).toMatchObject({ objectId: loanType!._id, category: 'none' });
       expect(await failureOf(client.getMetadata(credentials, 'no-such-id', 'none'))).toMatchObject({
-        kind: 'service',
+        kind: 'not_found',
       });
     });
 
@@ -162,9 +166,9 @@ describe.each(['plain', 'guard'] as const)(
       expect(emulator.stats().save).toBe(1);
     });
 
-    it('should report another save error as a service error with its code', async () => {
+    it('should report a save of an unknown type as the caller mistake, with its code', async () => {
       const error = await failureOf(client.save(credentials, 'com.example.Nope', { name: 'x' }));
-      expect(error).toMatchObject({ kind: 'service', upstreamErrorCode: 'SAVE_ERR_400' });
+      expect(error).toMatchObject({ kind: 'rejected_input', upstreamErrorCode: 'SAVE_ERR_400' });
     });
 
     it('should update fields of an object and answer the changed ones', async () => {

@@ -39,6 +39,13 @@ function onlyRequest(): RecordedRequest {
 }
 
 const ORDER = 'com.example.Order';
+
+/** `{ a: { a: … } }`, `levels` objects deep. */
+function nest(levels: number): Record<string, unknown> {
+  let value: Record<string, unknown> = {};
+  for (let i = 1; i < levels; i++) value = { a: value };
+  return value;
+}
 const CRITERIA = [{ fieldName: 'customer.id', operator: 'matches', value: 'c-1' }];
 
 const OPERATIONS: [string, (c: UpstreamClient) => Promise<unknown>, string][] = [
@@ -46,13 +53,13 @@ const OPERATIONS: [string, (c: UpstreamClient) => Promise<unknown>, string][] = 
   ['loginForm', (c) => c.loginForm('demo', 'pw'), '/app/login.jsp'],
   [
     'metadata',
-    (c) => c.getMetadata(CREDENTIALS, 'obj 1/2', 'none'),
-    '/studio/jsonp/metadata/get/obj%201%2F2/',
+    (c) => c.getMetadata(CREDENTIALS, 'obj 1+2?', 'none'),
+    '/studio/jsonp/metadata/get/obj%201%2B2%3F/',
   ],
   ['getObject', (c) => c.getObject(CREDENTIALS, ORDER, CRITERIA), '/studio/jsonp/getObject/'],
   ['getAll', (c) => c.getAll(CREDENTIALS, ORDER, CRITERIA, 20, 0), '/studio/jsonp/getAll'],
   ['save', (c) => c.save(CREDENTIALS, ORDER, { total: 1 }), '/studio/jsonp/save'],
-  ['update', (c) => c.update(CREDENTIALS, ORDER, 'r/1', { total: 2 }), '/studio/jsonp/update/r%2F1'],
+  ['update', (c) => c.update(CREDENTIALS, ORDER, 'r 1;x', { total: 2 }), '/studio/jsonp/update/r%201%3Bx'],
 ];
 
 describe('base addresses', () => {
@@ -153,17 +160,43 @@ describe('request shapes', () => {
     ]);
   });
 
-  it.each(['.', '..'])(
-    'should answer not_found for the id %j without letting it climb a path',
+  it.each(['.', '..', '', 'a/b', 'a\\b', 'a\nb', 'x'.repeat(257)])(
+    'should refuse the id %j in a path as the caller mistake, without a request',
     async (id) => {
       const upstream = client();
-      await expect(upstream.update(CREDENTIALS, ORDER, id, {})).rejects.toMatchObject({ kind: 'not_found' });
-      await expect(upstream.getMetadata(CREDENTIALS, id, 'none')).rejects.toMatchObject({
-        kind: 'not_found',
-      });
+      const refused = { kind: 'invalid_input', blame: 'caller', argument: expect.any(String) };
+      await expect(upstream.update(CREDENTIALS, ORDER, id, { a: 1 })).rejects.toMatchObject(refused);
+      await expect(upstream.getMetadata(CREDENTIALS, id, 'none')).rejects.toMatchObject(refused);
       expect(server.requests).toHaveLength(0);
     },
   );
+
+  it.each([
+    ['a non-finite number', { n: Number.POSITIVE_INFINITY }, 'data.n'],
+    ['an integer beyond 2^53', { big: 12345678901234567890 }, 'data.big'],
+    ['a value nested 33 levels deep', { deep: nest(33) }, 'data.deep'],
+  ])('should refuse to write %s, naming where it is, without a request', async (_what, data, where) => {
+    const upstream = client();
+    for (const write of [
+      () => upstream.save(CREDENTIALS, ORDER, data),
+      () => upstream.update(CREDENTIALS, ORDER, 'r1', data),
+    ]) {
+      const error: unknown = await write().catch((e: unknown) => e);
+      expect(error).toMatchObject({ kind: 'invalid_input', blame: 'caller' });
+      expect((error as { argument: string }).argument.startsWith(where)).toBe(true);
+    }
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('should refuse an update whose query string passes UPSTREAM_MAX_URL_BYTES, saying how to send it instead', async () => {
+    const upstream = client();
+    const error: unknown = await upstream
+      .update(CREDENTIALS, ORDER, 'r1', { text: 'y'.repeat(9_000) })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'invalid_input', blame: 'caller' });
+    expect((error as Error).message).toMatch(/UPSTREAM_MAX_URL_BYTES.*query string.*saveObject/);
+    expect(server.requests).toHaveLength(0);
+  });
 
   it('should POST save as JSON with the same callback in the query string and the body', async () => {
     await client().save(CREDENTIALS, ORDER, { _id: 'r1', total: 3, nested: { a: [1] } });

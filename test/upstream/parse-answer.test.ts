@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import type { UpstreamError } from '../../src/upstream/errors.ts';
-import { parseAnswer, toAuthPattern } from '../../src/upstream/parse-answer.ts';
+import { parseAnswer, toAnswerPatterns } from '../../src/upstream/parse-answer.ts';
 import type { AnswerContext } from '../../src/upstream/parse-answer.ts';
 import {
   formLoginAnswer,
@@ -13,7 +13,11 @@ import {
 import type { WireOperation } from '../../src/upstream/wire.ts';
 
 function context(operation: WireOperation, authPattern?: RegExp): AnswerContext {
-  return { operation, authPattern: toAuthPattern(authPattern), secrets: ['tok-SECRET-1', 'pw-SECRET-2'] };
+  return {
+    operation,
+    patterns: toAnswerPatterns({ auth: authPattern }),
+    secrets: ['tok-SECRET-1', 'pw-SECRET-2'],
+  };
 }
 
 function failure(run: () => unknown): UpstreamError {
@@ -37,12 +41,12 @@ describe('parseAnswer', () => {
     ['loginJson', 'Bad credentials', undefined, 'unauthenticated'],
     ['loginForm', 'Invalid mobile number or password', undefined, 'unauthenticated'],
     ['save', 'Missing fields', 'SAVE_ERR_401', 'unauthenticated'],
-    ['save', 'Object name is not valid', 'SAVE_ERR_400', 'service'],
+    ['save', 'Object name is not valid', 'SAVE_ERR_400', 'rejected_input'],
     ['getAll', 'Invalid apiToken', undefined, 'unauthenticated'],
     ['getObject', 'Your session has expired', undefined, 'unauthenticated'],
     ['metadata', 'Unauthorised', undefined, 'unauthenticated'],
     ['getAll', 'Missing credential', undefined, 'unauthenticated'],
-    ['getAll', 'Invalid object name', undefined, 'service'],
+    ['getAll', 'Invalid object name', undefined, 'rejected_input'],
     ['update', 'Object not found', undefined, 'not_found'],
     ['update', 'No such object: r9', undefined, 'not_found'],
     ['update', 'Invalid id', undefined, 'not_found'],
