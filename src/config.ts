@@ -28,6 +28,25 @@ export interface GatewayConfig {
   matchesMode: MatchesMode;
   pageStartMode: PageStartMode;
   authErrorPattern: RegExp;
+  /** `UPSTREAM_FORBIDDEN_ERROR_PATTERN`: upstream messages meaning "not open to this user" (`FORBIDDEN`). */
+  forbiddenErrorPattern: RegExp | undefined;
+  /** `UPSTREAM_CALLER_ERROR_PATTERN`: upstream messages meaning "the caller's input is wrong" (`BAD_USER_INPUT`). */
+  callerErrorPattern: RegExp | undefined;
+  /** What the upstream cannot take, refused before sending; see `src/upstream/request-checks.ts`. */
+  requestLimits: {
+    /** `UPSTREAM_MAX_ID_LENGTH`. Default 256. */
+    maxIdLength: number;
+    /** `UPSTREAM_MAX_URL_BYTES`: request line and headers. Default 8192 (Tomcat's `maxHttpHeaderSize`). */
+    maxUrlBytes: number;
+    /** `UPSTREAM_MAX_DATA_DEPTH`. Default 32. */
+    maxDataDepth: number;
+    /** `UPSTREAM_MAX_DATA_BYTES`. Default 1_048_576. */
+    maxDataBytes: number;
+  };
+  /** `MAX_PATTERN_LENGTH`: longest caller-written `matches` pattern. Default 512. */
+  maxPatternLength: number;
+  /** `READINESS_REQUIRES_UPSTREAM`: `/readyz` fails while the upstream is down. Default false. */
+  readinessRequiresUpstream: boolean;
   maxPageSize: number;
   defaultPageSize: number;
   introspection: boolean;
@@ -71,14 +90,22 @@ export interface GatewayConfig {
     readRetries: number;
     /** `UPSTREAM_RETRY_BUDGET_PERCENT`: retries as a share of recent successes. Default 20. */
     retryBudgetPercent: number;
-    /** `UPSTREAM_BREAKER_FAILURES`: consecutive failures that open an origin's breaker. Default 5. */
-    breakerFailures: number;
+    /** `UPSTREAM_BREAKER_FAILURE_PERCENT`: share of sick answers in the window that opens a breaker. Default 50. */
+    breakerFailurePercent: number;
+    /** `UPSTREAM_BREAKER_WINDOW_MS`: the window the breaker samples. Default 10_000. */
+    breakerWindowMillis: number;
+    /** `UPSTREAM_BREAKER_MIN_CALLS`: calls in the window before the breaker may open. Default 20. */
+    breakerMinimumCalls: number;
     /** `UPSTREAM_BREAKER_HALF_OPEN_MS`. Default 5000. */
     breakerHalfOpenAfterMillis: number;
     /** `UPSTREAM_MAX_CONCURRENT`: upstream calls in flight. Default 64. */
     maxConcurrentCalls: number;
     /** `UPSTREAM_MAX_QUEUED`: calls waiting for a slot before `overloaded`. Default 512. */
     maxQueuedCalls: number;
+    /** `UPSTREAM_MAX_CONCURRENT_PER_SESSION`: one session's share of the bulkhead. Default 16. */
+    maxConcurrentCallsPerSession: number;
+    /** `UPSTREAM_MAX_QUEUED_PER_SESSION`: one session's waiting calls before `TOO_MANY_REQUESTS`. Default 64. */
+    maxQueuedCallsPerSession: number;
   };
   /** SIGTERM handling; see `src/shutdown.ts`. */
   shutdown: {
@@ -171,6 +198,14 @@ const schema = z.object({
   UPSTREAM_MATCHES: z.enum(['regex', 'exact']).default('regex'),
   UPSTREAM_PAGE_START: z.enum(['page0', 'page1', 'offset']).default('page0'),
   UPSTREAM_AUTH_ERROR_PATTERN: regex.default(/token|credential|unauthori[sz]ed|session/i),
+  UPSTREAM_FORBIDDEN_ERROR_PATTERN: regex.optional(),
+  UPSTREAM_CALLER_ERROR_PATTERN: regex.optional(),
+  UPSTREAM_MAX_ID_LENGTH: int(1, 100_000).default(256),
+  UPSTREAM_MAX_URL_BYTES: int(1024, 1_048_576).default(8_192),
+  UPSTREAM_MAX_DATA_DEPTH: int(1, 1000).default(32),
+  UPSTREAM_MAX_DATA_BYTES: int(1024, 100 * 1024 * 1024).default(1_048_576),
+  MAX_PATTERN_LENGTH: int(1, 100_000).default(512),
+  READINESS_REQUIRES_UPSTREAM: bool.default(false),
   MAX_PAGE_SIZE: int(1, 1000).default(100),
   DEFAULT_PAGE_SIZE: int(1, 1000).default(20),
   INTROSPECTION: bool.optional(),
@@ -198,10 +233,14 @@ const schema = z.object({
   LOGIN_FAILURE_MIN_MS: int(0, 10_000).default(400),
   UPSTREAM_READ_RETRIES: int(0, 10).default(2),
   UPSTREAM_RETRY_BUDGET_PERCENT: int(0, 100).default(20),
-  UPSTREAM_BREAKER_FAILURES: int(1, 1000).default(5),
+  UPSTREAM_BREAKER_FAILURE_PERCENT: int(1, 99).default(50),
+  UPSTREAM_BREAKER_WINDOW_MS: int(1000, 600_000).default(10_000),
+  UPSTREAM_BREAKER_MIN_CALLS: int(1, 1_000_000).default(20),
   UPSTREAM_BREAKER_HALF_OPEN_MS: int(1, 600_000).default(5_000),
   UPSTREAM_MAX_CONCURRENT: int(1, 100_000).default(64),
   UPSTREAM_MAX_QUEUED: int(0, 1_000_000).default(512),
+  UPSTREAM_MAX_CONCURRENT_PER_SESSION: int(1, 100_000).optional(),
+  UPSTREAM_MAX_QUEUED_PER_SESSION: int(0, 1_000_000).default(64),
   SHUTDOWN_DELAY_MS: int(0, 600_000).default(0),
   SHUTDOWN_GRACE_MS: int(0, 600_000).default(10_000),
 });
@@ -266,6 +305,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     matchesMode: e.UPSTREAM_MATCHES,
     pageStartMode: e.UPSTREAM_PAGE_START,
     authErrorPattern: e.UPSTREAM_AUTH_ERROR_PATTERN,
+    forbiddenErrorPattern: e.UPSTREAM_FORBIDDEN_ERROR_PATTERN,
+    callerErrorPattern: e.UPSTREAM_CALLER_ERROR_PATTERN,
+    requestLimits: {
+      maxIdLength: e.UPSTREAM_MAX_ID_LENGTH,
+      maxUrlBytes: e.UPSTREAM_MAX_URL_BYTES,
+      maxDataDepth: e.UPSTREAM_MAX_DATA_DEPTH,
+      maxDataBytes: e.UPSTREAM_MAX_DATA_BYTES,
+    },
+    maxPatternLength: e.MAX_PATTERN_LENGTH,
+    readinessRequiresUpstream: e.READINESS_REQUIRES_UPSTREAM,
     maxPageSize: e.MAX_PAGE_SIZE,
     defaultPageSize: e.DEFAULT_PAGE_SIZE,
     introspection: e.INTROSPECTION ?? !production,
@@ -298,10 +347,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     resilience: {
       readRetries: e.UPSTREAM_READ_RETRIES,
       retryBudgetPercent: e.UPSTREAM_RETRY_BUDGET_PERCENT,
-      breakerFailures: e.UPSTREAM_BREAKER_FAILURES,
+      breakerFailurePercent: e.UPSTREAM_BREAKER_FAILURE_PERCENT,
+      breakerWindowMillis: e.UPSTREAM_BREAKER_WINDOW_MS,
+      breakerMinimumCalls: e.UPSTREAM_BREAKER_MIN_CALLS,
       breakerHalfOpenAfterMillis: e.UPSTREAM_BREAKER_HALF_OPEN_MS,
       maxConcurrentCalls: e.UPSTREAM_MAX_CONCURRENT,
       maxQueuedCalls: e.UPSTREAM_MAX_QUEUED,
+      // A quarter of the bulkhead by default, so four looping sessions still leave room for everyone else.
+      maxConcurrentCallsPerSession:
+        e.UPSTREAM_MAX_CONCURRENT_PER_SESSION ?? Math.max(1, Math.floor(e.UPSTREAM_MAX_CONCURRENT / 4)),
+      maxQueuedCallsPerSession: e.UPSTREAM_MAX_QUEUED_PER_SESSION,
     },
     shutdown: { delayMillis: e.SHUTDOWN_DELAY_MS, graceMillis: e.SHUTDOWN_GRACE_MS },
   };

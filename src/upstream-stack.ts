@@ -29,6 +29,9 @@ export function createUpstreamStack(options: UpstreamStackOptions): ResilientCli
     ...upstreamUrls,
     pageStartMode: config.pageStartMode,
     authErrorPattern: config.authErrorPattern,
+    forbiddenErrorPattern: config.forbiddenErrorPattern,
+    callerErrorPattern: config.callerErrorPattern,
+    requestLimits: config.requestLimits,
     connectTimeoutMillis: config.upstreamConnectTimeoutMillis,
     headersTimeoutMillis: config.upstreamHeadersTimeoutMillis,
     bodyTimeoutMillis: config.upstreamBodyTimeoutMillis,
@@ -62,10 +65,20 @@ export function createUpstreamStack(options: UpstreamStackOptions): ResilientCli
           : origins.reads,
     readRetries: settings.readRetries,
     retryBudget: createRetryBudget({ ratio: settings.retryBudgetPercent / 100 }),
-    breakerFailures: settings.breakerFailures,
+    breakerFailurePercent: settings.breakerFailurePercent,
+    breakerWindowMillis: settings.breakerWindowMillis,
+    breakerMinimumCalls: settings.breakerMinimumCalls,
     breakerHalfOpenAfterMillis: settings.breakerHalfOpenAfterMillis,
     maxConcurrentCalls: settings.maxConcurrentCalls,
     maxQueuedCalls: settings.maxQueuedCalls,
+    maxConcurrentCallsPerSession: settings.maxConcurrentCallsPerSession,
+    maxQueuedCallsPerSession: settings.maxQueuedCallsPerSession,
+    takeCall: () => {
+      const scope = scopes.current();
+      if (scope === undefined) return true;
+      scope.callsStarted += 1;
+      return scope.callsStarted <= config.maxUpstreamCallsPerRequest;
+    },
     remainingMillis: () => scopes.remainingMillis(),
     onBreakerStateChange: (origin, state) => {
       metrics.setBreakerState(origin, state);

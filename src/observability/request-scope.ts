@@ -13,6 +13,8 @@ export interface RequestScope {
   /** `performance.now()` after which upstream calls are cut (`REQUEST_TIMEOUT_MS`). */
   deadlineAt: number;
   upstreamCalls: number;
+  /** Upstream attempts this request asked for, counted before sending (the call budget). */
+  callsStarted: number;
   /** Sum of the upstream calls' durations (they may overlap). */
   upstreamMillis: number;
   operationName: string | undefined;
@@ -39,6 +41,7 @@ export function newRequestScope(requestId: string, timeoutMillis: number): Reque
     startedAt,
     deadlineAt: startedAt + timeoutMillis,
     upstreamCalls: 0,
+    callsStarted: 0,
     upstreamMillis: 0,
     operationName: undefined,
     operationType: undefined,

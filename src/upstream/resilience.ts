@@ -1,14 +1,23 @@
 /**
- * Resilience around the upstream client: a circuit breaker per upstream origin, one bulkhead over all calls,
- * read retries within a retry budget, and the caller's own deadline. It wraps an {@link UpstreamClient}
- * (built with `readRetries: 0`, so that every retry passes through here) and stays free of any framework.
+ * Resilience around the upstream client: a circuit breaker per upstream origin, one bulkhead over all calls
+ * with a fair share per session, a per-request call budget, read retries within a retry budget, and the
+ * caller's own deadline. It wraps an {@link UpstreamClient} (built with `readRetries: 0`, so that every
+ * retry passes through here) and stays free of any framework.
  *
- * - Breaker (cockatiel): after `breakerFailures` consecutive calls that found the upstream sick (timeout,
- *   unavailable, undecodable) every call to that origin fails fast with kind `circuit_open`; after
- *   `breakerHalfOpenAfterMillis` one probe call is let through and its outcome closes or reopens it.
- *   An upstream `status: error` answer is a healthy upstream saying no, so it counts as a success.
+ * - Breaker (cockatiel `SamplingBreaker`): opens when more than `breakerFailurePercent` of the calls of the
+ *   last `breakerWindowMillis` found the upstream sick, once at least `breakerMinimumCalls` calls were
+ *   made in that window; then every call to that origin fails fast with kind `circuit_open` until a
+ *   half-open probe after `breakerHalfOpenAfterMillis` closes or reopens it. Only ill health counts
+ *   (`countsAgainstUpstream`: timeout, unavailable, undecodable, lost write answers): a caller's mistake
+ *   or the upstream's deliberate `status: error` is an upstream that answered, so no tenant can open the
+ *   breaker for the others with bad input, and a rate over many calls is not moved by one noisy caller.
  * - Bulkhead (cockatiel): at most `maxConcurrentCalls` calls in flight and `maxQueuedCalls` waiting; beyond
- *   that a call fails at once with kind `overloaded` instead of piling up memory and latency.
+ *   that a call fails at once with kind `overloaded` instead of piling up memory and latency. In front of
+ *   it, each session (its upstream token) holds at most `maxConcurrentCallsPerSession` of those slots and
+ *   waits in a queue of its own (`maxQueuedCallsPerSession`, then `session_overloaded`), so a session
+ *   that loops on expensive requests waits for itself while the others are served.
+ * - Call budget: `takeCall()` is asked before every attempt; when it says no (the GraphQL request spent
+ *   `MAX_UPSTREAM_CALLS_PER_REQUEST`), the call is refused with kind `call_budget`, nothing sent.
  * - Retries: reads only, at most `readRetries` times, jittered exponential backoff, and only while the
  *   {@link RetryBudget} allows (retries at most 20 % of recent successes by default). Writes never.
  * - Deadline: `remainingMillis()` (the GraphQL request's time left) bounds queueing, attempts and backoff;
@@ -19,25 +28,27 @@ import {
   BrokenCircuitError,
   BulkheadRejectedError,
   CircuitState,
-  ConsecutiveBreaker,
   IsolatedCircuitError,
+  SamplingBreaker,
   TaskCancelledError,
   bulkhead,
   circuitBreaker,
   handleWhen,
+  type BulkheadPolicy,
   type CircuitBreakerPolicy,
 } from 'cockatiel';
 import { UpstreamError, countsAgainstUpstream, isUpstreamError } from './errors.ts';
 import { RETRY_BASE_DELAY_MILLIS } from './retry-read.ts';
 import { createRetryBudget, type RetryBudget } from './retry-budget.ts';
-import type { UpstreamClient } from './types.ts';
+import type { UpstreamClient, UpstreamCredentials } from './types.ts';
 import type { WireOperation } from './wire.ts';
 
 /** A breaker's state, as metrics and readiness report it. */
 export type BreakerState = 'closed' | 'open' | 'half_open';
 
 /** Why the guard itself refused or cut a call. */
-export type GuardRejection = 'circuit_open' | 'overloaded' | 'deadline';
+export type GuardRejection =
+  'circuit_open' | 'overloaded' | 'session_overloaded' | 'call_budget' | 'deadline';
 
 /** Options of {@link withResilience}; durations in milliseconds. */
 export interface ResilienceOptions {
@@ -47,14 +58,24 @@ export interface ResilienceOptions {
   readRetries?: number;
   /** Default: 20 % of the successes of the last 10 s. */
   retryBudget?: RetryBudget;
-  /** Consecutive sick answers that open an origin's breaker. Default `5`. */
-  breakerFailures?: number;
+  /** Share of sick answers, in per cent of the window's calls, that opens an origin's breaker. Default `50`. */
+  breakerFailurePercent?: number;
+  /** The window the breaker samples. Default `10_000`. */
+  breakerWindowMillis?: number;
+  /** Calls the window must hold before the breaker may open (low traffic never opens it). Default `20`. */
+  breakerMinimumCalls?: number;
   /** How long an open breaker fails fast before a half-open probe. Default `5_000`. */
   breakerHalfOpenAfterMillis?: number;
   /** Upstream calls in flight at once, over all origins. Default `64`. */
   maxConcurrentCalls?: number;
   /** Calls waiting for a slot; more are refused with `overloaded`. Default `512`. */
   maxQueuedCalls?: number;
+  /** Of `maxConcurrentCalls`, the most one session may hold at once. Default a quarter of it (`16`). */
+  maxConcurrentCallsPerSession?: number;
+  /** Calls of one session waiting for its share; more are refused with `session_overloaded`. Default `64`. */
+  maxQueuedCallsPerSession?: number;
+  /** Asked before every attempt; `false` refuses it with `call_budget` (the request spent its budget). */
+  takeCall?: () => boolean;
   /** Time the caller still waits, or `undefined` for no deadline (called once per call and retry). */
   remainingMillis?: () => number | undefined;
   onBreakerStateChange?: (origin: string, state: BreakerState) => void;
@@ -83,8 +104,14 @@ export function withResilience(client: UpstreamClient, options: ResilienceOption
   const readRetries = options.readRetries ?? 2;
   const budget = options.retryBudget ?? createRetryBudget();
   const halfOpenAfter = options.breakerHalfOpenAfterMillis ?? 5_000;
-  const breakerFailures = options.breakerFailures ?? 5;
-  const slots = bulkhead(options.maxConcurrentCalls ?? 64, options.maxQueuedCalls ?? 512);
+  const windowMillis = options.breakerWindowMillis ?? 10_000;
+  const minimumCalls = options.breakerMinimumCalls ?? 20;
+  const failureShare = (options.breakerFailurePercent ?? 50) / 100;
+  const maxConcurrent = options.maxConcurrentCalls ?? 64;
+  const perSession = options.maxConcurrentCallsPerSession ?? Math.max(1, Math.floor(maxConcurrent / 4));
+  const queuedPerSession = options.maxQueuedCallsPerSession ?? 64;
+  const slots = bulkhead(maxConcurrent, options.maxQueuedCalls ?? 512);
+  const sessionSlots = new Map<string, BulkheadPolicy>();
   const breakers = new Map<string, { policy: CircuitBreakerPolicy; openedAt: number }>();
   // Errors this guard made itself: they say nothing about the upstream's health.
   const own = new WeakSet<object>();
@@ -94,7 +121,14 @@ export function withResilience(client: UpstreamClient, options: ResilienceOption
     if (entry === undefined) {
       const policy = circuitBreaker(
         handleWhen((error) => countsAgainstUpstream(error) && !own.has(error)),
-        { halfOpenAfter, breaker: new ConsecutiveBreaker(breakerFailures) },
+        {
+          halfOpenAfter,
+          breaker: new SamplingBreaker({
+            threshold: failureShare,
+            duration: windowMillis,
+            minimumRps: minimumCalls / (windowMillis / 1000),
+          }),
+        },
       );
       const created = { policy, openedAt: 0 };
       policy.onBreak(() => {
@@ -108,29 +142,61 @@ export function withResilience(client: UpstreamClient, options: ResilienceOption
     return entry.policy;
   }
 
+  /** The session's own share of the bulkhead; made on its first call, dropped when it is idle. */
+  function sessionSlotsFor(key: string): BulkheadPolicy {
+    let policy = sessionSlots.get(key);
+    if (policy === undefined) {
+      policy = bulkhead(perSession, queuedPerSession);
+      sessionSlots.set(key, policy);
+    }
+    return policy;
+  }
+
+  function releaseSession(key: string, policy: BulkheadPolicy): void {
+    if (policy.executionSlots === perSession && policy.queueSlots === queuedPerSession) {
+      sessionSlots.delete(key);
+    }
+  }
+
   function refuse(operation: WireOperation, reason: GuardRejection): UpstreamError {
     options.onRejected?.(operation, reason);
-    const error =
-      reason === 'circuit_open'
-        ? new UpstreamError('circuit_open', 'circuit open after repeated failures; failing fast', {
-            operation,
-          })
-        : reason === 'overloaded'
-          ? new UpstreamError('overloaded', 'too many upstream calls waiting', { operation })
-          : new UpstreamError('timeout', 'the request deadline passed', { operation });
+    const error = new UpstreamError(reason === 'deadline' ? 'timeout' : reason, REFUSALS[reason], {
+      operation,
+    });
     own.add(error);
     return error;
   }
 
-  /** One attempt through breaker, bulkhead and deadline. */
-  async function attempt<T>(operation: WireOperation, call: () => Promise<T>): Promise<T> {
+  /** Through the breaker and the shared bulkhead. */
+  function guarded<T>(operation: WireOperation, call: () => Promise<T>, signal: AbortSignal): Promise<T> {
+    return breakerFor(options.originOf(operation)).execute(() => slots.execute(call, signal), signal);
+  }
+
+  /** One attempt through budget, session share, breaker, bulkhead and deadline. */
+  async function attempt<T>(
+    operation: WireOperation,
+    call: () => Promise<T>,
+    session: string | undefined,
+  ): Promise<T> {
+    if (options.takeCall?.() === false) throw refuse(operation, 'call_budget');
     const remaining = options.remainingMillis?.();
     if (remaining !== undefined && remaining <= 0) throw refuse(operation, 'deadline');
     const controller = new AbortController();
-    const running = breakerFor(options.originOf(operation)).execute(
-      () => slots.execute(call, controller.signal),
-      controller.signal,
-    );
+    let admitted = session === undefined;
+    let running: Promise<T>;
+    if (session === undefined) {
+      running = guarded(operation, call, controller.signal);
+    } else {
+      const share = sessionSlotsFor(session);
+      running = share
+        .execute(() => {
+          admitted = true;
+          return guarded(operation, call, controller.signal);
+        }, controller.signal)
+        .finally(() => {
+          releaseSession(session, share);
+        });
+    }
     let timer: NodeJS.Timeout | undefined;
     try {
       if (remaining === undefined) return await running;
@@ -147,7 +213,9 @@ export function withResilience(client: UpstreamClient, options: ResilienceOption
       if (error instanceof BrokenCircuitError || error instanceof IsolatedCircuitError) {
         throw refuse(operation, 'circuit_open');
       }
-      if (error instanceof BulkheadRejectedError) throw refuse(operation, 'overloaded');
+      if (error instanceof BulkheadRejectedError) {
+        throw refuse(operation, admitted ? 'overloaded' : 'session_overloaded');
+      }
       if (error instanceof TaskCancelledError) throw refuse(operation, 'deadline');
       throw error;
     } finally {
@@ -156,10 +224,10 @@ export function withResilience(client: UpstreamClient, options: ResilienceOption
   }
 
   /** Reads: retried on `timeout`/`unavailable` while retries, budget and deadline allow. */
-  async function read<T>(operation: WireOperation, call: () => Promise<T>): Promise<T> {
+  async function read<T>(operation: WireOperation, session: string, call: () => Promise<T>): Promise<T> {
     for (let attemptNumber = 1; ; attemptNumber++) {
       try {
-        const result = await attempt(operation, call);
+        const result = await attempt(operation, call, session);
         budget.recordSuccess();
         return result;
       } catch (error) {
@@ -177,24 +245,33 @@ export function withResilience(client: UpstreamClient, options: ResilienceOption
   }
 
   /** Writes and logins: one attempt, never retried (a retried save could create the object twice). */
-  async function once<T>(operation: WireOperation, call: () => Promise<T>): Promise<T> {
-    const result = await attempt(operation, call);
+  async function once<T>(
+    operation: WireOperation,
+    session: string | undefined,
+    call: () => Promise<T>,
+  ): Promise<T> {
+    const result = await attempt(operation, call, session);
     budget.recordSuccess();
     return result;
   }
 
   return {
-    loginJson: (username, password) => once('loginJson', () => client.loginJson(username, password)),
-    loginForm: (username, password) => once('loginForm', () => client.loginForm(username, password)),
+    loginJson: (username, password) =>
+      once('loginJson', undefined, () => client.loginJson(username, password)),
+    loginForm: (username, password) =>
+      once('loginForm', undefined, () => client.loginForm(username, password)),
     getMetadata: (credentials, objectId, category) =>
-      read('metadata', () => client.getMetadata(credentials, objectId, category)),
+      read('metadata', sessionOf(credentials), () => client.getMetadata(credentials, objectId, category)),
     getObject: (credentials, objectName, criteria) =>
-      read('getObject', () => client.getObject(credentials, objectName, criteria)),
+      read('getObject', sessionOf(credentials), () => client.getObject(credentials, objectName, criteria)),
     getAll: (credentials, objectName, criteria, pageSize, pageIndex) =>
-      read('getAll', () => client.getAll(credentials, objectName, criteria, pageSize, pageIndex)),
-    save: (credentials, objectName, data) => once('save', () => client.save(credentials, objectName, data)),
+      read('getAll', sessionOf(credentials), () =>
+        client.getAll(credentials, objectName, criteria, pageSize, pageIndex),
+      ),
+    save: (credentials, objectName, data) =>
+      once('save', sessionOf(credentials), () => client.save(credentials, objectName, data)),
     update: (credentials, objectName, id, data) =>
-      once('update', () => client.update(credentials, objectName, id, data)),
+      once('update', sessionOf(credentials), () => client.update(credentials, objectName, id, data)),
     close: () => client.close(),
     breakerStates() {
       return Object.fromEntries(
@@ -209,6 +286,20 @@ export function withResilience(client: UpstreamClient, options: ResilienceOption
     },
   };
 }
+
+/** Whose share a call comes out of: the upstream session (its token), held in memory only. */
+function sessionOf(credentials: UpstreamCredentials): string {
+  return credentials.apiToken;
+}
+
+const REFUSALS: Record<GuardRejection, string> = {
+  circuit_open: 'circuit open after repeated failures; failing fast',
+  overloaded: 'too many upstream calls waiting',
+  session_overloaded: "this session's share of upstream calls is taken and its queue is full",
+  call_budget:
+    'The request has spent its upstream call budget (MAX_UPSTREAM_CALLS_PER_REQUEST); ask for smaller pages, fewer aliases, or no per-object metadata in large pages.',
+  deadline: 'the request deadline passed',
+};
 
 /** "Equal jitter", as `retry-read.ts`: half the exponential delay fixed, half random. */
 function backoffMillis(attemptNumber: number): number {

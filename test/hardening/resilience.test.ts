@@ -55,11 +55,11 @@ const kindOf = async (promise: Promise<unknown>) => {
 };
 
 describe('circuit breaker', () => {
-  it('should fail fast without calling the upstream after consecutive failures, per origin', async () => {
+  it('should fail fast without calling the upstream once most calls of the window failed, per origin', async () => {
     const fake = fakeClient((operation) =>
       operation === 'save' ? Promise.resolve({}) : fail('unavailable'),
     );
-    const c = guarded(fake.client, { breakerFailures: 3, readRetries: 0 });
+    const c = guarded(fake.client, { breakerMinimumCalls: 3, readRetries: 0 });
     for (let i = 0; i < 3; i++) expect(await kindOf(getAll(c))).toBe('unavailable');
     expect(c.breakerStates()).toEqual({ 'http://reads': 'open' });
     expect(c.isFailingFast()).toBe(true);
@@ -72,7 +72,7 @@ describe('circuit breaker', () => {
 
   it('should count an upstream "status: error" answer as a healthy upstream', async () => {
     const fake = fakeClient(() => fail('service'));
-    const c = guarded(fake.client, { breakerFailures: 2, readRetries: 0 });
+    const c = guarded(fake.client, { breakerMinimumCalls: 2, readRetries: 0 });
     for (let i = 0; i < 5; i++) expect(await kindOf(getAll(c))).toBe('service');
     expect(c.breakerStates()).toEqual({ 'http://reads': 'closed' });
   });
@@ -80,7 +80,11 @@ describe('circuit breaker', () => {
   it('should let one probe through after the open period and close on its success', async () => {
     let healthy = false;
     const fake = fakeClient(() => (healthy ? Promise.resolve(PAGE) : fail('timeout')));
-    const c = guarded(fake.client, { breakerFailures: 2, readRetries: 0, breakerHalfOpenAfterMillis: 50 });
+    const c = guarded(fake.client, {
+      breakerMinimumCalls: 2,
+      readRetries: 0,
+      breakerHalfOpenAfterMillis: 50,
+    });
     await kindOf(getAll(c));
     await kindOf(getAll(c));
     expect(await kindOf(getAll(c))).toBe('circuit_open');
@@ -89,6 +93,98 @@ describe('circuit breaker', () => {
     healthy = true;
     expect(await kindOf(getAll(c))).toBe('ok');
     expect(c.breakerStates()).toEqual({ 'http://reads': 'closed' });
+  });
+});
+
+describe('circuit breaker and blame', () => {
+  it.each([
+    'invalid_input',
+    'rejected_input',
+    'forbidden',
+    'unauthenticated',
+    'not_found',
+    'service',
+    'request_rejected',
+    'internal',
+  ] as const)('should never open on %s failures, however many', async (kind) => {
+    const fake = fakeClient(() => fail(kind));
+    const c = guarded(fake.client, { breakerMinimumCalls: 5, readRetries: 0 });
+    for (let i = 0; i < 50; i++) expect(await kindOf(getAll(c))).toBe(kind);
+    expect(c.breakerStates()).toEqual({ 'http://reads': 'closed' });
+    expect(c.isFailingFast()).toBe(false);
+  });
+
+  it('should count a write whose outcome is unknown as ill health', async () => {
+    const fake = fakeClient(() => fail('outcome_unknown', 'save'));
+    const c = guarded(fake.client, { breakerMinimumCalls: 3 });
+    for (let i = 0; i < 3; i++) expect(await kindOf(c.save(CREDENTIALS, 'X', {}))).toBe('outcome_unknown');
+    expect(c.breakerStates()).toEqual({ 'http://writes': 'open' });
+  });
+
+  it('should stay closed while sick answers are a minority of the window', async () => {
+    const fake = fakeClient((_op, n) => (n % 3 === 0 ? fail('timeout') : Promise.resolve(PAGE)));
+    const c = guarded(fake.client, { breakerMinimumCalls: 5, readRetries: 0 });
+    for (let i = 0; i < 60; i++) await kindOf(getAll(c));
+    expect(c.breakerStates()).toEqual({ 'http://reads': 'closed' });
+  });
+
+  it('should not open below the minimum number of calls in the window', async () => {
+    const fake = fakeClient(() => fail('unavailable'));
+    const c = guarded(fake.client, { breakerMinimumCalls: 20, readRetries: 0 });
+    for (let i = 0; i < 19; i++) await kindOf(getAll(c));
+    expect(c.breakerStates()).toEqual({ 'http://reads': 'closed' });
+    await kindOf(getAll(c));
+    expect(c.breakerStates()).toEqual({ 'http://reads': 'open' });
+  });
+});
+
+describe('call budget', () => {
+  it('should refuse, without calling the upstream, every attempt the budget says no to', async () => {
+    const fake = fakeClient(() => Promise.resolve(PAGE));
+    let left = 2;
+    const c = guarded(fake.client, { takeCall: () => left-- > 0 });
+    expect(await kindOf(getAll(c))).toBe('ok');
+    expect(await kindOf(getAll(c))).toBe('ok');
+    expect(await kindOf(getAll(c))).toBe('call_budget');
+    expect(await kindOf(c.save(CREDENTIALS, 'X', {}))).toBe('call_budget');
+    expect(fake.calls.length).toBe(2);
+    expect(c.breakerStates()).toEqual({ 'http://reads': 'closed' });
+  });
+});
+
+describe('fair share per session', () => {
+  const other: UpstreamCredentials = { username: 'v', apiToken: 'other', applicationCode: 'a' };
+
+  it('should serve another session at once while one session waits behind its own share', async () => {
+    const releases: (() => void)[] = [];
+    const fake = fakeClient(
+      () =>
+        new Promise((resolve) =>
+          releases.push(() => {
+            resolve(PAGE);
+          }),
+        ),
+    );
+    const c = guarded(fake.client, {
+      maxConcurrentCalls: 8,
+      maxConcurrentCallsPerSession: 2,
+      maxQueuedCallsPerSession: 3,
+    });
+    const looping = [1, 2, 3, 4, 5].map(() => getAll(c));
+    // The sixth call of the same session finds its share taken and its queue full.
+    expect(await kindOf(getAll(c))).toBe('session_overloaded');
+    expect(fake.calls.length).toBe(2);
+    const served = c.getAll(other, 'X', [], 10, 0);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(fake.calls.length).toBe(3);
+    while (releases.length > 0) {
+      releases.splice(0).forEach((release) => {
+        release();
+      });
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(await kindOf(served)).toBe('ok');
+    expect(await Promise.all(looping.map(kindOf))).toEqual(['ok', 'ok', 'ok', 'ok', 'ok']);
   });
 });
 
@@ -103,7 +199,11 @@ describe('bulkhead', () => {
           }),
         ),
     );
-    const c = guarded(fake.client, { maxConcurrentCalls: 2, maxQueuedCalls: 1 });
+    const c = guarded(fake.client, {
+      maxConcurrentCalls: 2,
+      maxQueuedCalls: 1,
+      maxConcurrentCallsPerSession: 4,
+    });
     const running = [getAll(c), getAll(c), getAll(c)];
     expect(await kindOf(getAll(c))).toBe('overloaded');
     expect(fake.calls.length).toBe(2);
@@ -121,7 +221,7 @@ describe('bulkhead', () => {
 describe('retries', () => {
   it('should retry a read at most twice', async () => {
     const fake = fakeClient(() => fail('unavailable'));
-    const c = guarded(fake.client, { breakerFailures: 100 });
+    const c = guarded(fake.client, { breakerMinimumCalls: 1000 });
     expect(await kindOf(getAll(c))).toBe('unavailable');
     expect(fake.calls).toEqual(['getAll', 'getAll', 'getAll']);
   });
@@ -134,7 +234,7 @@ describe('retries', () => {
 
   it('should never retry a write or a login', async () => {
     const fake = fakeClient((operation) => fail('unavailable', operation));
-    const c = guarded(fake.client, { breakerFailures: 100 });
+    const c = guarded(fake.client, { breakerMinimumCalls: 1000 });
     expect(await kindOf(c.save(CREDENTIALS, 'X', {}))).toBe('unavailable');
     expect(await kindOf(c.update(CREDENTIALS, 'X', 'id', {}))).toBe('unavailable');
     expect(await kindOf(c.loginJson('u', 'p'))).toBe('unavailable');
@@ -155,7 +255,7 @@ describe('retries', () => {
     const retried: boolean[] = [];
     const c = guarded(fake.client, {
       retryBudget: createRetryBudget({ ratio: 0.2 }),
-      breakerFailures: 1000,
+      breakerMinimumCalls: 1000,
       onRetry: (_operation, allowed) => retried.push(allowed),
     });
     for (let i = 0; i < 50; i++) await getAll(c);
