@@ -93,6 +93,9 @@ export async function createContext(
           client: services.reads,
           credentials,
           matchesMode: config.matchesMode,
+          maxIdLength: config.requestLimits.maxIdLength,
+          // The `_id` alternation travels in the URL: leave half of it for everything else.
+          maxCriterionLength: Math.min(4_000, Math.floor(config.requestLimits.maxUrlBytes / 2)),
           ...(services.onLoaderBatch ? { onBatch: services.onLoaderBatch } : {}),
         }),
       };

@@ -83,14 +83,20 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     stream: options.logStream,
     secrets: [config.sessionSecret, redisPassword(config.redisUrl)],
   });
+  const breakerStates = new Map<string, string>();
   const upstream = createUpstreamStack({
     config,
     upstreamUrls,
     metrics,
     scopes,
     dispatcher: options.dispatcher,
+    // Every transition, closing included: an operator reading the log sees when an outage ended.
     onBreakerStateChange: (origin, state) => {
-      if (state !== 'closed') logger.warn({ origin, state }, 'upstream circuit breaker');
+      const seen = breakerStates.get(origin);
+      breakerStates.set(origin, state);
+      if (seen === undefined && state === 'closed') return;
+      if (state === 'closed') logger.info({ origin, state }, 'upstream circuit breaker closed');
+      else logger.warn({ origin, state }, `upstream circuit breaker ${state.replace('_', '-')}`);
     },
   });
   const redis = config.redisUrl === undefined ? undefined : await connectRedis(config.redisUrl, logger);
@@ -112,7 +118,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
         logger.warn({ err: error }, 'login limiter store failed');
       },
     }),
-    patternGuard: createPatternGuard(),
+    patternGuard: createPatternGuard({ maxLength: config.maxPatternLength }),
     onLoaderBatch: (loader, size) => {
       metrics.observeLoaderBatch(loader, size);
     },
@@ -195,17 +201,23 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   // The offline explorer follows the landing page setting (off in production unless LANDING_PAGE=true).
   if (config.landingPage) registerGraphiql(app, { document: EXAMPLE_DOCUMENT, headers: EXAMPLE_HEADERS });
 
-  const ready = createReadinessProbe(upstreamUrls.studioUrl);
+  const upstreamReachable = createReadinessProbe(upstreamUrls.studioUrl);
   app.get('/healthz', () => ({ status: 'ok' }));
+  // A sidecar's readiness is its own: an upstream outage it cannot fix must not take the front-end beside it
+  // out of the Service (answers there are coded UPSTREAM_UNAVAILABLE). READINESS_REQUIRES_UPSTREAM=true
+  // makes the upstream gate readiness, for deployments where another replica could do better.
   app.get('/readyz', async (_request, reply) => {
+    const breakers = upstream.breakerStates();
+    const reachable = await upstreamReachable();
+    const upstreamStatus = upstream.isFailingFast() ? 'circuit open' : reachable ? 'ok' : 'unreachable';
     const status = draining
       ? 'draining'
-      : upstream.isFailingFast()
-        ? 'upstream circuit open'
-        : (await ready())
-          ? 'ready'
-          : 'upstream unreachable';
-    return reply.code(status === 'ready' ? 200 : 503).send({ status });
+      : config.readinessRequiresUpstream && upstreamStatus !== 'ok'
+        ? `upstream ${upstreamStatus}`
+        : 'ready';
+    return reply
+      .code(status === 'ready' ? 200 : 503)
+      .send({ status, upstream: { status: upstreamStatus, breakers } });
   });
   app.get('/metrics', async (_request, reply) =>
     reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),

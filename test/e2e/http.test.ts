@@ -28,7 +28,7 @@ describe('HTTP surface', () => {
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
     const ready = await fetch(`${base}/readyz`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ status: 'ready' });
+    expect(await ready.json()).toMatchObject({ status: 'ready', upstream: { status: 'ok' } });
   });
 
   it('should show Apollo Sandbox, pre-filled with the example operations, to a browser in development', async () => {

@@ -292,14 +292,14 @@ describe('saveObject and updateObject', () => {
 });
 
 describe('upstream failures', () => {
-  it('should answer UPSTREAM_ERROR with the upstream message for a service error', async () => {
+  it('should answer BAD_USER_INPUT, blaming the caller, with the upstream message for an unknown object name', async () => {
     const result = await h.client(token).query({
       query: ObjectsDocument,
       variables: { objectName: 'com.example.DoesNotExist', first: 1 },
     });
     const error = firstError(result.error);
-    expect(error.extensions.code).toBe('UPSTREAM_ERROR');
-    expect(error.extensions.upstream).toMatchObject({ message: expect.any(String) });
+    expect(error.extensions).toMatchObject({ code: 'BAD_USER_INPUT', blame: 'caller' });
+    expect(error.extensions.upstream).toMatchObject({ message: 'unknown object name' });
   });
 
   it('should answer UPSTREAM_UNAVAILABLE when the upstream fails, then recover', async () => {

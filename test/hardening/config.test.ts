@@ -25,11 +25,24 @@ describe('hardening settings', () => {
     expect(config.resilience).toEqual({
       readRetries: 2,
       retryBudgetPercent: 20,
-      breakerFailures: 5,
+      breakerFailurePercent: 50,
+      breakerWindowMillis: 10_000,
+      breakerMinimumCalls: 20,
       breakerHalfOpenAfterMillis: 5000,
       maxConcurrentCalls: 64,
       maxQueuedCalls: 512,
+      maxConcurrentCallsPerSession: 16,
+      maxQueuedCallsPerSession: 64,
     });
+    expect(config.requestLimits).toEqual({
+      maxIdLength: 256,
+      maxUrlBytes: 8192,
+      maxDataDepth: 32,
+      maxDataBytes: 1_048_576,
+    });
+    expect(config.maxUpstreamCallsPerRequest).toBe(50);
+    expect(config.maxPatternLength).toBe(512);
+    expect(config.readinessRequiresUpstream).toBe(false);
     expect(config.shutdown).toEqual({ delayMillis: 0, graceMillis: 10_000 });
     expect(config.requestTimeoutMillis).toBeGreaterThan(config.upstreamCallTimeoutMillis);
   });
@@ -47,6 +60,9 @@ describe('hardening settings', () => {
     ['MAX_DEPTH', { MAX_DEPTH: '0' }],
     ['MAX_BODY_BYTES', { MAX_BODY_BYTES: 'lots' }],
     ['UPSTREAM_RETRY_BUDGET_PERCENT', { UPSTREAM_RETRY_BUDGET_PERCENT: '150' }],
+    ['UPSTREAM_BREAKER_FAILURE_PERCENT', { UPSTREAM_BREAKER_FAILURE_PERCENT: '100' }],
+    ['UPSTREAM_MAX_URL_BYTES', { UPSTREAM_MAX_URL_BYTES: '10' }],
+    ['UPSTREAM_CALLER_ERROR_PATTERN', { UPSTREAM_CALLER_ERROR_PATTERN: '(' }],
     ['REQUEST_TIMEOUT_MS', { REQUEST_TIMEOUT_MS: '5000', UPSTREAM_CALL_TIMEOUT_MS: '5000' }],
   ])('should refuse a bad %s with one line naming it', (name, env) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);

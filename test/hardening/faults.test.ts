@@ -33,8 +33,8 @@ beforeAll(async () => {
       UPSTREAM_BODY_TIMEOUT_MS: '300',
       UPSTREAM_CALL_TIMEOUT_MS: '600',
       REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
-      UPSTREAM_BREAKER_FAILURES: '5',
-      UPSTREAM_BREAKER_HALF_OPEN_MS: String(HALF_OPEN_MS),
+      // The breaker has its own gateway below; here every fault must reach the upstream.
+      UPSTREAM_BREAKER_MIN_CALLS: '100000',
     },
   });
   token = await loginDemo(gw.graphqlUrl);
@@ -101,53 +101,81 @@ it('should answer every request of a 5xx burst with a coded error and keep servi
   expect((await fetch(`${gw.baseUrl}/healthz`)).status).toBe(200);
 });
 
-it('should open the breaker after repeated failures, fail fast while open, and close after a good probe', async () => {
-  emulator.setFaults({ every: 1, mode: 'garbage' });
-  // Garbage is not retried: each read is one failure. Five in a row open the breaker.
-  for (let i = 0; i < 5; i++) expect(codesOf(await read())).toEqual(['UPSTREAM_UNAVAILABLE']);
-  emulator.resetStats();
-
-  const fast = await read();
-  expect(fast.errors?.[0]?.extensions).toMatchObject({
-    code: 'UPSTREAM_UNAVAILABLE',
-    reason: 'circuit_open',
+it('should open the breaker when most calls of the window fail, fail fast while open, and close after a good probe', async () => {
+  const guarded = await startGateway({
+    upstreamUrl: proxy.url,
+    env: { UPSTREAM_BREAKER_MIN_CALLS: '5', UPSTREAM_BREAKER_HALF_OPEN_MS: String(HALF_OPEN_MS) },
   });
-  expect(Object.values(emulator.stats()).reduce((a, b) => a + b, 0)).toBe(0);
-  const notReady = await fetch(`${gw.baseUrl}/readyz`);
-  expect(notReady.status).toBe(503);
-  expect(await notReady.json()).toEqual({ status: 'upstream circuit open' });
-  expect(gw.gateway.upstream.breakerStates()).toEqual({ [proxy.url]: 'open' });
+  const auth = { authorization: `Bearer ${await loginDemo(guarded.graphqlUrl)}` };
+  const readThere = () => postGraphql(guarded.graphqlUrl, LOAN_TYPES, {}, auth);
+  try {
+    emulator.setFaults({ every: 1, mode: 'garbage' });
+    // Garbage is not retried: each read is one sick answer; with the login, five calls fill the window.
+    for (let i = 0; i < 4; i++) expect(codesOf(await readThere())).toEqual(['UPSTREAM_UNAVAILABLE']);
+    emulator.resetStats();
 
-  // A failing probe reopens it...
-  await new Promise((resolve) => setTimeout(resolve, HALF_OPEN_MS + 50));
-  expect(codesOf(await read())).toEqual(['UPSTREAM_UNAVAILABLE']);
-  expect((await read()).errors?.[0]?.extensions?.reason).toBe('circuit_open');
+    const fast = await readThere();
+    expect(fast.errors?.[0]?.extensions).toMatchObject({
+      code: 'UPSTREAM_UNAVAILABLE',
+      blame: 'upstream_health',
+      reason: 'circuit_open',
+    });
+    expect(Object.values(emulator.stats()).reduce((a, b) => a + b, 0)).toBe(0);
+    // A sidecar stays ready through an upstream outage (the front-end beside it keeps its Service), and
+    // says why its answers fail.
+    const ready = await fetch(`${guarded.baseUrl}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({
+      status: 'ready',
+      upstream: { status: 'circuit open', breakers: { [proxy.url]: 'open' } },
+    });
+    expect(guarded.gateway.upstream.breakerStates()).toEqual({ [proxy.url]: 'open' });
 
-  // ...and a good one closes it.
-  emulator.setFaults(undefined);
-  await new Promise((resolve) => setTimeout(resolve, HALF_OPEN_MS + 50));
-  const probe = await read();
-  expect(probe.errors).toBeUndefined();
-  expect(gw.gateway.upstream.breakerStates()).toEqual({ [proxy.url]: 'closed' });
-  expect((await read()).errors).toBeUndefined();
-  expect((await fetch(`${gw.baseUrl}/readyz`)).status).toBe(200);
+    // A failing probe reopens it...
+    await new Promise((resolve) => setTimeout(resolve, HALF_OPEN_MS + 50));
+    expect(codesOf(await readThere())).toEqual(['UPSTREAM_UNAVAILABLE']);
+    expect((await readThere()).errors?.[0]?.extensions?.reason).toBe('circuit_open');
 
-  const metrics = await (await fetch(`${gw.baseUrl}/metrics`)).text();
-  expect(metrics).toContain(`gateway_upstream_breaker_state{origin="${proxy.url}"} 0`);
-  expect(metrics).toMatch(
-    /gateway_upstream_rejections_total\{operation="getAll",reason="circuit_open"\} [1-9]/,
-  );
+    // ...and a good one closes it.
+    emulator.setFaults(undefined);
+    await new Promise((resolve) => setTimeout(resolve, HALF_OPEN_MS + 50));
+    const probe = await readThere();
+    expect(probe.errors).toBeUndefined();
+    expect(guarded.gateway.upstream.breakerStates()).toEqual({ [proxy.url]: 'closed' });
+    expect((await readThere()).errors).toBeUndefined();
+    expect((await fetch(`${guarded.baseUrl}/readyz`)).status).toBe(200);
+
+    const metrics = await (await fetch(`${guarded.baseUrl}/metrics`)).text();
+    expect(metrics).toContain(`gateway_upstream_breaker_state{origin="${proxy.url}"} 0`);
+    expect(metrics).toMatch(
+      /gateway_upstream_rejections_total\{operation="getAll",reason="circuit_open"\} [1-9]/,
+    );
+  } finally {
+    emulator.setFaults(undefined);
+    await guarded.close();
+  }
 });
 
-it('should report not ready while the upstream is unreachable', async () => {
-  const unreachable = await startGateway({ upstreamUrl: 'http://127.0.0.1:1' });
+it('should stay ready while the upstream is unreachable, unless READINESS_REQUIRES_UPSTREAM is set', async () => {
+  const sidecar = await startGateway({ upstreamUrl: 'http://127.0.0.1:1' });
+  const gated = await startGateway({
+    upstreamUrl: 'http://127.0.0.1:1',
+    env: { READINESS_REQUIRES_UPSTREAM: 'true' },
+  });
   try {
-    const response = await fetch(`${unreachable.baseUrl}/readyz`);
-    expect(response.status).toBe(503);
-    expect(await response.json()).toEqual({ status: 'upstream unreachable' });
-    expect((await fetch(`${unreachable.baseUrl}/healthz`)).status).toBe(200);
+    const ready = await fetch(`${sidecar.baseUrl}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({
+      status: 'ready',
+      upstream: { status: 'unreachable', breakers: {} },
+    });
+    const notReady = await fetch(`${gated.baseUrl}/readyz`);
+    expect(notReady.status).toBe(503);
+    expect(await notReady.json()).toMatchObject({ status: 'upstream unreachable' });
+    expect((await fetch(`${gated.baseUrl}/healthz`)).status).toBe(200);
   } finally {
-    await unreachable.close();
+    await sidecar.close();
+    await gated.close();
   }
 });
 
@@ -178,6 +206,8 @@ it('should refuse at once, coded, a call beyond the bulkhead while the upstream 
   });
   try {
     const auth = { authorization: `Bearer ${await loginDemo(narrow.graphqlUrl)}` };
+    // Another session: the first one's own share would make its second call wait, not be refused.
+    const otherAuth = { authorization: `Bearer ${await loginDemo(narrow.graphqlUrl)}` };
     proxy.setFault('hang');
     const order: string[] = [];
     const slow = postGraphql(narrow.graphqlUrl, LOAN_TYPES, {}, auth).then((answer) => {
@@ -187,7 +217,7 @@ it('should refuse at once, coded, a call beyond the bulkhead while the upstream 
     await new Promise((resolve) => setTimeout(resolve, 50));
     // A different read (identical ones would share the call in flight).
     const other = `{ objects(objectName: "com.example.Order", first: 1) { totalCount } }`;
-    const refused = await postGraphql(narrow.graphqlUrl, other, {}, auth);
+    const refused = await postGraphql(narrow.graphqlUrl, other, {}, otherAuth);
     order.push('refused');
     expect(refused.errors?.[0]?.extensions).toMatchObject({
       code: 'UPSTREAM_UNAVAILABLE',

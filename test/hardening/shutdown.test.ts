@@ -106,7 +106,7 @@ it('should flip readiness, finish the save in flight, and exit 0 on SIGTERM', as
 
   const readiness = await fetch(`${baseUrl}/readyz`);
   expect(readiness.status).toBe(503);
-  expect(await readiness.json()).toEqual({ status: 'draining' });
+  expect(await readiness.json()).toMatchObject({ status: 'draining' });
 
   const saved: GraphqlAnswer = await saving;
   expect(saved.errors).toBeUndefined();
