@@ -25,6 +25,8 @@ export interface BenchOptions {
   fixedRate: number | undefined;
   /** Write RESULTS.md even though the run is quick or filtered. */
   writeResultsMd: boolean;
+  /** A checkout of the gateway (with its own node_modules) run as peer PB beside P4. */
+  baseline: string | undefined;
   help: boolean;
 }
 
@@ -38,7 +40,9 @@ export const USAGE = `npm run bench -- [options]
   --warmup=S            seconds of warm-up per peer and workload (default 1, quick 0.25)
   --first-warmup=S      seconds of warm-up per peer before the first workload (default 5, quick 1)
   --rate=N              requests per second of the fixed-rate run (default 500; 0 = skip it)
-  --results-md          write bench/RESULTS.md even for a quick or filtered run`;
+  --results-md          write bench/RESULTS.md even for a quick or filtered run
+  --baseline=DIR        also run the gateway of another checkout (e.g. a git worktree of main) as peer PB,
+                        for a before/after in one run (PB's cells are in the table; the summary ignores it)`;
 
 function list<T extends string>(value: string, allowed: readonly T[], flag: string): T[] {
   const items = value.split(',').map((item) => item.trim().toUpperCase());
@@ -73,6 +77,7 @@ export function parseArgs(argv: readonly string[]): BenchOptions {
     'first-warmup',
     'rate',
     'results-md',
+    'baseline',
     'help',
   ]);
   for (const flag of flags.keys())
@@ -93,6 +98,7 @@ export function parseArgs(argv: readonly string[]): BenchOptions {
     firstWarmupSeconds: positive(get('first-warmup') ?? (quick ? '1' : '5'), '--first-warmup'),
     fixedRate: rate === 0 ? undefined : rate,
     writeResultsMd: flags.has('results-md'),
+    baseline: get('baseline'),
     help: flags.has('help'),
   };
 }

@@ -13,6 +13,7 @@ const COLOURS: Record<PeerId, string> = {
   P2: '#f28e2b',
   P3: '#b07aa1',
   P4: '#59a14f',
+  PB: '#8cd17d',
 };
 
 const SHORT_NAMES: Record<PeerId, string> = {
@@ -21,6 +22,7 @@ const SHORT_NAMES: Record<PeerId, string> = {
   P2: 'P2 naive Apollo',
   P3: 'P3 Apollo + RESTDataSource',
   P4: 'P4 this gateway',
+  PB: 'PB gateway baseline',
 };
 
 const PANEL_WIDTH = 200;

@@ -13,7 +13,7 @@ import { graphqlBody, variantObjects } from './workloads.ts';
 import type { Fixture, WorkloadId } from './workloads.ts';
 
 /** Peer ids, in the order the table shows them. */
-export const PEER_IDS = ['P0', 'P1', 'P2', 'P3', 'P4'] as const;
+export const PEER_IDS = ['P0', 'P1', 'P2', 'P3', 'P4', 'PB'] as const;
 /** A peer id. */
 export type PeerId = (typeof PEER_IDS)[number];
 
@@ -24,10 +24,11 @@ export const PEER_TITLES: Record<PeerId, string> = {
   P2: 'naive Apollo Server 5 (fetch, regex, no DataLoader)',
   P3: 'Apollo Server 5 + RESTDataSource',
   P4: 'this gateway (production)',
+  PB: 'this gateway from another checkout (--baseline), started as P4',
 };
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const scripts: Record<Exclude<PeerId, 'P0'>, string> = {
+const scripts: Record<Exclude<PeerId, 'P0' | 'PB'>, string> = {
   P1: `${root}bench/peers/passthrough.ts`,
   P2: `${root}bench/peers/naive-apollo.ts`,
   P3: `${root}bench/peers/datasource-apollo.ts`,
@@ -44,6 +45,8 @@ export interface PeerEnvironment {
   upstreamToken: string;
   fixture: Fixture;
   logDir: string;
+  /** The checkout PB runs (`--baseline`), for a before/after of the gateway in one run. */
+  baselineRoot?: string | undefined;
 }
 
 /** A peer that is up: its process (the emulator's for P0) and how to build a workload's request. */
@@ -109,15 +112,18 @@ export async function startPeer(id: PeerId, env: PeerEnvironment): Promise<Runni
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const url = `${base}/graphql`;
-  if (id === 'P4') {
+  if (id === 'P4' || id === 'PB') {
+    const checkout = id === 'PB' ? env.baselineRoot : root;
+    if (checkout === undefined) throw new Error('PB needs --baseline=<checkout of the gateway>');
+    const base = checkout.endsWith('/') ? checkout : `${checkout}/`;
     // Started as `npm start` starts it (its Node options, e.g. the heap sizes), not bare `node src/main.ts`.
     const child = startNodeProcess(
       id,
-      scripts.P4,
+      `${base}src/main.ts`,
       gatewayEnv(emulatorUrl, port),
       env.logDir,
       'log',
-      startCommandNodeOptions(`${root}package.json`),
+      startCommandNodeOptions(`${base}package.json`),
     );
     const token = await stopOnFailure(child, async () => {
       await waitUntilReady(child, httpProbe(`${base}/healthz`));

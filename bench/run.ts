@@ -92,9 +92,10 @@ async function main(): Promise<void> {
       upstreamToken,
       fixture: await loadFixture(emulatorUrl, upstreamToken),
       logDir,
+      baselineRoot: options.baseline,
     };
 
-    let wanted = options.peers ?? [...PEER_IDS];
+    let wanted = options.peers ?? PEER_IDS.filter((id) => id !== 'PB' || options.baseline !== undefined);
     if (options.peers === undefined && !existsSync(GATEWAY_SCRIPT)) {
       wanted = wanted.filter((peer) => peer !== 'P4');
       notes.push('P4 skipped: src/main.ts does not exist yet.');
