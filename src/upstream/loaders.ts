@@ -26,7 +26,7 @@ export interface LoaderOptions {
   maxBatchSize?: number;
   /** Characters of the `_id` alternation per `getAll` (it travels in the URL); split beyond. Default `4_000`. */
   maxCriterionLength?: number;
-  /** Single `getObject` reads in flight at once (all of `exact` mode). Default `8`. */
+  /** Single reads in flight at once: `getObject` (all of `exact` mode) and metadata. Default `8`. */
   exactConcurrency?: number;
   /** Called once per upstream call the loaders make, with the number of keys it serves (metrics). */
   onBatch?: (operation: 'objectById' | 'page' | 'metadata', size: number) => void;
@@ -133,7 +133,9 @@ export function createLoaders(options: LoaderOptions): Loaders {
       async ([key]) => {
         if (key === undefined) return [];
         onBatch?.('metadata', 1);
-        return [await client.getMetadata(credentials, key.objectId, key.category)];
+        // The upstream has no batch metadata call: a page's metadata is one call per object, so they
+        // queue on the request's cap instead of all reaching the upstream at once.
+        return [await limiter.run(() => client.getMetadata(credentials, key.objectId, key.category))];
       },
       { batch: false, cacheKeyFn: metadataCacheKey, name: 'metadata' },
     );
