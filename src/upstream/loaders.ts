@@ -14,6 +14,9 @@ import type {
   UpstreamRecord,
 } from './types.ts';
 
+/** Ids one `getAll` reads by default in `regex` mode (`LoaderOptions.maxBatchSize`). */
+export const MAX_IDS_PER_BATCH = 100;
+
 /** Settings of {@link createLoaders}. */
 export interface LoaderOptions {
   /** The upstream client (usually wrapped by `withCoalescing`). */
@@ -73,7 +76,7 @@ function metadataCacheKey(key: MetadataKey): string {
  */
 export function createLoaders(options: LoaderOptions): Loaders {
   const { client, credentials, onBatch } = options;
-  const maxBatchSize = options.maxBatchSize ?? 100;
+  const maxBatchSize = options.maxBatchSize ?? MAX_IDS_PER_BATCH;
   const maxCriterionLength = options.maxCriterionLength ?? 4_000;
   // One cap for the whole request, whatever the number of object types it reads.
   const limiter = createLimiter(options.exactConcurrency ?? 8);
