@@ -11,7 +11,8 @@
  * - `perObject` counts the calls made once per object of the level above (metadata, the pages themselves);
  * - `perBatch` counts the calls made once per batch of up to `idsPerCall` objects (the id loader).
  * A page field multiplies the first by its objects and the second by its batches. At the root there is
- * one object, so the operation's estimate is the sum of both passes.
+ * one object, so the operation's estimate is the sum of both passes. (Page fields are root query fields
+ * only; one nested under a list would need its batches counted per object of that list.)
  */
 import { Kind, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
