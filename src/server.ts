@@ -27,6 +27,7 @@ import { linkGraphiqlFromLandingPage } from './http/graphiql-link.ts';
 import { EXAMPLE_DOCUMENT, EXAMPLE_HEADERS } from './landing-page.ts';
 import { createQueryLimits } from './limits/armor.ts';
 import { registerBodyLimitError } from './limits/body-limit.ts';
+import { createUpstreamCallLimit } from './limits/upstream-call-limit.ts';
 import { createLogger } from './observability/logger.ts';
 import { createMetrics, type GatewayMetrics } from './observability/metrics.ts';
 import { registerRequestLog, requestIdFor } from './observability/request-log.ts';
@@ -170,6 +171,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     plugins: [
       fastifyApolloDrainPlugin(app),
       createRequestLogPlugin<GraphQLContext>(scopes),
+      createUpstreamCallLimit<GraphQLContext>(config),
       ApolloServerPluginUsageReportingDisabled(),
       ApolloServerPluginSchemaReportingDisabled(),
       ApolloServerPluginInlineTraceDisabled(),

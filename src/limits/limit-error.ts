@@ -14,6 +14,8 @@ export const LimitCode = {
   MAX_DIRECTIVES_EXCEEDED: 'MAX_DIRECTIVES_EXCEEDED',
   MAX_TOKENS_EXCEEDED: 'MAX_TOKENS_EXCEEDED',
   MAX_COST_EXCEEDED: 'MAX_COST_EXCEEDED',
+  /** Same string as `ErrorCode.MAX_UPSTREAM_CALLS_EXCEEDED`, which the run-time budget also answers. */
+  MAX_UPSTREAM_CALLS_EXCEEDED: 'MAX_UPSTREAM_CALLS_EXCEEDED',
   BODY_TOO_LARGE: 'BODY_TOO_LARGE',
   LOGIN_NOT_ALONE: 'LOGIN_NOT_ALONE',
 } as const;
@@ -28,10 +30,19 @@ export function isLimitCode(code: unknown): code is LimitCode {
   return typeof code === 'string' && CODES.has(code);
 }
 
-/** A limit's error: `setting` names the environment variable that holds `max` (none for fixed rules). */
-export function limitError(code: LimitCode, message: string, setting?: string, max?: number): GraphQLError {
+/**
+ * A limit's error: `setting` names the environment variable that holds `max` (none for fixed rules);
+ * `extra` adds extensions (what was measured, Apollo's `http`).
+ */
+export function limitError(
+  code: LimitCode,
+  message: string,
+  setting?: string,
+  max?: number,
+  extra: Record<string, unknown> = {},
+): GraphQLError {
   return new GraphQLError(message, {
-    extensions: { code, ...(setting === undefined ? {} : { limit: setting, max }) },
+    extensions: { code, ...(setting === undefined ? {} : { limit: setting, max }), ...extra },
   });
 }
 
@@ -73,7 +84,9 @@ export function formatLimitError(
   const { code } = original.extensions;
   if (isLimitCode(code)) {
     const { http: _http, ...extensions } = original.extensions;
-    return { message: original.message, locations: formatted.locations, extensions };
+    // A resolver's error keeps its path (the run-time upstream call budget shares a code with the limits).
+    const path = formatted.path === undefined ? {} : { path: formatted.path };
+    return { message: original.message, locations: formatted.locations, ...path, extensions };
   }
   const tokens = TOKEN_LIMIT.exec(original.message);
   if (formatted.extensions?.code === 'GRAPHQL_PARSE_FAILED' && tokens !== null) {

@@ -14,6 +14,9 @@ import type {
   UpstreamRecord,
 } from './types.ts';
 
+/** Ids one `getAll` reads by default in `regex` mode (`LoaderOptions.maxBatchSize`). */
+export const MAX_IDS_PER_BATCH = 100;
+
 /** Settings of {@link createLoaders}. */
 export interface LoaderOptions {
   /** The upstream client (usually wrapped by `withCoalescing`). */
@@ -28,7 +31,7 @@ export interface LoaderOptions {
   maxCriterionLength?: number;
   /** Longest id read; longer ones and the empty id fail their key as `invalid_input`. Default `256`. */
   maxIdLength?: number;
-  /** Single `getObject` reads in flight at once (all of `exact` mode). Default `8`. */
+  /** Single reads in flight at once: `getObject` (all of `exact` mode) and metadata. Default `8`. */
   exactConcurrency?: number;
   /** Called once per upstream call the loaders make, with the number of keys it serves (metrics). */
   onBatch?: (operation: 'objectById' | 'page' | 'metadata', size: number) => void;
@@ -75,7 +78,7 @@ function metadataCacheKey(key: MetadataKey): string {
  */
 export function createLoaders(options: LoaderOptions): Loaders {
   const { client, credentials, onBatch } = options;
-  const maxBatchSize = options.maxBatchSize ?? 100;
+  const maxBatchSize = options.maxBatchSize ?? MAX_IDS_PER_BATCH;
   const maxCriterionLength = options.maxCriterionLength ?? 4_000;
   // One cap for the whole request, whatever the number of object types it reads.
   const limiter = createLimiter(options.exactConcurrency ?? 8);
@@ -136,7 +139,9 @@ export function createLoaders(options: LoaderOptions): Loaders {
       async ([key]) => {
         if (key === undefined) return [];
         onBatch?.('metadata', 1);
-        return [await client.getMetadata(credentials, key.objectId, key.category)];
+        // The upstream has no batch metadata call: a page's metadata is one call per object, so they
+        // queue on the request's cap instead of all reaching the upstream at once.
+        return [await limiter.run(() => client.getMetadata(credentials, key.objectId, key.category))];
       },
       { batch: false, cacheKeyFn: metadataCacheKey, name: 'metadata' },
     );

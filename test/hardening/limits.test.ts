@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLE_DOCUMENT } from '../../src/landing-page.ts';
 import { startHarness, type Harness } from '../support/gateway-harness.ts';
 import * as operations from '../support/operations.ts';
+import * as typedOperations from '../typed/typed-operations.ts';
 import { codesOf, postGraphql } from './support/gateway.ts';
 
 const LOAN = 'com.example.LoanType';
@@ -17,6 +18,7 @@ const LIMIT_CODES = new Set([
   'MAX_DIRECTIVES_EXCEEDED',
   'MAX_TOKENS_EXCEEDED',
   'MAX_COST_EXCEEDED',
+  'MAX_UPSTREAM_CALLS_EXCEEDED',
   'LOGIN_NOT_ALONE',
 ]);
 
@@ -101,6 +103,29 @@ describe('hostile operations', () => {
     expect(h.upstreamCalls().loginJson).toBe(0);
   });
 
+  it('should refuse three aliased 100-object pages with per-object metadata (MAX_UPSTREAM_CALLS_EXCEEDED)', async () => {
+    const page = (alias: string) =>
+      `${alias}: objects(objectName: "${LOAN}", first: 100) { nodes { id metadata { objectId } } }`;
+    const before = h.upstreamCalls();
+    const answer = await postGraphql(
+      h.graphqlUrl,
+      `query FanOut { ${page('a')} ${page('b')} ${page('c')} }`,
+      {},
+      auth,
+    );
+    expect(answer.status).toBe(400);
+    expect(answer.errors?.map((e) => e.extensions)).toEqual([
+      {
+        code: 'MAX_UPSTREAM_CALLS_EXCEEDED',
+        limit: 'MAX_UPSTREAM_CALLS_PER_REQUEST',
+        max: 50,
+        estimated: 303,
+        blame: 'caller',
+      },
+    ]);
+    expect(h.upstreamCalls()).toEqual(before);
+  });
+
   it.each([
     ['an aliased login', 'mutation { mine: login(username: "demo", password: "x") { token } }'],
     [
@@ -125,6 +150,14 @@ describe('ordinary operations', () => {
         (entry): entry is [string, DocumentNode] => (entry[1] as { kind?: unknown }).kind === 'Document',
       )
       .map(([name, document]): [string, string] => [`test/support/operations.ts ${name}`, print(document)]),
+    ...Object.entries(typedOperations)
+      .filter(
+        (entry): entry is [string, DocumentNode] => (entry[1] as { kind?: unknown }).kind === 'Document',
+      )
+      .map(([name, document]): [string, string] => [
+        `test/typed/typed-operations.ts ${name}`,
+        print(document),
+      ]),
     ['the landing page example', EXAMPLE_DOCUMENT],
     ['the introspection query (Apollo Sandbox)', getIntrospectionQuery()],
     ...[...readFileSync('README.md', 'utf8').matchAll(/```graphql\n([\s\S]*?)```/g)].map(

@@ -303,6 +303,47 @@ describe('page() and metadata()', () => {
   });
 });
 
+describe('metadata() under the request cap', () => {
+  const ids = Array.from({ length: 20 }, (_, i) => `m${i}`);
+  const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+  it('should keep at most the cap of metadata calls in flight and share one call per duplicate', async () => {
+    const { client, loaders } = setup({}, { exactConcurrency: 3 }, { intercept: tick });
+    const found = await Promise.all([...ids, ...ids].map((id) => loaders.metadata(id, 'none')));
+    expect(found).toEqual([...ids, ...ids].map((objectId) => ({ objectId, category: 'none' })));
+    expect(client.calls).toEqual(ids.map((id) => ['getMetadata', [id, 'none']]));
+    expect(client.maxInFlight).toBe(3);
+  });
+
+  it('should share the cap with the single object reads of the same request', async () => {
+    const { client, loaders } = setup(
+      { [ORDER]: ids.map((id) => order(id)) },
+      { matchesMode: 'exact', exactConcurrency: 2 },
+      { intercept: tick },
+    );
+    await Promise.all(ids.flatMap((id) => [loaders.object(ORDER, id), loaders.metadata(id, 'none')]));
+    expect(client.calls).toHaveLength(40);
+    expect(client.maxInFlight).toBe(2);
+  });
+
+  it('should fail only the metadata call that failed and still run the queued ones', async () => {
+    const failure = new UpstreamError('timeout', 'deadline', { operation: 'getMetadata' });
+    const { client, loaders } = setup(
+      {},
+      { exactConcurrency: 1 },
+      {
+        intercept: async (call) => {
+          await tick();
+          if (JSON.stringify(call).includes('"m0"')) throw failure;
+        },
+      },
+    );
+    const settled = await Promise.allSettled(ids.slice(0, 3).map((id) => loaders.metadata(id, 'none')));
+    expect(settled.map((s) => s.status)).toEqual(['rejected', 'fulfilled', 'fulfilled']);
+    expect(client.calls).toHaveLength(3);
+  });
+});
+
 describe('clearObject() and primeObject()', () => {
   it('should read the object and its pages from upstream again after clearObject', async () => {
     const { client, loaders } = setup({ [ORDER]: [order('o1')] });

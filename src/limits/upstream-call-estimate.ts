@@ -1,0 +1,150 @@
+/**
+ * A static estimate of the upstream calls one operation makes, from its document and variables, before any
+ * resolver runs. It models the gateway's loaders (`src/upstream/loaders.ts`), not an abstract cost: a page
+ * field reads its upstream pages (`planPages`), objects read by id cost one call per batch of them, metadata
+ * one call per object, a write one call. It errs on the high side: it never counts a call the loaders or
+ * the coalescing would share.
+ *
+ * graphql-query-complexity walks the operation (fragments, `@skip`/`@include`, variables) and sums one number
+ * per field. Batching does not fit one number: a `ref` under a page of 100 objects is one call, not 100. So
+ * the walk runs twice, each pass linear in the number of objects above a field:
+ * - `perObject` counts the calls made once per object of the level above (metadata, the pages themselves);
+ * - `perBatch` counts the calls made once per batch of up to `idsPerCall` objects (the id loader).
+ * A page field multiplies the first by its objects and the second by its batches. At the root there is
+ * one object, so the operation's estimate is the sum of both passes. (Page fields are root query fields
+ * only; one nested under a list would need its batches counted per object of that list.)
+ */
+import { Kind, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
+import {
+  parsePageArgs,
+  planPages,
+  resolveBackward,
+  type PageArgs,
+  type PageRequest,
+} from '../resolvers/paging.ts';
+import type { PageLimits } from '../resolvers/read-connection.ts';
+import type { UpstreamCallKinds } from './upstream-call-kinds.ts';
+
+/** What {@link estimateUpstreamCalls} needs. */
+export interface UpstreamCallEstimateOptions {
+  schema: GraphQLSchema;
+  /** The schema's classification (`upstreamCallKinds`). */
+  kinds: UpstreamCallKinds;
+  document: DocumentNode;
+  /** The operation to estimate; may be left out when the document has one. */
+  operationName?: string | undefined;
+  variables?: Record<string, unknown> | undefined;
+  /** `DEFAULT_PAGE_SIZE` and `MAX_PAGE_SIZE`. */
+  pageLimits: PageLimits;
+  /** Ids one id-loader call reads: 100 when the upstream's `matches` is a regex, 1 in `exact` mode. */
+  idsPerCall: number;
+}
+
+/** The upstream calls of one page field and the objects it answers. */
+interface PageCost {
+  calls: number;
+  objects: number;
+}
+
+const intOrNull = (value: unknown): number | null => (typeof value === 'number' ? value : null);
+const stringOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
+/** Follows `readConnection`: the window the arguments ask for, and the upstream pages that serve it. */
+function pageCost(args: Record<string, unknown>, limits: PageLimits): PageCost {
+  const pageArgs: PageArgs = {
+    first: intOrNull(args.first),
+    after: stringOrNull(args.after),
+    last: intOrNull(args.last),
+    before: stringOrNull(args.before),
+  };
+  let request: PageRequest;
+  try {
+    request = parsePageArgs(pageArgs, limits);
+  } catch {
+    // The resolver refuses these arguments (BAD_USER_INPUT) before it calls the upstream.
+    return { calls: 0, objects: 0 };
+  }
+  if (request.direction === 'forward') {
+    return { calls: planPages(request.offset, request.limit).length, objects: request.limit };
+  }
+  if (request.end === null) {
+    // `last` without `before`: one read for the total, then a window placed only by it (at most 2 pages).
+    return { calls: 3, objects: request.limit };
+  }
+  const window = resolveBackward(request, Number.MAX_SAFE_INTEGER);
+  return { calls: planPages(window.offset, window.limit).length, objects: window.limit };
+}
+
+type Pass = 'perObject' | 'perBatch';
+
+function estimator(options: UpstreamCallEstimateOptions, pass: Pass): ComplexityEstimator {
+  return ({ type, field, args, childComplexity: below }) => {
+    switch (options.kinds.get(`${type.name}.${field.name}`)) {
+      case undefined:
+        return below;
+      case 'write':
+      case 'perObject':
+        return pass === 'perObject' ? 1 + below : below;
+      case 'byId':
+        return pass === 'perBatch' ? 1 + below : below;
+      case 'page': {
+        const page = pageCost(args, options.pageLimits);
+        return pass === 'perObject'
+          ? page.calls + page.objects * below
+          : Math.ceil(page.objects / options.idsPerCall) * below;
+      }
+    }
+  };
+}
+
+/** Thrown by the estimators when the walk grows past {@link MAX_FIELD_VISITS}. */
+class TooLargeToEstimate extends Error {}
+
+/**
+ * Field visits one pass may make. A handful of fragments, each spreading the next several times, expands to
+ * an exponential number of fields from a short document; the walk stops there and the operation is refused.
+ */
+const MAX_FIELD_VISITS = 10_000;
+
+/**
+ * The estimated upstream calls of the operation; `undefined` when the variables do not fit the operation
+ * (execution refuses them before any resolver runs), `Infinity` when the operation is too large to walk.
+ */
+export function estimateUpstreamCalls(options: UpstreamCallEstimateOptions): number | undefined {
+  const { schema, document, operationName, variables } = options;
+  const operation = document.definitions.find(
+    (d) =>
+      d.kind === Kind.OPERATION_DEFINITION &&
+      (operationName === undefined || d.name?.value === operationName),
+  );
+  if (operation?.kind !== Kind.OPERATION_DEFINITION) return undefined;
+  const run = (pass: Pass): number => {
+    let visits = 0;
+    const estimate = estimator(options, pass);
+    return getComplexity({
+      schema,
+      query: document,
+      // The analyser sums every operation of the document when it is given no name.
+      operationName: operation.name?.value,
+      variables,
+      // Our own limit instead of the analyser's, whose error cannot be told from a variable's.
+      maxQueryNodes: Infinity,
+      estimators: [
+        (args) => {
+          visits += 1;
+          if (visits > MAX_FIELD_VISITS) throw new TooLargeToEstimate();
+          return estimate(args);
+        },
+      ],
+    });
+  };
+  try {
+    return run('perObject') + run('perBatch');
+  } catch (error) {
+    if (error instanceof TooLargeToEstimate) return Infinity;
+    // The analyser coerces the variables as execution does, and throws when they do not fit the operation:
+    // execution will refuse them too, before any resolver runs.
+    return undefined;
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * `MAX_UPSTREAM_CALLS_PER_REQUEST` before execution, through a real client: an operation whose estimated
+ * upstream calls pass the setting is refused before any resolver runs, so the upstream never sees it; an
+ * ordinary page with its references goes through, in no more calls than estimated.
+ */
+import { gql, type TypedDocumentNode } from '@apollo/client';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../support/gateway-harness.ts';
+import { errorCodes, firstError } from '../support/graphql-errors.ts';
+
+const LOAN = 'com.example.LoanType';
+
+/** Three aliased pages with per-object metadata: 3 pages + 3 × `first` metadata calls. */
+const FanOutDocument: TypedDocumentNode<Record<string, unknown>, { objectName: string; first: number }> = gql`
+  query FanOut($objectName: String!, $first: Int) {
+    a: objects(objectName: $objectName, first: $first) {
+      nodes {
+        metadata {
+          objectId
+        }
+      }
+    }
+    b: objects(objectName: $objectName, first: $first) {
+      nodes {
+        metadata {
+          objectId
+        }
+      }
+    }
+    c: objects(objectName: $objectName, first: $first) {
+      nodes {
+        metadata {
+          objectId
+        }
+      }
+    }
+  }
+`;
+
+const OrdersDocument: TypedDocumentNode<
+  { orders: { nodes: { id: string; number: string; customer: { name: string } | null }[] } },
+  { first: number }
+> = gql`
+  query OrdersWithCustomer($first: Int) {
+    orders(first: $first) {
+      nodes {
+        id
+        number
+        customer {
+          name
+        }
+      }
+    }
+  }
+`;
+
+let h: Harness;
+let token: string;
+beforeAll(async () => {
+  h = await startHarness();
+  token = await h.login();
+});
+afterAll(async () => {
+  await h.close();
+});
+beforeEach(() => {
+  h.emulator.resetStats();
+});
+
+/** Every upstream call the emulator answered since the last reset, as its own stats endpoint reports them. */
+async function emulatorCalls(): Promise<number> {
+  const stats = (await (await fetch(`${h.emulator.url}/__emulator/stats`)).json()) as Record<string, number>;
+  return Object.values(stats).reduce((a, b) => a + b, 0);
+}
+
+describe('the static upstream-call estimate', () => {
+  it('should refuse three aliased 100-object pages with metadata before the upstream sees one call', async () => {
+    const result = await h
+      .client(token)
+      .query({ query: FanOutDocument, variables: { objectName: LOAN, first: 100 } });
+    expect(errorCodes(result.error)).toEqual(['MAX_UPSTREAM_CALLS_EXCEEDED']);
+    const { message, extensions } = firstError(result.error);
+    expect(extensions).toEqual({
+      code: 'MAX_UPSTREAM_CALLS_EXCEEDED',
+      limit: 'MAX_UPSTREAM_CALLS_PER_REQUEST',
+      max: 50,
+      estimated: 303,
+      blame: 'caller',
+    });
+    expect(message).toMatch(/about 303 upstream calls; at most 50/);
+    expect(message).toMatch(/smaller pages.*fewer aliased.*metadata/);
+    expect(result.data).toBeUndefined();
+    expect(await emulatorCalls()).toBe(0);
+  });
+
+  it('should answer the refusal with HTTP 400', async () => {
+    const response = await fetch(h.graphqlUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({
+        query: `{ a: objects(objectName: "${LOAN}", first: 100) { nodes { metadata { data } } } }`,
+      }),
+    });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { errors: { extensions: { estimated: number } }[] };
+    expect(body.errors[0]?.extensions.estimated).toBe(101);
+    expect(await emulatorCalls()).toBe(0);
+  });
+
+  it('should let the same operation through with small pages', async () => {
+    const result = await h
+      .client(token)
+      .query({ query: FanOutDocument, variables: { objectName: LOAN, first: 5 } });
+    expect(result.error).toBeUndefined();
+    expect(await emulatorCalls()).toBeLessThanOrEqual(3 + 15);
+  });
+
+  it('should let a full page of orders with their customers through, in no more calls than estimated', async () => {
+    const result = await h.client(token).query({ query: OrdersDocument, variables: { first: 100 } });
+    expect(result.error).toBeUndefined();
+    expect(result.data?.orders.nodes.length).toBeGreaterThan(0);
+    expect(result.data?.orders.nodes.some((order) => order.customer !== null)).toBe(true);
+    expect(await emulatorCalls()).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('MAX_UPSTREAM_CALLS_PER_REQUEST', () => {
+  let tuned: Harness;
+  let tunedToken: string;
+  beforeAll(async () => {
+    tuned = await startHarness({ env: { MAX_UPSTREAM_CALLS_PER_REQUEST: '5' } });
+    tunedToken = await tuned.login();
+  });
+  afterAll(async () => {
+    await tuned.close();
+  });
+
+  it('should refuse against the setting', async () => {
+    const client = tuned.client(tunedToken);
+    const refused = await client.query({ query: FanOutDocument, variables: { objectName: LOAN, first: 1 } });
+    expect(firstError(refused.error).extensions).toMatchObject({ max: 5, estimated: 6 });
+    const passed = await client.query({ query: OrdersDocument, variables: { first: 100 } });
+    expect(passed.error).toBeUndefined();
+  });
+});

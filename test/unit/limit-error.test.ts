@@ -1,0 +1,51 @@
+import { GraphQLError } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { formatLimitError, LimitCode, limitError } from '../../src/limits/limit-error.ts';
+
+describe('formatLimitError', () => {
+  it('should answer the limit error Apollo wrapped, without its http extension', () => {
+    const refusal = limitError(
+      LimitCode.MAX_UPSTREAM_CALLS_EXCEEDED,
+      'Too many calls.',
+      'MAX_UPSTREAM_CALLS_PER_REQUEST',
+      50,
+      {
+        estimated: 303,
+        http: { status: 400 },
+      },
+    );
+    const wrapped = new GraphQLError(refusal.message, {
+      originalError: refusal,
+      extensions: { code: 'WRAPPED' },
+    });
+    expect(formatLimitError({ message: 'x', extensions: { code: 'WRAPPED' } }, wrapped)).toEqual({
+      message: 'Too many calls.',
+      extensions: {
+        code: 'MAX_UPSTREAM_CALLS_EXCEEDED',
+        limit: 'MAX_UPSTREAM_CALLS_PER_REQUEST',
+        max: 50,
+        estimated: 303,
+      },
+    });
+  });
+
+  it('should keep the path of a limit error a resolver threw', () => {
+    const error = limitError(
+      LimitCode.MAX_UPSTREAM_CALLS_EXCEEDED,
+      'Budget spent.',
+      'MAX_UPSTREAM_CALLS_PER_REQUEST',
+      50,
+    );
+    const formatted = formatLimitError(
+      { message: 'Budget spent.', path: ['objects', 'nodes', 3, 'metadata'] },
+      error,
+    );
+    expect(formatted?.path).toEqual(['objects', 'nodes', 3, 'metadata']);
+  });
+
+  it('should leave other errors to the rest of the formatter', () => {
+    expect(
+      formatLimitError({ message: 'x' }, new GraphQLError('x', { extensions: { code: 'BAD_USER_INPUT' } })),
+    ).toBeUndefined();
+  });
+});
