@@ -19,17 +19,29 @@ export type Scalars = {
   JSONObject: { input: Record<string, unknown>; output: Record<string, unknown>; }
 };
 
-/** One condition of a filter. Conditions of a filter are combined with AND. */
+/**
+ * One condition of a filter. Conditions of a filter are combined with AND. A compiled pattern may be at most
+ * 4000 characters long; under `UPSTREAM_MATCHES=exact` only `equals` (case-sensitive) and `matches` can be
+ * honoured. Refusals are `BAD_USER_INPUT` naming the input.
+ */
 export type CriterionInput = {
+  /**
+   * Letters match in any case, for `equals`, `in`, `contains`, `startsWith` and `endsWith`: the gateway writes
+   * each letter as a class of its cases (`[Hh]`). A letter matches another with the same lower or upper case
+   * (`ǅ`, `ǆ` and `Ǆ`; `ß` and `ẞ`), character by character: `ß` does not match `SS`. Not for `matches`.
+   */
+  caseInsensitive?: InputMaybe<Scalars['Boolean']['input']>;
   /**
    * Field to test: a field name or a dotted path into nested objects, for example `customer.id`; `_id` is the
    * object's id.
    */
   fieldName: Scalars['String']['input'];
-  /** Comparison operator. `matches` (the only one the upstream documents) is a full-string regular expression. */
-  operator?: InputMaybe<Scalars['String']['input']>;
-  /** Value to compare with. */
-  value: Scalars['String']['input'];
+  /** Comparison operator; `matches` when left out. */
+  operator?: InputMaybe<FilterOperator>;
+  /** Value to compare with: required by every operator but `in`, which takes `values` instead. */
+  value?: InputMaybe<Scalars['String']['input']>;
+  /** The values of `in` (at most 100; an empty list matches nothing). Only for `in`. */
+  values?: InputMaybe<Array<Scalars['String']['input']>>;
 };
 
 /** A customer of the organization. */
@@ -194,14 +206,35 @@ export type DataObjectEdge = {
 };
 
 /**
- * A condition on one field of a typed object. The conditions of a `where` are combined with AND; numbers and
- * booleans compare as their text (`2.5`, `true`). A condition left out or `null` does not filter.
+ * A condition on one field of a typed object. The conditions of a `where`, and those set in one
+ * `FieldFilter`, are combined with AND; numbers and booleans compare as their text (`2.5`, `true`). A
+ * condition left out or `null` does not filter. The gateway compiles each into the upstream's only
+ * operator, `matches`, from escaped text (at most 4000 characters once compiled); under
+ * `UPSTREAM_MATCHES=exact` only `equals` (case-sensitive) and `matches` can be honoured. Refusals are
+ * `BAD_USER_INPUT` naming the input.
  */
 export type FieldFilter = {
-  /** The exact value; the gateway escapes it for the upstream's `matches`. */
+  /**
+   * Letters of `equals`, `in`, `contains`, `startsWith` and `endsWith` match in any case, character by
+   * character (`ǅ`, `ǆ` and `Ǆ`; `ß` and `ẞ`, not `SS`). Not for `matches`.
+   */
+  caseInsensitive?: InputMaybe<Scalars['Boolean']['input']>;
+  /** The value contains this text anywhere, line breaks included. */
+  contains?: InputMaybe<Scalars['String']['input']>;
+  /** The value ends with this text. */
+  endsWith?: InputMaybe<Scalars['String']['input']>;
+  /** The whole value equals this text; the gateway escapes it for the upstream's `matches`. */
   equals?: InputMaybe<Scalars['String']['input']>;
-  /** A regular expression the whole value must match (the upstream's `matches`), for example `Home.*`. */
+  /** The whole value equals one of these texts (at most 100; an empty list matches nothing). */
+  in?: InputMaybe<Array<Scalars['String']['input']>>;
+  /**
+   * A regular expression the whole value must match (the upstream's `matches`, Java's `String.matches`),
+   * for example `Home.*`; refused (`BAD_USER_INPUT`, with the reason) when the gateway's pattern guard
+   * finds it risky. For experts: the other conditions need no regular expression.
+   */
   matches?: InputMaybe<Scalars['String']['input']>;
+  /** The value starts with this text. */
+  startsWith?: InputMaybe<Scalars['String']['input']>;
 };
 
 /** A filter: a list of conditions combined with AND. */
@@ -209,6 +242,31 @@ export type FilterInput = {
   /** The conditions; an empty list matches every object. */
   criteria: Array<CriterionInput>;
 };
+
+/**
+ * How a criterion compares. Values are lower-case and named like the strings `operator` took when it was a
+ * `String`, so a client that sends `"operator": "matches"` in its variables keeps working (written inline in a
+ * document, the value loses its quotes: `operator: contains`). The upstream only understands `matches`: the
+ * gateway compiles every other operator into an escaped, linear `matches` pattern, so none of them needs a
+ * regular expression from the caller.
+ */
+export type FilterOperator =
+  /** The value contains `value` anywhere, line breaks included. Compiled to `[\s\S]*<escaped>[\s\S]*`. */
+  | 'contains'
+  /** The value ends with `value`. Compiled to `[\s\S]*<escaped>`. */
+  | 'endsWith'
+  /** The whole value equals `value`. Compiled to the escaped literal. */
+  | 'equals'
+  /** The whole value equals one of `values` (at most 100). Compiled to an alternation of escaped literals. */
+  | 'in'
+  /**
+   * `value` is a full-string regular expression (Java's `String.matches`), sent as written after the gateway's
+   * pattern guard accepts it; a refused pattern is `BAD_USER_INPUT` with the reason. For experts: prefer the
+   * other operators. Under `UPSTREAM_MATCHES=exact` the upstream compares it by plain equality.
+   */
+  | 'matches'
+  /** The value starts with `value`. Compiled to `<escaped>[\s\S]*`. */
+  | 'startsWith';
 
 /** A kind of loan the organization offers. */
 export type LoanType = {
@@ -776,6 +834,7 @@ export type ResolversTypes = {
   DataObjectEdge: ResolverTypeWrapper<DataObjectEdgeModel>;
   FieldFilter: FieldFilter;
   FilterInput: FilterInput;
+  FilterOperator: FilterOperator;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;

@@ -2,21 +2,12 @@
  * `object`, `objects`, `saveObject`, `updateObject` and the `DataObject` fields. Resolvers only translate:
  * arguments to loader or client calls, upstream records to schema models.
  */
-import type { InputMaybe, FilterInput, Resolvers } from '../generated/resolvers-types.ts';
-import type { Criterion } from '../upstream/types.ts';
+import type { Resolvers } from '../generated/resolvers-types.ts';
 import { badUserInput } from './errors.ts';
 import type { DataObjectModel } from './mappers.ts';
 import { getPath } from './object-path.ts';
 import { connectionNodes, connectionPageInfo, readConnection } from './read-connection.ts';
-
-/** The upstream criteria of a `FilterInput`. */
-export function toCriteria(filter: InputMaybe<FilterInput>): Criterion[] {
-  return (filter?.criteria ?? []).map((c) => ({
-    fieldName: c.fieldName,
-    operator: c.operator ?? 'matches',
-    value: c.value,
-  }));
-}
+import { toCriteria } from './to-criteria.ts';
 
 function requireObjectName(objectName: string): string {
   if (objectName.trim() === '') throw badUserInput('"objectName" must not be empty.', 'objectName');
@@ -40,14 +31,15 @@ export const objectResolvers: Resolvers = {
       const { loaders, credentials } = ctx.auth();
       const record = hasId
         ? await loaders.object(objectName, id)
-        : await ctx.services.reads.getObject(credentials, objectName, toCriteria(filter));
+        : await ctx.services.reads.getObject(credentials, objectName, await toCriteria(filter, ctx.services));
       return record === null ? null : { objectName, record };
     },
 
-    objects(_parent, args, ctx) {
+    async objects(_parent, args, ctx) {
       const objectName = requireObjectName(args.objectName);
       const { loaders } = ctx.auth();
-      return readConnection(loaders, objectName, toCriteria(args.filter), args, ctx.services.config);
+      const criteria = await toCriteria(args.filter, ctx.services);
+      return readConnection(loaders, objectName, criteria, args, ctx.services.config);
     },
   },
 

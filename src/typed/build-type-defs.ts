@@ -3,6 +3,7 @@
  * where, input, patch and payload types, and the query and mutation fields.
  */
 import { print } from 'graphql';
+import { MAX_COMPILED_PATTERN_LENGTH, MAX_IN_VALUES } from '../filters/compile-criteria.ts';
 import {
   isFilterable,
   printTypeRef,
@@ -16,18 +17,45 @@ export const SHARED_FILTER_TYPES = ['FieldFilter', 'RefFilter'] as const;
 
 const SHARED_SDL = `
 """
-A condition on one field of a typed object. The conditions of a \`where\` are combined with AND; numbers and
-booleans compare as their text (\`2.5\`, \`true\`). A condition left out or \`null\` does not filter.
+A condition on one field of a typed object. The conditions of a \`where\`, and those set in one
+\`FieldFilter\`, are combined with AND; numbers and booleans compare as their text (\`2.5\`, \`true\`). A
+condition left out or \`null\` does not filter. The gateway compiles each into the upstream's only
+operator, \`matches\`, from escaped text (at most ${MAX_COMPILED_PATTERN_LENGTH} characters once compiled); under
+\`UPSTREAM_MATCHES=exact\` only \`equals\` (case-sensitive) and \`matches\` can be honoured. Refusals are
+\`BAD_USER_INPUT\` naming the input.
 """
 input FieldFilter {
   """
-  A regular expression the whole value must match (the upstream's \`matches\`), for example \`Home.*\`.
+  A regular expression the whole value must match (the upstream's \`matches\`, Java's \`String.matches\`),
+  for example \`Home.*\`; refused (\`BAD_USER_INPUT\`, with the reason) when the gateway's pattern guard
+  finds it risky. For experts: the other conditions need no regular expression.
   """
   matches: String
   """
-  The exact value; the gateway escapes it for the upstream's \`matches\`.
+  The whole value equals this text; the gateway escapes it for the upstream's \`matches\`.
   """
   equals: String
+  """
+  The whole value equals one of these texts (at most ${MAX_IN_VALUES}; an empty list matches nothing).
+  """
+  in: [String!]
+  """
+  The value contains this text anywhere, line breaks included.
+  """
+  contains: String
+  """
+  The value starts with this text.
+  """
+  startsWith: String
+  """
+  The value ends with this text.
+  """
+  endsWith: String
+  """
+  Letters of \`equals\`, \`in\`, \`contains\`, \`startsWith\` and \`endsWith\` match in any case, character by
+  character (\`ǅ\`, \`ǆ\` and \`Ǆ\`; \`ß\` and \`ẞ\`, not \`SS\`). Not for \`matches\`.
+  """
+  caseInsensitive: Boolean
 }
 
 """

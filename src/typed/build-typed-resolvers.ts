@@ -84,10 +84,10 @@ function rootResolvers(spec: ObjectTypeSpec): {
   const { objectName, names, typeName } = spec;
   const single: Resolver<unknown> = async (_parent, args, ctx) =>
     model(objectName, await ctx.auth().loaders.object(objectName, String(args.id)));
-  const plural: Resolver<unknown> = (_parent, args, ctx) => {
-    const { config } = ctx.services;
-    const criteria = whereToCriteria(args.where, spec, config.matchesMode);
-    return readConnection(ctx.auth().loaders, objectName, criteria, pageArgs(args), config);
+  const plural: Resolver<unknown> = async (_parent, args, ctx) => {
+    const { loaders } = ctx.auth();
+    const criteria = await whereToCriteria(args.where, spec, ctx.services);
+    return readConnection(loaders, objectName, criteria, pageArgs(args), ctx.services.config);
   };
   const save: Resolver<unknown> = async (_parent, args, ctx): Promise<SavePayloadModel> => {
     const record = inputToRecord(isRecord(args.input) ? args.input : {}, spec);

@@ -1,38 +1,75 @@
 /** Translates a typed `where` into the upstream's criteria (combined with AND upstream). */
-import { escapeJavaRegex } from '../upstream/regex-escape.ts';
-import type { Criterion, MatchesMode } from '../upstream/types.ts';
+import type { GatewayServices } from '../context.ts';
+import type { FilterCondition, FilterOperator } from '../filters/compile-criteria.ts';
+import { badUserInput } from '../resolvers/errors.ts';
+import { compileFilter } from '../resolvers/compile-filter.ts';
+import type { Criterion } from '../upstream/types.ts';
 import { isFilterable, type ObjectTypeSpec } from './object-type-spec.ts';
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** The criteria of one `FieldFilter` on a record path. */
-function filterCriteria(fieldName: string, filter: unknown, mode: MatchesMode): Criterion[] {
+/** The `FieldFilter` fields that take one text, in the order their criteria are sent. */
+const TEXT_OPERATORS = ['matches', 'equals', 'contains', 'startsWith', 'endsWith'] as const;
+
+/** The conditions of one `FieldFilter` (at `source` in the `where`) on a record path. */
+function filterConditions(fieldName: string, filter: unknown, source: string): FilterCondition[] {
   if (!isRecord(filter)) return [];
-  const out: Criterion[] = [];
-  if (typeof filter.matches === 'string') out.push({ fieldName, operator: 'matches', value: filter.matches });
-  if (typeof filter.equals === 'string') {
-    // `equals` is a literal: escaped where `matches` is a regular expression, as it is where it is not.
-    const value = mode === 'regex' ? escapeJavaRegex(filter.equals) : filter.equals;
-    out.push({ fieldName, operator: 'matches', value });
+  const caseInsensitive = filter.caseInsensitive === true;
+  const condition = (operator: FilterOperator, value: string | null, values: string[] | null) => ({
+    fieldName,
+    operator,
+    value,
+    values,
+    // `caseInsensitive` applies to the literal operators of the same filter, never to its `matches`.
+    caseInsensitive: operator !== 'matches' && caseInsensitive,
+    at: {
+      value: `${source}.${operator}`,
+      values: `${source}.in`,
+      caseInsensitive: `${source}.caseInsensitive`,
+    },
+  });
+  const out: FilterCondition[] = [];
+  for (const operator of TEXT_OPERATORS) {
+    const value = filter[operator];
+    if (typeof value === 'string') out.push(condition(operator, value, null));
+  }
+  const values = filter.in;
+  if (Array.isArray(values)) out.push(condition('in', null, values.map(String)));
+  if (caseInsensitive && out.every((c) => c.operator === 'matches')) {
+    // Alone (or with `matches` only) it would silently change nothing.
+    throw badUserInput(
+      `"${source}.caseInsensitive" needs equals, in, contains, startsWith or endsWith in the same filter; ` +
+        'it does not apply to matches.',
+      'where',
+    );
   }
   return out;
 }
 
 /**
  * The criteria of a `where` (already coerced by GraphQL to the type's `…Where` input), in the type's field
- * order so equal `where`s share the per-request page cache.
+ * order so equal `where`s share the per-request page cache: every condition compiled to the upstream's
+ * `matches`, `matches` itself checked by the pattern guard. Throws `BAD_USER_INPUT` (argument `where`) for
+ * a condition the gateway refuses, before any upstream call.
  */
-export function whereToCriteria(where: unknown, spec: ObjectTypeSpec, mode: MatchesMode): Criterion[] {
-  if (!isRecord(where)) return [];
-  const out: Criterion[] = [];
-  for (const field of spec.fields.filter(isFilterable)) {
-    const condition = where[field.name];
-    if (field.kind === 'ref') {
-      if (isRecord(condition)) out.push(...filterCriteria(field.path, condition.id, mode));
-    } else {
-      out.push(...filterCriteria(field.kind === 'id' ? '_id' : field.path, condition, mode));
+export function whereToCriteria(
+  where: unknown,
+  spec: ObjectTypeSpec,
+  services: Pick<GatewayServices, 'config' | 'patternGuard'>,
+): Promise<Criterion[]> {
+  const conditions: FilterCondition[] = [];
+  if (isRecord(where)) {
+    for (const field of spec.fields.filter(isFilterable)) {
+      const condition = where[field.name];
+      const source = `where.${field.name}`;
+      if (field.kind === 'ref') {
+        if (isRecord(condition))
+          conditions.push(...filterConditions(field.path, condition.id, `${source}.id`));
+      } else {
+        conditions.push(...filterConditions(field.kind === 'id' ? '_id' : field.path, condition, source));
+      }
     }
   }
-  return out;
+  return compileFilter(conditions, services, 'where');
 }

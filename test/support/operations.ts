@@ -18,10 +18,14 @@ interface Connection {
     endCursor: string | null;
   };
 }
-interface Criterion {
+/** One criterion of a `FilterInput`, as variables carry it. */
+export interface Criterion {
   fieldName: string;
+  /** A `FilterOperator` value; a string, as a client that predates the enum sends it. */
   operator?: string;
-  value: string;
+  value?: string | null;
+  values?: string[] | null;
+  caseInsensitive?: boolean;
 }
 
 export const LoginDocument: TypedDocumentNode<

@@ -38,7 +38,15 @@ export interface Page<T> {
   nodes: (T | null)[];
   pageInfo: PageInfo;
 }
-type Filter = { matches?: string; equals?: string } | null;
+type Filter = {
+  matches?: string;
+  equals?: string;
+  in?: string[];
+  contains?: string;
+  startsWith?: string;
+  endsWith?: string;
+  caseInsensitive?: boolean;
+} | null;
 interface PageVariables<W> {
   where?: W;
   first?: number;

@@ -1,56 +1,9 @@
-/** The example front-end's logic that needs no browser: filter patterns, error wording, the session store. */
+/** The example front-end's logic that needs no browser: error wording, the session store. */
 import { CombinedGraphQLErrors, ServerError } from '@apollo/client';
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { describeError, formatWait } from '../../examples/web/src/error-message.ts';
-import { containsIgnoringCase } from '../../examples/web/src/filter-pattern.ts';
 import { changedFields } from '../../examples/web/src/loan-type.ts';
 import { createSessionStore } from '../../examples/web/src/session-store.ts';
-
-/** As the upstream (and the emulator) applies `matches`: the whole string. */
-const fullMatch = (pattern: string, text: string) => new RegExp(`^(?:${pattern})$`).test(text);
-/** Text without line breaks (`.` does not cross them, in Java as in JavaScript). */
-const line = fc.string({ unit: 'grapheme', maxLength: 12 }).map((s) => s.replace(/[\n\r\u2028\u2029]/g, ' '));
-/** The other case of each character whose other case is one character too (title case: lower). */
-const swapCase = (s: string) =>
-  Array.from(s, (c) => {
-    const other = c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase();
-    return other.length === c.length &&
-      c.toUpperCase().length === c.length &&
-      c.toLowerCase().length === c.length
-      ? other
-      : c;
-  }).join('');
-
-describe('the filter box pattern', () => {
-  it('should match any text that contains the filter, in any case', () => {
-    fc.assert(
-      fc.property(line, line, line, (before, needle, after) => {
-        // Letters whose other case is longer (ß → SS) are matched as typed only.
-        const variant = swapCase(needle);
-        expect(fullMatch(containsIgnoringCase(needle), `${before}${variant}${after}`)).toBe(true);
-      }),
-    );
-  });
-
-  it('should not match text that lacks the filter', () => {
-    fc.assert(
-      fc.property(line, line, (text, needle) => {
-        fc.pre(!text.toLowerCase().includes(needle.toLowerCase()));
-        expect(fullMatch(containsIgnoringCase(needle), text)).toBe(false);
-      }),
-    );
-  });
-
-  it('should treat regular-expression syntax as plain text', () => {
-    expect(fullMatch(containsIgnoringCase('a.c'), 'abc')).toBe(false);
-    expect(fullMatch(containsIgnoringCase('(x|y)*'), 'z(X|Y)*z')).toBe(true);
-  });
-
-  it('should match a title-case letter as typed and in both its cases', () => {
-    for (const text of ['ǅ', 'ǆ', 'Ǆ']) expect(fullMatch(containsIgnoringCase('ǅ'), text), text).toBe(true);
-  });
-});
 
 const graphqlError = (extensions: Record<string, unknown>, message = 'Invalid username or password.') =>
   new CombinedGraphQLErrors({ data: null, errors: [{ message, extensions }] });

@@ -6,7 +6,6 @@
 import type { ApolloClient } from '@apollo/client';
 import { h, setChildren } from './dom.ts';
 import { describeError, type ErrorDescription } from './error-message.ts';
-import { containsIgnoringCase } from './filter-pattern.ts';
 import { createLoanFieldsInputs } from './loan-fields-inputs.ts';
 import { createLoanTable } from './loan-table.ts';
 import { toLoanType, type LoanType } from './loan-type.ts';
@@ -65,7 +64,8 @@ export function createLoanTypesView(options: LoanTypesViewOptions): HTMLElement 
 
   const load = async () => {
     const mine = ++generation;
-    const where = filterText === '' ? null : { loanType: { matches: containsIgnoringCase(filterText) } };
+    // The gateway compiles `contains` into an escaped pattern itself: no regular expression is built here.
+    const where = filterText === '' ? null : { loanType: { contains: filterText, caseInsensitive: true } };
     try {
       // errorPolicy 'all': a record the gateway cannot read (BAD_UPSTREAM_VALUE) costs its own row only.
       const result = await client.query({

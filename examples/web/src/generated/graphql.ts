@@ -5,14 +5,35 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
 /**
- * A condition on one field of a typed object. The conditions of a `where` are combined with AND; numbers and
- * booleans compare as their text (`2.5`, `true`). A condition left out or `null` does not filter.
+ * A condition on one field of a typed object. The conditions of a `where`, and those set in one
+ * `FieldFilter`, are combined with AND; numbers and booleans compare as their text (`2.5`, `true`). A
+ * condition left out or `null` does not filter. The gateway compiles each into the upstream's only
+ * operator, `matches`, from escaped text (at most 4000 characters once compiled); under
+ * `UPSTREAM_MATCHES=exact` only `equals` (case-sensitive) and `matches` can be honoured. Refusals are
+ * `BAD_USER_INPUT` naming the input.
  */
 export type FieldFilter = {
-  /** The exact value; the gateway escapes it for the upstream's `matches`. */
+  /**
+   * Letters of `equals`, `in`, `contains`, `startsWith` and `endsWith` match in any case, character by
+   * character (`ǅ`, `ǆ` and `Ǆ`; `ß` and `ẞ`, not `SS`). Not for `matches`.
+   */
+  caseInsensitive?: boolean | null | undefined;
+  /** The value contains this text anywhere, line breaks included. */
+  contains?: string | null | undefined;
+  /** The value ends with this text. */
+  endsWith?: string | null | undefined;
+  /** The whole value equals this text; the gateway escapes it for the upstream's `matches`. */
   equals?: string | null | undefined;
-  /** A regular expression the whole value must match (the upstream's `matches`), for example `Home.*`. */
+  /** The whole value equals one of these texts (at most 100; an empty list matches nothing). */
+  in?: Array<string> | null | undefined;
+  /**
+   * A regular expression the whole value must match (the upstream's `matches`, Java's `String.matches`),
+   * for example `Home.*`; refused (`BAD_USER_INPUT`, with the reason) when the gateway's pattern guard
+   * finds it risky. For experts: the other conditions need no regular expression.
+   */
   matches?: string | null | undefined;
+  /** The value starts with this text. */
+  startsWith?: string | null | undefined;
 };
 
 /** The fields of a new LoanType. */

@@ -1,0 +1,31 @@
+/**
+ * The resolvers' door to the filter compiler: the gateway's settings and pattern guard in, `BAD_USER_INPUT`
+ * out for a filter it refuses. Used by the generic `filter` and the typed `where`.
+ */
+import type { GatewayServices } from '../context.ts';
+import { compileCriteria, type FilterCondition } from '../filters/compile-criteria.ts';
+import { FilterError } from '../filters/filter-error.ts';
+import type { Criterion } from '../upstream/types.ts';
+import { badUserInput } from './errors.ts';
+
+/**
+ * The upstream criteria of `conditions`, which came in the field argument `argumentName`. Throws
+ * `BAD_USER_INPUT` naming that argument when the compiler or the pattern guard refuses one; nothing is
+ * sent upstream then.
+ */
+export async function compileFilter(
+  conditions: readonly FilterCondition[],
+  services: Pick<GatewayServices, 'config' | 'patternGuard'>,
+  argumentName: string,
+): Promise<Criterion[]> {
+  try {
+    return await compileCriteria(conditions, {
+      matchesMode: services.config.matchesMode,
+      guard: services.patternGuard,
+      argumentName,
+    });
+  } catch (error) {
+    if (error instanceof FilterError) throw badUserInput(error.message, error.argumentName);
+    throw error;
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * The compiled patterns mean the same to the real upstream engine, Java's `String.matches`, as to
+ * JavaScript: run where a `java` launcher (11 or later) is on the PATH, skipped elsewhere.
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { compileCriteria, type FilterOperator } from '../../src/filters/compile-criteria.ts';
+import { NOTHING } from '../../src/filters/literal-pattern.ts';
+import { createPatternGuard } from '../../src/upstream/pattern-guard.ts';
+
+const hasJava = spawnSync('java', ['-version'], { stdio: 'ignore' }).status === 0;
+const source = fileURLToPath(new URL('./support/JavaMatches.java', import.meta.url));
+
+/** UTF-16 units as 4-digit hex: lone surrogates and line breaks survive the trip to Java. */
+const hex = (text: string) =>
+  Array.from({ length: text.length }, (_, i) => text.charCodeAt(i).toString(16).padStart(4, '0')).join('');
+
+/** `text.matches(pattern)` in Java, for each pair. */
+function javaMatches(pairs: readonly (readonly [string, string])[]): boolean[] {
+  const input = pairs.map(([pattern, text]) => `${hex(pattern)}\t${hex(text)}\n`).join('');
+  const run = spawnSync('java', [source], { input, encoding: 'utf8', timeout: 60_000 });
+  if (run.status !== 0) throw new Error(`java failed: ${run.stderr}`);
+  return run.stdout
+    .trim()
+    .split('\n')
+    .map((line) => line === '1');
+}
+
+const letters = fc.constantFrom(
+  ...'aAzZ1 .|()*+?[]{}^$\\-&~#\n\r\t'.split(''),
+  ...['ǅ', 'ǆ', 'Ǆ', 'ß', 'ẞ', 'İ', 'i', 'ı', 'k', 'K', '\u212a', 'σ', 'ς', 'Σ', 'θ', 'ϑ', 'ϴ', '𐐀', '𐐨'],
+  ...['ᾳ', 'ᾼ', 'µ', 'μ', 'ſ', 's', 'S', '\u2028', '\u0085', '\ufeff', '😀'],
+);
+const text = fc.string({ unit: letters, maxLength: 5 });
+const operator = fc.constantFrom<FilterOperator>('equals', 'in', 'contains', 'startsWith', 'endsWith');
+
+describe.skipIf(!hasJava)("agreement with Java's String.matches", () => {
+  it('should match in Java exactly where it matches in JavaScript, with and without the u flag', async () => {
+    const cases = fc.sample(fc.tuple(operator, text, text, text, fc.boolean()), { numRuns: 600, seed: 10 });
+    const pairs: [string, string][] = [];
+    for (const [op, value, other, filler, caseInsensitive] of cases) {
+      const operand = op === 'in' ? { values: [value, other] } : { value };
+      const [criterion] = await compileCriteria(
+        [
+          {
+            fieldName: 'f',
+            operator: op,
+            caseInsensitive,
+            ...operand,
+            at: { value: 'v', values: 'v', caseInsensitive: 'c' },
+          },
+        ],
+        { matchesMode: 'regex', guard: createPatternGuard(), argumentName: 'filter' },
+      );
+      const pattern = criterion!.value;
+      // Around the value in another case, and the raw sample: both hits and misses.
+      for (const subject of [`${filler}${value.toUpperCase()}${filler}`, value.toLowerCase(), other, filler])
+        pairs.push([pattern, subject]);
+    }
+    // The two patterns that stand for no text and for the empty text.
+    for (const subject of ['', 'a', '\n']) pairs.push([NOTHING, subject], ['(?:)', subject]);
+    const java = javaMatches(pairs);
+    const disagreements = pairs.filter(([pattern, subject], i) => {
+      const js = new RegExp(`^(?:${pattern})$`, 'u').test(subject);
+      const jsNoU = new RegExp(`^(?:${pattern})$`).test(subject);
+      return java[i] !== js || js !== jsNoU;
+    });
+    expect(disagreements).toEqual([]);
+    expect(java.filter(Boolean).length).toBeGreaterThan(pairs.length / 10);
+  });
+});
