@@ -22,8 +22,9 @@ const INSTALL_TIMEOUT_MILLIS = 900_000;
  * failure (stale or missing package lists) `apt-get update` and install again.
  */
 const INSTALL_SCRIPT = [
-  'command -v "$1" >/dev/null 2>&1 && exit 0',
-  'install() { apt-get -o DPkg::Lock::Timeout=300 install -y -qq --no-install-recommends "$2"; }',
+  'binary="$1"; package="$2"',
+  'command -v "$binary" >/dev/null 2>&1 && exit 0',
+  'install() { apt-get -o DPkg::Lock::Timeout=300 install -y -qq --no-install-recommends "$package"; }',
   'install || { apt-get -o DPkg::Lock::Timeout=300 update -qq && install; }',
 ].join('\n');
 
