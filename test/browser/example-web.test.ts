@@ -59,7 +59,7 @@ async function filterBy(text: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  ensureChromium();
+  await ensureChromium();
   await mkdir(SHOTS, { recursive: true });
   // A lock-out after three wrong passwords in a row, for two minutes, so the test can reach it.
   stack = await startExampleStack({ LOGIN_MAX_CONSECUTIVE_FAILURES: '3', LOGIN_BLOCK_SECONDS: '120' });

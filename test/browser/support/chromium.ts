@@ -2,12 +2,11 @@
  * Debian's Chromium for the browser tests, driven by playwright-core (which never downloads a browser of
  * its own). Installs the Debian package when it is missing, as root, in CI too.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
+import { ensureDebianPackage } from '../../support/debian-package.ts';
 
 /** Debian's Chromium binary. */
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -27,21 +26,13 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
 ];
 
-/** Installs Debian's `chromium` package unless `/usr/bin/chromium` is there (a minute or two). */
-export function ensureChromium(): void {
-  if (existsSync(CHROMIUM_PATH)) return;
-  if (process.getuid?.() !== 0) {
-    throw new Error(`${CHROMIUM_PATH} is missing: install it with "apt-get install chromium" (needs root)`);
-  }
-  const run = (command: string, args: string[]) =>
-    execFileSync(command, args, {
-      stdio: ['ignore', 'ignore', 'inherit'],
-      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-    });
-  run('apt-get', ['update', '-qq']);
-  run('apt-get', ['install', '-y', '-qq', 'chromium']);
-  if (!existsSync(CHROMIUM_PATH))
-    throw new Error(`apt-get installed chromium but ${CHROMIUM_PATH} is missing`);
+/**
+ * Installs Debian's `chromium` package unless `/usr/bin/chromium` is there (a minute or two), one apt-get at
+ * a time across test files.
+ */
+export async function ensureChromium(): Promise<void> {
+  const installed = await ensureDebianPackage({ binary: CHROMIUM_PATH, packageName: 'chromium' });
+  if (!installed.ok) throw new Error(installed.reason);
 }
 
 /** A browser with a fresh, empty profile; `close` removes the profile. */

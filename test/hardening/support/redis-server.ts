@@ -3,11 +3,12 @@
  * binary is missing and we are root (CI is), Debian's package is installed first; where that is impossible
  * the caller gets the reason and skips, saying so.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
+import { ensureDebianPackage } from '../../support/debian-package.ts';
 
 /** A running server. */
 export interface RedisServer {
@@ -21,20 +22,15 @@ function findBinary(): string | undefined {
   return CANDIDATES.find((path) => existsSync(path));
 }
 
-/** Installs Debian's `redis-server` package; answers why it could not, or `undefined`. */
-function install(): string | undefined {
-  if (process.getuid?.() !== 0) return 'redis-server is not installed and the tests do not run as root';
-  const options = {
-    stdio: 'ignore',
-    timeout: 300_000,
-    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-  } as const;
-  const update = spawnSync('apt-get', ['update'], options);
-  const result = spawnSync('apt-get', ['install', '-y', '--no-install-recommends', 'redis-server'], options);
-  if (update.error || result.error || result.status !== 0) {
-    return `apt-get install redis-server failed (${result.error?.message ?? `exit ${String(result.status)}`})`;
-  }
-  return undefined;
+/** Installs Debian's `redis-server` package (one apt-get at a time across test files); answers why it could not. */
+async function install(): Promise<string | undefined> {
+  const installed = await ensureDebianPackage({
+    binary: '/usr/bin/redis-server',
+    packageName: 'redis-server',
+    // Within the 320 s of the tests' beforeAll, so that a slow install ends in a skip with its reason.
+    timeoutMillis: 300_000,
+  });
+  return installed.ok ? undefined : installed.reason;
 }
 
 async function freePort(): Promise<number> {
@@ -67,7 +63,7 @@ async function answersPing(url: string): Promise<boolean> {
 export async function startRedisServer(): Promise<RedisServer | { skipped: string }> {
   let binary = findBinary();
   if (binary === undefined) {
-    const failure = install();
+    const failure = await install();
     binary = findBinary();
     if (binary === undefined) return { skipped: failure ?? 'redis-server not found after installing it' };
   }

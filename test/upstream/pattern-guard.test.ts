@@ -1,0 +1,253 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createPatternGuard, type PatternVerdict } from '../../src/upstream/pattern-guard.ts';
+import type { Analyser, Analysis } from '../../src/upstream/redos-analyser.ts';
+import { alternationOf, escapeJavaRegex } from '../../src/upstream/regex-escape.ts';
+
+/** An analyser that records its calls and answers `answer` (or waits for `release`). */
+function fakeAnalyser(answer: Analysis = { status: 'safe' }) {
+  const calls: string[] = [];
+  let running = 0;
+  let mostRunning = 0;
+  const releases: (() => void)[] = [];
+  const analyser: Analyser = async (source, _flags, _timeout, signal) => {
+    calls.push(source);
+    running += 1;
+    mostRunning = Math.max(mostRunning, running);
+    try {
+      if (hold) {
+        await new Promise<void>((resolve) => {
+          releases.push(resolve);
+          signal.addEventListener('abort', () => {
+            resolve();
+          });
+        });
+      }
+      return answer;
+    } finally {
+      running -= 1;
+    }
+  };
+  let hold = false;
+  return {
+    analyser,
+    calls,
+    mostRunning: () => mostRunning,
+    holdAnswers() {
+      hold = true;
+    },
+    releaseAll() {
+      hold = false;
+      releases.splice(0).forEach((release) => {
+        release();
+      });
+    },
+  };
+}
+
+const reasonOf = (verdict: PatternVerdict): string => (verdict.ok ? '' : verdict.reason);
+
+const ORDINARY = ['A.*', 'PAID|SHIPPED', '[0-9]{4}-.*', 'Home.*', '.*loan.*', '[A-Z][a-z]+', '\\d{3}-\\d{4}'];
+const literal = escapeJavaRegex('Home loan (fixed) #1 – 50% off');
+const GATEWAY_SHAPES = [
+  literal,
+  `.*${literal}.*`,
+  `${literal}.*`,
+  `.*${literal}`,
+  '.*[Hh][Oo][Mm][Ee] [Ll][Oo][Aa][Nn].*',
+  escapeJavaRegex('😀 \ud800 tab\there'),
+];
+const ids = Array.from({ length: 200 }, (_, index) => `5f0c3e9b1a2d${String(index).padStart(12, '0')}`);
+
+describe('createPatternGuard', () => {
+  it.each(ORDINARY)('should accept the ordinary pattern %j', async (pattern) => {
+    expect(await createPatternGuard().check(pattern)).toEqual({ ok: true });
+  });
+
+  it.each(GATEWAY_SHAPES)(
+    'should accept the gateway-built %j without running the checker',
+    async (pattern) => {
+      const fake = fakeAnalyser({ status: 'unknown', error: 'never called' });
+      expect(await createPatternGuard({ analyser: fake.analyser }).check(pattern)).toEqual({ ok: true });
+      expect(fake.calls).toEqual([]);
+    },
+  );
+
+  it('should accept an escaped alternation of 200 ids, past the length cap, in a few milliseconds', async () => {
+    const pattern = alternationOf(ids.map((id) => `${id}-x`));
+    expect(pattern.length).toBeGreaterThan(4_000);
+    const fake = fakeAnalyser();
+    const started = performance.now();
+    expect(await createPatternGuard({ analyser: fake.analyser }).check(pattern)).toEqual({ ok: true });
+    expect(performance.now() - started).toBeLessThan(50);
+    expect(fake.calls).toEqual([]);
+  });
+
+  it('should refuse a pattern longer than maxLength without quoting it', async () => {
+    const guard = createPatternGuard({ maxLength: 20 });
+    expect(await guard.check('a'.repeat(20))).toEqual({ ok: true });
+    const verdict = await guard.check(`${'b'.repeat(20)}.*`);
+    expect(reasonOf(verdict)).toMatch(/22 characters long, more than the 20 accepted/);
+    expect(reasonOf(verdict)).not.toContain('bbb');
+    expect(await createPatternGuard().check('a'.repeat(513))).toMatchObject({ ok: false });
+  });
+
+  it.each([
+    ['(a+)+$', 'nested quantifier "(a+)+"', 'exponential'],
+    ['(a|aa)*b', 'repetition of overlapping alternatives "(a|aa)*"', 'exponential'],
+    ['.*.*.*z', 'repetitions ".*.*.*"', 'polynomial time (degree 3)'],
+    ['((a|a)(a|a)){15}b', 'alternatives and counts in "((a|a)(a|a)){15}b" multiply', 'one by one'],
+    ['(a++)+b', 'possessive quantifier "a++"', 'use a plain quantifier'],
+    ['(?>a+)b', 'atomic group "(?>"', 'plain group'],
+    ['(?i)home', 'inline flag "(?i)"', '[Hh][Oo][Mm][Ee]'],
+    ['(a)\\1', 'back-reference "\\1"', 'remove'],
+    ['(?=x)x', 'lookaround "(?="', 'match the text'],
+    ['\\Qa.b\\E', '\\Q…\\E quoting "\\Q"', 'backslash'],
+    ['[a-z&&[^e]]', 'class intersection "&&"', 'single class'],
+    ['[ab[cd]]', 'nested class "["', 'single class'],
+    ['\\p{InGreek}', 'character property "\\p{InGreek}"', 'POSIX class'],
+    ['a{2', 'not a valid Java regular expression: malformed count', 'fix'],
+  ])('should refuse %j, naming the construct', async (pattern, named, advice) => {
+    const reason = reasonOf(await createPatternGuard().check(pattern));
+    expect(reason).toContain(named);
+    expect(reason).toContain(advice);
+  });
+
+  it('should tell the caller what to use instead of a slow pattern', async () => {
+    expect(reasonOf(await createPatternGuard().check('(a+)+$'))).toBe(
+      'nested quantifier "(a+)+" can take exponential time in the upstream\'s regex engine; ' +
+        'use the contains/startsWith/equals operators or a simpler pattern',
+    );
+  });
+
+  it('should accept polynomial backtracking up to maxPolynomialDegree only', async () => {
+    const fake = fakeAnalyser({
+      status: 'vulnerable',
+      complexity: 'polynomial',
+      degree: 2,
+      hotspots: [],
+      attack: '',
+    });
+    expect(await createPatternGuard({ analyser: fake.analyser }).check('\\s*x?\\s*')).toMatchObject({
+      ok: false,
+    });
+    const lenient = createPatternGuard({ analyser: fake.analyser, maxPolynomialDegree: 2 });
+    expect(await lenient.check('\\s*x?\\s*')).toEqual({ ok: true });
+  });
+
+  it('should remember a verdict, and share one analysis between concurrent checks of a pattern', async () => {
+    const fake = fakeAnalyser();
+    const guard = createPatternGuard({ analyser: fake.analyser });
+    const verdicts = await Promise.all([guard.check('[a-z]+x'), guard.check('[a-z]+x')]);
+    expect(verdicts).toEqual([{ ok: true }, { ok: true }]);
+    expect(await guard.check('[a-z]+x')).toEqual({ ok: true });
+    expect(fake.calls).toHaveLength(1);
+  });
+
+  it('should forget the least recently used verdict past cacheMaxEntries', async () => {
+    const fake = fakeAnalyser();
+    const guard = createPatternGuard({ analyser: fake.analyser, cacheMaxEntries: 2 });
+    for (const pattern of ['a+b', 'c+d', 'a+b', 'e+f', 'a+b', 'c+d']) await guard.check(pattern);
+    // a+b stayed hot; c+d was evicted by e+f and analysed again.
+    expect(fake.calls.filter((source) => source.includes('a'))).toHaveLength(1);
+    expect(fake.calls.filter((source) => source.includes('c'))).toHaveLength(2);
+  });
+
+  it('should run at most maxConcurrentChecks analyses and refuse at once past maxQueuedChecks', async () => {
+    const fake = fakeAnalyser();
+    fake.holdAnswers();
+    const guard = createPatternGuard({ analyser: fake.analyser, maxConcurrentChecks: 2, maxQueuedChecks: 1 });
+    const pending = ['a+b', 'c+d', 'e+f'].map((pattern) => guard.check(pattern));
+    expect(reasonOf(await guard.check('g+h'))).toMatch(/too many new patterns at once; retry shortly/);
+    fake.releaseAll();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    fake.releaseAll();
+    expect(await Promise.all(pending)).toEqual([{ ok: true }, { ok: true }, { ok: true }]);
+    expect(fake.mostRunning()).toBe(2);
+    // A busy refusal is not remembered.
+    expect(await guard.check('g+h')).toEqual({ ok: true });
+  });
+
+  it('should refuse (fail closed) when the analysis does not finish in time', async () => {
+    const fake = fakeAnalyser();
+    fake.holdAnswers();
+    const guard = createPatternGuard({ analyser: fake.analyser, analysisTimeoutMillis: 50 });
+    const started = performance.now();
+    const verdict = await guard.check('x+y');
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(reasonOf(verdict)).toMatch(/could not be checked within 50 ms, so it is refused/);
+  });
+
+  it.each<[string, Analyser]>([
+    ['throws', () => Promise.reject(new Error('agent died'))],
+    ['gives up', () => Promise.resolve({ status: 'unknown', error: 'unexpected' })],
+  ])('should refuse (fail closed) when the checker %s', async (_label, analyser) => {
+    const verdict = await createPatternGuard({ analyser }).check('x+y');
+    expect(reasonOf(verdict)).toMatch(/could not (check|be checked)/);
+    expect(reasonOf(verdict)).not.toContain('agent died');
+  });
+
+  it('should keep the event loop free while recheck analyses a hard pattern', async () => {
+    const guard = createPatternGuard();
+    await guard.check('[a-z]+@warm-up'); // starts recheck's agent
+    let longestGap = 0;
+    let last = performance.now();
+    const ticker = setInterval(() => {
+      longestGap = Math.max(longestGap, performance.now() - last);
+      last = performance.now();
+    }, 1);
+    // recheck needs ~170 ms for this one: run on our thread, it would stall every other request.
+    const hard = `(${Array.from({ length: 12 }, (_, index) => `[a-${String.fromCharCode(100 + index)}]+`).join('')})*$`;
+    expect(reasonOf(await guard.check(hard))).toMatch(/^nested quantifier/);
+    clearInterval(ticker);
+    expect(longestGap).toBeLessThan(50);
+  });
+});
+
+describe('createPatternGuard on untrusted input', () => {
+  const regexLike = fc.string({
+    unit: fc.constantFrom(
+      ...'ab.|()*+?[]{}^$\\-&0123,:=!<>PQEkpxuwsdbR'.split(''),
+      '{2,5}',
+      '(?',
+      '\\p{',
+      '😀',
+    ),
+    maxLength: 40,
+  });
+
+  it('should answer every string with a verdict and quote at most 60 characters of it', async () => {
+    const fake = fakeAnalyser({
+      status: 'vulnerable',
+      complexity: 'exponential',
+      hotspots: [{ start: 0, end: 10_000 }],
+      attack: '',
+    });
+    const guard = createPatternGuard({ analyser: fake.analyser, cacheMaxEntries: 1 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(fc.string({ unit: 'binary', maxLength: 700 }), regexLike),
+        async (pattern) => {
+          const verdict = await guard.check(pattern);
+          expect(typeof verdict.ok).toBe('boolean');
+          const reason = reasonOf(verdict);
+          for (let start = 0; start + 61 <= pattern.length; start += 1) {
+            expect(reason).not.toContain(pattern.slice(start, start + 61));
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('should answer arbitrary regex-like strings with recheck itself, never throwing', async () => {
+    const guard = createPatternGuard({ analysisTimeoutMillis: 3_000 });
+    await fc.assert(
+      fc.asyncProperty(regexLike, async (pattern) => {
+        const verdict = await guard.check(pattern);
+        expect(verdict.ok || reasonOf(verdict).length > 0).toBe(true);
+      }),
+      { numRuns: 60 },
+    );
+  }, 60_000);
+});
