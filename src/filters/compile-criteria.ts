@@ -135,10 +135,17 @@ async function compileOne(condition: FilterCondition, options: CompileCriteriaOp
     // In exact mode the upstream compares by equality: the value is no regular expression there.
     if (matchesMode === 'regex') {
       const verdict = await options.guard.check(value);
+      if (!verdict.ok && verdict.busy === true) {
+        throw new FilterError(
+          `The regular expression in ${quote(at.value)} was not checked: ${verdict.reason}.`,
+          argumentName,
+          true,
+        );
+      }
       if (!verdict.ok) {
         throw new FilterError(
-          `The regular expression in ${quote(at.value)} is refused: ${verdict.reason}. Use equals, in, ` +
-            'contains, startsWith or endsWith where no regular expression is needed.',
+          // The guard's reason says what to write instead.
+          `The regular expression in ${quote(at.value)} is refused: ${verdict.reason}.`,
           argumentName,
         );
       }

@@ -6,13 +6,17 @@ export class FilterError extends Error {
   override readonly name = 'FilterError';
   /** The field argument the filter came in (`filter`, `where`). */
   readonly argumentName: string;
+  /** Not the caller's mistake: the pattern guard was too busy to check a new pattern; a retry may pass. */
+  readonly busy: boolean;
 
   /**
    * @param message What is wrong and what to change, naming the input by its path (`filter.criteria[0]`).
    * @param argumentName The field argument the filter came in (`filter`, `where`).
+   * @param busy See {@link FilterError.busy}.
    */
-  constructor(message: string, argumentName: string) {
+  constructor(message: string, argumentName: string, busy = false) {
     super(message);
     this.argumentName = argumentName;
+    this.busy = busy;
   }
 }

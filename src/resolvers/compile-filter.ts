@@ -2,11 +2,12 @@
  * The resolvers' door to the filter compiler: the gateway's settings and pattern guard in, `BAD_USER_INPUT`
  * out for a filter it refuses. Used by the generic `filter` and the typed `where`.
  */
+import { GraphQLError } from 'graphql';
 import type { GatewayServices } from '../context.ts';
 import { compileCriteria, type FilterCondition } from '../filters/compile-criteria.ts';
 import { FilterError } from '../filters/filter-error.ts';
 import type { Criterion } from '../upstream/types.ts';
-import { badUserInput } from './errors.ts';
+import { ErrorCode, badUserInput } from './errors.ts';
 
 /**
  * The upstream criteria of `conditions`, which came in the field argument `argumentName`. Throws
@@ -25,6 +26,17 @@ export async function compileFilter(
       argumentName,
     });
   } catch (error) {
+    if (error instanceof FilterError && error.busy) {
+      // The guard's own capacity, not the caller's pattern: blamed on the gateway, worth a retry.
+      throw new GraphQLError(error.message, {
+        extensions: {
+          code: ErrorCode.TOO_MANY_REQUESTS,
+          blame: 'gateway',
+          reason: 'pattern_guard_busy',
+          retryAfter: 1,
+        },
+      });
+    }
     if (error instanceof FilterError) throw badUserInput(error.message, error.argumentName);
     throw error;
   }

@@ -4,7 +4,7 @@
 import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { formatLimitError } from '../limits/limit-error.ts';
-import { isUpstreamError, type UpstreamError } from '../upstream/errors.ts';
+import { isUpstreamError, type Blame, type UpstreamError } from '../upstream/errors.ts';
 
 /** Codes front-ends can rely on (`extensions.code`); the README's error table lists them with their blame. */
 export const ErrorCode = {
@@ -144,27 +144,50 @@ function upstreamExtension(error: UpstreamError): Record<string, string> {
  * errors become `INTERNAL_SERVER_ERROR`; stack traces never leave in production).
  */
 export function createErrorFormatter(options: { production: boolean }) {
-  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
-    const limit = formatLimitError(formatted, error);
-    if (limit !== undefined) return limit;
-    const original = unwrapResolverError(error);
-    if (isUpstreamError(original)) {
-      const mapped = fromUpstreamError(original).toJSON();
-      return { ...mapped, locations: formatted.locations, path: formatted.path };
-    }
-    const code = formatted.extensions?.code;
-    if (code === ErrorCode.INTERNAL_SERVER_ERROR || code === undefined) {
-      if (original instanceof GraphQLError && original.extensions.code !== undefined)
-        return strip(formatted, options);
-      return {
-        message: 'Internal server error.',
-        locations: formatted.locations,
-        path: formatted.path,
-        extensions: { code: ErrorCode.INTERNAL_SERVER_ERROR },
-      };
-    }
-    return strip(formatted, options);
-  };
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError =>
+    addBlame(format(formatted, error, options));
+}
+
+function format(
+  formatted: GraphQLFormattedError,
+  error: unknown,
+  options: { production: boolean },
+): GraphQLFormattedError {
+  const limit = formatLimitError(formatted, error);
+  if (limit !== undefined) return limit;
+  const original = unwrapResolverError(error);
+  if (isUpstreamError(original)) {
+    const mapped = fromUpstreamError(original).toJSON();
+    return { ...mapped, locations: formatted.locations, path: formatted.path };
+  }
+  const code = formatted.extensions?.code;
+  if (code === ErrorCode.INTERNAL_SERVER_ERROR || code === undefined) {
+    if (original instanceof GraphQLError && original.extensions.code !== undefined)
+      return strip(formatted, options);
+    return {
+      message: 'Internal server error.',
+      locations: formatted.locations,
+      path: formatted.path,
+      extensions: { code: ErrorCode.INTERNAL_SERVER_ERROR },
+    };
+  }
+  return strip(formatted, options);
+}
+
+/** Blame of the codes that are not the caller's; every other code (limits, validation, input) is. */
+const BLAME_OF_CODE: Readonly<Record<string, Blame>> = {
+  [ErrorCode.UPSTREAM_ERROR]: 'upstream_refusal',
+  [ErrorCode.UPSTREAM_UNAVAILABLE]: 'upstream_health',
+  [ErrorCode.UPSTREAM_OUTCOME_UNKNOWN]: 'upstream_health',
+  [ErrorCode.INTERNAL_SERVER_ERROR]: 'gateway',
+};
+
+/** Every error says whose fault it is (`extensions.blame`), from its code unless it already says. */
+function addBlame(formatted: GraphQLFormattedError): GraphQLFormattedError {
+  const extensions = formatted.extensions ?? {};
+  if (extensions.blame !== undefined) return formatted;
+  const code = typeof extensions.code === 'string' ? extensions.code : ErrorCode.INTERNAL_SERVER_ERROR;
+  return { ...formatted, extensions: { ...extensions, blame: BLAME_OF_CODE[code] ?? 'caller' } };
 }
 
 function strip(formatted: GraphQLFormattedError, options: { production: boolean }): GraphQLFormattedError {

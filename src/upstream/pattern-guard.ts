@@ -44,7 +44,10 @@ import {
 } from './regex-shape.ts';
 
 /** The guard's answer for one pattern. */
-export type PatternVerdict = { ok: true } | { ok: false; reason: string };
+export type PatternVerdict =
+  | { ok: true }
+  /** `busy`: not the pattern's fault; the guard had no room to analyse it now, and a retry may pass. */
+  | { ok: false; reason: string; busy?: true };
 
 /** Options of {@link createPatternGuard}. */
 export interface PatternGuardOptions {
@@ -131,7 +134,9 @@ export function createPatternGuard(options: PatternGuardOptions = {}): PatternGu
     try {
       analysis = await policy.execute(({ signal }) => analyser(source, 'u', timeoutMillis, signal));
     } catch (error) {
-      if (error instanceof BulkheadRejectedError) return refuse(reasons.BUSY, 'never');
+      if (error instanceof BulkheadRejectedError) {
+        return { verdict: { ok: false, reason: reasons.BUSY, busy: true }, cache: 'never' };
+      }
       if (error instanceof TaskCancelledError)
         return refuse(reasons.notAnalysed(true, timeoutMillis), 'briefly');
       return refuse(reasons.notAnalysed(false, timeoutMillis), 'briefly');

@@ -136,7 +136,11 @@ describe('filters the gateway refuses, before any upstream call', () => {
       { fieldName: 'a', operator: 'contains', value: 'x'.repeat(1000), caseInsensitive: true },
       'more than 4000',
     ],
-    ['a matches pattern over the guard cap', { fieldName: 'a', value: 'a'.repeat(600) }, 'longer than 512'],
+    [
+      'a matches pattern over the guard cap',
+      { fieldName: 'a', value: 'a'.repeat(600) },
+      'more than the 512 accepted',
+    ],
   ])('should refuse %s with BAD_USER_INPUT naming filter', async (_case, criterion, message) => {
     const { ids, error } = await loanIdsWhere(criterion);
     expect(ids).toBeUndefined();

@@ -1,16 +1,21 @@
 /**
  * The compiled patterns mean the same to the real upstream engine, Java's `String.matches`, as to
- * JavaScript: run where a `java` launcher (11 or later) is on the PATH, skipped elsewhere.
+ * JavaScript. Installs `openjdk-17-jdk-headless` when `java` is missing, as the browser test does for
+ * chromium.
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { compileCriteria, type FilterOperator } from '../../src/filters/compile-criteria.ts';
 import { NOTHING } from '../../src/filters/literal-pattern.ts';
 import { createPatternGuard } from '../../src/upstream/pattern-guard.ts';
+import { ensureDebianPackage } from '../support/debian-package.ts';
 
-const hasJava = spawnSync('java', ['-version'], { stdio: 'ignore' }).status === 0;
+beforeAll(async () => {
+  const installed = await ensureDebianPackage({ binary: 'java', packageName: 'openjdk-17-jdk-headless' });
+  if (!installed.ok) throw new Error(installed.reason);
+}, 900_000);
 const source = fileURLToPath(new URL('./support/JavaMatches.java', import.meta.url));
 
 /** UTF-16 units as 4-digit hex: lone surrogates and line breaks survive the trip to Java. */
@@ -36,7 +41,7 @@ const letters = fc.constantFrom(
 const text = fc.string({ unit: letters, maxLength: 5 });
 const operator = fc.constantFrom<FilterOperator>('equals', 'in', 'contains', 'startsWith', 'endsWith');
 
-describe.skipIf(!hasJava)("agreement with Java's String.matches", () => {
+describe("agreement with Java's String.matches", () => {
   it('should match in Java exactly where it matches in JavaScript, with and without the u flag', async () => {
     const cases = fc.sample(fc.tuple(operator, text, text, text, fc.boolean()), { numRuns: 600, seed: 10 });
     const pairs: [string, string][] = [];

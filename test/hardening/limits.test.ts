@@ -44,7 +44,12 @@ describe('hostile operations', () => {
     const answer = await postGraphql(h.graphqlUrl, deepRefs(40), {}, auth);
     expect(answer.status).toBe(400);
     const depth = answer.errors?.find((e) => e.extensions?.code === 'MAX_DEPTH_EXCEEDED');
-    expect(depth?.extensions).toEqual({ code: 'MAX_DEPTH_EXCEEDED', limit: 'MAX_DEPTH', max: 6 });
+    expect(depth?.extensions).toEqual({
+      code: 'MAX_DEPTH_EXCEEDED',
+      limit: 'MAX_DEPTH',
+      max: 6,
+      blame: 'caller',
+    });
     expect(depth?.message).toMatch(/depth limit of 6 exceeded/);
     expect(codesOf(answer).every((code) => LIMIT_CODES.has(String(code)))).toBe(true);
   });
@@ -56,7 +61,7 @@ describe('hostile operations', () => {
     expect(answer.errors).toEqual([
       {
         message: 'The operation has more than 1000 tokens.',
-        extensions: { code: 'MAX_TOKENS_EXCEEDED', limit: 'MAX_TOKENS', max: 1000 },
+        extensions: { code: 'MAX_TOKENS_EXCEEDED', limit: 'MAX_TOKENS', max: 1000, blame: 'caller' },
       },
     ]);
   });
@@ -65,7 +70,7 @@ describe('hostile operations', () => {
     const fields = Array.from({ length: 16 }, (_, i) => `a${i}: me { username }`).join(' ');
     const answer = await postGraphql(h.graphqlUrl, `query Many { ${fields} }`, {}, auth);
     expect(answer.errors?.map((e) => e.extensions)).toEqual([
-      { code: 'MAX_ALIASES_EXCEEDED', limit: 'MAX_ALIASES', max: 15 },
+      { code: 'MAX_ALIASES_EXCEEDED', limit: 'MAX_ALIASES', max: 15, blame: 'caller' },
     ]);
   });
 
@@ -224,7 +229,7 @@ describe('settings', () => {
       `{ objects(objectName: "${LOAN}") { totalCount nodes { id objectName data } pageInfo { hasNextPage endCursor } } }`,
     );
     expect(answer.errors?.map((e) => e.extensions)).toEqual([
-      { code: 'MAX_COST_EXCEEDED', limit: 'MAX_COST', max: 20 },
+      { code: 'MAX_COST_EXCEEDED', limit: 'MAX_COST', max: 20, blame: 'caller' },
     ]);
   });
 

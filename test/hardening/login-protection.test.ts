@@ -49,7 +49,7 @@ function failure(
   return error === undefined ? undefined : { message: error.message, ...error.extensions };
 }
 
-const REFUSED = { message: 'Invalid username or password.', code: 'UNAUTHENTICATED' };
+const REFUSED = { message: 'Invalid username or password.', code: 'UNAUTHENTICATED', blame: 'caller' };
 
 async function failTimes(gw: TestGateway, n: number, username = 'demo', forwardedFor?: string) {
   const answers: GraphqlAnswer[] = [];

@@ -89,7 +89,7 @@ describe('typed filters the gateway refuses, before any upstream call', () => {
     [
       'a matches pattern over the guard cap',
       { description: { matches: 'x'.repeat(600) } },
-      'longer than 512',
+      'more than the 512 accepted',
     ],
   ])('should refuse %s with BAD_USER_INPUT naming where', async (_case, where, message) => {
     const { error } = await loansWhere(where);
