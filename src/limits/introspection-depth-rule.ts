@@ -1,6 +1,6 @@
 /**
- * A depth limit for introspection, which GraphQL Armor's depth limit skips (`__schema`, `__type` and what
- * they select are not counted). Introspection types nest without end (`__Type.fields.type.fields…`,
+ * A depth limit for introspection, which GraphQL Armor's depth limit skips (nothing below `__schema` is
+ * counted; `__type` is, but like any field, 6 deep with `MAX_DEPTH`'s default). Introspection types nest without end (`__Type.fields.type.fields…`,
  * `ofType.ofType…`), so a small document can ask for an answer many times the size of the schema, at the
  * gateway's expense, wherever introspection is on.
  *
