@@ -20,11 +20,6 @@ afterAll(async () => {
   await h.close();
 });
 
-/** `ofType { name ofType { … } }`, `levels` deep. */
-function ofTypes(levels: number): string {
-  return levels === 0 ? 'name' : `name ofType { ${ofTypes(levels - 1)} }`;
-}
-
 describe('the standard introspection query', () => {
   const variants: [string, IntrospectionOptions][] = [
     ['with its defaults', {}],
