@@ -1,7 +1,7 @@
 /**
  * Query limits for Apollo Server: GraphQL Armor's depth, alias, directive and cost rules, graphql-js's own
  * token limit, the single-login rule and the introspection depth limit (Armor's depth limit skips
- * introspection). Each refusal carries its own code (`limit-error.ts`).
+ * everything below `__schema`). Each refusal carries its own code (`limit-error.ts`).
  *
  * Two Armor protections are left off on purpose:
  * - its token plugin re-parses every document and, under Apollo Server 5, reports through
