@@ -67,6 +67,17 @@ export interface GatewayConfig {
   maxUpstreamCallsPerRequest: number;
   /** `MAX_BODY_BYTES`: largest request body; more is `BODY_TOO_LARGE`. Default 100_000. */
   maxBodyBytes: number;
+  /** The HTTP listener's timeouts, which reap slow or silent clients; see `src/http/server-options.ts`. */
+  http: {
+    /** `HTTP_REQUEST_TIMEOUT_MS`: to receive a whole request, headers and body (408 after). Default 10_000. */
+    requestTimeoutMillis: number;
+    /** `HTTP_HEADERS_TIMEOUT_MS`: to receive a request's headers; at most the above. Default 5_000. */
+    headersTimeoutMillis: number;
+    /** `HTTP_KEEP_ALIVE_TIMEOUT_MS`: an idle keep-alive connection is closed after this. Default 72_000. */
+    keepAliveTimeoutMillis: number;
+    /** `HTTP_CONNECTION_TIMEOUT_MS`: a connection silent both ways (a client not reading) is closed. Default 30_000. */
+    connectionTimeoutMillis: number;
+  };
   /** `TRUSTED_PROXIES`: peers (addresses, CIDRs, `loopback`) whose `x-forwarded-for` is believed. Default none. */
   trustedProxies: string[];
   /** `REDIS_URL`: where login counters are shared by replicas. Default none: in memory. Never logged. */
@@ -224,6 +235,10 @@ const schema = z.object({
   MAX_COST: int(1, 10_000_000).default(5000),
   MAX_UPSTREAM_CALLS_PER_REQUEST: int(1, 100_000).default(50),
   MAX_BODY_BYTES: int(1024, 100 * 1024 * 1024).default(100_000),
+  HTTP_REQUEST_TIMEOUT_MS: int(1, 600_000).default(10_000),
+  HTTP_HEADERS_TIMEOUT_MS: int(1, 600_000).default(5_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: int(1, 600_000).default(72_000),
+  HTTP_CONNECTION_TIMEOUT_MS: int(1, 3_600_000).default(30_000),
   TRUSTED_PROXIES: proxies.default([]),
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
   LOGIN_MAX_CONSECUTIVE_FAILURES: int(1, 1_000_000).default(10),
@@ -291,6 +306,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     // Otherwise a slow upstream answer would be cut by the request's deadline instead of its own.
     throw new ConfigError('Invalid setting REQUEST_TIMEOUT_MS: must exceed UPSTREAM_CALL_TIMEOUT_MS');
   }
+  if (e.HTTP_HEADERS_TIMEOUT_MS > e.HTTP_REQUEST_TIMEOUT_MS) {
+    // Node refuses to start a server whose headers may take longer than the whole request.
+    throw new ConfigError('Invalid setting HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS');
+  }
+  if (e.HTTP_CONNECTION_TIMEOUT_MS <= e.REQUEST_TIMEOUT_MS) {
+    // A request's execution sends nothing on its socket: a shorter idle limit would cut slow answers.
+    throw new ConfigError('Invalid setting HTTP_CONNECTION_TIMEOUT_MS: must exceed REQUEST_TIMEOUT_MS');
+  }
   return {
     production,
     host: e.HOST ?? '127.0.0.1',
@@ -335,6 +358,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     },
     maxUpstreamCallsPerRequest: e.MAX_UPSTREAM_CALLS_PER_REQUEST,
     maxBodyBytes: e.MAX_BODY_BYTES,
+    http: {
+      requestTimeoutMillis: e.HTTP_REQUEST_TIMEOUT_MS,
+      headersTimeoutMillis: e.HTTP_HEADERS_TIMEOUT_MS,
+      keepAliveTimeoutMillis: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      connectionTimeoutMillis: e.HTTP_CONNECTION_TIMEOUT_MS,
+    },
     trustedProxies: e.TRUSTED_PROXIES,
     redisUrl: e.REDIS_URL,
     login: {

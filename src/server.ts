@@ -22,11 +22,14 @@ import type { GatewayConfig } from './config.ts';
 import { createContext, type GatewayServices, type GraphQLContext } from './context.ts';
 import { createReadinessProbe } from './health.ts';
 import { registerCors } from './http/cors.ts';
+import { registerErrorHandler } from './http/error-handler.ts';
 import { registerGraphiql } from './http/graphiql.ts';
 import { linkGraphiqlFromLandingPage } from './http/graphiql-link.ts';
+import { registerGraphqlHeaders } from './http/graphql-headers.ts';
+import { refuseSubscriptions } from './http/refuse-subscriptions.ts';
+import { httpServerOptions } from './http/server-options.ts';
 import { EXAMPLE_DOCUMENT, EXAMPLE_HEADERS } from './landing-page.ts';
 import { createQueryLimits } from './limits/armor.ts';
-import { registerBodyLimitError } from './limits/body-limit.ts';
 import { createUpstreamCallLimit } from './limits/upstream-call-limit.ts';
 import { createLogger } from './observability/logger.ts';
 import { createMetrics, type GatewayMetrics } from './observability/metrics.ts';
@@ -138,6 +141,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     genReqId: requestIdFor,
     // `request.ip` comes from x-forwarded-for only when the direct peer is one of these.
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
+    ...httpServerOptions(config.http, logger),
   });
   let draining = false;
   // While draining, every response closes its connection: an idle keep-alive socket would hold close() open.
@@ -151,9 +155,13 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     requestTimeoutMillis: config.requestTimeoutMillis,
     graphqlPath: '/graphql',
   });
-  registerBodyLimitError(app, config.maxBodyBytes, (request) => {
-    scopeOf(request)?.errorCodes.push('BODY_TOO_LARGE');
+  registerErrorHandler(app, {
+    maxBodyBytes: config.maxBodyBytes,
+    onRefused: (request, code) => {
+      scopeOf(request)?.errorCodes.push(code);
+    },
   });
+  registerGraphqlHeaders(app, '/graphql');
   const limits = createQueryLimits(config.queryLimits);
 
   const apollo = new ApolloServer<GraphQLContext>({
@@ -171,6 +179,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     plugins: [
       fastifyApolloDrainPlugin(app),
       createRequestLogPlugin<GraphQLContext>(scopes),
+      refuseSubscriptions<GraphQLContext>(),
       createUpstreamCallLimit<GraphQLContext>(config),
       ApolloServerPluginUsageReportingDisabled(),
       ApolloServerPluginSchemaReportingDisabled(),

@@ -156,7 +156,11 @@ export function registerGraphiql(app: FastifyInstance, options: GraphiqlOptions)
   app.get<{ Params: { name: string } }>(`${path}/assets/:name`, async (request, reply) => {
     const { name } = request.params;
     const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
-    if (asset === undefined) return reply.code(404).type('text/plain').send('Not found');
+    if (asset === undefined) {
+      // The not-found handler answers in the gateway's error shape.
+      reply.callNotFound();
+      return reply;
+    }
     const body = await load(name, asset);
     return reply
       .type(asset.contentType)

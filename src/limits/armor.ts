@@ -1,6 +1,7 @@
 /**
  * Query limits for Apollo Server: GraphQL Armor's depth, alias, directive and cost rules, graphql-js's own
- * token limit, and the single-login rule. Each refusal carries its own code (`limit-error.ts`).
+ * token limit, the single-login rule and the introspection depth limit (Armor's depth limit skips
+ * everything below `__schema`). Each refusal carries its own code (`limit-error.ts`).
  *
  * Two Armor protections are left off on purpose:
  * - its token plugin re-parses every document and, under Apollo Server 5, reports through
@@ -10,6 +11,7 @@
  */
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { GraphQLError, ParseOptions, ValidationContext, ValidationRule } from 'graphql';
+import { introspectionDepthRule } from './introspection-depth-rule.ts';
 import { LimitCode, limitError } from './limit-error.ts';
 import { singleLoginRule } from './single-login-rule.ts';
 
@@ -71,7 +73,7 @@ export function createQueryLimits(options: QueryLimitsOptions): QueryLimits {
   // With the token and suggestion protections off, Armor's part is validation rules only (no plugins).
   const { validationRules } = armor.protect();
   return {
-    validationRules: [...validationRules, singleLoginRule],
+    validationRules: [...validationRules, singleLoginRule, introspectionDepthRule],
     parseOptions: { maxLexicalTokens: options.maxTokens },
   };
 }

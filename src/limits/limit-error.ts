@@ -18,6 +18,7 @@ export const LimitCode = {
   MAX_UPSTREAM_CALLS_EXCEEDED: 'MAX_UPSTREAM_CALLS_EXCEEDED',
   BODY_TOO_LARGE: 'BODY_TOO_LARGE',
   LOGIN_NOT_ALONE: 'LOGIN_NOT_ALONE',
+  MAX_INTROSPECTION_DEPTH_EXCEEDED: 'MAX_INTROSPECTION_DEPTH_EXCEEDED',
 } as const;
 
 /** One of {@link LimitCode}. */
@@ -48,7 +49,7 @@ export function limitError(
 
 /** The wire form of a limit error outside GraphQL execution (the body cap, answered before Apollo). */
 export function limitErrorBody(code: LimitCode, message: string, setting: string, max: number) {
-  return { errors: [{ message, extensions: { code, limit: setting, max } }] };
+  return { errors: [{ message, extensions: { code, limit: setting, max, blame: 'caller' } }] };
 }
 
 // graphql-js's own token limit (`parseOptions.maxLexicalTokens`) words its syntax error like this; 16.x

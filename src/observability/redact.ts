@@ -12,8 +12,11 @@
 export const REDACTED = '[Redacted]';
 
 // A key naming any of these (anywhere in it, case and `-`/`_` ignored) holds a credential: `x-api-token`,
-// `refresh_token`, `sessionSecret`, `proxy-authorization`… Redacting a harmless `tokenCount` is the price.
-const SENSITIVE = /password|passwd|secret|token|authorization|cookie|apikey|redisurl/;
+// `refresh_token`, `sessionSecret`, `proxy-authorization`, `sessionId`, `JSESSIONID`, `PHPSESSID`, `jwt`…
+// `key`, `pass` and `auth` count only at the end (`api_key`, `x-api-key`, `privateKey`, `db-pass`, `auth`):
+// anywhere they would catch `keyboard` or `passed`. Redacting a harmless `tokenCount` or `monkey` is the price.
+const SENSITIVE =
+  /password|passwd|passphrase|passcode|pwd|secret|token|jwt|session|sessid|credential|authorization|cookie|apikey|redisurl|(?:key|pass|auth)$/;
 
 // GraphQL-over-HTTP GET parameters: the document and variables can hold `login(password: "…")`.
 const GRAPHQL_PARAMS: ReadonlySet<string> = new Set(['query', 'variables', 'extensions']);
@@ -84,20 +87,22 @@ export function redactUrl(url: string): string {
   return `${url.slice(0, queryAt)}?${params.join('&')}`;
 }
 
-const KEY_ALTERNATION = 'password|passwd|token|api_?token|access_?token|refresh_?token|authorization|secret';
-// `"password":"…"` in JSON text (also escaped inside a JSON string: `\"password\":\"…\"`).
-const JSON_PAIR = new RegExp(
-  `(\\\\?"(?:${KEY_ALTERNATION})\\\\?"\\s*:\\s*\\\\?")((?:[^"\\\\]|\\\\[^"])*)`,
-  'gi',
-);
-// `password=…` in a URL or a form body.
-const QUERY_PAIR = new RegExp(`([?&;\\s](?:${KEY_ALTERNATION})=)([^&\\s"#]*)`, 'gi');
+// `"password":"…"` in JSON text (also escaped inside a JSON string: `\"password\":\"…\"`): every string pair
+// is matched, and its key judged by {@link isSensitiveKey}, so that the text and the key layers agree.
+const JSON_PAIR = /(\\?"([\w.-]{1,64})\\?"\s*:\s*\\?")((?:[^"\\]|\\[^"])*)/g;
+// `password=…` in a URL or a form body; the name judged the same way.
+const QUERY_PAIR = /([?&;\s]([\w.-]{1,64})=)([^&\s"#]*)/g;
 // `password: "…"` as a GraphQL argument inside a logged document.
 const GRAPHQL_ARGUMENT = /(\bpassword\s*:\s*\\?")((?:[^"\\]|\\[^"])*)/gi;
 // `Bearer …` wherever it appears.
 const BEARER = /(\bBearer\s+)[A-Za-z0-9._~+/=-]+/g;
-// Every pattern above needs one of these words: a line without any (most lines) skips the four scans.
-const MAY_HOLD_CREDENTIALS = /passw|token|authorization|secret|bearer/i;
+// Every credential above needs one of these: a line without any (most lines) skips the four scans.
+const MAY_HOLD_CREDENTIALS = /pass|pwd|token|auth|secret|bearer|jwt|sess|credential|cookie|key/i;
+
+/** A pair's replacement: the value redacted when its key names a credential. */
+function redactPair(match: string, prefix: string, key: string): string {
+  return isSensitiveKey(key) ? `${prefix}${REDACTED}` : match;
+}
 
 /**
  * Returns a function that redacts a whole log line as text: every literal in `secrets` (the session
@@ -112,8 +117,8 @@ export function createTextRedactor(secrets: readonly (string | undefined)[]): (l
     }
     if (!MAY_HOLD_CREDENTIALS.test(out)) return out;
     return out
-      .replace(JSON_PAIR, `$1${REDACTED}`)
-      .replace(QUERY_PAIR, `$1${REDACTED}`)
+      .replace(JSON_PAIR, redactPair)
+      .replace(QUERY_PAIR, redactPair)
       .replace(GRAPHQL_ARGUMENT, `$1${REDACTED}`)
       .replace(BEARER, `$1${REDACTED}`);
   };

@@ -45,6 +45,12 @@ describe('hardening settings', () => {
     expect(config.readinessRequiresUpstream).toBe(false);
     expect(config.shutdown).toEqual({ delayMillis: 0, graceMillis: 10_000 });
     expect(config.requestTimeoutMillis).toBeGreaterThan(config.upstreamCallTimeoutMillis);
+    expect(config.http).toEqual({
+      requestTimeoutMillis: 10_000,
+      headersTimeoutMillis: 5_000,
+      keepAliveTimeoutMillis: 72_000,
+      connectionTimeoutMillis: 30_000,
+    });
   });
 
   it('should read trusted proxies as addresses, CIDR ranges and names', () => {
@@ -64,6 +70,9 @@ describe('hardening settings', () => {
     ['UPSTREAM_MAX_URL_BYTES', { UPSTREAM_MAX_URL_BYTES: '10' }],
     ['UPSTREAM_CALLER_ERROR_PATTERN', { UPSTREAM_CALLER_ERROR_PATTERN: '(' }],
     ['REQUEST_TIMEOUT_MS', { REQUEST_TIMEOUT_MS: '5000', UPSTREAM_CALL_TIMEOUT_MS: '5000' }],
+    ['HTTP_HEADERS_TIMEOUT_MS', { HTTP_HEADERS_TIMEOUT_MS: '20000' }],
+    ['HTTP_CONNECTION_TIMEOUT_MS', { HTTP_CONNECTION_TIMEOUT_MS: '15000' }],
+    ['HTTP_REQUEST_TIMEOUT_MS', { HTTP_REQUEST_TIMEOUT_MS: '0' }],
   ])('should refuse a bad %s with one line naming it', (name, env) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid setting ${name}:`));

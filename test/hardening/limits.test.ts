@@ -91,7 +91,7 @@ describe('hostile operations', () => {
       errors: [
         {
           message: 'The request body is larger than 100000 bytes.',
-          extensions: { code: 'BODY_TOO_LARGE', limit: 'MAX_BODY_BYTES', max: 100_000 },
+          extensions: { code: 'BODY_TOO_LARGE', limit: 'MAX_BODY_BYTES', max: 100_000, blame: 'caller' },
         },
       ],
     });

@@ -6,7 +6,7 @@ import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/observability/logger.ts';
 import { MAX_OPERATION_NAMES, createMetrics } from '../../src/observability/metrics.ts';
-import { redactUrl } from '../../src/observability/redact.ts';
+import { REDACTED, createTextRedactor, redactObject, redactUrl } from '../../src/observability/redact.ts';
 import { startHarness, type Harness } from '../support/gateway-harness.ts';
 import { LOAN_TYPES, codesOf, postGraphql } from './support/gateway.ts';
 
@@ -147,6 +147,54 @@ describe('redaction', () => {
     );
     expect(redactUrl('/x?Api_Token=a&page=2')).toBe('/x?Api_Token=[Redacted]&page=2');
     expect(redactUrl('/plain')).toBe('/plain');
+  });
+
+  const CREDENTIAL_NAMES = [
+    'pwd',
+    'pass',
+    'db-pass',
+    'jwt',
+    'id_jwt',
+    'session',
+    'sessionId',
+    'session_token',
+    'JSESSIONID',
+    'PHPSESSID',
+    'key',
+    'api_key',
+    'apiKey',
+    'x-api-key',
+    'privateKey',
+    'secret',
+    'client_secret',
+    'token',
+    'access_token',
+    'auth',
+  ];
+  const HARMLESS_NAMES = [
+    'username',
+    'page',
+    'pageSize',
+    'keyboard',
+    'passed',
+    'objectName',
+    'operationName',
+  ];
+
+  it.each(CREDENTIAL_NAMES)('should redact %s in URLs, objects and text', (name) => {
+    expect(redactUrl(`/x?page=2&${name}=cred-1`)).toBe(`/x?page=2&${name}=[Redacted]`);
+    expect(redactObject({ nested: { [name]: 'cred-2' } })).toEqual({ nested: { [name]: REDACTED } });
+    const line = createTextRedactor([])(
+      `{"msg":"upstream said {\\"${name}\\":\\"cred-3\\"} for GET /x?${name}=cred-4","${name}":"cred-5"}`,
+    );
+    expect(line).not.toMatch(/cred-\d/);
+  });
+
+  it.each(HARMLESS_NAMES)('should keep %s in URLs, objects and text', (name) => {
+    expect(redactUrl(`/x?${name}=value-1`)).toBe(`/x?${name}=value-1`);
+    expect(redactObject({ [name]: 'value-2' })).toEqual({ [name]: 'value-2' });
+    const line = `{"msg":"GET /x?${name}=value-3 with key material","${name}":"value-4"}`;
+    expect(createTextRedactor([])(line)).toBe(line);
   });
 });
 

@@ -11,7 +11,15 @@ import {
 // never let a credential through that the full redaction would have caught.
 
 const keys = fc.oneof(
-  fc.constantFrom('password', 'apiToken', 'Authorization', 'x-api-token', 'sessionSecret', 'cookie'),
+  fc.constantFrom(
+    'password',
+    'apiToken',
+    'Authorization',
+    'x-api-token',
+    'sessionSecret',
+    'cookie',
+    'api_key',
+  ),
   fc.constantFrom('operation', 'status', 'durationMs', 'outcome', 'url', 'nested'),
   fc.string({ maxLength: 12 }),
 );
@@ -50,7 +58,24 @@ describe('log redaction shortcuts', () => {
 
   it('should leave no credential value in a line, whatever the case of its key', () => {
     const redact = createTextRedactor([]);
-    const key = fc.constantFrom('password', 'passwd', 'token', 'api_token', 'refreshToken', 'secret');
+    const key = fc.constantFrom(
+      'password',
+      'passwd',
+      'token',
+      'api_token',
+      'refreshToken',
+      'secret',
+      'pwd',
+      'pass',
+      'jwt',
+      'session',
+      'sessionId',
+      'JSESSIONID',
+      'key',
+      'api_key',
+      'x-api-key',
+      'client_secret',
+    );
     fc.assert(
       fc.property(
         key.chain(anyCase),

@@ -1,0 +1,83 @@
+/**
+ * A hand-driven HTTP/1.1 client on a raw `node:net` socket, for what `fetch` cannot do: send headers or a
+ * body byte by byte, slowly, and see exactly what the server answers and when it closes the connection.
+ */
+import { connect } from 'node:net';
+
+/** What a {@link slowClient} saw. */
+export interface RawExchange {
+  /** Everything the server sent. */
+  text: string;
+  /** Milliseconds from connecting until the server closed the connection. */
+  closedAfterMillis: number;
+  /** The status of the first response, if any. */
+  status: number | undefined;
+  /** Its headers, names lower-cased. */
+  headers: Record<string, string>;
+  /** Its body. */
+  body: string;
+}
+
+/** How a {@link slowClient} behaves. */
+export interface SlowClientOptions {
+  /** Sent at once on connecting (e.g. a request line and some headers). */
+  opening?: string;
+  /** Then sent every `everyMillis`, until the server closes the connection. */
+  trickle?: { chunk: string; everyMillis: number };
+  /** Gives up (and fails) after this long; default 10 s. */
+  giveUpAfterMillis?: number;
+}
+
+/**
+ * Connects to `baseUrl` (`http://127.0.0.1:PORT`), sends `opening`, trickles, and resolves once the server
+ * closes the connection. Rejects if it is still open after `giveUpAfterMillis`.
+ */
+export function slowClient(baseUrl: string, options: SlowClientOptions): Promise<RawExchange> {
+  const { hostname, port } = new URL(baseUrl);
+  const started = performance.now();
+  const socket = connect({ host: hostname, port: Number(port) });
+  const chunks: Buffer[] = [];
+  return new Promise<RawExchange>((resolve, reject) => {
+    let trickle: NodeJS.Timeout | undefined;
+    const giveUp = setTimeout(() => {
+      socket.destroy();
+      reject(new Error('the server kept the connection open'));
+    }, options.giveUpAfterMillis ?? 10_000);
+    socket.on('connect', () => {
+      if (options.opening !== undefined) socket.write(options.opening);
+      const { trickle: drip } = options;
+      if (drip !== undefined) {
+        trickle = setInterval(() => {
+          if (socket.writable) socket.write(drip.chunk);
+        }, drip.everyMillis);
+      }
+    });
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    // The server may reset the connection after answering; what it sent is still what counts.
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      clearInterval(trickle);
+      clearTimeout(giveUp);
+      resolve(parseExchange(Buffer.concat(chunks).toString('utf8'), performance.now() - started));
+    });
+  });
+}
+
+function parseExchange(text: string, closedAfterMillis: number): RawExchange {
+  const headEnd = text.indexOf('\r\n\r\n');
+  const head = headEnd < 0 ? text : text.slice(0, headEnd);
+  const [statusLine = '', ...headerLines] = head.split('\r\n');
+  const status = /^HTTP\/1\.1 (\d{3})/.exec(statusLine)?.[1];
+  const headers: Record<string, string> = {};
+  for (const line of headerLines) {
+    const colon = line.indexOf(':');
+    if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  return {
+    text,
+    closedAfterMillis,
+    status: status === undefined ? undefined : Number(status),
+    headers,
+    body: headEnd < 0 ? '' : text.slice(headEnd + 4),
+  };
+}
