@@ -115,15 +115,15 @@ export async function startPeer(id: PeerId, env: PeerEnvironment): Promise<Runni
   if (id === 'P4' || id === 'PB') {
     const checkout = id === 'PB' ? env.baselineRoot : root;
     if (checkout === undefined) throw new Error('PB needs --baseline=<checkout of the gateway>');
-    const base = checkout.endsWith('/') ? checkout : `${checkout}/`;
+    const dir = checkout.endsWith('/') ? checkout : `${checkout}/`;
     // Started as `npm start` starts it (its Node options, e.g. the heap sizes), not bare `node src/main.ts`.
     const child = startNodeProcess(
       id,
-      `${base}src/main.ts`,
+      `${dir}src/main.ts`,
       gatewayEnv(emulatorUrl, port),
       env.logDir,
       'log',
-      startCommandNodeOptions(`${base}package.json`),
+      startCommandNodeOptions(`${dir}package.json`),
     );
     const token = await stopOnFailure(child, async () => {
       await waitUntilReady(child, httpProbe(`${base}/healthz`));
