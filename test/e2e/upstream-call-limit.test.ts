@@ -107,6 +107,22 @@ describe('the static upstream-call estimate', () => {
     expect(await emulatorCalls()).toBe(0);
   });
 
+  it('should refuse a fan-out whose page sizes are literals every time, whatever its other variables', async () => {
+    // Its estimate depends on no variable, so it is kept per document: every request is still refused.
+    const query = `query Fixed($objectName: String!) {
+      a: objects(objectName: $objectName, first: 100) { nodes { metadata { data } } }
+    }`;
+    for (const objectName of [LOAN, 'com.example.Order', LOAN]) {
+      const response = await fetch(h.graphqlUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ query, variables: { objectName } }),
+      });
+      expect(response.status).toBe(400);
+    }
+    expect(await emulatorCalls()).toBe(0);
+  });
+
   it('should let the same operation through with small pages', async () => {
     const result = await h
       .client(token)
