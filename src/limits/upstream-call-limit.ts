@@ -55,10 +55,19 @@ export function createUpstreamCallLimit<TContext extends BaseContext>(
   const idsPerCall = settings.matchesMode === 'exact' ? 1 : MAX_IDS_PER_BATCH;
   // Classified once per schema, not per request.
   const kindsOf = new WeakMap<GraphQLSchema, UpstreamCallKinds>();
-  // Estimates that no variable can change, per parsed document (Apollo keeps one document object per query
-  // text) and operation: the walk was a tenth of a small request's CPU. Only numbers are kept: `undefined`
-  // (variables that do not fit) says something about one request's variables, not about the document.
+  // Estimates per parsed document (Apollo keeps one document object per query text), operation and values
+  // of the variables that can change it: the walk was a tenth of a small request's CPU. Only numbers are
+  // kept: `undefined` (variables that do not fit) says something about one request, not about the document.
   const known = new WeakMap<DocumentNode, Map<string, number>>();
+  function remember(document: DocumentNode, key: string, estimated: number): void {
+    let byKey = known.get(document);
+    if (byKey === undefined) {
+      byKey = new Map();
+      known.set(document, byKey);
+    }
+    if (byKey.size < MAX_KEYS_PER_DOCUMENT) byKey.set(key, estimated);
+  }
+
   return {
     requestDidStart() {
       return Promise.resolve({
@@ -70,9 +79,8 @@ export function createUpstreamCallLimit<TContext extends BaseContext>(
             kinds = upstreamCallKinds(schema);
             kindsOf.set(schema, kinds);
           }
-          const operationName = operation.name?.value ?? '';
-          const cacheable = !readsCountOrFlagVariables(operation);
-          let estimated = cacheable ? known.get(document)?.get(operationName) : undefined;
+          const key = estimateKey(operation, request.variables);
+          let estimated = key === undefined ? undefined : known.get(document)?.get(key);
           if (estimated === undefined) {
             estimated = estimateUpstreamCalls({
               schema,
@@ -83,14 +91,7 @@ export function createUpstreamCallLimit<TContext extends BaseContext>(
               pageLimits,
               idsPerCall,
             });
-            if (cacheable && estimated !== undefined) {
-              let byOperation = known.get(document);
-              if (byOperation === undefined) {
-                byOperation = new Map();
-                known.set(document, byOperation);
-              }
-              byOperation.set(operationName, estimated);
-            }
+            if (key !== undefined && estimated !== undefined) remember(document, key, estimated);
           }
           return estimated !== undefined && estimated > max
             ? Promise.reject(refusal(estimated, max))
@@ -106,13 +107,26 @@ function namedTypeOf(type: TypeNode): string {
   return type.kind === Kind.NAMED_TYPE ? type.name.value : namedTypeOf(type.type);
 }
 
+/** Distinct variable values remembered per document: a client cycling through page sizes stays bounded. */
+const MAX_KEYS_PER_DOCUMENT = 64;
+/** Longest key remembered; a longer one (a huge variable) is estimated every time. */
+const MAX_KEY_LENGTH = 256;
+
 /**
- * Whether a variable could change the estimate: only `Int` (`first`, `last`) and `Boolean` (`@skip`,
- * `@include`) values feed it; `String`, `ID` and input objects (names, ids, filters) never do.
+ * What the estimate of `operation` depends on besides its document: its name and the values of its `Int`
+ * (`first`, `last`) and `Boolean` (`@skip`, `@include`) variables. `String`, `ID` and input-object
+ * variables (names, ids, filters) never change it. `undefined`: too long to remember.
  */
-function readsCountOrFlagVariables(operation: OperationDefinitionNode): boolean {
-  return (operation.variableDefinitions ?? []).some((definition) => {
-    const name = namedTypeOf(definition.type);
-    return name === 'Int' || name === 'Boolean';
-  });
+function estimateKey(
+  operation: OperationDefinitionNode,
+  variables: Readonly<Record<string, unknown>> | undefined,
+): string | undefined {
+  let key = operation.name?.value ?? '';
+  for (const definition of operation.variableDefinitions ?? []) {
+    const type = namedTypeOf(definition.type);
+    if (type !== 'Int' && type !== 'Boolean') continue;
+    key += `\u0000${JSON.stringify(variables?.[definition.variable.name.value] ?? null)}`;
+    if (key.length > MAX_KEY_LENGTH) return undefined;
+  }
+  return key;
 }
