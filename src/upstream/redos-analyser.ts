@@ -5,7 +5,15 @@
  * agent (a child process, from the `recheck-linux-x64` package on Linux), else to its jar under `java`, else
  * to a worker thread; each analysis stops at `timeoutMillis` and can be cancelled.
  */
-import { check } from 'recheck';
+import type { check as Check } from 'recheck';
+
+// recheck's module is a 2.9 MB Scala.js bundle: loaded when the first pattern needs it, not at start-up,
+// where it cost every replica about 15 MiB of RSS and a slower start whether or not anyone sends a regex.
+let loaded: Promise<typeof Check> | undefined;
+function loadCheck(): Promise<typeof Check> {
+  loaded ??= import('recheck').then((module) => module.check);
+  return loaded;
+}
 
 /** A hot part of the analysed source (checker indices). */
 export interface Hotspot {
@@ -34,6 +42,7 @@ export type Analyser = (
 
 /** The default {@link Analyser}: recheck with its own time limit, cancelled on `signal`. */
 export const recheckAnalyser: Analyser = async (source, flags, timeoutMillis, signal) => {
+  const check = await loadCheck();
   const diagnostics = await check(source, flags, { timeout: timeoutMillis, signal });
   switch (diagnostics.status) {
     case 'safe':
