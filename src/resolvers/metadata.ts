@@ -15,11 +15,11 @@ export const metadataResolvers: Resolvers = {
         const data = await loaders.metadata(objectId, resolvedCategory);
         return { objectId, category: resolvedCategory, data };
       } catch (error) {
-        // The schema promises `null` when the upstream has no metadata for the id.
+        // The schema promises `null` when the upstream has no metadata for the id: an answer, not an error.
         if (
           isUpstreamError(error) &&
-          error.kind === 'service' &&
-          NOT_FOUND.test(error.upstreamMessage ?? '')
+          (error.kind === 'not_found' ||
+            (error.kind === 'service' && NOT_FOUND.test(error.upstreamMessage ?? '')))
         ) {
           return null;
         }

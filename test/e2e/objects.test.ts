@@ -216,6 +216,7 @@ describe('metadata', () => {
       query: MetadataDocument,
       variables: { objectId: 'ffffffffffffffffffffffff' },
     });
+    expect(result.error).toBeUndefined();
     expect(result.data!.metadata).toBeNull();
   });
 });
