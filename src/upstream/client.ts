@@ -127,12 +127,14 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     },
 
     async getObject(credentials, objectName, criteria) {
+      checks.objectName('getObject', objectName);
       const query = { objectName, filterCommand: filterCommand(criteria) };
       const answer = await read('getObject', credentials, getObjectAnswer, '/studio/jsonp/getObject/', query);
       return answer.data[0] ?? null;
     },
 
     async getAll(credentials, objectName, criteria, pageSize, pageIndex) {
+      checks.objectName('getAll', objectName);
       const query = {
         objectName,
         filterCommand: filterCommand(criteria),
@@ -145,6 +147,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
 
     async save(credentials, objectName, data) {
       const { apiToken, applicationCode, organizationCode } = credentials;
+      checks.objectName('save', objectName);
       if (typeof data._id === 'string') checks.id('save', data._id, 'data._id', false);
       checks.data('save', data, 'data');
       return run({
@@ -167,6 +170,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     },
 
     async update(credentials, objectName, id, data) {
+      checks.objectName('update', objectName);
       checks.id('update', id, 'id', true);
       const json = checks.data('update', data, 'data');
       return run({

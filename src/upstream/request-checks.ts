@@ -40,9 +40,19 @@ const HEADER_ALLOWANCE_BYTES = 512;
 /** Characters no servlet container takes in a path segment, even percent-encoded (Tomcat answers 400). */
 const UNSAFE_IN_PATH = /[/\\\p{Cc}]/u;
 
+/**
+ * A fully qualified class-style name as Java writes one: identifiers (letters, digits, `_`, `$`, not
+ * starting with a digit) joined by dots. Anything else can only be a caller's mistake, and a Java service
+ * that looks the name up (`Class.forName`) may answer it with a 500 that would read as ill health.
+ */
+const OBJECT_NAME = /^[\p{L}_$][\p{L}\p{N}_$]*(?:\.[\p{L}_$][\p{L}\p{N}_$]*)*$/u;
+const MAX_OBJECT_NAME_LENGTH = 256;
+
 /** The checks, bound to limits. */
 export interface RequestChecks {
   readonly limits: Readonly<RequestLimits>;
+  /** An object type name the upstream can look up: a Java-style qualified name of at most 256 characters. */
+  objectName(operation: string, objectName: string): void;
   /** An id the upstream can address: not empty, not too long; `inPath` ids also path-safe. */
   id(operation: string, id: string, argument: string, inPath: boolean): void;
   /** Data that survives JSON unchanged, within the depth and size limits. Answers its JSON text. */
@@ -56,6 +66,14 @@ export function createRequestChecks(limits: Partial<RequestLimits> = {}): Reques
   const bound: RequestLimits = { ...DEFAULT_REQUEST_LIMITS, ...limits };
   return {
     limits: bound,
+    objectName(operation, objectName) {
+      if (objectName.length <= MAX_OBJECT_NAME_LENGTH && OBJECT_NAME.test(objectName)) return;
+      throw invalidInput(
+        operation,
+        `"objectName" must be a qualified class-style name such as com.example.LoanType (identifiers joined by dots, at most ${MAX_OBJECT_NAME_LENGTH} characters).`,
+        'objectName',
+      );
+    },
     id(operation, id, argument, inPath) {
       if (id === '') throw invalidInput(operation, `"${argument}" must not be empty.`, argument);
       if (id.length > bound.maxIdLength) {
@@ -94,7 +112,7 @@ export function createRequestChecks(limits: Partial<RequestLimits> = {}): Reques
           ? 'the update travels in the upstream URL\'s query string: change fewer or shorter fields per update, or write them with saveObject and "_id" in its data (a request body)'
           : operation === 'metadata'
             ? 'the id travels in the upstream URL: use a shorter id'
-            : 'the filter travels in the upstream URL: use fewer or shorter conditions';
+            : 'the filter travels in the upstream URL: use fewer or shorter conditions or field names';
       throw invalidInput(
         operation,
         `The upstream request would be about ${bytes} bytes, over the upstream's ${bound.maxUrlBytes}-byte limit (UPSTREAM_MAX_URL_BYTES); ${what}.`,

@@ -120,6 +120,13 @@ const ATTACKS: [string, string, Variables, string, RegExp][] = [
     /send it as a string/,
   ],
   [
+    'a read of an object name that is no class-style name',
+    `{ objects(objectName: "../../etc passwd", first: 1) { totalCount } }`,
+    {},
+    'BAD_USER_INPUT',
+    /qualified class-style name/,
+  ],
+  [
     'a read of an unknown object name',
     `{ objects(objectName: "com.example.Nope", first: 1) { totalCount } }`,
     {},
