@@ -102,10 +102,32 @@ function compileLiterals(
 }
 
 /** Refuses a condition whose operands do not fit its operator. */
+/** Longest field path accepted. */
+const MAX_FIELD_NAME_LENGTH = 256;
+
+/**
+ * A field path the upstream can walk: dot-separated non-empty names without control characters. An empty
+ * segment (`customer..id`) or a stray dot is a caller's typo that a Java service might answer with an
+ * exception (a 500 that would read as ill health), so it is refused here.
+ */
+function isFieldPath(fieldName: string): boolean {
+  return (
+    fieldName.length <= MAX_FIELD_NAME_LENGTH &&
+    !/\p{Cc}/u.test(fieldName) &&
+    fieldName.split('.').every((segment) => segment.trim() !== '')
+  );
+}
+
 function checkShape(condition: FilterCondition, argumentName: string): void {
   const { operator, at } = condition;
   const has = (v: unknown) => v !== null && v !== undefined;
   const refuse = (message: string) => new FilterError(message, argumentName);
+  if (!isFieldPath(condition.fieldName)) {
+    throw refuse(
+      `${quote(at.value.replace(/\.value$/, '.fieldName'))} must be a field name or a dotted path of field names ` +
+        `(customer.id), at most ${MAX_FIELD_NAME_LENGTH} characters.`,
+    );
+  }
   if (operator === 'in') {
     if (!has(condition.values)) throw refuse(`${quote(at.values)} is required by the in operator.`);
     if (has(condition.value))

@@ -127,6 +127,13 @@ const ATTACKS: [string, string, Variables, string, RegExp][] = [
     /qualified class-style name/,
   ],
   [
+    'a filter on an empty field path segment',
+    `{ objects(objectName: "${LOAN}", filter: { criteria: [{ fieldName: "customer..id", value: "x" }] }) { totalCount } }`,
+    {},
+    'BAD_USER_INPUT',
+    /fieldName" must be a field name or a dotted path/,
+  ],
+  [
     'a read of an unknown object name',
     `{ objects(objectName: "com.example.Nope", first: 1) { totalCount } }`,
     {},
