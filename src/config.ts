@@ -107,6 +107,8 @@ export interface GatewayConfig {
     breakerWindowMillis: number;
     /** `UPSTREAM_BREAKER_MIN_CALLS`: calls in the window before the breaker may open. Default 20. */
     breakerMinimumCalls: number;
+    /** `UPSTREAM_BREAKER_MIN_SOURCES`: users whose calls failed in the window before it may open. Default 2. */
+    breakerMinimumSources: number;
     /** `UPSTREAM_BREAKER_HALF_OPEN_MS`. Default 5000. */
     breakerHalfOpenAfterMillis: number;
     /** `UPSTREAM_MAX_CONCURRENT`: upstream calls in flight. Default 64. */
@@ -251,6 +253,7 @@ const schema = z.object({
   UPSTREAM_BREAKER_FAILURE_PERCENT: int(1, 99).default(50),
   UPSTREAM_BREAKER_WINDOW_MS: int(1000, 600_000).default(10_000),
   UPSTREAM_BREAKER_MIN_CALLS: int(1, 1_000_000).default(20),
+  UPSTREAM_BREAKER_MIN_SOURCES: int(1, 1000).default(2),
   UPSTREAM_BREAKER_HALF_OPEN_MS: int(1, 600_000).default(5_000),
   UPSTREAM_MAX_CONCURRENT: int(1, 100_000).default(64),
   UPSTREAM_MAX_QUEUED: int(0, 1_000_000).default(512),
@@ -379,6 +382,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
       breakerFailurePercent: e.UPSTREAM_BREAKER_FAILURE_PERCENT,
       breakerWindowMillis: e.UPSTREAM_BREAKER_WINDOW_MS,
       breakerMinimumCalls: e.UPSTREAM_BREAKER_MIN_CALLS,
+      breakerMinimumSources: e.UPSTREAM_BREAKER_MIN_SOURCES,
       breakerHalfOpenAfterMillis: e.UPSTREAM_BREAKER_HALF_OPEN_MS,
       maxConcurrentCalls: e.UPSTREAM_MAX_CONCURRENT,
       maxQueuedCalls: e.UPSTREAM_MAX_QUEUED,

@@ -68,6 +68,7 @@ export function createUpstreamStack(options: UpstreamStackOptions): ResilientCli
     breakerFailurePercent: settings.breakerFailurePercent,
     breakerWindowMillis: settings.breakerWindowMillis,
     breakerMinimumCalls: settings.breakerMinimumCalls,
+    breakerMinimumSources: settings.breakerMinimumSources,
     breakerHalfOpenAfterMillis: settings.breakerHalfOpenAfterMillis,
     maxConcurrentCalls: settings.maxConcurrentCalls,
     maxQueuedCalls: settings.maxQueuedCalls,

@@ -19,6 +19,9 @@ export const FILTER_OPERATORS = ['matches', 'equals', 'in', 'contains', 'startsW
 /** One of {@link FILTER_OPERATORS}. */
 export type FilterOperator = (typeof FILTER_OPERATORS)[number];
 
+/** Most `matches` conditions in one filter: each new pattern costs the shared pattern guard an analysis. */
+export const MAX_MATCHES_PER_FILTER = 5;
+
 /** Most values one `in` may list. */
 export const MAX_IN_VALUES = 100;
 
@@ -197,6 +200,15 @@ export async function compileCriteria(
   conditions: readonly FilterCondition[],
   options: CompileCriteriaOptions,
 ): Promise<Criterion[]> {
+  // Every new pattern costs the shared guard an analysis: one request may not queue many of them.
+  const patterns = conditions.filter((c) => c.operator === 'matches').length;
+  if (options.matchesMode === 'regex' && patterns > MAX_MATCHES_PER_FILTER) {
+    throw new FilterError(
+      `At most ${MAX_MATCHES_PER_FILTER} conditions of one filter may use matches (${patterns} do); use ` +
+        'equals, in, contains, startsWith or endsWith for the others.',
+      options.argumentName,
+    );
+  }
   // Guard checks run side by side; the error reported is the first in input order, not the first to settle.
   const settled = await Promise.allSettled(conditions.map((c) => compileOne(c, options)));
   const criteria: Criterion[] = [];

@@ -148,7 +148,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     async save(credentials, objectName, data) {
       const { apiToken, applicationCode, organizationCode } = credentials;
       checks.objectName('save', objectName);
-      if (typeof data._id === 'string') checks.id('save', data._id, 'data._id', false);
+      checks.saveId('save', data);
       checks.data('save', data, 'data');
       return run({
         operation: 'save',

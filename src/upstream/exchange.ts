@@ -3,7 +3,7 @@
  * check it, report the attempt to `onCall`, and retry it when it is a read that may be retried.
  */
 import type { z } from 'zod';
-import { UpstreamError, isUpstreamError } from './errors.ts';
+import { UpstreamError, invalidInput, isUpstreamError } from './errors.ts';
 import type { HttpCall, HttpTransport } from './http-transport.ts';
 import { buildRequestPath } from './join-url.ts';
 import type { UpstreamBase } from './join-url.ts';
@@ -102,7 +102,17 @@ export function createExchangeRunner(
   /** The HTTP call of one attempt, held to the request-line limit before it can be sent. */
   function buildRequest<T>(exchange: Exchange<T>, callback: string): HttpCall {
     const built = exchange.build(callback);
-    const path = buildRequestPath(exchange.base, built.path, built.query);
+    let path: string;
+    try {
+      path = buildRequestPath(exchange.base, built.path, built.query);
+    } catch (error) {
+      // `encodeURIComponent` refuses a lone surrogate: a caller's string that is not well-formed Unicode.
+      if (!(error instanceof URIError)) throw error;
+      throw invalidInput(
+        exchange.operation,
+        'A value sent in the upstream URL holds a lone surrogate (not well-formed Unicode).',
+      );
+    }
     checks.target(exchange.operation, path, exchange.base.origin);
     return {
       operation: exchange.operation,

@@ -7,6 +7,9 @@
  * quoted back to the caller in the caller's own syntax.
  */
 
+/** Java's `.` (no DOTALL) in the checker's dialect: any character but `\n`, `\r`, `\u0085`, `\u2028`, `\u2029`. */
+export const JAVA_DOT = '[^\\n\\r\\u0085\\u2028\\u2029]';
+
 /** A span of the Java pattern, in UTF-16 units. */
 export interface Span {
   start: number;

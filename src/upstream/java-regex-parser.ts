@@ -7,6 +7,7 @@
  * too, so the upstream never sees it.
  */
 import {
+  JAVA_DOT,
   PatternRefusal,
   type CharNode,
   type RegexNode,
@@ -79,7 +80,8 @@ class Parser {
         return this.charClass();
       case '.':
         this.index += 1;
-        return { type: 'char', js: '.', start, end: this.index };
+        // Java's `.` also stops at `\u0085` (NEL), which ECMAScript's `.` matches.
+        return { type: 'char', js: JAVA_DOT, start, end: this.index };
       case '^':
       case '$':
         this.index += 1;

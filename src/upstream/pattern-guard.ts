@@ -11,11 +11,14 @@
  * 2. Java syntax (`java-regex-parser.ts`): constructs Java reads differently from the checker, or that it
  *    cannot model, are refused by name (possessive quantifiers, atomic groups, lookaround, inline flags,
  *    back-references, `\Q…\E`, nested classes…);
- * 3. alternatives and counts may multiply to at most `maxPaths` ways of matching (a hundredth of it with an
+ * 3. no group repeated more than 100 times (`(a|b)*`: Java spends a stack frame per turn of a group and
+ *    overflows on long values, a 500 however linear the pattern) and no `.*x.*` (quadratic in Java on a
+ *    value with line breaks; `contains` is linear): refused with what to write instead;
+ * 3b. alternatives and counts may multiply to at most `maxPaths` ways of matching (a hundredth of it with an
  *    unbounded repetition): a cost the checker, which measures growth with the subject's length, calls
  *    constant, but `(a|a){25}` takes a second in Java on 25 characters;
- * 4. patterns without unbounded repetition, and the literal shapes the gateway builds (`lit`, `lit.*`,
- *    `.*lit`, `.*lit.*`, with classes such as `[Hh]` as letters) are accepted without further analysis;
+ * 4. patterns without unbounded repetition, and literal runs (`lit`, `lit.*`, `.*lit`, with classes such
+ *    as `[Hh]` as letters) are accepted without further analysis;
  * 5. everything else goes to the ReDoS checker (`redos-analyser.ts`), off the event loop, at most
  *    `maxConcurrentChecks` at once with `maxQueuedChecks` waiting, within `analysisTimeoutMillis`; a
  *    timeout, a full queue or a failure refuses the pattern (fails closed). Exponential backtracking is
@@ -35,7 +38,9 @@ import { parseJavaRegex } from './java-regex-parser.ts';
 import * as reasons from './pattern-reasons.ts';
 import { recheckAnalyser, type Analyser } from './redos-analyser.ts';
 import {
+  deepGroupRepeat,
   hasUnboundedRepeat,
+  isDotStarSandwich,
   isLiteralAlternation,
   isLiteralRunShape,
   javaSpanOf,
@@ -177,6 +182,9 @@ export function createPatternGuard(options: PatternGuardOptions = {}): PatternGu
         : refuse(reasons.tooLong(pattern.length, maxLength), 'never');
     }
     if (isLiteralAlternation(tree)) return { verdict: ACCEPTED, cache: 'always' };
+    const deep = deepGroupRepeat(tree);
+    if (deep !== undefined) return refuse(reasons.deepGroupRepeat(pattern, deep));
+    if (isDotStarSandwich(tree)) return refuse(reasons.dotStarSandwich(pattern));
     const looped = hasUnboundedRepeat(tree);
     const pathLimit = looped ? Math.floor(maxPaths / 100) : maxPaths;
     if (pathCount(tree) > pathLimit) return refuse(reasons.tooManyPaths(pattern, pathLimit));

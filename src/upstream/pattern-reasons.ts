@@ -2,8 +2,8 @@
  * The reasons the pattern guard gives a caller: each names the construct, quotes at most
  * {@link MAX_QUOTE_LENGTH} characters of the pattern, and says what to write instead.
  */
-import type { PatternRefusal, RegexNode, Span } from './java-regex-ast.ts';
-import { holdsRepeat, loopsAround, widenToRepeats } from './regex-shape.ts';
+import type { PatternRefusal, RegexNode, RepeatNode, Span } from './java-regex-ast.ts';
+import { MAX_GROUP_REPEAT, holdsRepeat, loopsAround, widenToRepeats } from './regex-shape.ts';
 
 /** Longest piece of the caller's pattern a reason quotes, in UTF-16 units (with the ellipsis). */
 export const MAX_QUOTE_LENGTH = 40;
@@ -32,6 +32,23 @@ export function refused(pattern: string, refusal: PatternRefusal): string {
   return refusal.kind === 'invalid'
     ? `the pattern is not a valid Java regular expression: ${refusal.construct} at ${where}; ${refusal.advice}`
     : `${refusal.construct} ${where} is not accepted in a pattern; ${refusal.advice}`;
+}
+
+/** A group repeated without a small bound: one stack frame per turn in Java's matcher. */
+export function deepGroupRepeat(pattern: string, repeat: RepeatNode): string {
+  return (
+    `the repeated group ${quote(pattern, repeat)} can overflow the upstream regex engine's stack on long ` +
+    `values (Java repeats a group recursively); repeat single characters or classes instead ([ab]* for ` +
+    `(a|b)*), bound the group to at most ${MAX_GROUP_REPEAT} turns, or ${ALTERNATIVES}`
+  );
+}
+
+/** `.*x.*`, quadratic in Java on values with line breaks. */
+export function dotStarSandwich(pattern: string): string {
+  return (
+    `${quote(pattern, { start: 0, end: pattern.length })} takes time quadratic in the value's length in the ` +
+    "upstream's regex engine when the value holds line breaks; use the contains operator (linear) instead"
+  );
 }
 
 /** Alternatives or counts that multiply beyond `maxPaths`. */

@@ -3,7 +3,7 @@
  * alternatives and counts multiply (which the checker, measuring cost against the input's length, calls
  * constant), the shapes the gateway builds itself, and the checker's source with a map back to the caller's.
  */
-import type { RegexNode, RepeatNode, Span } from './java-regex-ast.ts';
+import { JAVA_DOT, type RegexNode, type RepeatNode, type Span } from './java-regex-ast.ts';
 
 /** Above this, path counts are not told apart. */
 const SATURATED = 1e12;
@@ -65,25 +65,59 @@ function isDotStar(node: RegexNode | undefined): boolean {
     node.min === 0 &&
     node.max === Infinity &&
     node.body.type === 'char' &&
-    node.body.js === '.'
+    node.body.js === JAVA_DOT
   );
 }
 
+/** Most repetitions of a group accepted: Java's matcher spends a stack frame on each one. */
+export const MAX_GROUP_REPEAT = 100;
+
 /**
- * The shapes the gateway builds for `equals`, `startsWith`, `endsWith` and `contains` (and callers write
- * by hand): single characters (literals or classes such as `[Hh]`), with at most a leading and a trailing
- * `.*`. Java spends at most O(n·m) on them for a subject of n characters and m pattern characters, and
- * O(n²) only for `.*x.*` on a subject that holds many `x` and then a line terminator (which `.` does not
- * match) — the price the gateway's own `contains` already pays.
+ * The first repetition of more than one character's worth (a group, a sequence, an alternation) that may
+ * turn more than {@link MAX_GROUP_REPEAT} times. Java repeats a single character or class in a loop, but a
+ * group recursively, one stack frame per turn: `(a|b)*` or `\w+(?:\.\w+)*` overflow its stack (a
+ * StackOverflowError, answered as a 500) on values of a few thousand characters, however linear the
+ * pattern.
+ */
+export function deepGroupRepeat(node: RegexNode): RepeatNode | undefined {
+  switch (node.type) {
+    case 'char':
+    case 'assert':
+      return undefined;
+    case 'repeat':
+      if (node.body.type !== 'char' && node.max > MAX_GROUP_REPEAT) return node;
+      return deepGroupRepeat(node.body);
+    case 'group':
+      return deepGroupRepeat(node.body);
+    case 'sequence':
+      return node.items.map(deepGroupRepeat).find((found) => found !== undefined);
+    case 'alternation':
+      return node.branches.map(deepGroupRepeat).find((found) => found !== undefined);
+  }
+}
+
+/**
+ * `.*x.*`: quadratic in Java on a value that holds many `x` before a line terminator (which `.` does not
+ * cross), whatever `x` is. The `contains` operator says the same in linear time.
+ */
+export function isDotStarSandwich(node: RegexNode): boolean {
+  if (node.type !== 'sequence' || node.items.length < 3) return false;
+  return isDotStar(node.items[0]) && isDotStar(node.items.at(-1));
+}
+
+/**
+ * Literal runs as callers write `equals`, `startsWith` and `endsWith` by hand: single characters (literals
+ * or classes such as `[Hh]`), with a leading or a trailing `.*` but not both. Java spends at most O(n·m)
+ * on them for a subject of n characters and m pattern characters.
  */
 export function isLiteralRunShape(node: RegexNode): boolean {
   const items = node.type === 'sequence' ? [...node.items] : [node];
   const leading = isDotStar(items[0]);
   if (leading) items.shift();
   if (isDotStar(items.at(-1))) {
+    // `.*x.*` and `.*.*` are quadratic on a subject with a line terminator (`isDotStarSandwich`).
+    if (leading) return false;
     items.pop();
-    // `.*.*` is quadratic on any subject with a line terminator: leave it to the checker.
-    if (leading && items.length === 0) return false;
   }
   return items.every((item) => item.type === 'char');
 }

@@ -59,6 +59,8 @@ export interface RequestChecks {
   data(operation: string, data: Record<string, unknown>, argument: string): string;
   /** A request target (path and query) that fits the upstream's request-line limit. */
   target(operation: string, target: string, origin: string): void;
+  /** The id a save names in `data._id`, if any: a string, as the upstream requires. */
+  saveId(operation: string, data: Record<string, unknown>): void;
 }
 
 /** Creates the checks for `limits` (each limit defaults as {@link DEFAULT_REQUEST_LIMITS}). */
@@ -76,6 +78,13 @@ export function createRequestChecks(limits: Partial<RequestLimits> = {}): Reques
     },
     id(operation, id, argument, inPath) {
       if (id === '') throw invalidInput(operation, `"${argument}" must not be empty.`, argument);
+      if (!id.isWellFormed()) {
+        throw invalidInput(
+          operation,
+          `"${argument}" holds a lone surrogate (not well-formed Unicode).`,
+          argument,
+        );
+      }
       if (id.length > bound.maxIdLength) {
         throw invalidInput(
           operation,
@@ -103,6 +112,18 @@ export function createRequestChecks(limits: Partial<RequestLimits> = {}): Reques
         );
       }
       return json;
+    },
+    saveId(operation, data) {
+      if (!Object.hasOwn(data, '_id')) return;
+      const id: unknown = data._id;
+      if (typeof id !== 'string') {
+        throw invalidInput(
+          operation,
+          '"data._id" must be a string: the id of the object to update (leave it out to create one).',
+          'data._id',
+        );
+      }
+      this.id(operation, id, 'data._id', false);
     },
     target(operation, target, origin) {
       const bytes = target.length + origin.length + HEADER_ALLOWANCE_BYTES;

@@ -40,6 +40,7 @@ import {
 import { UpstreamError, countsAgainstUpstream, isUpstreamError } from './errors.ts';
 import { RETRY_BASE_DELAY_MILLIS } from './retry-read.ts';
 import { createRetryBudget, type RetryBudget } from './retry-budget.ts';
+import { SpreadBreaker } from './spread-breaker.ts';
 import type { UpstreamClient, UpstreamCredentials } from './types.ts';
 import type { WireOperation } from './wire.ts';
 
@@ -64,6 +65,11 @@ export interface ResilienceOptions {
   breakerWindowMillis?: number;
   /** Calls the window must hold before the breaker may open (low traffic never opens it). Default `20`. */
   breakerMinimumCalls?: number;
+  /**
+   * Different users (or login names) whose calls must have failed in the window before the breaker may
+   * open, so that no single tenant can open it (`spread-breaker.ts`). Default `2`.
+   */
+  breakerMinimumSources?: number;
   /** How long an open breaker fails fast before a half-open probe. Default `5_000`. */
   breakerHalfOpenAfterMillis?: number;
   /** Upstream calls in flight at once, over all origins. Default `64`. */
@@ -115,20 +121,35 @@ export function withResilience(client: UpstreamClient, options: ResilienceOption
   const breakers = new Map<string, { policy: CircuitBreakerPolicy; openedAt: number }>();
   // Errors this guard made itself: they say nothing about the upstream's health.
   const own = new WeakSet<object>();
+  // Whose call each failure came from, for the breaker's "more than one source" rule.
+  const sourceOfError = new WeakMap<object, string>();
+  const minSources = options.breakerMinimumSources ?? 2;
 
   function breakerFor(origin: string) {
     let entry = breakers.get(origin);
     if (entry === undefined) {
-      const policy = circuitBreaker(
-        handleWhen((error) => countsAgainstUpstream(error) && !own.has(error)),
-        {
-          halfOpenAfter,
-          breaker: new SamplingBreaker({
-            threshold: failureShare,
-            duration: windowMillis,
-            minimumRps: minimumCalls / (windowMillis / 1000),
-          }),
+      const breaker = new SpreadBreaker({
+        inner: new SamplingBreaker({
+          threshold: failureShare,
+          duration: windowMillis,
+          minimumRps: minimumCalls / (windowMillis / 1000),
+        }),
+        minSources,
+        windowMillis,
+        // The policy records the failure it is about to report as `lastFailure` just before.
+        sourceOfLastFailure: () => {
+          const last = policy.lastFailure;
+          return last !== undefined &&
+            'error' in last &&
+            typeof last.error === 'object' &&
+            last.error !== null
+            ? sourceOfError.get(last.error)
+            : undefined;
         },
+      });
+      const policy: CircuitBreakerPolicy = circuitBreaker(
+        handleWhen((error) => countsAgainstUpstream(error) && !own.has(error)),
+        { halfOpenAfter, breaker },
       );
       const created = { policy, openedAt: 0 };
       policy.onBreak(() => {
@@ -167,9 +188,23 @@ export function withResilience(client: UpstreamClient, options: ResilienceOption
     return error;
   }
 
-  /** Through the breaker and the shared bulkhead. */
-  function guarded<T>(operation: WireOperation, call: () => Promise<T>, signal: AbortSignal): Promise<T> {
-    return breakerFor(options.originOf(operation)).execute(() => slots.execute(call, signal), signal);
+  /** Through the breaker and the shared bulkhead; a failure remembers its source for the breaker. */
+  function guarded<T>(
+    operation: WireOperation,
+    call: () => Promise<T>,
+    signal: AbortSignal,
+    source: string | undefined,
+  ): Promise<T> {
+    const sourced = async (): Promise<T> => {
+      try {
+        return await slots.execute(call, signal);
+      } catch (error) {
+        if (source !== undefined && typeof error === 'object' && error !== null)
+          sourceOfError.set(error, source);
+        throw error;
+      }
+    };
+    return breakerFor(options.originOf(operation)).execute(sourced, signal);
   }
 
   /** One attempt through budget, session share, breaker, bulkhead and deadline. */
@@ -177,6 +212,7 @@ export function withResilience(client: UpstreamClient, options: ResilienceOption
     operation: WireOperation,
     call: () => Promise<T>,
     session: string | undefined,
+    source: string | undefined = session,
   ): Promise<T> {
     if (options.takeCall?.() === false) throw refuse(operation, 'call_budget');
     const remaining = options.remainingMillis?.();
@@ -185,13 +221,13 @@ export function withResilience(client: UpstreamClient, options: ResilienceOption
     let admitted = session === undefined;
     let running: Promise<T>;
     if (session === undefined) {
-      running = guarded(operation, call, controller.signal);
+      running = guarded(operation, call, controller.signal, source);
     } else {
       const share = sessionSlotsFor(session);
       running = share
         .execute(() => {
           admitted = true;
-          return guarded(operation, call, controller.signal);
+          return guarded(operation, call, controller.signal, source);
         }, controller.signal)
         .finally(() => {
           releaseSession(session, share);
@@ -249,17 +285,18 @@ export function withResilience(client: UpstreamClient, options: ResilienceOption
     operation: WireOperation,
     session: string | undefined,
     call: () => Promise<T>,
+    source: string | undefined = session,
   ): Promise<T> {
-    const result = await attempt(operation, call, session);
+    const result = await attempt(operation, call, session, source);
     budget.recordSuccess();
     return result;
   }
 
   return {
     loginJson: (username, password) =>
-      once('loginJson', undefined, () => client.loginJson(username, password)),
+      once('loginJson', undefined, () => client.loginJson(username, password), `login:${username}`),
     loginForm: (username, password) =>
-      once('loginForm', undefined, () => client.loginForm(username, password)),
+      once('loginForm', undefined, () => client.loginForm(username, password), `login:${username}`),
     getMetadata: (credentials, objectId, category) =>
       read('metadata', sessionOf(credentials), () => client.getMetadata(credentials, objectId, category)),
     getObject: (credentials, objectName, criteria) =>
@@ -287,9 +324,12 @@ export function withResilience(client: UpstreamClient, options: ResilienceOption
   };
 }
 
-/** Whose share a call comes out of: the upstream session (its token), held in memory only. */
+/**
+ * Whose share a call comes out of, and whose failure it is for the breaker: the user (application and
+ * name), not the token, so that logging in several times gives no larger share.
+ */
 function sessionOf(credentials: UpstreamCredentials): string {
-  return credentials.apiToken;
+  return `${credentials.applicationCode}\u0000${credentials.username}`;
 }
 
 const REFUSALS: Record<GuardRejection, string> = {

@@ -28,6 +28,7 @@ describe('hardening settings', () => {
       breakerFailurePercent: 50,
       breakerWindowMillis: 10_000,
       breakerMinimumCalls: 20,
+      breakerMinimumSources: 2,
       breakerHalfOpenAfterMillis: 5000,
       maxConcurrentCalls: 64,
       maxQueuedCalls: 512,

@@ -8,6 +8,7 @@ import { startEmulator, type FaultMode, type RunningEmulator } from '../../src/e
 import { startFaultProxy, type FaultProxy, type ProxyFault } from './support/fault-proxy.ts';
 import {
   LOAN_TYPES,
+  LOGIN,
   codesOf,
   loginDemo,
   postGraphql,
@@ -107,11 +108,19 @@ it('should open the breaker when most calls of the window fail, fail fast while 
     env: { UPSTREAM_BREAKER_MIN_CALLS: '5', UPSTREAM_BREAKER_HALF_OPEN_MS: String(HALF_OPEN_MS) },
   });
   const auth = { authorization: `Bearer ${await loginDemo(guarded.graphqlUrl)}` };
-  const readThere = () => postGraphql(guarded.graphqlUrl, LOAN_TYPES, {}, auth);
+  // A second user: the breaker opens only when the calls of more than one user fail.
+  const admin = await postGraphql(guarded.graphqlUrl, LOGIN, {
+    username: 'admin',
+    password: 'admin-password',
+  });
+  const adminAuth = { authorization: `Bearer ${(admin.data?.login as { token: string }).token}` };
+  let turn = 0;
+  const readThere = () =>
+    postGraphql(guarded.graphqlUrl, LOAN_TYPES, {}, (turn += 1) % 2 === 0 ? auth : adminAuth);
   try {
     emulator.setFaults({ every: 1, mode: 'garbage' });
-    // Garbage is not retried: each read is one sick answer; with the login, five calls fill the window.
-    for (let i = 0; i < 4; i++) expect(codesOf(await readThere())).toEqual(['UPSTREAM_UNAVAILABLE']);
+    // Garbage is not retried: each read is one sick answer; with the logins, five calls fill the window.
+    for (let i = 0; i < 3; i++) expect(codesOf(await readThere())).toEqual(['UPSTREAM_UNAVAILABLE']);
     emulator.resetStats();
 
     const fast = await readThere();
@@ -206,8 +215,12 @@ it('should refuse at once, coded, a call beyond the bulkhead while the upstream 
   });
   try {
     const auth = { authorization: `Bearer ${await loginDemo(narrow.graphqlUrl)}` };
-    // Another session: the first one's own share would make its second call wait, not be refused.
-    const otherAuth = { authorization: `Bearer ${await loginDemo(narrow.graphqlUrl)}` };
+    // Another user: the first one's own share would make its second call wait, not be refused.
+    const admin = await postGraphql(narrow.graphqlUrl, LOGIN, {
+      username: 'admin',
+      password: 'admin-password',
+    });
+    const otherAuth = { authorization: `Bearer ${(admin.data?.login as { token: string }).token}` };
     proxy.setFault('hang');
     const order: string[] = [];
     const slow = postGraphql(narrow.graphqlUrl, LOAN_TYPES, {}, auth).then((answer) => {

@@ -59,7 +59,7 @@ describe('circuit breaker', () => {
     const fake = fakeClient((operation) =>
       operation === 'save' ? Promise.resolve({}) : fail('unavailable'),
     );
-    const c = guarded(fake.client, { breakerMinimumCalls: 3, readRetries: 0 });
+    const c = guarded(fake.client, { breakerMinimumCalls: 3, breakerMinimumSources: 1, readRetries: 0 });
     for (let i = 0; i < 3; i++) expect(await kindOf(getAll(c))).toBe('unavailable');
     expect(c.breakerStates()).toEqual({ 'http://reads': 'open' });
     expect(c.isFailingFast()).toBe(true);
@@ -82,6 +82,7 @@ describe('circuit breaker', () => {
     const fake = fakeClient(() => (healthy ? Promise.resolve(PAGE) : fail('timeout')));
     const c = guarded(fake.client, {
       breakerMinimumCalls: 2,
+      breakerMinimumSources: 1,
       readRetries: 0,
       breakerHalfOpenAfterMillis: 50,
     });
@@ -116,7 +117,7 @@ describe('circuit breaker and blame', () => {
 
   it('should count a write whose outcome is unknown as ill health', async () => {
     const fake = fakeClient(() => fail('outcome_unknown', 'save'));
-    const c = guarded(fake.client, { breakerMinimumCalls: 3 });
+    const c = guarded(fake.client, { breakerMinimumCalls: 3, breakerMinimumSources: 1 });
     for (let i = 0; i < 3; i++) expect(await kindOf(c.save(CREDENTIALS, 'X', {}))).toBe('outcome_unknown');
     expect(c.breakerStates()).toEqual({ 'http://writes': 'open' });
   });
@@ -130,11 +131,53 @@ describe('circuit breaker and blame', () => {
 
   it('should not open below the minimum number of calls in the window', async () => {
     const fake = fakeClient(() => fail('unavailable'));
-    const c = guarded(fake.client, { breakerMinimumCalls: 20, readRetries: 0 });
+    const c = guarded(fake.client, { breakerMinimumCalls: 20, breakerMinimumSources: 1, readRetries: 0 });
     for (let i = 0; i < 19; i++) await kindOf(getAll(c));
     expect(c.breakerStates()).toEqual({ 'http://reads': 'closed' });
     await kindOf(getAll(c));
     expect(c.breakerStates()).toEqual({ 'http://reads': 'open' });
+  });
+});
+
+describe('a breaker one tenant cannot open', () => {
+  const users = ['u1', 'u2', 'u3'].map((username): UpstreamCredentials => ({
+    username,
+    apiToken: `t-${username}`,
+    applicationCode: 'a',
+  }));
+  const readAs = (c: UpstreamClient, who: UpstreamCredentials) => c.getAll(who, 'X', [], 10, 0);
+
+  it('should stay closed while one user’s calls fail and the others’ succeed, however many', async () => {
+    // The upstream fails only u1's calls (its input, say), and answers everyone else.
+    const fake = fakeClient(() => Promise.resolve(PAGE));
+    const failingFor = new Set(['t-u1']);
+    const client: UpstreamClient = {
+      ...fake.client,
+      getAll: (credentials, ...rest) =>
+        failingFor.has(credentials.apiToken) ? fail('unavailable') : fake.client.getAll(credentials, ...rest),
+    };
+    const c = guarded(client, { breakerMinimumCalls: 5, readRetries: 0 });
+    for (let i = 0; i < 60; i++) expect(await kindOf(readAs(c, users[0]!))).toBe('unavailable');
+    expect(c.breakerStates()).toEqual({ 'http://reads': 'closed' });
+    expect(await kindOf(readAs(c, users[1]!))).toBe('ok');
+  });
+
+  it('should open when the calls of two users fail', async () => {
+    const fake = fakeClient(() => fail('unavailable'));
+    const c = guarded(fake.client, { breakerMinimumCalls: 5, readRetries: 0 });
+    for (let i = 0; i < 10; i++) await kindOf(readAs(c, users[0]!));
+    expect(c.breakerStates()).toEqual({ 'http://reads': 'closed' });
+    await kindOf(readAs(c, users[1]!));
+    expect(c.breakerStates()).toEqual({ 'http://reads': 'open' });
+    expect(await kindOf(readAs(c, users[2]!))).toBe('circuit_open');
+  });
+
+  it('should count one user logged in twice as one source', async () => {
+    const fake = fakeClient(() => fail('unavailable'));
+    const c = guarded(fake.client, { breakerMinimumCalls: 5, readRetries: 0 });
+    const again: UpstreamCredentials = { ...users[0]!, apiToken: 'second-login' };
+    for (let i = 0; i < 10; i++) await kindOf(readAs(c, i % 2 === 0 ? users[0]! : again));
+    expect(c.breakerStates()).toEqual({ 'http://reads': 'closed' });
   });
 });
 

@@ -47,14 +47,13 @@ function fakeAnalyser(answer: Analysis = { status: 'safe' }) {
 
 const reasonOf = (verdict: PatternVerdict): string => (verdict.ok ? '' : verdict.reason);
 
-const ORDINARY = ['A.*', 'PAID|SHIPPED', '[0-9]{4}-.*', 'Home.*', '.*loan.*', '[A-Z][a-z]+', '\\d{3}-\\d{4}'];
+const ORDINARY = ['A.*', 'PAID|SHIPPED', '[0-9]{4}-.*', 'Home.*', '.*loan', '[A-Z][a-z]+', '\\d{3}-\\d{4}'];
 const literal = escapeJavaRegex('Home loan (fixed) #1 – 50% off');
 const GATEWAY_SHAPES = [
   literal,
-  `.*${literal}.*`,
   `${literal}.*`,
   `.*${literal}`,
-  '.*[Hh][Oo][Mm][Ee] [Ll][Oo][Aa][Nn].*',
+  '[Hh][Oo][Mm][Ee] [Ll][Oo][Aa][Nn].*',
   escapeJavaRegex('😀 \ud800 tab\there'),
 ];
 const ids = Array.from({ length: 200 }, (_, index) => `5f0c3e9b1a2d${String(index).padStart(12, '0')}`);
@@ -93,8 +92,11 @@ describe('createPatternGuard', () => {
   });
 
   it.each([
-    ['(a+)+$', 'nested quantifier "(a+)+"', 'exponential'],
-    ['(a|aa)*b', 'repetition of overlapping alternatives "(a|aa)*"', 'exponential'],
+    ['(a+)+$', 'repeated group "(a+)+"', 'single characters'],
+    ['(a|aa)*b', 'repeated group "(a|aa)*"', '[ab]* for (a|b)*'],
+    ['(a|b){101}', 'repeated group "(a|b){101}"', 'at most 100 turns'],
+    ['.*loan.*', '".*loan.*" takes time quadratic', 'contains operator'],
+    ['a*a*a*b', 'repetitions "a*a*a*"', 'polynomial time (degree 3)'],
     ['.*.*.*z', 'repetitions ".*.*.*"', 'polynomial time (degree 3)'],
     ['((a|a)(a|a)){15}b', 'alternatives and counts in "((a|a)(a|a)){15}b" multiply', 'one by one'],
     ['(a++)+b', 'possessive quantifier "a++"', 'use a plain quantifier'],
@@ -114,9 +116,10 @@ describe('createPatternGuard', () => {
   });
 
   it('should tell the caller what to use instead of a slow pattern', async () => {
-    expect(reasonOf(await createPatternGuard().check('(a+)+$'))).toBe(
-      'nested quantifier "(a+)+" can take exponential time in the upstream\'s regex engine; ' +
-        'use the contains/startsWith/equals operators or a simpler pattern',
+    expect(reasonOf(await createPatternGuard().check('(a|b)*'))).toBe(
+      'the repeated group "(a|b)*" can overflow the upstream regex engine\'s stack on long values (Java ' +
+        'repeats a group recursively); repeat single characters or classes instead ([ab]* for (a|b)*), bound ' +
+        'the group to at most 100 turns, or use the contains/startsWith/equals operators or a simpler pattern',
     );
   });
 
@@ -196,9 +199,9 @@ describe('createPatternGuard', () => {
       longestGap = Math.max(longestGap, performance.now() - last);
       last = performance.now();
     }, 1);
-    // recheck needs ~170 ms for this one: run on our thread, it would stall every other request.
-    const hard = `(${Array.from({ length: 12 }, (_, index) => `[a-${String.fromCharCode(100 + index)}]+`).join('')})*$`;
-    expect(reasonOf(await guard.check(hard))).toMatch(/^nested quantifier/);
+    // recheck needs a while for this one: run on our thread, it would stall every other request.
+    const hard = `${Array.from({ length: 12 }, (_, index) => `[a-${String.fromCharCode(100 + index)}]*`).join('')}$`;
+    expect(reasonOf(await guard.check(hard))).toMatch(/polynomial/);
     clearInterval(ticker);
     expect(longestGap).toBeLessThan(50);
   });
