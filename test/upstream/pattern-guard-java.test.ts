@@ -179,7 +179,9 @@ describe('the pattern guard against java.util.regex', () => {
     const verdict = await guard.check(pattern);
     expect(verdict.ok).toBe(false);
     if (!verdict.ok)
-      expect(verdict.reason).toMatch(/repeated group|nested quantifier|alternatives|repetition|polynomial|exponential/);
+      expect(verdict.reason).toMatch(
+        /repeated group|nested quantifier|alternatives|repetition|polynomial|exponential/,
+      );
   });
 
   it.each(REFUSED_CONSTRUCTS)(
