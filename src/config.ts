@@ -23,7 +23,11 @@ export interface GatewayConfig {
   organizationCode: string | undefined;
   /** Raw secret; only `session.ts` derives the key from it. Never logged. `undefined` = random per start. */
   sessionSecret: string | undefined;
+  /** `SESSION_SECRET_PREVIOUS`: the secret being rotated out; its tokens still open, none is sealed. Never logged. */
+  sessionSecretPrevious: string | undefined;
   sessionTtlSeconds: number;
+  /** `ALLOWED_ORGANIZATION_CODES`: the organizations a login may choose; empty = any well-formed code. */
+  allowedOrganizationCodes: string[];
   loginMethod: 'JSON' | 'FORM';
   matchesMode: MatchesMode;
   pageStartMode: PageStartMode;
@@ -193,6 +197,12 @@ const proxies = z.string().transform((list, ctx) => {
   return entries;
 });
 
+/**
+ * A well-formed organization code: what the upstream's codes look like (`acme`, `globex`, `org-2`), and
+ * nothing that could widen a read's scope (empty, blank, wildcard or separator characters).
+ */
+export const ORGANIZATION_CODE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
 const schema = z.object({
   NODE_ENV: z.string().optional(),
   HOST: z.string().min(1).optional(),
@@ -206,7 +216,18 @@ const schema = z.object({
   APPLICATION_CODE: z.string().min(1).optional(),
   ORGANIZATION_CODE: z.string().min(1).optional(),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  SESSION_SECRET_PREVIOUS: z.string().min(32, 'must be at least 32 characters').optional(),
   SESSION_TTL_SECONDS: int(60, 30 * 24 * 3600).default(28_800),
+  ALLOWED_ORGANIZATION_CODES: z
+    .string()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((code) => code.trim())
+        .filter((code) => code !== ''),
+    )
+    .pipe(z.array(z.string().regex(ORGANIZATION_CODE_PATTERN, 'holds a malformed organization code')))
+    .default([]),
   LOGIN_METHOD: z.enum(['JSON', 'FORM']).default('JSON'),
   UPSTREAM_MATCHES: z.enum(['regex', 'exact']).default('regex'),
   UPSTREAM_PAGE_START: z.enum(['page0', 'page1', 'offset']).default('page0'),
@@ -326,7 +347,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     applicationCode: e.APPLICATION_CODE ?? 'demo',
     organizationCode: e.ORGANIZATION_CODE ?? (upstream.kind === 'embedded' ? 'acme' : undefined),
     sessionSecret: e.SESSION_SECRET,
+    sessionSecretPrevious: e.SESSION_SECRET_PREVIOUS,
     sessionTtlSeconds: e.SESSION_TTL_SECONDS,
+    allowedOrganizationCodes: e.ALLOWED_ORGANIZATION_CODES,
     loginMethod: e.LOGIN_METHOD,
     matchesMode: e.UPSTREAM_MATCHES,
     pageStartMode: e.UPSTREAM_PAGE_START,

@@ -9,7 +9,8 @@ import type { SessionClaims, SessionSealer } from './session.ts';
 import { createLoaders, type Loaders } from './upstream/loaders.ts';
 import type { PatternGuard } from './upstream/pattern-guard.ts';
 import type { UpstreamClient, UpstreamCredentials } from './upstream/types.ts';
-import { unauthenticated } from './resolvers/errors.ts';
+import type { SessionRevocations } from './auth/session-revocations.ts';
+import { unauthenticated, type NoSessionReason } from './resolvers/errors.ts';
 
 /** What every request shares: built once at start. */
 export interface GatewayServices {
@@ -19,6 +20,8 @@ export interface GatewayServices {
   /** Reads: identical in-flight reads of one session share one call. */
   reads: UpstreamClient;
   sessions: SessionSealer;
+  /** Sessions logged out or rejected by the upstream, consulted after the sealer's opened-session cache. */
+  revocations: SessionRevocations;
   /** Guards `login`: failure counting, blocks, the timing floor. */
   loginProtection: LoginProtection;
   /** Checks every caller-written `matches` pattern before it can reach the upstream. */
@@ -39,8 +42,10 @@ export interface GraphQLContext {
   requestId: string;
   /** The client's address: the direct peer, or `x-forwarded-for` when that peer is a trusted proxy. */
   clientIp: string;
-  /** `null` when the request carries no valid session token. */
+  /** `null` when the request carries no valid, live session token. */
   session: SessionClaims | null;
+  /** Why {@link session} is `null` (`undefined` when there is a session). */
+  noSessionReason: NoSessionReason | undefined;
   /** The session, credentials and loaders; throws `UNAUTHENTICATED` without a valid session. */
   auth(): AuthenticatedContext;
 }
@@ -74,16 +79,17 @@ export async function createContext(
   clientIp = 'unknown',
 ): Promise<GraphQLContext> {
   const token = authorization === undefined ? undefined : BEARER.exec(authorization)?.[1];
-  const session = token === undefined ? null : await services.sessions.open(token);
+  const { session, noSessionReason } = await openSession(services, token);
   let authenticated: AuthenticatedContext | undefined;
   return {
     services,
     requestId,
     clientIp,
     session,
+    noSessionReason,
     auth() {
       if (authenticated) return authenticated;
-      if (session === null) throw unauthenticated(token === undefined ? 'missing' : 'invalid');
+      if (session === null) throw unauthenticated(noSessionReason ?? 'invalid');
       const credentials = credentialsOf(session);
       const { config } = services;
       authenticated = {
@@ -102,4 +108,17 @@ export async function createContext(
       return authenticated;
     },
   };
+}
+
+/** The live session of `token`, or why there is none: missing, invalid, expired, logged out, or rejected. */
+async function openSession(
+  services: GatewayServices,
+  token: string | undefined,
+): Promise<{ session: SessionClaims | null; noSessionReason: NoSessionReason | undefined }> {
+  if (token === undefined) return { session: null, noSessionReason: 'missing' };
+  const opening = await services.sessions.inspect(token);
+  if (opening.status !== 'open') return { session: null, noSessionReason: opening.status };
+  const dead = await services.revocations.reasonOf(opening.claims.tokenId);
+  if (dead !== undefined) return { session: null, noSessionReason: dead };
+  return { session: opening.claims, noSessionReason: undefined };
 }

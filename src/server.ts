@@ -17,7 +17,9 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import type { Dispatcher } from 'undici';
 import { createLoginLimiter } from './auth/login-limiter.ts';
 import { createLoginProtection } from './auth/login-protection.ts';
+import { createDeadSessionPlugin } from './auth/dead-session-plugin.ts';
 import { connectRedis, redisPassword } from './auth/redis-connection.ts';
+import { createSessionRevocations } from './auth/session-revocations.ts';
 import type { GatewayConfig } from './config.ts';
 import { createContext, type GatewayServices, type GraphQLContext } from './context.ts';
 import { createReadinessProbe } from './health.ts';
@@ -85,7 +87,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const logger = createLogger({
     level: config.logLevel,
     stream: options.logStream,
-    secrets: [config.sessionSecret, redisPassword(config.redisUrl)],
+    secrets: [config.sessionSecret, config.sessionSecretPrevious, redisPassword(config.redisUrl)],
   });
   const breakerStates = new Map<string, string>();
   const upstream = createUpstreamStack({
@@ -108,7 +110,17 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     config,
     upstream,
     reads: withCoalescing(upstream),
-    sessions: createSessionSealer({ secret: config.sessionSecret, ttlSeconds: config.sessionTtlSeconds }),
+    sessions: createSessionSealer({
+      secret: config.sessionSecret,
+      previousSecret: config.sessionSecretPrevious,
+      ttlSeconds: config.sessionTtlSeconds,
+    }),
+    revocations: createSessionRevocations({
+      redis,
+      onStoreError: (error) => {
+        logger.warn({ err: error }, "session revocation store failed; this replica's own list answers");
+      },
+    }),
     loginProtection: createLoginProtection({
       limiter: createLoginLimiter({
         ...config.login,
@@ -181,6 +193,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       createRequestLogPlugin<GraphQLContext>(scopes),
       refuseSubscriptions<GraphQLContext>(),
       createUpstreamCallLimit<GraphQLContext>(config),
+      createDeadSessionPlugin({ revocations: services.revocations, scopes }),
       ApolloServerPluginUsageReportingDisabled(),
       ApolloServerPluginSchemaReportingDisabled(),
       ApolloServerPluginInlineTraceDisabled(),

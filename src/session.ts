@@ -1,9 +1,10 @@
 /**
- * The gateway's session tokens: a JWE (`dir` + `A256GCM`) sealing the upstream token and who the user is.
- * Nobody can read or forge one without the key, which is derived from `SESSION_SECRET`.
+ * The gateway's session tokens: a JWE (`dir` + `A256GCM`, nothing else) sealing the upstream token and who
+ * the user is. Nobody can read or forge one without the key, which is derived from `SESSION_SECRET`; a
+ * token sealed under `SESSION_SECRET_PREVIOUS` still opens (key rotation), but nothing new is sealed with it.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { EncryptJWT, jwtDecrypt } from 'jose';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { EncryptJWT, errors, jwtDecrypt } from 'jose';
 import { z } from 'zod';
 
 /** What a session carries. `apiToken` is the upstream's token: a secret, never logged or returned. */
@@ -13,14 +14,28 @@ export interface SessionClaims {
   applicationCode: string;
   organizationCode: string | null;
   apiToken: string;
+  /** The token's id (`jti`): what logout and the revocation list name. */
+  tokenId: string;
+  /** Issue time, seconds since the epoch. */
+  issuedAtSeconds: number;
   /** Expiry, seconds since the epoch. */
   expiresAtSeconds: number;
 }
+
+/** What {@link SessionSealer.inspect} finds in a token. */
+export type SessionOpening =
+  | { status: 'open'; claims: SessionClaims }
+  /** Genuine (it decrypted under a gateway key) but past its expiry. */
+  | { status: 'expired' }
+  /** Malformed, forged, under another algorithm, compressed, or missing a required claim. */
+  | { status: 'invalid' };
 
 /** Options of {@link createSessionSealer}. */
 export interface SessionSealerOptions {
   /** At least 32 characters; `undefined` = a random key per process (development only). */
   secret: string | undefined;
+  /** `SESSION_SECRET_PREVIOUS`: the secret being rotated out; its tokens still open, none is sealed with it. */
+  previousSecret?: string | undefined;
   /** Lifetime of new sessions. Default `28_800` (8 h). */
   ttlSeconds?: number;
   /** Opened sessions kept to skip the decrypt on repeat requests. Default `10_000`. */
@@ -31,7 +46,11 @@ export interface SessionSealerOptions {
 
 /** Seals and opens session tokens. */
 export interface SessionSealer {
-  seal(claims: Omit<SessionClaims, 'expiresAtSeconds'>): Promise<{ token: string; claims: SessionClaims }>;
+  seal(
+    claims: Omit<SessionClaims, 'expiresAtSeconds' | 'tokenId' | 'issuedAtSeconds'>,
+  ): Promise<{ token: string; claims: SessionClaims }>;
+  /** The claims, or why there are none. Never throws. */
+  inspect(token: string): Promise<SessionOpening>;
   /** The claims, or `null` for a token that is malformed, forged or expired. Never throws. */
   open(token: string): Promise<SessionClaims | null>;
 }
@@ -42,15 +61,29 @@ const claimsSchema = z.object({
   a: z.string(),
   o: z.string().nullable(),
   t: z.string(),
+  jti: z.string().min(1),
+  iat: z.number(),
   exp: z.number(),
 });
 
-/** Creates a sealer whose key is derived from `secret` (SHA-256, 32 bytes for A256GCM). */
+/** The only algorithms the gateway issues, and so the only ones it opens (no `A256KW`, no `A128CBC-HS256`). */
+const DECRYPT_OPTIONS = {
+  keyManagementAlgorithms: ['dir'],
+  contentEncryptionAlgorithms: ['A256GCM'],
+  requiredClaims: ['jti', 'exp', 'iat'],
+  // 0 refuses `zip: "DEF"`: the gateway never compresses, and inflating is work an attacker could ask for.
+  maxDecompressedLength: 0,
+} as const;
+
+/** SHA-256 of a versioned label and the secret: 32 bytes, the key size of A256GCM. */
+export function deriveSessionKey(secret: string): Uint8Array {
+  return createHash('sha256').update('jsonp-graphql-gateway/session/v1\0').update(secret).digest();
+}
+
+/** Creates a sealer whose key is derived from `secret`. */
 export function createSessionSealer(options: SessionSealerOptions): SessionSealer {
-  const key =
-    options.secret === undefined
-      ? randomBytes(32)
-      : createHash('sha256').update('jsonp-graphql-gateway/session/v1\0').update(options.secret).digest();
+  const key = options.secret === undefined ? randomBytes(32) : deriveSessionKey(options.secret);
+  const keys = options.previousSecret === undefined ? [key] : [key, deriveSessionKey(options.previousSecret)];
   const ttlSeconds = options.ttlSeconds ?? 28_800;
   const cacheSize = options.cacheSize ?? 10_000;
   const now = options.now ?? Date.now;
@@ -58,9 +91,67 @@ export function createSessionSealer(options: SessionSealerOptions): SessionSeale
   // a token that decrypted successfully gets in, so garbage cannot fill the cache.
   const opened = new Map<string, SessionClaims>();
 
+  async function decrypt(token: string): Promise<SessionOpening> {
+    for (const candidate of keys) {
+      try {
+        const { payload } = await jwtDecrypt(token, candidate, {
+          ...DECRYPT_OPTIONS,
+          keyManagementAlgorithms: [...DECRYPT_OPTIONS.keyManagementAlgorithms],
+          contentEncryptionAlgorithms: [...DECRYPT_OPTIONS.contentEncryptionAlgorithms],
+          requiredClaims: [...DECRYPT_OPTIONS.requiredClaims],
+          currentDate: new Date(now()),
+        });
+        const parsed = claimsSchema.safeParse(payload);
+        if (!parsed.success) return { status: 'invalid' };
+        const c = parsed.data;
+        return {
+          status: 'open',
+          claims: {
+            username: c.u,
+            userId: c.i,
+            applicationCode: c.a,
+            organizationCode: c.o,
+            apiToken: c.t,
+            tokenId: c.jti,
+            issuedAtSeconds: c.iat,
+            expiresAtSeconds: c.exp,
+          },
+        };
+      } catch (error) {
+        // Only a token that decrypted can be "expired"; under the wrong key, the next key is tried.
+        if (error instanceof errors.JWTExpired) return { status: 'expired' };
+        if (error instanceof errors.JWEDecryptionFailed) continue;
+        return { status: 'invalid' };
+      }
+    }
+    return { status: 'invalid' };
+  }
+
+  async function inspect(token: string): Promise<SessionOpening> {
+    const nowSeconds = now() / 1000;
+    const cached = opened.get(token);
+    if (cached !== undefined) {
+      if (cached.expiresAtSeconds > nowSeconds) return { status: 'open', claims: cached };
+      opened.delete(token);
+      return { status: 'expired' };
+    }
+    if (token.length > 4096) return { status: 'invalid' };
+    const opening = await decrypt(token);
+    if (opening.status !== 'open') return opening;
+    if (opened.size >= cacheSize) {
+      // Oldest first: Map keeps insertion order.
+      const oldest = opened.keys().next();
+      if (oldest.done !== true) opened.delete(oldest.value);
+    }
+    opened.set(token, opening.claims);
+    return opening;
+  }
+
   return {
     async seal(claims) {
-      const expiresAtSeconds = Math.floor(now() / 1000) + ttlSeconds;
+      const issuedAtSeconds = Math.floor(now() / 1000);
+      const expiresAtSeconds = issuedAtSeconds + ttlSeconds;
+      const tokenId = randomUUID();
       const token = await new EncryptJWT({
         u: claims.username,
         i: claims.userId,
@@ -69,44 +160,16 @@ export function createSessionSealer(options: SessionSealerOptions): SessionSeale
         t: claims.apiToken,
       })
         .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
-        .setIssuedAt(Math.floor(now() / 1000))
+        .setJti(tokenId)
+        .setIssuedAt(issuedAtSeconds)
         .setExpirationTime(expiresAtSeconds)
         .encrypt(key);
-      return { token, claims: { ...claims, expiresAtSeconds } };
+      return { token, claims: { ...claims, tokenId, issuedAtSeconds, expiresAtSeconds } };
     },
-
+    inspect,
     async open(token) {
-      const nowSeconds = now() / 1000;
-      const cached = opened.get(token);
-      if (cached !== undefined) {
-        if (cached.expiresAtSeconds > nowSeconds) return cached;
-        opened.delete(token);
-        return null;
-      }
-      if (token.length > 4096) return null;
-      try {
-        const { payload } = await jwtDecrypt(token, key, { currentDate: new Date(now()) });
-        const parsed = claimsSchema.safeParse(payload);
-        if (!parsed.success) return null;
-        const c = parsed.data;
-        const claims: SessionClaims = {
-          username: c.u,
-          userId: c.i,
-          applicationCode: c.a,
-          organizationCode: c.o,
-          apiToken: c.t,
-          expiresAtSeconds: c.exp,
-        };
-        if (opened.size >= cacheSize) {
-          // Oldest first: Map keeps insertion order.
-          const oldest = opened.keys().next();
-          if (oldest.done !== true) opened.delete(oldest.value);
-        }
-        opened.set(token, claims);
-        return claims;
-      } catch {
-        return null;
-      }
+      const opening = await inspect(token);
+      return opening.status === 'open' ? opening.claims : null;
     },
   };
 }

@@ -387,6 +387,12 @@ export type Mutation = {
    * `UNAUTHENTICATED` error. Must be the only root field of its operation.
    */
   login: LoginPayload;
+  /**
+   * Ends the session of the `Authorization` token: from now on, on every replica, `me` answers `null` and every
+   * other call `UNAUTHENTICATED` with `reason: revoked`. `true` also when the session had already ended
+   * (expired, logged out, rejected by the upstream); a missing or invalid token is `UNAUTHENTICATED`.
+   */
+  logout: Scalars['Boolean']['output'];
   /** Creates a Customer. */
   saveCustomer: CustomerSavePayload;
   /** Creates a LoanType. */
@@ -601,7 +607,10 @@ export type Query = {
   loanType?: Maybe<LoanType>;
   /** A page of LoanType objects matching `where`: `first`/`after` forward, `last`/`before` backward; default page size 20, at most `MAX_PAGE_SIZE`. */
   loanTypes: LoanTypeConnection;
-  /** The current session, or `null` when the request carries no valid token. */
+  /**
+   * The current session, or `null` when the request carries no valid token, or its session has ended (expired,
+   * logged out, or rejected by the upstream): a front-end asks it whether to show the login.
+   */
   me?: Maybe<Session>;
   /** Metadata of an object; `null` when the upstream has none. */
   metadata?: Maybe<ObjectMetadata>;
@@ -1044,6 +1053,7 @@ export type LoginPayloadResolvers<ContextType = GraphQLContext, ParentType exten
 
 export type MutationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   login?: Resolver<ResolversTypes['LoginPayload'], ParentType, ContextType, RequireFields<MutationLoginArgs, 'password' | 'username'>>;
+  logout?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   saveCustomer?: Resolver<ResolversTypes['CustomerSavePayload'], ParentType, ContextType, RequireFields<MutationSaveCustomerArgs, 'input'>>;
   saveLoanType?: Resolver<ResolversTypes['LoanTypeSavePayload'], ParentType, ContextType, RequireFields<MutationSaveLoanTypeArgs, 'input'>>;
   saveObject?: Resolver<ResolversTypes['SavePayload'], ParentType, ContextType, RequireFields<MutationSaveObjectArgs, 'data' | 'objectName'>>;

@@ -2,6 +2,7 @@
 import { GraphQLError } from 'graphql';
 import type { Resolvers } from '../generated/resolvers-types.ts';
 import { isUpstreamError } from '../upstream/errors.ts';
+import { checkOrganizationCode } from '../auth/organization-code.ts';
 import { ErrorCode, unauthenticated } from './errors.ts';
 
 function toIso(seconds: number): string {
@@ -18,6 +19,8 @@ export const authResolvers: Resolvers = {
     async login(_parent, { username, password, method, organizationCode }, ctx) {
       const { config, upstream, sessions, loginProtection } = ctx.services;
       const chosen = method ?? config.loginMethod;
+      // Before the login protection: a malformed organization is no password guess, and costs no upstream call.
+      const organization = checkOrganizationCode(organizationCode, config);
       // Blocks, failure counting and the timing floor: src/auth/login-protection.ts.
       const identity = await loginProtection.run(username, ctx.clientIp, async () => {
         try {
@@ -44,7 +47,7 @@ export const authResolvers: Resolvers = {
         username: identity.username,
         userId: identity.userId,
         applicationCode: config.applicationCode,
-        organizationCode: organizationCode ?? config.organizationCode ?? null,
+        organizationCode: organization,
         apiToken: identity.apiToken,
       });
       return {
@@ -52,6 +55,18 @@ export const authResolvers: Resolvers = {
         expiresAt: toIso(claims.expiresAtSeconds),
         user: { id: claims.userId, username: claims.username },
       };
+    },
+
+    async logout(_parent, _args, ctx) {
+      const { session, noSessionReason } = ctx;
+      if (session === null) {
+        // Already over: logging out again is not a mistake. A missing or forged token is.
+        if (noSessionReason === 'missing' || noSessionReason === 'invalid')
+          throw unauthenticated(noSessionReason);
+        return true;
+      }
+      await ctx.services.revocations.revoke(session.tokenId, session.expiresAtSeconds, 'revoked');
+      return true;
     },
   },
 

@@ -22,22 +22,37 @@ export const ErrorCode = {
 
 const UNAUTHENTICATED_MESSAGES = {
   missing: 'Authentication required: send Authorization: Bearer <token> from the login mutation.',
-  invalid: 'The session token is invalid or has expired; log in again.',
-  rejected: 'The upstream rejected the session; log in again.',
+  invalid: 'The session token is invalid; log in again.',
+  expired: 'The session has expired; log in again.',
+  revoked: 'The session was logged out; log in again.',
+  rejected_by_upstream: 'The upstream service no longer accepts this session; log in again.',
   credentials: 'Invalid username or password.',
 } as const;
 
+/** Why a request has no session: `extensions.reason` of its `UNAUTHENTICATED`. */
+export type NoSessionReason = Exclude<keyof typeof UNAUTHENTICATED_MESSAGES, 'credentials'>;
+
 /**
- * `UNAUTHENTICATED` with a message that says what to do, never why a login failed. `extra` adds extensions
- * (the login limiter's `retryAfter`).
+ * `UNAUTHENTICATED` with a message that says what to do, never why a login failed. For a missing or dead
+ * session, `extensions.reason` says which (`missing`, `invalid`, `expired`, `revoked`,
+ * `rejected_by_upstream`); `extra` adds extensions (the login limiter's `retryAfter`).
  */
 export function unauthenticated(
   reason: keyof typeof UNAUTHENTICATED_MESSAGES,
   extra: Record<string, unknown> = {},
 ): GraphQLError {
   return new GraphQLError(UNAUTHENTICATED_MESSAGES[reason], {
-    extensions: { ...extra, code: ErrorCode.UNAUTHENTICATED, http: { status: 200 } },
+    extensions: {
+      ...extra,
+      code: ErrorCode.UNAUTHENTICATED,
+      ...(reason === 'credentials' ? {} : { reason }),
+    },
   });
+}
+
+/** `FORBIDDEN` (blame `caller`) with a message written for a person. */
+export function forbidden(message: string, extra: Record<string, unknown> = {}): GraphQLError {
+  return new GraphQLError(message, { extensions: { ...extra, code: ErrorCode.FORBIDDEN, blame: 'caller' } });
 }
 
 /** `BAD_USER_INPUT` naming the argument. */
@@ -55,7 +70,7 @@ export function fromUpstreamError(error: UpstreamError): GraphQLError {
   const blame = error.blame;
   switch (error.kind) {
     case 'unauthenticated':
-      return withBlame(unauthenticated('rejected'), blame);
+      return withBlame(unauthenticated('rejected_by_upstream'), blame);
     case 'invalid_input':
       return new GraphQLError(error.detail, {
         extensions: {

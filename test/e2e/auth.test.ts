@@ -106,7 +106,7 @@ describe('protected fields', () => {
     expect(errorCodes(result.error)).toEqual(['UNAUTHENTICATED']);
   });
 
-  it('should refuse a session whose upstream token the upstream rejects', async () => {
+  it('should refuse a session whose upstream token the upstream rejects from its first call: FORBIDDEN, then dead', async () => {
     const { token } = await h.gateway.services.sessions.seal({
       username: 'demo',
       userId: null,
@@ -118,6 +118,16 @@ describe('protected fields', () => {
       query: ObjectsDocument,
       variables: { objectName: 'com.example.LoanType', first: 1 },
     });
-    expect(errorCodes(result.error)).toEqual(['UNAUTHENTICATED']);
+    // Never accepted by the upstream: the account cannot use this application (see test/hardening/sessions).
+    expect(errorCodes(result.error)).toEqual(['FORBIDDEN']);
+    const again = await h.client(token).query({
+      query: ObjectsDocument,
+      variables: { objectName: 'com.example.LoanType', first: 1 },
+    });
+    expect(firstError(again.error).extensions).toMatchObject({
+      code: 'UNAUTHENTICATED',
+      reason: 'rejected_by_upstream',
+    });
+    expect((await h.client(token).query({ query: MeDocument })).data!.me).toBeNull();
   });
 });

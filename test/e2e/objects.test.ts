@@ -277,7 +277,7 @@ describe('saveObject and updateObject', () => {
     expect(h.upstreamCalls().update).toBe(0);
   });
 
-  it('should answer UNAUTHENTICATED when the upstream rejects the token on save (SAVE_ERR_401)', async () => {
+  it('should treat an upstream rejection of the token on save (SAVE_ERR_401) as a dead session', async () => {
     const { token: stale } = await h.gateway.services.sessions.seal({
       username: 'demo',
       userId: null,
@@ -288,7 +288,16 @@ describe('saveObject and updateObject', () => {
     const result = await h
       .client(stale)
       .mutate({ mutation: SaveDocument, variables: { objectName: LOAN, data: { a: 1 } } });
-    expect(errorCodes(result.error)).toEqual(['UNAUTHENTICATED']);
+    // Never accepted by the upstream, so its first refusal is FORBIDDEN (not a "log in again" loop); the
+    // session is dead afterwards (README, "Sessions: what a client sees").
+    expect(errorCodes(result.error)).toEqual(['FORBIDDEN']);
+    const again = await h
+      .client(stale)
+      .mutate({ mutation: SaveDocument, variables: { objectName: LOAN, data: { a: 1 } } });
+    expect(firstError(again.error).extensions).toMatchObject({
+      code: 'UNAUTHENTICATED',
+      reason: 'rejected_by_upstream',
+    });
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createSessionSealer } from '../../src/session.ts';
+import { EncryptJWT } from 'jose';
+import { createSessionSealer, deriveSessionKey } from '../../src/session.ts';
 
 const claims = {
   username: 'demo',
@@ -48,5 +49,52 @@ describe('session tokens', () => {
   it('should survive a restart with the same secret', async () => {
     const { token } = await createSessionSealer({ secret: 'k'.repeat(32) }).seal(claims);
     expect(await createSessionSealer({ secret: 'k'.repeat(32) }).open(token)).toMatchObject(claims);
+  });
+
+  it('should give every token its own jti and iat, and tell an expired token from an invalid one', async () => {
+    let now = Date.parse('2026-01-01T00:00:00Z');
+    const sealer = createSessionSealer({ secret: 'k'.repeat(32), ttlSeconds: 60, now: () => now });
+    const a = await sealer.seal(claims);
+    const b = await sealer.seal(claims);
+    expect(a.claims.tokenId).not.toBe(b.claims.tokenId);
+    expect(a.claims.issuedAtSeconds).toBe(now / 1000);
+    now += 61_000;
+    expect(await sealer.inspect(a.token)).toEqual({ status: 'expired' });
+    expect(await sealer.inspect('garbage')).toEqual({ status: 'invalid' });
+  });
+
+  it('should refuse tokens under algorithms it does not issue, or compressed, even with its own key', async () => {
+    const sealer = createSessionSealer({ secret: 'k'.repeat(32) });
+    const key = deriveSessionKey('k'.repeat(32));
+    const payload = { u: 'demo', i: null, a: 'demo', o: 'acme', t: 'x' };
+    for (const header of [
+      { alg: 'A256KW', enc: 'A256GCM' },
+      { alg: 'dir', enc: 'A128CBC-HS256' },
+      { alg: 'dir', enc: 'A256GCM', zip: 'DEF' },
+    ]) {
+      const token = await new EncryptJWT(payload)
+        .setProtectedHeader(header)
+        .setJti('j')
+        .setIssuedAt()
+        .setExpirationTime('1h')
+        .encrypt(key);
+      expect(await sealer.inspect(token)).toEqual({ status: 'invalid' });
+    }
+    const genuine = await new EncryptJWT(payload)
+      .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
+      .setJti('j')
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .encrypt(key);
+    expect((await sealer.inspect(genuine)).status).toBe('open');
+  });
+
+  it('should open tokens of the previous secret during a rotation, and seal with the current one', async () => {
+    const { token: old } = await createSessionSealer({ secret: 'a'.repeat(32) }).seal(claims);
+    const rotating = createSessionSealer({ secret: 'b'.repeat(32), previousSecret: 'a'.repeat(32) });
+    expect(await rotating.open(old)).toMatchObject(claims);
+    const { token: fresh } = await rotating.seal(claims);
+    expect(await createSessionSealer({ secret: 'a'.repeat(32) }).open(fresh)).toBeNull();
+    expect(await createSessionSealer({ secret: 'b'.repeat(32) }).open(fresh)).toMatchObject(claims);
   });
 });

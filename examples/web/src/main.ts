@@ -9,6 +9,7 @@ import { createErrorBanner } from './error-banner.ts';
 import type { ErrorDescription } from './error-message.ts';
 import { createLoanTypesView } from './loan-types-view.ts';
 import { createLoginView } from './login-view.ts';
+import { SignOutDocument } from './operations.ts';
 import { loadSettings } from './settings.ts';
 import { createSessionStore, type StoredSession } from './session-store.ts';
 
@@ -36,8 +37,18 @@ async function start(root: HTMLElement): Promise<void> {
 
   const showLoanTypes = (session: StoredSession) => {
     const signOut = () => {
+      // Revoke the token on the gateway (sent explicitly: the store is cleared at once), and forget it here
+      // whatever the answer, so a failed logout never keeps the user signed in on this page.
+      void client
+        .mutate({
+          mutation: SignOutDocument,
+          context: { headers: { authorization: `Bearer ${session.token}` } },
+        })
+        .catch(() => undefined)
+        .finally(() => {
+          void client.clearStore();
+        });
       store.clear();
-      void client.clearStore();
       banner.hide();
       showLogin();
     };

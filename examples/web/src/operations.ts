@@ -18,6 +18,13 @@ export const SignInDocument = graphql(`
   }
 `);
 
+/** Ends the session on the gateway (every replica), so a copied token stops working at sign-out. */
+export const SignOutDocument = graphql(`
+  mutation SignOut {
+    logout
+  }
+`);
+
 /** The fields the page shows and edits (the gateway's typed API, derived from schema/objects/loan-type.graphql). */
 export const LoanTypeFieldsFragment = graphql(`
   fragment LoanTypeFields on LoanType {

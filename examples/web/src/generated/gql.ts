@@ -15,6 +15,7 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  */
 type Documents = {
     "\n  mutation SignIn($username: String!, $password: String!, $method: LoginMethod) {\n    login(username: $username, password: $password, method: $method) {\n      token\n      expiresAt\n      user {\n        id\n        username\n      }\n    }\n  }\n": typeof types.SignInDocument,
+    "\n  mutation SignOut {\n    logout\n  }\n": typeof types.SignOutDocument,
     "\n  fragment LoanTypeFields on LoanType {\n    id\n    loanType\n    description\n    rate\n  }\n": typeof types.LoanTypeFieldsFragmentDoc,
     "\n  query LoanTypes($where: LoanTypeWhere, $first: Int, $after: String, $last: Int, $before: String) {\n    loanTypes(where: $where, first: $first, after: $after, last: $last, before: $before) {\n      totalCount\n      edges {\n        cursor\n        node {\n          ...LoanTypeFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        hasPreviousPage\n        startCursor\n        endCursor\n      }\n    }\n  }\n": typeof types.LoanTypesDocument,
     "\n  mutation CreateLoanType($input: LoanTypeInput!) {\n    saveLoanType(input: $input) {\n      id\n      message\n      object {\n        ...LoanTypeFields\n      }\n    }\n  }\n": typeof types.CreateLoanTypeDocument,
@@ -22,6 +23,7 @@ type Documents = {
 };
 const documents: Documents = {
     "\n  mutation SignIn($username: String!, $password: String!, $method: LoginMethod) {\n    login(username: $username, password: $password, method: $method) {\n      token\n      expiresAt\n      user {\n        id\n        username\n      }\n    }\n  }\n": types.SignInDocument,
+    "\n  mutation SignOut {\n    logout\n  }\n": types.SignOutDocument,
     "\n  fragment LoanTypeFields on LoanType {\n    id\n    loanType\n    description\n    rate\n  }\n": types.LoanTypeFieldsFragmentDoc,
     "\n  query LoanTypes($where: LoanTypeWhere, $first: Int, $after: String, $last: Int, $before: String) {\n    loanTypes(where: $where, first: $first, after: $after, last: $last, before: $before) {\n      totalCount\n      edges {\n        cursor\n        node {\n          ...LoanTypeFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        hasPreviousPage\n        startCursor\n        endCursor\n      }\n    }\n  }\n": types.LoanTypesDocument,
     "\n  mutation CreateLoanType($input: LoanTypeInput!) {\n    saveLoanType(input: $input) {\n      id\n      message\n      object {\n        ...LoanTypeFields\n      }\n    }\n  }\n": types.CreateLoanTypeDocument,
@@ -46,6 +48,10 @@ export function graphql(source: string): unknown;
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation SignIn($username: String!, $password: String!, $method: LoginMethod) {\n    login(username: $username, password: $password, method: $method) {\n      token\n      expiresAt\n      user {\n        id\n        username\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation SignIn($username: String!, $password: String!, $method: LoginMethod) {\n    login(username: $username, password: $password, method: $method) {\n      token\n      expiresAt\n      user {\n        id\n        username\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SignOut {\n    logout\n  }\n"): (typeof documents)["\n  mutation SignOut {\n    logout\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -1,0 +1,84 @@
+/**
+ * Makes a session the upstream rejected dead for good: once a request's answer holds `UNAUTHENTICATED` with
+ * `reason: rejected_by_upstream`, the session goes on the revocation list (so `me` answers `null` and every
+ * later call `UNAUTHENTICATED` without asking the upstream again).
+ *
+ * A rejection of a session that never had an upstream call accepted (on this replica) is not "log in again":
+ * the login worked but the account cannot use this application or organization (another application's
+ * user), and logging in again would loop. That answer becomes `FORBIDDEN` with a message a person
+ * understands; the session is dead all the same.
+ */
+import type { ApolloServerPlugin } from '@apollo/server';
+import type { GraphQLFormattedError } from 'graphql';
+import { LRUCache } from 'lru-cache';
+import type { GraphQLContext } from '../context.ts';
+import type { RequestScopes } from '../observability/request-scope.ts';
+import { ErrorCode } from '../resolvers/errors.ts';
+import type { SessionClaims } from '../session.ts';
+import type { SessionRevocations } from './session-revocations.ts';
+
+/** Options of {@link createDeadSessionPlugin}. */
+export interface DeadSessionPluginOptions {
+  revocations: SessionRevocations;
+  scopes: RequestScopes;
+  /** Sessions remembered as accepted by the upstream at least once. Default 100_000. */
+  maxProvenSessions?: number;
+}
+
+function isRejection(error: GraphQLFormattedError): boolean {
+  return (
+    error.extensions?.code === ErrorCode.UNAUTHENTICATED && error.extensions.reason === 'rejected_by_upstream'
+  );
+}
+
+function isAuthError(error: GraphQLFormattedError): boolean {
+  const code = error.extensions?.code;
+  return code === ErrorCode.UNAUTHENTICATED || code === ErrorCode.FORBIDDEN;
+}
+
+/** The `FORBIDDEN` a session gets when the upstream refuses it before ever accepting it. */
+export function notForThisApplication(
+  session: SessionClaims,
+  error: GraphQLFormattedError,
+): GraphQLFormattedError {
+  const organization =
+    session.organizationCode === null ? '' : ` in organization "${session.organizationCode}"`;
+  return {
+    ...error,
+    message:
+      `The account "${session.username}" signed in, but the upstream service refused its first request: it ` +
+      `cannot use application "${session.applicationCode}"${organization}. If logging in again ends the same ` +
+      'way, ask an administrator for access, or sign in with another account or organization.',
+    extensions: { code: ErrorCode.FORBIDDEN, blame: 'caller', reason: 'not_allowed_after_login' },
+  };
+}
+
+/** The plugin. */
+export function createDeadSessionPlugin(
+  options: DeadSessionPluginOptions,
+): ApolloServerPlugin<GraphQLContext> {
+  // Per replica: a session proven on another replica is only unproven here until its first accepted call.
+  const proven = new LRUCache<string, true>({ max: options.maxProvenSessions ?? 100_000 });
+  return {
+    requestDidStart() {
+      return Promise.resolve({
+        async willSendResponse({ contextValue, response }) {
+          const { session } = contextValue;
+          if (session === null || response.body.kind !== 'single') return;
+          const result = response.body.singleResult;
+          const errors = result.errors ?? [];
+          if (!errors.some(isRejection)) {
+            const calls = options.scopes.current()?.upstreamCalls ?? 0;
+            if (calls > 0 && !errors.some(isAuthError)) proven.set(session.tokenId, true);
+            return;
+          }
+          await options.revocations.revoke(session.tokenId, session.expiresAtSeconds, 'rejected_by_upstream');
+          if (proven.has(session.tokenId)) return;
+          result.errors = errors.map((error) =>
+            isRejection(error) ? notForThisApplication(session, error) : error,
+          );
+        },
+      });
+    },
+  };
+}
