@@ -47,9 +47,9 @@ export interface EmulatorOptions {
   host?: string;
   /** JSONP wrapper: `plain` is `cb({...});`, `guard` is `/**\/ typeof cb === 'function' && cb({...});`. Default `plain`. */
   wrapper?: WrapperStyle;
-  /** How `matches` compares (DESIGN.md `UPSTREAM_MATCHES`). Default `regex`. */
+  /** How `matches` compares (docs/design.md, `UPSTREAM_MATCHES`). Default `regex`. */
   matches?: MatchMode;
-  /** What `pageStart` counts (DESIGN.md `UPSTREAM_PAGE_START`). Default `page0`. */
+  /** What `pageStart` counts (docs/design.md, `UPSTREAM_PAGE_START`). Default `page0`. */
   pageStart?: PageStartMode;
   /** Delay added before every operation's answer, in milliseconds. Default 0. */
   latencyMillis?: number;

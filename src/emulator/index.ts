@@ -1,6 +1,6 @@
 /**
  * The upstream emulator: a faithful, self-contained implementation of the JSONP object data service of
- * `upstream-api.md`, with DESIGN.md's decisions. It is the gateway's embedded default upstream, the test
+ * `docs/upstream-contract.md`, with the decisions of `docs/design.md`. It is the gateway's embedded default upstream, the test
  * double of every test and the target of the benchmarks. It shares only wire types with `src/upstream/`.
  */
 export { DEMO, EMULATOR_USERS, type EmulatorUser } from './demo-users.ts';
