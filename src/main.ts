@@ -3,7 +3,6 @@
  * set, starts the gateway, and stops both cleanly on SIGTERM/SIGINT (`shutdown.ts`).
  */
 import { ConfigError, loadConfig } from './config.ts';
-import { startEmulator, DEMO } from './emulator/index.ts';
 import { createGateway, type UpstreamUrls } from './server.ts';
 import { createShutdown } from './shutdown.ts';
 
@@ -11,9 +10,14 @@ async function main(): Promise<void> {
   const config = loadConfig();
   let upstreamUrls: UpstreamUrls;
   let stopEmulator: (() => Promise<void>) | undefined;
+  let demoLogin: { username: string; mobile: string; password: string } | undefined;
   if (config.upstream.kind === 'remote') {
     upstreamUrls = config.upstream;
   } else {
+    // Loaded only when embedded: the image ships no emulator, and its process-wide V8 regex flag must
+    // never be set inside a gateway that talks to a real upstream.
+    const { startEmulator, DEMO } = await import('../emulator/index.ts');
+    demoLogin = DEMO;
     // The embedded emulator follows the gateway's UPSTREAM_* switches, so both sides agree.
     const emulator = await startEmulator({
       port: config.upstream.emulatorPort,
@@ -43,7 +47,8 @@ async function main(): Promise<void> {
       : []),
     `Node.js:          ${process.version}`,
   ];
-  if (stopEmulator) {
+  if (demoLogin) {
+    const DEMO = demoLogin;
     lines.push(
       `Upstream:         embedded emulator at ${upstreamUrls.studioUrl}`,
       `Demo login:       username "${DEMO.username}" (or mobile ${DEMO.mobile}), password "${DEMO.password}"`,

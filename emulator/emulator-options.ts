@@ -1,4 +1,4 @@
-import type { WireOperation } from '../upstream/wire.ts';
+import type { WireOperation } from '../src/upstream/wire.ts';
 import type { MatchMode } from './filter-command.ts';
 import type { PageStartMode } from './paging.ts';
 import type { WrapperStyle } from './reply.ts';

@@ -1,4 +1,4 @@
-import type { WireRecord } from '../upstream/wire.ts';
+import type { WireRecord } from '../src/upstream/wire.ts';
 import { rejectPattern } from './regex-guard.ts';
 
 /** How `matches` compares: `UPSTREAM_MATCHES` of docs/design.md. */
