@@ -2,9 +2,13 @@
  * The command line (`npm start`): reads the settings, starts the emulator in-process when no upstream is
  * set, starts the gateway, and stops both cleanly on SIGTERM/SIGINT (`shutdown.ts`).
  */
+import { addressInUseLine, isAddressInUse } from './address-in-use.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createGateway, type UpstreamUrls } from './server.ts';
 import { createShutdown } from './shutdown.ts';
+
+/** A start-up failure whose message is already the one line to print. */
+class StartProblem extends Error {}
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -18,12 +22,24 @@ async function main(): Promise<void> {
     // never be set inside a gateway that talks to a real upstream.
     const { startEmulator, DEMO } = await import('../emulator/index.ts');
     demoLogin = DEMO;
-    // The embedded emulator follows the gateway's UPSTREAM_* switches, so both sides agree.
+    if (config.production) {
+      process.stderr.write(
+        "\nWARNING: UPSTREAM=emulator in production: the gateway serves the embedded emulator's DEMO data\n" +
+          'and demo passwords, not a real upstream. Set API_URL, BASE_URL, STUDIO_URL and SERVER_URL instead.\n\n',
+      );
+    }
+    const emulatorPort = config.upstream.emulatorPort;
+    // The embedded emulator follows the gateway's UPSTREAM_* switches, so both sides agree. Port 0 (the
+    // default) lets the system choose, so a busy 4010 never stops `npm start`.
     const emulator = await startEmulator({
-      port: config.upstream.emulatorPort,
+      port: emulatorPort,
       host: '127.0.0.1',
       matches: config.matchesMode,
       pageStart: config.pageStartMode,
+    }).catch((error: unknown) => {
+      throw isAddressInUse(error)
+        ? new StartProblem(addressInUseLine('embedded emulator', '127.0.0.1', emulatorPort, 'EMULATOR_PORT'))
+        : error;
     });
     stopEmulator = () => emulator.close();
     upstreamUrls = {
@@ -34,7 +50,18 @@ async function main(): Promise<void> {
     };
   }
   const gateway = await createGateway({ config, upstreamUrls });
-  const url = await gateway.listen();
+  const url = await gateway.listen().catch(async (error: unknown) => {
+    await stopEmulator?.();
+    throw isAddressInUse(error)
+      ? new StartProblem(addressInUseLine('gateway', config.host, config.port, 'PORT'))
+      : error;
+  });
+  if (config.production && config.upstream.kind === 'embedded') {
+    gateway.app.log.warn(
+      { upstream: 'emulator' },
+      'production gateway running on the embedded demo emulator',
+    );
+  }
   gateway.app.log.info(
     { node: process.version, upstream: config.upstream.kind, production: config.production },
     `gateway listening on ${url}/graphql`,
@@ -82,7 +109,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
+  if (error instanceof ConfigError || error instanceof StartProblem) {
     process.stderr.write(`${error.message}\n`);
   } else {
     process.stderr.write(
