@@ -55,6 +55,11 @@ export interface EmulatorOptions {
   latencyMillis?: number;
   /** Lifetime of issued upstream tokens, in seconds. Default 28_800. */
   tokenTtlSeconds?: number;
+  /**
+   * Object names served besides the three demo types (`EMULATOR_OBJECT_TYPES` and the `@dataObject` names
+   * of `schema/objects/`), empty until saved to. Any other name is refused as `unknown object name`.
+   */
+  objectTypes?: readonly string[];
   /** Durable store: a JSON file replaced atomically on every write, seeded on first start. Default: in memory. */
   dataFile?: string;
   /** Fault injection. Default: none. */

@@ -12,6 +12,11 @@ export {
   type FaultOptions,
   type RunningEmulator,
 } from './emulator-options.ts';
-export { EmulatorConfigError, readEmulatorConfig, type Environment } from './emulator-config.ts';
+export {
+  EmulatorConfigError,
+  readEmulatorConfig,
+  readObjectTypes,
+  type Environment,
+} from './emulator-config.ts';
 export { DEMO_SEED_COUNTS, OBJECT_NAMES } from './seed-data.ts';
 export { startEmulator } from './start-emulator.ts';

@@ -69,7 +69,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const wrapper = options.wrapper ?? 'plain';
   const latencyMillis = options.latencyMillis ?? 0;
   const faults = createFaultInjector(options.faults);
-  const { store, persist, settled } = await openStore(options.dataFile);
+  const { store, persist, settled } = await openStore(options.dataFile, options.objectTypes);
   const context: EmulatorContext = {
     store,
     users: createUserDirectory(EMULATOR_USERS),

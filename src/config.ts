@@ -25,6 +25,8 @@ export interface GatewayConfig {
   port: number;
   logLevel: string;
   upstream: UpstreamTarget;
+  /** `OBJECT_TYPES_DIR`: the folder of typed object types. `undefined` = the repository's `schema/objects/`. */
+  objectTypesDir: string | undefined;
   applicationCode: string;
   organizationCode: string | undefined;
   /** Raw secret; only `session.ts` derives the key from it. Never logged. `undefined` = random per start. */
@@ -207,6 +209,7 @@ const schema = z.object({
   STUDIO_URL: url.optional(),
   SERVER_URL: url.optional(),
   UPSTREAM: z.enum(['emulator']).optional(),
+  OBJECT_TYPES_DIR: z.string().min(1).optional(),
   EMULATOR_PORT: int(0, 65_535).default(0),
   APPLICATION_CODE: z.string().min(1).optional(),
   ORGANIZATION_CODE: z.string().min(1).optional(),
@@ -334,6 +337,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
   }
   return {
     production,
+    objectTypesDir: e.OBJECT_TYPES_DIR,
     host: e.HOST ?? '127.0.0.1',
     port: e.PORT,
     logLevel: e.LOG_LEVEL,

@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   } else {
     // Loaded only when embedded: the image ships no emulator, and its process-wide V8 regex flag must
     // never be set inside a gateway that talks to a real upstream.
-    const { startEmulator, DEMO } = await import('../emulator/index.ts');
+    const { startEmulator, readObjectTypes, DEMO } = await import('../emulator/index.ts');
     demoLogin = DEMO;
     if (config.production) {
       process.stderr.write(
@@ -36,6 +36,8 @@ async function main(): Promise<void> {
       host: '127.0.0.1',
       matches: config.matchesMode,
       pageStart: config.pageStartMode,
+      // The team's own types (schema/objects/, EMULATOR_OBJECT_TYPES) are served too, empty at first.
+      objectTypes: readObjectTypes(process.env),
     }).catch((error: unknown) => {
       throw isAddressInUse(error)
         ? new StartProblem(addressInUseLine('embedded emulator', '127.0.0.1', emulatorPort, 'EMULATOR_PORT'))

@@ -166,7 +166,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const limits = createQueryLimits(config.queryLimits);
 
   const apollo = new ApolloServer<GraphQLContext>({
-    schema: buildSchema(),
+    schema: buildSchema(config.objectTypesDir === undefined ? {} : { objectsDir: config.objectTypesDir }),
     introspection: config.introspection,
     csrfPrevention: true,
     allowBatchedHttpRequests: false,

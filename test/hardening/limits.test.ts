@@ -53,7 +53,7 @@ function fragmentedPage(extra: number): string {
 }
 
 describe('depth of operations written with fragments', () => {
-  it('should pass a query at real depth 5 written with the client preset\'s fragments', async () => {
+  it("should pass a query at real depth 5 written with the client preset's fragments", async () => {
     const answer = await postGraphql(h.graphqlUrl, fragmentedPage(0), {}, auth);
     expect(codesOf(answer)).toEqual([]);
     expect(answer.status).toBe(200);

@@ -4,7 +4,10 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 
 const MAIN = new URL('../../src/main.ts', import.meta.url).pathname;
@@ -115,5 +118,49 @@ describe('npm start in development', () => {
     } finally {
       held.server?.close();
     }
+  });
+});
+
+/** POSTs one GraphQL operation; answers its `data`, throwing its errors. */
+async function graphql(url: string, query: string, token?: string): Promise<Record<string, unknown>> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify({ query }),
+  });
+  const answer = (await response.json()) as { data?: Record<string, unknown>; errors?: unknown[] };
+  if (answer.errors) throw new Error(JSON.stringify(answer.errors));
+  return answer.data ?? {};
+}
+
+describe('npm start with a type declared only in the object types folder', () => {
+  it('should save an object of the fresh type on the embedded emulator and read it back', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'team-objects-'));
+    cpSync('schema/objects', dir, { recursive: true });
+    writeFileSync(
+      join(dir, 'invoice.graphql'),
+      'type Invoice @dataObject(name: "com.acme.Invoice") { id: ID! number: String total: Float }\n',
+    );
+    const gateway = start({ PORT: '0', OBJECT_TYPES_DIR: dir });
+    const url = graphqlUrl(await gateway.ready());
+    const login = await graphql(
+      url,
+      'mutation { login(username: "demo", password: "demo-password") { token } }',
+    );
+    const token = (login.login as { token: string }).token;
+    const saved = await graphql(
+      url,
+      'mutation { saveInvoice(input: { number: "INV-1", total: 12.5 }) { id } }',
+      token,
+    );
+    const id = (saved.saveInvoice as { id: string }).id;
+    const read = await graphql(
+      url,
+      `{ invoice(id: "${id}") { id number total } invoices { totalCount } }`,
+      token,
+    );
+    expect(read).toEqual({ invoice: { id, number: 'INV-1', total: 12.5 }, invoices: { totalCount: 1 } });
+    gateway.child.kill('SIGTERM');
+    expect((await gateway.exited)[0]).toBe(0);
   });
 });
