@@ -85,7 +85,6 @@ async function main(): Promise<void> {
       `                    -d '{"query":"mutation { login(username: \\"demo\\", password: \\"demo-password\\") { token } }"}'`,
     );
   }
-  process.stdout.write(`\n${lines.join('\n')}\n\n`);
 
   const shutdown = createShutdown({
     gateway,
@@ -108,6 +107,9 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => {
     onSignal('SIGINT');
   });
+  // The banner last: whoever waits for it (a test, a supervisor) may signal at once, and must find the
+  // handlers in place rather than Node's default, which would kill the process without a drain.
+  process.stdout.write(`\n${lines.join('\n')}\n\n`);
 }
 
 main().catch((error: unknown) => {
