@@ -3,7 +3,8 @@
 # Node 24 runs the TypeScript sources directly (type stripping), so there is no compile step: the first
 # stage only installs the production dependencies, the second copies them beside the sources and runs
 # as the unprivileged `node` user. Settings come from the environment (README "Settings"); in production
-# SESSION_SECRET is required, and with no upstream addresses set the embedded emulator is used.
+# SESSION_SECRET and the four upstream addresses are required. The emulator (emulator/) is not in the
+# image: UPSTREAM=emulator cannot work here, by design.
 
 FROM node:24-bookworm-slim AS dependencies
 WORKDIR /app

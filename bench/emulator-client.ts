@@ -7,7 +7,7 @@ import { decodeJsonp } from './load-job.ts';
 import { PAGE_SIZE, SAVED_FIELDS, TYPES, variantObjects, W1_OBJECTS } from './workloads.ts';
 import type { Fixture, UpstreamRecord, WorkloadId } from './workloads.ts';
 
-/** The demo tenant of the emulator (DESIGN.md). */
+/** The demo tenant of the emulator (docs/design.md). */
 export const DEMO = {
   applicationCode: 'demo',
   organizationCode: 'acme',

@@ -56,7 +56,7 @@ async function main(): Promise<void> {
     const emulatorUrl = `http://127.0.0.1:${emulatorPort}`;
     const emulator = startNodeProcess(
       'emulator',
-      join(benchDir, '..', 'src', 'emulator', 'main.ts'),
+      join(benchDir, '..', 'emulator', 'main.ts'),
       { EMULATOR_PORT: String(emulatorPort), EMULATOR_LATENCY_MS: '0', NODE_ENV: 'production' },
       logDir,
     );

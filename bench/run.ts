@@ -79,7 +79,7 @@ async function main(): Promise<void> {
     };
     const emulator = startNodeProcess(
       'emulator',
-      join(benchDir, '..', 'src', 'emulator', 'main.ts'),
+      join(benchDir, '..', 'emulator', 'main.ts'),
       emulatorEnv,
       logDir,
     );

@@ -6,7 +6,7 @@
  * Ctrl+C stops all three.
  */
 import { ConfigError, loadConfig } from '../src/config.ts';
-import { DEMO, startEmulator } from '../src/emulator/index.ts';
+import { DEMO, startEmulator } from '../emulator/index.ts';
 import { createGateway } from '../src/server.ts';
 import { buildExampleWeb, serveExampleWeb } from './example-web.ts';
 

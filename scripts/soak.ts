@@ -16,7 +16,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { startEmulator, type FaultMode } from '../src/emulator/index.ts';
+import { startEmulator, type FaultMode } from '../emulator/index.ts';
 
 const { values } = parseArgs({
   options: {

@@ -10,7 +10,13 @@ import type { MatchesMode, PageStartMode } from './upstream/types.ts';
 /** Where the upstream is: four base addresses, or the embedded emulator. */
 export type UpstreamTarget =
   | { kind: 'remote'; apiUrl: string; baseUrl: string; studioUrl: string; serverUrl: string }
-  | { kind: 'embedded'; emulatorPort: number };
+  | {
+      kind: 'embedded';
+      /** `EMULATOR_PORT`; `0` (the default) lets the system choose a free port. */
+      emulatorPort: number;
+      /** `UPSTREAM=emulator` asked for it explicitly (required in production, where it is loudly logged). */
+      explicit: boolean;
+    };
 
 /** The validated settings. Durations carry their unit in the name. */
 export interface GatewayConfig {
@@ -19,6 +25,8 @@ export interface GatewayConfig {
   port: number;
   logLevel: string;
   upstream: UpstreamTarget;
+  /** `OBJECT_TYPES_DIR`: the folder of typed object types. `undefined` = the repository's `schema/objects/`. */
+  objectTypesDir: string | undefined;
   applicationCode: string;
   organizationCode: string | undefined;
   /** Raw secret; only `session.ts` derives the key from it. Never logged. `undefined` = random per start. */
@@ -212,7 +220,9 @@ const schema = z.object({
   BASE_URL: url.optional(),
   STUDIO_URL: url.optional(),
   SERVER_URL: url.optional(),
-  EMULATOR_PORT: int(0, 65_535).default(4010),
+  UPSTREAM: z.enum(['emulator']).optional(),
+  OBJECT_TYPES_DIR: z.string().min(1).optional(),
+  EMULATOR_PORT: int(0, 65_535).default(0),
   APPLICATION_CODE: z.string().min(1).optional(),
   ORGANIZATION_CODE: z.string().min(1).optional(),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
@@ -307,6 +317,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
       `Invalid setting ${missing}: set all four upstream addresses, or none for the emulator`,
     );
   }
+  if (e.UPSTREAM === 'emulator' && set.length > 0) {
+    throw new ConfigError(
+      `Invalid setting UPSTREAM: "emulator" cannot be combined with ${set.join(', ')}; unset one or the other`,
+    );
+  }
+  // Production never runs on demo data by accident: the embedded emulator must be asked for by name.
+  if (production && set.length === 0 && e.UPSTREAM !== 'emulator') {
+    throw new ConfigError(
+      `Invalid setting ${UPSTREAM_KEYS.join(', ')}: required in production (or UPSTREAM=emulator to run on the demo emulator on purpose)`,
+    );
+  }
   const upstream: UpstreamTarget =
     e.API_URL && e.BASE_URL && e.STUDIO_URL && e.SERVER_URL
       ? {
@@ -316,7 +337,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
           studioUrl: e.STUDIO_URL,
           serverUrl: e.SERVER_URL,
         }
-      : { kind: 'embedded', emulatorPort: e.EMULATOR_PORT };
+      : { kind: 'embedded', emulatorPort: e.EMULATOR_PORT, explicit: e.UPSTREAM === 'emulator' };
   if (upstream.kind === 'remote' && e.APPLICATION_CODE === undefined) {
     throw new ConfigError('Invalid setting APPLICATION_CODE: required when the upstream addresses are set');
   }
@@ -340,6 +361,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
   }
   return {
     production,
+    objectTypesDir: e.OBJECT_TYPES_DIR,
     host: e.HOST ?? '127.0.0.1',
     port: e.PORT,
     logLevel: e.LOG_LEVEL,

@@ -2,24 +2,46 @@
  * The command line (`npm start`): reads the settings, starts the emulator in-process when no upstream is
  * set, starts the gateway, and stops both cleanly on SIGTERM/SIGINT (`shutdown.ts`).
  */
+import { addressInUseLine, isAddressInUse } from './address-in-use.ts';
 import { ConfigError, loadConfig } from './config.ts';
-import { startEmulator, DEMO } from './emulator/index.ts';
 import { createGateway, type UpstreamUrls } from './server.ts';
 import { createShutdown } from './shutdown.ts';
+
+/** A start-up failure whose message is already the one line to print. */
+class StartProblem extends Error {}
 
 async function main(): Promise<void> {
   const config = loadConfig();
   let upstreamUrls: UpstreamUrls;
   let stopEmulator: (() => Promise<void>) | undefined;
+  let demoLogin: { username: string; mobile: string; password: string } | undefined;
   if (config.upstream.kind === 'remote') {
     upstreamUrls = config.upstream;
   } else {
-    // The embedded emulator follows the gateway's UPSTREAM_* switches, so both sides agree.
+    // Loaded only when embedded: the image ships no emulator, and its process-wide V8 regex flag must
+    // never be set inside a gateway that talks to a real upstream.
+    const { startEmulator, readObjectTypes, DEMO } = await import('../emulator/index.ts');
+    demoLogin = DEMO;
+    if (config.production) {
+      process.stderr.write(
+        "\nWARNING: UPSTREAM=emulator in production: the gateway serves the embedded emulator's DEMO data\n" +
+          'and demo passwords, not a real upstream. Set API_URL, BASE_URL, STUDIO_URL and SERVER_URL instead.\n\n',
+      );
+    }
+    const emulatorPort = config.upstream.emulatorPort;
+    // The embedded emulator follows the gateway's UPSTREAM_* switches, so both sides agree. Port 0 (the
+    // default) lets the system choose, so a busy 4010 never stops `npm start`.
     const emulator = await startEmulator({
-      port: config.upstream.emulatorPort,
+      port: emulatorPort,
       host: '127.0.0.1',
       matches: config.matchesMode,
       pageStart: config.pageStartMode,
+      // The team's own types (schema/objects/, EMULATOR_OBJECT_TYPES) are served too, empty at first.
+      objectTypes: readObjectTypes(process.env),
+    }).catch((error: unknown) => {
+      throw isAddressInUse(error)
+        ? new StartProblem(addressInUseLine('embedded emulator', '127.0.0.1', emulatorPort, 'EMULATOR_PORT'))
+        : error;
     });
     stopEmulator = () => emulator.close();
     upstreamUrls = {
@@ -30,7 +52,18 @@ async function main(): Promise<void> {
     };
   }
   const gateway = await createGateway({ config, upstreamUrls });
-  const url = await gateway.listen();
+  const url = await gateway.listen().catch(async (error: unknown) => {
+    await stopEmulator?.();
+    throw isAddressInUse(error)
+      ? new StartProblem(addressInUseLine('gateway', config.host, config.port, 'PORT'))
+      : error;
+  });
+  if (config.production && config.upstream.kind === 'embedded') {
+    gateway.app.log.warn(
+      { upstream: 'emulator' },
+      'production gateway running on the embedded demo emulator',
+    );
+  }
   gateway.app.log.info(
     { node: process.version, upstream: config.upstream.kind, production: config.production },
     `gateway listening on ${url}/graphql`,
@@ -43,7 +76,8 @@ async function main(): Promise<void> {
       : []),
     `Node.js:          ${process.version}`,
   ];
-  if (stopEmulator) {
+  if (demoLogin) {
+    const DEMO = demoLogin;
     lines.push(
       `Upstream:         embedded emulator at ${upstreamUrls.studioUrl}`,
       `Demo login:       username "${DEMO.username}" (or mobile ${DEMO.mobile}), password "${DEMO.password}"`,
@@ -51,7 +85,6 @@ async function main(): Promise<void> {
       `                    -d '{"query":"mutation { login(username: \\"demo\\", password: \\"demo-password\\") { token } }"}'`,
     );
   }
-  process.stdout.write(`\n${lines.join('\n')}\n\n`);
 
   const shutdown = createShutdown({
     gateway,
@@ -74,10 +107,13 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => {
     onSignal('SIGINT');
   });
+  // The banner last: whoever waits for it (a test, a supervisor) may signal at once, and must find the
+  // handlers in place rather than Node's default, which would kill the process without a drain.
+  process.stdout.write(`\n${lines.join('\n')}\n\n`);
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
+  if (error instanceof ConfigError || error instanceof StartProblem) {
     process.stderr.write(`${error.message}\n`);
   } else {
     process.stderr.write(

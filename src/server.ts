@@ -25,6 +25,7 @@ import { createContext, type GatewayServices, type GraphQLContext } from './cont
 import { createReadinessProbe } from './health.ts';
 import { registerCors } from './http/cors.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
+import { registerExplorerRedirects } from './http/explorer-redirects.ts';
 import { registerGraphiql } from './http/graphiql.ts';
 import { linkGraphiqlFromLandingPage } from './http/graphiql-link.ts';
 import { registerGraphqlHeaders } from './http/graphql-headers.ts';
@@ -177,7 +178,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const limits = createQueryLimits(config.queryLimits);
 
   const apollo = new ApolloServer<GraphQLContext>({
-    schema: buildSchema(),
+    schema: buildSchema(config.objectTypesDir === undefined ? {} : { objectsDir: config.objectTypesDir }),
     introspection: config.introspection,
     csrfPrevention: true,
     allowBatchedHttpRequests: false,
@@ -223,7 +224,10 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   });
 
   // The offline explorer follows the landing page setting (off in production unless LANDING_PAGE=true).
-  if (config.landingPage) registerGraphiql(app, { document: EXAMPLE_DOCUMENT, headers: EXAMPLE_HEADERS });
+  if (config.landingPage) {
+    registerGraphiql(app, { document: EXAMPLE_DOCUMENT, headers: EXAMPLE_HEADERS });
+    registerExplorerRedirects(app, { graphiql: true });
+  }
 
   const upstreamReachable = createReadinessProbe(upstreamUrls.studioUrl);
   app.get('/healthz', () => ({ status: 'ok' }));

@@ -1,6 +1,6 @@
 /**
  * The GraphQL schema the Apollo peers (P2, P3) expose: the gateway's `object`, `objects` and `saveObject`
- * fields with the same argument and type names (DESIGN.md), cut down to what the workloads select, so the
+ * fields with the same argument and type names (docs/design.md), cut down to what the workloads select, so the
  * load generator sends every GraphQL peer the same document.
  */
 import type { IncomingMessage } from 'node:http';

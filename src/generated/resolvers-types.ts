@@ -5,6 +5,7 @@ import type { SessionClaims } from '../session.ts';
 import type { GraphQLContext } from '../context.ts';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = T | null | undefined;
+export type Omit<T, K extends keyof T> = Pick<T, Exclude<keyof T, K>>;
 export type RequireFields<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: NonNullable<T[P]> };
 /** All built-in and custom scalars, mapped to their actual values */
 export type Scalars = {
@@ -13,6 +14,8 @@ export type Scalars = {
   Boolean: { input: boolean; output: boolean; }
   Int: { input: number; output: number; }
   Float: { input: number; output: number; }
+  /** A date-time string at UTC, such as 2007-12-03T10:15:30Z, compliant with the `date-time` format outlined in section 5.6 of the RFC 3339 profile of the ISO 8601 standard for representation of dates and times using the Gregorian calendar. */
+  DateTime: { input: string; output: string; }
   /** The `JSON` scalar type represents JSON values as specified by [ECMA-404](http://www.ecma-international.org/publications/files/ECMA-ST/ECMA-404.pdf). */
   JSON: { input: unknown; output: unknown; }
   /** The `JSONObject` scalar type represents JSON objects as specified by [ECMA-404](http://www.ecma-international.org/publications/files/ECMA-ST/ECMA-404.pdf). */
@@ -53,7 +56,10 @@ export type Customer = {
   country?: Maybe<Scalars['String']['output']>;
   /** E-mail address. */
   email?: Maybe<Scalars['String']['output']>;
+  /** The upstream's `_id` of this Customer: unique, assigned by the upstream when it is created. */
   id: Scalars['ID']['output'];
+  /** The upstream's metadata of this Customer (category `none`); one upstream call per object, so not on every object of a large page. */
+  metadata?: Maybe<ObjectMetadata>;
   /** Mobile number. */
   mobile?: Maybe<Scalars['String']['output']>;
   /** Full name. */
@@ -273,9 +279,12 @@ export type LoanType = {
   __typename?: 'LoanType';
   /** What the loan is for. */
   description?: Maybe<Scalars['String']['output']>;
+  /** The upstream's `_id` of this LoanType: unique, assigned by the upstream when it is created. */
   id: Scalars['ID']['output'];
   /** Short name, for example `Home Fixed`. */
   loanType: Scalars['String']['output'];
+  /** The upstream's metadata of this LoanType (category `none`); one upstream call per object, so not on every object of a large page. */
+  metadata?: Maybe<ObjectMetadata>;
   /** Yearly interest rate, in percent. */
   rate?: Maybe<Scalars['Float']['output']>;
 };
@@ -369,7 +378,7 @@ export type LoginMethod =
 export type LoginPayload = {
   __typename?: 'LoginPayload';
   /** When the session ends (ISO 8601, UTC). */
-  expiresAt: Scalars['String']['output'];
+  expiresAt: Scalars['DateTime']['output'];
   /**
    * The gateway's sealed session token. Send it as `Authorization: Bearer <token>`. Opaque: nobody can read or
    * forge it without the gateway's key.
@@ -399,7 +408,7 @@ export type Mutation = {
   saveLoanType: LoanTypeSavePayload;
   /** Creates an object, or updates the one whose `_id` is in `data` (fields merged). */
   saveObject: SavePayload;
-  /** Creates a Order. */
+  /** Creates an Order. */
   saveOrder: OrderSavePayload;
   /** Changes fields of an existing Customer. */
   updateCustomer: CustomerUpdatePayload;
@@ -490,7 +499,10 @@ export type Order = {
   __typename?: 'Order';
   /** The customer who placed the order; `null` when it no longer exists. */
   customer?: Maybe<Customer>;
+  /** The upstream's `_id` of this Order: unique, assigned by the upstream when it is created. */
   id: Scalars['ID']['output'];
+  /** The upstream's metadata of this Order (category `none`); one upstream call per object, so not on every object of a large page. */
+  metadata?: Maybe<ObjectMetadata>;
   /** Order number, for example `ORD-100001`. */
   number: Scalars['String']['output'];
   /** `NEW`, `PAID`, `SHIPPED`, `DELIVERED` or `CANCELLED`. */
@@ -512,7 +524,7 @@ export type OrderConnection = {
   totalCount: Scalars['Int']['output'];
 };
 
-/** An edge of a OrderConnection. */
+/** An edge of an OrderConnection. */
 export type OrderEdge = {
   __typename?: 'OrderEdge';
   /** Opaque cursor of this edge, for `after` and `before`. */
@@ -724,7 +736,7 @@ export type Session = {
   /** The application (tenant) the session works in. */
   applicationCode: Scalars['String']['output'];
   /** When the session ends (ISO 8601, UTC). */
-  expiresAt: Scalars['String']['output'];
+  expiresAt: Scalars['DateTime']['output'];
   /** The organization the session works in. */
   organizationCode?: Maybe<Scalars['String']['output']>;
   /** The upstream's user id (form login only). */
@@ -749,7 +761,10 @@ export type UpdatePayload = {
 /** The signed-in user. */
 export type User = {
   __typename?: 'User';
-  /** The upstream's user id (form login only; `null` after a JSON login). */
+  /**
+   * The upstream's user id. Only the form login (`method: FORM`) answers one; the upstream's JSON login
+   * answers a token and nothing else, so after it `id` is `null` (log in with `FORM` when you need it).
+   */
   id?: Maybe<Scalars['ID']['output']>;
   /** The username the upstream answered (form login: the echo, possibly a mobile number) or that was submitted. */
   username: Scalars['String']['output'];
@@ -830,17 +845,18 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 export type ResolversTypes = {
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   CriterionInput: CriterionInput;
-  Customer: ResolverTypeWrapper<Customer>;
-  CustomerConnection: ResolverTypeWrapper<CustomerConnection>;
-  CustomerEdge: ResolverTypeWrapper<CustomerEdge>;
+  Customer: ResolverTypeWrapper<Omit<Customer, 'metadata'> & { metadata?: Maybe<ResolversTypes['ObjectMetadata']> }>;
+  CustomerConnection: ResolverTypeWrapper<Omit<CustomerConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['CustomerEdge']>, nodes: Array<Maybe<ResolversTypes['Customer']>> }>;
+  CustomerEdge: ResolverTypeWrapper<Omit<CustomerEdge, 'node'> & { node?: Maybe<ResolversTypes['Customer']> }>;
   CustomerInput: CustomerInput;
   CustomerPatch: CustomerPatch;
-  CustomerSavePayload: ResolverTypeWrapper<CustomerSavePayload>;
-  CustomerUpdatePayload: ResolverTypeWrapper<CustomerUpdatePayload>;
+  CustomerSavePayload: ResolverTypeWrapper<Omit<CustomerSavePayload, 'object'> & { object?: Maybe<ResolversTypes['Customer']> }>;
+  CustomerUpdatePayload: ResolverTypeWrapper<Omit<CustomerUpdatePayload, 'object'> & { object?: Maybe<ResolversTypes['Customer']> }>;
   CustomerWhere: CustomerWhere;
   DataObject: ResolverTypeWrapper<DataObjectModel>;
   DataObjectConnection: ResolverTypeWrapper<DataObjectConnectionModel>;
   DataObjectEdge: ResolverTypeWrapper<DataObjectEdgeModel>;
+  DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   FieldFilter: FieldFilter;
   FilterInput: FilterInput;
   FilterOperator: FilterOperator;
@@ -849,25 +865,25 @@ export type ResolversTypes = {
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
   JSONObject: ResolverTypeWrapper<Scalars['JSONObject']['output']>;
-  LoanType: ResolverTypeWrapper<LoanType>;
-  LoanTypeConnection: ResolverTypeWrapper<LoanTypeConnection>;
-  LoanTypeEdge: ResolverTypeWrapper<LoanTypeEdge>;
+  LoanType: ResolverTypeWrapper<Omit<LoanType, 'metadata'> & { metadata?: Maybe<ResolversTypes['ObjectMetadata']> }>;
+  LoanTypeConnection: ResolverTypeWrapper<Omit<LoanTypeConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['LoanTypeEdge']>, nodes: Array<Maybe<ResolversTypes['LoanType']>> }>;
+  LoanTypeEdge: ResolverTypeWrapper<Omit<LoanTypeEdge, 'node'> & { node?: Maybe<ResolversTypes['LoanType']> }>;
   LoanTypeInput: LoanTypeInput;
   LoanTypePatch: LoanTypePatch;
-  LoanTypeSavePayload: ResolverTypeWrapper<LoanTypeSavePayload>;
-  LoanTypeUpdatePayload: ResolverTypeWrapper<LoanTypeUpdatePayload>;
+  LoanTypeSavePayload: ResolverTypeWrapper<Omit<LoanTypeSavePayload, 'object'> & { object?: Maybe<ResolversTypes['LoanType']> }>;
+  LoanTypeUpdatePayload: ResolverTypeWrapper<Omit<LoanTypeUpdatePayload, 'object'> & { object?: Maybe<ResolversTypes['LoanType']> }>;
   LoanTypeWhere: LoanTypeWhere;
   LoginMethod: LoginMethod;
   LoginPayload: ResolverTypeWrapper<LoginPayload>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   ObjectMetadata: ResolverTypeWrapper<ObjectMetadataModel>;
-  Order: ResolverTypeWrapper<Order>;
-  OrderConnection: ResolverTypeWrapper<OrderConnection>;
-  OrderEdge: ResolverTypeWrapper<OrderEdge>;
+  Order: ResolverTypeWrapper<Omit<Order, 'customer' | 'metadata'> & { customer?: Maybe<ResolversTypes['Customer']>, metadata?: Maybe<ResolversTypes['ObjectMetadata']> }>;
+  OrderConnection: ResolverTypeWrapper<Omit<OrderConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['OrderEdge']>, nodes: Array<Maybe<ResolversTypes['Order']>> }>;
+  OrderEdge: ResolverTypeWrapper<Omit<OrderEdge, 'node'> & { node?: Maybe<ResolversTypes['Order']> }>;
   OrderInput: OrderInput;
   OrderPatch: OrderPatch;
-  OrderSavePayload: ResolverTypeWrapper<OrderSavePayload>;
-  OrderUpdatePayload: ResolverTypeWrapper<OrderUpdatePayload>;
+  OrderSavePayload: ResolverTypeWrapper<Omit<OrderSavePayload, 'object'> & { object?: Maybe<ResolversTypes['Order']> }>;
+  OrderUpdatePayload: ResolverTypeWrapper<Omit<OrderUpdatePayload, 'object'> & { object?: Maybe<ResolversTypes['Order']> }>;
   OrderWhere: OrderWhere;
   PageInfo: ResolverTypeWrapper<PageInfo>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
@@ -883,17 +899,18 @@ export type ResolversTypes = {
 export type ResolversParentTypes = {
   Boolean: Scalars['Boolean']['output'];
   CriterionInput: CriterionInput;
-  Customer: Customer;
-  CustomerConnection: CustomerConnection;
-  CustomerEdge: CustomerEdge;
+  Customer: Omit<Customer, 'metadata'> & { metadata?: Maybe<ResolversParentTypes['ObjectMetadata']> };
+  CustomerConnection: Omit<CustomerConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['CustomerEdge']>, nodes: Array<Maybe<ResolversParentTypes['Customer']>> };
+  CustomerEdge: Omit<CustomerEdge, 'node'> & { node?: Maybe<ResolversParentTypes['Customer']> };
   CustomerInput: CustomerInput;
   CustomerPatch: CustomerPatch;
-  CustomerSavePayload: CustomerSavePayload;
-  CustomerUpdatePayload: CustomerUpdatePayload;
+  CustomerSavePayload: Omit<CustomerSavePayload, 'object'> & { object?: Maybe<ResolversParentTypes['Customer']> };
+  CustomerUpdatePayload: Omit<CustomerUpdatePayload, 'object'> & { object?: Maybe<ResolversParentTypes['Customer']> };
   CustomerWhere: CustomerWhere;
   DataObject: DataObjectModel;
   DataObjectConnection: DataObjectConnectionModel;
   DataObjectEdge: DataObjectEdgeModel;
+  DateTime: Scalars['DateTime']['output'];
   FieldFilter: FieldFilter;
   FilterInput: FilterInput;
   Float: Scalars['Float']['output'];
@@ -901,24 +918,24 @@ export type ResolversParentTypes = {
   Int: Scalars['Int']['output'];
   JSON: Scalars['JSON']['output'];
   JSONObject: Scalars['JSONObject']['output'];
-  LoanType: LoanType;
-  LoanTypeConnection: LoanTypeConnection;
-  LoanTypeEdge: LoanTypeEdge;
+  LoanType: Omit<LoanType, 'metadata'> & { metadata?: Maybe<ResolversParentTypes['ObjectMetadata']> };
+  LoanTypeConnection: Omit<LoanTypeConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['LoanTypeEdge']>, nodes: Array<Maybe<ResolversParentTypes['LoanType']>> };
+  LoanTypeEdge: Omit<LoanTypeEdge, 'node'> & { node?: Maybe<ResolversParentTypes['LoanType']> };
   LoanTypeInput: LoanTypeInput;
   LoanTypePatch: LoanTypePatch;
-  LoanTypeSavePayload: LoanTypeSavePayload;
-  LoanTypeUpdatePayload: LoanTypeUpdatePayload;
+  LoanTypeSavePayload: Omit<LoanTypeSavePayload, 'object'> & { object?: Maybe<ResolversParentTypes['LoanType']> };
+  LoanTypeUpdatePayload: Omit<LoanTypeUpdatePayload, 'object'> & { object?: Maybe<ResolversParentTypes['LoanType']> };
   LoanTypeWhere: LoanTypeWhere;
   LoginPayload: LoginPayload;
   Mutation: Record<PropertyKey, never>;
   ObjectMetadata: ObjectMetadataModel;
-  Order: Order;
-  OrderConnection: OrderConnection;
-  OrderEdge: OrderEdge;
+  Order: Omit<Order, 'customer' | 'metadata'> & { customer?: Maybe<ResolversParentTypes['Customer']>, metadata?: Maybe<ResolversParentTypes['ObjectMetadata']> };
+  OrderConnection: Omit<OrderConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['OrderEdge']>, nodes: Array<Maybe<ResolversParentTypes['Order']>> };
+  OrderEdge: Omit<OrderEdge, 'node'> & { node?: Maybe<ResolversParentTypes['Order']> };
   OrderInput: OrderInput;
   OrderPatch: OrderPatch;
-  OrderSavePayload: OrderSavePayload;
-  OrderUpdatePayload: OrderUpdatePayload;
+  OrderSavePayload: Omit<OrderSavePayload, 'object'> & { object?: Maybe<ResolversParentTypes['Order']> };
+  OrderUpdatePayload: Omit<OrderUpdatePayload, 'object'> & { object?: Maybe<ResolversParentTypes['Order']> };
   OrderWhere: OrderWhere;
   PageInfo: PageInfo;
   Query: Record<PropertyKey, never>;
@@ -955,6 +972,7 @@ export type CustomerResolvers<ContextType = GraphQLContext, ParentType extends R
   country?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   email?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  metadata?: Resolver<Maybe<ResolversTypes['ObjectMetadata']>, ParentType, ContextType>;
   mobile?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
@@ -1005,6 +1023,10 @@ export type DataObjectEdgeResolvers<ContextType = GraphQLContext, ParentType ext
   node?: Resolver<ResolversTypes['DataObject'], ParentType, ContextType>;
 };
 
+export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['DateTime'], any> {
+  name: 'DateTime';
+}
+
 export interface JsonScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['JSON'], any> {
   name: 'JSON';
 }
@@ -1017,6 +1039,7 @@ export type LoanTypeResolvers<ContextType = GraphQLContext, ParentType extends R
   description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   loanType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  metadata?: Resolver<Maybe<ResolversTypes['ObjectMetadata']>, ParentType, ContextType>;
   rate?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
 };
 
@@ -1046,7 +1069,7 @@ export type LoanTypeUpdatePayloadResolvers<ContextType = GraphQLContext, ParentT
 };
 
 export type LoginPayloadResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['LoginPayload'] = ResolversParentTypes['LoginPayload']> = {
-  expiresAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  expiresAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   token?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   user?: Resolver<ResolversTypes['User'], ParentType, ContextType>;
 };
@@ -1073,6 +1096,7 @@ export type ObjectMetadataResolvers<ContextType = GraphQLContext, ParentType ext
 export type OrderResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Order'] = ResolversParentTypes['Order']> = {
   customer?: Resolver<Maybe<ResolversTypes['Customer']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  metadata?: Resolver<Maybe<ResolversTypes['ObjectMetadata']>, ParentType, ContextType>;
   number?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   status?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   total?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
@@ -1131,7 +1155,7 @@ export type SavePayloadResolvers<ContextType = GraphQLContext, ParentType extend
 
 export type SessionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Session'] = ResolversParentTypes['Session']> = {
   applicationCode?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  expiresAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  expiresAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   organizationCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   userId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   username?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -1158,6 +1182,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   DataObject?: DataObjectResolvers<ContextType>;
   DataObjectConnection?: DataObjectConnectionResolvers<ContextType>;
   DataObjectEdge?: DataObjectEdgeResolvers<ContextType>;
+  DateTime?: GraphQLScalarType;
   JSON?: GraphQLScalarType;
   JSONObject?: GraphQLScalarType;
   LoanType?: LoanTypeResolvers<ContextType>;

@@ -51,6 +51,9 @@ export function createQueryLimits(options: QueryLimitsOptions): QueryLimits {
     maxTokens: { enabled: false },
     maxDepth: {
       n: options.maxDepth,
+      // Count fields, not fragment spreads: the client preset writes a fragment per component, and the
+      // same selection inline must not be cheaper than through fragments (cycles are invalid anyway).
+      flattenFragments: true,
       propagateOnRejection: false,
       onReject: [reporter(LimitCode.MAX_DEPTH_EXCEEDED, 'MAX_DEPTH', options.maxDepth)],
     },

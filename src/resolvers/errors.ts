@@ -1,5 +1,5 @@
 /**
- * The public error codes of DESIGN.md, and the one place an `UpstreamError` becomes a GraphQL error.
+ * The public error codes (README, "Errors"; docs/design.md), and the one place an `UpstreamError` becomes a GraphQL error.
  */
 import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';

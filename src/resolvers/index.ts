@@ -1,5 +1,5 @@
 /** All resolvers, merged by area. */
-import { JSONObjectResolver, JSONResolver } from 'graphql-scalars';
+import { DateTimeResolver, JSONObjectResolver, JSONResolver } from 'graphql-scalars';
 import type { Resolvers } from '../generated/resolvers-types.ts';
 import { authResolvers } from './auth.ts';
 import { metadataResolvers } from './metadata.ts';
@@ -7,7 +7,7 @@ import { objectResolvers } from './objects.ts';
 
 /** The resolver map given to `makeExecutableSchema`. */
 export const resolvers: Resolvers[] = [
-  { JSON: JSONResolver, JSONObject: JSONObjectResolver },
+  { JSON: JSONResolver, JSONObject: JSONObjectResolver, DateTime: DateTimeResolver },
   authResolvers,
   objectResolvers,
   metadataResolvers,

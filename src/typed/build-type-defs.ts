@@ -2,7 +2,7 @@
  * The SDL the gateway generates for the typed object types: the types as written, their connection, edge,
  * where, input, patch and payload types, and the query and mutation fields.
  */
-import { print } from 'graphql';
+import { Kind, print, type FieldDefinitionNode, type ObjectTypeDefinitionNode } from 'graphql';
 import { MAX_COMPILED_PATTERN_LENGTH, MAX_IN_VALUES } from '../filters/compile-criteria.ts';
 import {
   isFilterable,
@@ -11,6 +11,7 @@ import {
   type ObjectTypeSpec,
   type TypeRef,
 } from './object-type-spec.ts';
+import { withIndefiniteArticle } from './indefinite-article.ts';
 
 /** The input types every typed `where` shares. */
 export const SHARED_FILTER_TYPES = ['FieldFilter', 'RefFilter'] as const;
@@ -102,10 +103,48 @@ function whereLines(spec: ObjectTypeSpec): string[] {
   });
 }
 
+/** Whether the type gets the derived `metadata` field (not when its SDL declares a field of that name). */
+export function hasDerivedMetadata(spec: ObjectTypeSpec): boolean {
+  return !(spec.definition.fields ?? []).some((f) => f.name.value === METADATA_FIELD);
+}
+
+/** The field the typed types get for the upstream's metadata, like `DataObject.metadata`. */
+export const METADATA_FIELD = 'metadata';
+
+const described = (field: FieldDefinitionNode, text: string): FieldDefinitionNode =>
+  field.description ? field : { ...field, description: { kind: Kind.STRING, value: text, block: true } };
+
+/** The type as written, with a description on its `id` if it has none, and the derived `metadata` field. */
+function typeDefinition(spec: ObjectTypeSpec): ObjectTypeDefinitionNode {
+  const idName = spec.fields.find((f) => f.kind === 'id')?.name;
+  const idText = `The upstream's \`_id\` of this ${spec.typeName}: unique, assigned by the upstream when it is created.`;
+  const fields = (spec.definition.fields ?? []).map((f) =>
+    f.name.value === idName ? described(f, idText) : f,
+  );
+  if (hasDerivedMetadata(spec)) {
+    const parsed = metadataFieldNode(
+      `The upstream's metadata of this ${spec.typeName} (category \`none\`); one upstream call per object, so not on every object of a large page.`,
+    );
+    fields.push(parsed);
+  }
+  return { ...spec.definition, fields };
+}
+
+function metadataFieldNode(description: string): FieldDefinitionNode {
+  return {
+    kind: Kind.FIELD_DEFINITION,
+    description: { kind: Kind.STRING, value: description, block: true },
+    name: { kind: Kind.NAME, value: METADATA_FIELD },
+    arguments: [],
+    type: { kind: Kind.NAMED_TYPE, name: { kind: Kind.NAME, value: 'ObjectMetadata' } },
+    directives: [],
+  };
+}
+
 function typeSdl(spec: ObjectTypeSpec): string {
   const { typeName: T, objectName, names } = spec;
   return `
-${print(spec.definition)}
+${print(typeDefinition(spec))}
 
 ${doc(`A page of ${T} objects (Relay connection).`)}
 type ${names.connection} {
@@ -119,7 +158,7 @@ type ${names.connection} {
   pageInfo: PageInfo!
 }
 
-${doc(`An edge of a ${names.connection}.`)}
+${doc(`An edge of ${withIndefiniteArticle(names.connection)}.`)}
 type ${names.edge} {
   ${doc('Opaque cursor of this edge, for `after` and `before`.')}
   cursor: String!
@@ -172,7 +211,7 @@ extend type Query {
 }
 
 extend type Mutation {
-  ${doc(`Creates a ${T}.`)}
+  ${doc(`Creates ${withIndefiniteArticle(T)}.`)}
   ${names.save}(input: ${names.input}!): ${names.savePayload}!
   ${doc(`Changes fields of an existing ${T}.`)}
   ${names.update}(id: ID!, input: ${names.patch}!): ${names.updatePayload}!

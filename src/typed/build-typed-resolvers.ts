@@ -12,6 +12,8 @@ import type { PageArgs } from '../resolvers/paging.ts';
 import { connectionNodes, connectionPageInfo, readConnection } from '../resolvers/read-connection.ts';
 import type { UpstreamRecord } from '../upstream/types.ts';
 import { badUpstreamValue } from './bad-upstream-value.ts';
+import { hasDerivedMetadata, METADATA_FIELD } from './build-type-defs.ts';
+import { withIndefiniteArticle } from './indefinite-article.ts';
 import { checkValue, describeValue } from './check-value.ts';
 import { checkPatch, inputToRecord, patchNeedsCurrent, patchToFields } from './input-to-record.ts';
 import { printTypeRef, type FieldSpec, type ObjectTypeSpec } from './object-type-spec.ts';
@@ -71,7 +73,7 @@ function fieldResolver(
     const id = getPath(object.record, field.path);
     if (id === null || id === undefined || id === '') return null;
     if (typeof id !== 'string' && !(typeof id === 'number' && Number.isSafeInteger(id))) {
-      throw bad(object, `the id of a ${target.typeName}`, describeValue(id));
+      throw bad(object, `the id of ${withIndefiniteArticle(target.typeName)}`, describeValue(id));
     }
     return model(target.objectName, await ctx.auth().loaders.object(target.objectName, String(id)));
   };
@@ -132,6 +134,13 @@ function rootResolvers(spec: ObjectTypeSpec): {
   };
 }
 
+/** The derived `metadata` field: the same per-object loader call as `DataObject.metadata`. */
+const metadataResolver: Resolver<DataObjectModel> = async (object, _args, ctx) => ({
+  objectId: object.record._id,
+  category: 'none',
+  data: await ctx.auth().loaders.metadata(object.record._id, 'none'),
+});
+
 const readBack: Resolver<SavePayloadModel> = async (payload, _args, ctx) =>
   model(payload.objectName, await ctx.auth().loaders.object(payload.objectName, payload.id));
 
@@ -149,9 +158,10 @@ export function buildTypedResolvers(specs: readonly ObjectTypeSpec[]): Executabl
     const roots = rootResolvers(spec);
     query.push(...roots.query);
     mutation.push(...roots.mutation);
-    types[spec.typeName] = Object.fromEntries(
-      spec.fields.map((f) => [f.name, fieldResolver(spec, f, byType)]),
-    );
+    types[spec.typeName] = Object.fromEntries([
+      ...spec.fields.map((f) => [f.name, fieldResolver(spec, f, byType)] as const),
+      ...(hasDerivedMetadata(spec) ? [[METADATA_FIELD, metadataResolver] as const] : []),
+    ]);
     types[spec.names.connection] = connection;
     types[spec.names.savePayload] = { object: readBack };
     types[spec.names.updatePayload] = { object: readBack };

@@ -1,6 +1,6 @@
 /**
- * The upstream client: the seven operations of upstream-api.md over {@link createHttpTransport}, with the
- * decisions of DESIGN.md where that document is silent. Every answer is decoded without `eval` and
+ * The upstream client: the seven operations of docs/upstream-contract.md over {@link createHttpTransport}, with the
+ * decisions of docs/design.md where that document is silent. Every answer is decoded without `eval` and
  * validated before it is returned; every failure is an `UpstreamError` that holds no secret.
  */
 import type { z } from 'zod';
@@ -159,7 +159,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         answer: 'jsonp',
         schema: saveAnswer,
         secrets: [apiToken],
-        // DESIGN.md: `callback` travels in the query string and, with the same value, in the body.
+        // docs/design.md: `callback` travels in the query string and, with the same value, in the body.
         build: (callback) => ({
           path: '/studio/jsonp/save',
           query: { callback },
@@ -212,7 +212,7 @@ function filterCommand(criteria: readonly Criterion[]): string {
   return JSON.stringify(command);
 }
 
-/** Converts the zero-based page index to the upstream's `pageStart` (DESIGN.md, `UPSTREAM_PAGE_START`). */
+/** Converts the zero-based page index to the upstream's `pageStart` (docs/design.md, `UPSTREAM_PAGE_START`). */
 export function toPageStart(mode: PageStartMode, pageIndex: number, pageSize: number): number {
   if (mode === 'page1') return pageIndex + 1;
   if (mode === 'offset') return pageIndex * pageSize;

@@ -4,7 +4,7 @@
  * The upstream wraps its JSON in a caller-named function. Real deployments differ in the details (a
  * trailing `;`, a BOM, a `/**\/` guard against content sniffing, jQuery's `typeof cb === 'function' && …`
  * guard, or plain JSON from a proxy that stripped the wrapper), so this module accepts exactly those forms
- * (DESIGN.md, "wrapper forms") and nothing else. It is a small scanner: it checks the wrapper by hand and
+ * (docs/design.md, "JSONP wrapper forms") and nothing else. It is a small scanner: it checks the wrapper by hand and
  * hands only the slice between the outer parentheses to `JSON.parse`. Never `eval`.
  *
  * `JSON.parse` defines every key, `__proto__` included, as an own data property, so a hostile body cannot

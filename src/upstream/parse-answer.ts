@@ -1,7 +1,7 @@
 /**
  * Checking a decoded upstream answer at the boundary: a success of the expected shape is returned typed,
- * `status: error` becomes the matching {@link UpstreamError} kind (DESIGN.md, "which errors mean your token
- * is no good"), anything else is `bad_response`.
+ * `status: error` becomes the matching {@link UpstreamError} kind (docs/design.md, "your token is
+ * no good"), anything else is `bad_response`.
  */
 import type { z } from 'zod';
 import { UpstreamError } from './errors.ts';

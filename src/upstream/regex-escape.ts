@@ -1,6 +1,6 @@
 /**
  * Escaping literal text for the upstream's `matches` operator, which is Java's `String.matches`: the value
- * is a regular expression that must match the whole field (DESIGN.md).
+ * is a regular expression that must match the whole field (docs/design.md).
  *
  * The output must mean the same literal in Java's `java.util.regex` and in a JavaScript `RegExp`, with or
  * without the `u` flag, because the emulator (or another faithful upstream) may evaluate it either way:

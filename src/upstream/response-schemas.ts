@@ -1,5 +1,5 @@
 /**
- * zod schemas of the upstream's answers (upstream-api.md; wire.ts has the matching types). Records and other
+ * zod schemas of the upstream's answers (docs/upstream-contract.md; wire.ts has the matching types). Records and other
  * pass-through objects are checked with guards, not rebuilt, so they reach the caller exactly as
  * `JSON.parse` made them: zod's object parsing copies keys and silently drops an own `__proto__` field.
  */

@@ -58,10 +58,10 @@ export interface UpdateResult {
   updatedFields: Record<string, unknown>;
 }
 
-/** How the upstream counts `pageStart` (DESIGN.md): zero-based page, one-based page, or record offset. */
+/** How the upstream counts `pageStart` (docs/design.md): zero-based page, one-based page, or record offset. */
 export type PageStartMode = 'page0' | 'page1' | 'offset';
 
-/** How the upstream's `matches` operator compares (DESIGN.md): full-string regex, or plain equality. */
+/** How the upstream's `matches` operator compares (docs/design.md): full-string regex, or plain equality. */
 export type MatchesMode = 'regex' | 'exact';
 
 /** Settings of {@link UpstreamClient}. Every deadline is in milliseconds. */

@@ -1,5 +1,5 @@
 /**
- * Types of the upstream's wire format, as `../shared/upstream-api.md` and DESIGN.md describe it.
+ * Types of the upstream's wire format, as `docs/upstream-contract.md` and `docs/design.md` describe it.
  *
  * This is the only module the emulator and the upstream client share, and it holds types only: a bug in
  * how one side builds or reads a message cannot hide on both sides of the wire.
@@ -59,7 +59,7 @@ export interface WireFormLoginSuccess {
   message?: string;
 }
 
-/** getObject / getAll success. getObject's `data` holds zero or one record (DESIGN.md). */
+/** getObject / getAll success. getObject's `data` holds zero or one record (docs/design.md). */
 export interface WireReadSuccess {
   status: 'success';
   data: WireRecord[];

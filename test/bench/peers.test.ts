@@ -17,7 +17,7 @@ import type { BenchProcess } from '../../bench/processes.ts';
 import { WORKLOAD_IDS } from '../../bench/workloads.ts';
 import type { WorkloadId } from '../../bench/workloads.ts';
 
-const EMULATOR = new URL('../../src/emulator/main.ts', import.meta.url).pathname;
+const EMULATOR = new URL('../../emulator/main.ts', import.meta.url).pathname;
 const PEERS: PeerId[] = ['P0', 'P1', 'P2', 'P3', 'P4'];
 
 let env: PeerEnvironment;

@@ -48,6 +48,23 @@ describe('GraphiQL in development', () => {
     }
   });
 
+  it('should send a browser at the root to the landing page, and a trailing slash to the real path', async () => {
+    const follow = async (path: string, method = 'GET') => {
+      const response = await fetch(`${base}${path}`, { method, redirect: 'manual' });
+      const location = response.headers.get('location');
+      return {
+        status: response.status,
+        to: location === null ? null : new URL(location, `${base}${path}`).pathname,
+      };
+    };
+    expect(await follow('/')).toEqual({ status: 302, to: '/graphql' });
+    expect(await follow('/graphiql/')).toEqual({ status: 308, to: '/graphiql' });
+    expect(await follow('/graphql/', 'POST')).toEqual({ status: 308, to: '/graphql' });
+    const page = await fetch(`${base}/graphiql/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('id="graphiql-config"');
+  });
+
   it('should answer 404 for an asset it does not ship', async () => {
     for (const name of ['nope.js', '__proto__', 'constructor', '..%2Fpackage.json']) {
       expect((await fetch(`${base}/graphiql/assets/${name}`)).status, name).toBe(404);
@@ -75,6 +92,7 @@ describe('GraphiQL with the landing page off', () => {
   it('should not serve GraphiQL or its assets', async () => {
     const base = h.graphqlUrl.replace(/\/graphql$/, '');
     expect((await fetch(`${base}/graphiql`)).status).toBe(404);
+    expect((await fetch(`${base}/`, { redirect: 'manual' })).status).toBe(404);
     expect((await fetch(`${base}/graphiql/assets/graphiql.js`)).status).toBe(404);
   });
 });

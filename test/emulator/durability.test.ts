@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { DEMO, DEMO_SEED_COUNTS, startEmulator } from '../../src/emulator/index.ts';
+import { DEMO, DEMO_SEED_COUNTS, startEmulator } from '../../emulator/index.ts';
 import { filter, getAll, getJsonp, ids, login, postJson } from './harness.ts';
 
 let dir: string;

@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, startEmulator, type FaultOptions, type RunningEmulator } from '../../src/emulator/index.ts';
+import { DEMO, startEmulator, type FaultOptions, type RunningEmulator } from '../../emulator/index.ts';
 import { getAll, login, postJson, unwrapJsonp, type Credentials } from './harness.ts';
 
 let emulator: RunningEmulator;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.ts';
+import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
 import { filter, getAll, ids, login, type Credentials } from './harness.ts';
 
 let emulator: RunningEmulator;

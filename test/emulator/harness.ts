@@ -2,7 +2,7 @@
  * A tiny client for the emulator tests: speaks the wire format directly (no code from src/upstream),
  * and decodes JSONP with a regular expression and JSON.parse, never by evaluating it.
  */
-import { DEMO, type RunningEmulator } from '../../src/emulator/index.ts';
+import { DEMO, type RunningEmulator } from '../../emulator/index.ts';
 
 /** A decoded answer: HTTP status, content type, raw body, and the JSON inside it (if any). */
 export interface WireAnswer {

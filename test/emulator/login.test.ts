@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, startEmulator, type RunningEmulator } from '../../src/emulator/index.ts';
+import { DEMO, startEmulator, type RunningEmulator } from '../../emulator/index.ts';
 import { getAll, postForm, postJson } from './harness.ts';
 
 let emulator: RunningEmulator;

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { readEmulatorConfig } from '../../src/emulator/emulator-config.ts';
+import { readEmulatorConfig } from '../../emulator/emulator-config.ts';
 
-const MAIN = new URL('../../src/emulator/main.ts', import.meta.url).pathname;
+const MAIN = new URL('../../emulator/main.ts', import.meta.url).pathname;
 
 /** Runs the command with the given environment; resolves with its output once it prints or exits. */
 function run(env: Record<string, string>) {

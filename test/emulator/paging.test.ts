@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { DEMO_SEED_COUNTS, startEmulator, type RunningEmulator } from '../../src/emulator/index.ts';
+import { DEMO_SEED_COUNTS, startEmulator, type RunningEmulator } from '../../emulator/index.ts';
 import { filter, getAll, ids, login } from './harness.ts';
 
 const ORDER = 'com.example.Order';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, DEMO_SEED_COUNTS, startEmulator, type RunningEmulator } from '../../src/emulator/index.ts';
+import { DEMO, DEMO_SEED_COUNTS, startEmulator, type RunningEmulator } from '../../emulator/index.ts';
 import { filter, getAll, getJsonp, ids, login, type Credentials } from './harness.ts';
 
 let emulator: RunningEmulator;

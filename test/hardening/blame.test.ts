@@ -8,7 +8,7 @@
  * request the gateway should have refused itself would show up there.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.ts';
+import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
 import { startServletProxy, type ServletProxy } from './support/servlet-proxy.ts';
 import {
   LOAN_TYPES,

@@ -4,7 +4,7 @@
  * run here, so the image is checked by reading its Dockerfile and running its health check command.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
@@ -160,6 +160,36 @@ describe('Dockerfile', () => {
   it('should ship only what the runtime needs (.dockerignore)', () => {
     const ignored = readFileSync('.dockerignore', 'utf8').split('\n');
     for (const entry of ['node_modules', '.git', 'test', 'bench']) expect(ignored).toContain(entry);
+  });
+
+  it('should leave the emulator out of the image', () => {
+    // The image's file list: what the runtime stage copies from the build context, minus .dockerignore.
+    const ignored = readFileSync('.dockerignore', 'utf8')
+      .split('\n')
+      .filter((line) => line !== '' && !line.startsWith('#'));
+    const copied = runtime
+      .filter((line) => line.startsWith('COPY ') && !line.includes('--from='))
+      .flatMap((line) =>
+        line
+          .split(/\s+/)
+          .filter((word) => !word.startsWith('--'))
+          .slice(1, -1),
+      );
+    const files = copied
+      .filter((source) => !ignored.includes(source))
+      .flatMap((source) =>
+        statSync(source).isDirectory()
+          ? readdirSync(source, { recursive: true, encoding: 'utf8' }).map((f) => join(source, f))
+          : [source],
+      );
+    expect(files).toContain(join('src', 'main.ts'));
+    expect(ignored).toContain('emulator');
+    expect(files.filter((file) => /(^|\/)emulator(\/|$)/.test(file))).toEqual([]);
+    // The gateway reaches the emulator only through main.ts's dynamic import, never a static one.
+    const staticImports = files
+      .filter((file) => file.endsWith('.ts'))
+      .filter((file) => /^import [^;]*from '[^']*emulator\//m.test(readFileSync(file, 'utf8')));
+    expect(staticImports).toEqual([]);
   });
 
   it('should import only production dependencies from the sources it ships', () => {

@@ -4,7 +4,7 @@
  * Deadlines are shortened so that the suite runs in seconds (the defaults are 2/5/5/10/15 s).
  */
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { startEmulator, type FaultMode, type RunningEmulator } from '../../src/emulator/index.ts';
+import { startEmulator, type FaultMode, type RunningEmulator } from '../../emulator/index.ts';
 import { startFaultProxy, type FaultProxy, type ProxyFault } from './support/fault-proxy.ts';
 import {
   LOAN_TYPES,

@@ -39,6 +39,34 @@ function deepRefs(levels: number): string {
   return `query Deep { object(objectName: "${LOAN}", id: "1") { ${open} id ${'}'.repeat(levels)} } }`;
 }
 
+/**
+ * A page of orders with each order's customer, written the way GraphQL Code Generator's client preset
+ * writes it (a fragment per component), `extra` more `ref` levels below: real depth 5 + `extra`.
+ */
+function fragmentedPage(extra: number): string {
+  const deeper = Array.from({ length: extra }, () => 'ref(path: "a", objectName: "X") {').join(' ');
+  return `query OrdersWithCustomers { objects(objectName: "com.example.Order", first: 2) { ...OrderList } }
+    fragment OrderList on DataObjectConnection { edges { ...OrderEdge } }
+    fragment OrderEdge on DataObjectEdge { node { ...OrderRow } }
+    fragment OrderRow on DataObject { id ref(path: "customer.id", objectName: "com.example.Customer") { ...CustomerCell } }
+    fragment CustomerCell on DataObject { ${deeper} id ${'}'.repeat(extra)} field(path: "name") }`;
+}
+
+describe('depth of operations written with fragments', () => {
+  it("should pass a query at real depth 5 written with the client preset's fragments", async () => {
+    const answer = await postGraphql(h.graphqlUrl, fragmentedPage(0), {}, auth);
+    expect(codesOf(answer)).toEqual([]);
+    expect(answer.status).toBe(200);
+  });
+
+  it('should still refuse fragments whose real depth passes MAX_DEPTH, counting fields only', async () => {
+    const answer = await postGraphql(h.graphqlUrl, fragmentedPage(2), {}, auth);
+    expect(answer.status).toBe(400);
+    const depth = answer.errors?.find((e) => e.extensions?.code === 'MAX_DEPTH_EXCEEDED');
+    expect(depth?.message).toMatch(/depth limit of 6 exceeded, found 7/);
+  });
+});
+
 describe('hostile operations', () => {
   it('should refuse a query 40 levels deep with MAX_DEPTH_EXCEEDED naming the setting', async () => {
     const answer = await postGraphql(h.graphqlUrl, deepRefs(40), {}, auth);

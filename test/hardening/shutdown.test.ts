@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.ts';
+import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
 import { LOGIN, postGraphql, type GraphqlAnswer } from './support/gateway.ts';
 
 const NODE = resolve('node_modules/.bin/node');

@@ -4,7 +4,7 @@
  */
 import { ApolloClient, HttpLink, InMemoryCache } from '@apollo/client';
 import { loadConfig } from '../../src/config.ts';
-import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.ts';
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../emulator/index.ts';
 import { createGateway, type Gateway } from '../../src/server.ts';
 
 /** A running emulator + gateway pair. */

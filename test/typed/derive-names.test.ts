@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import { deriveNames, lowerFirstWord, pluralize } from '../../src/typed/derive-names.ts';
+import { withIndefiniteArticle } from '../../src/typed/indefinite-article.ts';
 
 it.each([
   ['LoanType', 'loanType'],
@@ -49,4 +50,17 @@ it('should follow the overrides: mutations from single, type names from the type
     connection: 'PersonConnection',
   });
   expect(deriveNames('Person', { plural: 'people' })).toMatchObject({ single: 'person', plural: 'people' });
+});
+
+it.each([
+  ['Order', 'an Order'],
+  ['Invoice', 'an Invoice'],
+  ['Customer', 'a Customer'],
+  ['User', 'a User'],
+  ['UnitPrice', 'a UnitPrice'],
+  ['Umbrella', 'an Umbrella'],
+  ['Hour', 'an Hour'],
+  ['OneTimeCode', 'a OneTimeCode'],
+])('should put the article that sounds right before %s in derived descriptions', (word, phrase) => {
+  expect(withIndefiniteArticle(word)).toBe(phrase);
 });

@@ -87,6 +87,7 @@ describe('upstreamCallKinds', () => {
         'Query.invoice': 'byId',
         'Query.bills': 'page',
         'Invoice.payee': 'byId',
+        'Invoice.metadata': 'perObject',
         'Mutation.saveInvoice': 'write',
         'Mutation.updateInvoice': 'write',
         'InvoiceSavePayload.object': 'byId',

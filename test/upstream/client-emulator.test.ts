@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, startEmulator } from '../../src/emulator/index.ts';
-import type { RunningEmulator } from '../../src/emulator/index.ts';
+import { DEMO, startEmulator } from '../../emulator/index.ts';
+import type { RunningEmulator } from '../../emulator/index.ts';
 import { createUpstreamClient } from '../../src/upstream/client.ts';
 import type {
   PageStartMode,

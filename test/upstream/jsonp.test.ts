@@ -10,7 +10,7 @@ import {
 
 type Wrap = (callback: string, json: string) => string;
 
-/** Every wrapper form DESIGN.md accepts, with the callback name. */
+/** Every wrapper form docs/design.md accepts, with the callback name. */
 const WRAPPERS: Record<string, Wrap> = {
   plain: (cb, json) => `${cb}(${json})`,
   semicolon: (cb, json) => `${cb}(${json});`,

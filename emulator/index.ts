@@ -1,6 +1,6 @@
 /**
  * The upstream emulator: a faithful, self-contained implementation of the JSONP object data service of
- * `upstream-api.md`, with DESIGN.md's decisions. It is the gateway's embedded default upstream, the test
+ * `docs/upstream-contract.md`, with the decisions of `docs/design.md`. It is the gateway's embedded default upstream, the test
  * double of every test and the target of the benchmarks. It shares only wire types with `src/upstream/`.
  */
 export { DEMO, EMULATOR_USERS, type EmulatorUser } from './demo-users.ts';
@@ -12,6 +12,11 @@ export {
   type FaultOptions,
   type RunningEmulator,
 } from './emulator-options.ts';
-export { EmulatorConfigError, readEmulatorConfig, type Environment } from './emulator-config.ts';
+export {
+  EmulatorConfigError,
+  readEmulatorConfig,
+  readObjectTypes,
+  type Environment,
+} from './emulator-config.ts';
 export { DEMO_SEED_COUNTS, OBJECT_NAMES } from './seed-data.ts';
 export { startEmulator } from './start-emulator.ts';

@@ -1,4 +1,4 @@
-import type { WireOperation } from '../upstream/wire.ts';
+import type { WireOperation } from '../src/upstream/wire.ts';
 import type { MatchMode } from './filter-command.ts';
 import type { PageStartMode } from './paging.ts';
 import type { WrapperStyle } from './reply.ts';
@@ -47,14 +47,19 @@ export interface EmulatorOptions {
   host?: string;
   /** JSONP wrapper: `plain` is `cb({...});`, `guard` is `/**\/ typeof cb === 'function' && cb({...});`. Default `plain`. */
   wrapper?: WrapperStyle;
-  /** How `matches` compares (DESIGN.md `UPSTREAM_MATCHES`). Default `regex`. */
+  /** How `matches` compares (docs/design.md, `UPSTREAM_MATCHES`). Default `regex`. */
   matches?: MatchMode;
-  /** What `pageStart` counts (DESIGN.md `UPSTREAM_PAGE_START`). Default `page0`. */
+  /** What `pageStart` counts (docs/design.md, `UPSTREAM_PAGE_START`). Default `page0`. */
   pageStart?: PageStartMode;
   /** Delay added before every operation's answer, in milliseconds. Default 0. */
   latencyMillis?: number;
   /** Lifetime of issued upstream tokens, in seconds. Default 28_800. */
   tokenTtlSeconds?: number;
+  /**
+   * Object names served besides the three demo types (`EMULATOR_OBJECT_TYPES` and the `@dataObject` names
+   * of `schema/objects/`), empty until saved to. Any other name is refused as `unknown object name`.
+   */
+  objectTypes?: readonly string[];
   /** Durable store: a JSON file replaced atomically on every write, seeded on first start. Default: in memory. */
   dataFile?: string;
   /** Fault injection. Default: none. */

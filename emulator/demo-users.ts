@@ -16,7 +16,7 @@ export interface EmulatorUser {
   readonly organizationCodes: readonly string[];
 }
 
-/** The demo login of DESIGN.md: application `demo`, organization `acme`. */
+/** The demo login of docs/design.md: application `demo`, organization `acme`. */
 export const DEMO = {
   applicationCode: 'demo',
   organizationCode: 'acme',
@@ -26,7 +26,7 @@ export const DEMO = {
 } as const;
 
 /**
- * Every user of the emulator. `demo` is DESIGN.md's demo user; `ops` lives in another organization of
+ * Every user of the emulator. `demo` is the demo user of docs/design.md; `ops` lives in another organization of
  * the same application, `admin` belongs to both, and `crm` to another application, so that tenancy can
  * be tested from every side.
  */

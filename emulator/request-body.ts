@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 
-/** Largest request body an operation accepts (DESIGN: oversized bodies are a plain error, not a crash). */
+/** Largest request body an operation accepts (docs/design.md: oversized bodies are a plain error, not a crash). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 /** Past this many bytes the emulator stops draining an oversized body and drops the connection after answering. */
 const MAX_DRAIN_BYTES = 16 * 1024 * 1024;

@@ -1,7 +1,7 @@
-/** What `pageStart` counts: DESIGN.md's `UPSTREAM_PAGE_START`. */
+/** What `pageStart` counts: `UPSTREAM_PAGE_START` of docs/design.md. */
 export type PageStartMode = 'page0' | 'page1' | 'offset';
 
-/** Records per page when the caller sends no `pageSize` (DESIGN.md). */
+/** Records per page when the caller sends no `pageSize` (docs/design.md). */
 export const DEFAULT_PAGE_SIZE = 20;
 /** Larger page sizes are served as this many records. */
 export const MAX_PAGE_SIZE = 1000;

@@ -1,4 +1,4 @@
-import type { WireRecord } from '../upstream/wire.ts';
+import type { WireRecord } from '../src/upstream/wire.ts';
 import { EMULATOR_USERS } from './demo-users.ts';
 import { seedObjectId } from './object-id.ts';
 

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { setFlagsFromString } from 'node:v8';
-import type { WireOperation } from '../upstream/wire.ts';
+import type { WireOperation } from '../src/upstream/wire.ts';
 import { handleControl } from './control-endpoints.ts';
 import { EMULATOR_USERS } from './demo-users.ts';
 import type { EmulatorContext, OperationRequest } from './emulator-context.ts';
@@ -69,7 +69,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const wrapper = options.wrapper ?? 'plain';
   const latencyMillis = options.latencyMillis ?? 0;
   const faults = createFaultInjector(options.faults);
-  const { store, persist, settled } = await openStore(options.dataFile);
+  const { store, persist, settled } = await openStore(options.dataFile, options.objectTypes);
   const context: EmulatorContext = {
     store,
     users: createUserDirectory(EMULATOR_USERS),

@@ -1,5 +1,10 @@
 import { z } from 'zod';
+import { readDeclaredObjectNames } from './declared-object-names.ts';
 import { FAULT_MODES, WIRE_OPERATIONS, type EmulatorOptions } from './emulator-options.ts';
+import { OBJECT_NAMES } from './seed-data.ts';
+
+/** A Java-class-like object name: dotted identifiers (`com.acme.Invoice`). */
+const OBJECT_NAME = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
 
 /** The environment, as `process.env` holds it. */
 export type Environment = Readonly<Record<string, string | undefined>>;
@@ -28,6 +33,18 @@ const SETTINGS = {
   EMULATOR_LATENCY_MS: whole(0, 600_000),
   EMULATOR_TOKEN_TTL_SECONDS: whole(1, 31_536_000),
   EMULATOR_DATA_FILE: z.string().min(1),
+  EMULATOR_OBJECT_TYPES: z
+    .string()
+    .transform((list) =>
+      list
+        .split(',')
+        .map((name) => name.trim())
+        .filter((name) => name !== ''),
+    )
+    .pipe(
+      z.array(z.string().regex(OBJECT_NAME, 'must be comma-separated object names like com.acme.Invoice')),
+    ),
+  OBJECT_TYPES_DIR: z.string().min(1),
   EMULATOR_FAULT_EVERY: whole(0, 1_000_000_000),
   EMULATOR_FAULT_MODE: z.enum(FAULT_MODES),
   EMULATOR_FAULT_OPERATIONS: z
@@ -54,11 +71,33 @@ function parseSettings(env: Environment): Settings {
   return settings;
 }
 
+function objectTypesOf(s: Settings): string[] {
+  const demo = new Set<string>(OBJECT_NAMES);
+  const names = [...readDeclaredObjectNames(s.OBJECT_TYPES_DIR), ...(s.EMULATOR_OBJECT_TYPES ?? [])];
+  return [...new Set(names.filter((name) => !demo.has(name)))];
+}
+
+/**
+ * The object types an emulator serves besides the demo ones, from `EMULATOR_OBJECT_TYPES` and the
+ * `@dataObject` names of `OBJECT_TYPES_DIR` (default `schema/objects/`); for the gateway's embedded
+ * emulator, which takes no other emulator setting. Throws {@link EmulatorConfigError}.
+ */
+export function readObjectTypes(env: Environment): string[] {
+  return objectTypesOf(
+    parseSettings({
+      EMULATOR_OBJECT_TYPES: env.EMULATOR_OBJECT_TYPES,
+      OBJECT_TYPES_DIR: env.OBJECT_TYPES_DIR,
+    }),
+  );
+}
+
 /**
  * Reads the emulator command's settings: `EMULATOR_PORT` (4010), `EMULATOR_HOST`, `EMULATOR_WRAPPER`,
  * `EMULATOR_MATCHES` (default `UPSTREAM_MATCHES`), `EMULATOR_PAGE_START` (default `UPSTREAM_PAGE_START`),
  * `EMULATOR_LATENCY_MS`, `EMULATOR_TOKEN_TTL_SECONDS`, `EMULATOR_DATA_FILE`, `EMULATOR_FAULT_EVERY`,
- * `EMULATOR_FAULT_MODE`, `EMULATOR_FAULT_OPERATIONS` (comma-separated). Throws {@link EmulatorConfigError}.
+ * `EMULATOR_FAULT_MODE`, `EMULATOR_FAULT_OPERATIONS` (comma-separated), and the object types to serve
+ * besides the demo ones: `EMULATOR_OBJECT_TYPES` (comma-separated) plus every `@dataObject(name:)` of
+ * `OBJECT_TYPES_DIR` (default `schema/objects/`). Throws {@link EmulatorConfigError}.
  */
 export function readEmulatorConfig(env: Environment): EmulatorOptions {
   const s = parseSettings(env);
@@ -76,6 +115,8 @@ export function readEmulatorConfig(env: Environment): EmulatorOptions {
     tokenTtlSeconds: s.EMULATOR_TOKEN_TTL_SECONDS ?? 28_800,
   };
   if (s.EMULATOR_DATA_FILE !== undefined) options.dataFile = s.EMULATOR_DATA_FILE;
+  const objectTypes = objectTypesOf(s);
+  if (objectTypes.length > 0) options.objectTypes = objectTypes;
   if (every > 0) {
     options.faults = { every, mode: s.EMULATOR_FAULT_MODE, operations: s.EMULATOR_FAULT_OPERATIONS };
   }

@@ -1,4 +1,4 @@
-import type { WireRecord } from '../upstream/wire.ts';
+import type { WireRecord } from '../src/upstream/wire.ts';
 import { jsonText } from './json-text.ts';
 
 /** An object in the store, with the bookkeeping that metadata answers. */

@@ -1,7 +1,7 @@
-import type { WireRecord } from '../upstream/wire.ts';
+import type { WireRecord } from '../src/upstream/wire.ts';
 import { rejectPattern } from './regex-guard.ts';
 
-/** How `matches` compares: DESIGN.md's `UPSTREAM_MATCHES`. */
+/** How `matches` compares: `UPSTREAM_MATCHES` of docs/design.md. */
 export type MatchMode = 'regex' | 'exact';
 
 /** A parsed filter command, ready to test records. */

@@ -17,11 +17,15 @@ function seed(store: ObjectStore): void {
 }
 
 /**
- * Opens the store: in memory with the seed data, or from `dataFile` (seeded and written on first start).
+ * Opens the store: in memory with the seed data, or from `dataFile` (seeded and written on first start),
+ * serving the demo types and `objectTypes` (which start empty).
  * Rejects with a plain message when the file exists but cannot be used; it is never overwritten then.
  */
-export async function openStore(dataFile: string | undefined): Promise<OpenedStore> {
-  const store = createObjectStore(OBJECT_NAMES);
+export async function openStore(
+  dataFile: string | undefined,
+  objectTypes: readonly string[] = [],
+): Promise<OpenedStore> {
+  const store = createObjectStore([...OBJECT_NAMES, ...objectTypes]);
   if (dataFile === undefined) {
     seed(store);
     return { store, persist: () => Promise.resolve(), settled: () => Promise.resolve() };

@@ -1,0 +1,186 @@
+/**
+ * `npm run objects:infer -- <objectName> [--sample N] [--out file] [--force]`: writes a
+ * `schema/objects/*.graphql` file for an upstream object type from live records, read through the
+ * gateway's own upstream client with the gateway's settings (the four addresses, `APPLICATION_CODE`,
+ * `ORGANIZATION_CODE`, `LOGIN_METHOD`). The login comes from `INFER_USERNAME` / `INFER_PASSWORD`, or is
+ * asked for on the terminal. The file is checked with the gateway's own schema checks before it is written.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig, type GatewayConfig } from '../src/config.ts';
+import { OBJECTS_DIR, readTypeDefs } from '../src/schema.ts';
+import { buildTypedApi } from '../src/typed/build-typed-api.ts';
+import { createUpstreamClient } from '../src/upstream/client.ts';
+import { UpstreamError } from '../src/upstream/errors.ts';
+import type { UpstreamClient, UpstreamCredentials, UpstreamRecord } from '../src/upstream/types.ts';
+import { collectFieldStats } from './infer/field-stats.ts';
+import { findRefs, type KnownType } from './infer/find-refs.ts';
+import { inferFields } from './infer/infer-fields.ts';
+import { ask } from './infer/prompt.ts';
+import { printObjectType, typeNameOf } from './infer/print-object-type.ts';
+
+/** A mistake in the command line or the settings: printed as one line. */
+class UsageError extends Error {}
+
+const USAGE = 'usage: npm run objects:infer -- <objectName> [--sample N] [--out file] [--force]';
+const PAGE_SIZE = 100;
+
+function readArgs() {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      sample: { type: 'string', default: '200' },
+      out: { type: 'string' },
+      force: { type: 'boolean', default: false },
+    },
+  });
+  const [objectName, ...extra] = positionals;
+  if (
+    objectName === undefined ||
+    extra.length > 0 ||
+    !/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(objectName)
+  ) {
+    throw new UsageError(USAGE);
+  }
+  const sample = Number(values.sample);
+  if (!Number.isInteger(sample) || sample < 1 || sample > 10_000)
+    throw new UsageError('--sample must be a whole number from 1 to 10000');
+  return { objectName, sample, out: values.out, force: values.force };
+}
+
+const kebab = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
+
+async function logIn(client: UpstreamClient, config: GatewayConfig): Promise<UpstreamCredentials> {
+  const username = process.env.INFER_USERNAME ?? (await ask('Upstream username: '));
+  const password = process.env.INFER_PASSWORD ?? (await ask('Password: ', true));
+  const base = { applicationCode: config.applicationCode, organizationCode: config.organizationCode };
+  if (config.loginMethod === 'FORM') {
+    const form = await client.loginForm(username, password);
+    if (form.token === undefined)
+      throw new UsageError('the form login answered no token: try LOGIN_METHOD=JSON');
+    return { ...base, username: form.username, apiToken: form.token };
+  }
+  return { ...base, username, apiToken: (await client.loginJson(username, password)).token };
+}
+
+async function sampleRecords(
+  client: UpstreamClient,
+  credentials: UpstreamCredentials,
+  objectName: string,
+  sample: number,
+) {
+  const records: UpstreamRecord[] = [];
+  let total = 0;
+  for (let page = 0; records.length < sample; page++) {
+    const read = await client.getAll(credentials, objectName, [], PAGE_SIZE, page);
+    total = read.totalCount;
+    records.push(...read.records.slice(0, sample - records.length));
+    if (read.records.length < PAGE_SIZE) break;
+  }
+  return { records, total };
+}
+
+/** The types of the objects folder, for references; none when the folder has mistakes of its own. */
+function knownTypes(dir: string): KnownType[] {
+  try {
+    return buildTypedApi({ dir, baseTypeDefs: readTypeDefs() }).specs.map(({ typeName, objectName }) => ({
+      typeName,
+      objectName,
+    }));
+  } catch {
+    process.stderr.write(`objects:infer: ${dir} has mistakes; no reference is suggested\n`);
+    return [];
+  }
+}
+
+/**
+ * Builds the typed API with the new file beside the folder's other files, as the gateway will at start-up.
+ * A file that already declares the same object type is left out: the new file replaces it.
+ */
+function checkWithGateway(dir: string, fileName: string, sdl: string, objectName: string): void {
+  const scratch = mkdtempSync(join(tmpdir(), 'objects-infer-'));
+  try {
+    for (const f of existsSync(dir) ? readdirSync(dir) : []) {
+      if (!f.endsWith('.graphql') || f === fileName) continue;
+      const text = readFileSync(join(dir, f), 'utf8');
+      if (!text.includes(JSON.stringify(objectName))) writeFileSync(join(scratch, f), text);
+    }
+    writeFileSync(join(scratch, fileName), sdl);
+    buildTypedApi({ dir: scratch, baseTypeDefs: readTypeDefs() });
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const args = readArgs();
+  const config = loadConfig();
+  if (config.upstream.kind !== 'remote') {
+    throw new UsageError(
+      'objects:infer reads a real upstream: set API_URL, BASE_URL, STUDIO_URL, SERVER_URL and APPLICATION_CODE (for the emulator: npm run emulator, then its URL)',
+    );
+  }
+  const dir = config.objectTypesDir ?? OBJECTS_DIR;
+  const typeName = typeNameOf(args.objectName);
+  const out = args.out ?? join(dir, `${kebab(typeName)}.graphql`);
+  if (existsSync(out) && !args.force)
+    throw new UsageError(`${out} exists: pass --force to replace it, or --out another file`);
+
+  const client = createUpstreamClient({
+    ...config.upstream,
+    pageStartMode: config.pageStartMode,
+    requestLimits: config.requestLimits,
+    authErrorPattern: config.authErrorPattern,
+  });
+  try {
+    const credentials = await logIn(client, config);
+    const { records, total } = await sampleRecords(client, credentials, args.objectName, args.sample);
+    if (records.length === 0)
+      throw new UsageError(`no record of ${args.objectName} to learn from (the upstream counts ${total})`);
+    const stats = collectFieldStats(records);
+    const refs = await findRefs(stats, {
+      client,
+      credentials,
+      matchesMode: config.matchesMode,
+      knownTypes: knownTypes(dir),
+    });
+    const fields = inferFields(stats, records.length, refs);
+    if (fields.length === 0) {
+      throw new UsageError(
+        `the sampled records of ${args.objectName} hold no field besides _id: nothing to type`,
+      );
+    }
+    const date = new Date().toISOString().slice(0, 10);
+    const sdl = printObjectType(
+      { objectName: args.objectName, typeName, sampled: records.length, total, date },
+      fields,
+    );
+    checkWithGateway(dir, basename(out), sdl, args.objectName);
+    writeFileSync(out, sdl);
+    process.stdout.write(
+      `objects:infer: wrote ${out}: ${typeName} with ${fields.length} fields (${refs.length} references) from ${records.length} of ${total} records\n`,
+    );
+  } finally {
+    await client.close();
+  }
+}
+
+/** The one line for a failure: the upstream's own message when it gave one (never a token or URL). */
+function describeFailure(error: unknown): string {
+  if (error instanceof UsageError || error instanceof ConfigError) return error.message;
+  if (error instanceof UpstreamError) {
+    const said =
+      error.upstreamMessage === undefined
+        ? ''
+        : ` (the upstream says: ${JSON.stringify(error.upstreamMessage)})`;
+    return `failed: ${error.message}${said}`;
+  }
+  return `failed: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`objects:infer: ${describeFailure(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,135 @@
+/**
+ * `npm run objects:infer` against the emulator: the file it writes for `com.example.Order` is the shipped
+ * `schema/objects/order.graphql` (same fields, types and references), and passes the gateway's checks.
+ */
+import { execFile } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Kind, parse, print, type ObjectTypeDefinitionNode } from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
+import { buildSchema } from '../../src/schema.ts';
+
+const SCRIPT = new URL('../../scripts/objects-infer.ts', import.meta.url).pathname;
+
+let emulator: RunningEmulator;
+let dir: string;
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0 });
+  dir = mkdtempSync(join(tmpdir(), 'objects-infer-test-'));
+});
+afterAll(async () => {
+  await emulator.close();
+});
+
+/** Runs the command with the emulator's addresses and the demo login; resolves with its exit and output. */
+function infer(args: string[], env: Record<string, string> = {}) {
+  const url = emulator.url;
+  return new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
+    execFile(
+      process.execPath,
+      [SCRIPT, ...args],
+      {
+        env: {
+          PATH: process.env.PATH ?? '',
+          ...{ API_URL: url, BASE_URL: url, STUDIO_URL: url, SERVER_URL: url },
+          ...{
+            APPLICATION_CODE: 'demo',
+            ORGANIZATION_CODE: 'acme',
+            INFER_USERNAME: 'demo',
+            INFER_PASSWORD: 'demo-password',
+          },
+          ...env,
+        },
+        timeout: 30_000,
+      },
+      (error, stdout, stderr) => {
+        done({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** A type's fields as `name: Type @directive(...)`, descriptions left out. */
+function shape(sdl: string): string[] {
+  const type = parse(sdl).definitions.find(
+    (d): d is ObjectTypeDefinitionNode => d.kind === Kind.OBJECT_TYPE_DEFINITION,
+  );
+  return (type?.fields ?? []).map((f) => print({ ...f, description: undefined }));
+}
+
+describe('npm run objects:infer', () => {
+  it("should write the shipped order.graphql's fields, types and @ref for com.example.Order", async () => {
+    const out = join(dir, 'order.graphql');
+    const run = await infer(['com.example.Order', '--out', out]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(
+      /wrote .*order\.graphql: Order with 4 fields \(1 references\) from 200 of 250 records/,
+    );
+    const written = readFileSync(out, 'utf8');
+    expect(shape(written)).toEqual(shape(readFileSync('schema/objects/order.graphql', 'utf8')));
+    expect(shape(written)).toEqual([
+      'id: ID!',
+      'number: String!',
+      'total: Float',
+      'status: String',
+      'customer: Customer @ref(field: "customer.id")',
+    ]);
+    expect(written).toMatch(
+      /^# Inferred by `npm run objects:infer -- com.example.Order` on \d{4}-\d\d-\d\d from 200 sampled\n# records \(of 250\)/,
+    );
+    expect(written).toContain('Present in 200 of 200 sampled records (100 %).');
+  });
+
+  it('should write a file the gateway starts with in place of the shipped one', async () => {
+    const objects = mkdtempSync(join(tmpdir(), 'objects-infer-schema-'));
+    for (const f of ['customer.graphql', 'loan-type.graphql'])
+      copyFileSync(join('schema/objects', f), join(objects, f));
+    const run = await infer(['com.example.Order', '--out', join(objects, 'order.graphql'), '--sample', '20']);
+    expect(run.code).toBe(0);
+    const schema = buildSchema({ objectsDir: objects });
+    expect(Object.keys(schema.getQueryType()?.getFields() ?? {})).toEqual(
+      expect.arrayContaining(['order', 'orders']),
+    );
+  });
+
+  it('should describe nested values as @field(path:) fields', async () => {
+    const out = join(dir, 'customer.graphql');
+    expect((await infer(['com.example.Customer', '--out', out, '--sample', '30'])).code).toBe(0);
+    expect(shape(readFileSync(out, 'utf8'))).toEqual(
+      expect.arrayContaining([
+        'city: String @field(path: "address.city")',
+        'country: String @field(path: "address.country")',
+      ]),
+    );
+  });
+
+  it.each([
+    [['com.example.Order', '--sample', 'many'], {}, /^objects:infer: --sample must be a whole number/],
+    [[], {}, /^objects:infer: usage: npm run objects:infer -- <objectName>/],
+    [['com.example.Nothing'], {}, /^objects:infer: failed: .*unknown object name/],
+    [['com.example.Order'], { INFER_PASSWORD: 'wrong' }, /^objects:infer: failed: /],
+    [
+      ['com.example.Order'],
+      { API_URL: '', BASE_URL: '', STUDIO_URL: '', SERVER_URL: '' },
+      /^objects:infer: objects:infer reads a real upstream/,
+    ],
+  ])('should stop with one line for %j', async (args, env, line) => {
+    const run = await infer(
+      [...args, ...(args.length > 0 ? ['--out', join(dir, 'never.graphql')] : [])],
+      env,
+    );
+    expect(run.code).toBe(1);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(line);
+    expect(existsSync(join(dir, 'never.graphql'))).toBe(false);
+  });
+
+  it('should not replace an existing file without --force', async () => {
+    const run = await infer(['com.example.Order', '--out', 'schema/objects/order.graphql']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/exists: pass --force/);
+  });
+});

@@ -1,0 +1,166 @@
+/**
+ * `npm start` (src/main.ts) as a new team meets it: production never runs on the emulator by accident, the
+ * embedded emulator takes a free port, and a busy port names the setting that moves it.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const MAIN = new URL('../../src/main.ts', import.meta.url).pathname;
+const SECRET = 's'.repeat(40);
+
+/** Starts the command; `ready` resolves with stdout once it printed its banner, or once it exited. */
+function start(env: Record<string, string>) {
+  const child = spawn(process.execPath, [MAIN], {
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = once(child, 'exit') as Promise<[number | null, string | null]>;
+  const ready = async () => {
+    while (!stdout.includes('GraphQL endpoint:') && child.exitCode === null) {
+      await Promise.race([once(child.stdout, 'data'), exited]);
+    }
+    return stdout;
+  };
+  running.push(child);
+  return { child, exited, ready, output: () => ({ stdout, stderr }) };
+}
+const running: ReturnType<typeof spawn>[] = [];
+afterEach(() => {
+  for (const child of running.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+/** Holds a port on 127.0.0.1 (`port` 0: any free one); resolves with the port and a way to free it. */
+async function holdPort(port = 0): Promise<{ port: number; server: Server | undefined }> {
+  const server = createServer();
+  try {
+    server.listen(port, '127.0.0.1');
+    await once(server, 'listening');
+  } catch {
+    return { port, server: undefined }; // already held by someone else: busy all the same
+  }
+  const address = server.address();
+  return { port: typeof address === 'object' && address ? address.port : port, server };
+}
+
+const graphqlUrl = (stdout: string) => /GraphQL endpoint: (\S+)/.exec(stdout)?.[1] ?? '';
+
+describe('npm start in production', () => {
+  it('should exit non-zero with one line naming the upstream addresses when none is set', async () => {
+    const { exited, output } = start({ NODE_ENV: 'production', SESSION_SECRET: SECRET, PORT: '0' });
+    expect((await exited)[0]).toBe(1);
+    const lines = output().stderr.trim().split('\n');
+    expect(lines).toEqual([
+      'Invalid setting API_URL, BASE_URL, STUDIO_URL, SERVER_URL: required in production (or UPSTREAM=emulator to run on the demo emulator on purpose)',
+    ]);
+    expect(output().stdout).toBe('');
+  });
+
+  it('should run on the emulator with a loud warning only when UPSTREAM=emulator says so', async () => {
+    const gateway = start({
+      NODE_ENV: 'production',
+      SESSION_SECRET: SECRET,
+      PORT: '0',
+      UPSTREAM: 'emulator',
+    });
+    const stdout = await gateway.ready();
+    expect(gateway.output().stderr).toContain('WARNING: UPSTREAM=emulator in production');
+    const answer = await fetch(graphqlUrl(stdout), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        query: 'mutation { login(username: "demo", password: "demo-password") { token } }',
+      }),
+    });
+    expect(
+      ((await answer.json()) as { data?: { login?: { token?: string } } }).data?.login?.token,
+    ).toBeTruthy();
+    gateway.child.kill('SIGTERM');
+    expect((await gateway.exited)[0]).toBe(0);
+  });
+});
+
+describe('npm start in development', () => {
+  it('should start even when port 4010 is busy: the embedded emulator takes a free port', async () => {
+    const held = await holdPort(4010);
+    try {
+      const gateway = start({ PORT: '0' });
+      const stdout = await gateway.ready();
+      const emulatorUrl = /Upstream: +embedded emulator at (\S+)/.exec(stdout)?.[1] ?? '';
+      expect(emulatorUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(emulatorUrl).not.toBe('http://127.0.0.1:4010');
+      gateway.child.kill('SIGTERM');
+      expect((await gateway.exited)[0]).toBe(0);
+    } finally {
+      held.server?.close();
+    }
+  });
+
+  it.each([
+    ['PORT', 'gateway'],
+    ['EMULATOR_PORT', 'embedded emulator'],
+  ])('should exit with one line naming %s when the port it sets is busy', async (setting, what) => {
+    const held = await holdPort();
+    try {
+      const { exited, output } = start({ PORT: '0', [setting]: String(held.port) });
+      expect((await exited)[0]).toBe(1);
+      expect(output().stderr.trim().split('\n')).toEqual([
+        `cannot start the ${what}: 127.0.0.1:${held.port} is already in use; set ${setting} to a free port (or stop what holds it)`,
+      ]);
+    } finally {
+      held.server?.close();
+    }
+  });
+});
+
+/** POSTs one GraphQL operation; answers its `data`, throwing its errors. */
+async function graphql(url: string, query: string, token?: string): Promise<Record<string, unknown>> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify({ query }),
+  });
+  const answer = (await response.json()) as { data?: Record<string, unknown>; errors?: unknown[] };
+  if (answer.errors) throw new Error(JSON.stringify(answer.errors));
+  return answer.data ?? {};
+}
+
+describe('npm start with a type declared only in the object types folder', () => {
+  it('should save an object of the fresh type on the embedded emulator and read it back', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'team-objects-'));
+    cpSync('schema/objects', dir, { recursive: true });
+    writeFileSync(
+      join(dir, 'invoice.graphql'),
+      'type Invoice @dataObject(name: "com.acme.Invoice") { id: ID! number: String total: Float }\n',
+    );
+    const gateway = start({ PORT: '0', OBJECT_TYPES_DIR: dir });
+    const url = graphqlUrl(await gateway.ready());
+    const login = await graphql(
+      url,
+      'mutation { login(username: "demo", password: "demo-password") { token } }',
+    );
+    const token = (login.login as { token: string }).token;
+    const saved = await graphql(
+      url,
+      'mutation { saveInvoice(input: { number: "INV-1", total: 12.5 }) { id } }',
+      token,
+    );
+    const id = (saved.saveInvoice as { id: string }).id;
+    const read = await graphql(
+      url,
+      `{ invoice(id: "${id}") { id number total } invoices { totalCount } }`,
+      token,
+    );
+    expect(read).toEqual({ invoice: { id, number: 'INV-1', total: 12.5 }, invoices: { totalCount: 1 } });
+    gateway.child.kill('SIGTERM');
+    expect((await gateway.exited)[0]).toBe(0);
+  });
+});
