@@ -10,7 +10,7 @@
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.ts';
+import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
 import { createPatternGuard, type PatternGuard } from '../../src/upstream/pattern-guard.ts';
 import { createRequestChecks } from '../../src/upstream/request-checks.ts';
 import { ensureDebianPackage } from '../support/debian-package.ts';
