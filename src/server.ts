@@ -26,6 +26,7 @@ import { registerErrorHandler } from './http/error-handler.ts';
 import { registerGraphiql } from './http/graphiql.ts';
 import { linkGraphiqlFromLandingPage } from './http/graphiql-link.ts';
 import { registerGraphqlHeaders } from './http/graphql-headers.ts';
+import { registerTrustedDocuments } from './http/trusted-documents-hook.ts';
 import { refuseSubscriptions } from './http/refuse-subscriptions.ts';
 import { httpServerOptions } from './http/server-options.ts';
 import { EXAMPLE_DOCUMENT, EXAMPLE_HEADERS } from './landing-page.ts';
@@ -43,6 +44,7 @@ import { withCoalescing } from './upstream/coalesce.ts';
 import { createPatternGuard } from './upstream/pattern-guard.ts';
 import type { ResilientClient } from './upstream/resilience.ts';
 import { createUpstreamStack } from './upstream-stack.ts';
+import { loadTrustedDocuments } from './trusted/trusted-documents.ts';
 
 /** The four upstream base addresses. */
 export interface UpstreamUrls {
@@ -80,6 +82,11 @@ export interface Gateway {
 /** Builds the gateway (Apollo started, routes registered) without listening. */
 export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const { config, upstreamUrls } = options;
+  // Read first: a bad manifest stops the start before anything is opened.
+  const trustedDocuments =
+    config.trustedDocuments.files.length > 0
+      ? loadTrustedDocuments(config.trustedDocuments.files)
+      : undefined;
   const metrics = createMetrics();
   const scopes = createRequestScopes();
   const logger = createLogger({
@@ -162,6 +169,16 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     },
   });
   registerGraphqlHeaders(app, '/graphql');
+  if (trustedDocuments !== undefined) {
+    registerTrustedDocuments(app, {
+      path: '/graphql',
+      documents: trustedDocuments,
+      only: config.trustedDocuments.only,
+      onRefused: (request, code) => {
+        scopeOf(request)?.errorCodes.push(code);
+      },
+    });
+  }
   const limits = createQueryLimits(config.queryLimits);
 
   const apollo = new ApolloServer<GraphQLContext>({
