@@ -37,6 +37,7 @@ import { createMetrics, type GatewayMetrics } from './observability/metrics.ts';
 import { registerRequestLog, requestIdFor } from './observability/request-log.ts';
 import { createRequestLogPlugin } from './observability/request-log-plugin.ts';
 import { createRequestScopes } from './observability/request-scope.ts';
+import type { GatewayTracing } from './observability/tracing.ts';
 import { createErrorFormatter } from './resolvers/errors.ts';
 import { buildSchema } from './schema.ts';
 import { createSessionSealer } from './session.ts';
@@ -62,6 +63,8 @@ export interface GatewayOptions {
   dispatcher?: Dispatcher;
   /** Where log lines go (tests capture them); default stdout. */
   logStream?: NodeJS.WritableStream;
+  /** OpenTelemetry, when the `OTEL_*` variables switched it on (`src/observability/start-tracing.ts`). */
+  tracing?: GatewayTracing;
 }
 
 /** A built gateway; `listen` starts serving. */
@@ -101,6 +104,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     metrics,
     scopes,
     dispatcher: options.dispatcher,
+    tracing: options.tracing,
     // Every transition, closing included: an operator reading the log sees when an outage ended.
     onBreakerStateChange: (origin, state) => {
       const seen = breakerStates.get(origin);
@@ -161,6 +165,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     metrics,
     requestTimeoutMillis: config.requestTimeoutMillis,
     graphqlPath: '/graphql',
+    currentTraceId: options.tracing ? () => options.tracing?.currentTraceId() : undefined,
   });
   registerErrorHandler(app, {
     maxBodyBytes: config.maxBodyBytes,
@@ -196,6 +201,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     plugins: [
       fastifyApolloDrainPlugin(app),
       createRequestLogPlugin<GraphQLContext>(scopes),
+      ...(options.tracing ? [options.tracing.apolloPlugin<GraphQLContext>()] : []),
       refuseSubscriptions<GraphQLContext>(),
       createUpstreamCallLimit<GraphQLContext>(config),
       ApolloServerPluginUsageReportingDisabled(),
