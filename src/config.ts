@@ -125,6 +125,8 @@ export interface GatewayConfig {
     /** `TRUSTED_DOCUMENTS_ONLY`: refuse every document no manifest holds. Default false. */
     only: boolean;
   };
+  /** `FEDERATION`: serve the schema as an Apollo Federation 2 subgraph (`src/federation/`). Default false. */
+  federation: boolean;
   /** `UPSTREAM_PROPAGATE_TRACE`: send W3C trace context upstream when tracing is on. Default false. */
   upstreamPropagateTrace: boolean;
   /** SIGTERM handling; see `src/shutdown.ts`. */
@@ -268,6 +270,7 @@ const schema = z.object({
   TRUSTED_DOCUMENTS: z.string().optional(),
   TRUSTED_DOCUMENTS_ONLY: bool.default(false),
   UPSTREAM_PROPAGATE_TRACE: bool.default(false),
+  FEDERATION: bool.default(false),
   SHUTDOWN_DELAY_MS: int(0, 600_000).default(0),
   SHUTDOWN_GRACE_MS: int(0, 600_000).default(10_000),
 });
@@ -411,6 +414,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     },
     trustedDocuments: { files: trustedFiles, only: e.TRUSTED_DOCUMENTS_ONLY },
     upstreamPropagateTrace: e.UPSTREAM_PROPAGATE_TRACE,
+    federation: e.FEDERATION,
     shutdown: { delayMillis: e.SHUTDOWN_DELAY_MS, graceMillis: e.SHUTDOWN_GRACE_MS },
   };
 }

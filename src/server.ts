@@ -187,7 +187,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const limits = createQueryLimits(config.queryLimits);
 
   const apollo = new ApolloServer<GraphQLContext>({
-    schema: buildSchema(),
+    schema: buildSchema({ federation: config.federation }),
     introspection: config.introspection,
     csrfPrevention: true,
     allowBatchedHttpRequests: false,
