@@ -136,6 +136,19 @@ describe('the gateway in a federated supergraph', () => {
     expect(Object.values(subgraph.upstreamCalls()).reduce((a, b) => a + b, 0)).toBe(1);
   });
 
+  it('should log in through the router, and the session work across the supergraph', async () => {
+    const login = (await post(
+      routerUrl,
+      'mutation { login(username: "demo", password: "demo-password") { token } }',
+    )) as { data: { login: { token: string } } };
+    const answer = (await post(
+      routerUrl,
+      '{ invoices { customer { name } } }',
+      `Bearer ${login.data.login.token}`,
+    )) as { data?: { invoices: { customer: { name: string } }[] } };
+    expect(answer.data?.invoices[0]?.customer.name).toBe(customers[0]?.name);
+  });
+
   it('should resolve a generic DataObject reference by objectName and id', async () => {
     const first = customers[0];
     const answer = (await post(

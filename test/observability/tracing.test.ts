@@ -30,9 +30,11 @@ interface OtlpSpan {
 let emulator: RunningEmulator;
 let proxy: Server;
 let receiver: Server;
-let child: ChildProcess;
 let baseUrl: string;
 let output = '';
+let proxyUrl: string;
+let receiverUrl: string;
+const children: ChildProcess[] = [];
 const bodies: string[] = [];
 const upstreamTraceparents: string[] = [];
 
@@ -58,6 +60,51 @@ function attribute(span: OtlpSpan, key: string): unknown {
   return 'intValue' in value ? Number(first) : first;
 }
 
+/** Starts the real command against the proxy, exporting to the receiver; its output goes to `output`. */
+async function startCommand(
+  upstreamUrl: string,
+  otlpUrl: string,
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; baseUrl: string }> {
+  const started = spawn(NODE, ['src/main.ts'], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'test',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      API_URL: upstreamUrl,
+      BASE_URL: upstreamUrl,
+      STUDIO_URL: upstreamUrl,
+      SERVER_URL: upstreamUrl,
+      APPLICATION_CODE: 'demo',
+      ORGANIZATION_CODE: 'acme',
+      OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+      OTEL_SERVICE_NAME: 'gateway-under-test',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(started);
+  started.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  let seen = '';
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    started.stdout.on('data', (chunk: Buffer) => {
+      const text = chunk.toString('utf8');
+      output += text;
+      seen += text;
+      const match = /GraphQL endpoint: (http:\/\/[^\s]+)\/graphql/.exec(seen);
+      if (match?.[1] !== undefined) resolveUrl(match[1]);
+    });
+    started.once('exit', (code) => {
+      reject(new Error(`gateway exited (${String(code)}) before listening:\n${output}`));
+    });
+  });
+  return { child: started, baseUrl: url };
+}
+
 beforeAll(async () => {
   emulator = await startEmulator({ port: 0 });
   const upstream = new URL(emulator.url);
@@ -80,7 +127,7 @@ beforeAll(async () => {
     );
     req.pipe(forward);
   });
-  const proxyUrl = await listen(proxy);
+  proxyUrl = await listen(proxy);
   receiver = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
@@ -89,50 +136,23 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
   });
-  const receiverUrl = await listen(receiver);
-  child = spawn(NODE, ['src/main.ts'], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      NODE_ENV: 'test',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      LOG_LEVEL: 'info',
-      API_URL: proxyUrl,
-      BASE_URL: proxyUrl,
-      STUDIO_URL: proxyUrl,
-      SERVER_URL: proxyUrl,
-      APPLICATION_CODE: 'demo',
-      ORGANIZATION_CODE: 'acme',
-      UPSTREAM_PROPAGATE_TRACE: 'true',
-      OTEL_EXPORTER_OTLP_ENDPOINT: receiverUrl,
-      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-      OTEL_BSP_SCHEDULE_DELAY: '100',
-      OTEL_SERVICE_NAME: 'gateway-under-test',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  baseUrl = await new Promise<string>((resolveUrl, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      const match = /GraphQL endpoint: (http:\/\/[^\s]+)\/graphql/.exec(output);
-      if (match?.[1] !== undefined) resolveUrl(match[1]);
-    });
-    child.once('exit', (code) => {
-      reject(new Error(`gateway exited (${String(code)}) before listening:\n${output}`));
-    });
-  });
+  receiverUrl = await listen(receiver);
+  ({ baseUrl } = await startCommand(proxyUrl, receiverUrl, { UPSTREAM_PROPAGATE_TRACE: 'true' }));
 }, 60_000);
 
 afterAll(async () => {
-  if (child.exitCode === null) child.kill('SIGKILL');
+  for (const started of children) if (started.exitCode === null) started.kill('SIGKILL');
   await new Promise((done) => proxy.close(done));
   await new Promise((done) => receiver.close(done));
   await emulator.close();
 });
 
-async function graphql(query: string, headers: Record<string, string> = {}): Promise<unknown> {
-  const response = await fetch(`${baseUrl}/graphql`, {
+async function graphql(
+  query: string,
+  headers: Record<string, string> = {},
+  url: string = baseUrl,
+): Promise<unknown> {
+  const response = await fetch(`${url}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify({ query }),
@@ -218,5 +238,56 @@ describe('tracing switched on by OTEL_* variables', () => {
     expect(all).not.toContain('demo-password');
     expect(all).not.toContain(token);
     expect(all).not.toMatch(/apiToken=(?!%5BRedacted%5D|\[Redacted\])/);
+  });
+});
+
+describe('tracing with UPSTREAM_PROPAGATE_TRACE off (the default), on a sick upstream', () => {
+  const SICK_TRACE = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
+
+  beforeAll(async () => {
+    // Retries are allowed as a share of recent successes: all of them here, after a few successes below.
+    const quiet = await startCommand(proxyUrl, receiverUrl, { UPSTREAM_RETRY_BUDGET_PERCENT: '100' });
+    const login = (await graphql(
+      'mutation { login(username: "demo", password: "demo-password") { token } }',
+      {},
+      quiet.baseUrl,
+    )) as { data: { login: { token: string } } };
+    const auth = { authorization: `Bearer ${login.data.login.token}` };
+    for (let i = 0; i < 3; i++) await graphql('{ loanTypes(first: 1) { totalCount } }', auth, quiet.baseUrl);
+    upstreamTraceparents.length = 0;
+    emulator.setFaults({ every: 1, mode: 'error500', operations: ['getAll'] });
+    try {
+      await graphql(
+        'query Sick { loanTypes(first: 1) { totalCount } }',
+        {
+          authorization: `Bearer ${login.data.login.token}`,
+          traceparent: `00-${SICK_TRACE}-${CALLER_SPAN_ID}-01`,
+        },
+        quiet.baseUrl,
+      );
+    } finally {
+      emulator.setFaults({});
+    }
+    for (
+      let i = 0;
+      i < 100 && !spans().some((s) => s.traceId === SICK_TRACE && s.name === 'upstream getAll');
+      i++
+    ) {
+      await sleep(50);
+    }
+  }, 30_000);
+
+  it('should send nothing of the trace upstream, and make no undici span', () => {
+    expect(upstreamTraceparents).toEqual([]);
+    const trace = spans().filter((s) => s.traceId === SICK_TRACE);
+    const upstreamIds = new Set(trace.filter((s) => s.name === 'upstream getAll').map((s) => s.spanId));
+    expect(trace.filter((s) => s.parentSpanId !== undefined && upstreamIds.has(s.parentSpanId))).toEqual([]);
+  });
+
+  it("should give the upstream span the retries and the blame of the upstream's failure", () => {
+    const span = spans().find((s) => s.traceId === SICK_TRACE && s.name === 'upstream getAll');
+    expect(span && attribute(span, 'gateway.upstream.outcome')).toBe('upstream_health');
+    expect(span && attribute(span, 'gateway.upstream.error_kind')).toBe('unavailable');
+    expect(span && attribute(span, 'gateway.upstream.retries')).toBe(2);
   });
 });
