@@ -13,6 +13,8 @@ const COLOURS: Record<PeerId, string> = {
   P2: '#f28e2b',
   P3: '#b07aa1',
   P4: '#59a14f',
+  P4T: '#edc948',
+  P4D: '#76b7b2',
   PB: '#8cd17d',
 };
 
@@ -22,6 +24,8 @@ const SHORT_NAMES: Record<PeerId, string> = {
   P2: 'P2 naive Apollo',
   P3: 'P3 Apollo + RESTDataSource',
   P4: 'P4 this gateway',
+  P4T: 'P4T traced',
+  P4D: 'P4D trusted documents',
   PB: 'PB gateway baseline',
 };
 

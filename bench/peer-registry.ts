@@ -9,11 +9,12 @@ import type { PlainRequest } from './emulator-client.ts';
 import { freePort, httpProbe, startNodeProcess, stopProcess, waitUntilReady } from './processes.ts';
 import type { BenchProcess } from './processes.ts';
 import { PRODUCTION_PROCESS_ENV, startCommandNodeOptions } from './start-command.ts';
+import { GATEWAY_LOGIN_QUERY, setUpVariant, type VariantSetup } from './gateway-variants.ts';
 import { graphqlBody, variantObjects } from './workloads.ts';
-import type { Fixture, WorkloadId } from './workloads.ts';
+import type { Fixture, GraphQLBody, WorkloadId } from './workloads.ts';
 
 /** Peer ids, in the order the table shows them. */
-export const PEER_IDS = ['P0', 'P1', 'P2', 'P3', 'P4', 'PB'] as const;
+export const PEER_IDS = ['P0', 'P1', 'P2', 'P3', 'P4', 'P4T', 'P4D', 'PB'] as const;
 /** A peer id. */
 export type PeerId = (typeof PEER_IDS)[number];
 
@@ -24,11 +25,13 @@ export const PEER_TITLES: Record<PeerId, string> = {
   P2: 'naive Apollo Server 5 (fetch, regex, no DataLoader)',
   P3: 'Apollo Server 5 + RESTDataSource',
   P4: 'this gateway (production)',
+  P4T: 'P4 with OpenTelemetry traces on (OTLP/HTTP to a sink)',
+  P4D: 'P4 on trusted documents only, sent as documentId',
   PB: 'this gateway from another checkout (--baseline), started as P4',
 };
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const scripts: Record<Exclude<PeerId, 'P0' | 'PB'>, string> = {
+const scripts: Record<Exclude<PeerId, 'P0' | 'PB' | 'P4T' | 'P4D'>, string> = {
   P1: `${root}bench/peers/passthrough.ts`,
   P2: `${root}bench/peers/naive-apollo.ts`,
   P3: `${root}bench/peers/datasource-apollo.ts`,
@@ -65,12 +68,13 @@ function graphqlRequests(
   headers: Record<string, string>,
   workload: WorkloadId,
   fixture: Fixture,
+  toBody: (body: GraphQLBody) => unknown = (body) => body,
 ): PlainRequest[] {
   return variantObjects(workload, fixture).map((object) => ({
     url,
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(graphqlBody(workload, object?._id)),
+    body: JSON.stringify(toBody(graphqlBody(workload, object?._id))),
   }));
 }
 
@@ -79,7 +83,7 @@ async function gatewayLogin(url: string): Promise<string> {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({
-      query: 'mutation Login($u: String!, $p: String!) { login(username: $u, password: $p) { token } }',
+      query: GATEWAY_LOGIN_QUERY,
       variables: { u: DEMO.username, p: DEMO.password },
     }),
   });
@@ -112,15 +116,17 @@ export async function startPeer(id: PeerId, env: PeerEnvironment): Promise<Runni
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const url = `${base}/graphql`;
-  if (id === 'P4' || id === 'PB') {
+  if (id === 'P4' || id === 'PB' || id === 'P4T' || id === 'P4D') {
     const checkout = id === 'PB' ? env.baselineRoot : root;
+    const variant: VariantSetup | undefined =
+      id === 'P4T' || id === 'P4D' ? await setUpVariant(id, env.logDir) : undefined;
     if (checkout === undefined) throw new Error('PB needs --baseline=<checkout of the gateway>');
     const dir = checkout.endsWith('/') ? checkout : `${checkout}/`;
     // Started as `npm start` starts it (its Node options, e.g. the heap sizes), not bare `node src/main.ts`.
     const child = startNodeProcess(
       id,
       `${dir}src/main.ts`,
-      gatewayEnv(emulatorUrl, port),
+      { ...gatewayEnv(emulatorUrl, port), ...variant?.env },
       env.logDir,
       'log',
       startCommandNodeOptions(`${dir}package.json`),
@@ -130,7 +136,11 @@ export async function startPeer(id: PeerId, env: PeerEnvironment): Promise<Runni
       return gatewayLogin(url);
     });
     const headers = { authorization: `Bearer ${token}` };
-    return { id, process: child, requests: (w) => graphqlRequests(url, headers, w, fixture) };
+    return {
+      id,
+      process: child,
+      requests: (w) => graphqlRequests(url, headers, w, fixture, variant?.body),
+    };
   }
   const child = startNodeProcess(
     id,

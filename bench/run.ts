@@ -97,7 +97,7 @@ async function main(): Promise<void> {
 
     let wanted = options.peers ?? PEER_IDS.filter((id) => id !== 'PB' || options.baseline !== undefined);
     if (options.peers === undefined && !existsSync(GATEWAY_SCRIPT)) {
-      wanted = wanted.filter((peer) => peer !== 'P4');
+      wanted = wanted.filter((peer) => !peer.startsWith('P4'));
       notes.push('P4 skipped: src/main.ts does not exist yet.');
     }
     const peers: RunningPeer[] = [];

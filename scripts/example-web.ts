@@ -11,6 +11,14 @@ import { fileURLToPath } from 'node:url';
 /** The example's folder (Vite's root). */
 export const EXAMPLE_WEB_ROOT = fileURLToPath(new URL('../examples/web/', import.meta.url));
 
+/** The page's trusted documents (GraphQL Code Generator's manifest): the gateway's `TRUSTED_DOCUMENTS`. */
+export const EXAMPLE_TRUSTED_DOCUMENTS = join(
+  EXAMPLE_WEB_ROOT,
+  'src',
+  'generated',
+  'persisted-documents.json',
+);
+
 /** Builds the page into `outDir` (default `examples/web/dist`). Takes a few seconds. */
 export async function buildExampleWeb(outDir = join(EXAMPLE_WEB_ROOT, 'dist')): Promise<string> {
   // Loaded on demand: vite is a development dependency, and only this needs it.

@@ -2,13 +2,14 @@
  * `npm run example`: the embedded emulator, the gateway (with `CORS_ORIGINS` set to the page's origin) and
  * the example front-end (examples/web, built with Vite and served as static files), then prints the URL.
  *
- * Settings: the gateway's own (`PORT`, `EMULATOR_PORT`, …) plus `EXAMPLE_PORT` (5173) for the page.
+ * Settings: the gateway's own (`PORT`, `EMULATOR_PORT`, …) plus `EXAMPLE_PORT` (5173) for the page. The
+ * page's trusted documents are added to `TRUSTED_DOCUMENTS`; `TRUSTED_DOCUMENTS_ONLY=true` runs nothing else.
  * Ctrl+C stops all three.
  */
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { DEMO, startEmulator } from '../emulator/index.ts';
 import { createGateway } from '../src/server.ts';
-import { buildExampleWeb, serveExampleWeb } from './example-web.ts';
+import { EXAMPLE_TRUSTED_DOCUMENTS, buildExampleWeb, serveExampleWeb } from './example-web.ts';
 
 async function main(): Promise<void> {
   const pagePort = Number(process.env.EXAMPLE_PORT ?? 5173);
@@ -30,6 +31,8 @@ async function main(): Promise<void> {
   const config = loadConfig({
     ...process.env,
     CORS_ORIGINS: [...new Set([...base.corsOrigins, ...pageOrigins])].join(','),
+    // The page's production build sends document ids only: the gateway must know its manifest.
+    TRUSTED_DOCUMENTS: [...new Set([...base.trustedDocuments.files, EXAMPLE_TRUSTED_DOCUMENTS])].join(','),
   });
 
   const emulator =

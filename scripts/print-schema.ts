@@ -5,7 +5,11 @@
  *   and `npm run check:codegen` cover the typed API too.
  * - `npm run schema:print > schema.graphql` writes it for front-end tools (GraphQL Code Generator's client
  *   preset, IDE plugins) that work from a file instead of the introspection endpoint.
+ * - `npm run -s schema:print -- --federation` prints the Federation 2 subgraph SDL (`FEDERATION=true`: `@link`,
+ *   `@key` on every entity) for a team's composition pipeline (`rover subgraph publish`, `hive schema:publish`,
+ *   `wgc subgraph publish`).
  */
+import { printSubgraphSchema } from '@apollo/subgraph';
 import { printSchema } from 'graphql';
 import { buildSchema } from '../src/schema.ts';
 
@@ -13,4 +17,7 @@ import { buildSchema } from '../src/schema.ts';
 const sdl = printSchema(buildSchema());
 export default sdl;
 
-if (import.meta.main) process.stdout.write(`${sdl}\n`);
+if (import.meta.main) {
+  const federation = process.argv.includes('--federation');
+  process.stdout.write(`${federation ? printSubgraphSchema(buildSchema({ federation })) : sdl}\n`);
+}

@@ -132,6 +132,17 @@ export interface GatewayConfig {
     /** `UPSTREAM_MAX_QUEUED_PER_SESSION`: one session's waiting calls before `TOO_MANY_REQUESTS`. Default 64. */
     maxQueuedCallsPerSession: number;
   };
+  /** Trusted (persisted) documents; see `src/trusted/`. */
+  trustedDocuments: {
+    /** `TRUSTED_DOCUMENTS`: manifest files (hash → document), comma-separated. Default none. */
+    files: string[];
+    /** `TRUSTED_DOCUMENTS_ONLY`: refuse every document no manifest holds. Default false. */
+    only: boolean;
+  };
+  /** `FEDERATION`: serve the schema as an Apollo Federation 2 subgraph (`src/federation/`). Default false. */
+  federation: boolean;
+  /** `UPSTREAM_PROPAGATE_TRACE`: send W3C trace context upstream when tracing is on. Default false. */
+  upstreamPropagateTrace: boolean;
   /** SIGTERM handling; see `src/shutdown.ts`. */
   shutdown: {
     /** `SHUTDOWN_DELAY_MS`: readiness says "draining" this long before the listener closes. Default 0. */
@@ -290,6 +301,10 @@ const schema = z.object({
   UPSTREAM_MAX_QUEUED: int(0, 1_000_000).default(512),
   UPSTREAM_MAX_CONCURRENT_PER_SESSION: int(1, 100_000).optional(),
   UPSTREAM_MAX_QUEUED_PER_SESSION: int(0, 1_000_000).default(64),
+  TRUSTED_DOCUMENTS: z.string().optional(),
+  TRUSTED_DOCUMENTS_ONLY: bool.default(false),
+  UPSTREAM_PROPAGATE_TRACE: bool.default(false),
+  FEDERATION: bool.default(false),
   SHUTDOWN_DELAY_MS: int(0, 600_000).default(0),
   SHUTDOWN_GRACE_MS: int(0, 600_000).default(10_000),
 });
@@ -358,6 +373,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
   if (e.HTTP_CONNECTION_TIMEOUT_MS <= e.REQUEST_TIMEOUT_MS) {
     // A request's execution sends nothing on its socket: a shorter idle limit would cut slow answers.
     throw new ConfigError('Invalid setting HTTP_CONNECTION_TIMEOUT_MS: must exceed REQUEST_TIMEOUT_MS');
+  }
+  const trustedFiles = (e.TRUSTED_DOCUMENTS ?? '')
+    .split(',')
+    .map((file) => file.trim())
+    .filter((file) => file !== '');
+  if (e.TRUSTED_DOCUMENTS_ONLY && trustedFiles.length === 0) {
+    // Otherwise every request would be refused: say so at start, not on the first request.
+    throw new ConfigError(
+      'Invalid setting TRUSTED_DOCUMENTS_ONLY: needs TRUSTED_DOCUMENTS (the manifest files)',
+    );
   }
   return {
     production,
@@ -436,6 +461,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
         e.UPSTREAM_MAX_CONCURRENT_PER_SESSION ?? Math.max(1, Math.floor(e.UPSTREAM_MAX_CONCURRENT / 4)),
       maxQueuedCallsPerSession: e.UPSTREAM_MAX_QUEUED_PER_SESSION,
     },
+    trustedDocuments: { files: trustedFiles, only: e.TRUSTED_DOCUMENTS_ONLY },
+    upstreamPropagateTrace: e.UPSTREAM_PROPAGATE_TRACE,
+    federation: e.FEDERATION,
     shutdown: { delayMillis: e.SHUTDOWN_DELAY_MS, graceMillis: e.SHUTDOWN_GRACE_MS },
   };
 }

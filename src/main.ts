@@ -4,7 +4,8 @@
  */
 import { addressInUseLine, isAddressInUse } from './address-in-use.ts';
 import { ConfigError, loadConfig } from './config.ts';
-import { createGateway, type UpstreamUrls } from './server.ts';
+import { tracingRequested, type GatewayTracing } from './observability/tracing.ts';
+import type { UpstreamUrls } from './server.ts';
 import { createShutdown } from './shutdown.ts';
 
 /** A start-up failure whose message is already the one line to print. */
@@ -12,6 +13,14 @@ class StartProblem extends Error {}
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  // Only when the OTEL_* variables ask: the SDK is not even loaded otherwise. Before the gateway's modules
+  // are imported (below), since the instrumentations patch graphql-js and node:http as they load.
+  let tracing: GatewayTracing | undefined;
+  if (tracingRequested()) {
+    const { startTracing } = await import('./observability/start-tracing.ts');
+    tracing = startTracing({ propagateUpstream: config.upstreamPropagateTrace, graphqlPath: '/graphql' });
+  }
+  const { createGateway } = await import('./server.ts');
   let upstreamUrls: UpstreamUrls;
   let stopEmulator: (() => Promise<void>) | undefined;
   let demoLogin: { username: string; mobile: string; password: string } | undefined;
@@ -51,7 +60,7 @@ async function main(): Promise<void> {
       serverUrl: emulator.url,
     };
   }
-  const gateway = await createGateway({ config, upstreamUrls });
+  const gateway = await createGateway({ config, upstreamUrls, ...(tracing ? { tracing } : {}) });
   const url = await gateway.listen().catch(async (error: unknown) => {
     await stopEmulator?.();
     throw isAddressInUse(error)
@@ -65,7 +74,12 @@ async function main(): Promise<void> {
     );
   }
   gateway.app.log.info(
-    { node: process.version, upstream: config.upstream.kind, production: config.production },
+    {
+      node: process.version,
+      upstream: config.upstream.kind,
+      production: config.production,
+      tracing: !!tracing,
+    },
     `gateway listening on ${url}/graphql`,
   );
   const lines = [
@@ -90,7 +104,11 @@ async function main(): Promise<void> {
     gateway,
     delayMillis: config.shutdown.delayMillis,
     graceMillis: config.shutdown.graceMillis,
-    ...(stopEmulator ? { afterClose: stopEmulator } : {}),
+    afterClose: async () => {
+      await stopEmulator?.();
+      // The last spans (the shutdown's own requests included) leave before the process does.
+      await tracing?.shutdown().catch(() => undefined);
+    },
   });
   let signals = 0;
   const onSignal = (signal: string) => {

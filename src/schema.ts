@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { GraphQLSchema } from 'graphql';
+import { buildSubgraph } from './federation/build-subgraph.ts';
 import { resolvers } from './resolvers/index.ts';
 import { buildTypedApi } from './typed/build-typed-api.ts';
 
@@ -27,6 +28,8 @@ export function readTypeDefs(dir: string = SCHEMA_DIR): string[] {
 export interface BuildSchemaOptions {
   /** The folder of the typed object SDL. Default {@link OBJECTS_DIR}. */
   objectsDir?: string;
+  /** `FEDERATION`: an Apollo Federation 2 subgraph (entities, `_entities`, `_service`). Default false. */
+  federation?: boolean;
 }
 
 /**
@@ -36,6 +39,9 @@ export interface BuildSchemaOptions {
 export function buildSchema(options: BuildSchemaOptions = {}): GraphQLSchema {
   const generic = readTypeDefs();
   const typed = buildTypedApi({ dir: options.objectsDir ?? OBJECTS_DIR, baseTypeDefs: generic });
+  if (options.federation === true) {
+    return buildSubgraph([...generic, ...typed.typeDefs], [...resolvers, typed.resolvers], typed.specs);
+  }
   return makeExecutableSchema({
     typeDefs: [...generic, ...typed.typeDefs],
     resolvers: [...resolvers, typed.resolvers],

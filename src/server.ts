@@ -29,6 +29,7 @@ import { registerExplorerRedirects } from './http/explorer-redirects.ts';
 import { registerGraphiql } from './http/graphiql.ts';
 import { linkGraphiqlFromLandingPage } from './http/graphiql-link.ts';
 import { registerGraphqlHeaders } from './http/graphql-headers.ts';
+import { registerTrustedDocuments } from './http/trusted-documents-hook.ts';
 import { refuseSubscriptions } from './http/refuse-subscriptions.ts';
 import { httpServerOptions } from './http/server-options.ts';
 import { EXAMPLE_DOCUMENT, EXAMPLE_HEADERS } from './landing-page.ts';
@@ -39,6 +40,7 @@ import { createMetrics, type GatewayMetrics } from './observability/metrics.ts';
 import { registerRequestLog, requestIdFor } from './observability/request-log.ts';
 import { createRequestLogPlugin } from './observability/request-log-plugin.ts';
 import { createRequestScopes } from './observability/request-scope.ts';
+import type { GatewayTracing } from './observability/tracing.ts';
 import { createErrorFormatter } from './resolvers/errors.ts';
 import { buildSchema } from './schema.ts';
 import { createSessionSealer } from './session.ts';
@@ -46,6 +48,7 @@ import { withCoalescing } from './upstream/coalesce.ts';
 import { createPatternGuard } from './upstream/pattern-guard.ts';
 import type { ResilientClient } from './upstream/resilience.ts';
 import { createUpstreamStack } from './upstream-stack.ts';
+import { loadTrustedDocuments } from './trusted/trusted-documents.ts';
 
 /** The four upstream base addresses. */
 export interface UpstreamUrls {
@@ -63,6 +66,8 @@ export interface GatewayOptions {
   dispatcher?: Dispatcher;
   /** Where log lines go (tests capture them); default stdout. */
   logStream?: NodeJS.WritableStream;
+  /** OpenTelemetry, when the `OTEL_*` variables switched it on (`src/observability/start-tracing.ts`). */
+  tracing?: GatewayTracing;
 }
 
 /** A built gateway; `listen` starts serving. */
@@ -83,6 +88,11 @@ export interface Gateway {
 /** Builds the gateway (Apollo started, routes registered) without listening. */
 export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const { config, upstreamUrls } = options;
+  // Read first: a bad manifest stops the start before anything is opened.
+  const trustedDocuments =
+    config.trustedDocuments.files.length > 0
+      ? loadTrustedDocuments(config.trustedDocuments.files)
+      : undefined;
   const metrics = createMetrics();
   const scopes = createRequestScopes();
   const logger = createLogger({
@@ -97,6 +107,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     metrics,
     scopes,
     dispatcher: options.dispatcher,
+    tracing: options.tracing,
     // Every transition, closing included: an operator reading the log sees when an outage ended.
     onBreakerStateChange: (origin, state) => {
       const seen = breakerStates.get(origin);
@@ -167,6 +178,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     metrics,
     requestTimeoutMillis: config.requestTimeoutMillis,
     graphqlPath: '/graphql',
+    currentTraceId: options.tracing ? () => options.tracing?.currentTraceId() : undefined,
   });
   registerErrorHandler(app, {
     maxBodyBytes: config.maxBodyBytes,
@@ -175,10 +187,23 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     },
   });
   registerGraphqlHeaders(app, '/graphql');
+  if (trustedDocuments !== undefined) {
+    registerTrustedDocuments(app, {
+      path: '/graphql',
+      documents: trustedDocuments,
+      only: config.trustedDocuments.only,
+      onRefused: (request, code) => {
+        scopeOf(request)?.errorCodes.push(code);
+      },
+    });
+  }
   const limits = createQueryLimits(config.queryLimits);
 
   const apollo = new ApolloServer<GraphQLContext>({
-    schema: buildSchema(config.objectTypesDir === undefined ? {} : { objectsDir: config.objectTypesDir }),
+    schema: buildSchema({
+      federation: config.federation,
+      ...(config.objectTypesDir === undefined ? {} : { objectsDir: config.objectTypesDir }),
+    }),
     introspection: config.introspection,
     csrfPrevention: true,
     allowBatchedHttpRequests: false,
@@ -192,6 +217,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     plugins: [
       fastifyApolloDrainPlugin(app),
       createRequestLogPlugin<GraphQLContext>(scopes),
+      ...(options.tracing ? [options.tracing.apolloPlugin<GraphQLContext>()] : []),
       refuseSubscriptions<GraphQLContext>(),
       createUpstreamCallLimit<GraphQLContext>(config),
       createDeadSessionPlugin({ revocations: services.revocations, scopes }),

@@ -6,6 +6,8 @@ import type { Dispatcher } from 'undici';
 import type { GatewayConfig } from './config.ts';
 import type { GatewayMetrics } from './observability/metrics.ts';
 import type { RequestScopes } from './observability/request-scope.ts';
+import { withTracing } from './observability/traced-client.ts';
+import type { GatewayTracing } from './observability/tracing.ts';
 import type { UpstreamUrls } from './server.ts';
 import { createUpstreamClient } from './upstream/client.ts';
 import { withResilience, type ResilientClient } from './upstream/resilience.ts';
@@ -20,6 +22,8 @@ export interface UpstreamStackOptions {
   /** Told when a breaker leaves (or returns to) `closed`. */
   onBreakerStateChange?: (origin: string, state: string) => void;
   dispatcher?: Dispatcher | undefined;
+  /** When tracing is on: a span per upstream call. */
+  tracing?: GatewayTracing | undefined;
 }
 
 /** Builds the client and wraps it; the answer is what resolvers (through coalescing) call. */
@@ -56,7 +60,7 @@ export function createUpstreamStack(options: UpstreamStackOptions): ResilientCli
     writes: new URL(upstreamUrls.serverUrl).origin,
   };
   const settings = config.resilience;
-  return withResilience(client, {
+  const resilient = withResilience(client, {
     originOf: (operation) =>
       operation === 'loginJson' || operation === 'loginForm'
         ? origins[operation]
@@ -90,6 +94,8 @@ export function createUpstreamStack(options: UpstreamStackOptions): ResilientCli
     },
     onRetry: (operation, allowed) => {
       metrics.countRetry(operation, allowed);
+      if (allowed) options.tracing?.countRetry();
     },
   });
+  return options.tracing ? withTracing(resilient, options.tracing) : resilient;
 }

@@ -20,6 +20,8 @@ export interface RequestLogOptions {
   requestTimeoutMillis: number;
   /** The GraphQL route (`/graphql`). */
   graphqlPath: string;
+  /** When tracing is on: the trace id of the request being served, for its log line. */
+  currentTraceId?: (() => string | undefined) | undefined;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -44,6 +46,8 @@ export function registerRequestLog(
   app.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
     const scope = newRequestScope(request.id, options.requestTimeoutMillis);
+    // Read here, where the HTTP instrumentation's server span is the active one.
+    if (options.currentTraceId) scope.traceId = options.currentTraceId();
     scopeOf.set(request, scope);
     scopes.run(scope, done);
   });
@@ -79,6 +83,7 @@ export function registerRequestLog(
       upstreamMs: Math.round(scope.upstreamMillis * 10) / 10,
       outcome,
       ...(scope.errorCodes.length > 0 ? { errors: scope.errorCodes } : {}),
+      ...(scope.traceId === undefined ? {} : { traceId: scope.traceId }),
     };
     if (graphql) {
       metrics.observeOperation({

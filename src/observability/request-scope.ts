@@ -21,6 +21,8 @@ export interface RequestScope {
   operationType: string | undefined;
   /** `extensions.code` of every error in the response, in order. */
   errorCodes: string[];
+  /** The request's trace id, when tracing is on. */
+  traceId?: string | undefined;
 }
 
 /** See {@link createRequestScopes}. */

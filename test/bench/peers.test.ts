@@ -18,7 +18,7 @@ import { WORKLOAD_IDS } from '../../bench/workloads.ts';
 import type { WorkloadId } from '../../bench/workloads.ts';
 
 const EMULATOR = new URL('../../emulator/main.ts', import.meta.url).pathname;
-const PEERS: PeerId[] = ['P0', 'P1', 'P2', 'P3', 'P4'];
+const PEERS: PeerId[] = ['P0', 'P1', 'P2', 'P3', 'P4', 'P4T', 'P4D'];
 
 let env: PeerEnvironment;
 let logDir = '';
@@ -86,6 +86,17 @@ describe('bench peers', () => {
       }
     },
   );
+
+  it('should send P4D every workload as a documentId, never as text', () => {
+    const peer = peers.get('P4D')!;
+    for (const workload of WORKLOAD_IDS) {
+      for (const request of peer.requests(workload) ?? []) {
+        const body = JSON.parse(request.body ?? '{}') as { query?: unknown; documentId?: unknown };
+        expect(body.query).toBeUndefined();
+        expect(body.documentId).toMatch(/^sha256:[0-9a-f]{64}$/);
+      }
+    }
+  });
 
   it('should count a wrong object, a null object or an error as a mismatch', async () => {
     const peer = peers.get('P1')!;

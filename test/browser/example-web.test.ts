@@ -1,6 +1,7 @@
 /**
  * The example front-end (examples/web) in a real browser against the real gateway and emulator, the way a
- * front-end team uses the gateway; then GraphiQL, served by the gateway with no CDN. The steps build on
+ * front-end team uses the gateway (its production build on trusted documents only, as the gateway accepts
+ * nothing else); then GraphiQL, served by a second gateway on the same emulator with no CDN. The steps build on
  * each other (sign in, page, filter, create, edit) and each leaves a screenshot in test-results/browser/.
  */
 import { mkdir } from 'node:fs/promises';
@@ -95,6 +96,43 @@ describe('the example front-end', () => {
     const reads = graphql.filter((r) => r.postData()?.includes('LoanTypes'));
     expect(reads.length).toBeGreaterThan(0);
     for (const read of reads) expect(await read.headerValue('authorization')).toMatch(/^Bearer \S+$/);
+  });
+
+  it('should send document ids only, never a document text (trusted documents)', () => {
+    const graphql = requests.filter(
+      (r) => r.url() === `${stack.gatewayUrl}/graphql` && r.method() === 'POST',
+    );
+    expect(graphql.length).toBeGreaterThan(1);
+    for (const request of graphql) {
+      const body = JSON.parse(request.postData() ?? '{}') as {
+        query?: string;
+        extensions?: { persistedQuery?: { sha256Hash?: string } };
+      };
+      expect(body.query).toBeUndefined();
+      expect(body.extensions?.persistedQuery?.sha256Hash).toMatch(/^[0-9a-f]{64}$/);
+    }
+  });
+
+  it('should have its gateway refuse a document that is not in the manifest, with its code', async () => {
+    const answer = await page.evaluate(async (url) => {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ me { username } }' }),
+      });
+      return { status: response.status, body: await response.json() };
+    }, `${stack.gatewayUrl}/graphql`);
+    expect(answer).toEqual({
+      status: 400,
+      body: {
+        errors: [
+          {
+            message: expect.stringContaining('trusted documents only') as unknown,
+            extensions: { code: 'PERSISTED_QUERY_NOT_IN_LIST', blame: 'caller' },
+          },
+        ],
+      },
+    });
   });
 
   it('should page forward to the end and back', async () => {
@@ -239,11 +277,11 @@ describe('GraphiQL', () => {
     );
 
   it('should open pre-filled with the example operations, loaded from the gateway alone', async () => {
-    await graphiql.goto(`${stack.gatewayUrl}/graphiql`);
+    await graphiql.goto(`${stack.toolsUrl}/graphiql`);
     await expect.poll(() => editorText(QUERY), WAIT).toContain('mutation Login');
     expect(await editorText(QUERY)).toContain('query LoanTypes');
     expect(await editorText(HEADERS)).toContain('"Authorization"');
-    expect(graphiqlRequests.every((url) => url.startsWith(stack.gatewayUrl) || url.startsWith('data:'))).toBe(
+    expect(graphiqlRequests.every((url) => url.startsWith(stack.toolsUrl) || url.startsWith('data:'))).toBe(
       true,
     );
     await shot(graphiql, '11-graphiql');
@@ -262,7 +300,7 @@ describe('GraphiQL', () => {
   });
 
   it('should run LoanTypes with the token in the headers editor', async () => {
-    const token = await stack.harness.login();
+    const token = await stack.tools.login();
     await setEditorText(HEADERS, JSON.stringify({ Authorization: `Bearer ${token}` }, null, 2));
     expect(await editorText(HEADERS)).toContain(token);
     await graphiql.locator('.graphiql-execute-button').click();
@@ -280,7 +318,7 @@ describe('GraphiQL', () => {
     const landing = await browser.context.newPage();
     // Offline, as on an air-gapped network, whatever this machine's network is.
     await landing.route(/^https:\/\//, (route) => route.abort('internetdisconnected'));
-    await landing.goto(`${stack.gatewayUrl}/graphql`, { waitUntil: 'domcontentloaded' });
+    await landing.goto(`${stack.toolsUrl}/graphql`, { waitUntil: 'domcontentloaded' });
     const link = landing.getByRole('link', { name: 'open GraphiQL' });
     await link.waitFor({ state: 'visible', ...WAIT });
     // The fallback fades in after a second.
@@ -291,7 +329,7 @@ describe('GraphiQL', () => {
     }, WAIT);
     await shot(landing, '14-sandbox-offline-link');
     await link.click();
-    await landing.waitForURL(`${stack.gatewayUrl}/graphiql`, WAIT);
+    await landing.waitForURL(`${stack.toolsUrl}/graphiql`, WAIT);
     await landing.locator('.graphiql-query-editor').waitFor(WAIT);
     await landing.close();
   });

@@ -25,6 +25,8 @@ export interface Harness {
 /** Options: the emulator's, plus gateway settings as environment variables. */
 export interface HarnessOptions {
   emulator?: EmulatorOptions;
+  /** Serve this running emulator instead of starting one (`close()` leaves it running). */
+  upstream?: RunningEmulator;
   env?: Record<string, string>;
   /** Capture the gateway's log lines (sets LOG_LEVEL to `debug` unless `env` says otherwise). */
   logStream?: NodeJS.WritableStream;
@@ -32,7 +34,7 @@ export interface HarnessOptions {
 
 /** Starts emulator and gateway; call `close()` in `afterAll`. */
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const emulator = await startEmulator({ port: 0, ...options.emulator });
+  const emulator = options.upstream ?? (await startEmulator({ port: 0, ...options.emulator }));
   const config = loadConfig({
     NODE_ENV: 'test',
     PORT: '0',
@@ -88,7 +90,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     upstreamCalls: () => emulator.stats(),
     async close() {
       await gateway.close();
-      await emulator.close();
+      if (options.upstream === undefined) await emulator.close();
     },
   };
 }

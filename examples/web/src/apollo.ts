@@ -1,6 +1,7 @@
 /** The page's Apollo Client (core only, no React): the session token goes in `Authorization: Bearer`. */
 import { ApolloClient, ApolloLink, HttpLink, InMemoryCache } from '@apollo/client';
 import { SetContextLink } from '@apollo/client/link/context';
+import { createPersistedLink } from './persisted-link.ts';
 
 /** Options of {@link createGatewayClient}. */
 export interface GatewayClientOptions {
@@ -10,7 +11,11 @@ export interface GatewayClientOptions {
   token: () => string | undefined;
 }
 
-/** Creates the client. Lists are always read from the network: other people change the same objects. */
+/**
+ * Creates the client. Lists are always read from the network: other people change the same objects. The
+ * production build sends document ids only (see `persisted-link.ts`); the dev server sends the texts, so
+ * an operation being edited runs before it is in a manifest.
+ */
 export function createGatewayClient(options: GatewayClientOptions): ApolloClient {
   const auth = new SetContextLink((previous) => {
     const token = options.token();
@@ -24,7 +29,11 @@ export function createGatewayClient(options: GatewayClientOptions): ApolloClient
         };
   });
   return new ApolloClient({
-    link: ApolloLink.from([auth, new HttpLink({ uri: options.uri })]),
+    link: ApolloLink.from([
+      auth,
+      ...(import.meta.env.PROD ? [createPersistedLink()] : []),
+      new HttpLink({ uri: options.uri }),
+    ]),
     cache: new InMemoryCache(),
     defaultOptions: { query: { fetchPolicy: 'network-only' } },
   });

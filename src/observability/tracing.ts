@@ -1,0 +1,39 @@
+/**
+ * What the gateway asks of tracing, with no OpenTelemetry import: the SDK behind it is loaded only when the
+ * standard `OTEL_*` variables ask for traces (`start-tracing.ts`), so without them tracing costs nothing,
+ * not even a module load.
+ */
+import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
+import type { WireOperation } from '../upstream/wire.ts';
+
+/** Tracing switched on; absent from the gateway's options otherwise. */
+export interface GatewayTracing {
+  /** The trace id of the current request, for its log line. */
+  currentTraceId(): string | undefined;
+  /**
+   * Runs one upstream call (retries included) in a span `upstream <operation>` with its batch size (the
+   * records asked for), retries and outcome class (`ok` or the blame of its error).
+   */
+  upstreamCall<T>(operation: WireOperation, batchSize: number, call: () => Promise<T>): Promise<T>;
+  /** Counts a retry on the current upstream span. */
+  countRetry(): void;
+  /** Names the request's server span after its GraphQL operation. */
+  apolloPlugin<TContext extends BaseContext>(): ApolloServerPlugin<TContext>;
+  /** Sends the spans still buffered; call once, at exit. */
+  shutdown(): Promise<void>;
+}
+
+/**
+ * Whether the standard variables ask for traces: an OTLP endpoint or a traces exporter other than `none`,
+ * and the SDK not disabled (`OTEL_SDK_DISABLED=true`).
+ */
+export function tracingRequested(env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return false;
+  const exporter = env.OTEL_TRACES_EXPORTER?.trim().toLowerCase();
+  if (exporter === 'none') return false;
+  return (
+    (exporter !== undefined && exporter !== '') ||
+    Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT) ||
+    Boolean(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)
+  );
+}

@@ -1,0 +1,30 @@
+/** `npm run schema:print -- --federation`: the subgraph SDL a composition pipeline publishes. */
+import { execFileSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+
+const NODE = resolve('node_modules/.bin/node');
+
+describe('the subgraph SDL', () => {
+  const sdl = execFileSync(NODE, ['scripts/print-schema.ts', '--federation'], { encoding: 'utf8' });
+
+  it('should link Federation 2 and key every typed object type by id', () => {
+    expect(sdl).toContain('@link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key"])');
+    for (const type of ['Customer', 'LoanType', 'Order']) {
+      expect(sdl).toMatch(new RegExp(`type ${type}[^{]*@key\\(fields: "id"\\)`));
+    }
+  });
+
+  it('should key the generic DataObject by objectName and id', () => {
+    expect(sdl).toMatch(/type DataObject[^{]*@key\(fields: "objectName id"\)/);
+  });
+
+  it('should leave the schema as it was unless FEDERATION=true', () => {
+    expect(loadConfig({}).federation).toBe(false);
+    expect(loadConfig({ FEDERATION: 'true' }).federation).toBe(true);
+    const plain = execFileSync(NODE, ['scripts/print-schema.ts'], { encoding: 'utf8' });
+    expect(plain).not.toContain('@key');
+    expect(plain).not.toContain('_entities');
+  });
+});
