@@ -100,10 +100,12 @@ export interface GatewayConfig {
     maxConsecutiveFailures: number;
     /** `LOGIN_BLOCK_SECONDS`. Default 3600. */
     blockSeconds: number;
-    /** `LOGIN_MAX_FAILURES_PER_USER`: per username per day, from any IP. Default 100. */
+    /** `LOGIN_MAX_FAILURES_PER_USER`: failures of unknown clients per account per block window. Default 100. */
     maxFailuresPerUser: number;
-    /** `LOGIN_MAX_FAILURES_PER_IP`: per client IP per day, any username. Default 100. */
+    /** `LOGIN_MAX_FAILURES_PER_IP`: distinct accounts failing from one client IP per day. Default 100. */
     maxFailuresPerIp: number;
+    /** `LOGIN_DEVICE_TTL_SECONDS`: lifetime of device tokens and of username/mobile links. Default 90 days. */
+    deviceTtlSeconds: number;
     /** `LOGIN_FAILURE_MIN_MS`: the least time a failed login takes to answer. Default 400. */
     minFailureMillis: number;
   };
@@ -290,6 +292,7 @@ const schema = z.object({
   LOGIN_MAX_FAILURES_PER_USER: int(1, 1_000_000).default(100),
   LOGIN_MAX_FAILURES_PER_IP: int(1, 1_000_000).default(100),
   LOGIN_FAILURE_MIN_MS: int(0, 10_000).default(400),
+  LOGIN_DEVICE_TTL_SECONDS: int(60, 400 * 24 * 3600).default(90 * 24 * 3600),
   UPSTREAM_READ_RETRIES: int(0, 10).default(2),
   UPSTREAM_RETRY_BUDGET_PERCENT: int(0, 100).default(20),
   UPSTREAM_BREAKER_FAILURE_PERCENT: int(1, 99).default(50),
@@ -445,6 +448,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
       maxFailuresPerUser: e.LOGIN_MAX_FAILURES_PER_USER,
       maxFailuresPerIp: e.LOGIN_MAX_FAILURES_PER_IP,
       minFailureMillis: e.LOGIN_FAILURE_MIN_MS,
+      deviceTtlSeconds: e.LOGIN_DEVICE_TTL_SECONDS,
     },
     resilience: {
       readRetries: e.UPSTREAM_READ_RETRIES,

@@ -15,6 +15,8 @@ import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin
 import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Dispatcher } from 'undici';
+import { createAccountLinks } from './auth/account-links.ts';
+import { createDeviceTokens } from './auth/device-token.ts';
 import { createLoginLimiter } from './auth/login-limiter.ts';
 import { createLoginProtection } from './auth/login-protection.ts';
 import { createDeadSessionPlugin } from './auth/dead-session-plugin.ts';
@@ -140,6 +142,18 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
         onBlock: (limit) => {
           metrics.countLoginBlock(limit);
         },
+      }),
+      links: createAccountLinks({
+        redis,
+        ttlSeconds: config.login.deviceTtlSeconds,
+        onStoreError: (error) => {
+          logger.warn({ err: error }, "login link store failed; this replica's own links answer");
+        },
+      }),
+      devices: createDeviceTokens({
+        secret: config.sessionSecret,
+        previousSecret: config.sessionSecretPrevious,
+        ttlSeconds: config.login.deviceTtlSeconds,
       }),
       minFailureMillis: config.login.minFailureMillis,
       onStoreError: (error) => {

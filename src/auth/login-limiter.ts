@@ -1,17 +1,21 @@
 /**
- * Counting failed logins (rate-limiter-flexible), after its "login endpoint protection" recipe:
+ * Counting failed logins (rate-limiter-flexible) so that an attacker cannot aim a lock-out at a victim
+ * (OWASP authentication cheat sheet, "device cookies"):
  *
- * - per username + client IP: `maxConsecutiveFailures` failures in a row block that pair for
- *   `blockSeconds`; a success clears the count. This stops guessing one account's password.
- * - per username, from any IP: a larger bound per day, so a botnet cannot spread guesses over many IPs.
- * - per client IP, any username: a bound per day, so one client cannot try one password on many accounts.
+ * - a **known device** (a client that sent a valid device token of this account) has its own count of
+ *   consecutive failures: `maxConsecutiveFailures` in a row block that device for `blockSeconds`. Nothing
+ *   else counts against it, so failures it did not make never lock it out.
+ * - every **other client** is counted per account + client IP (`maxConsecutiveFailures` in a row block that
+ *   pair), per account from all addresses (`maxFailuresPerUser` failures per `blockSeconds` window, then every
+ *   unknown client of that account waits `blockSeconds`: the guess budget of a botnet), and per IP by
+ *   *distinct* accounts that failed from it in a day (`maxFailuresPerIp`, blocking unknown clients there
+ *   for a day), so one person's typing behind an office proxy blocks nobody else.
  *
- * Every username counts, existing or not, so a block never tells whether an account exists. Usernames are
- * stored hashed (the store need not hold them, and keys stay short whatever a client sends). The counters
- * live in memory, or in Redis when a client is given so that every replica shares them; if Redis fails, an
- * in-memory insurance limiter takes over for that call instead of letting every guess through.
+ * Accounts are counter keys from `src/auth/account-links.ts` (hashed; a username and its linked mobile number
+ * share one). Counters live in memory, or in Redis so that every replica shares them; while Redis fails an
+ * in-memory insurance limiter counts instead. Blocks are also kept in this process, so a block started during
+ * an outage outlives the outage here; the counts made during the outage are not carried into Redis.
  */
-import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import {
   RateLimiterMemory,
@@ -21,17 +25,17 @@ import {
 } from 'rate-limiter-flexible';
 
 /** Which counter blocked. */
-export type LoginLimit = 'user_ip' | 'user' | 'ip';
+export type LoginLimit = 'device' | 'user_ip' | 'user' | 'ip';
 
 /** Options of {@link createLoginLimiter}; each documents its setting and default. */
 export interface LoginLimiterOptions {
-  /** `LOGIN_MAX_CONSECUTIVE_FAILURES`: failures in a row for one username from one IP. Default 10. */
+  /** `LOGIN_MAX_CONSECUTIVE_FAILURES`: failures in a row per account + IP, or per known device. Default 10. */
   maxConsecutiveFailures: number;
-  /** `LOGIN_BLOCK_SECONDS`: how long a username + IP pair (or a username) stays blocked. Default 3600. */
+  /** `LOGIN_BLOCK_SECONDS`: length of a block, and of the per-account window. Default 3600. */
   blockSeconds: number;
-  /** `LOGIN_MAX_FAILURES_PER_USER`: failures for one username in a day, from any IP. Default 100. */
+  /** `LOGIN_MAX_FAILURES_PER_USER`: failures of unknown clients per account per window. Default 100. */
   maxFailuresPerUser: number;
-  /** `LOGIN_MAX_FAILURES_PER_IP`: failures from one IP in a day, any username; blocks for a day. Default 100. */
+  /** `LOGIN_MAX_FAILURES_PER_IP`: distinct accounts failing from one IP in a day. Default 100. */
   maxFailuresPerIp: number;
   /** Shared store (`REDIS_URL`); counters stay in this process without it. */
   redis?: Redis | undefined;
@@ -41,14 +45,23 @@ export interface LoginLimiterOptions {
   onBlock?: (limit: LoginLimit) => void;
 }
 
+/** One login attempt, as counted. */
+export interface LoginAttempt {
+  /** The account's counter key (hashed). */
+  account: string;
+  clientIp: string;
+  /** Set when the client sent a valid device token of this account. */
+  deviceId?: string | undefined;
+}
+
 /** See {@link createLoginLimiter}. */
 export interface LoginLimiter {
   /** Seconds the caller must wait before this login may be tried, or 0 when it may be tried now. */
-  retryAfterSeconds(username: string, clientIp: string): Promise<number>;
+  retryAfterSeconds(attempt: LoginAttempt): Promise<number>;
   /** Counts a refused login; answers the seconds of a block it started, or 0. */
-  recordFailure(username: string, clientIp: string): Promise<number>;
-  /** Clears the username + IP count after a successful login. */
-  recordSuccess(username: string, clientIp: string): Promise<void>;
+  recordFailure(attempt: LoginAttempt): Promise<number>;
+  /** Clears the consecutive count (device, or account + IP) after a successful login. */
+  recordSuccess(attempt: LoginAttempt): Promise<void>;
 }
 
 const DAY_SECONDS = 24 * 3600;
@@ -56,9 +69,12 @@ const DAY_SECONDS = 24 * 3600;
 interface Counter {
   limit: LoginLimit;
   limiter: RateLimiterAbstract;
+  /** This process's copy of the counter's blocks (only with Redis): survives a Redis outage's end. */
+  localBlocks: RateLimiterMemory | undefined;
   points: number;
   blockSeconds: number;
-  key(user: string, ip: string): string;
+  /** `undefined` when the counter does not apply to the attempt. */
+  key(attempt: LoginAttempt): string | undefined;
 }
 
 /** Creates the limiter. */
@@ -74,63 +90,87 @@ export function createLoginLimiter(options: LoginLimiterOptions): LoginLimiter {
       insuranceLimiter: new RateLimiterMemory(settings),
     });
   };
+  const counter = (
+    limit: LoginLimit,
+    points: number,
+    windowSeconds: number,
+    blockSeconds: number,
+    key: Counter['key'],
+  ): Counter => ({
+    limit,
+    limiter: make(limit, points, windowSeconds),
+    localBlocks:
+      options.redis === undefined
+        ? undefined
+        : new RateLimiterMemory({ keyPrefix: `${prefix}_${limit}_local`, points, duration: blockSeconds }),
+    points,
+    blockSeconds,
+    key,
+  });
+  const known = (a: LoginAttempt) => a.deviceId !== undefined;
+  const { maxConsecutiveFailures: consecutive, blockSeconds } = options;
   const counters: Counter[] = [
-    {
-      limit: 'user_ip',
-      // The count of consecutive failures lives as long as a block would; a success deletes it.
-      limiter: make('user_ip', options.maxConsecutiveFailures, options.blockSeconds),
-      points: options.maxConsecutiveFailures,
-      blockSeconds: options.blockSeconds,
-      key: (user, ip) => `${user}_${ip}`,
-    },
-    {
-      limit: 'user',
-      limiter: make('user', options.maxFailuresPerUser, DAY_SECONDS),
-      points: options.maxFailuresPerUser,
-      blockSeconds: options.blockSeconds,
-      key: (user) => user,
-    },
-    {
-      limit: 'ip',
-      limiter: make('ip', options.maxFailuresPerIp, DAY_SECONDS),
-      points: options.maxFailuresPerIp,
-      blockSeconds: DAY_SECONDS,
-      key: (_user, ip) => ip,
-    },
+    // Consecutive counts live as long as a block would; a success deletes them.
+    counter('device', consecutive, blockSeconds, blockSeconds, (a) =>
+      known(a) ? `${a.account}_${a.deviceId ?? ''}` : undefined,
+    ),
+    counter('user_ip', consecutive, blockSeconds, blockSeconds, (a) =>
+      known(a) ? undefined : `${a.account}_${a.clientIp}`,
+    ),
+    counter('user', options.maxFailuresPerUser, blockSeconds, blockSeconds, (a) =>
+      known(a) ? undefined : a.account,
+    ),
+    counter('ip', options.maxFailuresPerIp, DAY_SECONDS, DAY_SECONDS, (a) =>
+      known(a) ? undefined : a.clientIp,
+    ),
   ];
+  // Which accounts already failed from an IP today: the `ip` counter counts each account once.
+  const seenOnIp = make('ip_seen', 1, DAY_SECONDS);
+
+  async function waitOf(c: Counter, key: string): Promise<number> {
+    const states = await Promise.all([c.limiter.get(key), c.localBlocks?.get(key) ?? null]);
+    let wait = 0;
+    for (const state of states) {
+      // `block()` stores one point more than the limit: that, and only that, is a block.
+      if (state !== null && state.consumedPoints > c.points) {
+        wait = Math.max(wait, Math.ceil(state.msBeforeNext / 1000));
+      }
+    }
+    return wait;
+  }
+
+  async function fail(c: Counter, key: string, attempt: LoginAttempt): Promise<number> {
+    if (c.limit === 'ip') {
+      const seen = await consume(seenOnIp, `${attempt.clientIp}_${attempt.account}`);
+      if (seen.consumedPoints > 1) return 0;
+    }
+    const state = await consume(c.limiter, key);
+    if (state.consumedPoints < c.points) return 0;
+    await Promise.all([c.limiter.block(key, c.blockSeconds), c.localBlocks?.block(key, c.blockSeconds)]);
+    options.onBlock?.(c.limit);
+    return c.blockSeconds;
+  }
+
+  const applying = (attempt: LoginAttempt) =>
+    counters.flatMap((c) => {
+      const key = c.key(attempt);
+      return key === undefined ? [] : [{ c, key }];
+    });
 
   return {
-    async retryAfterSeconds(username, clientIp) {
-      const user = userKey(username);
-      const states = await Promise.all(counters.map((c) => c.limiter.get(c.key(user, clientIp))));
-      let wait = 0;
-      states.forEach((state, i) => {
-        // `block()` stores one point more than the limit: that, and only that, is a block.
-        if (state !== null && state.consumedPoints > (counters[i]?.points ?? Infinity)) {
-          wait = Math.max(wait, Math.ceil(state.msBeforeNext / 1000));
-        }
-      });
-      return wait;
+    async retryAfterSeconds(attempt) {
+      const waits = await Promise.all(applying(attempt).map(({ c, key }) => waitOf(c, key)));
+      return Math.max(0, ...waits);
     },
 
-    async recordFailure(username, clientIp) {
-      const user = userKey(username);
-      const blocks = await Promise.all(
-        counters.map(async (counter) => {
-          const key = counter.key(user, clientIp);
-          const state = await consume(counter.limiter, key);
-          if (state.consumedPoints < counter.points) return 0;
-          await counter.limiter.block(key, counter.blockSeconds);
-          options.onBlock?.(counter.limit);
-          return counter.blockSeconds;
-        }),
-      );
+    async recordFailure(attempt) {
+      const blocks = await Promise.all(applying(attempt).map(({ c, key }) => fail(c, key, attempt)));
       return Math.max(0, ...blocks);
     },
 
-    async recordSuccess(username, clientIp) {
-      const [pair] = counters;
-      if (pair) await pair.limiter.delete(pair.key(userKey(username), clientIp));
+    async recordSuccess(attempt) {
+      const cleared = applying(attempt).filter(({ c }) => c.limit === 'device' || c.limit === 'user_ip');
+      await Promise.all(cleared.map(({ c, key }) => c.limiter.delete(key)));
     },
   };
 }
@@ -143,9 +183,4 @@ async function consume(limiter: RateLimiterAbstract, key: string): Promise<RateL
     if (rejection instanceof RateLimiterRes) return rejection;
     throw rejection;
   }
-}
-
-/** Usernames differ in case and spaces only by mistake: count them as one, hashed. */
-function userKey(username: string): string {
-  return createHash('sha256').update(username.trim().toLowerCase()).digest('base64url').slice(0, 22);
 }

@@ -1,7 +1,9 @@
 /**
- * The `login` mutation's guard: refuses a blocked username/IP before the upstream is asked, counts refused
- * logins, and answers every failure (refused or blocked) with the same generic `UNAUTHENTICATED`, plus
- * `retryAfter` (seconds) when blocked.
+ * The `login` mutation's guard: finds the account the name belongs to and whether the client is a known
+ * device of it, refuses a blocked attempt before the upstream is asked, counts refused logins, links the
+ * name to the upstream user after a successful form login, and hands out the next device token. Every
+ * failure (refused or blocked) is the same generic `UNAUTHENTICATED`, plus `retryAfter` (seconds) when
+ * blocked.
  *
  * Timing: a failure is never answered before `minFailureMillis` have passed since the attempt began, so the
  * time a refusal takes does not tell a wrong password from an unknown user, or a block from a guess (as
@@ -10,21 +12,40 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GraphQLError } from 'graphql';
 import { ErrorCode, unauthenticated } from '../resolvers/errors.ts';
-import type { LoginLimiter } from './login-limiter.ts';
+import { nameKey, type AccountLinks } from './account-links.ts';
+import { newDeviceId, type DeviceTokens } from './device-token.ts';
+import type { LoginAttempt, LoginLimiter } from './login-limiter.ts';
 
 /** Options of {@link createLoginProtection}. */
 export interface LoginProtectionOptions {
   limiter: LoginLimiter;
+  links: AccountLinks;
+  devices: DeviceTokens;
   /** `LOGIN_FAILURE_MIN_MS`: the least time a failed login takes to answer. Default 400. */
   minFailureMillis: number;
   /** Told when the limiter's store fails (the login then goes on unguarded rather than locking everyone out). */
   onStoreError?: (error: unknown) => void;
 }
 
+/** One login as the guard sees it. */
+export interface GuardedLogin {
+  /** The name typed (username or mobile number). */
+  username: string;
+  clientIp: string;
+  /** The `deviceToken` argument: untrusted until verified. */
+  deviceToken: unknown;
+}
+
 /** See {@link createLoginProtection}. */
 export interface LoginProtection {
-  /** Runs `login` for `username` from `clientIp` unless blocked; a credentials failure is counted. */
-  run<T>(username: string, clientIp: string, login: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `login` unless blocked; a credentials failure is counted. A success answers the login's result and
+   * the client's next device token.
+   */
+  run<T extends { userId: string | null }>(
+    attempt: GuardedLogin,
+    login: () => Promise<T>,
+  ): Promise<{ result: T; deviceToken: string }>;
 }
 
 /** Whether `error` is a refused login (the resolver turns upstream refusals into `UNAUTHENTICATED`). */
@@ -34,7 +55,7 @@ function isRefusal(error: unknown): boolean {
 
 /** Creates the guard. */
 export function createLoginProtection(options: LoginProtectionOptions): LoginProtection {
-  const { limiter } = options;
+  const { limiter, links, devices } = options;
 
   /** Store failures must not turn into a login outage: the store's own insurance covers most of them. */
   async function safely<T>(work: () => Promise<T>, fallback: T): Promise<T> {
@@ -47,25 +68,41 @@ export function createLoginProtection(options: LoginProtectionOptions): LoginPro
   }
 
   return {
-    async run<T>(username: string, clientIp: string, login: () => Promise<T>): Promise<T> {
+    async run(guarded, login) {
       const started = performance.now();
       const floor = () => sleep(Math.max(0, options.minFailureMillis - (performance.now() - started)));
-      const waitSeconds = await safely(() => limiter.retryAfterSeconds(username, clientIp), 0);
+      const name = nameKey(guarded.username);
+      const account = await links.accountOf(guarded.username);
+      const device = await devices.verify(guarded.deviceToken);
+      // A device token proves a past login to this account, under this name or any name linked to it.
+      const knownDevice = device !== undefined && (device.account === account || device.name === name);
+      const attempt: LoginAttempt = {
+        account,
+        clientIp: guarded.clientIp,
+        deviceId: knownDevice ? device.deviceId : undefined,
+      };
+      const waitSeconds = await safely(() => limiter.retryAfterSeconds(attempt), 0);
       if (waitSeconds > 0) {
         await floor();
         throw unauthenticated('credentials', { retryAfter: waitSeconds });
       }
-      let result: T;
+      let result;
       try {
         result = await login();
       } catch (error) {
         if (!isRefusal(error)) throw error;
-        const blockedFor = await safely(() => limiter.recordFailure(username, clientIp), 0);
+        const blockedFor = await safely(() => limiter.recordFailure(attempt), 0);
         await floor();
         throw blockedFor > 0 ? unauthenticated('credentials', { retryAfter: blockedFor }) : error;
       }
-      await safely(() => limiter.recordSuccess(username, clientIp), undefined);
-      return result;
+      await safely(() => limiter.recordSuccess(attempt), undefined);
+      if (result.userId !== null && result.userId !== '') await links.link(guarded.username, result.userId);
+      const deviceToken = await devices.issue({
+        deviceId: knownDevice ? device.deviceId : newDeviceId(),
+        account: await links.accountOf(guarded.username),
+        name,
+      });
+      return { result, deviceToken };
     },
   };
 }

@@ -377,6 +377,13 @@ export type LoginMethod =
 /** What `login` returns. */
 export type LoginPayload = {
   __typename?: 'LoginPayload';
+  /**
+   * This client's device token: keep it (in the browser's `localStorage` or the device's secure storage, for
+   * `LOGIN_DEVICE_TTL_SECONDS`, 90 days by default) and send it as `login(deviceToken:)` next time. A client
+   * with a valid device token of the account is never locked out by failures it did not make. A secret:
+   * never log it. Each successful login returns a renewed one.
+   */
+  deviceToken: Scalars['String']['output'];
   /** When the session ends (ISO 8601, UTC). */
   expiresAt: Scalars['DateTime']['output'];
   /**
@@ -423,6 +430,7 @@ export type Mutation = {
 
 /** Write operations and login. Every field but `login` needs `Authorization: Bearer <token>`. */
 export type MutationLoginArgs = {
+  deviceToken?: InputMaybe<Scalars['String']['input']>;
   method?: InputMaybe<LoginMethod>;
   organizationCode?: InputMaybe<Scalars['String']['input']>;
   password: Scalars['String']['input'];
@@ -1069,6 +1077,7 @@ export type LoanTypeUpdatePayloadResolvers<ContextType = GraphQLContext, ParentT
 };
 
 export type LoginPayloadResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['LoginPayload'] = ResolversParentTypes['LoginPayload']> = {
+  deviceToken?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   expiresAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   token?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   user?: Resolver<ResolversTypes['User'], ParentType, ContextType>;

@@ -92,8 +92,8 @@ export function redactUrl(url: string): string {
 const JSON_PAIR = /(\\?"([\w.-]{1,64})\\?"\s*:\s*\\?")((?:[^"\\]|\\[^"])*)/g;
 // `password=…` in a URL or a form body; the name judged the same way.
 const QUERY_PAIR = /([?&;\s]([\w.-]{1,64})=)([^&\s"#]*)/g;
-// `password: "…"` as a GraphQL argument inside a logged document.
-const GRAPHQL_ARGUMENT = /(\bpassword\s*:\s*\\?")((?:[^"\\]|\\[^"])*)/gi;
+// `password: "…"` (or `deviceToken: "…"`, a secret too) as a GraphQL argument inside a logged document.
+const GRAPHQL_ARGUMENT = /(\b(?:password|deviceToken)\s*:\s*\\?")((?:[^"\\]|\\[^"])*)/gi;
 // `Bearer …` wherever it appears.
 const BEARER = /(\bBearer\s+)[A-Za-z0-9._~+/=-]+/g;
 // Every credential above needs one of these: a line without any (most lines) skips the four scans.

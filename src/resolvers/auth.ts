@@ -16,28 +16,32 @@ export const authResolvers: Resolvers = {
   },
 
   Mutation: {
-    async login(_parent, { username, password, method, organizationCode }, ctx) {
+    async login(_parent, { username, password, method, organizationCode, deviceToken }, ctx) {
       const { config, upstream, sessions, loginProtection } = ctx.services;
       const chosen = method ?? config.loginMethod;
       // Before the login protection: a malformed organization is no password guess, and costs no upstream call.
       const organization = checkOrganizationCode(organizationCode, config);
       // Blocks, failure counting and the timing floor: src/auth/login-protection.ts.
-      const identity = await loginProtection.run(username, ctx.clientIp, async () => {
-        try {
-          if (chosen === 'FORM') {
-            const result = await upstream.loginForm(username, password);
-            return { username: result.username, userId: result.userId, apiToken: result.token };
+      const guarded = { username, clientIp: ctx.clientIp, deviceToken };
+      const { result: identity, deviceToken: nextDeviceToken } = await loginProtection.run(
+        guarded,
+        async () => {
+          try {
+            if (chosen === 'FORM') {
+              const result = await upstream.loginForm(username, password);
+              return { username: result.username, userId: result.userId, apiToken: result.token };
+            }
+            const result = await upstream.loginJson(username, password);
+            return { username, userId: null, apiToken: result.token };
+          } catch (error) {
+            // One generic answer for every refused login: nothing tells whether the user exists.
+            if (isUpstreamError(error) && (error.kind === 'unauthenticated' || error.kind === 'service')) {
+              throw unauthenticated('credentials');
+            }
+            throw error;
           }
-          const result = await upstream.loginJson(username, password);
-          return { username, userId: null, apiToken: result.token };
-        } catch (error) {
-          // One generic answer for every refused login: nothing tells whether the user exists.
-          if (isUpstreamError(error) && (error.kind === 'unauthenticated' || error.kind === 'service')) {
-            throw unauthenticated('credentials');
-          }
-          throw error;
-        }
-      });
+        },
+      );
       if (identity.apiToken === undefined || identity.apiToken === '') {
         throw new GraphQLError('The upstream form login returned no token, so no session can be opened.', {
           extensions: { code: ErrorCode.UPSTREAM_ERROR, upstream: { operation: 'loginForm' } },
@@ -54,6 +58,7 @@ export const authResolvers: Resolvers = {
         token,
         expiresAt: toIso(claims.expiresAtSeconds),
         user: { id: claims.userId, username: claims.username },
+        deviceToken: nextDeviceToken,
       };
     },
 

@@ -21,6 +21,7 @@ describe('hardening settings', () => {
       maxFailuresPerUser: 100,
       maxFailuresPerIp: 100,
       minFailureMillis: 400,
+      deviceTtlSeconds: 7_776_000,
     });
     expect(config.resilience).toEqual({
       readRetries: 2,

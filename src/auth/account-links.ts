@@ -1,0 +1,85 @@
+/**
+ * Which login names belong to one account, so that a username and its registered mobile number share one
+ * set of failure counters (otherwise each name is a fresh guess budget).
+ *
+ * The linking signal is the upstream's `userId`, answered only by a *successful* form login (`method: FORM`,
+ * which accepts a username or a mobile number and echoes the name typed). Each name that once logged in that
+ * way is linked to the account `userId`; two names linked to the same `userId` share counters from then on.
+ * The JSON login answers no `userId` and so links nothing (it accepts usernames only). Only a correct password
+ * creates a link, so an attacker cannot merge or split someone else's counters.
+ *
+ * Links are kept in this process and, with `REDIS_URL`, in Redis (every replica sees them). Names and ids are
+ * stored hashed only.
+ */
+import { createHash } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
+
+/** Options of {@link createAccountLinks}. */
+export interface AccountLinksOptions {
+  /** Shared store (`REDIS_URL`); links stay in this process without it. */
+  redis?: Redis | undefined;
+  /** How long a link is kept after the last login that confirmed it. */
+  ttlSeconds: number;
+  /** Prefix of the store's keys. Default `login_link`. */
+  keyPrefix?: string;
+  /** Told when Redis fails (this process's links still answer). */
+  onStoreError?: (error: unknown) => void;
+}
+
+/** See {@link createAccountLinks}. */
+export interface AccountLinks {
+  /** The counter key of the account `name` belongs to: its linked account, or the name itself. Never throws. */
+  accountOf(name: string): Promise<string>;
+  /** Records that `name` logged in successfully as the upstream user `userId`. Never throws. */
+  link(name: string, userId: string): Promise<void>;
+}
+
+const hash = (value: string): string => createHash('sha256').update(value).digest('base64url').slice(0, 22);
+
+/** Usernames differing in case and spaces only are one name (typing mistakes); stored hashed. */
+export function nameKey(name: string): string {
+  return `n.${hash(`name\0${name.trim().toLowerCase()}`)}`;
+}
+
+/** The counter key of an upstream user id. */
+function accountKey(userId: string): string {
+  return `a.${hash(`user\0${userId}`)}`;
+}
+
+/** Creates the links. */
+export function createAccountLinks(options: AccountLinksOptions): AccountLinks {
+  const prefix = options.keyPrefix ?? 'login_link';
+  const { redis } = options;
+  const ttlMillis = options.ttlSeconds * 1000;
+  const local = new LRUCache<string, string>({ max: 100_000, ttl: ttlMillis });
+
+  return {
+    async accountOf(name) {
+      const key = nameKey(name);
+      const known = local.get(key);
+      if (known !== undefined || redis === undefined) return known ?? key;
+      try {
+        const stored = await redis.get(`${prefix}:${key}`);
+        if (stored === null) return key;
+        local.set(key, stored);
+        return stored;
+      } catch (error) {
+        options.onStoreError?.(error);
+        return key;
+      }
+    },
+
+    async link(name, userId) {
+      const key = nameKey(name);
+      const account = accountKey(userId);
+      local.set(key, account);
+      if (redis === undefined) return;
+      try {
+        await redis.set(`${prefix}:${key}`, account, 'PX', ttlMillis);
+      } catch (error) {
+        options.onStoreError?.(error);
+      }
+    },
+  };
+}
