@@ -54,8 +54,12 @@ function prefixFree(branches: readonly string[]): boolean {
 const BRACE_QUANTIFIER = /^\{(\d+)(,(\d*))?\}/;
 const GROUP_PREFIX = /^\(\?(?:<[A-Za-z_$][\w$]*>|:)/;
 
-/** Answers why `pattern` is refused, or `undefined` when it may be compiled and run. */
-export function rejectPattern(pattern: string): string | undefined {
+/**
+ * Answers why `pattern` is refused, or `undefined` when it may be compiled and run. Without
+ * `linearFallback` (the pattern that will run holds lookaround or back-references, so V8's linear-time
+ * engine cannot take over) it is held to the rule for counts above 16: one variable-length repetition.
+ */
+export function rejectPattern(pattern: string, linearFallback = true): string | undefined {
   if (pattern.length > MAX_PATTERN_LENGTH) return `pattern longer than ${MAX_PATTERN_LENGTH} characters`;
   // The innermost open group (the whole pattern at the bottom) and the groups enclosing it.
   let top = newFrame();
@@ -147,6 +151,9 @@ export function rejectPattern(pattern: string): string | undefined {
       else if (top.branch !== undefined) top.branch += char;
       lastAtom = 'atom';
     }
+  }
+  if (!linearFallback && variableRepetitions > 1) {
+    return 'possessive quantifiers, atomic groups, \\R and inner line anchors allow only one other variable-length repetition';
   }
   if (largeCount && variableRepetitions > 1) {
     return `a count above ${MAX_LINEAR_COUNT} cannot be combined with other variable-length repetition`;
