@@ -161,7 +161,8 @@ class Translator {
         if ('set' in escape) return this.set(escape.set);
         if (escape.anchor === 'A') return { js: '(?:^)', guard: '', simple: false };
         if (escape.anchor === 'z') return { js: '(?:$)', guard: '', simple: false };
-        if (escape.anchor === 'R') return this.atomic(LINE_BREAK, '[c]');
+        // Java 17's `\R` backtracks like the alternation it stands for (it is not atomic).
+        if (escape.anchor === 'R') return { js: `(?:${LINE_BREAK})`, guard: '[c]', simple: false };
         if (this.atBranchEnd(depth)) return { js: '', guard: '', simple: false };
         return this.lookaround(END_OF_INPUT);
       }
