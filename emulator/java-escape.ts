@@ -9,7 +9,7 @@ import type { JavaScanner } from './java-scanner.ts';
 /** A parsed escape: one code point, a set of them, or an anchor (`\A`, `\z`, `\Z`, `\R`, …). */
 export type Escape = { cp: number } | { set: CodePointSet } | { anchor: 'A' | 'z' | 'Z' | 'R' };
 
-const CHARS: Record<string, number> = { t: 9, n: 10, r: 13, f: 12, a: 7, e: 27 };
+const CHARS: Partial<Record<string, number>> = { t: 9, n: 10, r: 13, f: 12, a: 7, e: 27 };
 const isHex = (cp: number) => /^[0-9a-fA-F]$/.test(String.fromCodePoint(cp));
 const isOctal = (cp: number) => cp >= 0x30 && cp <= 0x37;
 
@@ -32,7 +32,8 @@ export function readEscape(scanner: JavaScanner, inClass: boolean): Escape {
     case 'u':
       return { cp: unicode(scanner) };
     case 'c':
-      if (scanner.atEnd) throw scanner.error('Illegal control escape sequence');
+      // (`atEnd` again: the check above ran before the letter was read.)
+      if (scanner.pos >= scanner.points.length) throw scanner.error('Illegal control escape sequence');
       return { cp: scanner.read() ^ 64 };
     case 'p':
     case 'P':

@@ -5,9 +5,11 @@
  * and atomic groups become the lookahead + back-reference idiom `(?=(?<aN>X))\k<aN>`; line anchors and
  * Java's `.` are spelled out. Constructs the emulator cannot run exactly are refused as unsupported.
  */
-import { type CodePointSet, renderSet, setOf, withAsciiCase } from './code-point-set.ts';
+import { type CodePointSet, renderSet, withAsciiCase } from './code-point-set.ts';
+import { ANY, END_OF_INPUT, LINE_BREAK, LINE_END, LINE_START, NOT_TERMINATOR } from './java-anchors.ts';
 import { readClass } from './java-char-class.ts';
 import { readEscape } from './java-escape.ts';
+import { readBraces, readGroupName, readInlineFlags } from './java-group-syntax.ts';
 import { JavaPatternError, JavaScanner, removeQuoting } from './java-scanner.ts';
 
 /** A translation: `source` to run, `guardSource` for the ReDoS guard (idioms and lookarounds left out). */
@@ -29,23 +31,6 @@ interface Piece {
   /** One character or class: a possessive repetition of it never backtracks. */
   simple: boolean;
 }
-
-const TERMINATORS = '\\n\\r\\u0085\\u2028\\u2029';
-const LINE_TERMINATORS = setOf([0x0a, 0x0a], [0x0d, 0x0d], [0x85, 0x85], [0x2028, 0x2029]);
-const ANY = setOf([0, 0x10ffff]);
-const NOT_TERMINATOR: CodePointSet = setOf(
-  [0, 0x09],
-  [0x0b, 0x0c],
-  [0x0e, 0x84],
-  [0x86, 0x2027],
-  [0x202a, 0x10ffff],
-);
-/** Java's `$` and `\Z` without `(?m)`: at the end, or before a line terminator that ends the input. */
-const END_OF_INPUT = `(?:(?=(?:\\r\\n|[${TERMINATORS}])?$)(?<!\\r(?=\\n)))`;
-const LINE_END = `(?:(?=[${TERMINATORS}]|$)(?<!\\r(?=\\n)))`;
-/** `^` under `(?m)`: at the start, or after a line terminator that does not end the input. */
-const LINE_START = `(?:^|(?<=[\\n\\u0085\\u2028\\u2029]|\\r(?!\\n))(?!$))`;
-const LINE_BREAK = `\\r\\n|[\\n\\u000b\\u000c\\r\\u0085\\u2028\\u2029]`;
 
 /** Translates `pattern`, or says why Java (or the emulator) refuses it. Never throws. */
 export function translateJavaPattern(pattern: string): JavaTranslation | JavaRefusal {
@@ -190,9 +175,9 @@ class Translator {
       else if (ch === 0x3c) {
         const first = s.next();
         if (first === 0x3d || first === 0x21) throw s.unsupported('lookbehind is not supported');
-        this.groupName();
+        readGroupName(s, this.names);
       } else if (ch !== 0x3a) {
-        if (this.inlineFlags()) return undefined;
+        if (readInlineFlags(s)) return undefined;
       }
       s.pos++;
     }
@@ -205,39 +190,6 @@ class Translator {
       : { js: `(?:${body.js})`, guard: `(?:${body.guard})`, simple: false };
   }
 
-  private groupName(): void {
-    const s = this.s;
-    let name = '';
-    if (!/^[A-Za-z]$/.test(String.fromCodePoint(s.peek()))) {
-      throw s.error('capturing group name does not start with a Latin letter');
-    }
-    while (/^[A-Za-z0-9]$/.test(String.fromCodePoint(s.peek()))) name += String.fromCodePoint(s.read());
-    if (s.peek() !== 0x3e) throw s.error("named capturing group is missing trailing '>'");
-    if (this.names.has(name)) throw s.error(`Named capturing group <${name}> is already defined`);
-    this.names.add(name);
-  }
-
-  /** Reads `(?idmsux-idmsux)` or the flags of `(?flags:`; answers whether it was a flags-only group. */
-  private inlineFlags(): boolean {
-    const s = this.s;
-    let on = true;
-    for (; ; s.pos++) {
-      const flag = String.fromCodePoint(s.peek());
-      if (flag === '-' && on) on = false;
-      else if (flag === 'i' || flag === 's' || flag === 'm' || flag === 'u') s.flags[flag] = on;
-      else if (flag.length === 1 && 'dxcU'.includes(flag))
-        throw s.unsupported(`the inline flag (?${flag}) is not emulated`);
-      else break;
-    }
-    if (s.flags.i && s.flags.u) throw s.unsupported('Unicode case folding, (?iu), is not emulated');
-    if (s.peek() === 0x29) {
-      s.pos++;
-      return true;
-    }
-    if (s.peek() !== 0x3a) throw s.error('Unknown inline modifier');
-    return false;
-  }
-
   private quantifier(atom: Piece): Piece {
     const s = this.s;
     const ch = s.peek();
@@ -246,7 +198,7 @@ class Translator {
       q = String.fromCodePoint(ch);
       s.pos++;
     } else if (ch === 0x7b) {
-      q = this.braces();
+      q = readBraces(s);
     } else return atom;
     const js = atom.simple ? atom.js : `(?:${atom.js})`;
     const guard = atom.simple ? atom.guard : `(?:${atom.guard})`;
@@ -260,25 +212,5 @@ class Translator {
       return atom.simple ? { ...possessive, guard: atom.guard } : possessive;
     }
     return { js: `${js}${q}`, guard: `${guard}${q}`, simple: false };
-  }
-
-  /** `{n}`, `{n,}` or `{n,m}`, checked as Java checks it. */
-  private braces(): string {
-    const s = this.s;
-    const digit = (cp: number) => cp >= 0x30 && cp <= 0x39;
-    if (!digit(s.at(s.pos + 1))) throw s.error('Illegal repetition');
-    s.pos++;
-    let min = '';
-    while (digit(s.peek())) min += String.fromCodePoint(s.read());
-    let max: string | undefined = min;
-    if (s.peek() === 0x2c) {
-      s.pos++;
-      max = '';
-      while (digit(s.peek())) max += String.fromCodePoint(s.read());
-    }
-    if (s.read() !== 0x7d) throw s.error('Unclosed counted closure');
-    if (max !== '' && Number(max) < Number(min)) throw s.error('Illegal repetition range');
-    if (Number(min) > 0x7fffffff || Number(max) > 0x7fffffff) throw s.error('Illegal repetition range');
-    return max === min ? `{${min}}` : `{${min},${max}}`;
   }
 }

@@ -88,7 +88,7 @@ function unicodeSet(expression: string): CodePointSet | undefined {
   for (let cp = 0; cp <= 0x10ffff; cp++) {
     if (!test.test(String.fromCodePoint(cp))) continue;
     const last = ranges.at(-1);
-    if (last !== undefined && last[1] === cp - 1) last[1] = cp;
+    if (last?.[1] === cp - 1) last[1] = cp;
     else ranges.push([cp, cp]);
   }
   cache.set(expression, ranges);

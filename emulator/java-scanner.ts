@@ -88,7 +88,7 @@ export function removeQuoting(pattern: string): string {
       }
       const quoted = pattern.charAt(i++);
       if (/[0-9]/.test(quoted)) out += `\\x3${quoted}`;
-      else if (/[\x00-\x7f]/.test(quoted) && !/[A-Za-z]/.test(quoted)) out += `\\${quoted}`;
+      else if (quoted.charCodeAt(0) < 0x80 && !/[A-Za-z]/.test(quoted)) out += `\\${quoted}`;
       else out += quoted;
     }
   }
