@@ -40,8 +40,8 @@ export function createPatternCache(): PatternCache {
 }
 
 /**
- * A client pattern as Java's `String.matches` reads it: translated to JavaScript (docs/design.md, "The
- * emulator's `matches` is Java's"), screened by the ReDoS guard, anchored to the whole text. Answers the
+ * A client pattern as Java's `String.matches` reads it: translated to JavaScript (docs/design.md, "Where the
+ * emulator is not yet the upstream"), screened by the ReDoS guard, anchored to the whole text. Answers the
  * error message when Java would refuse it or the emulator does not run it.
  */
 export function compileJavaPattern(value: string): RegExp | string {

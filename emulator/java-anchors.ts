@@ -22,5 +22,5 @@ export const END_OF_INPUT = `(?:(?=(?:\\r\\n|[${TERMINATORS}])?$)(?<!\\r(?=\\n))
 export const LINE_END = `(?:(?=[${TERMINATORS}]|$)(?<!\\r(?=\\n)))`;
 /** `^` under `(?m)`: at the start, or after a line terminator that does not end the input. */
 export const LINE_START = `(?:^|(?<=[\\n\\u0085\\u2028\\u2029]|\\r(?!\\n))(?!$))`;
-/** Java 17's `\\R` (an alternation: it backtracks). */
+/** Java 17's `\R` (an alternation: it backtracks). */
 export const LINE_BREAK = `\\r\\n|[\\n\\u000b\\u000c\\r\\u0085\\u2028\\u2029]`;

@@ -2,7 +2,10 @@
  * Screens client regular expressions before the emulator runs them. A backtracking engine takes
  * exponential time on patterns such as `(a+)+$` or `(a|a)*b`: one request must not stall the event loop.
  *
- * The screen is a heuristic over the pattern text (JavaScript syntax, no `u` flag):
+ * The screen is a heuristic over the pattern text (JavaScript syntax, no `u` flag): the emulator passes it
+ * the translation of the client's Java pattern with possessive and atomic parts as plain groups and
+ * lookaround anchors left out (emulator/java-pattern.ts), and says whether the real translation still
+ * lets the linear-time engine take over:
  * - a repeated group (`*`, `+`, `{n,m}` with m > 1) may not contain a quantifier of its own, nor an
  *   alternation whose branches could overlap (only literal, prefix-free branches such as `(GET|PUT)+` pass);
  * - backreferences, lookarounds and modifier groups are refused: V8's linear-time engine, which the server
