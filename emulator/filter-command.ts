@@ -1,5 +1,6 @@
 import type { WireRecord } from '../src/upstream/wire.ts';
-import { rejectPattern } from './regex-guard.ts';
+import { translateJavaPattern } from './java-pattern.ts';
+import { MAX_PATTERN_LENGTH, rejectPattern } from './regex-guard.ts';
 
 /** How `matches` compares: `UPSTREAM_MATCHES` of docs/design.md. */
 export type MatchMode = 'regex' | 'exact';
@@ -30,22 +31,36 @@ export function createPatternCache(): PatternCache {
     compile(value) {
       let compiled = cache.get(value);
       if (compiled !== undefined) return compiled;
-      const refusal = rejectPattern(value);
-      if (refusal !== undefined) compiled = `unsupported regular expression in filter: ${refusal}`;
-      else {
-        try {
-          // Java's String.matches: the whole text must match. The guard has checked the parentheses balance,
-          // so the value cannot close this group early.
-          compiled = new RegExp(`^(?:${value})$`);
-        } catch {
-          compiled = 'invalid regular expression in filter';
-        }
-      }
+      compiled = compileJavaPattern(value);
       if (cache.size >= MAX_CACHED_PATTERNS) cache.clear();
       cache.set(value, compiled);
       return compiled;
     },
   };
+}
+
+/**
+ * A client pattern as Java's `String.matches` reads it: translated to JavaScript (docs/design.md, "Where the
+ * emulator is not yet the upstream"), screened by the ReDoS guard, anchored to the whole text. Answers the
+ * error message when Java would refuse it or the emulator does not run it.
+ */
+export function compileJavaPattern(value: string): RegExp | string {
+  if (value.length > MAX_PATTERN_LENGTH)
+    return `unsupported regular expression in filter: pattern longer than ${MAX_PATTERN_LENGTH} characters`;
+  const translation = translateJavaPattern(value);
+  if ('error' in translation) {
+    return translation.unsupported
+      ? `unsupported regular expression in filter: ${translation.error}`
+      : `invalid regular expression in filter: ${translation.error}`;
+  }
+  const refusal = rejectPattern(translation.guardSource, translation.linear);
+  if (refusal !== undefined) return `unsupported regular expression in filter: ${refusal}`;
+  try {
+    // The translation is a complete pattern (its parentheses balance), so it cannot close this group early.
+    return new RegExp(`^(?:${translation.source})$`);
+  } catch {
+    return 'unsupported regular expression in filter: its translation did not compile';
+  }
 }
 
 const LITERAL_IDS = /^(?:\((?:\?:)?)?([\w-]+(?:\|[\w-]+)*)\)?$/;

@@ -2,7 +2,10 @@
  * Screens client regular expressions before the emulator runs them. A backtracking engine takes
  * exponential time on patterns such as `(a+)+$` or `(a|a)*b`: one request must not stall the event loop.
  *
- * The screen is a heuristic over the pattern text (JavaScript syntax, no `u` flag):
+ * The screen is a heuristic over the pattern text (JavaScript syntax, no `u` flag): the emulator passes it
+ * the translation of the client's Java pattern with possessive and atomic parts as plain groups and
+ * lookaround anchors left out (emulator/java-pattern.ts), and says whether the real translation still
+ * lets the linear-time engine take over:
  * - a repeated group (`*`, `+`, `{n,m}` with m > 1) may not contain a quantifier of its own, nor an
  *   alternation whose branches could overlap (only literal, prefix-free branches such as `(GET|PUT)+` pass);
  * - backreferences, lookarounds and modifier groups are refused: V8's linear-time engine, which the server
@@ -54,8 +57,12 @@ function prefixFree(branches: readonly string[]): boolean {
 const BRACE_QUANTIFIER = /^\{(\d+)(,(\d*))?\}/;
 const GROUP_PREFIX = /^\(\?(?:<[A-Za-z_$][\w$]*>|:)/;
 
-/** Answers why `pattern` is refused, or `undefined` when it may be compiled and run. */
-export function rejectPattern(pattern: string): string | undefined {
+/**
+ * Answers why `pattern` is refused, or `undefined` when it may be compiled and run. Without
+ * `linearFallback` (the pattern that will run holds lookaround or back-references, so V8's linear-time
+ * engine cannot take over) it is held to the rule for counts above 16: one variable-length repetition.
+ */
+export function rejectPattern(pattern: string, linearFallback = true): string | undefined {
   if (pattern.length > MAX_PATTERN_LENGTH) return `pattern longer than ${MAX_PATTERN_LENGTH} characters`;
   // The innermost open group (the whole pattern at the bottom) and the groups enclosing it.
   let top = newFrame();
@@ -147,6 +154,9 @@ export function rejectPattern(pattern: string): string | undefined {
       else if (top.branch !== undefined) top.branch += char;
       lastAtom = 'atom';
     }
+  }
+  if (!linearFallback && variableRepetitions > 1) {
+    return 'possessive quantifiers, atomic groups, \\R and inner line anchors allow only one other variable-length repetition';
   }
   if (largeCount && variableRepetitions > 1) {
     return `a count above ${MAX_LINEAR_COUNT} cannot be combined with other variable-length repetition`;
