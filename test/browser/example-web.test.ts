@@ -88,8 +88,16 @@ describe('the example front-end', () => {
     const storage = await page.evaluate(() => ({
       session: Object.keys(sessionStorage),
       local: Object.keys(localStorage),
+      sessionToken: (
+        JSON.parse(sessionStorage.getItem('gateway-example.session') ?? '{}') as { token?: string }
+      ).token,
+      devices: localStorage.getItem('gateway-example.devices') ?? '',
     }));
-    expect(storage).toEqual({ session: ['gateway-example.session'], local: [] });
+    expect(storage.session).toEqual(['gateway-example.session']);
+    // Only the device token (which opens no session) outlives the tab, never the session token.
+    expect(storage.local).toEqual(['gateway-example.devices']);
+    expect(Object.keys(JSON.parse(storage.devices) as object)).toEqual(['demo']);
+    expect(storage.devices).not.toContain(storage.sessionToken ?? 'no session token');
     const graphql = requests.filter(
       (r) => r.url() === `${stack.gatewayUrl}/graphql` && r.method() === 'POST',
     );

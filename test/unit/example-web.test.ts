@@ -3,6 +3,7 @@ import { CombinedGraphQLErrors, ServerError } from '@apollo/client';
 import { describe, expect, it } from 'vitest';
 import { describeError, formatWait } from '../../examples/web/src/error-message.ts';
 import { changedFields } from '../../examples/web/src/loan-type.ts';
+import { createDeviceTokenStore } from '../../examples/web/src/device-token-store.ts';
 import { createSessionStore } from '../../examples/web/src/session-store.ts';
 
 const graphqlError = (extensions: Record<string, unknown>, message = 'Invalid username or password.') =>
@@ -75,6 +76,18 @@ describe('the session store', () => {
       },
     };
   };
+
+  it('should keep one device token per account, whatever the case of the name, and ignore junk', () => {
+    const storage = memoryStorage();
+    const devices = createDeviceTokenStore(storage);
+    expect(devices.get('demo')).toBeUndefined();
+    devices.set('Demo ', 'device-1');
+    devices.set('ops', 'device-2');
+    expect(devices.get('demo')).toBe('device-1');
+    expect(devices.get('OPS')).toBe('device-2');
+    storage.setItem('gateway-example.devices', '{not json');
+    expect(devices.get('demo')).toBeUndefined();
+  });
 
   it('should keep a session until it expires', () => {
     let now = Date.parse('2026-01-01T00:00:00Z');

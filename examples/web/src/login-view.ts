@@ -4,6 +4,7 @@
  */
 import type { ApolloClient } from '@apollo/client';
 import { h } from './dom.ts';
+import type { DeviceTokenStore } from './device-token-store.ts';
 import { describeError, type ErrorDescription } from './error-message.ts';
 import { SignInDocument } from './operations.ts';
 import type { StoredSession } from './session-store.ts';
@@ -11,6 +12,8 @@ import type { StoredSession } from './session-store.ts';
 /** Options of {@link createLoginView}. */
 export interface LoginViewOptions {
   client: ApolloClient;
+  /** This browser's device tokens: sent with a sign-in, renewed by it. */
+  devices: DeviceTokenStore;
   onSignedIn(session: StoredSession): void;
   onError(error: ErrorDescription): void;
 }
@@ -38,11 +41,17 @@ export function createLoginView(options: LoginViewOptions): HTMLElement {
       const name = username.value.trim();
       const result = await options.client.mutate({
         mutation: SignInDocument,
-        variables: { username: name, password: password.value, method: MOBILE.test(name) ? 'FORM' : null },
+        variables: {
+          username: name,
+          password: password.value,
+          method: MOBILE.test(name) ? 'FORM' : null,
+          deviceToken: options.devices.get(name) ?? null,
+        },
       });
       const login = result.data?.login;
       if (login === undefined) throw new Error('no login in the answer');
       password.value = '';
+      options.devices.set(name, login.deviceToken);
       options.onSignedIn({ token: login.token, username: login.user.username, expiresAt: login.expiresAt });
     } catch (error) {
       const described = describeError(error);

@@ -11,11 +11,13 @@ import { createLoanTypesView } from './loan-types-view.ts';
 import { createLoginView } from './login-view.ts';
 import { SignOutDocument } from './operations.ts';
 import { loadSettings } from './settings.ts';
+import { createDeviceTokenStore } from './device-token-store.ts';
 import { createSessionStore, type StoredSession } from './session-store.ts';
 
 async function start(root: HTMLElement): Promise<void> {
   const settings = await loadSettings();
   const store = createSessionStore(window.sessionStorage);
+  const devices = createDeviceTokenStore(window.localStorage);
   const client = createGatewayClient({ uri: settings.graphqlUrl, token: () => store.get()?.token });
   const banner = createErrorBanner();
   const account = h('div', { className: 'account' });
@@ -32,7 +34,7 @@ async function start(root: HTMLElement): Promise<void> {
 
   const showLogin = () => {
     setChildren(account);
-    setChildren(main, createLoginView({ client, onSignedIn, onError }));
+    setChildren(main, createLoginView({ client, devices, onSignedIn, onError }));
   };
 
   const showLoanTypes = (session: StoredSession) => {

@@ -6,9 +6,10 @@ import { graphql } from './generated/index.ts';
 
 /** Signs in; the token goes in `Authorization: Bearer` on every other operation. */
 export const SignInDocument = graphql(`
-  mutation SignIn($username: String!, $password: String!, $method: LoginMethod) {
-    login(username: $username, password: $password, method: $method) {
+  mutation SignIn($username: String!, $password: String!, $method: LoginMethod, $deviceToken: String) {
+    login(username: $username, password: $password, method: $method, deviceToken: $deviceToken) {
       token
+      deviceToken
       expiresAt
       user {
         id

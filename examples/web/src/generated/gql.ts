@@ -14,7 +14,7 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
-    "\n  mutation SignIn($username: String!, $password: String!, $method: LoginMethod) {\n    login(username: $username, password: $password, method: $method) {\n      token\n      expiresAt\n      user {\n        id\n        username\n      }\n    }\n  }\n": typeof types.SignInDocument,
+    "\n  mutation SignIn($username: String!, $password: String!, $method: LoginMethod, $deviceToken: String) {\n    login(username: $username, password: $password, method: $method, deviceToken: $deviceToken) {\n      token\n      deviceToken\n      expiresAt\n      user {\n        id\n        username\n      }\n    }\n  }\n": typeof types.SignInDocument,
     "\n  mutation SignOut {\n    logout\n  }\n": typeof types.SignOutDocument,
     "\n  fragment LoanTypeFields on LoanType {\n    id\n    loanType\n    description\n    rate\n  }\n": typeof types.LoanTypeFieldsFragmentDoc,
     "\n  query LoanTypes($where: LoanTypeWhere, $first: Int, $after: String, $last: Int, $before: String) {\n    loanTypes(where: $where, first: $first, after: $after, last: $last, before: $before) {\n      totalCount\n      edges {\n        cursor\n        node {\n          ...LoanTypeFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        hasPreviousPage\n        startCursor\n        endCursor\n      }\n    }\n  }\n": typeof types.LoanTypesDocument,
@@ -22,7 +22,7 @@ type Documents = {
     "\n  mutation UpdateLoanType($id: ID!, $patch: LoanTypePatch!) {\n    updateLoanType(id: $id, input: $patch) {\n      id\n      message\n      updatedFields\n      object {\n        ...LoanTypeFields\n      }\n    }\n  }\n": typeof types.UpdateLoanTypeDocument,
 };
 const documents: Documents = {
-    "\n  mutation SignIn($username: String!, $password: String!, $method: LoginMethod) {\n    login(username: $username, password: $password, method: $method) {\n      token\n      expiresAt\n      user {\n        id\n        username\n      }\n    }\n  }\n": types.SignInDocument,
+    "\n  mutation SignIn($username: String!, $password: String!, $method: LoginMethod, $deviceToken: String) {\n    login(username: $username, password: $password, method: $method, deviceToken: $deviceToken) {\n      token\n      deviceToken\n      expiresAt\n      user {\n        id\n        username\n      }\n    }\n  }\n": types.SignInDocument,
     "\n  mutation SignOut {\n    logout\n  }\n": types.SignOutDocument,
     "\n  fragment LoanTypeFields on LoanType {\n    id\n    loanType\n    description\n    rate\n  }\n": types.LoanTypeFieldsFragmentDoc,
     "\n  query LoanTypes($where: LoanTypeWhere, $first: Int, $after: String, $last: Int, $before: String) {\n    loanTypes(where: $where, first: $first, after: $after, last: $last, before: $before) {\n      totalCount\n      edges {\n        cursor\n        node {\n          ...LoanTypeFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        hasPreviousPage\n        startCursor\n        endCursor\n      }\n    }\n  }\n": types.LoanTypesDocument,
@@ -47,7 +47,7 @@ export function graphql(source: string): unknown;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation SignIn($username: String!, $password: String!, $method: LoginMethod) {\n    login(username: $username, password: $password, method: $method) {\n      token\n      expiresAt\n      user {\n        id\n        username\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation SignIn($username: String!, $password: String!, $method: LoginMethod) {\n    login(username: $username, password: $password, method: $method) {\n      token\n      expiresAt\n      user {\n        id\n        username\n      }\n    }\n  }\n"];
+export function graphql(source: "\n  mutation SignIn($username: String!, $password: String!, $method: LoginMethod, $deviceToken: String) {\n    login(username: $username, password: $password, method: $method, deviceToken: $deviceToken) {\n      token\n      deviceToken\n      expiresAt\n      user {\n        id\n        username\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation SignIn($username: String!, $password: String!, $method: LoginMethod, $deviceToken: String) {\n    login(username: $username, password: $password, method: $method, deviceToken: $deviceToken) {\n      token\n      deviceToken\n      expiresAt\n      user {\n        id\n        username\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
