@@ -32,6 +32,20 @@ function fakeClient(script: (operation: WireOperation, n: number) => Promise<unk
   return { client, calls };
 }
 
+/** A fake client whose calls all wait until a test calls one of `releases` (each answers an empty page). */
+function heldClient() {
+  const releases: (() => void)[] = [];
+  const fake = fakeClient(
+    () =>
+      new Promise((resolve) =>
+        releases.push(() => {
+          resolve(PAGE);
+        }),
+      ),
+  );
+  return { fake, releases };
+}
+
 const fail = (kind: UpstreamErrorKind, operation = 'getAll') =>
   Promise.reject(new UpstreamError(kind, 'scripted', { operation }));
 
@@ -199,15 +213,7 @@ describe('fair share per session', () => {
   const other: UpstreamCredentials = { username: 'v', apiToken: 'other', applicationCode: 'a' };
 
   it('should serve another session at once while one session waits behind its own share', async () => {
-    const releases: (() => void)[] = [];
-    const fake = fakeClient(
-      () =>
-        new Promise((resolve) =>
-          releases.push(() => {
-            resolve(PAGE);
-          }),
-        ),
-    );
+    const { fake, releases } = heldClient();
     const c = guarded(fake.client, {
       maxConcurrentCalls: 8,
       maxConcurrentCallsPerSession: 2,
@@ -233,15 +239,7 @@ describe('fair share per session', () => {
 
 describe('bulkhead', () => {
   it('should refuse at once with "overloaded" when every slot and queue place is taken', async () => {
-    const releases: (() => void)[] = [];
-    const fake = fakeClient(
-      () =>
-        new Promise((resolve) =>
-          releases.push(() => {
-            resolve(PAGE);
-          }),
-        ),
-    );
+    const { fake, releases } = heldClient();
     const c = guarded(fake.client, {
       maxConcurrentCalls: 2,
       maxQueuedCalls: 1,
