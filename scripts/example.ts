@@ -8,7 +8,7 @@
  */
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { DEMO, startEmulator } from '../emulator/index.ts';
-import { createGateway } from '../src/server.ts';
+import { createGateway } from '../src/app/create-gateway.ts';
 import { EXAMPLE_TRUSTED_DOCUMENTS, buildExampleWeb, serveExampleWeb } from './example-web.ts';
 
 async function main(): Promise<void> {

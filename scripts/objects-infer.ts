@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type GatewayConfig } from '../src/config.ts';
-import { OBJECTS_DIR, readTypeDefs } from '../src/schema.ts';
+import { OBJECTS_DIR, readTypeDefs } from '../src/graphql/schema.ts';
 import { buildTypedApi } from '../src/typed/build-typed-api.ts';
 import { createUpstreamClient } from '../src/upstream/client.ts';
 import { UpstreamError } from '../src/upstream/errors.ts';

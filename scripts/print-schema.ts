@@ -11,7 +11,7 @@
  */
 import { printSubgraphSchema } from '@apollo/subgraph';
 import { printSchema } from 'graphql';
-import { buildSchema } from '../src/schema.ts';
+import { buildSchema } from '../src/graphql/schema.ts';
 
 /** The SDL of the full schema (code-file-loader reads the default export). */
 const sdl = printSchema(buildSchema());

@@ -145,7 +145,7 @@ export interface GatewayConfig {
   federation: boolean;
   /** `UPSTREAM_PROPAGATE_TRACE`: send W3C trace context upstream when tracing is on. Default false. */
   upstreamPropagateTrace: boolean;
-  /** SIGTERM handling; see `src/shutdown.ts`. */
+  /** SIGTERM handling; see `src/app/shutdown.ts`. */
   shutdown: {
     /** `SHUTDOWN_DELAY_MS`: readiness says "draining" this long before the listener closes. Default 0. */
     delayMillis: number;

@@ -2,11 +2,11 @@
  * The command line (`npm start`): reads the settings, starts the emulator in-process when no upstream is
  * set, starts the gateway, and stops both cleanly on SIGTERM/SIGINT (`shutdown.ts`).
  */
-import { addressInUseLine, isAddressInUse } from './address-in-use.ts';
+import { addressInUseLine, isAddressInUse } from './app/address-in-use.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { tracingRequested, type GatewayTracing } from './observability/tracing.ts';
-import type { UpstreamUrls } from './server.ts';
-import { createShutdown } from './shutdown.ts';
+import type { UpstreamUrls } from './app/create-gateway.ts';
+import { createShutdown } from './app/shutdown.ts';
 
 /** A start-up failure whose message is already the one line to print. */
 class StartProblem extends Error {}
@@ -20,7 +20,7 @@ async function main(): Promise<void> {
     const { startTracing } = await import('./observability/start-tracing.ts');
     tracing = startTracing({ propagateUpstream: config.upstreamPropagateTrace, graphqlPath: '/graphql' });
   }
-  const { createGateway } = await import('./server.ts');
+  const { createGateway } = await import('./app/create-gateway.ts');
   let upstreamUrls: UpstreamUrls;
   let stopEmulator: (() => Promise<void>) | undefined;
   let demoLogin: { username: string; mobile: string; password: string } | undefined;

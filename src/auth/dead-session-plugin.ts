@@ -11,10 +11,10 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { GraphQLFormattedError } from 'graphql';
 import { LRUCache } from 'lru-cache';
-import type { GraphQLContext } from '../context.ts';
+import type { GraphQLContext } from '../graphql/context.ts';
 import type { RequestScopes } from '../observability/request-scope.ts';
-import { ErrorCode } from '../resolvers/errors.ts';
-import type { SessionClaims } from '../session.ts';
+import { ErrorCode } from '../graphql/errors.ts';
+import type { SessionClaims } from './session.ts';
 import type { SessionRevocations } from './session-revocations.ts';
 
 /** Options of {@link createDeadSessionPlugin}. */

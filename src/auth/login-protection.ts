@@ -11,7 +11,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GraphQLError } from 'graphql';
-import { ErrorCode, unauthenticated } from '../resolvers/errors.ts';
+import { ErrorCode, unauthenticated } from '../graphql/errors.ts';
 import { nameKey, type AccountLinks } from './account-links.ts';
 import { newDeviceId, type DeviceTokens } from './device-token.ts';
 import type { LoginAttempt, LoginLimiter } from './login-limiter.ts';

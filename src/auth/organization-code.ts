@@ -5,7 +5,7 @@
  * `ALLOWED_ORGANIZATION_CODES`. Membership itself is the upstream's to check, on the first read.
  */
 import { ORGANIZATION_CODE_PATTERN, type GatewayConfig } from '../config.ts';
-import { badUserInput, forbidden } from '../resolvers/errors.ts';
+import { badUserInput, forbidden } from '../graphql/errors.ts';
 
 /**
  * The organization of the new session: `requested`, or the gateway's default when the argument is left out.

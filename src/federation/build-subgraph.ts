@@ -9,7 +9,7 @@ import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/ind
 import { addResolversToSchema } from '@graphql-tools/schema';
 import { mergeResolvers } from '@graphql-tools/merge';
 import { Kind, parse, visit, type DirectiveNode, type DocumentNode, type GraphQLSchema } from 'graphql';
-import type { GraphQLContext } from '../context.ts';
+import type { GraphQLContext } from '../graphql/context.ts';
 import type { DataObjectModel } from '../resolvers/mappers.ts';
 import type { ObjectTypeSpec } from '../typed/object-type-spec.ts';
 

@@ -3,7 +3,7 @@ import { GraphQLError } from 'graphql';
 import type { Resolvers } from '../generated/resolvers-types.ts';
 import { isUpstreamError } from '../upstream/errors.ts';
 import { checkOrganizationCode } from '../auth/organization-code.ts';
-import { ErrorCode, unauthenticated } from './errors.ts';
+import { ErrorCode, unauthenticated } from '../graphql/errors.ts';
 
 function toIso(seconds: number): string {
   return new Date(seconds * 1000).toISOString();

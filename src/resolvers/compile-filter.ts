@@ -3,11 +3,11 @@
  * out for a filter it refuses. Used by the generic `filter` and the typed `where`.
  */
 import { GraphQLError } from 'graphql';
-import type { GatewayServices } from '../context.ts';
+import type { GatewayServices } from '../graphql/context.ts';
 import { compileCriteria, type FilterCondition } from '../filters/compile-criteria.ts';
 import { FilterError } from '../filters/filter-error.ts';
 import type { Criterion } from '../upstream/types.ts';
-import { ErrorCode, badUserInput } from './errors.ts';
+import { ErrorCode, badUserInput } from '../graphql/errors.ts';
 
 /**
  * The upstream criteria of `conditions`, which came in the field argument `argumentName`. Throws

@@ -3,7 +3,7 @@
  * arguments to loader or client calls, upstream records to schema models.
  */
 import type { Resolvers } from '../generated/resolvers-types.ts';
-import { badUserInput } from './errors.ts';
+import { badUserInput } from '../graphql/errors.ts';
 import type { DataObjectModel } from './mappers.ts';
 import { getPath } from './object-path.ts';
 import { connectionNodes, connectionPageInfo, readConnection } from './read-connection.ts';

@@ -1,5 +1,5 @@
 /** The generic API's `FilterInput` as upstream criteria. */
-import type { GatewayServices } from '../context.ts';
+import type { GatewayServices } from '../graphql/context.ts';
 import type { FilterCondition } from '../filters/compile-criteria.ts';
 import type { FilterInput, InputMaybe } from '../generated/resolvers-types.ts';
 import type { Criterion } from '../upstream/types.ts';

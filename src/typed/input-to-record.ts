@@ -2,7 +2,7 @@
  * Turns the typed mutation inputs into what the upstream stores: each field at its record path. GraphQL has
  * already coerced the input to the declared types; what it cannot express is checked here, before any write.
  */
-import { badUserInput } from '../resolvers/errors.ts';
+import { badUserInput } from '../graphql/errors.ts';
 import type { UpstreamRecord } from '../upstream/types.ts';
 import { printTypeRef, type FieldSpec, type ObjectTypeSpec } from './object-type-spec.ts';
 

@@ -1,7 +1,7 @@
 /** Translates a typed `where` into the upstream's criteria (combined with AND upstream). */
-import type { GatewayServices } from '../context.ts';
+import type { GatewayServices } from '../graphql/context.ts';
 import type { FilterCondition, FilterOperator } from '../filters/compile-criteria.ts';
-import { badUserInput } from '../resolvers/errors.ts';
+import { badUserInput } from '../graphql/errors.ts';
 import { compileFilter } from '../resolvers/compile-filter.ts';
 import type { Criterion } from '../upstream/types.ts';
 import { isFilterable, type ObjectTypeSpec } from './object-type-spec.ts';

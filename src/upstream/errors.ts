@@ -2,7 +2,7 @@
  * The one error type the upstream layer throws, and the one model of blame: every failure is the caller's,
  * the upstream's refusal, the upstream's ill health, or the gateway's own bug ({@link blameOf}). The
  * breaker and the retry budget count only ill health; the GraphQL layer maps each kind to a public code in
- * exactly one place (`src/resolvers/errors.ts`); nothing else about a failure leaves the gateway.
+ * exactly one place (`src/graphql/errors.ts`); nothing else about a failure leaves the gateway.
  */
 
 /** What went wrong, from the gateway's point of view. {@link blameOf} says whose fault each kind is. */

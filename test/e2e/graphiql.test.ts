@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderGraphiqlPage } from '../../src/http/graphiql.ts';
-import { EXAMPLE_DOCUMENT } from '../../src/landing-page.ts';
+import { EXAMPLE_DOCUMENT } from '../../src/app/landing-page.ts';
 import { startHarness, type Harness } from '../support/gateway-harness.ts';
 
 /** The `src`/`href` of every script and stylesheet of a page. */

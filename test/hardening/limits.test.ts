@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { Kind, getIntrospectionQuery, parse, print, type DocumentNode } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXAMPLE_DOCUMENT } from '../../src/landing-page.ts';
+import { EXAMPLE_DOCUMENT } from '../../src/app/landing-page.ts';
 import { startHarness, type Harness } from '../support/gateway-harness.ts';
 import * as operations from '../support/operations.ts';
 import * as typedOperations from '../typed/typed-operations.ts';

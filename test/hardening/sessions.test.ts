@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { EncryptJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
-import { deriveSessionKey } from '../../src/session.ts';
+import { deriveSessionKey } from '../../src/auth/session.ts';
 import {
   LOAN_TYPES,
   LOGIN,

@@ -5,7 +5,7 @@
 import { ApolloClient, HttpLink, InMemoryCache } from '@apollo/client';
 import { loadConfig } from '../../src/config.ts';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../emulator/index.ts';
-import { createGateway, type Gateway } from '../../src/server.ts';
+import { createGateway, type Gateway } from '../../src/app/create-gateway.ts';
 
 /** A running emulator + gateway pair. */
 export interface Harness {

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { buildSchema } from '../../src/schema.ts';
+import { buildSchema } from '../../src/graphql/schema.ts';
 import { ObjectSchemaError } from '../../src/typed/schema-problem.ts';
 
 const dirs: string[] = [];

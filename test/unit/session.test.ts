@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EncryptJWT } from 'jose';
-import { createSessionSealer, deriveSessionKey } from '../../src/session.ts';
+import { createSessionSealer, deriveSessionKey } from '../../src/auth/session.ts';
 
 const claims = {
   username: 'demo',

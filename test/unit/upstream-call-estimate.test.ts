@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { estimateUpstreamCalls } from '../../src/limits/upstream-call-estimate.ts';
 import { upstreamCallKinds } from '../../src/limits/upstream-call-kinds.ts';
 import { encodeCursor } from '../../src/resolvers/paging.ts';
-import { buildSchema } from '../../src/schema.ts';
+import { buildSchema } from '../../src/graphql/schema.ts';
 import * as operations from '../support/operations.ts';
 import * as typedOperations from '../typed/typed-operations.ts';
 import { sampleVariables } from './support/sample-variables.ts';

@@ -3,7 +3,7 @@
  * client that reports HTTP status, body and elapsed time.
  */
 import { loadConfig } from '../../../src/config.ts';
-import { createGateway, type Gateway } from '../../../src/server.ts';
+import { createGateway, type Gateway } from '../../../src/app/create-gateway.ts';
 
 /** A running gateway. */
 export interface TestGateway {

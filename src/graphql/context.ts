@@ -3,14 +3,14 @@
  * use (a request without a session never pays for them).
  */
 import { randomUUID } from 'node:crypto';
-import type { LoginProtection } from './auth/login-protection.ts';
-import type { GatewayConfig } from './config.ts';
-import type { SessionClaims, SessionSealer } from './session.ts';
-import { createLoaders, type Loaders } from './upstream/loaders.ts';
-import type { PatternGuard } from './upstream/pattern-guard.ts';
-import type { UpstreamClient, UpstreamCredentials } from './upstream/types.ts';
-import type { SessionRevocations } from './auth/session-revocations.ts';
-import { unauthenticated, type NoSessionReason } from './resolvers/errors.ts';
+import type { LoginProtection } from '../auth/login-protection.ts';
+import type { GatewayConfig } from '../config.ts';
+import type { SessionClaims, SessionSealer } from '../auth/session.ts';
+import { createLoaders, type Loaders } from '../upstream/loaders.ts';
+import type { PatternGuard } from '../upstream/pattern-guard.ts';
+import type { UpstreamClient, UpstreamCredentials } from '../upstream/types.ts';
+import type { SessionRevocations } from '../auth/session-revocations.ts';
+import { unauthenticated, type NoSessionReason } from './errors.ts';
 
 /** What every request shares: built once at start. */
 export interface GatewayServices {

@@ -9,7 +9,7 @@
  * 4. the exit code is 0 when everything finished in time, 1 when something had to be cut.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Gateway } from './server.ts';
+import type { Gateway } from './create-gateway.ts';
 
 /** Options of {@link createShutdown}. */
 export interface ShutdownOptions {

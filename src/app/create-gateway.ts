@@ -15,42 +15,42 @@ import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin
 import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Dispatcher } from 'undici';
-import { createAccountLinks } from './auth/account-links.ts';
-import { createDeviceTokens } from './auth/device-token.ts';
-import { createLoginLimiter } from './auth/login-limiter.ts';
-import { createLoginProtection } from './auth/login-protection.ts';
-import { createDeadSessionPlugin } from './auth/dead-session-plugin.ts';
-import { connectRedis, redisPassword } from './auth/redis-connection.ts';
-import { createSessionRevocations } from './auth/session-revocations.ts';
-import type { GatewayConfig } from './config.ts';
-import { createContext, type GatewayServices, type GraphQLContext } from './context.ts';
+import { createAccountLinks } from '../auth/account-links.ts';
+import { createDeviceTokens } from '../auth/device-token.ts';
+import { createLoginLimiter } from '../auth/login-limiter.ts';
+import { createLoginProtection } from '../auth/login-protection.ts';
+import { createDeadSessionPlugin } from '../auth/dead-session-plugin.ts';
+import { connectRedis, redisPassword } from '../auth/redis-connection.ts';
+import { createSessionRevocations } from '../auth/session-revocations.ts';
+import type { GatewayConfig } from '../config.ts';
+import { createContext, type GatewayServices, type GraphQLContext } from '../graphql/context.ts';
 import { createReadinessProbe } from './health.ts';
-import { registerCors } from './http/cors.ts';
-import { registerErrorHandler } from './http/error-handler.ts';
-import { registerExplorerRedirects } from './http/explorer-redirects.ts';
-import { registerGraphiql } from './http/graphiql.ts';
-import { linkGraphiqlFromLandingPage } from './http/graphiql-link.ts';
-import { registerGraphqlHeaders } from './http/graphql-headers.ts';
-import { registerTrustedDocuments } from './http/trusted-documents-hook.ts';
-import { refuseSubscriptions } from './http/refuse-subscriptions.ts';
-import { httpServerOptions } from './http/server-options.ts';
+import { registerCors } from '../http/cors.ts';
+import { registerErrorHandler } from '../http/error-handler.ts';
+import { registerExplorerRedirects } from '../http/explorer-redirects.ts';
+import { registerGraphiql } from '../http/graphiql.ts';
+import { linkGraphiqlFromLandingPage } from '../http/graphiql-link.ts';
+import { registerGraphqlHeaders } from '../http/graphql-headers.ts';
+import { registerTrustedDocuments } from '../http/trusted-documents-hook.ts';
+import { refuseSubscriptions } from '../http/refuse-subscriptions.ts';
+import { httpServerOptions } from '../http/server-options.ts';
 import { EXAMPLE_DOCUMENT, EXAMPLE_HEADERS } from './landing-page.ts';
-import { createQueryLimits } from './limits/armor.ts';
-import { createUpstreamCallLimit } from './limits/upstream-call-limit.ts';
-import { createLogger } from './observability/logger.ts';
-import { createMetrics, type GatewayMetrics } from './observability/metrics.ts';
-import { registerRequestLog, requestIdFor } from './observability/request-log.ts';
-import { createRequestLogPlugin } from './observability/request-log-plugin.ts';
-import { createRequestScopes } from './observability/request-scope.ts';
-import type { GatewayTracing } from './observability/tracing.ts';
-import { createErrorFormatter } from './resolvers/errors.ts';
-import { buildSchema } from './schema.ts';
-import { createSessionSealer } from './session.ts';
-import { withCoalescing } from './upstream/coalesce.ts';
-import { createPatternGuard } from './upstream/pattern-guard.ts';
-import type { ResilientClient } from './upstream/resilience.ts';
+import { createQueryLimits } from '../limits/armor.ts';
+import { createUpstreamCallLimit } from '../limits/upstream-call-limit.ts';
+import { createLogger } from '../observability/logger.ts';
+import { createMetrics, type GatewayMetrics } from '../observability/metrics.ts';
+import { registerRequestLog, requestIdFor } from '../observability/request-log.ts';
+import { createRequestLogPlugin } from '../observability/request-log-plugin.ts';
+import { createRequestScopes } from '../observability/request-scope.ts';
+import type { GatewayTracing } from '../observability/tracing.ts';
+import { createErrorFormatter } from '../graphql/errors.ts';
+import { buildSchema } from '../graphql/schema.ts';
+import { createSessionSealer } from '../auth/session.ts';
+import { withCoalescing } from '../upstream/coalesce.ts';
+import { createPatternGuard } from '../upstream/pattern-guard.ts';
+import type { ResilientClient } from '../upstream/resilience.ts';
 import { createUpstreamStack } from './upstream-stack.ts';
-import { loadTrustedDocuments } from './trusted/trusted-documents.ts';
+import { loadTrustedDocuments } from '../trusted/trusted-documents.ts';
 
 /** The four upstream base addresses. */
 export interface UpstreamUrls {
@@ -81,7 +81,7 @@ export interface Gateway {
   upstream: ResilientClient;
   /** Listens on `config.host:config.port` and answers the base URL (`http://host:port`). */
   listen(): Promise<string>;
-  /** Flips `/readyz` to 503 "draining"; requests are still served (see `src/shutdown.ts`). */
+  /** Flips `/readyz` to 503 "draining"; requests are still served (see `src/app/shutdown.ts`). */
   startDraining(): void;
   /** Stops accepting, lets in-flight requests finish, closes upstream pools and the Redis connection. */
   close(): Promise<void>;
@@ -222,7 +222,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     csrfPrevention: true,
     allowBatchedHttpRequests: false,
     includeStacktraceInErrorResponses: false,
-    // Shutdown is ours (src/shutdown.ts): Apollo's own handler would re-raise the signal and exit non-zero.
+    // Shutdown is ours (src/app/shutdown.ts): Apollo's own handler would re-raise the signal and exit non-zero.
     stopOnTerminationSignals: false,
     validationRules: limits.validationRules,
     parseOptions: limits.parseOptions,

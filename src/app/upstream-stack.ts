@@ -3,15 +3,15 @@
  * resilience layer (breakers, bulkhead, retry budget, request deadline), metrics and per-request counts.
  */
 import type { Dispatcher } from 'undici';
-import type { GatewayConfig } from './config.ts';
-import type { GatewayMetrics } from './observability/metrics.ts';
-import type { RequestScopes } from './observability/request-scope.ts';
-import { withTracing } from './observability/traced-client.ts';
-import type { GatewayTracing } from './observability/tracing.ts';
-import type { UpstreamUrls } from './server.ts';
-import { createUpstreamClient } from './upstream/client.ts';
-import { withResilience, type ResilientClient } from './upstream/resilience.ts';
-import { createRetryBudget } from './upstream/retry-budget.ts';
+import type { GatewayConfig } from '../config.ts';
+import type { GatewayMetrics } from '../observability/metrics.ts';
+import type { RequestScopes } from '../observability/request-scope.ts';
+import { withTracing } from '../observability/traced-client.ts';
+import type { GatewayTracing } from '../observability/tracing.ts';
+import type { UpstreamUrls } from './create-gateway.ts';
+import { createUpstreamClient } from '../upstream/client.ts';
+import { withResilience, type ResilientClient } from '../upstream/resilience.ts';
+import { createRetryBudget } from '../upstream/retry-budget.ts';
 
 /** What {@link createUpstreamStack} needs besides the settings. */
 export interface UpstreamStackOptions {

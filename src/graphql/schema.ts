@@ -6,9 +6,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { GraphQLSchema } from 'graphql';
-import { buildSubgraph } from './federation/build-subgraph.ts';
-import { resolvers } from './resolvers/index.ts';
-import { buildTypedApi } from './typed/build-typed-api.ts';
+import { buildSubgraph } from '../federation/build-subgraph.ts';
+import { resolvers } from '../resolvers/index.ts';
+import { buildTypedApi } from '../typed/build-typed-api.ts';
 
 /** Where the SDL lives, relative to this file. */
 export const SCHEMA_DIR = join(import.meta.dirname, '..', 'schema');
