@@ -11,7 +11,7 @@ import { resolvers } from '../resolvers/index.ts';
 import { buildTypedApi } from '../typed/build-typed-api.ts';
 
 /** Where the SDL lives, relative to this file. */
-export const SCHEMA_DIR = join(import.meta.dirname, '..', 'schema');
+export const SCHEMA_DIR = join(import.meta.dirname, '..', '..', 'schema');
 
 /** Where the typed object types live. */
 export const OBJECTS_DIR = join(SCHEMA_DIR, 'objects');
