@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { readDeclaredObjectNames } from './declared-object-names.ts';
+import { readDeclaredObjectNames } from './store/declared-object-names.ts';
 import { FAULT_MODES, WIRE_OPERATIONS, type EmulatorOptions } from './emulator-options.ts';
-import { OBJECT_NAMES } from './seed-data.ts';
+import { OBJECT_NAMES } from './store/seed-data.ts';
 
 /** A Java-class-like object name: dotted identifiers (`com.acme.Invoice`). */
 const OBJECT_NAME = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;

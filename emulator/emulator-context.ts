@@ -1,8 +1,8 @@
-import type { MatchMode, PatternCache } from './filter-command.ts';
-import type { ObjectStore } from './object-store.ts';
-import type { PageStartMode } from './paging.ts';
-import type { TokenRegistry } from './token-registry.ts';
-import type { UserDirectory } from './user-directory.ts';
+import type { MatchMode, PatternCache } from './operations/filter-command.ts';
+import type { ObjectStore } from './store/object-store.ts';
+import type { PageStartMode } from './operations/paging.ts';
+import type { TokenRegistry } from './identity/token-registry.ts';
+import type { UserDirectory } from './identity/user-directory.ts';
 
 /** Everything the operation handlers share: one per running emulator, no globals. */
 export interface EmulatorContext {

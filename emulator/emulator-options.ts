@@ -1,7 +1,7 @@
 import type { WireOperation } from '../src/upstream/wire.ts';
-import type { MatchMode } from './filter-command.ts';
-import type { PageStartMode } from './paging.ts';
-import type { WrapperStyle } from './reply.ts';
+import type { MatchMode } from './operations/filter-command.ts';
+import type { PageStartMode } from './operations/paging.ts';
+import type { WrapperStyle } from './http/reply.ts';
 
 /** The ways the emulator can misbehave on purpose, for resilience tests. */
 export const FAULT_MODES = [

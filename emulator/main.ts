@@ -2,7 +2,7 @@
  * `npm run emulator`: the upstream emulator on its own, configured from the environment
  * (see `readEmulatorConfig`). One log line at start; SIGINT/SIGTERM close it cleanly.
  */
-import { DEMO } from './demo-users.ts';
+import { DEMO } from './identity/demo-users.ts';
 import { readEmulatorConfig } from './emulator-config.ts';
 import { startEmulator } from './start-emulator.ts';
 

@@ -7,9 +7,9 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileJavaPattern } from '../../emulator/filter-command.ts';
-import { translateJavaPattern } from '../../emulator/java-pattern.ts';
-import { rejectPattern } from '../../emulator/regex-guard.ts';
+import { compileJavaPattern } from '../../emulator/operations/filter-command.ts';
+import { translateJavaPattern } from '../../emulator/java-pattern/java-pattern.ts';
+import { rejectPattern } from '../../emulator/operations/regex-guard.ts';
 import { ensureDebianPackage } from '../support/debian-package.ts';
 import { type JavaRegexTimer, startJavaRegexTimer } from '../support/java-regex-timer.ts';
 import { HAND_PICKED } from './java-matches-corpus.ts';

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { translateJavaPattern } from '../../emulator/java-pattern.ts';
+import { translateJavaPattern } from '../../emulator/java-pattern/java-pattern.ts';
 
 const javaish = fc.string({
   unit: fc.constantFrom(

@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readDeclaredObjectNames } from '../../emulator/declared-object-names.ts';
+import { readDeclaredObjectNames } from '../../emulator/store/declared-object-names.ts';
 import { readEmulatorConfig } from '../../emulator/emulator-config.ts';
 
 const MAIN = new URL('../../emulator/main.ts', import.meta.url).pathname;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
-import { rejectPattern } from '../../emulator/regex-guard.ts';
+import { rejectPattern } from '../../emulator/operations/regex-guard.ts';
 import { login, type Credentials } from './harness.ts';
 
 let emulator: RunningEmulator;

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { rejectPattern } from '../../emulator/regex-guard.ts';
+import { rejectPattern } from '../../emulator/operations/regex-guard.ts';
 import {
   compileCriteria,
   MAX_COMPILED_PATTERN_LENGTH,

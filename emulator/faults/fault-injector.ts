@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { WireOperation } from '../src/upstream/wire.ts';
-import { FAULT_MODES, WIRE_OPERATIONS, type FaultMode, type FaultOptions } from './emulator-options.ts';
+import type { WireOperation } from '../../src/upstream/wire.ts';
+import { FAULT_MODES, WIRE_OPERATIONS, type FaultMode, type FaultOptions } from '../emulator-options.ts';
 
 /** Validates fault options from tests, the control endpoint and the environment. */
 export const faultOptionsSchema = z

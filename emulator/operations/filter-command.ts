@@ -1,5 +1,5 @@
-import type { WireRecord } from '../src/upstream/wire.ts';
-import { translateJavaPattern } from './java-pattern.ts';
+import type { WireRecord } from '../../src/upstream/wire.ts';
+import { translateJavaPattern } from '../java-pattern/java-pattern.ts';
 import { MAX_PATTERN_LENGTH, rejectPattern } from './regex-guard.ts';
 
 /** How `matches` compares: `UPSTREAM_MATCHES` of docs/design.md. */

@@ -4,7 +4,7 @@
  *
  * The screen is a heuristic over the pattern text (JavaScript syntax, no `u` flag): the emulator passes it
  * the translation of the client's Java pattern with possessive and atomic parts as plain groups and
- * lookaround anchors left out (emulator/java-pattern.ts), and says whether the real translation still
+ * lookaround anchors left out (emulator/java-pattern/java-pattern.ts), and says whether the real translation still
  * lets the linear-time engine take over:
  * - a repeated group (`*`, `+`, `{n,m}` with m > 1) may not contain a quantifier of its own, nor an
  *   alternation whose branches could overlap (only literal, prefix-free branches such as `(GET|PUT)+` pass);

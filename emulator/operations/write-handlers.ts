@@ -1,7 +1,7 @@
 import { authenticateQuery, authenticateToken } from './caller.ts';
-import type { EmulatorContext, OperationRequest } from './emulator-context.ts';
-import { jsonText } from './json-text.ts';
-import { badCallbackReply, isCallbackName, serviceError, type Reply } from './reply.ts';
+import type { EmulatorContext, OperationRequest } from '../emulator-context.ts';
+import { jsonText } from '../http/json-text.ts';
+import { badCallbackReply, isCallbackName, serviceError, type Reply } from '../http/reply.ts';
 
 /** The save operation's error codes: 401 is documented (bad token or missing fields), the rest are ours. */
 const SAVE_ERR = {

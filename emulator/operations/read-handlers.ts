@@ -1,10 +1,10 @@
 import { authenticateQuery } from './caller.ts';
-import type { EmulatorContext, OperationRequest } from './emulator-context.ts';
+import type { EmulatorContext, OperationRequest } from '../emulator-context.ts';
 import { matchesFilter, parseFilterCommand, type Filter } from './filter-command.ts';
-import type { ObjectStore, StoredObject, TenantScope } from './object-store.ts';
+import type { ObjectStore, StoredObject, TenantScope } from '../store/object-store.ts';
 import { parsePaging } from './paging.ts';
-import { badCallbackReply, isCallbackName, serviceError, type Reply } from './reply.ts';
-import { jsonText } from './json-text.ts';
+import { badCallbackReply, isCallbackName, serviceError, type Reply } from '../http/reply.ts';
+import { jsonText } from '../http/json-text.ts';
 
 const nonEmpty = (value: string | null): string | undefined =>
   value === null || value === '' ? undefined : value;

@@ -1,4 +1,4 @@
-import type { WireOperation } from '../src/upstream/wire.ts';
+import type { WireOperation } from '../../src/upstream/wire.ts';
 
 /** Where a request goes: one of the seven upstream operations, or a control endpoint of the emulator. */
 export type Route =

@@ -1,5 +1,5 @@
-import type { WireRecord } from '../src/upstream/wire.ts';
-import { EMULATOR_USERS } from './demo-users.ts';
+import type { WireRecord } from '../../src/upstream/wire.ts';
+import { EMULATOR_USERS } from '../identity/demo-users.ts';
 import { seedObjectId } from './object-id.ts';
 
 /** The object types the emulator knows; reads and saves of any other `objectName` are refused. */

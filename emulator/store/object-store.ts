@@ -1,5 +1,5 @@
-import type { WireRecord } from '../src/upstream/wire.ts';
-import { jsonText } from './json-text.ts';
+import type { WireRecord } from '../../src/upstream/wire.ts';
+import { jsonText } from '../http/json-text.ts';
 
 /** An object in the store, with the bookkeeping that metadata answers. */
 export interface StoredObject {

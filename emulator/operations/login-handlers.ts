@@ -1,6 +1,6 @@
-import type { EmulatorContext, OperationRequest } from './emulator-context.ts';
-import { parseFormBody } from './form-body.ts';
-import { jsonReply, type Reply } from './reply.ts';
+import type { EmulatorContext, OperationRequest } from '../emulator-context.ts';
+import { parseFormBody } from '../http/form-body.ts';
+import { jsonReply, type Reply } from '../http/reply.ts';
 
 // One message for an unknown user and a wrong password, so a caller cannot probe for usernames.
 const BAD_CREDENTIALS = 'invalid credentials: unknown user or wrong password';

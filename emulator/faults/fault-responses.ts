@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import type { FaultMode } from './emulator-options.ts';
-import { renderReply, type RenderedReply, type Reply, type WrapperStyle } from './reply.ts';
+import type { FaultMode } from '../emulator-options.ts';
+import { renderReply, type RenderedReply, type Reply, type WrapperStyle } from '../http/reply.ts';
 
 /** Faults that distort a real answer (the operation runs); the others replace it (the operation does not run). */
 export type DistortingFault = Extract<FaultMode, 'wrongCallback' | 'truncated'>;

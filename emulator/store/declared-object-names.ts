@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Kind, parse, type ConstValueNode } from 'graphql';
 
 /** The gateway's folder of typed object types, next to this folder. */
-export const DEFAULT_OBJECT_TYPES_DIR = join(import.meta.dirname, '..', 'schema', 'objects');
+export const DEFAULT_OBJECT_TYPES_DIR = join(import.meta.dirname, '..', '..', 'schema', 'objects');
 
 const stringValue = (value: ConstValueNode | undefined): string | undefined =>
   value?.kind === Kind.STRING ? value.value : undefined;

@@ -1,6 +1,6 @@
-import type { EmulatorUser } from './demo-users.ts';
-import type { EmulatorContext } from './emulator-context.ts';
-import type { TenantScope } from './object-store.ts';
+import type { EmulatorUser } from '../identity/demo-users.ts';
+import type { EmulatorContext } from '../emulator-context.ts';
+import type { TenantScope } from '../store/object-store.ts';
 
 /** An authenticated caller and the tenant scope of its call, or why it was refused. */
 export type CallerCheck =
