@@ -3,6 +3,7 @@ import type { WireOperation } from '../../src/upstream/wire.ts';
 import type { FaultInjector } from '../faults/fault-injector.ts';
 import { jsonReply, type Reply } from './reply.ts';
 import { readBody } from './request-body.ts';
+import type { ControlName } from './router.ts';
 
 /** What the control endpoints steer. */
 export interface ControlTarget {
@@ -14,14 +15,15 @@ export interface ControlTarget {
 const MAX_CONTROL_BODY_BYTES = 64 * 1024;
 
 /**
- * `GET /__emulator/stats`, `POST /__emulator/stats/reset`, `GET|POST /__emulator/faults`: let
+ * `GET /__emulator/healthz` (200 once listening: what a process helper waits on), `GET /__emulator/stats`, `POST /__emulator/stats/reset`, `GET|POST /__emulator/faults`: let
  * out-of-process tests and benchmarks read the counters and steer fault injection.
  */
 export async function handleControl(
-  name: 'stats' | 'statsReset' | 'faults',
+  name: ControlName,
   request: IncomingMessage,
   target: ControlTarget,
 ): Promise<Reply> {
+  if (name === 'healthz') return jsonReply({ status: 'ok' });
   if (name === 'stats') return jsonReply(target.stats());
   if (name === 'statsReset') {
     target.resetStats();

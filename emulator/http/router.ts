@@ -1,9 +1,12 @@
 import type { WireOperation } from '../../src/upstream/wire.ts';
 
+/** The emulator's own endpoints, under `/__emulator/` so that they never shadow a path of the real service. */
+export type ControlName = 'healthz' | 'stats' | 'statsReset' | 'faults';
+
 /** Where a request goes: one of the seven upstream operations, or a control endpoint of the emulator. */
 export type Route =
   | { kind: 'operation'; operation: WireOperation; method: 'GET' | 'POST'; pathId: string | undefined }
-  | { kind: 'control'; name: 'stats' | 'statsReset' | 'faults'; methods: readonly string[] };
+  | { kind: 'control'; name: ControlName; methods: readonly string[] };
 
 const FIXED = new Map<string, Route>([
   ['/v1/user/login', { kind: 'operation', operation: 'loginJson', method: 'POST', pathId: undefined }],
@@ -14,6 +17,7 @@ const FIXED = new Map<string, Route>([
   ],
   ['/studio/jsonp/getAll', { kind: 'operation', operation: 'getAll', method: 'GET', pathId: undefined }],
   ['/studio/jsonp/save', { kind: 'operation', operation: 'save', method: 'POST', pathId: undefined }],
+  ['/__emulator/healthz', { kind: 'control', name: 'healthz', methods: ['GET'] }],
   ['/__emulator/stats', { kind: 'control', name: 'stats', methods: ['GET'] }],
   ['/__emulator/stats/reset', { kind: 'control', name: 'statsReset', methods: ['POST'] }],
   ['/__emulator/faults', { kind: 'control', name: 'faults', methods: ['GET', 'POST'] }],

@@ -7,8 +7,8 @@
 import { mkdir } from 'node:fs/promises';
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureChromium, launchChromium, type TestBrowser } from './support/chromium.ts';
-import { startExampleStack, type ExampleStack } from './support/example-stack.ts';
+import { ensureChromium, launchChromium, type TestBrowser } from '../support/browser/chromium.ts';
+import { startExampleStack, type ExampleStack } from '../support/browser/example-stack.ts';
 
 const SHOTS = 'test-results/browser';
 

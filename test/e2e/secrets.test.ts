@@ -88,7 +88,7 @@ it('should keep credentials sent in URLs and headers, and the Redis password, ou
   const redisLines: string[] = [];
   const redisLog = new PassThrough();
   redisLog.on('data', (chunk: Buffer) => redisLines.push(chunk.toString('utf8')));
-  const { startGateway } = await import('../hardening/support/gateway.ts');
+  const { startGateway } = await import('../support/gateway.ts');
   const withRedis = await startGateway({
     upstreamUrl: h.emulator.url,
     env: { REDIS_URL: 'redis://:redis-password-42@127.0.0.1:1', LOG_LEVEL: 'trace' },

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEMO, DEMO_SEED_COUNTS, startEmulator } from '../../emulator/index.ts';
-import { filter, getAll, getJsonp, ids, login, postJson } from './harness.ts';
+import { filter, getAll, getJsonp, ids, login, postJson } from '../support/emulator-wire.ts';
 
 let dir: string;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, startEmulator, type FaultOptions, type RunningEmulator } from '../../emulator/index.ts';
-import { getAll, login, postJson, unwrapJsonp, type Credentials } from './harness.ts';
+import { getAll, login, postJson, unwrapJsonp, type Credentials } from '../support/emulator-wire.ts';
 
 let emulator: RunningEmulator;
 let demo: Credentials;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
-import { filter, getAll, ids, login, type Credentials } from './harness.ts';
+import { filter, getAll, ids, login, type Credentials } from '../support/emulator-wire.ts';
 
 let emulator: RunningEmulator;
 let exact: RunningEmulator;

@@ -11,8 +11,8 @@ import { compileJavaPattern } from '../../emulator/operations/filter-command.ts'
 import { translateJavaPattern } from '../../emulator/java-pattern/java-pattern.ts';
 import { rejectPattern } from '../../emulator/operations/regex-guard.ts';
 import { ensureDebianPackage } from '../support/debian-package.ts';
-import { type JavaRegexTimer, startJavaRegexTimer } from '../support/java-regex-timer.ts';
-import { HAND_PICKED } from './java-matches-corpus.ts';
+import { type JavaRegexTimer, startJavaRegexTimer } from '../support/java/java-regex-timer.ts';
+import { HAND_PICKED } from '../support/java/java-matches-corpus.ts';
 
 let java: JavaRegexTimer;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, startEmulator, type RunningEmulator } from '../../emulator/index.ts';
-import { getAll, postForm, postJson } from './harness.ts';
+import { getAll, postForm, postJson } from '../support/emulator-wire.ts';
 
 let emulator: RunningEmulator;
 let clock = Date.parse('2025-01-01T00:00:00Z');

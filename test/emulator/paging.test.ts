@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEMO_SEED_COUNTS, startEmulator, type RunningEmulator } from '../../emulator/index.ts';
-import { filter, getAll, ids, login } from './harness.ts';
+import { filter, getAll, ids, login } from '../support/emulator-wire.ts';
 
 const ORDER = 'com.example.Order';
 const modes = ['page0', 'page1', 'offset'] as const;

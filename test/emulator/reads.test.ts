@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, DEMO_SEED_COUNTS, startEmulator, type RunningEmulator } from '../../emulator/index.ts';
-import { filter, getAll, getJsonp, ids, login, type Credentials } from './harness.ts';
+import { filter, getAll, getJsonp, ids, login, type Credentials } from '../support/emulator-wire.ts';
 
 let emulator: RunningEmulator;
 let guarded: RunningEmulator;

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
 import { rejectPattern } from '../../emulator/operations/regex-guard.ts';
-import { login, type Credentials } from './harness.ts';
+import { login, type Credentials } from '../support/emulator-wire.ts';
 
 let emulator: RunningEmulator;
 let demo: Credentials;

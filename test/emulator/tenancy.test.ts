@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEMO, startEmulator, type RunningEmulator } from '../../emulator/index.ts';
-import { filter, getAll, getJsonp, ids, login, postJson, type Credentials } from './harness.ts';
+import {
+  filter,
+  getAll,
+  getJsonp,
+  ids,
+  login,
+  postJson,
+  type Credentials,
+} from '../support/emulator-wire.ts';
 
 let emulator: RunningEmulator;
 let demo: Credentials;

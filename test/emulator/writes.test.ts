@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, startEmulator, type RunningEmulator } from '../../emulator/index.ts';
-import { filter, getAll, getJsonp, login, postJson, type Credentials } from './harness.ts';
+import { filter, getAll, getJsonp, login, postJson, type Credentials } from '../support/emulator-wire.ts';
 
 let emulator: RunningEmulator;
 let demo: Credentials;

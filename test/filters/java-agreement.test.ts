@@ -16,7 +16,7 @@ beforeAll(async () => {
   const installed = await ensureDebianPackage({ binary: 'java', packageName: 'openjdk-17-jdk-headless' });
   if (!installed.ok) throw new Error(installed.reason);
 }, 900_000);
-const source = fileURLToPath(new URL('./support/JavaMatches.java', import.meta.url));
+const source = fileURLToPath(new URL('../support/java/JavaMatches.java', import.meta.url));
 
 /** UTF-16 units as 4-digit hex: lone surrogates and line breaks survive the trip to Java. */
 const hex = (text: string) =>

@@ -14,7 +14,7 @@ import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
 import { createPatternGuard, type PatternGuard } from '../../src/upstream/pattern-guard.ts';
 import { createRequestChecks } from '../../src/upstream/request-checks.ts';
 import { ensureDebianPackage } from '../support/debian-package.ts';
-import { startJavaRegexTimer, type JavaRegexTimer } from '../support/java-regex-timer.ts';
+import { startJavaRegexTimer, type JavaRegexTimer } from '../support/java/java-regex-timer.ts';
 import {
   LOAN_TYPES,
   codesOf,
@@ -22,7 +22,7 @@ import {
   postGraphql,
   startGateway,
   type TestGateway,
-} from './support/gateway.ts';
+} from '../support/gateway.ts';
 
 const LIMIT_MILLIS = 100;
 const LOAN = 'com.example.LoanType';

@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
-import { startServletProxy, type ServletProxy } from './support/servlet-proxy.ts';
+import { startServletProxy, type ServletProxy } from '../support/servers/servlet-proxy.ts';
 import {
   LOAN_TYPES,
   LOGIN,
@@ -19,7 +19,7 @@ import {
   startGateway,
   type GraphqlAnswer,
   type TestGateway,
-} from './support/gateway.ts';
+} from '../support/gateway.ts';
 
 const LOAN = 'com.example.LoanType';
 let emulator: RunningEmulator;

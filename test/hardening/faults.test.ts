@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { startEmulator, type FaultMode, type RunningEmulator } from '../../emulator/index.ts';
-import { startFaultProxy, type FaultProxy, type ProxyFault } from './support/fault-proxy.ts';
+import { startFaultProxy, type FaultProxy, type ProxyFault } from '../support/servers/fault-proxy.ts';
 import {
   LOAN_TYPES,
   LOGIN,
@@ -14,7 +14,7 @@ import {
   postGraphql,
   startGateway,
   type TestGateway,
-} from './support/gateway.ts';
+} from '../support/gateway.ts';
 
 const REQUEST_TIMEOUT_MS = 1_500;
 const HALF_OPEN_MS = 400;

@@ -7,7 +7,7 @@ import { buildSchema, getIntrospectionQuery, parse, validate, type Introspection
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { introspectionDepthRule } from '../../src/limits/introspection-depth-rule.ts';
 import { startHarness, type Harness } from '../support/gateway-harness.ts';
-import { codesOf, postGraphql } from './support/gateway.ts';
+import { codesOf, postGraphql } from '../support/gateway.ts';
 
 /** Any schema has the introspection types. */
 const SCHEMA = buildSchema('type Query { a: Int }');

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLE_DOCUMENT } from '../../src/app/landing-page.ts';
 import { startHarness, type Harness } from '../support/gateway-harness.ts';
 import * as operations from '../support/operations.ts';
-import * as typedOperations from '../typed/typed-operations.ts';
-import { codesOf, postGraphql } from './support/gateway.ts';
+import * as typedOperations from '../support/typed-operations.ts';
+import { codesOf, postGraphql } from '../support/gateway.ts';
 
 const LOAN = 'com.example.LoanType';
 const LIMIT_CODES = new Set([
@@ -188,7 +188,7 @@ describe('ordinary operations', () => {
         (entry): entry is [string, DocumentNode] => (entry[1] as { kind?: unknown }).kind === 'Document',
       )
       .map(([name, document]): [string, string] => [
-        `test/typed/typed-operations.ts ${name}`,
+        `test/support/typed-operations.ts ${name}`,
         print(document),
       ]),
     ['the landing page example', EXAMPLE_DOCUMENT],

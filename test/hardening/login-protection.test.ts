@@ -7,8 +7,14 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
-import { LOGIN, postGraphql, startGateway, type GraphqlAnswer, type TestGateway } from './support/gateway.ts';
-import { startRedisServer, type RedisServer } from './support/redis-server.ts';
+import {
+  LOGIN,
+  postGraphql,
+  startGateway,
+  type GraphqlAnswer,
+  type TestGateway,
+} from '../support/gateway.ts';
+import { startRedisServer, type RedisServer } from '../support/servers/redis-server.ts';
 
 let emulator: RunningEmulator;
 const gateways: TestGateway[] = [];

@@ -16,8 +16,8 @@ import {
   startGateway,
   type GraphqlAnswer,
   type TestGateway,
-} from './support/gateway.ts';
-import { startRedisServer, type RedisServer } from './support/redis-server.ts';
+} from '../support/gateway.ts';
+import { startRedisServer, type RedisServer } from '../support/servers/redis-server.ts';
 
 const SECRET = 's'.repeat(40);
 const ME = '{ me { username expiresAt } }';

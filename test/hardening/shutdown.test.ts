@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
-import { LOGIN, postGraphql, type GraphqlAnswer } from './support/gateway.ts';
+import { LOGIN, postGraphql, type GraphqlAnswer } from '../support/gateway.ts';
 
 const NODE = resolve('node_modules/.bin/node');
 const LATENCY_MS = 1_000;

@@ -10,7 +10,7 @@ import {
   OrdersDocument,
   type LoanTypeResult,
   type OrderResult,
-} from './typed-operations.ts';
+} from '../support/typed-operations.ts';
 
 let h: Harness;
 let token: string;

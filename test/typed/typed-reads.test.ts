@@ -16,7 +16,7 @@ import {
   OrderDocument,
   OrdersDocument,
   withoutTypename,
-} from './typed-operations.ts';
+} from '../support/typed-operations.ts';
 
 const LOAN = 'com.example.LoanType';
 const CUSTOMER = 'com.example.Customer';

@@ -9,7 +9,7 @@ import {
   UpdateCustomerDocument,
   UpdateLoanTypeDocument,
   withoutTypename,
-} from './typed-operations.ts';
+} from '../support/typed-operations.ts';
 
 const LOAN = 'com.example.LoanType';
 let h: Harness;

@@ -13,8 +13,8 @@ import { upstreamCallKinds } from '../../src/limits/upstream-call-kinds.ts';
 import { encodeCursor } from '../../src/resolvers/paging.ts';
 import { buildSchema } from '../../src/graphql/schema.ts';
 import * as operations from '../support/operations.ts';
-import * as typedOperations from '../typed/typed-operations.ts';
-import { sampleVariables } from './support/sample-variables.ts';
+import * as typedOperations from '../support/typed-operations.ts';
+import { sampleVariables } from '../support/sample-variables.ts';
 
 const schema = buildSchema();
 const kinds = upstreamCallKinds(schema);

@@ -9,7 +9,7 @@ import type {
   UpstreamCredentials,
   UpstreamRecord,
 } from '../../src/upstream/types.ts';
-import { failureOf } from './client-for.ts';
+import { failureOf } from '../support/client-for.ts';
 
 const LOAN_TYPE = 'com.example.LoanType';
 const CUSTOMER = 'com.example.Customer';

@@ -2,9 +2,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { UpstreamError } from '../../src/upstream/errors.ts';
 import type { UpstreamErrorKind } from '../../src/upstream/errors.ts';
 import type { UpstreamCallEvent, UpstreamClient, UpstreamClientOptions } from '../../src/upstream/types.ts';
-import { CREDENTIALS, clientFor, failureOf } from './client-for.ts';
-import { findClosedPort, startMisbehavingServer } from './misbehaving-server.ts';
-import type { MisbehavingServer } from './misbehaving-server.ts';
+import { CREDENTIALS, clientFor, failureOf } from '../support/client-for.ts';
+import { findClosedPort, startMisbehavingServer } from '../support/servers/misbehaving-server.ts';
+import type { MisbehavingServer } from '../support/servers/misbehaving-server.ts';
 
 let server: MisbehavingServer;
 let refusedUrl: string;

@@ -3,9 +3,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createUpstreamClient } from '../../src/upstream/client.ts';
 import { CALLBACK_NAME_PATTERN } from '../../src/upstream/jsonp.ts';
 import type { PageStartMode, UpstreamClient } from '../../src/upstream/types.ts';
-import { CREDENTIALS, clientFor } from './client-for.ts';
-import { startMisbehavingServer } from './misbehaving-server.ts';
-import type { MisbehavingServer, RecordedRequest } from './misbehaving-server.ts';
+import { CREDENTIALS, clientFor } from '../support/client-for.ts';
+import { startMisbehavingServer } from '../support/servers/misbehaving-server.ts';
+import type { MisbehavingServer, RecordedRequest } from '../support/servers/misbehaving-server.ts';
 
 let server: MisbehavingServer;
 const clients: UpstreamClient[] = [];

@@ -15,7 +15,7 @@ import {
 import { alternationOf, escapeJavaRegex } from '../../src/upstream/regex-escape.ts';
 import { toCheckerSource } from '../../src/upstream/regex-shape.ts';
 import { ensureDebianPackage } from '../support/debian-package.ts';
-import { startJavaRegexTimer, type JavaRegexTimer } from '../support/java-regex-timer.ts';
+import { startJavaRegexTimer, type JavaRegexTimer } from '../support/java/java-regex-timer.ts';
 
 const reasonOf = (verdict: PatternVerdict): string => (verdict.ok ? '' : verdict.reason);
 

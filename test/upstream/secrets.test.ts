@@ -3,9 +3,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { UpstreamErrorKind } from '../../src/upstream/errors.ts';
 import { toTransportError } from '../../src/upstream/transport-error.ts';
 import type { UpstreamCallEvent, UpstreamClient, UpstreamClientOptions } from '../../src/upstream/types.ts';
-import { CREDENTIALS, clientFor, failureOf } from './client-for.ts';
-import { findClosedPort, startMisbehavingServer } from './misbehaving-server.ts';
-import type { MisbehavingServer } from './misbehaving-server.ts';
+import { CREDENTIALS, clientFor, failureOf } from '../support/client-for.ts';
+import { findClosedPort, startMisbehavingServer } from '../support/servers/misbehaving-server.ts';
+import type { MisbehavingServer } from '../support/servers/misbehaving-server.ts';
 
 const TOKEN = CREDENTIALS.apiToken;
 const PASSWORD = 'pw-SECRET-93d0aa51';

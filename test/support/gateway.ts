@@ -2,8 +2,8 @@
  * A gateway in front of any upstream address (the emulator, a fault proxy), with a tiny fetch-based GraphQL
  * client that reports HTTP status, body and elapsed time.
  */
-import { loadConfig } from '../../../src/config.ts';
-import { createGateway, type Gateway } from '../../../src/app/create-gateway.ts';
+import { loadConfig } from '../../src/config.ts';
+import { createGateway, type Gateway } from '../../src/app/create-gateway.ts';
 
 /** A running gateway. */
 export interface TestGateway {

@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
-import { ensureDebianPackage } from '../../support/debian-package.ts';
+import { ensureDebianPackage } from '../debian-package.ts';
 
 /** Debian's Chromium binary. */
 export const CHROMIUM_PATH = '/usr/bin/chromium';

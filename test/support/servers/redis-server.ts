@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
-import { ensureDebianPackage } from '../../support/debian-package.ts';
+import { ensureDebianPackage } from '../debian-package.ts';
 
 /** A running server. */
 export interface RedisServer {

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
-const SOURCE = fileURLToPath(new URL('./java/RegexTimer.java', import.meta.url));
+const SOURCE = fileURLToPath(new URL('./RegexTimer.java', import.meta.url));
 
 /** How one run ended: `timeout` when Java had not finished by the limit. */
 export type JavaOutcome = 'match' | 'nomatch' | 'timeout' | 'invalid' | 'overflow';
