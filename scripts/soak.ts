@@ -10,13 +10,14 @@
  * gateway's RSS at start and end, and the write check; it exits non-zero when an acknowledged write is
  * missing or wrong, or the gateway did not stop cleanly. Not part of `npm test`.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { startEmulator, type FaultMode } from '../emulator/index.ts';
+import { stopProcess } from '../test/support/child-process.ts';
+import { startGatewayCommand } from '../test/support/gateway-command.ts';
 
 const { values } = parseArgs({
   options: {
@@ -53,36 +54,19 @@ const rssMiB = (pid: number): number => {
 const emulator = await startEmulator({ port: 0 });
 const heapCap = values['max-old-space-mib'];
 const nodeArgs = heapCap === undefined ? [] : [`--max-old-space-size=${Number(heapCap)}`];
-const child = spawn(resolve('node_modules/.bin/node'), [...nodeArgs, 'src/main.ts'], {
+// Its log goes to a file: a long run must not hold it in memory, and a failure can show its tail.
+const gatewayLog = join(mkdtempSync(join(tmpdir(), 'soak-')), 'gateway.log');
+const gateway = await startGatewayCommand({
+  upstreamUrl: emulator.url,
   env: {
-    PATH: process.env.PATH ?? '',
     NODE_ENV: 'production',
     SESSION_SECRET: 'soak-test-session-secret-0123456789-abcdef',
-    HOST: '127.0.0.1',
-    PORT: '0',
-    LOG_LEVEL: 'warn',
-    API_URL: emulator.url,
-    BASE_URL: emulator.url,
-    STUDIO_URL: emulator.url,
-    SERVER_URL: emulator.url,
-    APPLICATION_CODE: 'demo',
-    ORGANIZATION_CODE: 'acme',
   },
-  stdio: ['ignore', 'pipe', 'inherit'],
+  nodeOptions: nodeArgs,
+  logFile: gatewayLog,
 });
-const pid = child.pid ?? 0;
-let output = '';
-const graphqlUrl = await new Promise<string>((resolveUrl, reject) => {
-  child.stdout.on('data', (chunk: Buffer) => {
-    output += chunk.toString('utf8');
-    const match = /GraphQL endpoint: (\S+)/.exec(output);
-    if (match?.[1] !== undefined) resolveUrl(match[1]);
-  });
-  child.once('exit', (code) => {
-    reject(new Error(`gateway exited (${String(code)}): ${output}`));
-  });
-});
-const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+const { pid } = gateway.process;
+const { graphqlUrl } = gateway;
 
 // 2. A tiny GraphQL client that counts outcomes.
 const errorsByCode = new Map<string, number>();
@@ -231,8 +215,7 @@ const sumBy = (family: string, label: string): string => {
 };
 
 // 6. Stop the gateway as Kubernetes would.
-child.kill('SIGTERM');
-const [exitCode] = await exited;
+const { code: exitCode } = await stopProcess(gateway.process, 60_000);
 await emulator.close();
 
 const lines = [
@@ -244,7 +227,7 @@ const lines = [
   `upstream attempts: ${sumBy('gateway_upstream_calls_total', 'outcome')}`,
   `gateway refusals:  ${sumBy('gateway_upstream_rejections_total', 'reason')}`,
   `read retries:      ${sumBy('gateway_upstream_retries_total', 'outcome')}`,
-  `gateway exit:      ${String(exitCode)} after SIGTERM`,
+  `gateway exit:      ${String(exitCode)} after SIGTERM (log: ${gatewayLog})`,
   ...problems.slice(0, 20).map((p) => `  problem: ${p}`),
 ];
 process.stdout.write(`\n${lines.join('\n')}\n`);

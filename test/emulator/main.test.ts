@@ -1,41 +1,35 @@
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { readEmulatorConfig } from '../../emulator/emulator-config.ts';
+import { startProcess, stopProcess } from '../support/child-process.ts';
+import { EMULATOR_MAIN, startEmulatorCommand } from '../support/emulator-command.ts';
 
-const MAIN = new URL('../../emulator/main.ts', import.meta.url).pathname;
-
-/** Runs the command with the given environment; resolves with its output once it prints or exits. */
+/** Runs the command with the given environment (no port: it must fail before it listens). */
 function run(env: Record<string, string>) {
-  const child = spawn(process.execPath, [MAIN], {
+  return startProcess({
+    name: 'emulator',
+    args: [EMULATOR_MAIN],
     env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exited = once(child, 'exit') as Promise<[number | null, string | null]>;
-  return { child, exited, output: () => ({ stdout, stderr }) };
 }
 
 describe('npm run emulator', () => {
   it('should print one line with the node version, URL and demo login, serve, and stop on SIGTERM', async () => {
-    const { child, exited, output } = run({ EMULATOR_PORT: '0', EMULATOR_WRAPPER: 'guard' });
-    while (!output().stdout.includes('\n')) await once(child.stdout, 'data');
-    const line = output().stdout.trim();
+    const { process: emulator, url } = await startEmulatorCommand({ EMULATOR_WRAPPER: 'guard' });
+    // Ready (its healthz answered) comes after the line is written; the pipe may still hold it.
+    while (!emulator.stdout().includes('\n')) await once(emulator.child.stdout!, 'data');
+    const line = emulator.stdout().trim();
     expect(line.split('\n')).toHaveLength(1);
     expect(line).toContain(process.version);
     expect(line).toContain('demo / demo-password');
-    const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(line)![1]!;
+    expect(/(http:\/\/127\.0\.0\.1:\d+)/.exec(line)![1]!).toBe(url);
     const login = await fetch(`${url}/v1/user/login`, {
       method: 'POST',
       body: JSON.stringify({ username: 'demo', password: 'demo-password' }),
     });
     expect(((await login.json()) as { status: string }).status).toBe('success');
-    child.kill('SIGTERM');
-    expect((await exited)[0]).toBe(0);
-    expect(output().stderr).toBe('');
+    expect((await stopProcess(emulator)).code).toBe(0);
+    expect(emulator.stderr()).toBe('');
   });
 
   it.each([
@@ -47,12 +41,12 @@ describe('npm run emulator', () => {
     ['EMULATOR_LATENCY_MS', { EMULATOR_LATENCY_MS: '-5' }],
     ['EMULATOR_FAULT_MODE', { EMULATOR_FAULT_EVERY: '3' }],
   ])('should exit 1 with one line naming %s when it is bad', async (name, env) => {
-    const { exited, output } = run(env);
-    expect((await exited)[0]).toBe(1);
-    const lines = output().stderr.trim().split('\n');
+    const emulator = run(env);
+    expect((await emulator.exit).code).toBe(1);
+    const lines = emulator.stderr().trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(name);
-    expect(output().stdout).toBe('');
+    expect(emulator.stdout()).toBe('');
   });
 });
 

@@ -2,19 +2,18 @@
  * The emulator serves a team's own object types: every `@dataObject(name:)` of the object types folder and
  * every name of `EMULATOR_OBJECT_TYPES`, empty until saved to; other names are still refused.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDeclaredObjectNames } from '../../emulator/store/declared-object-names.ts';
 import { readEmulatorConfig } from '../../emulator/emulator-config.ts';
+import { stopProcess } from '../support/child-process.ts';
+import { startEmulatorCommand, type EmulatorCommand } from '../support/emulator-command.ts';
 
-const MAIN = new URL('../../emulator/main.ts', import.meta.url).pathname;
 const THING = 'com.probe.Thing';
 
-let child: ReturnType<typeof spawn>;
+let emulator: EmulatorCommand;
 let url: string;
 let credentials: Record<string, string>;
 
@@ -48,14 +47,8 @@ const save = async (objectName: string, data: Record<string, unknown>) =>
   );
 
 beforeAll(async () => {
-  child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH ?? '', EMULATOR_PORT: '0', EMULATOR_OBJECT_TYPES: THING },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let stdout = '';
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  while (!stdout.includes('\n')) await once(child.stdout!, 'data');
-  url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)![1]!;
+  emulator = await startEmulatorCommand({ EMULATOR_OBJECT_TYPES: THING });
+  url = emulator.url;
   const login = await fetch(`${url}/v1/user/login`, {
     method: 'POST',
     body: JSON.stringify({ username: 'demo', password: 'demo-password' }),
@@ -63,8 +56,8 @@ beforeAll(async () => {
   const token = ((await login.json()) as { token: string }).token;
   credentials = { username: 'demo', apiToken: token, applicationCode: 'demo', organizationCode: 'acme' };
 });
-afterAll(() => {
-  child.kill('SIGTERM');
+afterAll(async () => {
+  await stopProcess(emulator.process);
 });
 
 describe('npm run emulator with EMULATOR_OBJECT_TYPES=com.probe.Thing', () => {

@@ -3,22 +3,21 @@
  * whose every answer takes 1 s: readiness flips first, a save in flight completes and is stored, and the
  * process exits 0; past the grace period the remaining connections are cut and it exits 1.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
+import { stopProcess, type RunningProcess } from '../support/child-process.ts';
+import { startGatewayCommand } from '../support/gateway-command.ts';
 import { LOGIN, postGraphql, type GraphqlAnswer } from '../support/gateway.ts';
 
-const NODE = resolve('node_modules/.bin/node');
 const LATENCY_MS = 1_000;
 const SAVE = `mutation Save($data: JSONObject!) { saveObject(objectName: "com.example.LoanType", data: $data) { id } }`;
 
 let emulator: RunningEmulator;
-const children: ChildProcess[] = [];
+const processes: RunningProcess[] = [];
 const dataDir = mkdtempSync(join(tmpdir(), 'gateway-shutdown-'));
 const dataFile = join(dataDir, 'objects.json');
 
@@ -27,7 +26,7 @@ beforeAll(async () => {
   emulator = await startEmulator({ port: 0, latencyMillis: LATENCY_MS, dataFile });
 });
 afterAll(async () => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  await Promise.all(processes.map((started) => stopProcess(started, 0, 'SIGKILL')));
   await emulator.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
@@ -40,41 +39,11 @@ function storedRecords(): Record<string, unknown>[] {
   return file.objects.map((o) => o.record);
 }
 
-/** Starts the gateway command; answers the child and its base URL once it listens. */
+/** Starts the gateway command in front of the slow emulator; answers the child and its base URL once it serves. */
 async function startCommand(env: Record<string, string>) {
-  const child = spawn(NODE, ['src/main.ts'], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      NODE_ENV: 'test',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      LOG_LEVEL: 'warn',
-      API_URL: emulator.url,
-      BASE_URL: emulator.url,
-      STUDIO_URL: emulator.url,
-      SERVER_URL: emulator.url,
-      APPLICATION_CODE: 'demo',
-      ORGANIZATION_CODE: 'acme',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let output = '';
-  child.stderr.on('data', (chunk: Buffer) => {
-    output += chunk.toString('utf8');
-  });
-  const baseUrl = await new Promise<string>((resolveUrl, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      const match = /GraphQL endpoint: (http:\/\/[^\s]+)\/graphql/.exec(output);
-      if (match?.[1] !== undefined) resolveUrl(match[1]);
-    });
-    child.once('exit', (code) => {
-      reject(new Error(`gateway exited (${String(code)}) before listening:\n${output}`));
-    });
-  });
-  return { child, baseUrl };
+  const command = await startGatewayCommand({ upstreamUrl: emulator.url, env });
+  processes.push(command.process);
+  return { child: command.process, baseUrl: command.baseUrl };
 }
 
 async function token(baseUrl: string): Promise<string> {
@@ -100,8 +69,7 @@ it('should flip readiness, finish the save in flight, and exit 0 on SIGTERM', as
 
   const saving = postGraphql(`${baseUrl}/graphql`, SAVE, { data: { loanType: 'SIGTERM-test' } }, auth);
   await saveArrived(1);
-  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
-  child.kill('SIGTERM');
+  const exited = stopProcess(child, 30_000);
   await sleep(100);
 
   const readiness = await fetch(`${baseUrl}/readyz`);
@@ -113,7 +81,7 @@ it('should flip readiness, finish the save in flight, and exit 0 on SIGTERM', as
   const id = (saved.data?.saveObject as { id: string }).id;
   expect(id).toEqual(expect.any(String));
 
-  const [code, signal] = await exited;
+  const { code, signal } = await exited;
   expect({ code, signal }).toEqual({ code: 0, signal: null });
   await expect(fetch(`${baseUrl}/healthz`)).rejects.toThrow();
 
@@ -130,9 +98,8 @@ it('should cut what is still running after the grace period and exit 1', async (
     () => 'cut',
   );
   await saveArrived(1);
-  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
-  child.kill('SIGTERM');
+  const exited = stopProcess(child, 30_000);
   expect(await saving).toBe('cut');
-  const [code] = await exited;
+  const { code } = await exited;
   expect(code).toBe(1);
 });

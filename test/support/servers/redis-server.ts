@@ -3,12 +3,11 @@
  * binary is missing and we are root (CI is), Debian's package is installed first; where that is impossible
  * the caller gets the reason and skips, saying so.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
+import { startProcess, stopProcess, waitUntilReady } from '../child-process.ts';
 import { ensureDebianPackage } from '../debian-package.ts';
+import { freePort } from '../free-port.ts';
 
 /** A running server. */
 export interface RedisServer {
@@ -31,18 +30,6 @@ async function install(): Promise<string | undefined> {
     timeoutMillis: 300_000,
   });
   return installed.ok ? undefined : installed.reason;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) =>
-    server.close(() => {
-      resolve();
-    }),
-  );
-  return port;
 }
 
 async function answersPing(url: string): Promise<boolean> {
@@ -68,29 +55,31 @@ export async function startRedisServer(): Promise<RedisServer | { skipped: strin
     if (binary === undefined) return { skipped: failure ?? 'redis-server not found after installing it' };
   }
   const port = await freePort();
-  const child: ChildProcess = spawn(
-    binary,
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'],
-    { stdio: 'ignore' },
-  );
-  const exited = new Promise<void>((resolve) =>
-    child.once('exit', () => {
-      resolve();
-    }),
-  );
   const url = `redis://127.0.0.1:${port}`;
-  for (let i = 0; i < 50 && child.exitCode === null; i++) {
-    if (await answersPing(url)) {
-      return {
-        url,
-        async close() {
-          child.kill('SIGTERM');
-          await Promise.race([exited, sleep(5_000)]);
-        },
-      };
-    }
-    await sleep(100);
+  const server = startProcess({
+    name: 'redis-server',
+    command: binary,
+    args: [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--daemonize',
+      'no',
+    ],
+  });
+  try {
+    // Redis speaks no HTTP: ready is when it answers PING.
+    await waitUntilReady(server, () => answersPing(url), 5_000);
+  } catch (error) {
+    await stopProcess(server, 0, 'SIGKILL');
+    return {
+      skipped: error instanceof Error ? error.message : `redis-server did not answer on port ${port}`,
+    };
   }
-  child.kill('SIGKILL');
-  return { skipped: `redis-server did not answer on port ${port}` };
+  return { url, close: () => stopProcess(server, 5_000).then(() => undefined) };
 }
