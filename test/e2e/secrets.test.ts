@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../support/gateway-harness.ts';
+import { startGateway, startHarness, type Harness } from '../support/gateway-harness.ts';
 import { LoginDocument, ObjectsDocument, SaveDocument } from '../support/operations.ts';
 
 const SECRET = 'session-secret-that-must-never-leak-0123456789';
@@ -88,7 +88,6 @@ it('should keep credentials sent in URLs and headers, and the Redis password, ou
   const redisLines: string[] = [];
   const redisLog = new PassThrough();
   redisLog.on('data', (chunk: Buffer) => redisLines.push(chunk.toString('utf8')));
-  const { startGateway } = await import('../support/gateway.ts');
   const withRedis = await startGateway({
     upstreamUrl: h.emulator.url,
     env: { REDIS_URL: 'redis://:redis-password-42@127.0.0.1:1', LOG_LEVEL: 'trace' },

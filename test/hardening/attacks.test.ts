@@ -15,14 +15,8 @@ import { createPatternGuard, type PatternGuard } from '../../src/upstream/patter
 import { createRequestChecks } from '../../src/upstream/request-checks.ts';
 import { ensureDebianPackage } from '../support/debian-package.ts';
 import { startJavaRegexTimer, type JavaRegexTimer } from '../support/java/java-regex-timer.ts';
-import {
-  LOAN_TYPES,
-  codesOf,
-  loginDemo,
-  postGraphql,
-  startGateway,
-  type TestGateway,
-} from '../support/gateway.ts';
+import { startGateway, type TestGateway } from '../support/gateway-harness.ts';
+import { LOAN_TYPES, codesOf, loginDemo, postGraphql } from '../support/post-graphql.ts';
 
 const LIMIT_MILLIS = 100;
 const LOAN = 'com.example.LoanType';

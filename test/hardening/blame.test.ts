@@ -10,16 +10,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
 import { startServletProxy, type ServletProxy } from '../support/servers/servlet-proxy.ts';
+import { startGateway, type TestGateway } from '../support/gateway-harness.ts';
 import {
   LOAN_TYPES,
   LOGIN,
   codesOf,
   loginDemo,
   postGraphql,
-  startGateway,
   type GraphqlAnswer,
-  type TestGateway,
-} from '../support/gateway.ts';
+} from '../support/post-graphql.ts';
 
 const LOAN = 'com.example.LoanType';
 let emulator: RunningEmulator;

@@ -6,15 +6,8 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { startEmulator, type FaultMode, type RunningEmulator } from '../../emulator/index.ts';
 import { startFaultProxy, type FaultProxy, type ProxyFault } from '../support/servers/fault-proxy.ts';
-import {
-  LOAN_TYPES,
-  LOGIN,
-  codesOf,
-  loginDemo,
-  postGraphql,
-  startGateway,
-  type TestGateway,
-} from '../support/gateway.ts';
+import { startGateway, type TestGateway } from '../support/gateway-harness.ts';
+import { LOAN_TYPES, LOGIN, codesOf, loginDemo, postGraphql } from '../support/post-graphql.ts';
 
 const REQUEST_TIMEOUT_MS = 1_500;
 const HALF_OPEN_MS = 400;

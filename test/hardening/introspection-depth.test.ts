@@ -7,14 +7,14 @@ import { buildSchema, getIntrospectionQuery, parse, validate, type Introspection
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { introspectionDepthRule } from '../../src/limits/introspection-depth-rule.ts';
 import { startHarness, type Harness } from '../support/gateway-harness.ts';
-import { codesOf, postGraphql } from '../support/gateway.ts';
+import { codesOf } from '../support/post-graphql.ts';
 
 /** Any schema has the introspection types. */
 const SCHEMA = buildSchema('type Query { a: Int }');
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({ listen: false });
 });
 afterAll(async () => {
   await h.close();
@@ -41,7 +41,7 @@ describe('the standard introspection query', () => {
   ];
 
   it.each(variants)('should pass %s', async (_label, options) => {
-    const answer = await postGraphql(h.graphqlUrl, getIntrospectionQuery(options));
+    const answer = await h.post(getIntrospectionQuery(options));
     expect(answer.errors).toBeUndefined();
     expect(answer.data?.__schema).toMatchObject({ queryType: { name: 'Query' } });
   });
@@ -49,7 +49,7 @@ describe('the standard introspection query', () => {
 
 describe('deeper introspection', () => {
   it('should refuse the standard query asking for 10 ofType with MAX_INTROSPECTION_DEPTH_EXCEEDED', async () => {
-    const answer = await postGraphql(h.graphqlUrl, getIntrospectionQuery({ typeDepth: 10 }));
+    const answer = await h.post(getIntrospectionQuery({ typeDepth: 10 }));
     expect(answer.status).toBe(400);
     expect(answer.data).toBeUndefined();
     expect(answer.errors).toEqual([
@@ -62,10 +62,7 @@ describe('deeper introspection', () => {
 
   it('should refuse a long ofType chain behind aliases and inline fragments', async () => {
     const chain = Array.from({ length: 40 }, (_, i) => `a${i}: ofType { ... on __Type {`).join(' ');
-    const answer = await postGraphql(
-      h.graphqlUrl,
-      `{ __schema { types { ${chain} name ${'} }'.repeat(40)} } } }`,
-    );
+    const answer = await h.post(`{ __schema { types { ${chain} name ${'} }'.repeat(40)} } } }`);
     expect(codesOf(answer)).toContain('MAX_INTROSPECTION_DEPTH_EXCEEDED');
   });
 
@@ -84,7 +81,7 @@ describe('deeper introspection', () => {
       '{ __schema { types { ...Deeper } } } fragment Deeper on __Type { fields { type { inputFields { name } } } }',
     ],
   ])('should refuse %s with MAX_INTROSPECTION_DEPTH_EXCEEDED', async (_label, query) => {
-    const answer = await postGraphql(h.graphqlUrl, query);
+    const answer = await h.post(query);
     expect(answer.status).toBe(400);
     expect(codesOf(answer)).toContain('MAX_INTROSPECTION_DEPTH_EXCEEDED');
   });
@@ -105,7 +102,7 @@ describe('deeper introspection', () => {
   it('should end on a fragment cycle, which graphql-js refuses', async () => {
     const query = '{ __schema { types { ...Loop } } } fragment Loop on __Type { ofType { ...Loop } }';
     expect(validate(SCHEMA, parse(query), [introspectionDepthRule])).toEqual([]);
-    expect(codesOf(await postGraphql(h.graphqlUrl, query))).toEqual(['GRAPHQL_VALIDATION_FAILED']);
+    expect(codesOf(await h.post(query))).toEqual(['GRAPHQL_VALIDATION_FAILED']);
   });
 });
 
@@ -113,6 +110,7 @@ describe('with introspection turned on in production', () => {
   let prod: Harness;
   beforeAll(async () => {
     prod = await startHarness({
+      listen: false,
       env: { NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40), INTROSPECTION: 'true' },
     });
   });
@@ -121,8 +119,8 @@ describe('with introspection turned on in production', () => {
   });
 
   it('should pass the standard query and refuse a deeper one', async () => {
-    expect((await postGraphql(prod.graphqlUrl, getIntrospectionQuery())).errors).toBeUndefined();
-    const deeper = await postGraphql(prod.graphqlUrl, getIntrospectionQuery({ typeDepth: 12 }));
+    expect((await prod.post(getIntrospectionQuery())).errors).toBeUndefined();
+    const deeper = await prod.post(getIntrospectionQuery({ typeDepth: 12 }));
     expect(codesOf(deeper)).toEqual(['MAX_INTROSPECTION_DEPTH_EXCEEDED']);
   });
 });

@@ -9,7 +9,7 @@ import { EXAMPLE_DOCUMENT } from '../../src/app/landing-page.ts';
 import { startHarness, type Harness } from '../support/gateway-harness.ts';
 import * as operations from '../support/operations.ts';
 import * as typedOperations from '../support/typed-operations.ts';
-import { codesOf, postGraphql } from '../support/gateway.ts';
+import { codesOf } from '../support/post-graphql.ts';
 
 const LOAN = 'com.example.LoanType';
 const LIMIT_CODES = new Set([
@@ -25,7 +25,7 @@ const LIMIT_CODES = new Set([
 let h: Harness;
 let auth: Record<string, string>;
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({ listen: false });
   auth = { authorization: `Bearer ${await h.login()}` };
   h.emulator.resetStats();
 });
@@ -54,13 +54,13 @@ function fragmentedPage(extra: number): string {
 
 describe('depth of operations written with fragments', () => {
   it("should pass a query at real depth 5 written with the client preset's fragments", async () => {
-    const answer = await postGraphql(h.graphqlUrl, fragmentedPage(0), {}, auth);
+    const answer = await h.post(fragmentedPage(0), {}, auth);
     expect(codesOf(answer)).toEqual([]);
     expect(answer.status).toBe(200);
   });
 
   it('should still refuse fragments whose real depth passes MAX_DEPTH, counting fields only', async () => {
-    const answer = await postGraphql(h.graphqlUrl, fragmentedPage(2), {}, auth);
+    const answer = await h.post(fragmentedPage(2), {}, auth);
     expect(answer.status).toBe(400);
     const depth = answer.errors?.find((e) => e.extensions?.code === 'MAX_DEPTH_EXCEEDED');
     expect(depth?.message).toMatch(/depth limit of 6 exceeded, found 7/);
@@ -69,7 +69,7 @@ describe('depth of operations written with fragments', () => {
 
 describe('hostile operations', () => {
   it('should refuse a query 40 levels deep with MAX_DEPTH_EXCEEDED naming the setting', async () => {
-    const answer = await postGraphql(h.graphqlUrl, deepRefs(40), {}, auth);
+    const answer = await h.post(deepRefs(40), {}, auth);
     expect(answer.status).toBe(400);
     const depth = answer.errors?.find((e) => e.extensions?.code === 'MAX_DEPTH_EXCEEDED');
     expect(depth?.extensions).toEqual({
@@ -84,7 +84,7 @@ describe('hostile operations', () => {
 
   it('should refuse 2000 aliases before even parsing them all (MAX_TOKENS_EXCEEDED)', async () => {
     const fields = Array.from({ length: 2000 }, (_, i) => `a${i}: me { username }`).join(' ');
-    const answer = await postGraphql(h.graphqlUrl, `query Many { ${fields} }`, {}, auth);
+    const answer = await h.post(`query Many { ${fields} }`, {}, auth);
     expect(answer.status).toBe(400);
     expect(answer.errors).toEqual([
       {
@@ -96,7 +96,7 @@ describe('hostile operations', () => {
 
   it('should refuse 16 aliases with MAX_ALIASES_EXCEEDED', async () => {
     const fields = Array.from({ length: 16 }, (_, i) => `a${i}: me { username }`).join(' ');
-    const answer = await postGraphql(h.graphqlUrl, `query Many { ${fields} }`, {}, auth);
+    const answer = await h.post(`query Many { ${fields} }`, {}, auth);
     expect(answer.errors?.map((e) => e.extensions)).toEqual([
       { code: 'MAX_ALIASES_EXCEEDED', limit: 'MAX_ALIASES', max: 15, blame: 'caller' },
     ]);
@@ -104,12 +104,12 @@ describe('hostile operations', () => {
 
   it('should refuse 51 directives with MAX_DIRECTIVES_EXCEEDED', async () => {
     const directives = '@include(if: true) '.repeat(51);
-    const answer = await postGraphql(h.graphqlUrl, `query D { me ${directives} { username } }`, {}, auth);
+    const answer = await h.post(`query D { me ${directives} { username } }`, {}, auth);
     expect(answer.errors?.map((e) => e.extensions?.code)).toContain('MAX_DIRECTIVES_EXCEEDED');
   });
 
   it('should refuse a 1 MB body with HTTP 413 and BODY_TOO_LARGE', async () => {
-    const response = await fetch(h.graphqlUrl, {
+    const response = await h.fetch(h.graphqlUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...auth },
       body: JSON.stringify({ query: `{ me { username } } # ${'x'.repeat(1024 * 1024)}` }),
@@ -130,7 +130,7 @@ describe('hostile operations', () => {
       { length: 15 },
       (_, i) => `g${i}: login(username: "demo", password: "guess-${i}") { token }`,
     ).join(' ');
-    const answer = await postGraphql(h.graphqlUrl, `mutation Guess { ${logins} }`);
+    const answer = await h.post(`mutation Guess { ${logins} }`);
     expect(answer.status).toBe(400);
     expect(codesOf(answer)).toEqual(['LOGIN_NOT_ALONE']);
     expect(h.upstreamCalls().loginJson).toBe(0);
@@ -140,12 +140,7 @@ describe('hostile operations', () => {
     const page = (alias: string) =>
       `${alias}: objects(objectName: "${LOAN}", first: 100) { nodes { id metadata { objectId } } }`;
     const before = h.upstreamCalls();
-    const answer = await postGraphql(
-      h.graphqlUrl,
-      `query FanOut { ${page('a')} ${page('b')} ${page('c')} }`,
-      {},
-      auth,
-    );
+    const answer = await h.post(`query FanOut { ${page('a')} ${page('b')} ${page('c')} }`, {}, auth);
     expect(answer.status).toBe(400);
     expect(answer.errors?.map((e) => e.extensions)).toEqual([
       {
@@ -170,7 +165,7 @@ describe('hostile operations', () => {
       'mutation { ...A ... on Mutation { b: login(username: "d", password: "y") { token } } } fragment A on Mutation { login(username: "d", password: "x") { token } }',
     ],
   ])('should refuse %s with LOGIN_NOT_ALONE', async (_name, query) => {
-    const answer = await postGraphql(h.graphqlUrl, query);
+    const answer = await h.post(query);
     expect(codesOf(answer)).toEqual(['LOGIN_NOT_ALONE']);
   });
 });
@@ -218,7 +213,7 @@ describe('ordinary operations', () => {
   );
 
   it.each(examples)('should pass %s through every limit', async (_label, source, operationName) => {
-    const response = await fetch(h.graphqlUrl, {
+    const response = await h.fetch(h.graphqlUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...auth },
       body: JSON.stringify({ query: source, operationName }),
@@ -237,23 +232,23 @@ describe('ordinary operations', () => {
 describe('settings', () => {
   let tuned: Harness;
   beforeAll(async () => {
-    tuned = await startHarness({ env: { MAX_DEPTH: '12', MAX_COST: '20', MAX_BODY_BYTES: '2048' } });
+    tuned = await startHarness({
+      listen: false,
+      env: { MAX_DEPTH: '12', MAX_COST: '20', MAX_BODY_BYTES: '2048' },
+    });
   });
   afterAll(async () => {
     await tuned.close();
   });
 
   it('should take the depth limit from MAX_DEPTH', async () => {
-    const answer = await postGraphql(tuned.graphqlUrl, deepRefs(8));
+    const answer = await tuned.post(deepRefs(8));
     expect(codesOf(answer)).not.toContain('MAX_DEPTH_EXCEEDED');
-    expect((await postGraphql(h.graphqlUrl, deepRefs(8))).errors?.[0]?.extensions?.code).toBe(
-      'MAX_DEPTH_EXCEEDED',
-    );
+    expect((await h.post(deepRefs(8))).errors?.[0]?.extensions?.code).toBe('MAX_DEPTH_EXCEEDED');
   });
 
   it('should take the cost limit from MAX_COST', async () => {
-    const answer = await postGraphql(
-      tuned.graphqlUrl,
+    const answer = await tuned.post(
       `{ objects(objectName: "${LOAN}") { totalCount nodes { id objectName data } pageInfo { hasNextPage endCursor } } }`,
     );
     expect(answer.errors?.map((e) => e.extensions)).toEqual([
@@ -262,7 +257,7 @@ describe('settings', () => {
   });
 
   it('should take the body cap from MAX_BODY_BYTES', async () => {
-    const response = await fetch(tuned.graphqlUrl, {
+    const response = await tuned.fetch(tuned.graphqlUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ query: `{ me { username } } # ${'x'.repeat(3000)}` }),

@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
-import { postGraphql, startGateway, type GraphqlAnswer, type TestGateway } from '../support/gateway.ts';
+import { startGateway, type TestGateway } from '../support/gateway-harness.ts';
+import { postGraphql, type GraphqlAnswer } from '../support/post-graphql.ts';
 import { startRedisServer, type RedisServer } from '../support/servers/redis-server.ts';
 
 const LOGIN = `mutation Login($username: String!, $password: String!, $method: LoginMethod, $deviceToken: String) {

@@ -7,13 +7,8 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
-import {
-  LOGIN,
-  postGraphql,
-  startGateway,
-  type GraphqlAnswer,
-  type TestGateway,
-} from '../support/gateway.ts';
+import { startGateway, type TestGateway } from '../support/gateway-harness.ts';
+import { LOGIN, postGraphql, type GraphqlAnswer } from '../support/post-graphql.ts';
 import { startRedisServer, type RedisServer } from '../support/servers/redis-server.ts';
 
 let emulator: RunningEmulator;

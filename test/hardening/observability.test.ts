@@ -8,7 +8,7 @@ import { createLogger } from '../../src/observability/logger.ts';
 import { MAX_OPERATION_NAMES, createMetrics } from '../../src/observability/metrics.ts';
 import { REDACTED, createTextRedactor, redactObject, redactUrl } from '../../src/observability/redact.ts';
 import { startHarness, type Harness } from '../support/gateway-harness.ts';
-import { LOAN_TYPES, codesOf, postGraphql } from '../support/gateway.ts';
+import { LOAN_TYPES, codesOf, postGraphql } from '../support/post-graphql.ts';
 
 interface LogLine {
   msg: string;

@@ -8,15 +8,8 @@ import { EncryptJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
 import { deriveSessionKey } from '../../src/auth/session.ts';
-import {
-  LOAN_TYPES,
-  LOGIN,
-  loginDemo,
-  postGraphql,
-  startGateway,
-  type GraphqlAnswer,
-  type TestGateway,
-} from '../support/gateway.ts';
+import { startGateway, type TestGateway } from '../support/gateway-harness.ts';
+import { LOAN_TYPES, LOGIN, loginDemo, postGraphql, type GraphqlAnswer } from '../support/post-graphql.ts';
 import { startRedisServer, type RedisServer } from '../support/servers/redis-server.ts';
 
 const SECRET = 's'.repeat(40);

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
 import { stopProcess, type RunningProcess } from '../support/child-process.ts';
 import { startGatewayCommand } from '../support/gateway-command.ts';
-import { LOGIN, postGraphql, type GraphqlAnswer } from '../support/gateway.ts';
+import { LOGIN, postGraphql, type GraphqlAnswer } from '../support/post-graphql.ts';
 
 const LATENCY_MS = 1_000;
 const SAVE = `mutation Save($data: JSONObject!) { saveObject(objectName: "com.example.LoanType", data: $data) { id } }`;

@@ -1,40 +1,52 @@
 /**
- * Starts the real emulator and the real gateway on free loopback ports, and hands out real GraphQL clients
- * (Apollo Client core, no React) for them.
+ * The one gateway harness of the tests. `startGateway` builds the real gateway in front of any upstream
+ * address (the emulator, a fault proxy, a misbehaving server); `startHarness` starts the embedded emulator
+ * too and hands out real GraphQL clients (Apollo Client core, no React). Either listens on a free loopback
+ * port, or (`listen: false`) serves only through `fetch`, which goes through Fastify's `inject`.
  */
 import { ApolloClient, HttpLink, InMemoryCache } from '@apollo/client';
-import { loadConfig } from '../../src/config.ts';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../emulator/index.ts';
 import { createGateway, type Gateway } from '../../src/app/create-gateway.ts';
+import { loadConfig } from '../../src/config.ts';
+import { injectFetch, type InjectFetch } from './inject-fetch.ts';
+import { postGraphql, type GraphqlAnswer } from './post-graphql.ts';
 
-/** A running emulator + gateway pair. */
-export interface Harness {
-  emulator: RunningEmulator;
+/** The base URL of a gateway that does not listen (`.invalid` never resolves: RFC 2606). */
+const UNREACHABLE_ORIGIN = 'http://no-socket.invalid';
+
+/** A running gateway. */
+export interface TestGateway {
   gateway: Gateway;
-  /** `http://127.0.0.1:PORT/graphql` */
+  /** `http://127.0.0.1:PORT`, or an origin that never resolves when it does not listen. */
+  baseUrl: string;
+  /** `${baseUrl}/graphql` */
   graphqlUrl: string;
-  /** An Apollo Client, optionally sending `Authorization: Bearer <token>`. */
-  client(token?: string): ApolloClient;
-  /** Logs in as the demo user and answers the session token. */
-  login(method?: 'JSON' | 'FORM'): Promise<string>;
-  /** Upstream calls per operation since the last `resetStats`. */
-  upstreamCalls(): Record<string, number>;
+  /** `fetch` through Fastify's `inject` (no socket): takes a path or any URL of this gateway. */
+  fetch: InjectFetch;
+  /** POSTs one operation to `/graphql` through {@link TestGateway.fetch}; never throws on an error. */
+  post(
+    query: string,
+    variables?: Record<string, unknown>,
+    headers?: Record<string, string>,
+  ): Promise<GraphqlAnswer>;
   close(): Promise<void>;
 }
 
-/** Options: the emulator's, plus gateway settings as environment variables. */
-export interface HarnessOptions {
-  emulator?: EmulatorOptions;
-  /** Serve this running emulator instead of starting one (`close()` leaves it running). */
-  upstream?: RunningEmulator;
+/** Options of {@link startGateway}. */
+export interface GatewayHarnessOptions {
+  /** Gateway settings as environment variables, over the test defaults. */
   env?: Record<string, string>;
   /** Capture the gateway's log lines (sets LOG_LEVEL to `debug` unless `env` says otherwise). */
   logStream?: NodeJS.WritableStream;
+  /** Listen on a free loopback port (default); `false`: serve only through `fetch` (inject). */
+  listen?: boolean;
 }
 
-/** Starts emulator and gateway; call `close()` in `afterAll`. */
-export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const emulator = options.upstream ?? (await startEmulator({ port: 0, ...options.emulator }));
+/** Starts a gateway whose four upstream addresses are `upstreamUrl`; call `close()` after. */
+export async function startGateway(
+  options: GatewayHarnessOptions & { upstreamUrl: string },
+): Promise<TestGateway> {
+  const { upstreamUrl } = options;
   const config = loadConfig({
     NODE_ENV: 'test',
     PORT: '0',
@@ -42,29 +54,72 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     LOG_LEVEL: options.logStream ? 'debug' : 'silent',
     APPLICATION_CODE: 'demo',
     ORGANIZATION_CODE: 'acme',
-    API_URL: emulator.url,
-    BASE_URL: emulator.url,
-    STUDIO_URL: emulator.url,
-    SERVER_URL: emulator.url,
+    API_URL: upstreamUrl,
+    BASE_URL: upstreamUrl,
+    STUDIO_URL: upstreamUrl,
+    SERVER_URL: upstreamUrl,
+    // A refused login answers at once; the tests of the minimum time set it.
+    LOGIN_FAILURE_MIN_MS: '0',
     ...options.env,
   });
-  const upstreamUrls = {
-    apiUrl: emulator.url,
-    baseUrl: emulator.url,
-    studioUrl: emulator.url,
-    serverUrl: emulator.url,
-  };
   const gateway = await createGateway({
     config,
-    upstreamUrls,
+    upstreamUrls: {
+      apiUrl: upstreamUrl,
+      baseUrl: upstreamUrl,
+      studioUrl: upstreamUrl,
+      serverUrl: upstreamUrl,
+    },
     ...(options.logStream ? { logStream: options.logStream } : {}),
   });
-  const base = await gateway.listen();
-  const graphqlUrl = `${base}/graphql`;
+  // Without a port, an origin that cannot resolve: a test that forgets to use `fetch` fails loudly.
+  const baseUrl = options.listen === false ? UNREACHABLE_ORIGIN : await gateway.listen();
+  if (options.listen === false) await gateway.app.ready();
+  const fetchOne = injectFetch(gateway.app);
+  const graphqlUrl = `${baseUrl}/graphql`;
+  return {
+    gateway,
+    baseUrl,
+    graphqlUrl,
+    fetch: fetchOne,
+    post: (query, variables = {}, headers = {}) =>
+      postGraphql(graphqlUrl, query, variables, headers, fetchOne),
+    close: () => gateway.close(),
+  };
+}
 
+/** A running emulator + gateway pair. */
+export interface Harness extends TestGateway {
+  emulator: RunningEmulator;
+  /** An Apollo Client, optionally sending `Authorization: Bearer <token>`. */
+  client(token?: string): ApolloClient;
+  /** Logs in as the demo user and answers the session token. */
+  login(method?: 'JSON' | 'FORM'): Promise<string>;
+  /** Upstream calls per operation since the last `resetStats`. */
+  upstreamCalls(): Record<string, number>;
+}
+
+/** Options of {@link startHarness}: the emulator's, plus the gateway's. */
+export interface HarnessOptions extends GatewayHarnessOptions {
+  emulator?: EmulatorOptions;
+  /** Serve this running emulator instead of starting one (`close()` leaves it running). */
+  upstream?: RunningEmulator;
+}
+
+/** Starts emulator and gateway; call `close()` in `afterAll`. */
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const emulator = options.upstream ?? (await startEmulator({ port: 0, ...options.emulator }));
+  const started = await startGateway({ ...options, upstreamUrl: emulator.url });
+  const linkFetch: typeof fetch = (input, init) =>
+    started.fetch(input instanceof Request ? input.url : String(input), init);
   const client = (token?: string) =>
     new ApolloClient({
-      link: new HttpLink({ uri: graphqlUrl, headers: token ? { authorization: `Bearer ${token}` } : {} }),
+      link: new HttpLink({
+        uri: started.graphqlUrl,
+        headers: token ? { authorization: `Bearer ${token}` } : {},
+        // Without a port, the client's requests go through inject too.
+        ...(options.listen === false ? { fetch: linkFetch } : {}),
+      }),
       cache: new InMemoryCache(),
       defaultOptions: {
         query: { fetchPolicy: 'no-cache', errorPolicy: 'all' },
@@ -73,9 +128,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     });
 
   return {
+    ...started,
     emulator,
-    gateway,
-    graphqlUrl,
     client,
     async login(method = 'JSON') {
       const { LoginDocument } = await import('./operations.ts');
@@ -89,7 +143,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
     upstreamCalls: () => emulator.stats(),
     async close() {
-      await gateway.close();
+      await started.close();
       if (options.upstream === undefined) await emulator.close();
     },
   };

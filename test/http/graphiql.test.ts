@@ -11,7 +11,7 @@ describe('GraphiQL in development', () => {
   let h: Harness;
   let base: string;
   beforeAll(async () => {
-    h = await startHarness();
+    h = await startHarness({ listen: false });
     base = h.graphqlUrl.replace(/\/graphql$/, '');
   });
   afterAll(async () => {
@@ -19,7 +19,7 @@ describe('GraphiQL in development', () => {
   });
 
   it('should serve the page pre-filled with the example operations and headers', async () => {
-    const response = await fetch(`${base}/graphiql`);
+    const response = await h.fetch(`${base}/graphiql`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/html/);
     const html = await response.text();
@@ -32,7 +32,7 @@ describe('GraphiQL in development', () => {
   });
 
   it('should load every script and stylesheet from the gateway itself, never a CDN', async () => {
-    const response = await fetch(`${base}/graphiql`);
+    const response = await h.fetch(`${base}/graphiql`);
     const csp = response.headers.get('content-security-policy') ?? '';
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("connect-src 'self'");
@@ -41,7 +41,7 @@ describe('GraphiQL in development', () => {
     expect(assets).toHaveLength(5);
     for (const asset of assets) {
       expect(asset).not.toMatch(/^(https?:)?\/\//);
-      const file = await fetch(new URL(asset, `${base}/graphiql`));
+      const file = await h.fetch(new URL(asset, `${base}/graphiql`).href);
       expect(file.status, asset).toBe(200);
       expect(file.headers.get('content-type'), asset).toMatch(/^text\/(javascript|css)/);
       expect((await file.arrayBuffer()).byteLength, asset).toBeGreaterThan(100);
@@ -50,7 +50,7 @@ describe('GraphiQL in development', () => {
 
   it('should send a browser at the root to the landing page, and a trailing slash to the real path', async () => {
     const follow = async (path: string, method = 'GET') => {
-      const response = await fetch(`${base}${path}`, { method, redirect: 'manual' });
+      const response = await h.fetch(`${base}${path}`, { method, redirect: 'manual' });
       const location = response.headers.get('location');
       return {
         status: response.status,
@@ -60,19 +60,19 @@ describe('GraphiQL in development', () => {
     expect(await follow('/')).toEqual({ status: 302, to: '/graphql' });
     expect(await follow('/graphiql/')).toEqual({ status: 308, to: '/graphiql' });
     expect(await follow('/graphql/', 'POST')).toEqual({ status: 308, to: '/graphql' });
-    const page = await fetch(`${base}/graphiql/`);
+    const page = await h.fetch(`${base}/graphiql/`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('id="graphiql-config"');
   });
 
   it('should answer 404 for an asset it does not ship', async () => {
     for (const name of ['nope.js', '__proto__', 'constructor', '..%2Fpackage.json']) {
-      expect((await fetch(`${base}/graphiql/assets/${name}`)).status, name).toBe(404);
+      expect((await h.fetch(`${base}/graphiql/assets/${name}`)).status, name).toBe(404);
     }
   });
 
   it('should link to GraphiQL from the landing page where Sandbox says it cannot load', async () => {
-    const html = await (await fetch(h.graphqlUrl, { headers: { accept: 'text/html' } })).text();
+    const html = await (await h.fetch(h.graphqlUrl, { headers: { accept: 'text/html' } })).text();
     const fallback = /<div class="fallback">([\s\S]*?)<\/div>/.exec(html)?.[1] ?? '';
     expect(fallback).toContain('cannot be loaded');
     expect(fallback).toContain('<a href="graphiql">open GraphiQL</a>');
@@ -83,7 +83,7 @@ describe('GraphiQL in development', () => {
 describe('GraphiQL with the landing page off', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ env: { LANDING_PAGE: 'false' } });
+    h = await startHarness({ listen: false, env: { LANDING_PAGE: 'false' } });
   });
   afterAll(async () => {
     await h.close();
@@ -91,9 +91,9 @@ describe('GraphiQL with the landing page off', () => {
 
   it('should not serve GraphiQL or its assets', async () => {
     const base = h.graphqlUrl.replace(/\/graphql$/, '');
-    expect((await fetch(`${base}/graphiql`)).status).toBe(404);
-    expect((await fetch(`${base}/`, { redirect: 'manual' })).status).toBe(404);
-    expect((await fetch(`${base}/graphiql/assets/graphiql.js`)).status).toBe(404);
+    expect((await h.fetch(`${base}/graphiql`)).status).toBe(404);
+    expect((await h.fetch(`${base}/`, { redirect: 'manual' })).status).toBe(404);
+    expect((await h.fetch(`${base}/graphiql/assets/graphiql.js`)).status).toBe(404);
   });
 });
 

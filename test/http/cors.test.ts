@@ -5,8 +5,8 @@ import { startHarness, type Harness } from '../support/gateway-harness.ts';
 const PAGE = 'http://127.0.0.1:5173';
 const OTHER = 'http://evil.example';
 
-const preflight = (url: string, origin: string) =>
-  fetch(url, {
+const preflight = (h: Harness, origin: string) =>
+  h.fetch(h.graphqlUrl, {
     method: 'OPTIONS',
     headers: {
       origin,
@@ -15,8 +15,8 @@ const preflight = (url: string, origin: string) =>
     },
   });
 
-const post = (url: string, origin: string) =>
-  fetch(url, {
+const post = (h: Harness, origin: string) =>
+  h.fetch(h.graphqlUrl, {
     method: 'POST',
     headers: { origin, 'content-type': 'application/json', authorization: 'Bearer nonsense' },
     body: JSON.stringify({ query: '{ me { username } }' }),
@@ -25,14 +25,14 @@ const post = (url: string, origin: string) =>
 describe('with CORS_ORIGINS set', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ env: { CORS_ORIGINS: `${PAGE}, http://localhost:5173` } });
+    h = await startHarness({ listen: false, env: { CORS_ORIGINS: `${PAGE}, http://localhost:5173` } });
   });
   afterAll(async () => {
     await h.close();
   });
 
   it('should answer a preflight for POST with content-type and authorization from a listed origin', async () => {
-    const response = await preflight(h.graphqlUrl, PAGE);
+    const response = await preflight(h, PAGE);
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe(PAGE);
     expect(response.headers.get('access-control-allow-methods')).toContain('POST');
@@ -44,7 +44,7 @@ describe('with CORS_ORIGINS set', () => {
   });
 
   it('should let a listed origin read the answer of a POST', async () => {
-    const response = await post(h.graphqlUrl, 'http://localhost:5173');
+    const response = await post(h, 'http://localhost:5173');
     expect(response.status).toBe(200);
     expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
     expect(response.headers.get('vary')).toMatch(/origin/i);
@@ -52,9 +52,9 @@ describe('with CORS_ORIGINS set', () => {
   });
 
   it('should not allow an origin that is not listed', async () => {
-    const pre = await preflight(h.graphqlUrl, OTHER);
+    const pre = await preflight(h, OTHER);
     expect(pre.headers.get('access-control-allow-origin')).toBeNull();
-    const response = await post(h.graphqlUrl, OTHER);
+    const response = await post(h, OTHER);
     expect(response.headers.get('access-control-allow-origin')).toBeNull();
   });
 });
@@ -62,16 +62,16 @@ describe('with CORS_ORIGINS set', () => {
 describe('without CORS_ORIGINS', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness();
+    h = await startHarness({ listen: false });
   });
   afterAll(async () => {
     await h.close();
   });
 
   it('should send no CORS header to any origin', async () => {
-    const pre = await preflight(h.graphqlUrl, PAGE);
+    const pre = await preflight(h, PAGE);
     expect(pre.headers.get('access-control-allow-origin')).toBeNull();
-    const response = await post(h.graphqlUrl, PAGE);
+    const response = await post(h, PAGE);
     expect(response.headers.get('access-control-allow-origin')).toBeNull();
   });
 });

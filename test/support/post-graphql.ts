@@ -1,53 +1,7 @@
 /**
- * A gateway in front of any upstream address (the emulator, a fault proxy), with a tiny fetch-based GraphQL
- * client that reports HTTP status, body and elapsed time.
+ * A tiny fetch-based GraphQL client that reports HTTP status, headers, body and elapsed time, and never
+ * throws on a GraphQL or HTTP error; with the operations most tests send.
  */
-import { loadConfig } from '../../src/config.ts';
-import { createGateway, type Gateway } from '../../src/app/create-gateway.ts';
-
-/** A running gateway. */
-export interface TestGateway {
-  gateway: Gateway;
-  /** `http://127.0.0.1:PORT` */
-  baseUrl: string;
-  graphqlUrl: string;
-  close(): Promise<void>;
-}
-
-/** Starts a gateway whose four upstream addresses are `upstreamUrl`. */
-export async function startGateway(options: {
-  upstreamUrl: string;
-  env?: Record<string, string>;
-  logStream?: NodeJS.WritableStream;
-}): Promise<TestGateway> {
-  const { upstreamUrl } = options;
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: options.logStream ? 'debug' : 'silent',
-    APPLICATION_CODE: 'demo',
-    ORGANIZATION_CODE: 'acme',
-    API_URL: upstreamUrl,
-    BASE_URL: upstreamUrl,
-    STUDIO_URL: upstreamUrl,
-    SERVER_URL: upstreamUrl,
-    LOGIN_FAILURE_MIN_MS: '0',
-    ...options.env,
-  });
-  const gateway = await createGateway({
-    config,
-    upstreamUrls: {
-      apiUrl: upstreamUrl,
-      baseUrl: upstreamUrl,
-      studioUrl: upstreamUrl,
-      serverUrl: upstreamUrl,
-    },
-    ...(options.logStream ? { logStream: options.logStream } : {}),
-  });
-  const baseUrl = await gateway.listen();
-  return { gateway, baseUrl, graphqlUrl: `${baseUrl}/graphql`, close: () => gateway.close() };
-}
 
 /** A GraphQL error as it travels. */
 export interface WireError {
@@ -64,15 +18,16 @@ export interface GraphqlAnswer {
   elapsedMillis: number;
 }
 
-/** POSTs one operation; never throws on a GraphQL or HTTP error. */
+/** POSTs one operation (with `fetchFn`, e.g. a harness's inject fetch); never throws on a GraphQL or HTTP error. */
 export async function postGraphql(
   url: string,
   query: string,
   variables: Record<string, unknown> = {},
   headers: Record<string, string> = {},
+  fetchFn: (url: string, init: RequestInit) => Promise<Response> = fetch,
 ): Promise<GraphqlAnswer> {
   const started = performance.now();
-  const response = await fetch(url, {
+  const response = await fetchFn(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify({ query, variables }),

@@ -4,7 +4,7 @@ import { startHarness, type Harness } from '../support/gateway-harness.ts';
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({ listen: false });
 });
 afterAll(async () => {
   await h.close();
@@ -12,7 +12,10 @@ afterAll(async () => {
 
 describe('GraphQL over HTTP (graphql-http audit suite)', () => {
   // The audits run without a session: `me` and `__typename` need none.
-  const audits = serverAudits({ url: () => h.graphqlUrl });
+  const audits = serverAudits({
+    url: () => h.graphqlUrl,
+    fetchFn: (url: string, init: RequestInit) => h.fetch(url, init),
+  });
   it.each(audits.filter((a) => a.name.startsWith('MUST')).map((a) => [a.name, a] as const))(
     'should pass: %s',
     async (_name, audit) => {
@@ -25,14 +28,14 @@ describe('GraphQL over HTTP (graphql-http audit suite)', () => {
 describe('HTTP surface', () => {
   it('should answer /healthz and /readyz while the upstream answers', async () => {
     const base = h.graphqlUrl.replace(/\/graphql$/, '');
-    expect((await fetch(`${base}/healthz`)).status).toBe(200);
-    const ready = await fetch(`${base}/readyz`);
+    expect((await h.fetch(`${base}/healthz`)).status).toBe(200);
+    const ready = await h.fetch(`${base}/readyz`);
     expect(ready.status).toBe(200);
     expect(await ready.json()).toMatchObject({ status: 'ready', upstream: { status: 'ok' } });
   });
 
   it('should show Apollo Sandbox, pre-filled with the example operations, to a browser in development', async () => {
-    const response = await fetch(h.graphqlUrl, { headers: { accept: 'text/html' } });
+    const response = await h.fetch(h.graphqlUrl, { headers: { accept: 'text/html' } });
     expect(response.status).toBe(200);
     const html = await response.text();
     expect(html).toContain('embeddable-sandbox');
@@ -41,12 +44,12 @@ describe('HTTP surface', () => {
   });
 
   it('should refuse a GET query without a CSRF preflight header', async () => {
-    const response = await fetch(`${h.graphqlUrl}?query=${encodeURIComponent('{ me { username } }')}`);
+    const response = await h.fetch(`${h.graphqlUrl}?query=${encodeURIComponent('{ me { username } }')}`);
     expect(response.status).toBe(400);
   });
 
   it('should answer a GET query that carries the preflight header', async () => {
-    const response = await fetch(`${h.graphqlUrl}?query=${encodeURIComponent('{ me { username } }')}`, {
+    const response = await h.fetch(`${h.graphqlUrl}?query=${encodeURIComponent('{ me { username } }')}`, {
       headers: { 'apollo-require-preflight': 'true' },
     });
     expect(response.status).toBe(200);
@@ -54,7 +57,7 @@ describe('HTTP surface', () => {
   });
 
   it('should refuse batched requests', async () => {
-    const response = await fetch(h.graphqlUrl, {
+    const response = await h.fetch(h.graphqlUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify([{ query: '{ me { username } }' }, { query: '{ me { username } }' }]),
@@ -66,16 +69,19 @@ describe('HTTP surface', () => {
 describe('production settings', () => {
   let prod: Harness;
   beforeAll(async () => {
-    prod = await startHarness({ env: { NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40) } });
+    prod = await startHarness({
+      listen: false,
+      env: { NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40) },
+    });
   });
   afterAll(async () => {
     await prod.close();
   });
 
   it('should turn introspection and the landing page off by default', async () => {
-    const landing = await fetch(prod.graphqlUrl, { headers: { accept: 'text/html' } });
+    const landing = await prod.fetch(prod.graphqlUrl, { headers: { accept: 'text/html' } });
     expect(await landing.text()).not.toContain('embeddable-sandbox');
-    const response = await fetch(prod.graphqlUrl, {
+    const response = await prod.fetch(prod.graphqlUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ query: '{ __schema { types { name } } }' }),
@@ -85,7 +91,7 @@ describe('production settings', () => {
   });
 
   it('should not suggest field names in production', async () => {
-    const response = await fetch(prod.graphqlUrl, {
+    const response = await prod.fetch(prod.graphqlUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ query: '{ mee { username } }' }),
