@@ -4,8 +4,8 @@
  */
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../support/gateway-harness.ts';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from '../support/gateway-harness.ts';
 
 /** The README's shell block that logs in through the gateway. */
 const snippet = [...readFileSync('README.md', 'utf8').matchAll(/```sh\n([\s\S]*?)```/g)]
@@ -20,13 +20,7 @@ function runShell(script: string): Promise<{ stdout: string; stderr: string }> {
   });
 }
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness();
 
 describe("the README's curl login", () => {
   const here = () => (snippet ?? '').replaceAll('http://127.0.0.1:4000/graphql', h.graphqlUrl);

@@ -2,20 +2,19 @@
  * The generic API's filter operators end to end: a real Apollo Client against the gateway and the
  * emulator, which evaluates the compiled `matches` patterns the way the upstream does (full string).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startHarness, type Harness } from '../support/gateway-harness.ts';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { useHarness } from '../support/gateway-harness.ts';
 import { errorCodes, firstError } from '../support/graphql-errors.ts';
 import { ObjectDocument, ObjectsDocument, SaveDocument, type Criterion } from '../support/operations.ts';
 
 const LOAN = 'com.example.LoanType';
 
-let h: Harness;
 let token: string;
 /** Every loan type of the demo tenant, as stored. */
 let loans: { id: string; loanType: string; description: string }[];
 
+const h = useHarness({ resetStatsEachTest: true });
 beforeAll(async () => {
-  h = await startHarness();
   token = await h.login();
   const all = await h
     .client(token)
@@ -25,12 +24,6 @@ beforeAll(async () => {
     loanType: String(n.data.loanType),
     description: String(n.data.description),
   }));
-});
-afterAll(async () => {
-  await h.close();
-});
-beforeEach(() => {
-  h.emulator.resetStats();
 });
 
 const totalCalls = (): number => Object.values(h.upstreamCalls()).reduce((a, b) => a + b, 0);
@@ -179,14 +172,10 @@ describe('filters the gateway refuses, before any upstream call', () => {
 });
 
 describe('filters against an upstream that compares by equality (UPSTREAM_MATCHES=exact)', () => {
-  let exact: Harness;
   let exactToken: string;
+  const exact = useHarness({ emulator: { matches: 'exact' }, env: { UPSTREAM_MATCHES: 'exact' } });
   beforeAll(async () => {
-    exact = await startHarness({ emulator: { matches: 'exact' }, env: { UPSTREAM_MATCHES: 'exact' } });
     exactToken = await exact.login();
-  });
-  afterAll(async () => {
-    await exact.close();
   });
 
   const query = (criterion: Criterion) =>

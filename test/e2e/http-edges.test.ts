@@ -4,21 +4,17 @@
  * `/graphql` answer is marked uncacheable and unsniffable.
  */
 import { PassThrough } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../support/gateway-harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useHarness } from '../support/gateway-harness.ts';
 import { slowClient } from '../support/raw-http-client.ts';
 
-let h: Harness;
 let base: string;
 const logLines: string[] = [];
-beforeAll(async () => {
-  const logStream = new PassThrough();
-  logStream.on('data', (chunk: Buffer) => logLines.push(...chunk.toString('utf8').split('\n')));
-  h = await startHarness({ logStream });
+const logStream = new PassThrough();
+logStream.on('data', (chunk: Buffer) => logLines.push(...chunk.toString('utf8').split('\n')));
+const h = useHarness({ logStream });
+beforeAll(() => {
   base = h.graphqlUrl.replace(/\/graphql$/, '');
-});
-afterAll(async () => {
-  await h.close();
 });
 
 /** POSTs `body` as is and answers status, headers and parsed JSON. */

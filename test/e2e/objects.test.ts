@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { gql, type TypedDocumentNode } from '@apollo/client';
-import { startHarness, type Harness } from '../support/gateway-harness.ts';
+import { useHarness } from '../support/gateway-harness.ts';
 import { errorCodes, firstError } from '../support/graphql-errors.ts';
 import {
   MetadataDocument,
@@ -13,23 +13,16 @@ import {
 } from '../support/operations.ts';
 
 const LOAN = 'com.example.LoanType';
-let h: Harness;
 let token: string;
 let loanIds: string[];
 
+const h = useHarness({ resetStatsEachTest: true });
 beforeAll(async () => {
-  h = await startHarness();
   token = await h.login();
   const all = await h
     .client(token)
     .query({ query: ObjectsDocument, variables: { objectName: LOAN, first: 100 } });
   loanIds = all.data!.objects.nodes.map((n) => n.id);
-});
-afterAll(async () => {
-  await h.close();
-});
-beforeEach(() => {
-  h.emulator.resetStats();
 });
 
 function totalCalls(): number {

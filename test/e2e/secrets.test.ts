@@ -1,20 +1,14 @@
 import { PassThrough } from 'node:stream';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startGateway, startHarness, type Harness } from '../support/gateway-harness.ts';
+import { expect, it } from 'vitest';
+import { startGateway, useHarness } from '../support/gateway-harness.ts';
 import { LoginDocument, ObjectsDocument, SaveDocument } from '../support/operations.ts';
 
 const SECRET = 'session-secret-that-must-never-leak-0123456789';
-let h: Harness;
 const logLines: string[] = [];
 
-beforeAll(async () => {
-  const logStream = new PassThrough();
-  logStream.on('data', (chunk: Buffer) => logLines.push(chunk.toString('utf8')));
-  h = await startHarness({ env: { SESSION_SECRET: SECRET, LOG_LEVEL: 'trace' }, logStream });
-});
-afterAll(async () => {
-  await h.close();
-});
+const logStream = new PassThrough();
+logStream.on('data', (chunk: Buffer) => logLines.push(chunk.toString('utf8')));
+const h = useHarness({ env: { SESSION_SECRET: SECRET, LOG_LEVEL: 'trace' }, logStream });
 
 it('should never put a password, the upstream token or the session key in a response or a log line', async () => {
   const bodies: string[] = [];

@@ -3,8 +3,8 @@
  * within its deadline with a GraphQL-shaped 408 and leaves no socket behind, while other callers are served
  * at once, and a request that arrived in time is never cut however long its answer takes.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../support/gateway-harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useHarness } from '../support/gateway-harness.ts';
 import { slowClient } from '../support/raw-http-client.ts';
 
 const REQUEST_TIMEOUT_MS = 600;
@@ -13,21 +13,17 @@ const HEADERS_TIMEOUT_MS = 300;
 const SLACK_MS = 1_000;
 const UPSTREAM_LATENCY_MS = 900;
 
-let h: Harness;
 let base: string;
-beforeAll(async () => {
-  h = await startHarness({
-    emulator: { latencyMillis: UPSTREAM_LATENCY_MS },
-    env: {
-      HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
-      HTTP_HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS),
-      LOGIN_FAILURE_MIN_MS: '0',
-    },
-  });
-  base = h.graphqlUrl.replace(/\/graphql$/, '');
+const h = useHarness({
+  emulator: { latencyMillis: UPSTREAM_LATENCY_MS },
+  env: {
+    HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
+    HTTP_HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS),
+    LOGIN_FAILURE_MIN_MS: '0',
+  },
 });
-afterAll(async () => {
-  await h.close();
+beforeAll(() => {
+  base = h.graphqlUrl.replace(/\/graphql$/, '');
 });
 
 /** The sockets the gateway still holds. */

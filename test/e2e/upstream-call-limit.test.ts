@@ -4,8 +4,8 @@
  * ordinary page with its references goes through, in no more calls than estimated.
  */
 import { gql, type TypedDocumentNode } from '@apollo/client';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../support/gateway-harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useHarness } from '../support/gateway-harness.ts';
 import { errorCodes, firstError } from '../support/graphql-errors.ts';
 
 const LOAN = 'com.example.LoanType';
@@ -54,17 +54,10 @@ const OrdersDocument: TypedDocumentNode<
   }
 `;
 
-let h: Harness;
 let token: string;
+const h = useHarness({ resetStatsEachTest: true });
 beforeAll(async () => {
-  h = await startHarness();
   token = await h.login();
-});
-afterAll(async () => {
-  await h.close();
-});
-beforeEach(() => {
-  h.emulator.resetStats();
 });
 
 /** Every upstream call the emulator answered since the last reset, as its own stats endpoint reports them. */
@@ -141,14 +134,10 @@ describe('the static upstream-call estimate', () => {
 });
 
 describe('MAX_UPSTREAM_CALLS_PER_REQUEST', () => {
-  let tuned: Harness;
   let tunedToken: string;
+  const tuned = useHarness({ env: { MAX_UPSTREAM_CALLS_PER_REQUEST: '5' } });
   beforeAll(async () => {
-    tuned = await startHarness({ env: { MAX_UPSTREAM_CALLS_PER_REQUEST: '5' } });
     tunedToken = await tuned.login();
-  });
-  afterAll(async () => {
-    await tuned.close();
   });
 
   it('should refuse against the setting', async () => {

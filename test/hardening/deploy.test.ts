@@ -6,10 +6,10 @@
 import { execFile } from 'node:child_process';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { loadConfig } from '../../src/config.ts';
-import { startHarness, type Harness } from '../support/gateway-harness.ts';
+import { useHarness } from '../support/gateway-harness.ts';
 
 const NODE = resolve('node_modules/.bin/node');
 const DEFAULT_PORT = loadConfig({}).port;
@@ -57,13 +57,7 @@ const web = find('Deployment', 'web');
 const gateway = web.spec?.template?.spec.containers.find((c) => c.name === 'gateway');
 const config = find('ConfigMap', 'gateway-config').data ?? {};
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness();
 
 describe('Kubernetes example', () => {
   it('should run two replicas, each with the gateway as a sidecar of the front-end', () => {

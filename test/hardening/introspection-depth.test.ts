@@ -4,21 +4,15 @@
  * introspection is on.
  */
 import { buildSchema, getIntrospectionQuery, parse, validate, type IntrospectionOptions } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { introspectionDepthRule } from '../../src/limits/introspection-depth-rule.ts';
-import { startHarness, type Harness } from '../support/gateway-harness.ts';
+import { useHarness } from '../support/gateway-harness.ts';
 import { codesOf } from '../support/post-graphql.ts';
 
 /** Any schema has the introspection types. */
 const SCHEMA = buildSchema('type Query { a: Int }');
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ listen: false });
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness({ listen: false });
 
 describe('the standard introspection query', () => {
   const variants: [string, IntrospectionOptions][] = [
@@ -107,15 +101,9 @@ describe('deeper introspection', () => {
 });
 
 describe('with introspection turned on in production', () => {
-  let prod: Harness;
-  beforeAll(async () => {
-    prod = await startHarness({
-      listen: false,
-      env: { NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40), INTROSPECTION: 'true' },
-    });
-  });
-  afterAll(async () => {
-    await prod.close();
+  const prod = useHarness({
+    listen: false,
+    env: { NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40), INTROSPECTION: 'true' },
   });
 
   it('should pass the standard query and refuse a deeper one', async () => {

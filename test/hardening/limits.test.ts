@@ -4,9 +4,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { Kind, getIntrospectionQuery, parse, print, type DocumentNode } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLE_DOCUMENT } from '../../src/app/landing-page.ts';
-import { startHarness, type Harness } from '../support/gateway-harness.ts';
+import { useHarness } from '../support/gateway-harness.ts';
 import * as operations from '../support/operations.ts';
 import * as typedOperations from '../support/typed-operations.ts';
 import { codesOf } from '../support/post-graphql.ts';
@@ -22,15 +22,11 @@ const LIMIT_CODES = new Set([
   'LOGIN_NOT_ALONE',
 ]);
 
-let h: Harness;
 let auth: Record<string, string>;
+const h = useHarness({ listen: false });
 beforeAll(async () => {
-  h = await startHarness({ listen: false });
   auth = { authorization: `Bearer ${await h.login()}` };
   h.emulator.resetStats();
-});
-afterAll(async () => {
-  await h.close();
 });
 
 /** `object { ref { ref { … id } } }`, `levels` refs deep. */
@@ -230,15 +226,9 @@ describe('ordinary operations', () => {
 });
 
 describe('settings', () => {
-  let tuned: Harness;
-  beforeAll(async () => {
-    tuned = await startHarness({
-      listen: false,
-      env: { MAX_DEPTH: '12', MAX_COST: '20', MAX_BODY_BYTES: '2048' },
-    });
-  });
-  afterAll(async () => {
-    await tuned.close();
+  const tuned = useHarness({
+    listen: false,
+    env: { MAX_DEPTH: '12', MAX_COST: '20', MAX_BODY_BYTES: '2048' },
   });
 
   it('should take the depth limit from MAX_DEPTH', async () => {

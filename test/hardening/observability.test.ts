@@ -3,11 +3,11 @@
  * of credentials at every layer, and the Prometheus metrics.
  */
 import { PassThrough } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/observability/logger.ts';
 import { MAX_OPERATION_NAMES, createMetrics } from '../../src/observability/metrics.ts';
 import { REDACTED, createTextRedactor, redactObject, redactUrl } from '../../src/observability/redact.ts';
-import { startHarness, type Harness } from '../support/gateway-harness.ts';
+import { useHarness } from '../support/gateway-harness.ts';
 import { LOAN_TYPES, codesOf, postGraphql } from '../support/post-graphql.ts';
 
 interface LogLine {
@@ -17,7 +17,6 @@ interface LogLine {
   [key: string]: unknown;
 }
 
-let h: Harness;
 let auth: Record<string, string>;
 const raw: string[] = [];
 const lines = (): LogLine[] =>
@@ -27,14 +26,11 @@ const lines = (): LogLine[] =>
     .filter((l) => l !== '')
     .map((l) => JSON.parse(l) as LogLine);
 
+const logStream = new PassThrough();
+logStream.on('data', (chunk: Buffer) => raw.push(chunk.toString('utf8')));
+const h = useHarness({ logStream, env: { LOG_LEVEL: 'info' } });
 beforeAll(async () => {
-  const logStream = new PassThrough();
-  logStream.on('data', (chunk: Buffer) => raw.push(chunk.toString('utf8')));
-  h = await startHarness({ logStream, env: { LOG_LEVEL: 'info' } });
   auth = { authorization: `Bearer ${await h.login()}` };
-});
-afterAll(async () => {
-  await h.close();
 });
 
 describe('request log', () => {

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { startHarness, type Harness } from '../support/gateway-harness.ts';
+import { useHarness, type Harness } from '../support/gateway-harness.ts';
 
 const PAGE = 'http://127.0.0.1:5173';
 const OTHER = 'http://evil.example';
@@ -23,13 +23,7 @@ const post = (h: Harness, origin: string) =>
   });
 
 describe('with CORS_ORIGINS set', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness({ listen: false, env: { CORS_ORIGINS: `${PAGE}, http://localhost:5173` } });
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness({ listen: false, env: { CORS_ORIGINS: `${PAGE}, http://localhost:5173` } });
 
   it('should answer a preflight for POST with content-type and authorization from a listed origin', async () => {
     const response = await preflight(h, PAGE);
@@ -60,13 +54,7 @@ describe('with CORS_ORIGINS set', () => {
 });
 
 describe('without CORS_ORIGINS', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness({ listen: false });
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness({ listen: false });
 
   it('should send no CORS header to any origin', async () => {
     const pre = await preflight(h, PAGE);

@@ -1,21 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { renderGraphiqlPage } from '../../src/http/graphiql.ts';
 import { EXAMPLE_DOCUMENT } from '../../src/app/landing-page.ts';
-import { startHarness, type Harness } from '../support/gateway-harness.ts';
+import { useHarness } from '../support/gateway-harness.ts';
 
 /** The `src`/`href` of every script and stylesheet of a page. */
 const referencedAssets = (html: string) =>
   [...html.matchAll(/<(?:script|link)[^>]*\s(?:src|href)="([^"]+)"/g)].map((m) => m[1] ?? '');
 
 describe('GraphiQL in development', () => {
-  let h: Harness;
   let base: string;
-  beforeAll(async () => {
-    h = await startHarness({ listen: false });
+  const h = useHarness({ listen: false });
+  beforeAll(() => {
     base = h.graphqlUrl.replace(/\/graphql$/, '');
-  });
-  afterAll(async () => {
-    await h.close();
   });
 
   it('should serve the page pre-filled with the example operations and headers', async () => {
@@ -81,13 +77,7 @@ describe('GraphiQL in development', () => {
 });
 
 describe('GraphiQL with the landing page off', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness({ listen: false, env: { LANDING_PAGE: 'false' } });
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness({ listen: false, env: { LANDING_PAGE: 'false' } });
 
   it('should not serve GraphiQL or its assets', async () => {
     const base = h.graphqlUrl.replace(/\/graphql$/, '');

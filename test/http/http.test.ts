@@ -1,14 +1,8 @@
 import { serverAudits } from 'graphql-http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../support/gateway-harness.ts';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from '../support/gateway-harness.ts';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ listen: false });
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness({ listen: false });
 
 describe('GraphQL over HTTP (graphql-http audit suite)', () => {
   // The audits run without a session: `me` and `__typename` need none.
@@ -67,15 +61,9 @@ describe('HTTP surface', () => {
 });
 
 describe('production settings', () => {
-  let prod: Harness;
-  beforeAll(async () => {
-    prod = await startHarness({
-      listen: false,
-      env: { NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40) },
-    });
-  });
-  afterAll(async () => {
-    await prod.close();
+  const prod = useHarness({
+    listen: false,
+    env: { NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40) },
   });
 
   it('should turn introspection and the landing page off by default', async () => {

@@ -5,6 +5,7 @@
  * port, or (`listen: false`) serves only through `fetch`, which goes through Fastify's `inject`.
  */
 import { ApolloClient, HttpLink, InMemoryCache } from '@apollo/client';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../emulator/index.ts';
 import { createGateway, type Gateway } from '../../src/app/create-gateway.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -147,4 +148,36 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       if (options.upstream === undefined) await emulator.close();
     },
   };
+}
+
+/** Options of {@link useHarness}. */
+export interface UseHarnessOptions extends HarnessOptions {
+  /** Reset the emulator's call counters before each test (tests that count upstream calls). */
+  resetStatsEachTest?: boolean;
+}
+
+/**
+ * Starts a harness before the file's (or `describe`'s) tests and closes it after them. Answers a stand-in
+ * that forwards to the running harness, so tests write `h.client()` without a `let` and two hooks each.
+ */
+export function useHarness(options: UseHarnessOptions = {}): Harness {
+  let running: Harness | undefined;
+  beforeAll(async () => {
+    running = await startHarness(options);
+  });
+  afterAll(async () => {
+    await running?.close();
+  });
+  if (options.resetStatsEachTest === true) {
+    beforeEach(() => {
+      running?.emulator.resetStats();
+    });
+  }
+  return new Proxy({} as Harness, {
+    get(_target, key) {
+      if (running === undefined)
+        throw new Error('the harness runs only inside the tests and hooks of its block');
+      return Reflect.get(running, key) as unknown;
+    },
+  });
 }

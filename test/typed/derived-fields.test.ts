@@ -3,8 +3,8 @@
  * English, a described `id`, and `metadata` like the generic `DataObject` has, all through a real client.
  */
 import { gql, type TypedDocumentNode } from '@apollo/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../support/gateway-harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useHarness } from '../support/gateway-harness.ts';
 
 interface FieldInfo {
   name: string;
@@ -49,14 +49,10 @@ const OrderMetadataDocument: TypedDocumentNode<OrderMetadata> = gql`
   }
 `;
 
-let h: Harness;
 let token: string;
+const h = useHarness();
 beforeAll(async () => {
-  h = await startHarness();
   token = await h.login();
-});
-afterAll(async () => {
-  await h.close();
 });
 
 const typeInfo = async (name: string) =>

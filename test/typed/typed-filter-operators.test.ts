@@ -2,8 +2,8 @@
  * The typed API's `FieldFilter` operators end to end: a real Apollo Client against the gateway and the
  * emulator's demo types, with the upstream calls counted.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startHarness, type Harness } from '../support/gateway-harness.ts';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { useHarness } from '../support/gateway-harness.ts';
 import { errorCodes, firstError } from '../support/graphql-errors.ts';
 import {
   LoanTypesDocument,
@@ -12,24 +12,17 @@ import {
   type OrderResult,
 } from '../support/typed-operations.ts';
 
-let h: Harness;
 let token: string;
 let loans: LoanTypeResult[];
 let orders: OrderResult[];
 
+const h = useHarness({ resetStatsEachTest: true });
 beforeAll(async () => {
-  h = await startHarness();
   token = await h.login();
   const loanPage = await h.client(token).query({ query: LoanTypesDocument, variables: { first: 100 } });
   loans = loanPage.data!.loanTypes.nodes.map((n) => n!);
   const orderPage = await h.client(token).query({ query: OrdersDocument, variables: { first: 100 } });
   orders = orderPage.data!.orders.nodes.map((n) => n!);
-});
-afterAll(async () => {
-  await h.close();
-});
-beforeEach(() => {
-  h.emulator.resetStats();
 });
 
 const totalCalls = (): number => Object.values(h.upstreamCalls()).reduce((a, b) => a + b, 0);

@@ -4,8 +4,8 @@
  */
 import { gql, type TypedDocumentNode } from '@apollo/client';
 import { CombinedGraphQLErrors } from '@apollo/client/errors';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../support/gateway-harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useHarness } from '../support/gateway-harness.ts';
 import { errorCodes, firstError } from '../support/graphql-errors.ts';
 import { ObjectDocument, ObjectsDocument, SaveDocument } from '../support/operations.ts';
 import {
@@ -21,23 +21,16 @@ import {
 const LOAN = 'com.example.LoanType';
 const CUSTOMER = 'com.example.Customer';
 const ORDER = 'com.example.Order';
-let h: Harness;
 let token: string;
 let loanIds: string[];
 
+const h = useHarness({ resetStatsEachTest: true });
 beforeAll(async () => {
-  h = await startHarness();
   token = await h.login();
   const all = await h
     .client(token)
     .query({ query: ObjectsDocument, variables: { objectName: LOAN, first: 100 } });
   loanIds = all.data!.objects.nodes.map((n) => n.id);
-});
-afterAll(async () => {
-  await h.close();
-});
-beforeEach(() => {
-  h.emulator.resetStats();
 });
 
 const totalCalls = (): number => Object.values(h.upstreamCalls()).reduce((a, b) => a + b, 0);

@@ -1,6 +1,6 @@
 /** The typed mutations end to end: inputs validated before any write, records stored at their paths. */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../support/gateway-harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useHarness } from '../support/gateway-harness.ts';
 import { errorCodes, firstError } from '../support/graphql-errors.ts';
 import { ObjectDocument, ObjectsDocument } from '../support/operations.ts';
 import {
@@ -12,18 +12,11 @@ import {
 } from '../support/typed-operations.ts';
 
 const LOAN = 'com.example.LoanType';
-let h: Harness;
 let token: string;
 
+const h = useHarness({ resetStatsEachTest: true });
 beforeAll(async () => {
-  h = await startHarness();
   token = await h.login();
-});
-afterAll(async () => {
-  await h.close();
-});
-beforeEach(() => {
-  h.emulator.resetStats();
 });
 
 const writes = (): number => (h.upstreamCalls().save ?? 0) + (h.upstreamCalls().update ?? 0);
