@@ -1,16 +1,10 @@
 import { request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, startEmulator, type FaultOptions, type RunningEmulator } from '../../emulator/index.ts';
-import { getAll, login, postJson, unwrapJsonp, type Credentials } from '../support/emulator-wire.ts';
+import { describe, expect, it } from 'vitest';
+import { DEMO, startEmulator, type FaultOptions } from '../../emulator/index.ts';
+import { getAll, login, postJson, unwrapJsonp } from '../support/emulator-wire.ts';
+import { useEmulator } from '../support/emulator-fixture.ts';
 
-let emulator: RunningEmulator;
-let demo: Credentials;
-
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
-  demo = await login(emulator);
-});
-afterAll(() => emulator.close());
+const { emulator, demo } = useEmulator();
 
 const LOAN = 'com.example.LoanType';
 const readUrl = () =>

@@ -1,21 +1,10 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
-import { filter, getAll, ids, login, type Credentials } from '../support/emulator-wire.ts';
+import { describe, expect, it } from 'vitest';
+import { filter, getAll, ids } from '../support/emulator-wire.ts';
+import { useEmulator } from '../support/emulator-fixture.ts';
 
-let emulator: RunningEmulator;
-let exact: RunningEmulator;
-let demo: Credentials;
-let demoOnExact: Credentials;
-
-beforeAll(async () => {
-  [emulator, exact] = await Promise.all([
-    startEmulator({ port: 0 }),
-    startEmulator({ port: 0, matches: 'exact' }),
-  ]);
-  [demo, demoOnExact] = await Promise.all([login(emulator), login(exact)]);
-});
-afterAll(() => Promise.all([emulator.close(), exact.close()]));
+const { emulator, demo } = useEmulator();
+const { emulator: exact, demo: demoOnExact } = useEmulator({ matches: 'exact' });
 
 const CUSTOMER = 'com.example.Customer';
 const ORDER = 'com.example.Order';

@@ -1,19 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, DEMO_SEED_COUNTS, startEmulator, type RunningEmulator } from '../../emulator/index.ts';
-import { filter, getAll, getJsonp, ids, login, type Credentials } from '../support/emulator-wire.ts';
+import { describe, expect, it } from 'vitest';
+import { DEMO, DEMO_SEED_COUNTS, startEmulator } from '../../emulator/index.ts';
+import { filter, getAll, getJsonp, ids, login } from '../support/emulator-wire.ts';
+import { useEmulator } from '../support/emulator-fixture.ts';
 
-let emulator: RunningEmulator;
-let guarded: RunningEmulator;
-let demo: Credentials;
-
-beforeAll(async () => {
-  [emulator, guarded] = await Promise.all([
-    startEmulator({ port: 0 }),
-    startEmulator({ port: 0, wrapper: 'guard' }),
-  ]);
-  demo = await login(emulator);
-});
-afterAll(() => Promise.all([emulator.close(), guarded.close()]));
+const { emulator, demo } = useEmulator();
+const { emulator: guarded } = useEmulator({ wrapper: 'guard' });
 
 const LOAN = 'com.example.LoanType';
 const CUSTOMER = 'com.example.Customer';

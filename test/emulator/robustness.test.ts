@@ -1,17 +1,9 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
+import { describe, expect, it } from 'vitest';
 import { rejectPattern } from '../../emulator/operations/regex-guard.ts';
-import { login, type Credentials } from '../support/emulator-wire.ts';
+import { useEmulator } from '../support/emulator-fixture.ts';
 
-let emulator: RunningEmulator;
-let demo: Credentials;
-
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
-  demo = await login(emulator);
-});
-afterAll(() => emulator.close());
+const { emulator, demo } = useEmulator();
 
 const PATHS = [
   '/studio/jsonp/getAll',

@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, startEmulator, type RunningEmulator } from '../../emulator/index.ts';
-import { filter, getAll, getJsonp, login, postJson, type Credentials } from '../support/emulator-wire.ts';
+import { describe, expect, it } from 'vitest';
+import { DEMO } from '../../emulator/index.ts';
+import { filter, getAll, getJsonp, postJson } from '../support/emulator-wire.ts';
+import { useEmulator } from '../support/emulator-fixture.ts';
 
-let emulator: RunningEmulator;
-let demo: Credentials;
-
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
-  demo = await login(emulator);
-});
-afterAll(() => emulator.close());
+const { emulator, demo } = useEmulator();
 
 const LOAN = 'com.example.LoanType';
 const ORDER = 'com.example.Order';

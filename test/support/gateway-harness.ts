@@ -10,6 +10,7 @@ import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../..
 import { createGateway, type Gateway } from '../../src/app/create-gateway.ts';
 import { loadConfig } from '../../src/config.ts';
 import { injectFetch, type InjectFetch } from './inject-fetch.ts';
+import { lateBound } from './late-bound.ts';
 import { postGraphql, type GraphqlAnswer } from './post-graphql.ts';
 
 /** The base URL of a gateway that does not listen (`.invalid` never resolves: RFC 2606). */
@@ -161,9 +162,11 @@ export interface UseHarnessOptions extends HarnessOptions {
  * that forwards to the running harness, so tests write `h.client()` without a `let` and two hooks each.
  */
 export function useHarness(options: UseHarnessOptions = {}): Harness {
+  const [harness, setHarness] = lateBound<Harness>('the harness');
   let running: Harness | undefined;
   beforeAll(async () => {
     running = await startHarness(options);
+    setHarness(running);
   });
   afterAll(async () => {
     await running?.close();
@@ -173,11 +176,5 @@ export function useHarness(options: UseHarnessOptions = {}): Harness {
       running?.emulator.resetStats();
     });
   }
-  return new Proxy({} as Harness, {
-    get(_target, key) {
-      if (running === undefined)
-        throw new Error('the harness runs only inside the tests and hooks of its block');
-      return Reflect.get(running, key) as unknown;
-    },
-  });
+  return harness;
 }
