@@ -4,11 +4,11 @@
  * guesses; per-address limits count distinct accounts; a username and its mobile number share counters once
  * a successful form login has linked them.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
-import { startGateway, type TestGateway } from '../support/gateway-harness.ts';
+import { describe, expect, it } from 'vitest';
+import { type TestGateway } from '../support/gateway-harness.ts';
+import { useGatewayPool } from '../support/gateway-pool.ts';
 import { postGraphql, type GraphqlAnswer } from '../support/post-graphql.ts';
-import { startRedisServer, type RedisServer } from '../support/servers/redis-server.ts';
+import { useRedisServer } from '../support/servers/redis-server.ts';
 
 const LOGIN = `mutation Login($username: String!, $password: String!, $method: LoginMethod, $deviceToken: String) {
   login(username: $username, password: $password, method: $method, deviceToken: $deviceToken) {
@@ -20,25 +20,7 @@ const LOGIN = `mutation Login($username: String!, $password: String!, $method: L
 const PASSWORD = 'demo-password';
 const MOBILE = '5550100';
 
-let emulator: RunningEmulator;
-const gateways: TestGateway[] = [];
-
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
-});
-afterAll(async () => {
-  await Promise.all(gateways.map((g) => g.close()));
-  await emulator.close();
-});
-
-async function gateway(env: Record<string, string> = {}): Promise<TestGateway> {
-  const started = await startGateway({
-    upstreamUrl: emulator.url,
-    env: { TRUSTED_PROXIES: 'loopback', ...env },
-  });
-  gateways.push(started);
-  return started;
-}
+const { emulator, gateway } = useGatewayPool({ env: { TRUSTED_PROXIES: 'loopback' } });
 
 interface Attempt {
   username?: string;
@@ -172,24 +154,11 @@ describe('username and mobile number', () => {
 });
 
 describe('shared by replicas through Redis', () => {
-  let redis: RedisServer | undefined;
-  let skipped: string | undefined;
-
-  beforeAll(async () => {
-    const started = await startRedisServer();
-    if ('skipped' in started) skipped = started.skipped;
-    else redis = started;
-  }, 320_000);
-  afterAll(async () => {
-    await redis?.close();
-  });
+  const redis = useRedisServer();
 
   it('should hold the attacker to the same guesses across two replicas, and let the known client in on either', async (context) => {
-    if (redis === undefined) {
-      context.skip(`no redis-server: ${skipped ?? ''}`);
-      return;
-    }
-    const env = { REDIS_URL: redis.url, LOGIN_MAX_FAILURES_PER_USER: '20', SESSION_SECRET: 'k'.repeat(40) };
+    const redisUrl = redis.urlOrSkip(context);
+    const env = { REDIS_URL: redisUrl, LOGIN_MAX_FAILURES_PER_USER: '20', SESSION_SECRET: 'k'.repeat(40) };
     const [a, b] = [await gateway(env), await gateway(env)];
     const device = deviceTokenOf(await login(a, { from: '198.51.100.10' }));
     emulator.resetStats();

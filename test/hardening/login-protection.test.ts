@@ -5,28 +5,13 @@
  * counters shared by two replicas through a real Redis.
  */
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
-import { startGateway, type TestGateway } from '../support/gateway-harness.ts';
+import { describe, expect, it } from 'vitest';
+import { type TestGateway } from '../support/gateway-harness.ts';
+import { useGatewayPool } from '../support/gateway-pool.ts';
 import { LOGIN, postGraphql, type GraphqlAnswer } from '../support/post-graphql.ts';
-import { startRedisServer, type RedisServer } from '../support/servers/redis-server.ts';
+import { useRedisServer } from '../support/servers/redis-server.ts';
 
-let emulator: RunningEmulator;
-const gateways: TestGateway[] = [];
-
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
-});
-afterAll(async () => {
-  await Promise.all(gateways.map((g) => g.close()));
-  await emulator.close();
-});
-
-async function gateway(env: Record<string, string> = {}): Promise<TestGateway> {
-  const started = await startGateway({ upstreamUrl: emulator.url, env });
-  gateways.push(started);
-  return started;
-}
+const { emulator, gateway } = useGatewayPool();
 
 function login(
   gw: TestGateway,
@@ -147,29 +132,12 @@ describe('timing', () => {
 });
 
 describe('shared by replicas through Redis', () => {
-  let redis: RedisServer | undefined;
-  let skipped: string | undefined;
-
-  beforeAll(async () => {
-    const started = await startRedisServer();
-    if ('skipped' in started) {
-      skipped = started.skipped;
-      process.stderr.write(`\nSKIPPED Redis login-limiter tests: ${skipped}\n`);
-    } else {
-      redis = started;
-    }
-  }, 320_000);
-  afterAll(async () => {
-    await redis?.close();
-  });
+  const redis = useRedisServer();
 
   it('should block the 11th failed login for one user on a second replica', async (context) => {
-    if (redis === undefined) {
-      context.skip(`no redis-server: ${skipped ?? ''}`);
-      return;
-    }
-    const a = await gateway({ REDIS_URL: redis.url });
-    const b = await gateway({ REDIS_URL: redis.url });
+    const redisUrl = redis.urlOrSkip(context);
+    const a = await gateway({ REDIS_URL: redisUrl });
+    const b = await gateway({ REDIS_URL: redisUrl });
     const answers = await failTimes(a, 10);
     expect(failure(answers[9]!)).toEqual({ ...REFUSED, retryAfter: 3600 });
 
@@ -180,7 +148,7 @@ describe('shared by replicas through Redis', () => {
     expect(emulator.stats().loginJson).toBe(0);
 
     // The counters are in Redis, under hashed usernames (no username in any key).
-    const client = new Redis(redis.url);
+    const client = new Redis(redisUrl);
     const keys = await client.keys('*');
     client.disconnect();
     expect(keys.length).toBeGreaterThan(0);
@@ -188,10 +156,7 @@ describe('shared by replicas through Redis', () => {
   });
 
   it('should keep guarding logins while Redis is down (the in-memory insurance)', async (context) => {
-    if (redis === undefined) {
-      context.skip(`no redis-server: ${skipped ?? ''}`);
-      return;
-    }
+    redis.urlOrSkip(context); // skipped with the others when there is no Redis, as before
     const c = await gateway({ REDIS_URL: 'redis://127.0.0.1:1' });
     const answers = await failTimes(c, 11, 'insured-user');
     expect(failure(answers[10]!)).toMatchObject({ ...REFUSED, retryAfter: expect.any(Number) });

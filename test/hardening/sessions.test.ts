@@ -5,34 +5,21 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EncryptJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
+import { describe, expect, it } from 'vitest';
 import { deriveSessionKey } from '../../src/auth/session.ts';
-import { startGateway, type TestGateway } from '../support/gateway-harness.ts';
+import { useGatewayPool } from '../support/gateway-pool.ts';
 import { LOAN_TYPES, LOGIN, loginDemo, postGraphql, type GraphqlAnswer } from '../support/post-graphql.ts';
-import { startRedisServer, type RedisServer } from '../support/servers/redis-server.ts';
+import { useRedisServer } from '../support/servers/redis-server.ts';
 
 const SECRET = 's'.repeat(40);
 const ME = '{ me { username expiresAt } }';
 const LOGOUT = 'mutation { logout }';
 
-let emulator: RunningEmulator;
-const gateways: TestGateway[] = [];
-
-beforeAll(async () => {
-  // Upstream tokens live 3 s, so a test can watch one expire under a live gateway session.
-  emulator = await startEmulator({ port: 0, tokenTtlSeconds: 3 });
+// Upstream tokens live 3 s, so a test can watch one expire under a live gateway session.
+const { emulator, gateway } = useGatewayPool({
+  env: { SESSION_SECRET: SECRET },
+  emulator: { tokenTtlSeconds: 3 },
 });
-afterAll(async () => {
-  await Promise.all(gateways.map((g) => g.close()));
-  await emulator.close();
-});
-
-async function gateway(env: Record<string, string> = {}): Promise<TestGateway> {
-  const started = await startGateway({ upstreamUrl: emulator.url, env: { SESSION_SECRET: SECRET, ...env } });
-  gateways.push(started);
-  return started;
-}
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
@@ -77,24 +64,12 @@ describe('logout', () => {
   });
 
   describe('on a second replica sharing Redis', () => {
-    let redis: RedisServer | undefined;
-    let skipped: string | undefined;
-    beforeAll(async () => {
-      const started = await startRedisServer();
-      if ('skipped' in started) skipped = started.skipped;
-      else redis = started;
-    }, 320_000);
-    afterAll(async () => {
-      await redis?.close();
-    });
+    const redis = useRedisServer();
 
     it('should answer me null and reads UNAUTHENTICATED on the replica that did not see the logout', async (context) => {
-      if (redis === undefined) {
-        context.skip(`no redis-server: ${skipped ?? ''}`);
-        return;
-      }
-      const a = await gateway({ REDIS_URL: redis.url });
-      const b = await gateway({ REDIS_URL: redis.url });
+      const redisUrl = redis.urlOrSkip(context);
+      const a = await gateway({ REDIS_URL: redisUrl });
+      const b = await gateway({ REDIS_URL: redisUrl });
       const token = await loginDemo(a.graphqlUrl);
       // B has opened (and cached) the session before the logout: the list is consulted after that cache.
       expect((await postGraphql(b.graphqlUrl, ME, {}, bearer(token))).data).toMatchObject({ me: {} });

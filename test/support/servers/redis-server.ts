@@ -5,6 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { Redis } from 'ioredis';
+import { afterAll, beforeAll, type TestContext } from 'vitest';
 import { startProcess, stopProcess, waitUntilReady } from '../child-process.ts';
 import { ensureDebianPackage } from '../debian-package.ts';
 import { freePort } from '../free-port.ts';
@@ -82,4 +83,34 @@ export async function startRedisServer(): Promise<RedisServer | { skipped: strin
     };
   }
   return { url, close: () => stopProcess(server, 5_000).then(() => undefined) };
+}
+
+/** What {@link useRedisServer} hands a test file. */
+export interface RedisFixture {
+  /** The server's URL; skips the calling test, saying why, when there is no server. */
+  urlOrSkip(context: TestContext): string;
+}
+
+/** A redis-server for the calling block's tests (installed first if need be), stopped after them. */
+export function useRedisServer(): RedisFixture {
+  let server: RedisServer | undefined;
+  let skipped: string | undefined;
+  beforeAll(async () => {
+    const started = await startRedisServer();
+    if ('skipped' in started) {
+      skipped = started.skipped;
+      process.stderr.write(`\nSKIPPED Redis tests: ${skipped}\n`);
+    } else {
+      server = started;
+    }
+  }, 320_000);
+  afterAll(async () => {
+    await server?.close();
+  });
+  return {
+    urlOrSkip(context) {
+      if (server === undefined) return context.skip(`no redis-server: ${skipped ?? ''}`);
+      return server.url;
+    },
+  };
 }
