@@ -6,15 +6,14 @@
  * per upstream call with its batch size, retries and outcome class, undici's span under it whose context
  * reached the upstream; the log line carries the trace id; no secret is in any span.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
+import { stopProcess } from '../support/child-process.ts';
+import { startGatewayCommand, type GatewayCommand } from '../support/gateway-command.ts';
 
-const NODE = resolve('node_modules/.bin/node');
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const CALLER_SPAN_ID = '00f067aa0ba902b7';
 
@@ -31,10 +30,9 @@ let emulator: RunningEmulator;
 let proxy: Server;
 let receiver: Server;
 let baseUrl: string;
-let output = '';
 let proxyUrl: string;
 let receiverUrl: string;
-const children: ChildProcess[] = [];
+const commands: GatewayCommand[] = [];
 const bodies: string[] = [];
 const upstreamTraceparents: string[] = [];
 
@@ -60,50 +58,30 @@ function attribute(span: OtlpSpan, key: string): unknown {
   return 'intValue' in value ? Number(first) : first;
 }
 
-/** Starts the real command against the proxy, exporting to the receiver; its output goes to `output`. */
+/** Starts the real command against the proxy, exporting to the receiver; its output is in `output()`. */
 async function startCommand(
   upstreamUrl: string,
   otlpUrl: string,
   env: Record<string, string>,
-): Promise<{ child: ChildProcess; baseUrl: string }> {
-  const started = spawn(NODE, ['src/main.ts'], {
+): Promise<GatewayCommand> {
+  const command = await startGatewayCommand({
+    upstreamUrl,
     env: {
-      PATH: process.env.PATH ?? '',
-      NODE_ENV: 'test',
-      HOST: '127.0.0.1',
-      PORT: '0',
       LOG_LEVEL: 'info',
-      API_URL: upstreamUrl,
-      BASE_URL: upstreamUrl,
-      STUDIO_URL: upstreamUrl,
-      SERVER_URL: upstreamUrl,
-      APPLICATION_CODE: 'demo',
-      ORGANIZATION_CODE: 'acme',
       OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl,
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
       OTEL_BSP_SCHEDULE_DELAY: '100',
       OTEL_SERVICE_NAME: 'gateway-under-test',
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  children.push(started);
-  started.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  let seen = '';
-  const url = await new Promise<string>((resolveUrl, reject) => {
-    started.stdout.on('data', (chunk: Buffer) => {
-      const text = chunk.toString('utf8');
-      output += text;
-      seen += text;
-      const match = /GraphQL endpoint: (http:\/\/[^\s]+)\/graphql/.exec(seen);
-      if (match?.[1] !== undefined) resolveUrl(match[1]);
-    });
-    started.once('exit', (code) => {
-      reject(new Error(`gateway exited (${String(code)}) before listening:\n${output}`));
-    });
-  });
-  return { child: started, baseUrl: url };
+  commands.push(command);
+  return command;
 }
+
+/** Everything the started commands wrote. */
+const output = (): string =>
+  commands.map((command) => `${command.process.stdout()}\n${command.process.stderr()}`).join('\n');
 
 beforeAll(async () => {
   emulator = await startEmulator({ port: 0 });
@@ -141,7 +119,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  for (const started of children) if (started.exitCode === null) started.kill('SIGKILL');
+  await Promise.all(commands.map((command) => stopProcess(command.process, 0, 'SIGKILL')));
   await new Promise((done) => proxy.close(done));
   await new Promise((done) => receiver.close(done));
   await emulator.close();
@@ -221,7 +199,7 @@ describe('tracing switched on by OTEL_* variables', () => {
 
   it('should put the request id and the trace id in the log line', async () => {
     const logLine = () =>
-      output
+      output()
         .split('\n')
         .filter((l) => l.startsWith('{'))
         .map((l) => JSON.parse(l) as { msg?: string; operation?: string; traceId?: string; reqId?: string })
