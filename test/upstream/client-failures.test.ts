@@ -1,34 +1,15 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UpstreamError } from '../../src/upstream/errors.ts';
 import type { UpstreamErrorKind } from '../../src/upstream/errors.ts';
 import type { UpstreamCallEvent, UpstreamClient, UpstreamClientOptions } from '../../src/upstream/types.ts';
-import { CREDENTIALS, clientFor, failureOf } from '../support/client-for.ts';
-import { findClosedPort, startMisbehavingServer } from '../support/servers/misbehaving-server.ts';
-import type { MisbehavingServer } from '../support/servers/misbehaving-server.ts';
+import { CREDENTIALS, failureOf } from '../support/client-for.ts';
+import { useMisbehavingServer } from '../support/misbehaving-fixture.ts';
 
-let server: MisbehavingServer;
-let refusedUrl: string;
-const clients: UpstreamClient[] = [];
-
-beforeAll(async () => {
-  server = await startMisbehavingServer();
-  refusedUrl = `http://127.0.0.1:${await findClosedPort()}`;
-});
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()));
-  server.reset();
-});
-afterAll(async () => {
-  await server.close();
-});
+const misbehaving = useMisbehavingServer();
+const { server } = misbehaving;
 
 function client(behaviour: string, options: Partial<UpstreamClientOptions> = {}): UpstreamClient {
-  const created = clientFor(behaviour === 'refused' ? refusedUrl : server.url, behaviour, {
-    readRetries: 0,
-    ...options,
-  });
-  clients.push(created);
-  return created;
+  return misbehaving.client(behaviour, { readRetries: 0, ...options });
 }
 
 type Operation = (client: UpstreamClient) => Promise<unknown>;

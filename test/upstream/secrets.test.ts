@@ -1,42 +1,24 @@
 import { inspect } from 'node:util';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { UpstreamErrorKind } from '../../src/upstream/errors.ts';
 import { toTransportError } from '../../src/upstream/transport-error.ts';
-import type { UpstreamCallEvent, UpstreamClient, UpstreamClientOptions } from '../../src/upstream/types.ts';
-import { CREDENTIALS, clientFor, failureOf } from '../support/client-for.ts';
-import { findClosedPort, startMisbehavingServer } from '../support/servers/misbehaving-server.ts';
-import type { MisbehavingServer } from '../support/servers/misbehaving-server.ts';
+import type { UpstreamCallEvent, UpstreamClient } from '../../src/upstream/types.ts';
+import { CREDENTIALS, failureOf } from '../support/client-for.ts';
+import { useMisbehavingServer } from '../support/misbehaving-fixture.ts';
 
 const TOKEN = CREDENTIALS.apiToken;
 const PASSWORD = 'pw-SECRET-93d0aa51';
 
-let server: MisbehavingServer;
-let refusedUrl: string;
-const clients: UpstreamClient[] = [];
+const misbehaving = useMisbehavingServer();
 const events: UpstreamCallEvent[] = [];
 
-beforeAll(async () => {
-  server = await startMisbehavingServer();
-  refusedUrl = `http://127.0.0.1:${await findClosedPort()}`;
-});
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()));
-  server.reset();
-});
-afterAll(async () => {
-  await server.close();
-});
-
 function client(behaviour: string): UpstreamClient {
-  const options: Partial<UpstreamClientOptions> = {
+  return misbehaving.client(behaviour, {
     readRetries: 0,
     callTimeoutMillis: 300,
     maxResponseBytes: 32 * 1024,
     onCall: (event) => events.push(event),
-  };
-  const created = clientFor(behaviour === 'refused' ? refusedUrl : server.url, behaviour, options);
-  clients.push(created);
-  return created;
+  });
 }
 
 /** Every way a secret could leave through an error. */
