@@ -3,6 +3,7 @@
  * emulator, which evaluates the compiled `matches` patterns the way the upstream does (full string).
  */
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { listObjects } from '../support/list-objects.ts';
 import { useHarness } from '../support/gateway-harness.ts';
 import { errorCodes, firstError } from '../support/graphql-errors.ts';
 import { ObjectDocument, ObjectsDocument, SaveDocument, type Criterion } from '../support/operations.ts';
@@ -16,10 +17,7 @@ let loans: { id: string; loanType: string; description: string }[];
 const h = useHarness({ resetStatsEachTest: true });
 beforeAll(async () => {
   token = await h.login();
-  const all = await h
-    .client(token)
-    .query({ query: ObjectsDocument, variables: { objectName: LOAN, first: 100 } });
-  loans = all.data!.objects.nodes.map((n) => ({
+  loans = (await listObjects(h, token, LOAN)).map((n) => ({
     id: n.id,
     loanType: String(n.data.loanType),
     description: String(n.data.description),

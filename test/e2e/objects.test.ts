@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { gql, type TypedDocumentNode } from '@apollo/client';
+import { listObjects } from '../support/list-objects.ts';
 import { useHarness } from '../support/gateway-harness.ts';
 import { errorCodes, firstError } from '../support/graphql-errors.ts';
 import {
@@ -19,10 +20,7 @@ let loanIds: string[];
 const h = useHarness({ resetStatsEachTest: true });
 beforeAll(async () => {
   token = await h.login();
-  const all = await h
-    .client(token)
-    .query({ query: ObjectsDocument, variables: { objectName: LOAN, first: 100 } });
-  loanIds = all.data!.objects.nodes.map((n) => n.id);
+  loanIds = (await listObjects(h, token, LOAN)).map((n) => n.id);
 });
 
 function totalCalls(): number {

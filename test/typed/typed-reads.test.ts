@@ -5,6 +5,7 @@
 import { gql, type TypedDocumentNode } from '@apollo/client';
 import { CombinedGraphQLErrors } from '@apollo/client/errors';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { listObjects } from '../support/list-objects.ts';
 import { useHarness } from '../support/gateway-harness.ts';
 import { errorCodes, firstError } from '../support/graphql-errors.ts';
 import { ObjectDocument, ObjectsDocument, SaveDocument } from '../support/operations.ts';
@@ -27,10 +28,7 @@ let loanIds: string[];
 const h = useHarness({ resetStatsEachTest: true });
 beforeAll(async () => {
   token = await h.login();
-  const all = await h
-    .client(token)
-    .query({ query: ObjectsDocument, variables: { objectName: LOAN, first: 100 } });
-  loanIds = all.data!.objects.nodes.map((n) => n.id);
+  loanIds = (await listObjects(h, token, LOAN)).map((n) => n.id);
 });
 
 const totalCalls = (): number => Object.values(h.upstreamCalls()).reduce((a, b) => a + b, 0);
