@@ -6,23 +6,14 @@
  * missing.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { compileJavaPattern } from '../../emulator/operations/filter-command.ts';
 import { translateJavaPattern } from '../../emulator/java-pattern/java-pattern.ts';
 import { rejectPattern } from '../../emulator/operations/regex-guard.ts';
-import { ensureDebianPackage } from '../support/debian-package.ts';
-import { type JavaRegexTimer, startJavaRegexTimer } from '../support/java/java-regex-timer.ts';
+import { useJavaRegexTimer } from '../support/java/java-regex-timer.ts';
 import { HAND_PICKED } from '../support/java/java-matches-corpus.ts';
 
-let java: JavaRegexTimer;
-beforeAll(async () => {
-  const installed = await ensureDebianPackage({ binary: 'java', packageName: 'openjdk-17-jdk-headless' });
-  if (!installed.ok) throw new Error(installed.reason);
-  java = await startJavaRegexTimer();
-}, 900_000);
-afterAll(async () => {
-  await java.close();
-});
+const java = useJavaRegexTimer();
 
 type Verdict = 'match' | 'nomatch' | 'invalid' | 'unsupported';
 

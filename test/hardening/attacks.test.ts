@@ -11,28 +11,17 @@ import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
-import { createPatternGuard, type PatternGuard } from '../../src/upstream/pattern-guard.ts';
+import { createPatternGuard } from '../../src/upstream/pattern-guard.ts';
 import { createRequestChecks } from '../../src/upstream/request-checks.ts';
-import { ensureDebianPackage } from '../support/debian-package.ts';
-import { startJavaRegexTimer, type JavaRegexTimer } from '../support/java/java-regex-timer.ts';
+import { useJavaRegexTimer } from '../support/java/java-regex-timer.ts';
 import { startGateway, type TestGateway } from '../support/gateway-harness.ts';
 import { LOAN_TYPES, codesOf, loginDemo, postGraphql } from '../support/post-graphql.ts';
 
 const LIMIT_MILLIS = 100;
 const LOAN = 'com.example.LoanType';
 
-let java: JavaRegexTimer;
-let guard: PatternGuard;
-
-beforeAll(async () => {
-  const installed = await ensureDebianPackage({ binary: 'java', packageName: 'openjdk-17-jdk-headless' });
-  if (!installed.ok) throw new Error(installed.reason);
-  java = await startJavaRegexTimer();
-  guard = createPatternGuard();
-}, 900_000);
-afterAll(async () => {
-  await java.close();
-});
+const java = useJavaRegexTimer();
+const guard = createPatternGuard();
 
 /**
  * [pattern, a field value a caller may store, why]. Every value is far inside the gateway's limits

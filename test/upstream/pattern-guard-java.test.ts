@@ -4,18 +4,13 @@
  * the ordinary patterns (callers' and the gateway's own) must be accepted and stay fast in Java on long,
  * hostile-looking subjects. Installs Debian's JDK when `java` is missing (CI machines start bare).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { check } from 'recheck';
 import { parseJavaRegex } from '../../src/upstream/java-regex-parser.ts';
-import {
-  createPatternGuard,
-  type PatternGuard,
-  type PatternVerdict,
-} from '../../src/upstream/pattern-guard.ts';
+import { createPatternGuard, type PatternVerdict } from '../../src/upstream/pattern-guard.ts';
 import { alternationOf, escapeJavaRegex } from '../../src/upstream/regex-escape.ts';
 import { toCheckerSource } from '../../src/upstream/regex-shape.ts';
-import { ensureDebianPackage } from '../support/debian-package.ts';
-import { startJavaRegexTimer, type JavaRegexTimer } from '../support/java/java-regex-timer.ts';
+import { useJavaRegexTimer } from '../support/java/java-regex-timer.ts';
 
 const reasonOf = (verdict: PatternVerdict): string => (verdict.ok ? '' : verdict.reason);
 
@@ -142,19 +137,8 @@ async function fastestRun(pattern: string, subject: string, tries = 3) {
   return best;
 }
 
-let java: JavaRegexTimer;
-let guard: PatternGuard;
-
-beforeAll(async () => {
-  const installed = await ensureDebianPackage({ binary: 'java', packageName: 'openjdk-17-jdk-headless' });
-  if (!installed.ok) throw new Error(installed.reason);
-  java = await startJavaRegexTimer();
-  guard = createPatternGuard();
-}, 900_000);
-
-afterAll(async () => {
-  await java.close();
-});
+const java = useJavaRegexTimer();
+const guard = createPatternGuard();
 
 describe('the pattern guard against java.util.regex', () => {
   it('should refuse every pattern Java cannot finish in 100 ms on an attack string', async () => {

@@ -6,6 +6,9 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
+import { ensureDebianPackage } from '../debian-package.ts';
+import { lateBound } from '../late-bound.ts';
 
 const SOURCE = fileURLToPath(new URL('./RegexTimer.java', import.meta.url));
 
@@ -67,4 +70,23 @@ export async function startJavaRegexTimer(): Promise<JavaRegexTimer> {
       await exited;
     },
   };
+}
+
+/**
+ * A Java regex timer for the calling block's tests: installs Debian's JDK first when `java` is missing
+ * (failing the block, with the reason, where that is impossible), and stops the JVM after the tests.
+ */
+export function useJavaRegexTimer(): JavaRegexTimer {
+  const [java, setJava] = lateBound<JavaRegexTimer>('the Java regex timer');
+  let running: JavaRegexTimer | undefined;
+  beforeAll(async () => {
+    const installed = await ensureDebianPackage({ binary: 'java', packageName: 'openjdk-17-jdk-headless' });
+    if (!installed.ok) throw new Error(installed.reason);
+    running = await startJavaRegexTimer();
+    setJava(running);
+  }, 900_000);
+  afterAll(async () => {
+    await running?.close();
+  });
+  return java;
 }
