@@ -8,7 +8,6 @@
  * `String.matches`) on field values the gateway lets any caller store (well inside `MAX_BODY_BYTES`, 100 kB).
  */
 import { createServer, request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
 import { createPatternGuard } from '../../src/upstream/pattern-guard.ts';
@@ -16,6 +15,7 @@ import { createRequestChecks } from '../../src/upstream/request-checks.ts';
 import { useJavaRegexTimer } from '../support/java/java-regex-timer.ts';
 import { startGateway, type TestGateway } from '../support/gateway-harness.ts';
 import { LOAN_TYPES, codesOf, loginDemo, postGraphql } from '../support/post-graphql.ts';
+import { listenOnLoopback } from '../support/servers/listen-on-loopback.ts';
 
 const LIMIT_MILLIS = 100;
 const LOAN = 'com.example.LoanType';
@@ -105,18 +105,12 @@ async function startJavaLikeUpstream(
       forward();
     })();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const listening = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: listening.url,
     overflowed: () => overflowed,
     async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) =>
-        server.close(() => {
-          resolve();
-        }),
-      );
+      await listening.close();
     },
   };
 }

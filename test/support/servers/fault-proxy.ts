@@ -6,7 +6,7 @@
  * With no fault set, every request is passed through unchanged.
  */
 import { createServer, request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from './listen-on-loopback.ts';
 
 /** The proxy's own faults. */
 export type ProxyFault = 'hang' | 'stall' | 'drip' | undefined;
@@ -48,21 +48,15 @@ export async function startFaultProxy(targetUrl: string): Promise<FaultProxy> {
     upstream.on('error', () => res.destroy());
     req.pipe(upstream);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const listening = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: listening.url,
     setFault(next) {
       fault = next;
     },
     async close() {
       for (const timer of timers) clearInterval(timer);
-      server.closeAllConnections();
-      await new Promise<void>((resolve) =>
-        server.close(() => {
-          resolve();
-        }),
-      );
+      await listening.close();
     },
   };
 }

@@ -6,7 +6,7 @@
  * refused, so a test can assert that the gateway never sent one.
  */
 import { createServer, request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from './listen-on-loopback.ts';
 
 /** A running proxy. */
 export interface ServletProxy {
@@ -50,19 +50,13 @@ export async function startServletProxy(targetUrl: string): Promise<ServletProxy
     if (error.code === 'HPE_HEADER_OVERFLOW') refused.push({ status: 431, path: '(request head too large)' });
     socket.end('HTTP/1.1 431 Request Header Fields Too Large\r\nconnection: close\r\n\r\n');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const listening = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: listening.url,
     refused,
     passed: () => passed,
     async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) =>
-        server.close(() => {
-          resolve();
-        }),
-      );
+      await listening.close();
     },
   };
 }
