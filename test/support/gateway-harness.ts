@@ -99,6 +99,8 @@ export interface Harness extends TestGateway {
   login(method?: 'JSON' | 'FORM'): Promise<string>;
   /** Upstream calls per operation since the last `resetStats`. */
   upstreamCalls(): Record<string, number>;
+  /** All upstream calls since the last `resetStats`. */
+  totalUpstreamCalls(): number;
 }
 
 /** Options of {@link startHarness}: the emulator's, plus the gateway's. */
@@ -144,6 +146,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       return token;
     },
     upstreamCalls: () => emulator.stats(),
+    totalUpstreamCalls: () => Object.values(emulator.stats()).reduce((a, b) => a + b, 0),
     async close() {
       await started.close();
       if (options.upstream === undefined) await emulator.close();
