@@ -9,7 +9,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig, type GatewayConfig } from '../src/config.ts';
+import { ConfigError } from '../src/config/config-error.ts';
+import { loadConfig } from '../src/config/load-config.ts';
+import type { GatewayConfig } from '../src/config/gateway-config.ts';
 import { OBJECTS_DIR, readTypeDefs } from '../src/graphql/schema.ts';
 import { buildTypedApi } from '../src/typed/build-typed-api.ts';
 import { createUpstreamClient } from '../src/upstream/client.ts';
@@ -129,7 +131,7 @@ async function main(): Promise<void> {
     throw new UsageError(`${out} exists: pass --force to replace it, or --out another file`);
 
   const client = createUpstreamClient({
-    ...config.upstream,
+    ...config.upstream.urls,
     pageStartMode: config.pageStartMode,
     requestLimits: config.requestLimits,
     authErrorPattern: config.authErrorPattern,

@@ -3,9 +3,10 @@
  * set, starts the gateway, and stops both cleanly on SIGTERM/SIGINT (`shutdown.ts`).
  */
 import { addressInUseLine, isAddressInUse } from './app/address-in-use.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError } from './config/config-error.ts';
+import { loadConfig } from './config/load-config.ts';
+import { upstreamUrlsOf, withEmulatorAt } from './config/upstream-urls.ts';
 import { tracingRequested, type GatewayTracing } from './observability/tracing.ts';
-import type { UpstreamUrls } from './app/create-gateway.ts';
 import { createShutdown } from './app/shutdown.ts';
 
 /** A start-up failure whose message is already the one line to print. */
@@ -21,12 +22,10 @@ async function main(): Promise<void> {
     tracing = startTracing({ propagateUpstream: config.upstreamPropagateTrace, graphqlPath: '/graphql' });
   }
   const { createGateway } = await import('./app/create-gateway.ts');
-  let upstreamUrls: UpstreamUrls;
+  let ready = config;
   let stopEmulator: (() => Promise<void>) | undefined;
   let demoLogin: { username: string; mobile: string; password: string } | undefined;
-  if (config.upstream.kind === 'remote') {
-    upstreamUrls = config.upstream;
-  } else {
+  if (config.upstream.kind === 'embedded') {
     // Loaded only when embedded: the image ships no emulator, and its process-wide V8 regex flag must
     // never be set inside a gateway that talks to a real upstream.
     const { startEmulator, readObjectTypes, DEMO } = await import('../emulator/index.ts');
@@ -53,14 +52,9 @@ async function main(): Promise<void> {
         : error;
     });
     stopEmulator = () => emulator.close();
-    upstreamUrls = {
-      apiUrl: emulator.url,
-      baseUrl: emulator.url,
-      studioUrl: emulator.url,
-      serverUrl: emulator.url,
-    };
+    ready = withEmulatorAt(config, emulator.url);
   }
-  const gateway = await createGateway({ config, upstreamUrls, ...(tracing ? { tracing } : {}) });
+  const gateway = await createGateway({ config: ready, ...(tracing ? { tracing } : {}) });
   const url = await gateway.listen().catch(async (error: unknown) => {
     await stopEmulator?.();
     throw isAddressInUse(error)
@@ -93,7 +87,7 @@ async function main(): Promise<void> {
   if (demoLogin) {
     const DEMO = demoLogin;
     lines.push(
-      `Upstream:         embedded emulator at ${upstreamUrls.studioUrl}`,
+      `Upstream:         embedded emulator at ${upstreamUrlsOf(ready).studioUrl}`,
       `Demo login:       username "${DEMO.username}" (or mobile ${DEMO.mobile}), password "${DEMO.password}"`,
       `Try:              curl -s ${url}/graphql -H 'content-type: application/json' \\`,
       `                    -d '{"query":"mutation { login(username: \\"demo\\", password: \\"demo-password\\") { token } }"}'`,

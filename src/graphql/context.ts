@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { LoginProtection } from '../auth/login-protection.ts';
-import type { GatewayConfig } from '../config.ts';
+import type { GatewayConfig } from '../config/gateway-config.ts';
 import type { SessionClaims, SessionSealer } from '../auth/session.ts';
 import { createLoaders, type Loaders } from '../upstream/loaders.ts';
 import type { PatternGuard } from '../upstream/pattern-guard.ts';

@@ -13,7 +13,7 @@ import {
   type OperationDefinitionNode,
   type TypeNode,
 } from 'graphql';
-import type { GatewayConfig } from '../config.ts';
+import type { GatewayConfig } from '../config/gateway-config.ts';
 import type { Blame } from '../upstream/errors.ts';
 import { MAX_IDS_PER_BATCH } from '../upstream/loaders.ts';
 import { LimitCode, limitError } from './limit-error.ts';

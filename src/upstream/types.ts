@@ -64,8 +64,8 @@ export type PageStartMode = 'page0' | 'page1' | 'offset';
 /** How the upstream's `matches` operator compares (docs/design.md): full-string regex, or plain equality. */
 export type MatchesMode = 'regex' | 'exact';
 
-/** Settings of {@link UpstreamClient}. Every deadline is in milliseconds. */
-export interface UpstreamClientOptions {
+/** The upstream's four base addresses (the settings `API_URL`, `BASE_URL`, `STUDIO_URL`, `SERVER_URL`). */
+export interface UpstreamUrls {
   /** Base of the JSON login (`{api_url}`); may carry a path prefix; trailing slash optional. */
   apiUrl: string;
   /** Base of the form login (`{base_url}`). */
@@ -74,6 +74,10 @@ export interface UpstreamClientOptions {
   studioUrl: string;
   /** Base of save and update (`{server_url}`). */
   serverUrl: string;
+}
+
+/** Settings of {@link UpstreamClient}. Every deadline is in milliseconds. */
+export interface UpstreamClientOptions extends UpstreamUrls {
   /** How `pageStart` counts. Default `page0`. */
   pageStartMode?: PageStartMode;
   /** Connection deadline. Default `2_000`. */

@@ -1,6 +1,7 @@
 /** The hardening settings: defaults as documented, and one clear line naming a bad one. */
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.ts';
+import { ConfigError } from '../../src/config/config-error.ts';
+import { loadConfig } from '../../src/config/load-config.ts';
 
 describe('hardening settings', () => {
   it('should default to the documented limits, login protection, resilience and shutdown values', () => {

@@ -3,7 +3,7 @@
  * (Apollo Client core, no React) for them.
  */
 import { ApolloClient, HttpLink, InMemoryCache } from '@apollo/client';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/config/load-config.ts';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../emulator/index.ts';
 import { createGateway, type Gateway } from '../../src/app/create-gateway.ts';
 
@@ -48,15 +48,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     SERVER_URL: emulator.url,
     ...options.env,
   });
-  const upstreamUrls = {
-    apiUrl: emulator.url,
-    baseUrl: emulator.url,
-    studioUrl: emulator.url,
-    serverUrl: emulator.url,
-  };
   const gateway = await createGateway({
     config,
-    upstreamUrls,
     ...(options.logStream ? { logStream: options.logStream } : {}),
   });
   const base = await gateway.listen();

@@ -2,7 +2,7 @@
  * A gateway in front of any upstream address (the emulator, a fault proxy), with a tiny fetch-based GraphQL
  * client that reports HTTP status, body and elapsed time.
  */
-import { loadConfig } from '../../../src/config.ts';
+import { loadConfig } from '../../../src/config/load-config.ts';
 import { createGateway, type Gateway } from '../../../src/app/create-gateway.ts';
 
 /** A running gateway. */
@@ -37,12 +37,6 @@ export async function startGateway(options: {
   });
   const gateway = await createGateway({
     config,
-    upstreamUrls: {
-      apiUrl: upstreamUrl,
-      baseUrl: upstreamUrl,
-      studioUrl: upstreamUrl,
-      serverUrl: upstreamUrl,
-    },
     ...(options.logStream ? { logStream: options.logStream } : {}),
   });
   const baseUrl = await gateway.listen();
