@@ -17,7 +17,7 @@ import type { FastifyInstance } from 'fastify';
 import { createDeadSessionPlugin } from '../auth/dead-session-plugin.ts';
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import type { GatewayServices, GraphQLContext } from '../graphql/context.ts';
-import { createErrorFormatter } from '../graphql/errors.ts';
+import { createErrorFormatter } from '../graphql/format-error.ts';
 import { buildSchema } from '../graphql/schema.ts';
 import { linkGraphiqlFromLandingPage } from '../http/graphiql-link.ts';
 import { refuseSubscriptions } from '../http/refuse-subscriptions.ts';

@@ -5,7 +5,7 @@
 import { GraphQLError, type GraphQLFieldResolver } from 'graphql';
 import type { IExecutableSchemaDefinition } from '@graphql-tools/schema';
 import type { GraphQLContext } from '../graphql/context.ts';
-import { ErrorCode } from '../graphql/errors.ts';
+import { ErrorCode } from '../graphql/error-codes.ts';
 import type { DataObjectConnectionModel, DataObjectModel, SavePayloadModel } from '../resolvers/mappers.ts';
 import { getPath } from '../resolvers/object-path.ts';
 import type { PageArgs } from '../resolvers/paging.ts';
