@@ -133,7 +133,7 @@ async function main(): Promise<void> {
   const client = createUpstreamClient({
     ...config.upstream.urls,
     pageStartMode: config.pageStartMode,
-    requestLimits: config.requestLimits,
+    requestLimits: config.upstreamRequestLimits,
     authErrorPattern: config.authErrorPattern,
   });
   try {

@@ -36,7 +36,7 @@ export function createUpstreamStack(options: UpstreamStackOptions): ResilientCli
     authErrorPattern: config.authErrorPattern,
     forbiddenErrorPattern: config.forbiddenErrorPattern,
     callerErrorPattern: config.callerErrorPattern,
-    requestLimits: config.requestLimits,
+    requestLimits: config.upstreamRequestLimits,
     connectTimeoutMillis: config.upstreamConnectTimeoutMillis,
     headersTimeoutMillis: config.upstreamHeadersTimeoutMillis,
     bodyTimeoutMillis: config.upstreamBodyTimeoutMillis,

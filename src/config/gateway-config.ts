@@ -45,7 +45,7 @@ export interface GatewayConfig {
   /** `UPSTREAM_CALLER_ERROR_PATTERN`: upstream messages meaning "the caller's input is wrong" (`BAD_USER_INPUT`). */
   callerErrorPattern: RegExp;
   /** What the upstream cannot take, refused before sending; see `src/upstream/request-checks.ts`. */
-  requestLimits: {
+  upstreamRequestLimits: {
     /** `UPSTREAM_MAX_ID_LENGTH`. */
     maxIdLength: number;
     /** `UPSTREAM_MAX_URL_BYTES`: request line and headers. */

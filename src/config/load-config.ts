@@ -99,7 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     authErrorPattern: e.UPSTREAM_AUTH_ERROR_PATTERN,
     forbiddenErrorPattern: e.UPSTREAM_FORBIDDEN_ERROR_PATTERN,
     callerErrorPattern: e.UPSTREAM_CALLER_ERROR_PATTERN,
-    requestLimits: {
+    upstreamRequestLimits: {
       maxIdLength: e.UPSTREAM_MAX_ID_LENGTH,
       maxUrlBytes: e.UPSTREAM_MAX_URL_BYTES,
       maxDataDepth: e.UPSTREAM_MAX_DATA_DEPTH,

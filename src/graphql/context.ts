@@ -46,8 +46,11 @@ export interface GraphQLContext {
   session: SessionClaims | null;
   /** Why {@link session} is `null` (`undefined` when there is a session). */
   noSessionReason: NoSessionReason | undefined;
-  /** The session, credentials and loaders; throws `UNAUTHENTICATED` without a valid session. */
-  auth(): AuthenticatedContext;
+  /**
+   * The session, its upstream credentials and this request's loaders, for every resolver that reads or
+   * writes; throws `UNAUTHENTICATED` (with the {@link noSessionReason}) without a valid, live session.
+   */
+  requireSession(): AuthenticatedContext;
 }
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -87,7 +90,7 @@ export async function createContext(
     clientIp,
     session,
     noSessionReason,
-    auth() {
+    requireSession() {
       if (authenticated) return authenticated;
       if (session === null) throw unauthenticated(noSessionReason ?? 'invalid');
       const credentials = credentialsOf(session);
@@ -99,9 +102,9 @@ export async function createContext(
           client: services.reads,
           credentials,
           matchesMode: config.matchesMode,
-          maxIdLength: config.requestLimits.maxIdLength,
+          maxIdLength: config.upstreamRequestLimits.maxIdLength,
           // The `_id` alternation travels in the URL: leave half of it for everything else.
-          maxCriterionLength: Math.min(4_000, Math.floor(config.requestLimits.maxUrlBytes / 2)),
+          maxCriterionLength: Math.min(4_000, Math.floor(config.upstreamRequestLimits.maxUrlBytes / 2)),
           ...(services.onLoaderBatch ? { onBatch: services.onLoaderBatch } : {}),
         }),
       };

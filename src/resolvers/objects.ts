@@ -28,7 +28,7 @@ export const objectResolvers: Resolvers = {
       const hasId = id !== null && id !== undefined;
       const hasFilter = filter !== null && filter !== undefined;
       if (hasId === hasFilter) throw badUserInput('Pass exactly one of "id" and "filter".');
-      const { loaders, credentials } = ctx.auth();
+      const { loaders, credentials } = ctx.requireSession();
       const record = hasId
         ? await loaders.object(objectName, id)
         : await ctx.services.reads.getObject(credentials, objectName, await toCriteria(filter, ctx.services));
@@ -37,7 +37,7 @@ export const objectResolvers: Resolvers = {
 
     async objects(_parent, args, ctx) {
       const objectName = requireObjectName(args.objectName);
-      const { loaders } = ctx.auth();
+      const { loaders } = ctx.requireSession();
       const criteria = await toCriteria(args.filter, ctx.services);
       return readConnection(loaders, objectName, criteria, args, ctx.services.config);
     },
@@ -46,7 +46,7 @@ export const objectResolvers: Resolvers = {
   Mutation: {
     async saveObject(_parent, { objectName, data }, ctx) {
       requireObjectName(objectName);
-      const { loaders, credentials } = ctx.auth();
+      const { loaders, credentials } = ctx.requireSession();
       const result = await ctx.services.upstream.save(
         credentials,
         objectName,
@@ -58,7 +58,7 @@ export const objectResolvers: Resolvers = {
 
     async updateObject(_parent, { id, objectName, data }, ctx) {
       requireObjectName(objectName);
-      const { loaders, credentials } = ctx.auth();
+      const { loaders, credentials } = ctx.requireSession();
       const result = await ctx.services.upstream.update(
         credentials,
         objectName,
@@ -85,28 +85,28 @@ export const objectResolvers: Resolvers = {
     data: (object) => object.record,
     field: (object, { path }) => getPath(object.record, path) ?? null,
     async metadata(object, _args, ctx) {
-      const data = await ctx.auth().loaders.metadata(object.record._id, 'none');
+      const data = await ctx.requireSession().loaders.metadata(object.record._id, 'none');
       return { objectId: object.record._id, category: 'none', data };
     },
     async ref(object, { path, objectName }, ctx): Promise<DataObjectModel | null> {
       const value = getPath(object.record, path);
       // An empty reference refers to nothing: it is the record's state, not the caller's mistake.
       if ((typeof value !== 'string' && typeof value !== 'number') || value === '') return null;
-      const record = await ctx.auth().loaders.object(requireObjectName(objectName), String(value));
+      const record = await ctx.requireSession().loaders.object(requireObjectName(objectName), String(value));
       return record === null ? null : { objectName, record };
     },
   },
 
   SavePayload: {
     async object(payload, _args, ctx) {
-      const record = await ctx.auth().loaders.object(payload.objectName, payload.id);
+      const record = await ctx.requireSession().loaders.object(payload.objectName, payload.id);
       return record === null ? null : { objectName: payload.objectName, record };
     },
   },
 
   UpdatePayload: {
     async object(payload, _args, ctx) {
-      const record = await ctx.auth().loaders.object(payload.objectName, payload.id);
+      const record = await ctx.requireSession().loaders.object(payload.objectName, payload.id);
       return record === null ? null : { objectName: payload.objectName, record };
     },
   },

@@ -75,7 +75,7 @@ function fieldResolver(
     if (typeof id !== 'string' && !(typeof id === 'number' && Number.isSafeInteger(id))) {
       throw bad(object, `the id of ${withIndefiniteArticle(target.typeName)}`, describeValue(id));
     }
-    return model(target.objectName, await ctx.auth().loaders.object(target.objectName, String(id)));
+    return model(target.objectName, await ctx.requireSession().loaders.object(target.objectName, String(id)));
   };
 }
 
@@ -85,15 +85,15 @@ function rootResolvers(spec: ObjectTypeSpec): {
 } {
   const { objectName, names, typeName } = spec;
   const single: Resolver<unknown> = async (_parent, args, ctx) =>
-    model(objectName, await ctx.auth().loaders.object(objectName, String(args.id)));
+    model(objectName, await ctx.requireSession().loaders.object(objectName, String(args.id)));
   const plural: Resolver<unknown> = async (_parent, args, ctx) => {
-    const { loaders } = ctx.auth();
+    const { loaders } = ctx.requireSession();
     const criteria = await whereToCriteria(args.where, spec, ctx.services);
     return readConnection(loaders, objectName, criteria, pageArgs(args), ctx.services.config);
   };
   const save: Resolver<unknown> = async (_parent, args, ctx): Promise<SavePayloadModel> => {
     const record = inputToRecord(isRecord(args.input) ? args.input : {}, spec);
-    const { loaders, credentials } = ctx.auth();
+    const { loaders, credentials } = ctx.requireSession();
     const result = await ctx.services.upstream.save(credentials, objectName, record);
     loaders.clearObject(objectName, result.savedObjectId);
     return { id: result.savedObjectId, message: result.message, objectName };
@@ -102,7 +102,7 @@ function rootResolvers(spec: ObjectTypeSpec): {
     const id = String(args.id);
     const patch = isRecord(args.input) ? args.input : {};
     checkPatch(patch, spec);
-    const { loaders, credentials } = ctx.auth();
+    const { loaders, credentials } = ctx.requireSession();
     let current: UpstreamRecord | null = null;
     if (patchNeedsCurrent(patch, spec)) {
       current = await loaders.object(objectName, id);
@@ -138,11 +138,11 @@ function rootResolvers(spec: ObjectTypeSpec): {
 const metadataResolver: Resolver<DataObjectModel> = async (object, _args, ctx) => ({
   objectId: object.record._id,
   category: 'none',
-  data: await ctx.auth().loaders.metadata(object.record._id, 'none'),
+  data: await ctx.requireSession().loaders.metadata(object.record._id, 'none'),
 });
 
 const readBack: Resolver<SavePayloadModel> = async (payload, _args, ctx) =>
-  model(payload.objectName, await ctx.auth().loaders.object(payload.objectName, payload.id));
+  model(payload.objectName, await ctx.requireSession().loaders.object(payload.objectName, payload.id));
 
 /** The resolvers of every typed type, connection and payload, and of their query and mutation fields. */
 export function buildTypedResolvers(specs: readonly ObjectTypeSpec[]): ExecutableResolvers {

@@ -26,6 +26,7 @@ import type {
   UpstreamCredentials,
 } from './types.ts';
 import type { WireFilterCommand, WireOperation } from './wire.ts';
+import { SETTING_DEFAULTS } from '../config/defaults.ts';
 
 /** Creates the client. Base addresses are validated now: a bad one throws a `TypeError` naming it. */
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
@@ -33,28 +34,28 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   const base = parseBaseUrl('baseUrl', options.baseUrl);
   const studio = parseBaseUrl('studioUrl', options.studioUrl);
   const server = parseBaseUrl('serverUrl', options.serverUrl);
-  const pageStartMode = options.pageStartMode ?? 'page0';
+  const pageStartMode = options.pageStartMode ?? SETTING_DEFAULTS.UPSTREAM_PAGE_START;
   const transport = createHttpTransport({
-    connectTimeoutMillis: options.connectTimeoutMillis ?? 2_000,
-    headersTimeoutMillis: options.headersTimeoutMillis ?? 5_000,
-    bodyTimeoutMillis: options.bodyTimeoutMillis ?? 5_000,
-    callTimeoutMillis: options.callTimeoutMillis ?? 10_000,
+    connectTimeoutMillis: options.connectTimeoutMillis ?? SETTING_DEFAULTS.UPSTREAM_CONNECT_TIMEOUT_MS,
+    headersTimeoutMillis: options.headersTimeoutMillis ?? SETTING_DEFAULTS.UPSTREAM_HEADERS_TIMEOUT_MS,
+    bodyTimeoutMillis: options.bodyTimeoutMillis ?? SETTING_DEFAULTS.UPSTREAM_BODY_TIMEOUT_MS,
+    callTimeoutMillis: options.callTimeoutMillis ?? SETTING_DEFAULTS.UPSTREAM_CALL_TIMEOUT_MS,
     maxResponseBytes: options.maxResponseBytes ?? 8 * 1024 * 1024,
-    connectionsPerOrigin: options.connectionsPerOrigin ?? 32,
+    connectionsPerOrigin: options.connectionsPerOrigin ?? SETTING_DEFAULTS.UPSTREAM_CONNECTIONS,
     dispatcher: options.dispatcher,
   });
 
   const checks = createRequestChecks(options.requestLimits);
   const run = createExchangeRunner({
     transport,
-    readRetries: options.readRetries ?? 2,
+    readRetries: options.readRetries ?? SETTING_DEFAULTS.UPSTREAM_READ_RETRIES,
     checks,
     patterns: toAnswerPatterns({
       auth: options.authErrorPattern,
       forbidden: options.forbiddenErrorPattern,
       callerInput: options.callerErrorPattern,
     }),
-    callTimeoutMillis: options.callTimeoutMillis ?? 10_000,
+    callTimeoutMillis: options.callTimeoutMillis ?? SETTING_DEFAULTS.UPSTREAM_CALL_TIMEOUT_MS,
     onCall: options.onCall,
   });
 

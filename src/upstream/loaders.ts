@@ -13,6 +13,7 @@ import type {
   UpstreamCredentials,
   UpstreamRecord,
 } from './types.ts';
+import { SETTING_DEFAULTS } from '../config/defaults.ts';
 
 /** Ids one `getAll` reads by default in `regex` mode (`LoaderOptions.maxBatchSize`). */
 export const MAX_IDS_PER_BATCH = 100;
@@ -96,7 +97,7 @@ export function createLoaders(options: LoaderOptions): Loaders {
         matchesMode: options.matchesMode,
         maxBatchSize,
         maxCriterionLength,
-        maxIdLength: options.maxIdLength ?? 256,
+        maxIdLength: options.maxIdLength ?? SETTING_DEFAULTS.UPSTREAM_MAX_ID_LENGTH,
         limiter,
         onBatch,
       });

@@ -43,6 +43,7 @@ import { createRetryBudget, type RetryBudget } from './retry-budget.ts';
 import { SpreadBreaker } from './spread-breaker.ts';
 import type { UpstreamClient, UpstreamCredentials } from './types.ts';
 import type { WireOperation } from './wire.ts';
+import { SETTING_DEFAULTS } from '../config/defaults.ts';
 
 /** A breaker's state, as metrics and readiness report it. */
 export type BreakerState = 'closed' | 'open' | 'half_open';
@@ -107,23 +108,25 @@ const STATE_NAMES: Record<CircuitState, BreakerState> = {
 
 /** Wraps `client`; see the module comment. */
 export function withResilience(client: UpstreamClient, options: ResilienceOptions): ResilientClient {
-  const readRetries = options.readRetries ?? 2;
+  const readRetries = options.readRetries ?? SETTING_DEFAULTS.UPSTREAM_READ_RETRIES;
   const budget = options.retryBudget ?? createRetryBudget();
-  const halfOpenAfter = options.breakerHalfOpenAfterMillis ?? 5_000;
-  const windowMillis = options.breakerWindowMillis ?? 10_000;
-  const minimumCalls = options.breakerMinimumCalls ?? 20;
-  const failureShare = (options.breakerFailurePercent ?? 50) / 100;
-  const maxConcurrent = options.maxConcurrentCalls ?? 64;
+  const halfOpenAfter = options.breakerHalfOpenAfterMillis ?? SETTING_DEFAULTS.UPSTREAM_BREAKER_HALF_OPEN_MS;
+  const windowMillis = options.breakerWindowMillis ?? SETTING_DEFAULTS.UPSTREAM_BREAKER_WINDOW_MS;
+  const minimumCalls = options.breakerMinimumCalls ?? SETTING_DEFAULTS.UPSTREAM_BREAKER_MIN_CALLS;
+  const failureShare =
+    (options.breakerFailurePercent ?? SETTING_DEFAULTS.UPSTREAM_BREAKER_FAILURE_PERCENT) / 100;
+  const maxConcurrent = options.maxConcurrentCalls ?? SETTING_DEFAULTS.UPSTREAM_MAX_CONCURRENT;
   const perSession = options.maxConcurrentCallsPerSession ?? Math.max(1, Math.floor(maxConcurrent / 4));
-  const queuedPerSession = options.maxQueuedCallsPerSession ?? 64;
-  const slots = bulkhead(maxConcurrent, options.maxQueuedCalls ?? 512);
+  const queuedPerSession =
+    options.maxQueuedCallsPerSession ?? SETTING_DEFAULTS.UPSTREAM_MAX_QUEUED_PER_SESSION;
+  const slots = bulkhead(maxConcurrent, options.maxQueuedCalls ?? SETTING_DEFAULTS.UPSTREAM_MAX_QUEUED);
   const sessionSlots = new Map<string, BulkheadPolicy>();
   const breakers = new Map<string, { policy: CircuitBreakerPolicy; openedAt: number }>();
   // Errors this guard made itself: they say nothing about the upstream's health.
   const own = new WeakSet<object>();
   // Whose call each failure came from, for the breaker's "more than one source" rule.
   const sourceOfError = new WeakMap<object, string>();
-  const minSources = options.breakerMinimumSources ?? 2;
+  const minSources = options.breakerMinimumSources ?? SETTING_DEFAULTS.UPSTREAM_BREAKER_MIN_SOURCES;
 
   function breakerFor(origin: string) {
     let entry = breakers.get(origin);
