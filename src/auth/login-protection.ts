@@ -21,7 +21,7 @@ export interface LoginProtectionOptions {
   limiter: LoginLimiter;
   links: AccountLinks;
   devices: DeviceTokens;
-  /** `LOGIN_FAILURE_MIN_MS`: the least time a failed login takes to answer. Default 400. */
+  /** `LOGIN_FAILURE_MIN_MS`: the least time a failed login takes to answer. */
   minFailureMillis: number;
   /** Told when the limiter's store fails (the login then goes on unguarded rather than locking everyone out). */
   onStoreError?: (error: unknown) => void;

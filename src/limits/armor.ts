@@ -16,17 +16,17 @@ import { ErrorCode, type LimitCode } from '../graphql/error-codes.ts';
 import { limitError } from '../graphql/errors.ts';
 import { singleLoginRule } from './single-login-rule.ts';
 
-/** The limits; each documents its setting and default. */
+/** The limits; each names its setting (defaults: `SETTING_DEFAULTS`, `src/config/defaults.ts`). */
 export interface QueryLimitsOptions {
-  /** `MAX_DEPTH`: deepest field nesting. Default 6. */
+  /** `MAX_DEPTH`: deepest field nesting. */
   maxDepth: number;
-  /** `MAX_ALIASES`: aliases in one operation. Default 15. */
+  /** `MAX_ALIASES`: aliases in one operation. */
   maxAliases: number;
-  /** `MAX_DIRECTIVES`: directives in one operation. Default 50. */
+  /** `MAX_DIRECTIVES`: directives in one operation. */
   maxDirectives: number;
-  /** `MAX_TOKENS`: lexical tokens in one document. Default 1000. */
+  /** `MAX_TOKENS`: lexical tokens in one document. */
   maxTokens: number;
-  /** `MAX_COST`: Armor's cost (objects 2, scalars 1, ×1.5 per level). Default 5000. */
+  /** `MAX_COST`: Armor's cost (objects 2, scalars 1, ×1.5 per level). */
   maxCost: number;
 }
 
