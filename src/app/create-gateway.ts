@@ -3,6 +3,7 @@
  * `/healthz`, `/readyz` and `/metrics`. Each step is one file of this folder, called in order below.
  */
 import type { FastifyInstance } from 'fastify';
+import type { Dispatcher } from 'undici';
 import { connectRedis } from '../auth/redis-connection.ts';
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import { upstreamUrlsOf } from '../config/upstream-urls.ts';
@@ -12,7 +13,6 @@ import { createRequestScopes } from '../observability/request-scope.ts';
 import type { GatewayTracing } from '../observability/tracing.ts';
 import { loadTrustedDocuments } from '../trusted/trusted-documents.ts';
 import type { ResilientClient } from '../upstream/resilience.ts';
-import type { Dispatcher } from 'undici';
 import { createApollo } from './create-apollo.ts';
 import { createFastify } from './create-fastify.ts';
 import { createGatewayLogger } from './create-gateway-logger.ts';

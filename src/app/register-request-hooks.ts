@@ -9,7 +9,7 @@ import { registerGraphqlHeaders } from '../http/graphql-headers.ts';
 import { registerTrustedDocuments } from '../http/trusted-documents-hook.ts';
 import type { GatewayMetrics } from '../observability/metrics.ts';
 import { registerRequestLog } from '../observability/request-log.ts';
-import type { RequestScope, RequestScopes } from '../observability/request-scope.ts';
+import type { RequestScopes } from '../observability/request-scope.ts';
 import type { GatewayTracing } from '../observability/tracing.ts';
 import type { TrustedDocuments } from '../trusted/trusted-documents.ts';
 
@@ -24,11 +24,8 @@ export interface RequestHooksOptions {
   tracing: GatewayTracing | undefined;
 }
 
-/** Adds the hooks; register before the routes. Answers the request-scope lookup of the request log. */
-export function registerRequestHooks(
-  app: FastifyInstance,
-  options: RequestHooksOptions,
-): (request: FastifyRequest) => RequestScope | undefined {
+/** Adds the hooks; register before the routes. */
+export function registerRequestHooks(app: FastifyInstance, options: RequestHooksOptions): void {
   const { config, tracing, graphqlPath } = options;
   const scopeOf = registerRequestLog(app, {
     scopes: options.scopes,
@@ -51,5 +48,4 @@ export function registerRequestHooks(
       onRefused,
     });
   }
-  return scopeOf;
 }
