@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import { createExchangeRunner } from './exchange.ts';
+import { toFilterCommand } from './filter-command.ts';
 import { createHttpTransport } from './http-transport.ts';
 import { parseBaseUrl } from './join-url.ts';
 import { toAnswerPatterns } from './parse-answer.ts';
@@ -18,14 +19,8 @@ import {
   saveAnswer,
   updateAnswer,
 } from './response-schemas.ts';
-import type {
-  Criterion,
-  PageStartMode,
-  UpstreamClient,
-  UpstreamClientOptions,
-  UpstreamCredentials,
-} from './types.ts';
-import type { WireFilterCommand, WireOperation } from './wire.ts';
+import type { PageStartMode, UpstreamClient, UpstreamClientOptions, UpstreamCredentials } from './types.ts';
+import type { WireOperation } from './wire.ts';
 
 /** Creates the client. Base addresses are validated now: a bad one throws a `TypeError` naming it. */
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
@@ -47,7 +42,6 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   const checks = createRequestChecks(options.requestLimits);
   const run = createExchangeRunner({
     transport,
-    readRetries: options.readRetries ?? 2,
     checks,
     patterns: toAnswerPatterns({
       auth: options.authErrorPattern,
@@ -69,7 +63,6 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       operation,
       base: studio,
       method: 'GET',
-      retry: true,
       answer: 'jsonp',
       schema,
       secrets: [credentials.apiToken],
@@ -83,7 +76,6 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         operation: 'loginJson',
         base: api,
         method: 'POST',
-        retry: false,
         answer: 'json',
         schema: jsonLoginAnswer,
         secrets: [password],
@@ -101,7 +93,6 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         operation: 'loginForm',
         base,
         method: 'POST',
-        retry: false,
         answer: 'json',
         schema: formLoginAnswer,
         secrets: [password],
@@ -128,7 +119,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
 
     async getObject(credentials, objectName, criteria) {
       checks.objectName('getObject', objectName);
-      const query = { objectName, filterCommand: filterCommand(criteria) };
+      const query = { objectName, filterCommand: toFilterCommand(criteria) };
       const answer = await read('getObject', credentials, getObjectAnswer, '/studio/jsonp/getObject/', query);
       return answer.data[0] ?? null;
     },
@@ -137,7 +128,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       checks.objectName('getAll', objectName);
       const query = {
         objectName,
-        filterCommand: filterCommand(criteria),
+        filterCommand: toFilterCommand(criteria),
         pageSize: String(pageSize),
         pageStart: String(toPageStart(pageStartMode, pageIndex, pageSize)),
       };
@@ -154,7 +145,6 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         operation: 'save',
         base: server,
         method: 'POST',
-        retry: false,
         write: true,
         answer: 'jsonp',
         schema: saveAnswer,
@@ -177,7 +167,6 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         operation: 'update',
         base: server,
         method: 'GET',
-        retry: false,
         write: true,
         answer: 'jsonp',
         schema: updateAnswer,
@@ -203,13 +192,6 @@ function credentialQuery(credentials: UpstreamCredentials): Record<string, strin
     applicationCode: credentials.applicationCode,
     organizationCode: credentials.organizationCode,
   };
-}
-
-function filterCommand(criteria: readonly Criterion[]): string {
-  const command: WireFilterCommand = {
-    criteria: criteria.map(({ fieldName, operator, value }) => ({ fieldName, operator, value })),
-  };
-  return JSON.stringify(command);
 }
 
 /** Converts the zero-based page index to the upstream's `pageStart` (docs/design.md, `UPSTREAM_PAGE_START`). */
