@@ -122,7 +122,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const redis = config.redisUrl === undefined ? undefined : await connectRedis(config.redisUrl, logger);
   const services: GatewayServices = {
     config,
-    upstream,
+    writes: upstream,
     reads: withCoalescing(upstream),
     sessions: createSessionSealer({
       secret: config.sessionSecret,

@@ -1,12 +1,14 @@
 /**
  * `object`, `objects`, `saveObject`, `updateObject` and the `DataObject` fields. Resolvers only translate:
- * arguments to loader or client calls, upstream records to schema models.
+ * arguments to object service calls (`src/objects/`), upstream records to schema models.
  */
 import type { Resolvers } from '../generated/resolvers-types.ts';
 import { badUserInput } from '../graphql/errors.ts';
+import { connectionNodes, connectionPageInfo, readConnection } from '../objects/read-connection.ts';
+import { findObject, readObject, toModel } from '../objects/read-object.ts';
+import { readBack, saveObject, updateObject } from '../objects/write-object.ts';
 import type { DataObjectModel } from './mappers.ts';
 import { getPath } from './object-path.ts';
-import { connectionNodes, connectionPageInfo, readConnection } from './read-connection.ts';
 import { toCriteria } from './to-criteria.ts';
 
 function requireObjectName(objectName: string): string {
@@ -28,11 +30,11 @@ export const objectResolvers: Resolvers = {
       const hasId = id !== null && id !== undefined;
       const hasFilter = filter !== null && filter !== undefined;
       if (hasId === hasFilter) throw badUserInput('Pass exactly one of "id" and "filter".');
-      const { loaders, credentials } = ctx.auth();
+      const auth = ctx.auth();
       const record = hasId
-        ? await loaders.object(objectName, id)
-        : await ctx.services.reads.getObject(credentials, objectName, await toCriteria(filter, ctx.services));
-      return record === null ? null : { objectName, record };
+        ? await readObject(auth, objectName, id)
+        : await findObject(auth, objectName, await toCriteria(filter, ctx.services));
+      return toModel(objectName, record);
     },
 
     async objects(_parent, args, ctx) {
@@ -46,32 +48,15 @@ export const objectResolvers: Resolvers = {
   Mutation: {
     async saveObject(_parent, { objectName, data }, ctx) {
       requireObjectName(objectName);
-      const { loaders, credentials } = ctx.auth();
-      const result = await ctx.services.upstream.save(
-        credentials,
-        objectName,
-        requireWritableData(data, true),
-      );
-      loaders.clearObject(objectName, result.savedObjectId);
-      return { id: result.savedObjectId, message: result.message, objectName };
+      // The session is checked before the data: an anonymous caller hears UNAUTHENTICATED first.
+      const auth = ctx.auth();
+      return saveObject(auth, objectName, requireWritableData(data, true));
     },
 
     async updateObject(_parent, { id, objectName, data }, ctx) {
       requireObjectName(objectName);
-      const { loaders, credentials } = ctx.auth();
-      const result = await ctx.services.upstream.update(
-        credentials,
-        objectName,
-        id,
-        requireWritableData(data, false),
-      );
-      loaders.clearObject(objectName, result.savedObjectId);
-      return {
-        id: result.savedObjectId,
-        message: result.message,
-        objectName,
-        updatedFields: result.updatedFields,
-      };
+      const auth = ctx.auth();
+      return updateObject(auth, objectName, id, requireWritableData(data, false));
     },
   },
 
@@ -92,22 +77,15 @@ export const objectResolvers: Resolvers = {
       const value = getPath(object.record, path);
       // An empty reference refers to nothing: it is the record's state, not the caller's mistake.
       if ((typeof value !== 'string' && typeof value !== 'number') || value === '') return null;
-      const record = await ctx.auth().loaders.object(requireObjectName(objectName), String(value));
-      return record === null ? null : { objectName, record };
+      return toModel(objectName, await readObject(ctx.auth(), requireObjectName(objectName), String(value)));
     },
   },
 
   SavePayload: {
-    async object(payload, _args, ctx) {
-      const record = await ctx.auth().loaders.object(payload.objectName, payload.id);
-      return record === null ? null : { objectName: payload.objectName, record };
-    },
+    object: (payload, _args, ctx) => readBack(ctx.auth(), payload),
   },
 
   UpdatePayload: {
-    async object(payload, _args, ctx) {
-      const record = await ctx.auth().loaders.object(payload.objectName, payload.id);
-      return record === null ? null : { objectName: payload.objectName, record };
-    },
+    object: (payload, _args, ctx) => readBack(ctx.auth(), payload),
   },
 };

@@ -6,7 +6,11 @@
 import type { PageInfo } from '../generated/resolvers-types.ts';
 import type { Loaders } from '../upstream/loaders.ts';
 import type { Criterion } from '../upstream/types.ts';
-import type { DataObjectConnectionModel, DataObjectEdgeModel, DataObjectModel } from './mappers.ts';
+import type {
+  DataObjectConnectionModel,
+  DataObjectEdgeModel,
+  DataObjectModel,
+} from '../resolvers/mappers.ts';
 import { encodeCursor, parsePageArgs, planPages, resolveBackward, type PageArgs } from './paging.ts';
 
 /**
