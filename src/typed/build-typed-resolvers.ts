@@ -13,6 +13,7 @@ import { connectionNodes, connectionPageInfo, readConnection } from '../objects/
 import { readObject, toModel } from '../objects/read-object.ts';
 import { readBack, saveObject, updateObject } from '../objects/write-object.ts';
 import type { UpstreamRecord } from '../upstream/types.ts';
+import { isJsonObject } from '../upstream/response-schemas.ts';
 import { badUpstreamValue } from './bad-upstream-value.ts';
 import { hasDerivedMetadata, METADATA_FIELD } from './build-type-defs.ts';
 import { withIndefiniteArticle } from './indefinite-article.ts';
@@ -30,8 +31,6 @@ export type ExecutableResolvers = Extract<
 type Args = Record<string, unknown>;
 type Resolver<Parent> = GraphQLFieldResolver<Parent, GraphQLContext, Args>;
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 const intOrNull = (value: unknown): number | null => (typeof value === 'number' ? value : null);
 const stringOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
@@ -92,12 +91,12 @@ function rootResolvers(spec: ObjectTypeSpec): {
   };
   const save: Resolver<unknown> = async (_parent, args, ctx): Promise<SavePayloadModel> => {
     // The input is checked before the session: a typed mistake is reported first.
-    const record = inputToRecord(isRecord(args.input) ? args.input : {}, spec);
+    const record = inputToRecord(isJsonObject(args.input) ? args.input : {}, spec);
     return saveObject(ctx.auth(), objectName, record);
   };
   const update: Resolver<unknown> = async (_parent, args, ctx) => {
     const id = String(args.id);
-    const patch = isRecord(args.input) ? args.input : {};
+    const patch = isJsonObject(args.input) ? args.input : {};
     checkPatch(patch, spec);
     const auth = ctx.auth();
     let current: UpstreamRecord | null = null;
