@@ -5,7 +5,6 @@
  */
 import type { z } from 'zod';
 import { createExchangeRunner } from './exchange.ts';
-import { toFilterCommand } from './filter-command.ts';
 import { createHttpTransport } from './http-transport.ts';
 import { parseBaseUrl } from './join-url.ts';
 import { toAnswerPatterns } from './parse-answer.ts';
@@ -20,7 +19,7 @@ import {
   updateAnswer,
 } from './response-schemas.ts';
 import type { PageStartMode, UpstreamClient, UpstreamClientOptions, UpstreamCredentials } from './types.ts';
-import type { WireOperation } from './wire.ts';
+import type { Criterion, FilterCommand, WireOperation } from './wire.ts';
 
 /** Creates the client. Base addresses are validated now: a bad one throws a `TypeError` naming it. */
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
@@ -119,7 +118,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
 
     async getObject(credentials, objectName, criteria) {
       checks.objectName('getObject', objectName);
-      const query = { objectName, filterCommand: toFilterCommand(criteria) };
+      const query = { objectName, filterCommand: filterCommand(criteria) };
       const answer = await read('getObject', credentials, getObjectAnswer, '/studio/jsonp/getObject/', query);
       return answer.data[0] ?? null;
     },
@@ -128,7 +127,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       checks.objectName('getAll', objectName);
       const query = {
         objectName,
-        filterCommand: toFilterCommand(criteria),
+        filterCommand: filterCommand(criteria),
         pageSize: String(pageSize),
         pageStart: String(toPageStart(pageStartMode, pageIndex, pageSize)),
       };
@@ -192,6 +191,14 @@ function credentialQuery(credentials: UpstreamCredentials): Record<string, strin
     applicationCode: credentials.applicationCode,
     organizationCode: credentials.organizationCode,
   };
+}
+
+/** The `filterCommand` parameter of getObject and getAll. */
+function filterCommand(criteria: readonly Criterion[]): string {
+  const command: FilterCommand = {
+    criteria: criteria.map(({ fieldName, operator, value }) => ({ fieldName, operator, value })),
+  };
+  return JSON.stringify(command);
 }
 
 /** Converts the zero-based page index to the upstream's `pageStart` (docs/design.md, `UPSTREAM_PAGE_START`). */

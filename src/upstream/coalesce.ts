@@ -4,7 +4,7 @@
  * this never serves stale data; per-request caching is the loaders' job.
  */
 import { createHash } from 'node:crypto';
-import { toFilterCommand } from './filter-command.ts';
+import { criteriaKey } from './criteria-key.ts';
 import type { UpstreamCredentials, UpstreamReads } from './types.ts';
 
 /** A read handle whose reads are shared while in flight. */
@@ -76,11 +76,11 @@ export function withCoalescing(client: UpstreamReads): CoalescingReads {
         client.getMetadata(credentials, objectId, category),
       ),
     getObject: (credentials, objectName, criteria) =>
-      share('getObject', credentials, [objectName, toFilterCommand(criteria)], () =>
+      share('getObject', credentials, [objectName, criteriaKey(criteria)], () =>
         client.getObject(credentials, objectName, criteria),
       ),
     getAll: (credentials, objectName, criteria, pageSize, pageIndex) =>
-      share('getAll', credentials, [objectName, toFilterCommand(criteria), pageSize, pageIndex], () =>
+      share('getAll', credentials, [objectName, criteriaKey(criteria), pageSize, pageIndex], () =>
         client.getAll(credentials, objectName, criteria, pageSize, pageIndex),
       ),
   };

@@ -6,7 +6,7 @@
 import { bulkhead, type BulkheadPolicy } from 'cockatiel';
 import DataLoader from 'dataloader';
 import { createBatchById } from './batch-by-id.ts';
-import { toFilterCommand } from './filter-command.ts';
+import { criteriaKey } from './criteria-key.ts';
 import type { ReadPage, UpstreamCredentials, UpstreamReads } from './types.ts';
 import type { Criterion, MatchesMode, UpstreamRecord } from './wire.ts';
 
@@ -60,9 +60,13 @@ interface MetadataKey {
   category: string;
 }
 
-/** Stable cache key of a page: the filter as sent (`toFilterCommand`), whatever order its criteria were built in. */
+/** Stable cache key of a page, whatever order its criterion objects were built in. */
 function pageCacheKey(key: PageKey): string {
-  return `${key.pageSize} ${key.pageIndex} ${toFilterCommand(key.criteria)}`;
+  return JSON.stringify([criteriaKey(key.criteria), key.pageSize, key.pageIndex]);
+}
+
+function findCacheKey(criteria: readonly Criterion[]): string {
+  return JSON.stringify(criteriaKey(criteria));
 }
 
 function metadataCacheKey(key: MetadataKey): string {
@@ -86,7 +90,8 @@ export function createLoaders(options: LoaderOptions): Loaders {
     (cap ??= bulkhead(exactConcurrency, Number.POSITIVE_INFINITY)).execute(read);
   const objectLoaders = new Map<string, DataLoader<string, UpstreamRecord | null>>();
   const pageLoaders = new Map<string, DataLoader<PageKey, ReadPage, string>>();
-  const findLoaders = new Map<string, DataLoader<Criterion[], UpstreamRecord | null, string>>();
+  // Made on first use, as the cap: most requests never read by filter.
+  let findLoaders: Map<string, DataLoader<Criterion[], UpstreamRecord | null, string>> | undefined;
   let metadataLoader: DataLoader<MetadataKey, unknown, string> | undefined;
 
   function objectLoader(objectName: string): DataLoader<string, UpstreamRecord | null> {
@@ -138,13 +143,14 @@ export function createLoaders(options: LoaderOptions): Loaders {
   }
 
   function findLoader(objectName: string): DataLoader<Criterion[], UpstreamRecord | null, string> {
+    findLoaders ??= new Map();
     let loader = findLoaders.get(objectName);
     if (loader === undefined) {
       loader = new DataLoader<Criterion[], UpstreamRecord | null, string>(
-        // Not reported to `onBatch`: its operations are the id, page and metadata loads.
+        // Not reported to `onBatch`: the batch metric counts the id, page and metadata loads only.
         async ([criteria]) =>
           criteria === undefined ? [] : [await client.getObject(credentials, objectName, criteria)],
-        { batch: false, cacheKeyFn: toFilterCommand, name: `find:${objectName}` },
+        { batch: false, cacheKeyFn: findCacheKey, name: `find:${objectName}` },
       );
       findLoaders.set(objectName, loader);
     }
@@ -176,7 +182,7 @@ export function createLoaders(options: LoaderOptions): Loaders {
       // Any cached page or find of this type may hold the object with its old fields, or miss it from a
       // filter it now matches.
       pageLoaders.get(objectName)?.clearAll();
-      findLoaders.get(objectName)?.clearAll();
+      findLoaders?.get(objectName)?.clearAll();
     },
     primeObject(objectName, record) {
       objectLoader(objectName).clear(record._id).prime(record._id, record);
