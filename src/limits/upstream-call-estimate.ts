@@ -23,7 +23,7 @@ import {
   type PageArgs,
   type PageRequest,
 } from '../objects/paging.ts';
-import type { PageLimits } from '../objects/read-connection.ts';
+import type { PageLimits } from '../objects/read-page.ts';
 import type { UpstreamCallKinds } from './upstream-call-kinds.ts';
 
 /** What {@link estimateUpstreamCalls} needs. */

@@ -1,10 +1,11 @@
 /**
  * Reading one object, for the generic and the typed API alike: by id through the request's batching
- * loader, or the first match of a filter, both over the read handle (coalesced, cached per request).
- * Thin on purpose: `object(id)` is the gateway's hottest path, so these add no allocation and no await.
+ * loader, or the first match of a filter, and its metadata, all over the read handle (coalesced, cached
+ * per request). Thin on purpose: `object(id)` is the gateway's hottest path, so the reads add no
+ * allocation and no await.
  */
 import type { AuthenticatedContext } from '../graphql/context.ts';
-import type { DataObjectModel } from '../resolvers/mappers.ts';
+import type { DataObjectModel, ObjectMetadataModel } from '../resolvers/mappers.ts';
 import type { Criterion, UpstreamRecord } from '../upstream/types.ts';
 
 /** The object `id` of type `objectName`, or `null` when there is none. */
@@ -28,4 +29,16 @@ export function findObject(
 /** A record as the schema's object types see it: with the type it was read as; `null` stays `null`. */
 export function toModel(objectName: string, record: UpstreamRecord | null): DataObjectModel | null {
   return record === null ? null : { objectName, record };
+}
+
+/**
+ * An object's own metadata (category `none`), one loader call per object: what `DataObject.metadata` and
+ * every typed `metadata` field answer.
+ */
+export async function readObjectMetadata(
+  auth: AuthenticatedContext,
+  object: DataObjectModel,
+): Promise<ObjectMetadataModel> {
+  const objectId = object.record._id;
+  return { objectId, category: 'none', data: await auth.loaders.metadata(objectId, 'none') };
 }

@@ -4,8 +4,8 @@
  */
 import type { Resolvers } from '../generated/resolvers-types.ts';
 import { badUserInput } from '../graphql/errors.ts';
-import { connectionNodes, connectionPageInfo, readConnection } from '../objects/read-connection.ts';
-import { findObject, readObject, toModel } from '../objects/read-object.ts';
+import { findObject, readObject, readObjectMetadata, toModel } from '../objects/read-object.ts';
+import { connectionNodes, connectionPageInfo, readPage } from '../objects/read-page.ts';
 import { readBack, saveObject, updateObject } from '../objects/write-object.ts';
 import type { DataObjectModel } from './mappers.ts';
 import { getPath } from './object-path.ts';
@@ -39,9 +39,9 @@ export const objectResolvers: Resolvers = {
 
     async objects(_parent, args, ctx) {
       const objectName = requireObjectName(args.objectName);
-      const { loaders } = ctx.auth();
+      const auth = ctx.auth();
       const criteria = await toCriteria(args.filter, ctx.services);
-      return readConnection(loaders, objectName, criteria, args, ctx.services.config);
+      return readPage(auth, objectName, criteria, args, ctx.services.config);
     },
   },
 
@@ -69,10 +69,7 @@ export const objectResolvers: Resolvers = {
     id: (object) => object.record._id,
     data: (object) => object.record,
     field: (object, { path }) => getPath(object.record, path) ?? null,
-    async metadata(object, _args, ctx) {
-      const data = await ctx.auth().loaders.metadata(object.record._id, 'none');
-      return { objectId: object.record._id, category: 'none', data };
-    },
+    metadata: (object, _args, ctx) => readObjectMetadata(ctx.auth(), object),
     async ref(object, { path, objectName }, ctx): Promise<DataObjectModel | null> {
       const value = getPath(object.record, path);
       // An empty reference refers to nothing: it is the record's state, not the caller's mistake.

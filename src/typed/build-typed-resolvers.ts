@@ -9,8 +9,8 @@ import { ErrorCode } from '../graphql/errors.ts';
 import type { DataObjectConnectionModel, DataObjectModel, SavePayloadModel } from '../resolvers/mappers.ts';
 import { getPath } from '../resolvers/object-path.ts';
 import type { PageArgs } from '../objects/paging.ts';
-import { connectionNodes, connectionPageInfo, readConnection } from '../objects/read-connection.ts';
-import { readObject, toModel } from '../objects/read-object.ts';
+import { readObject, readObjectMetadata, toModel } from '../objects/read-object.ts';
+import { connectionNodes, connectionPageInfo, readPage } from '../objects/read-page.ts';
 import { readBack, saveObject, updateObject } from '../objects/write-object.ts';
 import type { UpstreamRecord } from '../upstream/types.ts';
 import { isJsonObject } from '../upstream/response-schemas.ts';
@@ -85,9 +85,9 @@ function rootResolvers(spec: ObjectTypeSpec): {
   const single: Resolver<unknown> = async (_parent, args, ctx) =>
     toModel(objectName, await readObject(ctx.auth(), objectName, String(args.id)));
   const plural: Resolver<unknown> = async (_parent, args, ctx) => {
-    const { loaders } = ctx.auth();
+    const auth = ctx.auth();
     const criteria = await whereToCriteria(args.where, spec, ctx.services);
-    return readConnection(loaders, objectName, criteria, pageArgs(args), ctx.services.config);
+    return readPage(auth, objectName, criteria, pageArgs(args), ctx.services.config);
   };
   const save: Resolver<unknown> = async (_parent, args, ctx): Promise<SavePayloadModel> => {
     // The input is checked before the session: a typed mistake is reported first.
@@ -122,12 +122,9 @@ function rootResolvers(spec: ObjectTypeSpec): {
   };
 }
 
-/** The derived `metadata` field: the same per-object loader call as `DataObject.metadata`. */
-const metadataResolver: Resolver<DataObjectModel> = async (object, _args, ctx) => ({
-  objectId: object.record._id,
-  category: 'none',
-  data: await ctx.auth().loaders.metadata(object.record._id, 'none'),
-});
+/** The derived `metadata` field: the same per-object read as `DataObject.metadata`. */
+const metadataResolver: Resolver<DataObjectModel> = (object, _args, ctx) =>
+  readObjectMetadata(ctx.auth(), object);
 
 const payloadObject: Resolver<SavePayloadModel> = (payload, _args, ctx) => readBack(ctx.auth(), payload);
 
