@@ -1,5 +1,4 @@
-import type { WireOperation } from '../src/upstream/wire.ts';
-import type { MatchMode } from './filter-command.ts';
+import type { MatchesMode, WireOperation } from '../src/upstream/wire.ts';
 import type { PageStartMode } from './paging.ts';
 import type { WrapperStyle } from './reply.ts';
 
@@ -48,7 +47,7 @@ export interface EmulatorOptions {
   /** JSONP wrapper: `plain` is `cb({...});`, `guard` is `/**\/ typeof cb === 'function' && cb({...});`. Default `plain`. */
   wrapper?: WrapperStyle;
   /** How `matches` compares (docs/design.md, `UPSTREAM_MATCHES`). Default `regex`. */
-  matches?: MatchMode;
+  matches?: MatchesMode;
   /** What `pageStart` counts (docs/design.md, `UPSTREAM_PAGE_START`). Default `page0`. */
   pageStart?: PageStartMode;
   /** Delay added before every operation's answer, in milliseconds. Default 0. */

@@ -33,7 +33,7 @@ export function createServices(options: ServicesOptions): GatewayServices {
   const { config, upstream, logger, metrics, redis } = options;
   return {
     config,
-    upstream,
+    writes: upstream,
     reads: withCoalescing(upstream),
     sessions: createSessionSealer({
       secret: config.sessionSecret,

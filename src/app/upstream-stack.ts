@@ -42,8 +42,6 @@ export function createUpstreamStack(options: UpstreamStackOptions): ResilientCli
     bodyTimeoutMillis: config.upstreamBodyTimeoutMillis,
     callTimeoutMillis: config.upstreamCallTimeoutMillis,
     connectionsPerOrigin: config.upstreamConnections,
-    // Retries happen in the resilience layer, where the retry budget and the request deadline are known.
-    readRetries: 0,
     onCall(event) {
       metrics.observeUpstreamCall(event);
       const scope = scopes.current();

@@ -27,7 +27,7 @@ export const loginResolvers: Resolvers = {
 
   Mutation: {
     async login(_parent, { username, password, method, organizationCode, deviceToken }, ctx) {
-      const { config, upstream, sessions, loginProtection } = ctx.services;
+      const { config, writes: upstream, sessions, loginProtection } = ctx.services;
       const chosen = method ?? config.loginMethod;
       // Before the login protection: a malformed organization is no password guess, and costs no upstream call.
       const organization = checkOrganizationCode(organizationCode, config);

@@ -18,14 +18,8 @@ import {
   saveAnswer,
   updateAnswer,
 } from './response-schemas.ts';
-import type {
-  Criterion,
-  PageStartMode,
-  UpstreamClient,
-  UpstreamClientOptions,
-  UpstreamCredentials,
-} from './types.ts';
-import type { WireFilterCommand, WireOperation } from './wire.ts';
+import type { PageStartMode, UpstreamClient, UpstreamClientOptions, UpstreamCredentials } from './types.ts';
+import type { Criterion, FilterCommand, WireOperation } from './wire.ts';
 import { SETTING_DEFAULTS } from '../config/defaults.ts';
 
 /** Creates the client. Base addresses are validated now: a bad one throws a `TypeError` naming it. */
@@ -48,7 +42,6 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   const checks = createRequestChecks(options.requestLimits);
   const run = createExchangeRunner({
     transport,
-    readRetries: options.readRetries ?? SETTING_DEFAULTS.UPSTREAM_READ_RETRIES,
     checks,
     patterns: toAnswerPatterns({
       auth: options.authErrorPattern,
@@ -70,7 +63,6 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       operation,
       base: studio,
       method: 'GET',
-      retry: true,
       answer: 'jsonp',
       schema,
       secrets: [credentials.apiToken],
@@ -84,7 +76,6 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         operation: 'loginJson',
         base: api,
         method: 'POST',
-        retry: false,
         answer: 'json',
         schema: jsonLoginAnswer,
         secrets: [password],
@@ -102,7 +93,6 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         operation: 'loginForm',
         base,
         method: 'POST',
-        retry: false,
         answer: 'json',
         schema: formLoginAnswer,
         secrets: [password],
@@ -155,7 +145,6 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         operation: 'save',
         base: server,
         method: 'POST',
-        retry: false,
         write: true,
         answer: 'jsonp',
         schema: saveAnswer,
@@ -178,7 +167,6 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         operation: 'update',
         base: server,
         method: 'GET',
-        retry: false,
         write: true,
         answer: 'jsonp',
         schema: updateAnswer,
@@ -206,8 +194,9 @@ function credentialQuery(credentials: UpstreamCredentials): Record<string, strin
   };
 }
 
+/** The `filterCommand` parameter of getObject and getAll. */
 function filterCommand(criteria: readonly Criterion[]): string {
-  const command: WireFilterCommand = {
+  const command: FilterCommand = {
     criteria: criteria.map(({ fieldName, operator, value }) => ({ fieldName, operator, value })),
   };
   return JSON.stringify(command);

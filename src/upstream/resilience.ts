@@ -1,8 +1,8 @@
 /**
  * Resilience around the upstream client: a circuit breaker per upstream origin, one bulkhead over all calls
  * with a fair share per session, a per-request call budget, read retries within a retry budget, and the
- * caller's own deadline. It wraps an {@link UpstreamClient} (built with `readRetries: 0`, so that every
- * retry passes through here) and stays free of any framework.
+ * caller's own deadline. It wraps an {@link UpstreamClient} (which never retries: this is the one retry
+ * loop) and stays free of any framework.
  *
  * - Breaker (cockatiel `SamplingBreaker`): opens when more than `breakerFailurePercent` of the calls of the
  *   last `breakerWindowMillis` found the upstream sick, once at least `breakerMinimumCalls` calls were
@@ -38,7 +38,6 @@ import {
   type CircuitBreakerPolicy,
 } from 'cockatiel';
 import { UpstreamError, countsAgainstUpstream, isUpstreamError } from './errors.ts';
-import { RETRY_BASE_DELAY_MILLIS } from './retry-read.ts';
 import { createRetryBudget, type RetryBudget } from './retry-budget.ts';
 import { SpreadBreaker } from './spread-breaker.ts';
 import type { UpstreamClient, UpstreamCredentials } from './types.ts';
@@ -344,7 +343,13 @@ const REFUSALS: Record<GuardRejection, string> = {
   deadline: 'the request deadline passed',
 };
 
-/** "Equal jitter", as `retry-read.ts`: half the exponential delay fixed, half random. */
+/** Backoff before the first retry; doubled for each further one. */
+const RETRY_BASE_DELAY_MILLIS = 50;
+
+/**
+ * "Equal jitter": half the exponential delay fixed, half random, so that replicas recovering from the same
+ * upstream hiccup do not retry in lockstep.
+ */
 function backoffMillis(attemptNumber: number): number {
   const ceiling = RETRY_BASE_DELAY_MILLIS * 2 ** (attemptNumber - 1);
   return ceiling / 2 + Math.random() * (ceiling / 2);

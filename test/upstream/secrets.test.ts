@@ -29,7 +29,6 @@ afterAll(async () => {
 
 function client(behaviour: string): UpstreamClient {
   const options: Partial<UpstreamClientOptions> = {
-    readRetries: 0,
     callTimeoutMillis: 300,
     maxResponseBytes: 32 * 1024,
     onCall: (event) => events.push(event),
