@@ -24,6 +24,8 @@ export interface GatewayConfig {
   host: string;
   port: number;
   logLevel: string;
+  /** `LOG_REQUESTS`: log every request (`all`), or only failed and slow ones (`errors`, production's default). */
+  logRequests: 'all' | 'errors';
   upstream: UpstreamTarget;
   /** `OBJECT_TYPES_DIR`: the folder of typed object types. `undefined` = the repository's `schema/objects/`. */
   objectTypesDir: string | undefined;
@@ -229,6 +231,7 @@ const schema = z.object({
   HOST: z.string().min(1).optional(),
   PORT: int(0, 65_535).default(4000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_REQUESTS: z.enum(['all', 'errors']).optional(),
   API_URL: url.optional(),
   BASE_URL: url.optional(),
   STUDIO_URL: url.optional(),
@@ -393,6 +396,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     host: e.HOST ?? '127.0.0.1',
     port: e.PORT,
     logLevel: e.LOG_LEVEL,
+    logRequests: e.LOG_REQUESTS ?? (production ? 'errors' : 'all'),
     upstream,
     applicationCode: e.APPLICATION_CODE ?? 'demo',
     organizationCode: e.ORGANIZATION_CODE ?? (upstream.kind === 'embedded' ? 'acme' : undefined),

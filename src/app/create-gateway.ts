@@ -192,6 +192,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     metrics,
     requestTimeoutMillis: config.requestTimeoutMillis,
     graphqlPath: '/graphql',
+    logRequests: config.logRequests,
     currentTraceId: options.tracing ? () => options.tracing?.currentTraceId() : undefined,
   });
   registerErrorHandler(app, {
