@@ -3,7 +3,7 @@
  * (`errors`, production's default), with the operation metrics fed either way. Fastify's `inject`: no network.
  */
 import { PassThrough } from 'node:stream';
-import Fastify from 'fastify';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/observability/logger.ts';
@@ -25,8 +25,9 @@ async function createApp(logRequests: LogRequests | undefined, slowRequestMillis
   stream.on('data', (chunk: Buffer) => raw.push(chunk.toString('utf8')));
   const metrics = createMetrics();
   const scopes = createRequestScopes();
+  const logger: FastifyBaseLogger = createLogger({ level: 'debug', stream });
   const app = Fastify({
-    loggerInstance: createLogger({ level: 'debug', stream }),
+    loggerInstance: logger,
     disableRequestLogging: true,
     genReqId: requestIdFor,
   });
