@@ -13,7 +13,7 @@ describe('metrics', () => {
     for (let i = 0; i < 3; i++) {
       metrics.observeOperation({ name: 'Orders', type: 'query', outcome: 'ok', seconds: 0.02 });
     }
-    metrics.observeUpstreamCall({ operation: 'getAll', outcome: 'ok', durationMillis: 30 });
+    metrics.observeUpstreamCall({ operation: 'getAll', outcome: 'ok', durationMillis: 30, attempt: 1 });
     metrics.observeLoaderBatch('byId', 7);
     const text = await metrics.registry.metrics();
     expect(text).toContain(`${OPERATION} 3`);
