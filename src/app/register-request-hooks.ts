@@ -31,6 +31,7 @@ export function registerRequestHooks(app: FastifyInstance, options: RequestHooks
     scopes: options.scopes,
     metrics: options.metrics,
     requestTimeoutMillis: config.requestTimeoutMillis,
+    logRequests: config.logRequests,
     graphqlPath,
     currentTraceId: tracing ? () => tracing.currentTraceId() : undefined,
   });

@@ -79,6 +79,8 @@ export const envSchema = z.object({
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default(SETTING_DEFAULTS.LOG_LEVEL),
+  // No fixed default: `errors` in production, `all` otherwise (load-config.ts).
+  LOG_REQUESTS: z.enum(['all', 'errors']).optional(),
   API_URL: url.optional(),
   BASE_URL: url.optional(),
   STUDIO_URL: url.optional(),

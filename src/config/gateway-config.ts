@@ -24,6 +24,8 @@ export interface GatewayConfig {
   host: string;
   port: number;
   logLevel: string;
+  /** `LOG_REQUESTS`: log every request (`all`), or only failed and slow ones (`errors`, production's default). */
+  logRequests: 'all' | 'errors';
   upstream: UpstreamTarget;
   /** `OBJECT_TYPES_DIR`: the folder of typed object types. `undefined` = the repository's `schema/objects/`. */
   objectTypesDir: string | undefined;

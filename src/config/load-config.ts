@@ -85,6 +85,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     host: e.HOST,
     port: e.PORT,
     logLevel: e.LOG_LEVEL,
+    logRequests: e.LOG_REQUESTS ?? (production ? 'errors' : 'all'),
     upstream,
     applicationCode: e.APPLICATION_CODE ?? SETTING_DEFAULTS.APPLICATION_CODE,
     organizationCode:
