@@ -2,63 +2,50 @@
  * `npm run bench`: starts the emulator, the peers and the load generator as separate processes on
  * loopback, runs every workload against every peer (warm-up, then interleaved rounds), and prints a
  * Markdown table with the ratios. Writes `bench/results/<timestamp>.json` and `latest.json`; a full run
- * also writes `RESULTS.md` and the chart it embeds. See bench/README.md.
+ * also writes `RESULTS.md` and the chart it embeds; `--features` writes its cost table into RESULTS.md.
+ * See bench/README.md.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { format, resolveConfig } from 'prettier';
-import { parseArgs, USAGE } from './args.ts';
-import { renderChart } from './chart.ts';
-import { loadFixture, loginUpstream } from './emulator-client.ts';
+import { parseBenchArgs, USAGE } from './args.ts';
+import type { BenchOptions } from './args.ts';
+import { setUpBench } from './bench-setup.ts';
+import { FEATURE_IDS } from './features/feature-peers.ts';
 import { startLoadClient } from './load-client.ts';
 import type { LoadClient } from './load-client.ts';
-import { describeMachine, machineLine } from './machine.ts';
+import { describeMachine } from './machine.ts';
 import type { RoundContext } from './measure.ts';
-import { GATEWAY_SCRIPT, PEER_IDS, startPeer } from './peer-registry.ts';
-import type { PeerEnvironment, RunningPeer } from './peer-registry.ts';
+import { GATEWAY_SCRIPT, PEER_IDS, peerOrder, startPeer } from './peer-registry.ts';
+import type { PeerId, RunningPeer } from './peer-registry.ts';
 import { clockTicksPerSecond } from './proc-stats.ts';
-import { freePort, httpProbe, logTail, startNodeProcess, stopProcess, waitUntilReady } from './processes.ts';
+import { logTail, stopProcess } from './processes.ts';
 import type { BenchProcess } from './processes.ts';
 import { markdownReport } from './report.ts';
+import { writeFeatureCosts, writeOutputs } from './write-results.ts';
 import type { RunReport } from './report.ts';
-import { keptSection, renderResultsMd } from './results-md.ts';
 import { checkTargets, ratios } from './summary.ts';
 import type { CellSummary } from './summary.ts';
 import { runFixedRate, runWorkload } from './run-workload.ts';
 import { EXECUTION_ORDER, WORKLOAD_IDS, WORKLOADS } from './workloads.ts';
 
-const benchDir = fileURLToPath(new URL('.', import.meta.url));
 const log = (line: string): void => {
   process.stderr.write(`${line}\n`);
 };
 
-async function writeOutputs(report: RunReport, full: boolean): Promise<void> {
-  const resultsDir = join(benchDir, 'results');
-  mkdirSync(resultsDir, { recursive: true });
-  const json = `${JSON.stringify(report, null, 2)}\n`;
-  writeFileSync(join(resultsDir, `${report.startedAt.replace(/[:.]/g, '-')}.json`), json);
-  writeFileSync(join(resultsDir, 'latest.json'), json);
-  const chart = renderChart(
-    report.cells,
-    report.settings.workloads,
-    report.settings.peers,
-    `median req/s; ${machineLine(report.machine)}`,
-  );
-  writeFileSync(join(resultsDir, 'latest.svg'), chart);
-  if (!full) return;
-  writeFileSync(join(resultsDir, 'chart.svg'), chart);
-  const resultsMd = join(benchDir, 'RESULTS.md');
-  // Formatted as the repository's Prettier settings want it, so `npm test`'s format check passes.
-  const text = renderResultsMd(report, keptSection(resultsMd));
-  const config = (await resolveConfig(resultsMd)) ?? {};
-  writeFileSync(resultsMd, await format(text, { ...config, parser: 'markdown' }));
-  log(`wrote ${resultsMd}`);
+/** The peers a run starts: those asked for, else every one that exists (in `--features` mode P4's copies). */
+function wantedPeers(options: BenchOptions, notes: string[]): PeerId[] {
+  if (options.features)
+    return options.peers ?? ['P1', 'F1', 'P4', ...FEATURE_IDS.map((feature) => `P4-${feature}` as const)];
+  if (options.peers !== undefined) return options.peers;
+  const all = PEER_IDS.filter((id) => id !== 'PB' || options.baseline !== undefined);
+  if (existsSync(GATEWAY_SCRIPT)) return all;
+  notes.push('P4 skipped: src/main.ts does not exist yet.');
+  return all.filter((peer) => !peer.startsWith('P4'));
 }
 
 async function main(): Promise<void> {
-  const options = parseArgs(process.argv.slice(2));
+  const options = parseBenchArgs(process.argv.slice(2));
   if (options.help) {
     console.log(USAGE);
     return;
@@ -70,36 +57,12 @@ async function main(): Promise<void> {
   let load: LoadClient | undefined;
   let clean = false;
   try {
-    const emulatorPort = await freePort();
-    const emulatorUrl = `http://127.0.0.1:${emulatorPort}`;
-    const emulatorEnv = {
-      EMULATOR_PORT: String(emulatorPort),
-      EMULATOR_LATENCY_MS: '0',
-      NODE_ENV: 'production',
-    };
-    const emulator = startNodeProcess(
-      'emulator',
-      join(benchDir, '..', 'emulator', 'main.ts'),
-      emulatorEnv,
-      logDir,
-    );
-    started.push(emulator);
-    await waitUntilReady(emulator, httpProbe(`${emulatorUrl}/__emulator/stats`));
-    const upstreamToken = await loginUpstream(emulatorUrl);
-    const env: PeerEnvironment = {
-      emulatorUrl,
-      emulator,
-      upstreamToken,
-      fixture: await loadFixture(emulatorUrl, upstreamToken),
-      logDir,
+    const env = {
+      ...(await setUpBench(logDir, (emulator) => started.push(emulator))),
       baselineRoot: options.baseline,
     };
-
-    let wanted = options.peers ?? PEER_IDS.filter((id) => id !== 'PB' || options.baseline !== undefined);
-    if (options.peers === undefined && !existsSync(GATEWAY_SCRIPT)) {
-      wanted = wanted.filter((peer) => !peer.startsWith('P4'));
-      notes.push('P4 skipped: src/main.ts does not exist yet.');
-    }
+    const { emulator, emulatorUrl } = env;
+    const wanted = wantedPeers(options, notes);
     const peers: RunningPeer[] = [];
     // Started side by side; each waits until it answers.
     const starts = await Promise.allSettled(wanted.map((id) => startPeer(id, env)));
@@ -158,19 +121,21 @@ async function main(): Promise<void> {
       },
       startedAt: startedAt.toISOString(),
       finishedAt: new Date().toISOString(),
-      cells: [...cells].sort((a, b) => PEER_IDS.indexOf(a.peer) - PEER_IDS.indexOf(b.peer)),
+      cells: [...cells].sort((a, b) => peerOrder(a.peer) - peerOrder(b.peer)),
       ratios: ratioTable,
       fixedRate,
       targets: checkTargets(cells, ratioTable, fixedRate),
       notes,
     };
     console.log(markdownReport(report));
+    if (options.features) await writeFeatureCosts(report, log);
     const full =
+      !options.features &&
       !options.quick &&
       options.peers === undefined &&
       options.workloads.length === WORKLOAD_IDS.length &&
       peerIds.includes('P4');
-    await writeOutputs(report, full || options.writeResultsMd);
+    await writeOutputs(report, full || (options.writeResultsMd && !options.features), log);
     log(`run took ${((Date.now() - startedAt.getTime()) / 1000).toFixed(0)} s`);
     clean = notes.length === 0;
   } finally {
