@@ -4,6 +4,7 @@
  * or a value where none belongs fails with the usage).
  */
 import { parseArgs } from 'node:util';
+import { FEATURE_IDS } from './features/feature-peers.ts';
 import { PEER_IDS } from './peer-registry.ts';
 import type { PeerId } from './peer-registry.ts';
 import { WORKLOAD_IDS } from './workloads.ts';
@@ -49,8 +50,10 @@ export const USAGE = `npm run bench -- [options]
   --results-md          write bench/RESULTS.md even for a quick or filtered run
   --baseline=DIR        also run the gateway of another checkout (e.g. a git worktree of main) as peer PB,
                         for a before/after in one run (PB's cells are in the table; the summary ignores it)
-  --features            what each feature costs: P4 beside copies of itself with one feature neutralised
-                        (default workload W1, 5 rounds); writes the table into bench/RESULTS.md`;
+  --features            what each feature costs: P4 loaded at the same time as a copy of itself with one
+                        feature neutralised (P4-log, P4-metrics, P4-coalescing, P4-resilience, P4-loader,
+                        P4-limits, P4-fastify, P4-all) or as the floor F1; default workload W1, 5 rounds;
+                        writes the table into bench/RESULTS.md`;
 
 /** The options `node:util` parses; values stay strings so the messages below can name the flag. */
 const OPTIONS = {
@@ -67,6 +70,12 @@ const OPTIONS = {
   features: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
+
+/** Every peer `--peers` accepts: the normal ones and P4's feature-cost copies (`P4-log`, …). */
+export const ALL_PEER_IDS: readonly PeerId[] = [
+  ...PEER_IDS,
+  ...FEATURE_IDS.map((feature) => `P4-${feature}` as const),
+];
 
 /** Comma-separated ids, each one of `allowed` (any case); answered in `allowed`'s order. */
 export function idList<T extends string>(value: string, allowed: readonly T[], flag: string): T[] {
@@ -100,7 +109,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   const defaultWorkloads: readonly WorkloadId[] = features ? ['W1'] : WORKLOAD_IDS;
   return {
     quick,
-    peers: values.peers === undefined ? undefined : idList(values.peers, PEER_IDS, '--peers'),
+    peers: values.peers === undefined ? undefined : idList(values.peers, ALL_PEER_IDS, '--peers'),
     workloads:
       values.workloads === undefined
         ? [...defaultWorkloads]

@@ -16,14 +16,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { idList, nonNegative } from './args.ts';
+import { ALL_PEER_IDS, idList, nonNegative } from './args.ts';
 import { setUpBench } from './bench-setup.ts';
 import { formatSummary, summariseProfile } from './cpuprofile-top.ts';
 import { FEATURE_IDS } from './features/feature-peers.ts';
 import { startLoadClient } from './load-client.ts';
 import { loadJob, preflight } from './measure.ts';
 import { PEER_IDS, startPeer } from './peer-registry.ts';
-import type { PeerId } from './peer-registry.ts';
 import { samplePeakRss } from './proc-stats.ts';
 import { stopProcess } from './processes.ts';
 import type { BenchProcess } from './processes.ts';
@@ -41,8 +40,6 @@ const USAGE = `npx node bench/profile.ts [options]
   --node-flags="..."    Node options for the peer (e.g. --max-semi-space-size=16)
   --no-prof             no CPU profile: req/s and peak RSS only
   --keep-logs           keep the processes' logs`;
-
-const ALL_PEERS: readonly PeerId[] = [...PEER_IDS, ...FEATURE_IDS.map((feature) => `P4-${feature}` as const)];
 
 function parseProfileArgs(argv: string[]) {
   const { values } = parseArgs({
@@ -67,7 +64,7 @@ function parseProfileArgs(argv: string[]) {
     return found;
   };
   return {
-    peerId: one(values.peer, ALL_PEERS, '--peer'),
+    peerId: one(values.peer, ALL_PEER_IDS, '--peer'),
     workload: one(values.workload, WORKLOAD_IDS, '--workload'),
     seconds: nonNegative(values.seconds, '--seconds'),
     top: nonNegative(values.top, '--top'),

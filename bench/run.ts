@@ -12,6 +12,7 @@ import { parseBenchArgs, USAGE } from './args.ts';
 import type { BenchOptions } from './args.ts';
 import { setUpBench } from './bench-setup.ts';
 import { FEATURE_IDS } from './features/feature-peers.ts';
+import { runFeatures } from './features/run-features.ts';
 import { startLoadClient } from './load-client.ts';
 import type { LoadClient } from './load-client.ts';
 import { describeMachine } from './machine.ts';
@@ -22,7 +23,7 @@ import { clockTicksPerSecond } from './proc-stats.ts';
 import { logTail, stopProcess } from './processes.ts';
 import type { BenchProcess } from './processes.ts';
 import { markdownReport } from './report.ts';
-import { writeFeatureCosts, writeOutputs } from './write-results.ts';
+import { writeOutputs } from './write-results.ts';
 import type { RunReport } from './report.ts';
 import { checkTargets, ratios } from './summary.ts';
 import type { CellSummary } from './summary.ts';
@@ -36,7 +37,7 @@ const log = (line: string): void => {
 /** The peers a run starts: those asked for, else every one that exists (in `--features` mode P4's copies). */
 function wantedPeers(options: BenchOptions, notes: string[]): PeerId[] {
   if (options.features)
-    return options.peers ?? ['P1', 'F1', 'P4', ...FEATURE_IDS.map((feature) => `P4-${feature}` as const)];
+    return options.peers ?? ['F1', 'P4', ...FEATURE_IDS.map((feature) => `P4-${feature}` as const)];
   if (options.peers !== undefined) return options.peers;
   const all = PEER_IDS.filter((id) => id !== 'PB' || options.baseline !== undefined);
   if (existsSync(GATEWAY_SCRIPT)) return all;
@@ -81,6 +82,11 @@ async function main(): Promise<void> {
       notes.push(message.split('\n')[0] ?? message);
     }
     load = startLoadClient(logDir);
+    if (options.features) {
+      await runFeatures(options, env, peers, load, notes, log);
+      clean = notes.length === 0;
+      return;
+    }
     const context: RoundContext = { load, emulatorUrl, ticksPerSecond: clockTicksPerSecond() };
     const workloads = EXECUTION_ORDER.filter((w) => options.workloads.includes(w));
     log(`peers ${peers.map((p) => p.id).join(', ')}; workloads ${workloads.join(', ')}; logs in ${logDir}`);
@@ -128,14 +134,12 @@ async function main(): Promise<void> {
       notes,
     };
     console.log(markdownReport(report));
-    if (options.features) await writeFeatureCosts(report, log);
     const full =
-      !options.features &&
       !options.quick &&
       options.peers === undefined &&
       options.workloads.length === WORKLOAD_IDS.length &&
       peerIds.includes('P4');
-    await writeOutputs(report, full || (options.writeResultsMd && !options.features), log);
+    await writeOutputs(report, full || options.writeResultsMd, log);
     log(`run took ${((Date.now() - startedAt.getTime()) / 1000).toFixed(0)} s`);
     clean = notes.length === 0;
   } finally {

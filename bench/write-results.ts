@@ -1,45 +1,24 @@
 /**
  * What a run leaves behind: `results/<timestamp>.json`, `latest.json` and the chart; for a full run
- * RESULTS.md (its kept sections untouched); for a `--features` run only RESULTS.md's feature-cost section.
+ * RESULTS.md (its kept sections untouched).
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { format, resolveConfig } from 'prettier';
 import { renderChart } from './chart.ts';
-import { featureCosts, markdownFeatureCosts } from './features/feature-costs.ts';
 import { machineLine } from './machine.ts';
 import type { RunReport } from './report.ts';
-import { FEATURES_HEADING, keptSection, renderResultsMd, withSection } from './results-md.ts';
+import { keptSection, renderResultsMd } from './results-md.ts';
 
 const benchDir = fileURLToPath(new URL('.', import.meta.url));
 
 /** RESULTS.md, formatted as the repository's Prettier settings want it, so `npm test`'s format check passes. */
-async function writeResultsMd(text: string, log: (line: string) => void): Promise<void> {
+export async function writeResultsMd(text: string, log: (line: string) => void): Promise<void> {
   const resultsMd = join(benchDir, 'RESULTS.md');
   const config = (await resolveConfig(resultsMd)) ?? {};
   writeFileSync(resultsMd, await format(text, { ...config, parser: 'markdown' }));
   log(`wrote ${resultsMd}`);
-}
-
-/** The feature-cost table of a `--features` run, into its section of RESULTS.md (the rest untouched). */
-export async function writeFeatureCosts(report: RunReport, log: (line: string) => void): Promise<void> {
-  const tables = report.settings.workloads.map((workload) =>
-    markdownFeatureCosts(
-      featureCosts(report.cells, workload),
-      report.cells.filter((cell) => cell.workload === workload),
-    ),
-  );
-  const content = [
-    `Measured ${report.startedAt} on ${machineLine(report.machine)}: ${report.settings.rounds} interleaved rounds ` +
-      `of ${report.settings.roundSeconds} s, every copy of P4 loaded in turn in each round; the cost is the ` +
-      'median over rounds of the difference to P4 in the same round. The switches are bench-only module ' +
-      'stand-ins (`bench/features/`), not settings.',
-    ...tables,
-  ].join('\n\n');
-  const path = join(benchDir, 'RESULTS.md');
-  const text = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmark results\n';
-  await writeResultsMd(withSection(text, 'features', content, FEATURES_HEADING), log);
 }
 
 /** The results of a run; `full` also writes the chart RESULTS.md embeds and RESULTS.md itself. */
