@@ -79,12 +79,12 @@ export const ALL_PEER_IDS: readonly PeerId[] = [
 
 /** Comma-separated ids, each one of `allowed` (any case); answered in `allowed`'s order. */
 export function idList<T extends string>(value: string, allowed: readonly T[], flag: string): T[] {
-  const items = value.split(',').map((item) => item.trim().toUpperCase());
+  const items = new Set(value.split(',').map((item) => item.trim().toUpperCase()));
   for (const item of items) {
-    if (!(allowed as readonly string[]).includes(item))
+    if (!allowed.some((id) => id.toUpperCase() === item))
       throw new Error(`${flag}: unknown ${item} (expected ${allowed.join(', ')})`);
   }
-  return allowed.filter((id) => items.includes(id));
+  return allowed.filter((id) => items.has(id.toUpperCase()));
 }
 
 /** A number ≥ 0, or an error naming the flag and what it got. */
