@@ -3,13 +3,12 @@
  * sent to it. P0 is the emulator itself; P1–P3 and F1 live in `peers/`; P4 is the gateway in production
  * mode, and `P4-<feature>` (the `--features` mode) P4 with one feature neutralised (`features/`).
  */
-import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { DEMO, directRequests } from './emulator-client.ts';
 import type { PlainRequest } from './emulator-client.ts';
 import { freePort, httpProbe, startNodeProcess, stopProcess, waitUntilReady } from './processes.ts';
 import type { BenchProcess } from './processes.ts';
-import { PRODUCTION_PROCESS_ENV, startCommandNodeOptions } from './start-command.ts';
+import { startCommandNodeOptions } from './start-command.ts';
 import type { BenchSession } from './bench-users.ts';
 import {
   FEATURES,
@@ -18,7 +17,8 @@ import {
   isFeaturePeer,
   type FeaturePeerId,
 } from './features/feature-peers.ts';
-import { GATEWAY_LOGIN_QUERY, setUpVariant, type VariantSetup } from './gateway-variants.ts';
+import { at, gatewayEnv, gatewaySessions } from './gateway-sessions.ts';
+import { setUpVariant, type VariantSetup } from './gateway-variants.ts';
 import { graphqlBody, workloadVariants } from './workloads.ts';
 import type { Fixture, GraphQLBody, WorkloadId } from './workloads.ts';
 
@@ -106,38 +106,6 @@ function graphqlRequests(
   }));
 }
 
-/** The entry of `list` at `index`; a missing one is a bug of the bench, not a peer's failure. */
-function at<T>(list: readonly T[], index: number): T {
-  const item = list[index];
-  if (item === undefined) throw new Error(`no bench session ${index}`);
-  return item;
-}
-
-async function gatewayLogin(url: string, user: { username: string; password: string }): Promise<string> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      query: GATEWAY_LOGIN_QUERY,
-      variables: { u: user.username, p: user.password },
-    }),
-  });
-  const answer = (await response.json()) as { data?: { login?: { token?: unknown } } };
-  const token = answer.data?.login?.token;
-  if (typeof token !== 'string') throw new Error(`the gateway refused the login of ${user.username}`);
-  return token;
-}
-
-/** The demo user's session, then one per bench user, each logged in through GraphQL. */
-async function gatewaySessions(url: string, sessions: readonly BenchSession[]) {
-  const demo = await gatewayLogin(url, DEMO);
-  const perConnection: string[] = [];
-  for (const user of sessions) perConnection.push(await gatewayLogin(url, user));
-  return (session: number | undefined) => ({
-    authorization: `Bearer ${session === undefined ? demo : at(perConnection, session)}`,
-  });
-}
-
 /** Runs `step`; when it fails, stops `child` first so no process outlives a failed start. */
 async function stopOnFailure<T>(child: BenchProcess, step: () => Promise<T>): Promise<T> {
   try {
@@ -218,24 +186,4 @@ export async function startPeer(id: PeerId, env: PeerEnvironment): Promise<Runni
     };
   };
   return { id, process: child, requests: (w) => graphqlRequests(url, headersOf, w, fixture) };
-}
-
-/**
- * The gateway's production settings (with the container's process environment), all four upstream
- * addresses on the emulator.
- */
-function gatewayEnv(emulatorUrl: string, port: number): Record<string, string> {
-  return {
-    ...PRODUCTION_PROCESS_ENV,
-    NODE_ENV: 'production',
-    SESSION_SECRET: randomBytes(32).toString('base64url'),
-    API_URL: emulatorUrl,
-    BASE_URL: emulatorUrl,
-    STUDIO_URL: emulatorUrl,
-    SERVER_URL: emulatorUrl,
-    APPLICATION_CODE: DEMO.applicationCode,
-    ORGANIZATION_CODE: DEMO.organizationCode,
-    HOST: '127.0.0.1',
-    PORT: String(port),
-  };
 }

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 
 /** What each feature is, as the cost table names it. */
 export const FEATURES = {
+  none: 'nothing: an identical copy of P4 under the same hook (the noise of this table)',
   log: 'the access log: request hooks, request scope (AsyncLocalStorage), log plugin and the log line',
   metrics: 'metrics (prom-client registry, default collectors, per-request counters and histograms)',
   coalescing: 'coalescing of identical in-flight reads',
@@ -31,6 +32,7 @@ export type FeaturePeerId = `P4-${FeatureId}`;
  * root (`src/…`) or bare package specifiers; values are files of `stand-ins/`.
  */
 export const NEUTRALISED_MODULES: Record<Exclude<FeatureId, 'all'>, Record<string, string>> = {
+  none: {},
   log: {
     'src/observability/request-log.ts': 'request-log.ts',
     'src/observability/request-log-plugin.ts': 'request-log-plugin.ts',

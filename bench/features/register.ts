@@ -15,7 +15,8 @@ const redirects = new Map(
 );
 const standIns = new URL('stand-ins/', import.meta.url).href;
 
-if (redirects.size > 0) {
+// Installed even with nothing to swap (`P4-none`), so that copy carries what the hook itself costs.
+if (raw !== undefined) {
   registerHooks({
     resolve(specifier, context, nextResolve) {
       const resolved = nextResolve(specifier, context);
