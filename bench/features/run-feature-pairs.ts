@@ -3,7 +3,7 @@
  * the floor F1) loaded at the same time by two load processes, so both see the same minute of a shared
  * machine (alternating rounds of two identical copies differed by up to 30 % here; simultaneous ones by
  * about 1 %). Each pair is measured `rounds` times, partners in a rotating order, the load processes
- * swapping sides every round.
+ * swapping sides every round, each round after a short unmeasured load of the same pair.
  */
 import type { BenchOptions } from '../args.ts';
 import { upstreamCallCount, waitForQuiet } from '../emulator-client.ts';
@@ -113,6 +113,9 @@ export async function runFeaturePairs(
   for (let round = 0; round < options.rounds; round++) {
     const shift = round % Math.max(1, pairs.length);
     for (const pair of [...pairs.slice(shift), ...pairs.slice(0, shift)]) {
+      // A copy idles while the others are measured, and V8 shrinks an idle heap: unmeasured load on both
+      // sides first, so neither starts its round regrowing it (P4, loaded in every pair, never idles).
+      if (options.warmupSeconds > 0) await measurePair(context, sidesOf(pair, options.warmupSeconds), false);
       const [a, b] = await measurePair(context, sidesOf(pair, options.roundSeconds), round % 2 === 1);
       if (a === undefined || b === undefined) continue;
       pair.full.push(a);
