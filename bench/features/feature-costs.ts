@@ -65,17 +65,24 @@ function partnerText(partner: string): string {
   return partner === 'F1' ? 'F1: everything the gateway adds to the floor' : partner;
 }
 
-/** The table as Markdown. */
+/**
+ * The table as Markdown. With `P4-none` in the run, a last column subtracts its (zero in theory) cost from
+ * every other: P4 runs in every pair and never idles, and on a busy machine that alone made it cheaper than
+ * an identical copy.
+ */
 export function markdownFeatureCosts(costs: readonly FeatureCost[]): string {
+  const control = costs.find((cost) => cost.partner === 'P4-none');
+  const net = (cost: FeatureCost): string =>
+    control === undefined || cost === control ? '–' : fixed(cost.costMicros - control.costMicros, 0);
   const lines = [
-    '| workload | P4 beside | P4 CPU µs/req | partner µs/req | cost µs/req (median of paired rounds) | min–max | share of P4 | rounds | req/s P4 / partner |',
-    '|---|---|--:|--:|--:|--:|--:|--:|--:|',
+    '| workload | P4 beside | P4 CPU µs/req | partner µs/req | cost µs/req (median of paired rounds) | min–max | share of P4 | cost net of P4-none | rounds | req/s P4 / partner |',
+    '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|',
   ];
   for (const cost of costs) {
     lines.push(
       `| ${cost.workload} | ${partnerText(cost.partner)} | ${fixed(cost.fullMicros, 0)} | ${fixed(cost.partnerMicros, 0)} | ` +
         `${fixed(cost.costMicros, 0)} | ${fixed(cost.rangeMicros[0], 0)}–${fixed(cost.rangeMicros[1], 0)} | ` +
-        `${fixed(cost.costPercent, 1)} % | ${cost.rounds} | ` +
+        `${fixed(cost.costPercent, 1)} % | ${net(cost)} | ${cost.rounds} | ` +
         `${fixed(cost.fullRequestsPerSecond, 0)} / ${fixed(cost.partnerRequestsPerSecond, 0)} |`,
     );
   }
