@@ -14,16 +14,16 @@ export type BodyCheck =
   /** A save answer naming a new id: `{data:{saveObject:{id}}}`, or for JSONP `{status:'success',savedObjectId}`. */
   | { kind: 'saved'; jsonp: boolean };
 
-/** One request variant: where it goes (same origin for all) and what it sends. */
+/** One request variant: where it goes (same origin for all), its headers (its session's) and what it sends. */
 export interface LoadVariant {
   url: string;
+  headers: Record<string, string>;
   body?: string;
 }
 
 /** One load run against one peer. */
 export interface LoadJob {
   method: 'GET' | 'POST';
-  headers: Record<string, string>;
   /** Connection `i` sends variant `i % variants.length` (the paced run rotates them per request). */
   variants: LoadVariant[];
   connections: number;

@@ -1,4 +1,5 @@
 import type { MatchesMode, WireOperation } from '../src/upstream/wire.ts';
+import type { EmulatorUser } from './demo-users.ts';
 import type { PageStartMode } from './paging.ts';
 import type { WrapperStyle } from './reply.ts';
 
@@ -65,6 +66,8 @@ export interface EmulatorOptions {
   faults?: FaultOptions;
   /** Clock in milliseconds since the epoch, for tests of token expiry. Default `Date.now`. */
   now?: () => number;
+  /** Users besides the fixed ones (`EMULATOR_USERS`), e.g. the bench's one user per connection. Default none. */
+  users?: readonly EmulatorUser[];
 }
 
 /** A started emulator. */
