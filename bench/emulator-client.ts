@@ -4,6 +4,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { decodeJsonp } from './load-job.ts';
+import { readPath, type ReadOperation } from './peers/upstream-reads.ts';
 import type { BenchSession } from './bench-users.ts';
 import { PAGE_SIZE, SAVED_FIELDS, TYPES, W1_OBJECTS, workloadVariants } from './workloads.ts';
 import type { Fixture, UpstreamRecord, WorkloadId } from './workloads.ts';
@@ -89,26 +90,12 @@ export async function waitForQuiet(
 function readUrl(
   emulatorUrl: string,
   user: { username: string; token: string },
-  operation: 'getObject/' | 'getAll',
+  operation: ReadOperation,
   objectName: string,
   id?: string,
   pageSize?: number,
 ): string {
-  const criteria = id === undefined ? [] : [{ fieldName: '_id', operator: 'matches', value: id }];
-  const query = new URLSearchParams({
-    objectName,
-    filterCommand: JSON.stringify({ criteria }),
-    username: user.username,
-    organizationCode: DEMO.organizationCode,
-    applicationCode: DEMO.applicationCode,
-    apiToken: user.token,
-    callback: 'cb',
-  });
-  if (pageSize !== undefined) {
-    query.set('pageSize', String(pageSize));
-    query.set('pageStart', '0');
-  }
-  return `${emulatorUrl}/studio/jsonp/${operation}?${query.toString()}`;
+  return emulatorUrl + readPath(operation, { ...DEMO, ...user }, objectName, id, pageSize);
 }
 
 async function readAll(url: string): Promise<{ totalCount: number; data: UpstreamRecord[] }> {

@@ -3,6 +3,7 @@
  * Shared by `run.ts` (which builds jobs) and `load.ts` (which runs them with autocannon).
  */
 import { isDeepStrictEqual } from 'node:util';
+import { unwrapJsonp } from './peers/upstream-reads.ts';
 
 /** How every response body of a job is checked; a body that fails counts as a mismatch. */
 export type BodyCheck =
@@ -52,11 +53,7 @@ export interface LoadResult {
 }
 
 /** The JSON inside a JSONP answer (between the first `(` and the last `)`), or the whole body. */
-export function decodeJsonp(text: string): unknown {
-  const open = text.indexOf('(');
-  const close = text.lastIndexOf(')');
-  return JSON.parse(open >= 0 && close > open ? text.slice(open + 1, close) : text) as unknown;
-}
+export const decodeJsonp = unwrapJsonp;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -23,63 +23,12 @@ import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastif
 import Fastify from 'fastify';
 import { GraphQLError } from 'graphql';
 import { JSONObjectResolver } from 'graphql-scalars';
-import { Pool } from 'undici';
 import { credentialsFrom, escapeRegex, peerTypeDefs, readPeerSettings, valueAtPath } from './peer-schema.ts';
 import type { PeerCredentials, PeerRecord } from './peer-schema.ts';
+import { createUpstreamCaller } from './upstream-reads.ts';
 
 const settings = readPeerSettings(process.env);
-const upstreamUrl = new URL(settings.upstreamUrl);
-const basePath = upstreamUrl.pathname.replace(/\/$/, '');
-const pool = new Pool(upstreamUrl.origin, { connections: 64, pipelining: 1 });
-
-interface ReadAnswer {
-  status: string;
-  data: PeerRecord[];
-  totalCount: number;
-  message?: string;
-  savedObjectId?: string;
-}
-
-async function call(path: string, body?: string): Promise<ReadAnswer> {
-  const response = await pool.request({
-    path: basePath + path,
-    method: body === undefined ? 'GET' : 'POST',
-    body,
-    headers: body === undefined ? undefined : { 'content-type': 'application/json' },
-  });
-  const text = await response.body.text();
-  if (response.statusCode >= 300) throw new GraphQLError(`upstream answered HTTP ${response.statusCode}`);
-  const open = text.indexOf('(');
-  const close = text.lastIndexOf(')');
-  const answer = JSON.parse(open >= 0 && close > open ? text.slice(open + 1, close) : text) as ReadAnswer;
-  if (answer.status !== 'success') throw new GraphQLError(answer.message ?? 'upstream error');
-  return answer;
-}
-
-function read(
-  operation: 'getObject/' | 'getAll',
-  credentials: PeerCredentials,
-  objectName: string,
-  idPattern: string | undefined,
-  pageSize?: number,
-): Promise<ReadAnswer> {
-  const query = new URLSearchParams({
-    objectName,
-    filterCommand: JSON.stringify({
-      criteria: idPattern === undefined ? [] : [{ fieldName: '_id', operator: 'matches', value: idPattern }],
-    }),
-    username: credentials.username,
-    organizationCode: settings.organizationCode,
-    applicationCode: settings.applicationCode,
-    apiToken: credentials.token,
-    callback: 'cb',
-  });
-  if (pageSize !== undefined) {
-    query.set('pageSize', String(pageSize));
-    query.set('pageStart', '0');
-  }
-  return call(`/studio/jsonp/${operation}?${query.toString()}`);
-}
+const { call, read } = createUpstreamCaller(settings, (message) => new GraphQLError(message));
 
 /** A record as a field resolves it, with the page it came in (whose references are read together). */
 interface Node {
