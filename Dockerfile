@@ -1,8 +1,9 @@
 # The gateway as a container image. `docker build -t jsonp-graphql-gateway .`
 #
-# Node 24 runs the TypeScript sources directly (type stripping), so there is no compile step: the first
-# stage only installs the production dependencies, the second copies them beside the sources and runs
-# as the unprivileged `node` user. Settings come from the environment (README "Settings"); in production
+# Three stages: the production dependencies; the bundle (`npm run build`: src/ into one dist/main.js, the
+# emulator left out, packages left in node_modules); the runtime, which copies both beside the schema and
+# runs the bundle as the unprivileged `node` user. The bundle spares production Node's type stripping: about
+# half the start-up time and a smaller resident set (issue 15). Settings come from the environment (README "Settings"); in production
 # SESSION_SECRET and the four upstream addresses are required. The emulator (emulator/) is not in the
 # image: UPSTREAM=emulator cannot work here, by design.
 
@@ -11,6 +12,17 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 # No dev dependencies (test, lint, codegen, bench tools), no install scripts.
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+
+FROM node:24-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+# esbuild is a dev dependency; this stage is thrown away, only dist/ leaves it.
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY tsconfig.json ./
+COPY scripts/build.ts ./scripts/build.ts
+COPY src ./src
+# `npm run build`, with the image's Node (the pinned `node` package's install script did not run).
+RUN node scripts/build.ts
 
 FROM node:24-bookworm-slim AS runtime
 # MALLOC_ARENA_MAX=1: one malloc arena instead of one per busy thread (V8's compiler and GC threads); the
@@ -23,7 +35,7 @@ WORKDIR /app
 COPY --from=dependencies --chown=root:root /app/node_modules ./node_modules
 COPY --chown=root:root package.json ./
 COPY --chown=root:root schema ./schema
-COPY --chown=root:root src ./src
+COPY --from=build --chown=root:root /app/dist ./dist
 # Files stay owned by root and read-only to the process: a compromised process cannot rewrite its code.
 USER node
 EXPOSE 4000
@@ -32,6 +44,6 @@ HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 4000) + '/healthz', { signal: AbortSignal.timeout(2000) }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # SIGTERM drains (readiness first, then in-flight requests within SHUTDOWN_GRACE_MS) and exits 0.
 STOPSIGNAL SIGTERM
-# The heap sizes of `npm start`: an 8 MiB semi-space (V8 picks up to 64 MiB on a large host, which alone
+# The bundle, with the heap sizes of `npm start`: an 8 MiB semi-space (V8 picks up to 64 MiB on a large host, which alone
 # took the resident set past 250 MB under load) and an old space capped like deploy/kubernetes does.
-CMD ["node", "--max-semi-space-size=8", "--max-old-space-size=256", "src/main.ts"]
+CMD ["node", "--max-semi-space-size=8", "--max-old-space-size=256", "dist/main.js"]

@@ -1,7 +1,10 @@
 /**
- * The command line of `npm run bench`: `--quick`, `--peers=P1,P4`, `--workloads=W1,W3`, and overrides of
- * the timings for experiments.
+ * The command line of `npm run bench`: `--quick`, `--peers=P1,P4`, `--workloads=W1,W3`, `--features`, and
+ * overrides of the timings for experiments. Parsed by `node:util`'s `parseArgs` (strict: an unknown option
+ * or a value where none belongs fails with the usage).
  */
+import { parseArgs } from 'node:util';
+import { FEATURE_IDS } from './features/feature-peers.ts';
 import { PEER_IDS } from './peer-registry.ts';
 import type { PeerId } from './peer-registry.ts';
 import { WORKLOAD_IDS } from './workloads.ts';
@@ -27,14 +30,18 @@ export interface BenchOptions {
   writeResultsMd: boolean;
   /** A checkout of the gateway (with its own node_modules) run as peer PB beside P4. */
   baseline: string | undefined;
+  /** The feature-cost mode (`bench/features/`): P4 beside copies of itself with one feature neutralised. */
+  features: boolean;
   help: boolean;
 }
 
 /** `--help` text. */
 export const USAGE = `npm run bench -- [options]
   --quick               about one minute instead of about five (shorter rounds)
-  --peers=P0,P1,...     only these peers (P0 emulator, P1 pass-through, P2 naive Apollo, P3 RESTDataSource, P4 gateway)
-  --workloads=W1,...    only these workloads (W1 object, W2 page, W3 N+1, W4 save, W5 hot object)
+  --peers=P0,P1,...     only these peers (P0 emulator, P1 pass-through, P2 naive Apollo, P3 RESTDataSource,
+                        F1 floor: Fastify + Apollo with the gateway's options, P4 gateway)
+  --workloads=W1,...    only these workloads (W1 object, W2 page, W3 N+1, W4 save, W5 hot object,
+                        W2H hot page)
   --rounds=N            measured rounds per peer and workload (default 3)
   --duration=S          seconds per round (default 3, quick 0.5)
   --warmup=S            seconds of warm-up per peer and workload (default 1, quick 0.25)
@@ -42,63 +49,80 @@ export const USAGE = `npm run bench -- [options]
   --rate=N              requests per second of the fixed-rate run (default 500; 0 = skip it)
   --results-md          write bench/RESULTS.md even for a quick or filtered run
   --baseline=DIR        also run the gateway of another checkout (e.g. a git worktree of main) as peer PB,
-                        for a before/after in one run (PB's cells are in the table; the summary ignores it)`;
+                        for a before/after in one run (PB's cells are in the table; the summary ignores it)
+  --features            what each feature costs: P4 loaded at the same time as a copy of itself with one
+                        feature neutralised (P4-log, P4-metrics, P4-coalescing, P4-resilience, P4-loader,
+                        P4-limits, P4-fastify, P4-all; P4-none swaps nothing: the noise) or as the floor
+                        F1; default workload W1, 5 rounds, each after --warmup s of unmeasured load;
+                        writes the table into bench/RESULTS.md`;
 
-function list<T extends string>(value: string, allowed: readonly T[], flag: string): T[] {
-  const items = value.split(',').map((item) => item.trim().toUpperCase());
+/** The options `node:util` parses; values stay strings so the messages below can name the flag. */
+const OPTIONS = {
+  quick: { type: 'boolean' },
+  peers: { type: 'string' },
+  workloads: { type: 'string' },
+  rounds: { type: 'string' },
+  duration: { type: 'string' },
+  warmup: { type: 'string' },
+  'first-warmup': { type: 'string' },
+  rate: { type: 'string' },
+  'results-md': { type: 'boolean' },
+  baseline: { type: 'string' },
+  features: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** Every peer `--peers` accepts: the normal ones and P4's feature-cost copies (`P4-log`, …). */
+export const ALL_PEER_IDS: readonly PeerId[] = [
+  ...PEER_IDS,
+  ...FEATURE_IDS.map((feature) => `P4-${feature}` as const),
+];
+
+/** Comma-separated ids, each one of `allowed` (any case); answered in `allowed`'s order. */
+export function idList<T extends string>(value: string, allowed: readonly T[], flag: string): T[] {
+  const items = new Set(value.split(',').map((item) => item.trim().toUpperCase()));
   for (const item of items) {
-    if (!(allowed as readonly string[]).includes(item))
+    if (!allowed.some((id) => id.toUpperCase() === item))
       throw new Error(`${flag}: unknown ${item} (expected ${allowed.join(', ')})`);
   }
-  return allowed.filter((id) => items.includes(id));
+  return allowed.filter((id) => items.has(id.toUpperCase()));
 }
 
-function positive(value: string, flag: string): number {
+/** A number ≥ 0, or an error naming the flag and what it got. */
+export function nonNegative(value: string, flag: string): number {
   const parsed = Number(value);
-  if (!Number.isFinite(parsed) || parsed < 0) throw new Error(`${flag}: expected a number ≥ 0, got ${value}`);
+  if (value.trim() === '' || !Number.isFinite(parsed) || parsed < 0)
+    throw new Error(`${flag}: expected a number ≥ 0, got ${value}`);
   return parsed;
 }
 
 /** Parses the arguments after `node bench/run.ts`. Throws with a clear message on a bad one. */
-export function parseArgs(argv: readonly string[]): BenchOptions {
-  const flags = new Map<string, string>();
-  for (const arg of argv) {
-    const match = /^--([a-z-]+)(?:=(.*))?$/.exec(arg);
-    if (match?.[1] === undefined) throw new Error(`unknown argument ${arg}\n${USAGE}`);
-    flags.set(match[1], match[2] ?? 'true');
+export function parseBenchArgs(argv: readonly string[]): BenchOptions {
+  let values;
+  try {
+    ({ values } = parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: false }));
+  } catch (error) {
+    throw new Error(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`, { cause: error });
   }
-  const known = new Set([
-    'quick',
-    'peers',
-    'workloads',
-    'rounds',
-    'duration',
-    'warmup',
-    'first-warmup',
-    'rate',
-    'results-md',
-    'baseline',
-    'help',
-  ]);
-  for (const flag of flags.keys())
-    if (!known.has(flag)) throw new Error(`unknown option --${flag}\n${USAGE}`);
-  const quick = flags.has('quick');
-  const get = (flag: string): string | undefined => flags.get(flag);
-  const rate = positive(get('rate') ?? '500', '--rate');
-  const peersFlag = get('peers');
-  const workloadsFlag = get('workloads');
+  const quick = values.quick === true;
+  const features = values.features === true;
+  const rate = nonNegative(values.rate ?? '500', '--rate');
+  const defaultWorkloads: readonly WorkloadId[] = features ? ['W1'] : WORKLOAD_IDS;
   return {
     quick,
-    peers: peersFlag === undefined ? undefined : list(peersFlag, PEER_IDS, '--peers'),
+    peers: values.peers === undefined ? undefined : idList(values.peers, ALL_PEER_IDS, '--peers'),
     workloads:
-      workloadsFlag === undefined ? [...WORKLOAD_IDS] : list(workloadsFlag, WORKLOAD_IDS, '--workloads'),
-    rounds: Math.max(1, Math.round(positive(get('rounds') ?? '3', '--rounds'))),
-    roundSeconds: positive(get('duration') ?? (quick ? '0.5' : '3'), '--duration'),
-    warmupSeconds: positive(get('warmup') ?? (quick ? '0.25' : '1'), '--warmup'),
-    firstWarmupSeconds: positive(get('first-warmup') ?? (quick ? '1' : '5'), '--first-warmup'),
-    fixedRate: rate === 0 ? undefined : rate,
-    writeResultsMd: flags.has('results-md'),
-    baseline: get('baseline'),
-    help: flags.has('help'),
+      values.workloads === undefined
+        ? [...defaultWorkloads]
+        : idList(values.workloads, WORKLOAD_IDS, '--workloads'),
+    rounds: Math.max(1, Math.round(nonNegative(values.rounds ?? (features ? '5' : '3'), '--rounds'))),
+    roundSeconds: nonNegative(values.duration ?? (quick ? '0.5' : '3'), '--duration'),
+    warmupSeconds: nonNegative(values.warmup ?? (quick ? '0.25' : '1'), '--warmup'),
+    firstWarmupSeconds: nonNegative(values['first-warmup'] ?? (quick ? '1' : '5'), '--first-warmup'),
+    fixedRate: rate === 0 || features ? undefined : rate,
+    writeResultsMd: values['results-md'] === true,
+    baseline: values.baseline,
+    features,
+    help: values.help === true,
   };
 }

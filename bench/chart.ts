@@ -7,27 +7,33 @@ import type { CellSummary } from './summary.ts';
 import { WORKLOADS } from './workloads.ts';
 import type { WorkloadId } from './workloads.ts';
 
-const COLOURS: Record<PeerId, string> = {
+const COLOURS: Partial<Record<PeerId, string>> = {
   P0: '#9e9e9e',
   P1: '#4e79a7',
   P2: '#f28e2b',
   P3: '#b07aa1',
+  F1: '#e15759',
   P4: '#59a14f',
   P4T: '#edc948',
   P4D: '#76b7b2',
   PB: '#8cd17d',
 };
 
-const SHORT_NAMES: Record<PeerId, string> = {
+const SHORT_NAMES: Partial<Record<PeerId, string>> = {
   P0: 'P0 emulator direct',
   P1: 'P1 pass-through',
   P2: 'P2 naive Apollo',
   P3: 'P3 Apollo + RESTDataSource',
+  F1: 'F1 floor (Fastify + Apollo)',
   P4: 'P4 this gateway',
   P4T: 'P4T traced',
   P4D: 'P4D trusted documents',
   PB: 'PB gateway baseline',
 };
+
+/** The feature-cost copies of P4 (`P4-log`, …) have no colour of their own. */
+const colourOf = (peer: PeerId): string => COLOURS[peer] ?? '#bab0ac';
+const nameOf = (peer: PeerId): string => SHORT_NAMES[peer] ?? peer;
 
 const PANEL_WIDTH = 200;
 const PANEL_GAP = 16;
@@ -74,7 +80,7 @@ function panel(
     const height = (cell.requestsPerSecond / max) * (PLOT_HEIGHT - 18);
     const top = baseline - height;
     parts.push(
-      `<rect x="${(centre - barWidth / 2).toFixed(1)}" y="${top.toFixed(1)}" width="${barWidth.toFixed(1)}" height="${height.toFixed(1)}" fill="${COLOURS[peer]}">` +
+      `<rect x="${(centre - barWidth / 2).toFixed(1)}" y="${top.toFixed(1)}" width="${barWidth.toFixed(1)}" height="${height.toFixed(1)}" fill="${colourOf(peer)}">` +
         `<title>${workload} ${peer}: ${cell.requestsPerSecond.toFixed(0)} req/s</title></rect>`,
       `<text x="${centre}" y="${(top - 4).toFixed(1)}" text-anchor="middle" font-size="10">${compact(cell.requestsPerSecond)}</text>`,
     );
@@ -103,9 +109,9 @@ export function renderChart(
   let legendX = MARGIN;
   const legend = peers.map((peer) => {
     const item =
-      `<rect x="${legendX}" y="${legendY - 10}" width="12" height="12" fill="${COLOURS[peer]}"/>` +
-      `<text x="${legendX + 16}" y="${legendY}" font-size="12">${escapeXml(SHORT_NAMES[peer])}</text>`;
-    legendX += 16 + SHORT_NAMES[peer].length * 7 + 20;
+      `<rect x="${legendX}" y="${legendY - 10}" width="12" height="12" fill="${colourOf(peer)}"/>` +
+      `<text x="${legendX + 16}" y="${legendY}" font-size="12">${escapeXml(nameOf(peer))}</text>`;
+    legendX += 16 + nameOf(peer).length * 7 + 20;
     return item;
   });
   return [

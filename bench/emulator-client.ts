@@ -4,7 +4,9 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { decodeJsonp } from './load-job.ts';
-import { PAGE_SIZE, SAVED_FIELDS, TYPES, variantObjects, W1_OBJECTS } from './workloads.ts';
+import { readPath, type ReadOperation } from './peers/upstream-reads.ts';
+import type { BenchSession } from './bench-users.ts';
+import { PAGE_SIZE, SAVED_FIELDS, TYPES, W1_OBJECTS, workloadVariants } from './workloads.ts';
 import type { Fixture, UpstreamRecord, WorkloadId } from './workloads.ts';
 
 /** The demo tenant of the emulator (docs/design.md). */
@@ -23,17 +25,35 @@ export interface PlainRequest {
   body?: string;
 }
 
-/** Logs in with the JSON login and returns the upstream token. */
-export async function loginUpstream(emulatorUrl: string): Promise<string> {
+/** Logs in with the JSON login (default: the demo user) and returns the upstream token. */
+export async function loginUpstream(
+  emulatorUrl: string,
+  user: { username: string; password: string } = DEMO,
+): Promise<string> {
   const response = await fetch(`${emulatorUrl}/v1/user/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: DEMO.username, password: DEMO.password }),
+    body: JSON.stringify({ username: user.username, password: user.password }),
   });
   const answer = (await response.json()) as { status?: unknown; token?: unknown };
   if (answer.status !== 'success' || typeof answer.token !== 'string')
-    throw new Error('emulator login failed');
+    throw new Error(`emulator login of ${user.username} failed`);
   return answer.token;
+}
+
+/** Logs each of `users` in to the emulator (one after the other: the emulator is not what is measured). */
+export async function loginSessions(
+  emulatorUrl: string,
+  users: readonly { username: string; password: string }[],
+): Promise<BenchSession[]> {
+  const sessions: BenchSession[] = [];
+  for (const { username, password } of users)
+    sessions.push({
+      username,
+      password,
+      upstreamToken: await loginUpstream(emulatorUrl, { username, password }),
+    });
+  return sessions;
 }
 
 /** Total upstream operations the emulator has served: the sum of every counter of `/__emulator/stats`. */
@@ -69,27 +89,13 @@ export async function waitForQuiet(
 
 function readUrl(
   emulatorUrl: string,
-  token: string,
-  operation: 'getObject/' | 'getAll',
+  user: { username: string; token: string },
+  operation: ReadOperation,
   objectName: string,
   id?: string,
   pageSize?: number,
 ): string {
-  const criteria = id === undefined ? [] : [{ fieldName: '_id', operator: 'matches', value: id }];
-  const query = new URLSearchParams({
-    objectName,
-    filterCommand: JSON.stringify({ criteria }),
-    username: DEMO.username,
-    organizationCode: DEMO.organizationCode,
-    applicationCode: DEMO.applicationCode,
-    apiToken: token,
-    callback: 'cb',
-  });
-  if (pageSize !== undefined) {
-    query.set('pageSize', String(pageSize));
-    query.set('pageStart', '0');
-  }
-  return `${emulatorUrl}/studio/jsonp/${operation}?${query.toString()}`;
+  return emulatorUrl + readPath(operation, { ...DEMO, ...user }, objectName, id, pageSize);
 }
 
 async function readAll(url: string): Promise<{ totalCount: number; data: UpstreamRecord[] }> {
@@ -105,9 +111,10 @@ async function readAll(url: string): Promise<{ totalCount: number; data: Upstrea
 
 /** Reads the records the expected answers are made of, straight from the emulator. */
 export async function loadFixture(emulatorUrl: string, token: string): Promise<Fixture> {
-  const loanTypes = await readAll(readUrl(emulatorUrl, token, 'getAll', TYPES.loanType, undefined, 1000));
-  const orders = await readAll(readUrl(emulatorUrl, token, 'getAll', TYPES.order, undefined, PAGE_SIZE));
-  const customers = await readAll(readUrl(emulatorUrl, token, 'getAll', TYPES.customer, undefined, 1000));
+  const demo = { username: DEMO.username, token };
+  const loanTypes = await readAll(readUrl(emulatorUrl, demo, 'getAll', TYPES.loanType, undefined, 1000));
+  const orders = await readAll(readUrl(emulatorUrl, demo, 'getAll', TYPES.order, undefined, PAGE_SIZE));
+  const customers = await readAll(readUrl(emulatorUrl, demo, 'getAll', TYPES.customer, undefined, 1000));
   const objects = loanTypes.data.slice(0, W1_OBJECTS);
   const hotObject = loanTypes.data.at(-1);
   if (hotObject === undefined || loanTypes.data.length <= W1_OBJECTS) {
@@ -124,46 +131,51 @@ export async function loadFixture(emulatorUrl: string, token: string): Promise<F
   };
 }
 
-/** P0's requests for a workload, one per variant: the equivalent JSONP call to the emulator (none for W3). */
+/**
+ * P0's requests for a workload, one per variant: the equivalent JSONP call to the emulator (none for W3),
+ * with the upstream token of the variant's session (`sessions[i]`, or the demo user's `token`).
+ */
 export function directRequests(
   emulatorUrl: string,
   token: string,
+  sessions: readonly BenchSession[],
   workload: WorkloadId,
   fixture: Fixture,
 ): PlainRequest[] | undefined {
-  switch (workload) {
-    case 'W1':
-    case 'W5':
-      return variantObjects(workload, fixture).map((object) => ({
-        url: readUrl(emulatorUrl, token, 'getObject/', TYPES.loanType, object?._id),
-        method: 'GET',
-        headers: {},
-      }));
-    case 'W2':
-      return [
-        {
-          url: readUrl(emulatorUrl, token, 'getAll', TYPES.order, undefined, PAGE_SIZE),
+  if (workload === 'W3') return undefined;
+  return workloadVariants(workload, fixture).map(({ object, session }): PlainRequest => {
+    const chosen = session === undefined ? undefined : sessions[session];
+    if (session !== undefined && chosen === undefined) throw new Error(`no bench session ${session}`);
+    const user = { username: chosen?.username ?? DEMO.username, token: chosen?.upstreamToken ?? token };
+    switch (workload) {
+      case 'W1':
+      case 'W5':
+        return {
+          url: readUrl(emulatorUrl, user, 'getObject/', TYPES.loanType, object?._id),
           method: 'GET',
           headers: {},
-        },
-      ];
-    case 'W3':
-      return undefined;
-    case 'W4':
-      return [
-        {
+        };
+      case 'W2':
+      case 'W2H':
+        return {
+          url: readUrl(emulatorUrl, user, 'getAll', TYPES.order, undefined, PAGE_SIZE),
+          method: 'GET',
+          headers: {},
+        };
+      case 'W4':
+        return {
           url: `${emulatorUrl}/studio/jsonp/save?callback=cb`,
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({
             objectName: TYPES.loanType,
             data: SAVED_FIELDS,
-            apiToken: token,
+            apiToken: user.token,
             applicationCode: DEMO.applicationCode,
             organizationCode: DEMO.organizationCode,
             callback: 'cb',
           }),
-        },
-      ];
-  }
+        };
+    }
+  });
 }

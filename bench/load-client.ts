@@ -15,10 +15,10 @@ export interface LoadClient {
   close(): Promise<void>;
 }
 
-/** Starts `load.ts` as its own process. */
-export function startLoadClient(logDir: string): LoadClient {
+/** Starts `load.ts` as its own process (`name` tells two apart in the logs). */
+export function startLoadClient(logDir: string, name = 'load'): LoadClient {
   const script = fileURLToPath(new URL('load.ts', import.meta.url));
-  const started = startNodeProcess('load', script, { NODE_ENV: 'production' }, logDir, 'pipe');
+  const started = startNodeProcess(name, script, { NODE_ENV: 'production' }, logDir, 'pipe');
   const { stdin, stdout } = started.child;
   if (stdin === null || stdout === null) throw new Error('the load process has no pipes');
   const waiting: ((line: string | undefined) => void)[] = [];

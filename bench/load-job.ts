@@ -3,6 +3,7 @@
  * Shared by `run.ts` (which builds jobs) and `load.ts` (which runs them with autocannon).
  */
 import { isDeepStrictEqual } from 'node:util';
+import { unwrapJsonp } from './peers/upstream-reads.ts';
 
 /** How every response body of a job is checked; a body that fails counts as a mismatch. */
 export type BodyCheck =
@@ -14,16 +15,16 @@ export type BodyCheck =
   /** A save answer naming a new id: `{data:{saveObject:{id}}}`, or for JSONP `{status:'success',savedObjectId}`. */
   | { kind: 'saved'; jsonp: boolean };
 
-/** One request variant: where it goes (same origin for all) and what it sends. */
+/** One request variant: where it goes (same origin for all), its headers (its session's) and what it sends. */
 export interface LoadVariant {
   url: string;
+  headers: Record<string, string>;
   body?: string;
 }
 
 /** One load run against one peer. */
 export interface LoadJob {
   method: 'GET' | 'POST';
-  headers: Record<string, string>;
   /** Connection `i` sends variant `i % variants.length` (the paced run rotates them per request). */
   variants: LoadVariant[];
   connections: number;
@@ -52,11 +53,7 @@ export interface LoadResult {
 }
 
 /** The JSON inside a JSONP answer (between the first `(` and the last `)`), or the whole body. */
-export function decodeJsonp(text: string): unknown {
-  const open = text.indexOf('(');
-  const close = text.lastIndexOf(')');
-  return JSON.parse(open >= 0 && close > open ? text.slice(open + 1, close) : text) as unknown;
-}
+export const decodeJsonp = unwrapJsonp;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

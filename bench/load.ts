@@ -18,7 +18,7 @@ async function runLoad(job: LoadJob, verify: (body: string) => boolean): Promise
   if (first === undefined) throw new Error('a load job needs at least one request variant');
   const paths = job.variants.map((variant) => {
     const url = new URL(variant.url);
-    return { path: url.pathname + url.search, body: variant.body };
+    return { path: url.pathname + url.search, headers: variant.headers, body: variant.body };
   });
   let clients = 0;
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
@@ -26,17 +26,17 @@ async function runLoad(job: LoadJob, verify: (body: string) => boolean): Promise
       {
         url: first.url,
         method: job.method,
-        headers: job.headers,
+        headers: first.headers,
         body: first.body,
         connections: job.connections,
         duration: job.durationSeconds,
         pipelining: 1,
         // The round ends at the first sample tick after `duration`: a short tick keeps rounds on time.
         sampleInt: 250,
-        // Connection i sends variant i % n, so concurrent requests of W1 never ask for the same object.
+        // Connection i sends variant i % n: its own session (W1–W4) and, for W1, its own object.
         setupClient: (client) => {
           const variant = paths[clients++ % paths.length] ?? paths[0];
-          client.setRequests([{ method: job.method, headers: job.headers, ...variant }]);
+          client.setRequests([{ method: job.method, ...variant }]);
         },
         verifyBody: (body) => verify(String(body)),
       },

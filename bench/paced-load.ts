@@ -20,7 +20,12 @@ export async function runPaced(
   const pool = new Pool(new URL(first.url).origin, { connections: job.connections, pipelining: 1 });
   const requests = job.variants.map((variant) => {
     const url = new URL(variant.url);
-    return { path: url.pathname + url.search, method: job.method, headers: job.headers, body: variant.body };
+    return {
+      path: url.pathname + url.search,
+      method: job.method,
+      headers: variant.headers,
+      body: variant.body,
+    };
   });
   const latencies: number[] = [];
   const result = { non2xx: 0, errors: 0, mismatches: 0, mismatchSamples: [] as string[] };

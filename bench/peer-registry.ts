@@ -1,51 +1,75 @@
 /**
  * The peers side by side: how each starts, how the bench knows it is up, and how a workload's request is
- * sent to it. P0 is the emulator itself; P1–P3 live in `peers/`; P4 is the gateway in production mode.
+ * sent to it. P0 is the emulator itself; P1–P3 and F1 live in `peers/`; P4 is the gateway in production
+ * mode, and `P4-<feature>` (the `--features` mode) P4 with one feature neutralised (`features/`).
  */
-import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { DEMO, directRequests } from './emulator-client.ts';
 import type { PlainRequest } from './emulator-client.ts';
 import { freePort, httpProbe, startNodeProcess, stopProcess, waitUntilReady } from './processes.ts';
 import type { BenchProcess } from './processes.ts';
-import { PRODUCTION_PROCESS_ENV, startCommandNodeOptions } from './start-command.ts';
-import { GATEWAY_LOGIN_QUERY, setUpVariant, type VariantSetup } from './gateway-variants.ts';
-import { graphqlBody, variantObjects } from './workloads.ts';
+import { startCommandNodeOptions } from './start-command.ts';
+import type { BenchSession } from './bench-users.ts';
+import {
+  FEATURES,
+  featureOf,
+  featureStartOptions,
+  isFeaturePeer,
+  type FeaturePeerId,
+} from './features/feature-peers.ts';
+import { at, gatewayEnv, gatewaySessions } from './gateway-sessions.ts';
+import { setUpVariant, type VariantSetup } from './gateway-variants.ts';
+import { graphqlBody, workloadVariants } from './workloads.ts';
 import type { Fixture, GraphQLBody, WorkloadId } from './workloads.ts';
 
-/** Peer ids, in the order the table shows them. */
-export const PEER_IDS = ['P0', 'P1', 'P2', 'P3', 'P4', 'P4T', 'P4D', 'PB'] as const;
-/** A peer id. */
-export type PeerId = (typeof PEER_IDS)[number];
+/** Peer ids of a normal run, in the order the table shows them. */
+export const PEER_IDS = ['P0', 'P1', 'P2', 'P3', 'F1', 'P4', 'P4T', 'P4D', 'PB'] as const;
+/** A peer id: one of {@link PEER_IDS}, or a feature-cost copy of P4 (`P4-log`, …). */
+export type PeerId = (typeof PEER_IDS)[number] | FeaturePeerId;
 
-/** What each peer is, in a few words. */
-export const PEER_TITLES: Record<PeerId, string> = {
+const TITLES: Record<(typeof PEER_IDS)[number], string> = {
   P0: 'emulator called directly (JSONP)',
   P1: 'minimal pass-through (node:http + undici, no GraphQL)',
   P2: 'naive Apollo Server 5 (fetch, regex, no DataLoader)',
   P3: 'Apollo Server 5 + RESTDataSource',
+  F1: "the floor: Fastify 5 + Apollo Server 5 with the gateway's options, one undici call per field",
   P4: 'this gateway (production)',
   P4T: 'P4 with OpenTelemetry traces on (OTLP/HTTP to a sink)',
   P4D: 'P4 on trusted documents only, sent as documentId',
   PB: 'this gateway from another checkout (--baseline), started as P4',
 };
 
+/** What a peer is, in a few words. */
+export function peerTitle(id: PeerId): string {
+  const feature = featureOf(id);
+  return feature === undefined ? TITLES[id as (typeof PEER_IDS)[number]] : `P4 without ${FEATURES[feature]}`;
+}
+
+/** Where a peer sits in the table: the order of {@link PEER_IDS}, feature copies after P4. */
+export function peerOrder(id: PeerId): number {
+  const index = (PEER_IDS as readonly string[]).indexOf(id);
+  return index >= 0 ? index : PEER_IDS.indexOf('P4') + 0.5;
+}
+
 const root = fileURLToPath(new URL('..', import.meta.url));
-const scripts: Record<Exclude<PeerId, 'P0' | 'PB' | 'P4T' | 'P4D'>, string> = {
+const scripts = {
   P1: `${root}bench/peers/passthrough.ts`,
   P2: `${root}bench/peers/naive-apollo.ts`,
   P3: `${root}bench/peers/datasource-apollo.ts`,
-  P4: `${root}src/main.ts`,
-};
+  F1: `${root}bench/peers/floor-apollo.ts`,
+} as const;
 
 /** The gateway's entry point: P4 is skipped (unless asked for) while it does not exist. */
-export const GATEWAY_SCRIPT = scripts.P4;
+export const GATEWAY_SCRIPT = `${root}src/main.ts`;
 
-/** Where the bench runs things: the emulator's address, the upstream token, the log folder. */
+/** Where the bench runs things: the emulator's address, the upstream tokens, the log folder. */
 export interface PeerEnvironment {
   emulatorUrl: string;
   emulator: BenchProcess;
+  /** The demo user's upstream token: the fixture's reads and the one-session workloads (W5, W2H). */
   upstreamToken: string;
+  /** One logged-in bench user per connection of the per-session workloads (`bench-users.ts`). */
+  sessions: BenchSession[];
   fixture: Fixture;
   logDir: string;
   /** The checkout PB runs (`--baseline`), for a before/after of the gateway in one run. */
@@ -63,34 +87,23 @@ export interface RunningPeer {
   requests(workload: WorkloadId): PlainRequest[] | undefined;
 }
 
+/**
+ * The GraphQL requests of a workload, one per variant, each with the headers of its session: `headersOf(i)`
+ * for bench session `i`, `headersOf(undefined)` for the demo user's one session.
+ */
 function graphqlRequests(
   url: string,
-  headers: Record<string, string>,
+  headersOf: (session: number | undefined) => Record<string, string>,
   workload: WorkloadId,
   fixture: Fixture,
   toBody: (body: GraphQLBody) => unknown = (body) => body,
 ): PlainRequest[] {
-  return variantObjects(workload, fixture).map((object) => ({
+  return workloadVariants(workload, fixture).map(({ object, session }) => ({
     url,
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
+    headers: { 'content-type': 'application/json', ...headersOf(session) },
     body: JSON.stringify(toBody(graphqlBody(workload, object?._id))),
   }));
-}
-
-async function gatewayLogin(url: string): Promise<string> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      query: GATEWAY_LOGIN_QUERY,
-      variables: { u: DEMO.username, p: DEMO.password },
-    }),
-  });
-  const answer = (await response.json()) as { data?: { login?: { token?: unknown } } };
-  const token = answer.data?.login?.token;
-  if (typeof token !== 'string') throw new Error('the gateway refused the demo login');
-  return token;
 }
 
 /** Runs `step`; when it fails, stops `child` first so no process outlives a failed start. */
@@ -105,41 +118,42 @@ async function stopOnFailure<T>(child: BenchProcess, step: () => Promise<T>): Pr
 
 /** Starts a peer (P0 only wraps the running emulator) and waits until it answers. */
 export async function startPeer(id: PeerId, env: PeerEnvironment): Promise<RunningPeer> {
-  const { emulatorUrl, upstreamToken, fixture } = env;
+  const { emulatorUrl, upstreamToken, fixture, sessions } = env;
   if (id === 'P0') {
     return {
       id,
       process: env.emulator,
-      requests: (w) => directRequests(emulatorUrl, upstreamToken, w, fixture),
+      requests: (w) => directRequests(emulatorUrl, upstreamToken, sessions, w, fixture),
     };
   }
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const url = `${base}/graphql`;
-  if (id === 'P4' || id === 'PB' || id === 'P4T' || id === 'P4D') {
+  if (id === 'P4' || id === 'PB' || id === 'P4T' || id === 'P4D' || isFeaturePeer(id)) {
+    const feature = featureOf(id);
     const checkout = id === 'PB' ? env.baselineRoot : root;
     const variant: VariantSetup | undefined =
       id === 'P4T' || id === 'P4D' ? await setUpVariant(id, env.logDir) : undefined;
     if (checkout === undefined) throw new Error('PB needs --baseline=<checkout of the gateway>');
     const dir = checkout.endsWith('/') ? checkout : `${checkout}/`;
+    const neutralised = feature === undefined ? undefined : featureStartOptions(feature);
     // Started as `npm start` starts it (its Node options, e.g. the heap sizes), not bare `node src/main.ts`.
     const child = startNodeProcess(
       id,
       `${dir}src/main.ts`,
-      { ...gatewayEnv(emulatorUrl, port), ...variant?.env },
+      { ...gatewayEnv(emulatorUrl, port), ...variant?.env, ...neutralised?.env },
       env.logDir,
       'log',
-      startCommandNodeOptions(`${dir}package.json`),
+      [...startCommandNodeOptions(`${dir}package.json`), ...(neutralised?.nodeOptions ?? [])],
     );
-    const token = await stopOnFailure(child, async () => {
+    const headersOf = await stopOnFailure(child, async () => {
       await waitUntilReady(child, httpProbe(`${base}/healthz`));
-      return gatewayLogin(url);
+      return gatewaySessions(url, sessions);
     });
-    const headers = { authorization: `Bearer ${token}` };
     return {
       id,
       process: child,
-      requests: (w) => graphqlRequests(url, headers, w, fixture, variant?.body),
+      requests: (w) => graphqlRequests(url, headersOf, w, fixture, variant?.body),
     };
   }
   const child = startNodeProcess(
@@ -163,26 +177,13 @@ export async function startPeer(id: PeerId, env: PeerEnvironment): Promise<Runni
           body: '{"query":"{__typename}"}',
         });
   await stopOnFailure(child, () => waitUntilReady(child, probe));
-  const headers = { 'x-upstream-token': upstreamToken, 'x-upstream-username': DEMO.username };
-  return { id, process: child, requests: (w) => graphqlRequests(url, headers, w, fixture) };
-}
-
-/**
- * The gateway's production settings (with the container's process environment), all four upstream
- * addresses on the emulator.
- */
-function gatewayEnv(emulatorUrl: string, port: number): Record<string, string> {
-  return {
-    ...PRODUCTION_PROCESS_ENV,
-    NODE_ENV: 'production',
-    SESSION_SECRET: randomBytes(32).toString('base64url'),
-    API_URL: emulatorUrl,
-    BASE_URL: emulatorUrl,
-    STUDIO_URL: emulatorUrl,
-    SERVER_URL: emulatorUrl,
-    APPLICATION_CODE: DEMO.applicationCode,
-    ORGANIZATION_CODE: DEMO.organizationCode,
-    HOST: '127.0.0.1',
-    PORT: String(port),
+  // No sessions here: each connection's upstream credentials travel in headers (its own bench user's).
+  const headersOf = (session: number | undefined): Record<string, string> => {
+    const user = session === undefined ? undefined : at(sessions, session);
+    return {
+      'x-upstream-token': user?.upstreamToken ?? upstreamToken,
+      'x-upstream-username': user?.username ?? DEMO.username,
+    };
   };
+  return { id, process: child, requests: (w) => graphqlRequests(url, headersOf, w, fixture) };
 }

@@ -1,7 +1,9 @@
 /**
  * Profiles one peer under one workload: `npx node bench/profile.ts [--peer=P4] [--workload=W1]
  * [--seconds=10] [--top=30] [--rate=500] [--node-flags="--max-semi-space-size=4"] [--no-prof] [--keep-logs]`
- * (`--rate`: that many requests per second, evenly spaced, instead of as fast as the peer answers).
+ * (`--rate`: that many requests per second, evenly spaced, instead of as fast as the peer answers;
+ * `--peer=P4-log` etc.: the gateway with one feature neutralised, as in `npm run bench -- --features`).
+ * Arguments are parsed by `node:util`'s `parseArgs`.
  *
  * Starts the emulator, the peer with `--cpu-prof` (through NODE_OPTIONS, so the peer starts exactly as in
  * the bench) and the load process, checks the peer's answer, loads it for `--seconds`, stops it (SIGTERM
@@ -13,58 +15,82 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { ALL_PEER_IDS, idList, nonNegative } from './args.ts';
+import { setUpBench } from './bench-setup.ts';
 import { formatSummary, summariseProfile } from './cpuprofile-top.ts';
-import { loadFixture, loginUpstream } from './emulator-client.ts';
+import { FEATURE_IDS } from './features/feature-peers.ts';
 import { startLoadClient } from './load-client.ts';
 import { loadJob, preflight } from './measure.ts';
 import { PEER_IDS, startPeer } from './peer-registry.ts';
-import type { PeerId } from './peer-registry.ts';
 import { samplePeakRss } from './proc-stats.ts';
-import { freePort, httpProbe, startNodeProcess, stopProcess, waitUntilReady } from './processes.ts';
+import { stopProcess } from './processes.ts';
 import type { BenchProcess } from './processes.ts';
 import { WORKLOAD_IDS, WORKLOADS } from './workloads.ts';
-import type { WorkloadId } from './workloads.ts';
 
 const benchDir = fileURLToPath(new URL('.', import.meta.url));
 
-function flag(name: string): string | undefined {
-  const prefix = `--${name}=`;
-  const arg = process.argv.find((a) => a === `--${name}` || a.startsWith(prefix));
-  if (arg === undefined) return undefined;
-  return arg.startsWith(prefix) ? arg.slice(prefix.length) : 'true';
-}
+/** `--help` text. */
+const USAGE = `npx node bench/profile.ts [options]
+  --peer=P4             the peer to profile (${PEER_IDS.join(', ')}, or P4-<feature>: ${FEATURE_IDS.join(', ')})
+  --workload=W1         the workload (${WORKLOAD_IDS.join(', ')})
+  --seconds=10          seconds of load
+  --top=30              functions listed per ranking
+  --rate=N              N requests per second, evenly spaced (default: as fast as the peer answers)
+  --node-flags="..."    Node options for the peer (e.g. --max-semi-space-size=16)
+  --no-prof             no CPU profile: req/s and peak RSS only
+  --keep-logs           keep the processes' logs`;
 
-function oneOf<T extends string>(value: string, allowed: readonly T[], name: string): T {
-  const found = allowed.find((item) => item === value.toUpperCase());
-  if (found === undefined) throw new Error(`--${name}: expected one of ${allowed.join(', ')}`);
-  return found;
+function parseProfileArgs(argv: string[]) {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      peer: { type: 'string', default: 'P4' },
+      workload: { type: 'string', default: 'W1' },
+      seconds: { type: 'string', default: '10' },
+      top: { type: 'string', default: '30' },
+      rate: { type: 'string' },
+      'node-flags': { type: 'string', default: '' },
+      'no-prof': { type: 'boolean', default: false },
+      'keep-logs': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  const one = <T extends string>(value: string, allowed: readonly T[], flag: string): T => {
+    const [found, ...more] = idList(value, allowed, flag);
+    if (found === undefined || more.length > 0)
+      throw new Error(`${flag}: expected one of ${allowed.join(', ')}`);
+    return found;
+  };
+  return {
+    peerId: one(values.peer, ALL_PEER_IDS, '--peer'),
+    workload: one(values.workload, WORKLOAD_IDS, '--workload'),
+    seconds: nonNegative(values.seconds, '--seconds'),
+    top: nonNegative(values.top, '--top'),
+    rate: values.rate === undefined ? undefined : nonNegative(values.rate, '--rate'),
+    extraFlags: values['node-flags'],
+    noProf: values['no-prof'],
+    keepLogs: values['keep-logs'],
+    help: values.help,
+  };
 }
 
 async function main(): Promise<void> {
-  const peerId: PeerId = oneOf(flag('peer') ?? 'P4', PEER_IDS, 'peer');
-  const workload: WorkloadId = oneOf(flag('workload') ?? 'W1', WORKLOAD_IDS, 'workload');
-  const seconds = Number(flag('seconds') ?? '10');
-  const top = Number(flag('top') ?? '30');
-  const profiling = flag('no-prof') === undefined && peerId !== 'P0';
-  const extraFlags = flag('node-flags') ?? '';
+  const args = parseProfileArgs(process.argv.slice(2));
+  if (args.help) {
+    console.log(USAGE);
+    return;
+  }
+  const { peerId, workload, seconds, top, extraFlags } = args;
+  const profiling = !args.noProf && peerId !== 'P0';
   const profileDir = join(benchDir, 'profiles');
   mkdirSync(profileDir, { recursive: true });
   const logDir = mkdtempSync(join(tmpdir(), 'bench-profile-'));
   const started: BenchProcess[] = [];
   try {
-    const emulatorPort = await freePort();
-    const emulatorUrl = `http://127.0.0.1:${emulatorPort}`;
-    const emulator = startNodeProcess(
-      'emulator',
-      join(benchDir, '..', 'emulator', 'main.ts'),
-      { EMULATOR_PORT: String(emulatorPort), EMULATOR_LATENCY_MS: '0', NODE_ENV: 'production' },
-      logDir,
-    );
-    started.push(emulator);
-    await waitUntilReady(emulator, httpProbe(`${emulatorUrl}/__emulator/stats`));
-    const upstreamToken = await loginUpstream(emulatorUrl);
-    const fixture = await loadFixture(emulatorUrl, upstreamToken);
-    const env = { emulatorUrl, emulator, upstreamToken, fixture, logDir };
+    const env = await setUpBench(logDir, (emulator) => started.push(emulator));
+    const { emulator, emulatorUrl, fixture } = env;
 
     // Only the peer gets these options: they are read from the environment when it is spawned.
     const options = [
@@ -89,14 +115,7 @@ async function main(): Promise<void> {
     const load = startLoadClient(logDir);
     started.push(load.process);
     const rss = samplePeakRss(peer.process.pid);
-    const rate = flag('rate');
-    const job = loadJob(
-      requests,
-      check,
-      WORKLOADS[workload].connections,
-      seconds,
-      rate === undefined ? undefined : Number(rate),
-    );
+    const job = loadJob(requests, check, WORKLOADS[workload].connections, seconds, args.rate);
     const result = await load.run(job);
     const peakRss = rss.stop();
     await load.close();
@@ -115,7 +134,7 @@ async function main(): Promise<void> {
     console.log(formatSummary(summariseProfile(JSON.parse(readFileSync(path, 'utf8')), top)));
   } finally {
     for (const child of started.reverse()) await stopProcess(child);
-    if (flag('keep-logs') === undefined) rmSync(logDir, { recursive: true, force: true });
+    if (!args.keepLogs) rmSync(logDir, { recursive: true, force: true });
     else console.log(`process logs kept in ${logDir}`);
   }
 }

@@ -4,9 +4,9 @@
  */
 import { machineLine } from './machine.ts';
 import type { MachineInfo } from './machine.ts';
-import { PEER_TITLES } from './peer-registry.ts';
+import { peerTitle } from './peer-registry.ts';
 import type { PeerId } from './peer-registry.ts';
-import { errorCount } from './summary.ts';
+import { errorCount, RATIO_PEERS } from './summary.ts';
 import type { CellSummary, FixedRateSummary, Ratios, TargetCheck } from './summary.ts';
 import { WORKLOADS } from './workloads.ts';
 import type { WorkloadId } from './workloads.ts';
@@ -64,13 +64,16 @@ export function markdownTable(report: RunReport): string {
   return lines.join('\n');
 }
 
-/** P4's req/s over P1's, P2's and P3's, per workload. */
+/** P4's req/s over P1's, F1's, P2's and P3's, per workload. */
 export function markdownRatios(report: RunReport): string {
-  const lines = ['| workload | P4/P1 | P4/P2 | P4/P3 |', '|---|--:|--:|--:|'];
+  const lines = [
+    `| workload | ${RATIO_PEERS.map((peer) => `P4/${peer}`).join(' | ')} |`,
+    `|---|${RATIO_PEERS.map(() => '--:').join('|')}|`,
+  ];
   for (const workload of report.settings.workloads) {
     const row = report.ratios[workload] ?? {};
     const show = (value: number | undefined): string => (value === undefined ? '–' : `${num(value, 2)}×`);
-    lines.push(`| ${workload} | ${show(row['P4/P1'])} | ${show(row['P4/P2'])} | ${show(row['P4/P3'])} |`);
+    lines.push(`| ${workload} | ${RATIO_PEERS.map((peer) => show(row[`P4/${peer}`])).join(' | ')} |`);
   }
   return lines.join('\n');
 }
@@ -118,7 +121,7 @@ export function warmUpText(settings: RunSettings): string {
 /** The whole report as printed at the end of a run. */
 export function markdownReport(report: RunReport): string {
   const { settings } = report;
-  const peers = settings.peers.map((peer) => `- ${peer}: ${PEER_TITLES[peer]}`).join('\n');
+  const peers = settings.peers.map((peer) => `- ${peer}: ${peerTitle(peer)}`).join('\n');
   return [
     `Machine: ${machineLine(report.machine)}`,
     '',
@@ -137,7 +140,7 @@ export function markdownReport(report: RunReport): string {
     '',
     markdownFixedRate(report.fixedRate),
     '',
-    'Targets (issue 5):',
+    'Targets (issues 5 and 15):',
     '',
     markdownTargets(report.targets),
     ...(report.notes.length > 0 ? ['', 'Notes:', '', ...report.notes.map((note) => `- ${note}`)] : []),

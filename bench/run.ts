@@ -2,63 +2,54 @@
  * `npm run bench`: starts the emulator, the peers and the load generator as separate processes on
  * loopback, runs every workload against every peer (warm-up, then interleaved rounds), and prints a
  * Markdown table with the ratios. Writes `bench/results/<timestamp>.json` and `latest.json`; a full run
- * also writes `RESULTS.md` and the chart it embeds. See bench/README.md.
+ * also writes `RESULTS.md` and the chart it embeds; `--features` writes its cost table into RESULTS.md.
+ * See bench/README.md.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { format, resolveConfig } from 'prettier';
-import { parseArgs, USAGE } from './args.ts';
-import { renderChart } from './chart.ts';
-import { loadFixture, loginUpstream } from './emulator-client.ts';
+import { parseBenchArgs, USAGE } from './args.ts';
+import type { BenchOptions } from './args.ts';
+import { setUpBench } from './bench-setup.ts';
+import { FEATURE_IDS } from './features/feature-peers.ts';
+import { runFeatures } from './features/run-features.ts';
 import { startLoadClient } from './load-client.ts';
 import type { LoadClient } from './load-client.ts';
-import { describeMachine, machineLine } from './machine.ts';
+import { describeMachine } from './machine.ts';
 import type { RoundContext } from './measure.ts';
-import { GATEWAY_SCRIPT, PEER_IDS, startPeer } from './peer-registry.ts';
-import type { PeerEnvironment, RunningPeer } from './peer-registry.ts';
+import { GATEWAY_SCRIPT, PEER_IDS, peerOrder, startPeer } from './peer-registry.ts';
+import type { PeerId, RunningPeer } from './peer-registry.ts';
 import { clockTicksPerSecond } from './proc-stats.ts';
-import { freePort, httpProbe, logTail, startNodeProcess, stopProcess, waitUntilReady } from './processes.ts';
+import { logTail, stopProcess } from './processes.ts';
 import type { BenchProcess } from './processes.ts';
 import { markdownReport } from './report.ts';
+import { writeOutputs } from './write-results.ts';
 import type { RunReport } from './report.ts';
-import { keptSection, renderResultsMd } from './results-md.ts';
 import { checkTargets, ratios } from './summary.ts';
 import type { CellSummary } from './summary.ts';
 import { runFixedRate, runWorkload } from './run-workload.ts';
 import { EXECUTION_ORDER, WORKLOAD_IDS, WORKLOADS } from './workloads.ts';
 
-const benchDir = fileURLToPath(new URL('.', import.meta.url));
 const log = (line: string): void => {
   process.stderr.write(`${line}\n`);
 };
 
-async function writeOutputs(report: RunReport, full: boolean): Promise<void> {
-  const resultsDir = join(benchDir, 'results');
-  mkdirSync(resultsDir, { recursive: true });
-  const json = `${JSON.stringify(report, null, 2)}\n`;
-  writeFileSync(join(resultsDir, `${report.startedAt.replace(/[:.]/g, '-')}.json`), json);
-  writeFileSync(join(resultsDir, 'latest.json'), json);
-  const chart = renderChart(
-    report.cells,
-    report.settings.workloads,
-    report.settings.peers,
-    `median req/s; ${machineLine(report.machine)}`,
-  );
-  writeFileSync(join(resultsDir, 'latest.svg'), chart);
-  if (!full) return;
-  writeFileSync(join(resultsDir, 'chart.svg'), chart);
-  const resultsMd = join(benchDir, 'RESULTS.md');
-  // Formatted as the repository's Prettier settings want it, so `npm test`'s format check passes.
-  const text = renderResultsMd(report, keptSection(resultsMd));
-  const config = (await resolveConfig(resultsMd)) ?? {};
-  writeFileSync(resultsMd, await format(text, { ...config, parser: 'markdown' }));
-  log(`wrote ${resultsMd}`);
+/** How many peers start side by side. */
+const PEERS_STARTED_AT_ONCE = 3;
+
+/** The peers a run starts: those asked for, else every one that exists (in `--features` mode P4's copies). */
+function wantedPeers(options: BenchOptions, notes: string[]): PeerId[] {
+  if (options.features)
+    return options.peers ?? ['F1', 'P4', ...FEATURE_IDS.map((feature) => `P4-${feature}` as const)];
+  if (options.peers !== undefined) return options.peers;
+  const all = PEER_IDS.filter((id) => id !== 'PB' || options.baseline !== undefined);
+  if (existsSync(GATEWAY_SCRIPT)) return all;
+  notes.push('P4 skipped: src/main.ts does not exist yet.');
+  return all.filter((peer) => !peer.startsWith('P4'));
 }
 
 async function main(): Promise<void> {
-  const options = parseArgs(process.argv.slice(2));
+  const options = parseBenchArgs(process.argv.slice(2));
   if (options.help) {
     console.log(USAGE);
     return;
@@ -70,39 +61,20 @@ async function main(): Promise<void> {
   let load: LoadClient | undefined;
   let clean = false;
   try {
-    const emulatorPort = await freePort();
-    const emulatorUrl = `http://127.0.0.1:${emulatorPort}`;
-    const emulatorEnv = {
-      EMULATOR_PORT: String(emulatorPort),
-      EMULATOR_LATENCY_MS: '0',
-      NODE_ENV: 'production',
-    };
-    const emulator = startNodeProcess(
-      'emulator',
-      join(benchDir, '..', 'emulator', 'main.ts'),
-      emulatorEnv,
-      logDir,
-    );
-    started.push(emulator);
-    await waitUntilReady(emulator, httpProbe(`${emulatorUrl}/__emulator/stats`));
-    const upstreamToken = await loginUpstream(emulatorUrl);
-    const env: PeerEnvironment = {
-      emulatorUrl,
-      emulator,
-      upstreamToken,
-      fixture: await loadFixture(emulatorUrl, upstreamToken),
-      logDir,
+    const env = {
+      ...(await setUpBench(logDir, (emulator) => started.push(emulator))),
       baselineRoot: options.baseline,
     };
-
-    let wanted = options.peers ?? PEER_IDS.filter((id) => id !== 'PB' || options.baseline !== undefined);
-    if (options.peers === undefined && !existsSync(GATEWAY_SCRIPT)) {
-      wanted = wanted.filter((peer) => !peer.startsWith('P4'));
-      notes.push('P4 skipped: src/main.ts does not exist yet.');
-    }
+    const { emulator, emulatorUrl } = env;
+    const wanted = wantedPeers(options, notes);
     const peers: RunningPeer[] = [];
-    // Started side by side; each waits until it answers.
-    const starts = await Promise.allSettled(wanted.map((id) => startPeer(id, env)));
+    // Started a few at a time (each waits until it answers): ten gateways starting at once on a busy 2-core
+    // machine missed the 30 s start deadline.
+    const starts: PromiseSettledResult<RunningPeer>[] = [];
+    for (let index = 0; index < wanted.length; index += PEERS_STARTED_AT_ONCE) {
+      const batch = wanted.slice(index, index + PEERS_STARTED_AT_ONCE);
+      starts.push(...(await Promise.allSettled(batch.map((id) => startPeer(id, env)))));
+    }
     for (const outcome of starts) {
       if (outcome.status !== 'fulfilled') continue;
       if (outcome.value.process !== emulator) started.push(outcome.value.process);
@@ -118,6 +90,11 @@ async function main(): Promise<void> {
       notes.push(message.split('\n')[0] ?? message);
     }
     load = startLoadClient(logDir);
+    if (options.features) {
+      await runFeatures(options, env, peers, load, notes, log);
+      clean = notes.length === 0;
+      return;
+    }
     const context: RoundContext = { load, emulatorUrl, ticksPerSecond: clockTicksPerSecond() };
     const workloads = EXECUTION_ORDER.filter((w) => options.workloads.includes(w));
     log(`peers ${peers.map((p) => p.id).join(', ')}; workloads ${workloads.join(', ')}; logs in ${logDir}`);
@@ -158,7 +135,7 @@ async function main(): Promise<void> {
       },
       startedAt: startedAt.toISOString(),
       finishedAt: new Date().toISOString(),
-      cells: [...cells].sort((a, b) => PEER_IDS.indexOf(a.peer) - PEER_IDS.indexOf(b.peer)),
+      cells: [...cells].sort((a, b) => peerOrder(a.peer) - peerOrder(b.peer)),
       ratios: ratioTable,
       fixedRate,
       targets: checkTargets(cells, ratioTable, fixedRate),
@@ -170,7 +147,7 @@ async function main(): Promise<void> {
       options.peers === undefined &&
       options.workloads.length === WORKLOAD_IDS.length &&
       peerIds.includes('P4');
-    await writeOutputs(report, full || options.writeResultsMd);
+    await writeOutputs(report, full || options.writeResultsMd, log);
     log(`run took ${((Date.now() - startedAt.getTime()) / 1000).toFixed(0)} s`);
     clean = notes.length === 0;
   } finally {

@@ -1,32 +1,48 @@
 /**
- * The five workloads: what each asks, in GraphQL for P1–P4 and as the equivalent JSONP call for P0, and
- * the answer every response must equal. Ids travel in variables, never in the query text, so a peer's
- * document cache sees one document per workload.
+ * The workloads: what each asks, in GraphQL for the GraphQL peers and as the equivalent JSONP call for P0,
+ * who asks it (one session per connection, or one session for all), and the answer every response must
+ * equal. Ids travel in variables, never in the query text, so a peer's document cache sees one document
+ * per workload.
  */
+import { SESSIONS } from './bench-users.ts';
 
 /** Workload ids, in the order the table shows them. */
-export const WORKLOAD_IDS = ['W1', 'W2', 'W3', 'W4', 'W5'] as const;
+export const WORKLOAD_IDS = ['W1', 'W2', 'W3', 'W4', 'W5', 'W2H'] as const;
 /** A workload id. */
 export type WorkloadId = (typeof WORKLOAD_IDS)[number];
+
+/**
+ * Who sends a workload: `per-connection` = connection `i` is bench user `i`, logged in before the run (what
+ * users see: their reads are never shared); `one` = every connection uses the demo user's one session (what
+ * coalescing of identical in-flight reads can do at best).
+ */
+export type Sessions = 'per-connection' | 'one';
 
 /** What a workload is and how hard it pushes. */
 export interface Workload {
   id: WorkloadId;
   title: string;
   connections: number;
+  sessions: Sessions;
 }
 
-/** The workloads; W5 is W1's shape on one hot object under 100 concurrent clients. */
+/** The workloads; W5 is W1's shape on one hot object and one session under 100 clients, W2H W2's. */
 export const WORKLOADS: Record<WorkloadId, Workload> = {
-  W1: { id: 'W1', title: 'one object by id', connections: 10 },
-  W2: { id: 'W2', title: 'a page of 50 objects', connections: 10 },
-  W3: { id: 'W3', title: '50 orders with their customer (N+1)', connections: 10 },
-  W4: { id: 'W4', title: 'save a new object', connections: 10 },
-  W5: { id: 'W5', title: 'one hot object, 100 clients', connections: 100 },
+  W1: { id: 'W1', title: 'one object by id', connections: SESSIONS, sessions: 'per-connection' },
+  W2: { id: 'W2', title: 'a page of 50 objects', connections: SESSIONS, sessions: 'per-connection' },
+  W3: {
+    id: 'W3',
+    title: '50 orders with their customer (N+1)',
+    connections: SESSIONS,
+    sessions: 'per-connection',
+  },
+  W4: { id: 'W4', title: 'save a new object', connections: SESSIONS, sessions: 'per-connection' },
+  W5: { id: 'W5', title: 'one hot object, one session, 100 clients', connections: 100, sessions: 'one' },
+  W2H: { id: 'W2H', title: 'W2 on one session (hot page)', connections: SESSIONS, sessions: 'one' },
 };
 
 /** Saves last: they grow the emulator's store, which must not change what the read workloads measure. */
-export const EXECUTION_ORDER: readonly WorkloadId[] = ['W1', 'W2', 'W3', 'W5', 'W4'];
+export const EXECUTION_ORDER: readonly WorkloadId[] = ['W1', 'W2', 'W3', 'W5', 'W2H', 'W4'];
 
 /** Type names of the emulator's demo data. */
 export const TYPES = {
@@ -78,6 +94,7 @@ export function graphqlBody(workload: WorkloadId, objectId = ''): GraphQLBody {
         variables: { objectName: TYPES.loanType, id: objectId },
       };
     case 'W2':
+    case 'W2H':
       return {
         operationName: 'Objects',
         query: OBJECTS,
@@ -109,7 +126,7 @@ export interface UpstreamRecord {
   [field: string]: unknown;
 }
 
-/** How many different objects W1 asks for: one per connection, so concurrent requests never share a key. */
+/** How many different objects W1 asks for (connection `i` asks for object `i % 10`). */
 export const W1_OBJECTS = 10;
 
 /** What the emulator holds that the expected answers are built from (read directly, not through a peer). */
@@ -122,13 +139,28 @@ export interface Fixture {
 }
 
 /**
- * The objects a workload's request variants ask for (connection `i` sends variant `i % n`): W1's ten, W5's
- * one hot object; the other workloads have a single variant.
+ * One request variant (connection `i` sends variant `i % n`): the object it asks for (W1, W5) and whose
+ * session sends it: bench user `session` (`bench-users.ts`), or the demo user's one session (`undefined`).
  */
-export function variantObjects(workload: WorkloadId, fixture: Fixture): (UpstreamRecord | undefined)[] {
-  if (workload === 'W1') return fixture.objects;
-  if (workload === 'W5') return [fixture.hotObject];
-  return [undefined];
+export interface Variant {
+  object: UpstreamRecord | undefined;
+  session: number | undefined;
+}
+
+/**
+ * The request variants of a workload. Per-connection workloads have one per connection, each its own
+ * session (W1's connection `i` asks for object `i % 10`: never shared, as the sessions differ); W5 asks for
+ * its hot object and W2H for the page, both on one session.
+ */
+export function workloadVariants(workload: WorkloadId, fixture: Fixture): Variant[] {
+  const { connections, sessions } = WORKLOADS[workload];
+  const objectOf = (index: number): UpstreamRecord | undefined => {
+    if (workload === 'W5') return fixture.hotObject;
+    if (workload === 'W1') return fixture.objects[index % fixture.objects.length];
+    return undefined;
+  };
+  if (sessions === 'one') return [{ object: objectOf(0), session: undefined }];
+  return Array.from({ length: connections }, (_, index) => ({ object: objectOf(index), session: index }));
 }
 
 function node(record: UpstreamRecord): { id: string; data: UpstreamRecord } {
@@ -146,6 +178,7 @@ export function expectedGraphqlData(
     case 'W5':
       return { object: object === undefined ? null : node(object) };
     case 'W2':
+    case 'W2H':
       return { objects: { totalCount: fixture.orders.totalCount, nodes: fixture.orders.page.map(node) } };
     case 'W3':
       return {

@@ -1,4 +1,5 @@
-import type { MatchMode, PatternCache } from './operations/filter-command.ts';
+import type { MatchesMode } from '../src/upstream/wire.ts';
+import type { PatternCache } from './operations/filter-command.ts';
 import type { ObjectStore } from './store/object-store.ts';
 import type { PageStartMode } from './operations/paging.ts';
 import type { TokenRegistry } from './identity/token-registry.ts';
@@ -10,7 +11,7 @@ export interface EmulatorContext {
   users: UserDirectory;
   tokens: TokenRegistry;
   patterns: PatternCache;
-  matches: MatchMode;
+  matches: MatchesMode;
   pageStart: PageStartMode;
   /** Clock in milliseconds since the epoch. */
   now: () => number;

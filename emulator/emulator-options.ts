@@ -1,5 +1,5 @@
-import type { WireOperation } from '../src/upstream/wire.ts';
-import type { MatchMode } from './operations/filter-command.ts';
+import type { MatchesMode, WireOperation } from '../src/upstream/wire.ts';
+import type { EmulatorUser } from './identity/demo-users.ts';
 import type { PageStartMode } from './operations/paging.ts';
 import type { WrapperStyle } from './http/reply.ts';
 
@@ -48,7 +48,7 @@ export interface EmulatorOptions {
   /** JSONP wrapper: `plain` is `cb({...});`, `guard` is `/**\/ typeof cb === 'function' && cb({...});`. Default `plain`. */
   wrapper?: WrapperStyle;
   /** How `matches` compares (docs/design.md, `UPSTREAM_MATCHES`). Default `regex`. */
-  matches?: MatchMode;
+  matches?: MatchesMode;
   /** What `pageStart` counts (docs/design.md, `UPSTREAM_PAGE_START`). Default `page0`. */
   pageStart?: PageStartMode;
   /** Delay added before every operation's answer, in milliseconds. Default 0. */
@@ -66,6 +66,8 @@ export interface EmulatorOptions {
   faults?: FaultOptions;
   /** Clock in milliseconds since the epoch, for tests of token expiry. Default `Date.now`. */
   now?: () => number;
+  /** Users besides the fixed ones (`EMULATOR_USERS`), e.g. the bench's one user per connection. Default none. */
+  users?: readonly EmulatorUser[];
 }
 
 /** A started emulator. */

@@ -72,7 +72,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const { store, persist, settled } = await openStore(options.dataFile, options.objectTypes);
   const context: EmulatorContext = {
     store,
-    users: createUserDirectory(EMULATOR_USERS),
+    users: createUserDirectory([...EMULATOR_USERS, ...(options.users ?? [])]),
     tokens: createTokenRegistry({ ttlSeconds: options.tokenTtlSeconds ?? 28_800, now }),
     patterns: createPatternCache(),
     matches: options.matches ?? 'regex',

@@ -6,7 +6,9 @@
  * page's trusted documents are added to `TRUSTED_DOCUMENTS`; `TRUSTED_DOCUMENTS_ONLY=true` runs nothing else.
  * Ctrl+C stops all three.
  */
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { ConfigError } from '../src/config/config-error.ts';
+import { loadConfig } from '../src/config/load-config.ts';
+import { withEmulatorAt } from '../src/config/upstream-urls.ts';
 import { DEMO, startEmulator } from '../emulator/index.ts';
 import { createGateway } from '../src/app/create-gateway.ts';
 import { EXAMPLE_TRUSTED_DOCUMENTS, buildExampleWeb, serveExampleWeb } from './example-web.ts';
@@ -39,16 +41,7 @@ async function main(): Promise<void> {
     config.upstream.kind === 'embedded'
       ? await startEmulator({ port: config.upstream.emulatorPort, host: '127.0.0.1' })
       : undefined;
-  const upstreamUrls =
-    config.upstream.kind === 'remote'
-      ? config.upstream
-      : {
-          apiUrl: emulator?.url ?? '',
-          baseUrl: emulator?.url ?? '',
-          studioUrl: emulator?.url ?? '',
-          serverUrl: emulator?.url ?? '',
-        };
-  const gateway = await createGateway({ config, upstreamUrls });
+  const gateway = await createGateway({ config: emulator ? withEmulatorAt(config, emulator.url) : config });
   const gatewayUrl = await gateway.listen();
   graphqlUrl = `${gatewayUrl}/graphql`;
 

@@ -9,11 +9,15 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig, type GatewayConfig } from '../src/config.ts';
+import { ConfigError } from '../src/config/config-error.ts';
+import { loadConfig } from '../src/config/load-config.ts';
+import type { GatewayConfig } from '../src/config/gateway-config.ts';
 import { OBJECTS_DIR, readTypeDefs } from '../src/graphql/schema.ts';
 import { buildTypedApi } from '../src/typed/build-typed-api.ts';
 import { createUpstreamClient } from '../src/upstream/client.ts';
 import { UpstreamError } from '../src/upstream/errors.ts';
+import { withResilience } from '../src/upstream/resilience.ts';
+import { createRetryBudget } from '../src/upstream/retry-budget.ts';
 import type { UpstreamClient, UpstreamCredentials, UpstreamRecord } from '../src/upstream/types.ts';
 import { collectFieldStats } from './infer/field-stats.ts';
 import { findRefs, type KnownType } from './infer/find-refs.ts';
@@ -128,12 +132,21 @@ async function main(): Promise<void> {
   if (existsSync(out) && !args.force)
     throw new UsageError(`${out} exists: pass --force to replace it, or --out another file`);
 
-  const client = createUpstreamClient({
-    ...config.upstream,
-    pageStartMode: config.pageStartMode,
-    requestLimits: config.requestLimits,
-    authErrorPattern: config.authErrorPattern,
-  });
+  const { studioUrl } = config.upstream.urls;
+  // Reads retried as the gateway retries them (the resilience layer holds the one retry loop); a tool run
+  // by one person has no retry budget to keep, so every read gets its retries.
+  const client = withResilience(
+    createUpstreamClient({
+      ...config.upstream.urls,
+      pageStartMode: config.pageStartMode,
+      requestLimits: config.upstreamRequestLimits,
+      authErrorPattern: config.authErrorPattern,
+    }),
+    {
+      originOf: () => studioUrl,
+      retryBudget: createRetryBudget({ minRetriesPerWindow: Number.POSITIVE_INFINITY }),
+    },
+  );
   try {
     const credentials = await logIn(client, config);
     const { records, total } = await sampleRecords(client, credentials, args.objectName, args.sample);

@@ -3,13 +3,12 @@
  * set, starts the gateway, and stops both cleanly on SIGTERM/SIGINT (`shutdown.ts`).
  */
 import { addressInUseLine, isAddressInUse } from './app/address-in-use.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError } from './config/config-error.ts';
+import { loadConfig } from './config/load-config.ts';
 import { tracingRequested, type GatewayTracing } from './observability/tracing.ts';
-import type { UpstreamUrls } from './app/create-gateway.ts';
 import { createShutdown } from './app/shutdown.ts';
-
-/** A start-up failure whose message is already the one line to print. */
-class StartProblem extends Error {}
+import { startEmbeddedEmulator } from './app/start-embedded-emulator.ts';
+import { StartProblem } from './app/start-problem.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -21,48 +20,16 @@ async function main(): Promise<void> {
     tracing = startTracing({ propagateUpstream: config.upstreamPropagateTrace, graphqlPath: '/graphql' });
   }
   const { createGateway } = await import('./app/create-gateway.ts');
-  let upstreamUrls: UpstreamUrls;
-  let stopEmulator: (() => Promise<void>) | undefined;
-  let demoLogin: { username: string; mobile: string; password: string } | undefined;
-  if (config.upstream.kind === 'remote') {
-    upstreamUrls = config.upstream;
-  } else {
-    // Loaded only when embedded: the image ships no emulator, and its process-wide V8 regex flag must
-    // never be set inside a gateway that talks to a real upstream.
-    const { startEmulator, readObjectTypes, DEMO } = await import('../emulator/index.ts');
-    demoLogin = DEMO;
-    if (config.production) {
-      process.stderr.write(
-        "\nWARNING: UPSTREAM=emulator in production: the gateway serves the embedded emulator's DEMO data\n" +
-          'and demo passwords, not a real upstream. Set API_URL, BASE_URL, STUDIO_URL and SERVER_URL instead.\n\n',
-      );
-    }
-    const emulatorPort = config.upstream.emulatorPort;
-    // The embedded emulator follows the gateway's UPSTREAM_* switches, so both sides agree. Port 0 (the
-    // default) lets the system choose, so a busy 4010 never stops `npm start`.
-    const emulator = await startEmulator({
-      port: emulatorPort,
-      host: '127.0.0.1',
-      matches: config.matchesMode,
-      pageStart: config.pageStartMode,
-      // The team's own types (schema/objects/, EMULATOR_OBJECT_TYPES) are served too, empty at first.
-      objectTypes: readObjectTypes(process.env),
-    }).catch((error: unknown) => {
-      throw isAddressInUse(error)
-        ? new StartProblem(addressInUseLine('embedded emulator', '127.0.0.1', emulatorPort, 'EMULATOR_PORT'))
-        : error;
-    });
-    stopEmulator = () => emulator.close();
-    upstreamUrls = {
-      apiUrl: emulator.url,
-      baseUrl: emulator.url,
-      studioUrl: emulator.url,
-      serverUrl: emulator.url,
-    };
-  }
-  const gateway = await createGateway({ config, upstreamUrls, ...(tracing ? { tracing } : {}) });
+  const emulator =
+    config.upstream.kind === 'embedded'
+      ? await startEmbeddedEmulator(config, config.upstream.emulatorPort)
+      : undefined;
+  const gateway = await createGateway({
+    config: emulator?.config ?? config,
+    ...(tracing ? { tracing } : {}),
+  });
   const url = await gateway.listen().catch(async (error: unknown) => {
-    await stopEmulator?.();
+    await emulator?.close();
     throw isAddressInUse(error)
       ? new StartProblem(addressInUseLine('gateway', config.host, config.port, 'PORT'))
       : error;
@@ -90,10 +57,10 @@ async function main(): Promise<void> {
       : []),
     `Node.js:          ${process.version}`,
   ];
-  if (demoLogin) {
-    const DEMO = demoLogin;
+  if (emulator) {
+    const DEMO = emulator.demo;
     lines.push(
-      `Upstream:         embedded emulator at ${upstreamUrls.studioUrl}`,
+      `Upstream:         embedded emulator at ${emulator.url}`,
       `Demo login:       username "${DEMO.username}" (or mobile ${DEMO.mobile}), password "${DEMO.password}"`,
       `Try:              curl -s ${url}/graphql -H 'content-type: application/json' \\`,
       `                    -d '{"query":"mutation { login(username: \\"demo\\", password: \\"demo-password\\") { token } }"}'`,
@@ -105,7 +72,7 @@ async function main(): Promise<void> {
     delayMillis: config.shutdown.delayMillis,
     graceMillis: config.shutdown.graceMillis,
     afterClose: async () => {
-      await stopEmulator?.();
+      await emulator?.close();
       // The last spans (the shutdown's own requests included) leave before the process does.
       await tracing?.shutdown().catch(() => undefined);
     },

@@ -12,6 +12,7 @@ import { GraphQLError } from 'graphql';
 import { JSONObjectResolver } from 'graphql-scalars';
 import { credentialsFrom, escapeRegex, peerTypeDefs, readPeerSettings, valueAtPath } from './peer-schema.ts';
 import type { PeerCredentials, PeerRecord } from './peer-schema.ts';
+import { readPath, type ReadOperation } from './upstream-reads.ts';
 
 const settings = readPeerSettings(process.env);
 const wrapper = /^[^(]*\(([\s\S]*)\)\s*;?\s*$/;
@@ -35,27 +36,16 @@ async function upstream(url: string, init?: RequestInit): Promise<Record<string,
   return answer;
 }
 
+/** The read's full URL: the query string every peer builds the same way (`upstream-reads.ts`). */
 function readUrl(
-  operation: string,
+  operation: ReadOperation,
   credentials: PeerCredentials,
   objectName: string,
-  criteria: { fieldName: string; operator: string; value: string }[],
-  page?: { pageSize: number },
+  idPattern: string | undefined,
+  pageSize?: number,
 ): string {
-  const query = new URLSearchParams({
-    objectName,
-    filterCommand: JSON.stringify({ criteria }),
-    username: credentials.username,
-    organizationCode: settings.organizationCode,
-    applicationCode: settings.applicationCode,
-    apiToken: credentials.token,
-    callback: 'cb',
-  });
-  if (page) {
-    query.set('pageSize', String(page.pageSize));
-    query.set('pageStart', '0');
-  }
-  return `${settings.upstreamUrl}/studio/jsonp/${operation}?${query.toString()}`;
+  const identity = { ...settings, username: credentials.username, token: credentials.token };
+  return settings.upstreamUrl + readPath(operation, identity, objectName, idPattern, pageSize);
 }
 
 async function getObject(
@@ -63,9 +53,8 @@ async function getObject(
   objectName: string,
   id: string,
 ): Promise<PeerRecord | null> {
-  const criteria = [{ fieldName: '_id', operator: 'matches', value: escapeRegex(id) }];
   const answer = (await upstream(
-    readUrl('getObject/', credentials, objectName, criteria),
+    readUrl('getObject/', credentials, objectName, escapeRegex(id)),
   )) as unknown as ReadAnswer;
   return answer.data[0] ?? null;
 }
@@ -80,7 +69,7 @@ const resolvers = {
     object: (_: unknown, args: { objectName: string; id: string }, context: Context) =>
       getObject(context.credentials, args.objectName, args.id),
     objects: async (_: unknown, args: { objectName: string; first?: number | null }, context: Context) => {
-      const url = readUrl('getAll', context.credentials, args.objectName, [], { pageSize: args.first ?? 20 });
+      const url = readUrl('getAll', context.credentials, args.objectName, undefined, args.first ?? 20);
       const answer = (await upstream(url)) as unknown as ReadAnswer;
       return { totalCount: answer.totalCount, nodes: answer.data };
     },

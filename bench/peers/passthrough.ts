@@ -9,89 +9,12 @@
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Pool } from 'undici';
+import { escapeRegex, readPeerSettings, valueAtPath } from './peer-schema.ts';
+import type { PeerCredentials as Credentials, PeerRecord as UpstreamRecord } from './peer-schema.ts';
+import { createUpstreamCaller } from './upstream-reads.ts';
 
-interface Credentials {
-  token: string;
-  username: string;
-}
-
-interface UpstreamRecord {
-  _id: string;
-  [field: string]: unknown;
-}
-
-interface ReadAnswer {
-  status: string;
-  data: UpstreamRecord[];
-  totalCount: number;
-  message?: string;
-}
-
-const upstreamUrl = new URL(process.env.UPSTREAM_URL ?? 'http://127.0.0.1:4010');
-const applicationCode = process.env.APPLICATION_CODE ?? 'demo';
-const organizationCode = process.env.ORGANIZATION_CODE ?? 'acme';
-const pool = new Pool(upstreamUrl.origin, { connections: 64, pipelining: 1 });
-const basePath = upstreamUrl.pathname.replace(/\/$/, '');
-
-/** The JSON between the first `(` and the last `)` of a JSONP answer (or the whole body when bare). */
-function unwrap(text: string): unknown {
-  const open = text.indexOf('(');
-  const close = text.lastIndexOf(')');
-  return JSON.parse(open >= 0 && close > open ? text.slice(open + 1, close) : text) as unknown;
-}
-
-async function call(path: string, method: 'GET' | 'POST', body?: string): Promise<unknown> {
-  const response = await pool.request({
-    path: basePath + path,
-    method,
-    body,
-    headers: body === undefined ? undefined : { 'content-type': 'application/json' },
-  });
-  const text = await response.body.text();
-  if (response.statusCode >= 300) throw new Error(`upstream answered HTTP ${response.statusCode}`);
-  return unwrap(text);
-}
-
-function escapeRegex(value: string): string {
-  return value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-async function read(
-  operation: 'getObject/' | 'getAll',
-  credentials: Credentials,
-  objectName: string,
-  idPattern: string | undefined,
-  pageSize?: number,
-): Promise<ReadAnswer> {
-  const query = new URLSearchParams({
-    objectName,
-    filterCommand: JSON.stringify({
-      criteria: idPattern === undefined ? [] : [{ fieldName: '_id', operator: 'matches', value: idPattern }],
-    }),
-    username: credentials.username,
-    organizationCode,
-    applicationCode,
-    apiToken: credentials.token,
-    callback: 'cb',
-  });
-  if (pageSize !== undefined) {
-    query.set('pageSize', String(pageSize));
-    query.set('pageStart', '0');
-  }
-  const answer = (await call(`/studio/jsonp/${operation}?${query.toString()}`, 'GET')) as ReadAnswer;
-  if (answer.status !== 'success') throw new Error(answer.message ?? 'upstream error');
-  return answer;
-}
-
-function valueAt(record: unknown, path: string[]): unknown {
-  let value = record;
-  for (const key of path) {
-    if (typeof value !== 'object' || value === null) return undefined;
-    value = (value as Record<string, unknown>)[key];
-  }
-  return value;
-}
+const settings = readPeerSettings(process.env);
+const { call, read } = createUpstreamCaller(settings, (message) => new Error(message));
 
 function node(record: UpstreamRecord): { id: string; data: UpstreamRecord } {
   return { id: record._id, data: record };
@@ -117,8 +40,8 @@ const handlers: Record<string, Handler | undefined> = {
   async OrdersWithCustomers(credentials, variables) {
     const first = Number(variables.first ?? 20);
     const page = await read('getAll', credentials, String(variables.objectName), undefined, first);
-    const refPath = String(variables.refPath).split('.');
-    const refIds = page.data.map((order) => valueAt(order, refPath));
+    const refPath = String(variables.refPath);
+    const refIds = page.data.map((order) => valueAtPath(order, refPath));
     const unique = [...new Set(refIds.filter((id): id is string => typeof id === 'string'))];
     const byId = new Map<string, UpstreamRecord>();
     if (unique.length > 0) {
@@ -138,16 +61,11 @@ const handlers: Record<string, Handler | undefined> = {
       objectName: variables.objectName,
       data: variables.data,
       apiToken: credentials.token,
-      applicationCode,
-      organizationCode,
+      applicationCode: settings.applicationCode,
+      organizationCode: settings.organizationCode,
       callback: 'cb',
     });
-    const answer = (await call('/studio/jsonp/save?callback=cb', 'POST', body)) as {
-      status: string;
-      savedObjectId?: string;
-      message?: string;
-    };
-    if (answer.status !== 'success') throw new Error(answer.message ?? 'upstream error');
+    const answer = await call('/studio/jsonp/save?callback=cb', body);
     return { saveObject: { id: answer.savedObjectId } };
   },
 };
@@ -187,6 +105,6 @@ const server = createServer((req, res) => {
   });
 });
 server.keepAliveTimeout = 60_000;
-server.listen(Number(process.env.PORT ?? 4101), '127.0.0.1', () => {
-  console.log(`passthrough peer listening on ${String(process.env.PORT)}`);
+server.listen(settings.port, '127.0.0.1', () => {
+  console.log(`passthrough peer listening on ${String(settings.port)}`);
 });

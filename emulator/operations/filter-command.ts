@@ -1,9 +1,6 @@
-import type { WireRecord } from '../../src/upstream/wire.ts';
+import type { MatchesMode, UpstreamRecord } from '../../src/upstream/wire.ts';
 import { translateJavaPattern } from '../java-pattern/java-pattern.ts';
 import { MAX_PATTERN_LENGTH, rejectPattern } from './regex-guard.ts';
-
-/** How `matches` compares: `UPSTREAM_MATCHES` of docs/design.md. */
-export type MatchMode = 'regex' | 'exact';
 
 /** A parsed filter command, ready to test records. */
 export interface Filter {
@@ -66,7 +63,7 @@ export function compileJavaPattern(value: string): RegExp | string {
 const LITERAL_IDS = /^(?:\((?:\?:)?)?([\w-]+(?:\|[\w-]+)*)\)?$/;
 
 /** The ids a `_id` criterion can only match, when its value is literal ids. */
-function literalIds(value: string, mode: MatchMode): string[] | undefined {
+function literalIds(value: string, mode: MatchesMode): string[] | undefined {
   if (mode === 'exact') return [value];
   const match = LITERAL_IDS.exec(value);
   if (match === null || value.startsWith('(') !== value.endsWith(')')) return undefined;
@@ -82,7 +79,7 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
  */
 export function parseFilterCommand(
   raw: string | null,
-  mode: MatchMode,
+  mode: MatchesMode,
   patterns: PatternCache,
 ): Filter | string {
   if (raw === null || raw.trim() === '') return { criteria: [], idCandidates: undefined };
@@ -129,7 +126,7 @@ export function parseFilterCommand(
  * The text a criterion compares: the value at the dotted path (own properties only), strings as they are,
  * other scalars by `String()`, objects and arrays as JSON. A missing field matches nothing.
  */
-export function fieldText(record: WireRecord, path: readonly string[]): string | undefined {
+export function fieldText(record: UpstreamRecord, path: readonly string[]): string | undefined {
   let value: unknown = record;
   for (const key of path) {
     if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) return undefined;
@@ -141,7 +138,7 @@ export function fieldText(record: WireRecord, path: readonly string[]): string |
 }
 
 /** Whether the record satisfies every criterion (criteria are combined with AND). */
-export function matchesFilter(record: WireRecord, filter: Filter): boolean {
+export function matchesFilter(record: UpstreamRecord, filter: Filter): boolean {
   for (const { path, test } of filter.criteria) {
     const text = fieldText(record, path);
     if (text === undefined || !test(text)) return false;

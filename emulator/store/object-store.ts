@@ -1,4 +1,4 @@
-import type { WireRecord } from '../../src/upstream/wire.ts';
+import type { UpstreamRecord } from '../../src/upstream/wire.ts';
 import { jsonText } from '../http/json-text.ts';
 
 /** An object in the store, with the bookkeeping that metadata answers. */
@@ -11,7 +11,7 @@ export interface StoredObject {
   readonly seq: number;
   readonly createdAt: string;
   readonly createdBy: string;
-  record: WireRecord;
+  record: UpstreamRecord;
   updatedAt: string;
   version: number;
 }
@@ -25,7 +25,7 @@ export interface PersistedObject {
   updatedAt: string;
   createdBy: string;
   version: number;
-  record: WireRecord;
+  record: UpstreamRecord;
 }
 
 /** The tenant a caller may see: one application and the organizations in play. */

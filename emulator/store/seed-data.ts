@@ -1,4 +1,4 @@
-import type { WireRecord } from '../../src/upstream/wire.ts';
+import type { UpstreamRecord } from '../../src/upstream/wire.ts';
 import { EMULATOR_USERS } from '../identity/demo-users.ts';
 import { seedObjectId } from './object-id.ts';
 
@@ -10,7 +10,7 @@ export interface SeedObject {
   objectName: string;
   applicationCode: string;
   organizationCode: string;
-  record: WireRecord;
+  record: UpstreamRecord;
   createdAt: string;
   createdBy: string;
 }

@@ -3,20 +3,21 @@
  * resilience layer (breakers, bulkhead, retry budget, request deadline), metrics and per-request counts.
  */
 import type { Dispatcher } from 'undici';
-import type { GatewayConfig } from '../config.ts';
+import type { GatewayConfig } from '../config/gateway-config.ts';
 import type { GatewayMetrics } from '../observability/metrics.ts';
 import type { RequestScopes } from '../observability/request-scope.ts';
 import { withTracing } from '../observability/traced-client.ts';
 import type { GatewayTracing } from '../observability/tracing.ts';
-import type { UpstreamUrls } from './create-gateway.ts';
 import { createUpstreamClient } from '../upstream/client.ts';
 import { withResilience, type ResilientClient } from '../upstream/resilience.ts';
 import { createRetryBudget } from '../upstream/retry-budget.ts';
+import type { UpstreamUrls } from '../upstream/types.ts';
 
 /** What {@link createUpstreamStack} needs besides the settings. */
 export interface UpstreamStackOptions {
   config: GatewayConfig;
-  upstreamUrls: UpstreamUrls;
+  /** Where the upstream is (`upstreamUrlsOf(config)`). */
+  urls: UpstreamUrls;
   metrics: GatewayMetrics;
   scopes: RequestScopes;
   /** Told when a breaker leaves (or returns to) `closed`. */
@@ -28,21 +29,19 @@ export interface UpstreamStackOptions {
 
 /** Builds the client and wraps it; the answer is what resolvers (through coalescing) call. */
 export function createUpstreamStack(options: UpstreamStackOptions): ResilientClient {
-  const { config, upstreamUrls, metrics, scopes } = options;
+  const { config, urls, metrics, scopes } = options;
   const client = createUpstreamClient({
-    ...upstreamUrls,
+    ...urls,
     pageStartMode: config.pageStartMode,
     authErrorPattern: config.authErrorPattern,
     forbiddenErrorPattern: config.forbiddenErrorPattern,
     callerErrorPattern: config.callerErrorPattern,
-    requestLimits: config.requestLimits,
+    requestLimits: config.upstreamRequestLimits,
     connectTimeoutMillis: config.upstreamConnectTimeoutMillis,
     headersTimeoutMillis: config.upstreamHeadersTimeoutMillis,
     bodyTimeoutMillis: config.upstreamBodyTimeoutMillis,
     callTimeoutMillis: config.upstreamCallTimeoutMillis,
     connectionsPerOrigin: config.upstreamConnections,
-    // Retries happen in the resilience layer, where the retry budget and the request deadline are known.
-    readRetries: 0,
     onCall(event) {
       metrics.observeUpstreamCall(event);
       const scope = scopes.current();
@@ -54,10 +53,10 @@ export function createUpstreamStack(options: UpstreamStackOptions): ResilientCli
     ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
   });
   const origins = {
-    loginJson: new URL(upstreamUrls.apiUrl).origin,
-    loginForm: new URL(upstreamUrls.baseUrl).origin,
-    reads: new URL(upstreamUrls.studioUrl).origin,
-    writes: new URL(upstreamUrls.serverUrl).origin,
+    loginJson: new URL(urls.apiUrl).origin,
+    loginForm: new URL(urls.baseUrl).origin,
+    reads: new URL(urls.studioUrl).origin,
+    writes: new URL(urls.serverUrl).origin,
   };
   const settings = config.resilience;
   const resilient = withResilience(client, {

@@ -27,15 +27,15 @@ import {
 /** Which counter blocked. */
 export type LoginLimit = 'device' | 'user_ip' | 'user' | 'ip';
 
-/** Options of {@link createLoginLimiter}; each documents its setting and default. */
+/** Options of {@link createLoginLimiter}; each names its setting (defaults: `SETTING_DEFAULTS`). */
 export interface LoginLimiterOptions {
-  /** `LOGIN_MAX_CONSECUTIVE_FAILURES`: failures in a row per account + IP, or per known device. Default 10. */
+  /** `LOGIN_MAX_CONSECUTIVE_FAILURES`: failures in a row per account + IP, or per known device. */
   maxConsecutiveFailures: number;
-  /** `LOGIN_BLOCK_SECONDS`: length of a block, and of the per-account window. Default 3600. */
+  /** `LOGIN_BLOCK_SECONDS`: length of a block, and of the per-account window. */
   blockSeconds: number;
-  /** `LOGIN_MAX_FAILURES_PER_USER`: failures of unknown clients per account per window. Default 100. */
+  /** `LOGIN_MAX_FAILURES_PER_USER`: failures of unknown clients per account per window. */
   maxFailuresPerUser: number;
-  /** `LOGIN_MAX_FAILURES_PER_IP`: distinct accounts failing from one IP in a day. Default 100. */
+  /** `LOGIN_MAX_FAILURES_PER_IP`: distinct accounts failing from one IP in a day. */
   maxFailuresPerIp: number;
   /** Shared store (`REDIS_URL`); counters stay in this process without it. */
   redis?: Redis | undefined;

@@ -1,17 +1,17 @@
 /**
  * The `login` mutation's guard: finds the account the name belongs to and whether the client is a known
  * device of it, refuses a blocked attempt before the upstream is asked, counts refused logins, links the
- * name to the upstream user after a successful form login, and hands out the next device token. Every
- * failure (refused or blocked) is the same generic `UNAUTHENTICATED`, plus `retryAfter` (seconds) when
- * blocked.
+ * name to the upstream user after a successful form login, and hands out the next device token. The login
+ * itself says whether the upstream refused the credentials ({@link LoginOutcome}): the guard never reads
+ * error codes. Every failure (refused or blocked) is the same generic `UNAUTHENTICATED`, plus `retryAfter`
+ * (seconds) when blocked.
  *
  * Timing: a failure is never answered before `minFailureMillis` have passed since the attempt began, so the
  * time a refusal takes does not tell a wrong password from an unknown user, or a block from a guess (as
  * long as the upstream answers within the floor).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { GraphQLError } from 'graphql';
-import { ErrorCode, unauthenticated } from '../graphql/errors.ts';
+import { unauthenticated } from '../graphql/errors.ts';
 import { nameKey, type AccountLinks } from './account-links.ts';
 import { newDeviceId, type DeviceTokens } from './device-token.ts';
 import type { LoginAttempt, LoginLimiter } from './login-limiter.ts';
@@ -21,7 +21,7 @@ export interface LoginProtectionOptions {
   limiter: LoginLimiter;
   links: AccountLinks;
   devices: DeviceTokens;
-  /** `LOGIN_FAILURE_MIN_MS`: the least time a failed login takes to answer. Default 400. */
+  /** `LOGIN_FAILURE_MIN_MS`: the least time a failed login takes to answer. */
   minFailureMillis: number;
   /** Told when the limiter's store fails (the login then goes on unguarded rather than locking everyone out). */
   onStoreError?: (error: unknown) => void;
@@ -36,21 +36,22 @@ export interface GuardedLogin {
   deviceToken: unknown;
 }
 
+/**
+ * What one login attempt came to: the upstream accepted the credentials (with the identity it answered), or
+ * refused them, which counts as a failure. Anything else (an outage) is thrown, and counts as nothing.
+ */
+export type LoginOutcome<T> = { accepted: true; result: T } | { accepted: false };
+
 /** See {@link createLoginProtection}. */
 export interface LoginProtection {
   /**
-   * Runs `login` unless blocked; a credentials failure is counted. A success answers the login's result and
-   * the client's next device token.
+   * Runs `login` unless blocked; a refusal is counted and answered `UNAUTHENTICATED`. An acceptance answers
+   * the login's result and the client's next device token.
    */
   run<T extends { userId: string | null }>(
     attempt: GuardedLogin,
-    login: () => Promise<T>,
+    login: () => Promise<LoginOutcome<T>>,
   ): Promise<{ result: T; deviceToken: string }>;
-}
-
-/** Whether `error` is a refused login (the resolver turns upstream refusals into `UNAUTHENTICATED`). */
-function isRefusal(error: unknown): boolean {
-  return error instanceof GraphQLError && error.extensions.code === ErrorCode.UNAUTHENTICATED;
 }
 
 /** Creates the guard. */
@@ -86,15 +87,13 @@ export function createLoginProtection(options: LoginProtectionOptions): LoginPro
         await floor();
         throw unauthenticated('credentials', { retryAfter: waitSeconds });
       }
-      let result;
-      try {
-        result = await login();
-      } catch (error) {
-        if (!isRefusal(error)) throw error;
+      const outcome = await login();
+      if (!outcome.accepted) {
         const blockedFor = await safely(() => limiter.recordFailure(attempt), 0);
         await floor();
-        throw blockedFor > 0 ? unauthenticated('credentials', { retryAfter: blockedFor }) : error;
+        throw unauthenticated('credentials', blockedFor > 0 ? { retryAfter: blockedFor } : {});
       }
+      const { result } = outcome;
       await safely(() => limiter.recordSuccess(attempt), undefined);
       if (result.userId !== null && result.userId !== '') await links.link(guarded.username, result.userId);
       const deviceToken = await devices.issue({

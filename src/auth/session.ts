@@ -6,6 +6,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { EncryptJWT, errors, jwtDecrypt } from 'jose';
 import { z } from 'zod';
+import { SETTING_DEFAULTS } from '../config/defaults.ts';
 
 /** What a session carries. `apiToken` is the upstream's token: a secret, never logged or returned. */
 export interface SessionClaims {
@@ -84,7 +85,7 @@ export function deriveSessionKey(secret: string): Uint8Array {
 export function createSessionSealer(options: SessionSealerOptions): SessionSealer {
   const key = options.secret === undefined ? randomBytes(32) : deriveSessionKey(options.secret);
   const keys = options.previousSecret === undefined ? [key] : [key, deriveSessionKey(options.previousSecret)];
-  const ttlSeconds = options.ttlSeconds ?? 28_800;
+  const ttlSeconds = options.ttlSeconds ?? SETTING_DEFAULTS.SESSION_TTL_SECONDS;
   const cacheSize = options.cacheSize ?? 10_000;
   const now = options.now ?? Date.now;
   // Decrypting a JWE costs more than the rest of a small request; opened sessions are cached by token. Only

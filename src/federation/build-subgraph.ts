@@ -76,7 +76,7 @@ export function entityResolvers(specs: readonly ObjectTypeSpec[]): GraphQLResolv
       const objectName = objectNameOf(reference);
       const id = idOf(reference);
       if (objectName === null || id === null) return null;
-      const record = await ctx.auth().loaders.object(objectName, id);
+      const record = await ctx.requireSession().loaders.object(objectName, id);
       return record === null ? null : { objectName, record };
     };
   const resolvers: Record<string, { __resolveReference: ReturnType<typeof resolve> }> = {

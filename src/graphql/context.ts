@@ -4,21 +4,21 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { LoginProtection } from '../auth/login-protection.ts';
-import type { GatewayConfig } from '../config.ts';
+import type { GatewayConfig } from '../config/gateway-config.ts';
 import type { SessionClaims, SessionSealer } from '../auth/session.ts';
 import { createLoaders, type Loaders } from '../upstream/loaders.ts';
 import type { PatternGuard } from '../upstream/pattern-guard.ts';
-import type { UpstreamClient, UpstreamCredentials } from '../upstream/types.ts';
+import type { UpstreamCredentials, UpstreamReads, UpstreamWrites } from '../upstream/types.ts';
 import type { SessionRevocations } from '../auth/session-revocations.ts';
 import { unauthenticated, type NoSessionReason } from './errors.ts';
 
 /** What every request shares: built once at start. */
 export interface GatewayServices {
   config: GatewayConfig;
-  /** Writes and logins: never coalesced. */
-  upstream: UpstreamClient;
-  /** Reads: identical in-flight reads of one session share one call. */
-  reads: UpstreamClient;
+  /** Writes and logins: never coalesced. Has no reads, so nothing can read past the loaders through it. */
+  writes: UpstreamWrites;
+  /** Reads, for the loaders: identical in-flight reads of one session share one call. Has no writes. */
+  reads: UpstreamReads;
   sessions: SessionSealer;
   /** Sessions logged out or rejected by the upstream, consulted after the sealer's opened-session cache. */
   revocations: SessionRevocations;
@@ -29,11 +29,13 @@ export interface GatewayServices {
   onLoaderBatch?: (operation: string, size: number) => void;
 }
 
-/** An authenticated request's view: who, with which credentials, through which loaders. */
+/** An authenticated request's view: who, with which credentials, reading through which loaders. */
 export interface AuthenticatedContext {
   session: SessionClaims;
   credentials: UpstreamCredentials;
   loaders: Loaders;
+  /** The write handle (`GatewayServices.writes`), for the object service's saves and updates. */
+  writes: UpstreamWrites;
 }
 
 /** The GraphQL context type (codegen `contextType`). */
@@ -46,8 +48,11 @@ export interface GraphQLContext {
   session: SessionClaims | null;
   /** Why {@link session} is `null` (`undefined` when there is a session). */
   noSessionReason: NoSessionReason | undefined;
-  /** The session, credentials and loaders; throws `UNAUTHENTICATED` without a valid session. */
-  auth(): AuthenticatedContext;
+  /**
+   * The session, its upstream credentials and this request's loaders, for every resolver that reads or
+   * writes; throws `UNAUTHENTICATED` (with the {@link noSessionReason}) without a valid, live session.
+   */
+  requireSession(): AuthenticatedContext;
 }
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -87,7 +92,7 @@ export async function createContext(
     clientIp,
     session,
     noSessionReason,
-    auth() {
+    requireSession() {
       if (authenticated) return authenticated;
       if (session === null) throw unauthenticated(noSessionReason ?? 'invalid');
       const credentials = credentialsOf(session);
@@ -95,13 +100,14 @@ export async function createContext(
       authenticated = {
         session,
         credentials,
+        writes: services.writes,
         loaders: createLoaders({
           client: services.reads,
           credentials,
           matchesMode: config.matchesMode,
-          maxIdLength: config.requestLimits.maxIdLength,
+          maxIdLength: config.upstreamRequestLimits.maxIdLength,
           // The `_id` alternation travels in the URL: leave half of it for everything else.
-          maxCriterionLength: Math.min(4_000, Math.floor(config.requestLimits.maxUrlBytes / 2)),
+          maxCriterionLength: Math.min(4_000, Math.floor(config.upstreamRequestLimits.maxUrlBytes / 2)),
           ...(services.onLoaderBatch ? { onBatch: services.onLoaderBatch } : {}),
         }),
       };

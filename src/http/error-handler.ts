@@ -7,8 +7,9 @@
  * internals, and a stable message is easier to document.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { LimitCode, limitErrorBody } from '../limits/limit-error.ts';
-import { HttpErrorCode, JSON_CONTENT_TYPE, httpErrorBody } from './http-error.ts';
+import { ErrorCode } from '../graphql/error-codes.ts';
+import { limitErrorBody } from '../graphql/errors.ts';
+import { JSON_CONTENT_TYPE, httpErrorBody } from './http-error.ts';
 
 /** Options of {@link registerErrorHandler}. */
 export interface ErrorHandlerOptions {
@@ -27,28 +28,28 @@ export interface HttpAnswer {
 
 const BAD_JSON: HttpAnswer = {
   status: 400,
-  code: HttpErrorCode.BAD_REQUEST,
+  code: ErrorCode.BAD_REQUEST,
   message: 'The request body is not valid JSON.',
 };
 const UNSUPPORTED_TYPE: HttpAnswer = {
   status: 415,
-  code: HttpErrorCode.UNSUPPORTED_MEDIA_TYPE,
+  code: ErrorCode.UNSUPPORTED_MEDIA_TYPE,
   message: 'Unsupported content type: send the operation as application/json.',
 };
 const FORBIDDEN_KEY: HttpAnswer = {
   status: 400,
-  code: HttpErrorCode.BAD_REQUEST,
+  code: ErrorCode.BAD_REQUEST,
   message: 'The request body holds a forbidden key (`__proto__` or `constructor.prototype`).',
 };
-const NOT_FOUND: HttpAnswer = { status: 404, code: HttpErrorCode.NOT_FOUND, message: 'Not found.' };
+const NOT_FOUND: HttpAnswer = { status: 404, code: ErrorCode.NOT_FOUND, message: 'Not found.' };
 const TIMEOUT: HttpAnswer = {
   status: 408,
-  code: HttpErrorCode.REQUEST_TIMEOUT,
+  code: ErrorCode.REQUEST_TIMEOUT,
   message: 'The request took too long to arrive.',
 };
 const INTERNAL: HttpAnswer = {
   status: 500,
-  code: HttpErrorCode.INTERNAL_SERVER_ERROR,
+  code: ErrorCode.INTERNAL_SERVER_ERROR,
   message: 'Internal server error.',
 };
 
@@ -57,17 +58,17 @@ const BY_FASTIFY_CODE: Readonly<Record<string, HttpAnswer>> = {
   FST_ERR_CTP_INVALID_JSON_BODY: BAD_JSON,
   FST_ERR_CTP_EMPTY_JSON_BODY: {
     status: 400,
-    code: HttpErrorCode.BAD_REQUEST,
+    code: ErrorCode.BAD_REQUEST,
     message: 'The request body is empty; send a JSON object with a `query`.',
   },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
     status: 400,
-    code: HttpErrorCode.BAD_REQUEST,
+    code: ErrorCode.BAD_REQUEST,
     message: 'The request body does not match its Content-Length.',
   },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: UNSUPPORTED_TYPE,
   FST_ERR_CTP_INVALID_TYPE: UNSUPPORTED_TYPE,
-  FST_ERR_BAD_URL: { status: 400, code: HttpErrorCode.BAD_REQUEST, message: 'The request URL is malformed.' },
+  FST_ERR_BAD_URL: { status: 400, code: ErrorCode.BAD_REQUEST, message: 'The request URL is malformed.' },
 };
 
 /** Any other client error, by its status. */
@@ -85,9 +86,7 @@ export function answerFor(error: FastifyError): HttpAnswer {
   if (error instanceof SyntaxError) return FORBIDDEN_KEY;
   const status = error.statusCode ?? 500;
   if (status >= 500 || status < 400) return INTERNAL;
-  return (
-    BY_STATUS[status] ?? { status, code: HttpErrorCode.BAD_REQUEST, message: 'The request is malformed.' }
-  );
+  return BY_STATUS[status] ?? { status, code: ErrorCode.BAD_REQUEST, message: 'The request is malformed.' };
 }
 
 /** Sends `answer` as a GraphQL-shaped error. */
@@ -110,13 +109,13 @@ function methodsAt(app: FastifyInstance, path: string): string[] {
 export function registerErrorHandler(app: FastifyInstance, options: ErrorHandlerOptions): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      options.onRefused?.(request, LimitCode.BODY_TOO_LARGE);
+      options.onRefused?.(request, ErrorCode.BODY_TOO_LARGE);
       return reply
         .code(413)
         .type(JSON_CONTENT_TYPE)
         .send(
           limitErrorBody(
-            LimitCode.BODY_TOO_LARGE,
+            ErrorCode.BODY_TOO_LARGE,
             `The request body is larger than ${options.maxBodyBytes} bytes.`,
             'MAX_BODY_BYTES',
             options.maxBodyBytes,
@@ -135,13 +134,13 @@ export function registerErrorHandler(app: FastifyInstance, options: ErrorHandler
     const allowed = methodsAt(app, path);
     // A route that answers this method found nothing (`reply.callNotFound()`): the path is wrong, not the method.
     if (allowed.length === 0 || allowed.includes(request.method)) {
-      options.onRefused?.(request, HttpErrorCode.NOT_FOUND);
+      options.onRefused?.(request, ErrorCode.NOT_FOUND);
       return sendAnswer(reply, NOT_FOUND);
     }
-    options.onRefused?.(request, HttpErrorCode.METHOD_NOT_ALLOWED);
+    options.onRefused?.(request, ErrorCode.METHOD_NOT_ALLOWED);
     return sendAnswer(reply.header('allow', allowed.join(', ')), {
       status: 405,
-      code: HttpErrorCode.METHOD_NOT_ALLOWED,
+      code: ErrorCode.METHOD_NOT_ALLOWED,
       message: `The method ${request.method} is not allowed here (allowed: ${allowed.join(', ')}).`,
     });
   });

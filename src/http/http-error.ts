@@ -3,20 +3,7 @@
  * slow client), in the GraphQL-over-HTTP shape `{"errors":[{"message","extensions":{"code"}}]}`, so that a
  * GraphQL client shows them like any other error instead of failing to read Fastify's or Node's own shapes.
  */
-
-/** The HTTP-level codes (`extensions.code`). `BODY_TOO_LARGE` is a limit (`src/limits/limit-error.ts`). */
-export const HttpErrorCode = {
-  BAD_REQUEST: 'BAD_REQUEST',
-  NOT_FOUND: 'NOT_FOUND',
-  METHOD_NOT_ALLOWED: 'METHOD_NOT_ALLOWED',
-  REQUEST_TIMEOUT: 'REQUEST_TIMEOUT',
-  UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
-  HEADERS_TOO_LARGE: 'HEADERS_TOO_LARGE',
-  INTERNAL_SERVER_ERROR: 'INTERNAL_SERVER_ERROR',
-} as const;
-
-/** One of {@link HttpErrorCode}. */
-export type HttpErrorCode = (typeof HttpErrorCode)[keyof typeof HttpErrorCode];
+import { ErrorCode } from '../graphql/error-codes.ts';
 
 /** The wire form of one HTTP-level error. */
 export interface HttpErrorBody {
@@ -30,7 +17,7 @@ export function httpErrorBody(
   extensions: Record<string, unknown> = {},
 ): HttpErrorBody {
   // Every HTTP-level refusal is the caller's request, but for the gateway's own failure (500).
-  const blame = code === HttpErrorCode.INTERNAL_SERVER_ERROR ? 'gateway' : 'caller';
+  const blame = code === ErrorCode.INTERNAL_SERVER_ERROR ? 'gateway' : 'caller';
   return { errors: [{ message, extensions: { blame, ...extensions, code } }] };
 }
 

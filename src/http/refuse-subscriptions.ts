@@ -5,7 +5,7 @@
  */
 import type { ApolloServerPlugin, BaseContext, GraphQLRequestListener } from '@apollo/server';
 import { GraphQLError, OperationTypeNode } from 'graphql';
-import { HttpErrorCode } from './http-error.ts';
+import { ErrorCode } from '../graphql/error-codes.ts';
 
 /** The refusal's message. */
 export const SUBSCRIPTIONS_NOT_SUPPORTED =
@@ -23,7 +23,7 @@ export function refuseSubscriptions<TContext extends BaseContext>(): ApolloServe
       if (operation?.operation !== OperationTypeNode.SUBSCRIPTION) return Promise.resolve();
       return Promise.reject(
         new GraphQLError(SUBSCRIPTIONS_NOT_SUPPORTED, {
-          extensions: { code: HttpErrorCode.BAD_REQUEST, http: { status: 400 } },
+          extensions: { code: ErrorCode.BAD_REQUEST, http: { status: 400 } },
         }),
       );
     },

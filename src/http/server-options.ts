@@ -19,7 +19,8 @@ import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyBaseLogger, FastifyHttpOptions } from 'fastify';
 import { answerFor, sendAnswer } from './error-handler.ts';
-import { HttpErrorCode, rawHttpErrorResponse } from './http-error.ts';
+import { ErrorCode } from '../graphql/error-codes.ts';
+import { rawHttpErrorResponse } from './http-error.ts';
 
 /** The listener's timeouts (`GatewayConfig.http`). */
 export interface HttpTimeouts {
@@ -54,12 +55,12 @@ interface HttpSocket extends Socket {
 /** What a connection error becomes; Node raises these before (or instead of) a request Fastify could answer. */
 function rawAnswerFor(error: ConnectionError): string {
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-    return rawHttpErrorResponse(408, HttpErrorCode.REQUEST_TIMEOUT, 'The request took too long to arrive.');
+    return rawHttpErrorResponse(408, ErrorCode.REQUEST_TIMEOUT, 'The request took too long to arrive.');
   }
   if (error.code === 'HPE_HEADER_OVERFLOW') {
-    return rawHttpErrorResponse(431, HttpErrorCode.HEADERS_TOO_LARGE, 'The request headers are too large.');
+    return rawHttpErrorResponse(431, ErrorCode.HEADERS_TOO_LARGE, 'The request headers are too large.');
   }
-  return rawHttpErrorResponse(400, HttpErrorCode.BAD_REQUEST, 'The request is not valid HTTP.');
+  return rawHttpErrorResponse(400, ErrorCode.BAD_REQUEST, 'The request is not valid HTTP.');
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * Query limits for Apollo Server: GraphQL Armor's depth, alias, directive and cost rules, graphql-js's own
  * token limit, the single-login rule and the introspection depth limit (Armor's depth limit skips
- * everything below `__schema`). Each refusal carries its own code (`limit-error.ts`).
+ * everything below `__schema`). Each refusal carries its own code (`src/graphql/error-codes.ts`).
  *
  * Two Armor protections are left off on purpose:
  * - its token plugin re-parses every document and, under Apollo Server 5, reports through
@@ -12,20 +12,21 @@
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { GraphQLError, ParseOptions, ValidationContext, ValidationRule } from 'graphql';
 import { introspectionDepthRule } from './introspection-depth-rule.ts';
-import { LimitCode, limitError } from './limit-error.ts';
+import { ErrorCode, type LimitCode } from '../graphql/error-codes.ts';
+import { limitError } from '../graphql/errors.ts';
 import { singleLoginRule } from './single-login-rule.ts';
 
-/** The limits; each documents its setting and default. */
+/** The limits; each names its setting (defaults: `SETTING_DEFAULTS`, `src/config/defaults.ts`). */
 export interface QueryLimitsOptions {
-  /** `MAX_DEPTH`: deepest field nesting. Default 6. */
+  /** `MAX_DEPTH`: deepest field nesting. */
   maxDepth: number;
-  /** `MAX_ALIASES`: aliases in one operation. Default 15. */
+  /** `MAX_ALIASES`: aliases in one operation. */
   maxAliases: number;
-  /** `MAX_DIRECTIVES`: directives in one operation. Default 50. */
+  /** `MAX_DIRECTIVES`: directives in one operation. */
   maxDirectives: number;
-  /** `MAX_TOKENS`: lexical tokens in one document. Default 1000. */
+  /** `MAX_TOKENS`: lexical tokens in one document. */
   maxTokens: number;
-  /** `MAX_COST`: Armor's cost (objects 2, scalars 1, ×1.5 per level). Default 5000. */
+  /** `MAX_COST`: Armor's cost (objects 2, scalars 1, ×1.5 per level). */
   maxCost: number;
 }
 
@@ -55,22 +56,22 @@ export function createQueryLimits(options: QueryLimitsOptions): QueryLimits {
       // same selection inline must not be cheaper than through fragments (cycles are invalid anyway).
       flattenFragments: true,
       propagateOnRejection: false,
-      onReject: [reporter(LimitCode.MAX_DEPTH_EXCEEDED, 'MAX_DEPTH', options.maxDepth)],
+      onReject: [reporter(ErrorCode.MAX_DEPTH_EXCEEDED, 'MAX_DEPTH', options.maxDepth)],
     },
     maxAliases: {
       n: options.maxAliases,
       propagateOnRejection: false,
-      onReject: [reporter(LimitCode.MAX_ALIASES_EXCEEDED, 'MAX_ALIASES', options.maxAliases)],
+      onReject: [reporter(ErrorCode.MAX_ALIASES_EXCEEDED, 'MAX_ALIASES', options.maxAliases)],
     },
     maxDirectives: {
       n: options.maxDirectives,
       propagateOnRejection: false,
-      onReject: [reporter(LimitCode.MAX_DIRECTIVES_EXCEEDED, 'MAX_DIRECTIVES', options.maxDirectives)],
+      onReject: [reporter(ErrorCode.MAX_DIRECTIVES_EXCEEDED, 'MAX_DIRECTIVES', options.maxDirectives)],
     },
     costLimit: {
       maxCost: options.maxCost,
       propagateOnRejection: false,
-      onReject: [reporter(LimitCode.MAX_COST_EXCEEDED, 'MAX_COST', options.maxCost)],
+      onReject: [reporter(ErrorCode.MAX_COST_EXCEEDED, 'MAX_COST', options.maxCost)],
     },
   });
   // With the token and suggestion protections off, Armor's part is validation rules only (no plugins).

@@ -16,7 +16,8 @@
  */
 import type { ASTVisitor, SelectionSetNode, ValidationContext } from 'graphql';
 import { Kind } from 'graphql';
-import { LimitCode, limitError } from './limit-error.ts';
+import { ErrorCode } from '../graphql/error-codes.ts';
+import { limitError } from '../graphql/errors.ts';
 
 /** The most `ofType` fields on one path of an introspection query. */
 export const MAX_OF_TYPE_DEPTH = 9;
@@ -86,7 +87,7 @@ export function introspectionDepthRule(context: ValidationContext): ASTVisitor {
           depth.ofType > MAX_OF_TYPE_DEPTH
             ? `Introspection nests ofType ${depth.ofType} deep; at most ${MAX_OF_TYPE_DEPTH} are allowed.`
             : `Introspection nests ${depth.lists} lists (types, fields, inputFields, interfaces, possibleTypes); at most ${MAX_LIST_DEPTH} are allowed.`;
-        context.reportError(limitError(LimitCode.MAX_INTROSPECTION_DEPTH_EXCEEDED, message));
+        context.reportError(limitError(ErrorCode.MAX_INTROSPECTION_DEPTH_EXCEEDED, message));
       }
       // The subtree has been measured: nothing below needs visiting again.
       return false;

@@ -5,7 +5,8 @@
  */
 import { Kind, OperationTypeNode } from 'graphql';
 import type { ASTVisitor, FieldNode, SelectionSetNode, ValidationContext } from 'graphql';
-import { LimitCode, limitError } from './limit-error.ts';
+import { ErrorCode } from '../graphql/error-codes.ts';
+import { limitError } from '../graphql/errors.ts';
 
 /** Field name the rule guards. */
 const LOGIN = 'login';
@@ -43,7 +44,7 @@ export function singleLoginRule(context: ValidationContext): ASTVisitor {
       if (fields.length > 1 || logins.some((field) => field.alias !== undefined)) {
         context.reportError(
           limitError(
-            LimitCode.LOGIN_NOT_ALONE,
+            ErrorCode.LOGIN_NOT_ALONE,
             'The login mutation must be the only field of its operation, without an alias: send one login per request.',
           ),
         );

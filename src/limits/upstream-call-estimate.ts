@@ -22,8 +22,8 @@ import {
   resolveBackward,
   type PageArgs,
   type PageRequest,
-} from '../resolvers/paging.ts';
-import type { PageLimits } from '../resolvers/read-connection.ts';
+} from '../objects/paging.ts';
+import type { PageLimits } from '../objects/read-page.ts';
 import type { UpstreamCallKinds } from './upstream-call-kinds.ts';
 
 /** What {@link estimateUpstreamCalls} needs. */

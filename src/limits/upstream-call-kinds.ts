@@ -19,7 +19,7 @@ export type UpstreamCallKind = 'page' | 'byId' | 'perObject' | 'write';
 /** The fields that call the upstream, by schema coordinate (`Order.customer`). */
 export type UpstreamCallKinds = ReadonlyMap<string, UpstreamCallKind>;
 
-/** The generic object type of `schema/objects.graphql`. */
+/** The generic object type of `schema/data-objects.graphql`. */
 const GENERIC_OBJECT_TYPE = 'DataObject';
 /** What `metadata` answers (`schema/metadata.graphql`). */
 const METADATA_TYPE = 'ObjectMetadata';

@@ -13,10 +13,11 @@ import {
   type OperationDefinitionNode,
   type TypeNode,
 } from 'graphql';
-import type { GatewayConfig } from '../config.ts';
+import type { GatewayConfig } from '../config/gateway-config.ts';
 import type { Blame } from '../upstream/errors.ts';
 import { MAX_IDS_PER_BATCH } from '../upstream/loaders.ts';
-import { LimitCode, limitError } from './limit-error.ts';
+import { ErrorCode } from '../graphql/error-codes.ts';
+import { limitError } from '../graphql/errors.ts';
 import { estimateUpstreamCalls } from './upstream-call-estimate.ts';
 import { upstreamCallKinds, type UpstreamCallKinds } from './upstream-call-kinds.ts';
 
@@ -36,7 +37,7 @@ function refusal(estimated: number, max: number) {
     ? 'This operation expands to too many fields to estimate its upstream calls'
     : `This operation would make about ${estimated} upstream calls`;
   return limitError(
-    LimitCode.MAX_UPSTREAM_CALLS_EXCEEDED,
+    ErrorCode.MAX_UPSTREAM_CALLS_EXCEEDED,
     `${what}; at most ${max} are allowed per request. Ask for smaller pages (first/last), use fewer aliased ` +
       'page fields, and do not select metadata on every object of a large page.',
     SETTING,

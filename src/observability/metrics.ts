@@ -6,11 +6,11 @@
  * Label values come from a bounded set: the operation name is the client's choice, so only the first
  * {@link MAX_OPERATION_NAMES} distinct valid names get their own series; the rest count as `other`.
  */
-import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { LoginLimit } from '../auth/login-limiter.ts';
 import type { BreakerState, GuardRejection } from '../upstream/resilience.ts';
 import type { UpstreamCallEvent } from '../upstream/types.ts';
-import { createLeanCounter, createLeanHistogram } from './lean-metrics.ts';
+import { createChildCache } from './child-cache.ts';
 
 /** Distinct operation names tracked before the rest are labelled `other`. */
 export const MAX_OPERATION_NAMES = 200;
@@ -47,40 +47,50 @@ export function createMetrics(): GatewayMetrics {
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
 
-  // Recorded on every request: the lean implementations (see lean-metrics.ts), same export format.
-  const operations = createLeanCounter({
+  // Recorded on every request: each label combination's child (`labels(...)`) is made once and kept, so
+  // an observation skips prom-client's label-object checks (see child-cache.ts).
+  const operations = new Counter({
     name: 'gateway_graphql_operations_total',
     help: 'GraphQL requests by operation name, type and outcome (ok or the first error code).',
-    labelNames: ['operation', 'type', 'outcome'],
-    registry,
+    labelNames: ['operation', 'type', 'outcome'] as const,
+    registers,
   });
-  const operationSeconds = createLeanHistogram({
+  const operationSeconds = new Histogram({
     name: 'gateway_graphql_operation_duration_seconds',
     help: 'Time from receiving a GraphQL request to sending its response.',
-    labelNames: ['operation', 'type', 'outcome'],
+    labelNames: ['operation', 'type', 'outcome'] as const,
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20],
-    registry,
+    registers,
   });
-  const upstreamCalls = createLeanCounter({
+  const upstreamCalls = new Counter({
     name: 'gateway_upstream_calls_total',
     help: 'Upstream HTTP calls (each attempt) by operation and outcome (ok or the failure kind).',
-    labelNames: ['operation', 'outcome'],
-    registry,
+    labelNames: ['operation', 'outcome'] as const,
+    registers,
   });
-  const upstreamSeconds = createLeanHistogram({
+  const upstreamSeconds = new Histogram({
     name: 'gateway_upstream_call_duration_seconds',
     help: 'Duration of one upstream call attempt.',
-    labelNames: ['operation', 'outcome'],
+    labelNames: ['operation', 'outcome'] as const,
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registry,
+    registers,
   });
-  const batchSizes = createLeanHistogram({
+  const batchSizes = new Histogram({
     name: 'gateway_loader_batch_size',
     help: 'Keys per DataLoader batch (one upstream call each).',
-    labelNames: ['loader'],
+    labelNames: ['loader'] as const,
     buckets: [1, 2, 5, 10, 20, 50, 100, 200],
-    registry,
+    registers,
   });
+  const operationChildren = createChildCache((...values: string[]) => ({
+    count: operations.labels(...values),
+    seconds: operationSeconds.labels(...values),
+  }));
+  const upstreamChildren = createChildCache((...values: string[]) => ({
+    count: upstreamCalls.labels(...values),
+    seconds: upstreamSeconds.labels(...values),
+  }));
+  const batchChildren = createChildCache((loader: string) => batchSizes.labels(loader));
   const breaker = new Gauge({
     name: 'gateway_upstream_breaker_state',
     help: 'Circuit breaker per upstream origin: 0 closed, 1 half-open, 2 open.',
@@ -119,16 +129,17 @@ export function createMetrics(): GatewayMetrics {
   return {
     registry,
     observeOperation({ name, type, outcome, seconds }) {
-      const labels = { operation: operationLabel(name), type, outcome };
-      operations.inc(labels);
-      operationSeconds.observe(labels, seconds);
+      const children = operationChildren(operationLabel(name), type, outcome);
+      children.count.inc();
+      children.seconds.observe(seconds);
     },
     observeUpstreamCall({ operation, outcome, durationMillis }) {
-      upstreamCalls.inc({ operation, outcome });
-      upstreamSeconds.observe({ operation, outcome }, durationMillis / 1000);
+      const children = upstreamChildren(operation, outcome);
+      children.count.inc();
+      children.seconds.observe(durationMillis / 1000);
     },
     observeLoaderBatch(loader, size) {
-      batchSizes.observe({ loader }, size);
+      batchChildren(loader).observe(size);
     },
     setBreakerState(origin, state) {
       breaker.set({ origin }, BREAKER_VALUES[state]);

@@ -1,16 +1,28 @@
 /**
- * The HTTP side of observability: every request gets an id (the caller's `x-request-id` when it is a sane
- * token, else a fresh UUID) returned in the `x-request-id` response header, a {@link RequestScope} that the
- * layers below report into, and exactly one log line when its response is sent: operation name and type,
- * duration, upstream calls, outcome. GraphQL requests log at `info` and feed the operation metrics; probes
- * and other routes log at `debug`, so a kubelet probing every few seconds does not flood the logs.
+ * The HTTP side of observability, as one lean request scope: every request gets an id (the caller's
+ * `x-request-id` when it is a sane token, else a fresh UUID) returned in the `x-request-id` response header,
+ * a {@link RequestScope} that the layers below report into, and at most one log line when its response is
+ * sent: operation name and type, duration, upstream calls, outcome. GraphQL requests log at `info` and feed
+ * the operation metrics; probes and other routes log at `debug`, so a kubelet probing every few seconds does
+ * not flood the logs.
+ *
+ * With `LOG_REQUESTS=errors` (production's default) only failed and slow requests are logged: the line was
+ * about a seventh of a small request's CPU (issue 15), and a healthy request's line tells an operator nothing
+ * the metrics do not.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import { levels } from 'pino';
 import type { GatewayMetrics } from './metrics.ts';
 import { redactUrl } from './redact.ts';
 import { newRequestScope, type RequestScope, type RequestScopes } from './request-scope.ts';
+
+/** `LOG_REQUESTS`: every request, or only those that failed or were slow. */
+export type LogRequests = 'all' | 'errors';
+
+/** A request at least this slow is logged even with `LOG_REQUESTS=errors`. */
+export const SLOW_REQUEST_MILLIS = 1000;
 
 /** Options of {@link registerRequestLog}. */
 export interface RequestLogOptions {
@@ -20,8 +32,19 @@ export interface RequestLogOptions {
   requestTimeoutMillis: number;
   /** The GraphQL route (`/graphql`). */
   graphqlPath: string;
+  /** `LOG_REQUESTS`. Default `all`. */
+  logRequests?: LogRequests | undefined;
+  /** With `logRequests: 'errors'`, requests at least this slow are logged too. Default {@link SLOW_REQUEST_MILLIS}. */
+  slowRequestMillis?: number | undefined;
   /** When tracing is on: the trace id of the request being served, for its log line. */
   currentTraceId?: (() => string | undefined) | undefined;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The request's scope (`registerRequestLog`); `null` only before its first hook ran. */
+    requestScope: RequestScope | null;
+  }
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -32,6 +55,17 @@ export function requestIdFor(request: IncomingMessage): string {
   return typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();
 }
 
+/** Whether `log` writes lines at `level` (`silent` and unknown levels write none). */
+function writes(log: FastifyBaseLogger, level: 'info' | 'debug'): boolean {
+  const threshold = levels.values[log.level];
+  return threshold !== undefined && threshold <= (levels.values[level] ?? 0);
+}
+
+/** One decimal place, as the log line shows durations. */
+function tenths(millis: number): number {
+  return Math.round(millis * 10) / 10;
+}
+
 /**
  * Adds the hooks; register before the routes. Answers a lookup of a request's scope (for error handlers,
  * which run outside the request's async context).
@@ -40,51 +74,39 @@ export function registerRequestLog(
   app: FastifyInstance,
   options: RequestLogOptions,
 ): (request: FastifyRequest) => RequestScope | undefined {
-  const { scopes, metrics } = options;
-  const scopeOf = new WeakMap<FastifyRequest, RequestScope>();
+  const { scopes, metrics, graphqlPath, requestTimeoutMillis, currentTraceId } = options;
+  const logAll = (options.logRequests ?? 'all') === 'all';
+  const slowMillis = options.slowRequestMillis ?? SLOW_REQUEST_MILLIS;
+  // A decorated property (not a WeakMap): every request object keeps one shape, and no ephemeron for the GC.
+  app.decorateRequest('requestScope', null);
 
+  // No async scope entered here: nothing before the handler reads it, and the body arrives through socket
+  // events outside it anyway. The handler enters it (preHandler below).
   app.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
-    const scope = newRequestScope(request.id, options.requestTimeoutMillis);
+    const scope = newRequestScope(request.id, requestTimeoutMillis);
     // Read here, where the HTTP instrumentation's server span is the active one.
-    if (options.currentTraceId) scope.traceId = options.currentTraceId();
-    scopeOf.set(request, scope);
-    scopes.run(scope, done);
+    if (currentTraceId !== undefined) scope.traceId = currentTraceId();
+    request.requestScope = scope;
+    done();
   });
 
-  // The body arrives through socket events, outside the scope: enter it again for the handler.
   app.addHook('preHandler', (request, _reply, done) => {
-    const scope = scopeOf.get(request);
-    if (scope === undefined) {
-      done();
-      return;
-    }
-    scopes.run(scope, done);
+    const scope = request.requestScope;
+    if (scope === null) done();
+    else scopes.run(scope, done);
   });
 
   app.addHook('onResponse', (request, reply, done) => {
-    const scope = scopeOf.get(request);
-    if (scope === undefined) {
+    const scope = request.requestScope;
+    if (scope === null) {
       done();
       return;
     }
     const durationMillis = performance.now() - scope.startedAt;
     const status = reply.statusCode;
     const outcome = scope.errorCodes[0] ?? (status >= 400 ? `HTTP_${status}` : 'ok');
-    const graphql = request.routeOptions.url === options.graphqlPath && request.method !== 'OPTIONS';
-    const line = {
-      method: request.method,
-      url: redactUrl(request.url),
-      status,
-      operation: scope.operationName,
-      operationType: scope.operationType,
-      durationMs: Math.round(durationMillis * 10) / 10,
-      upstreamCalls: scope.upstreamCalls,
-      upstreamMs: Math.round(scope.upstreamMillis * 10) / 10,
-      outcome,
-      ...(scope.errorCodes.length > 0 ? { errors: scope.errorCodes } : {}),
-      ...(scope.traceId === undefined ? {} : { traceId: scope.traceId }),
-    };
+    const graphql = request.routeOptions.url === graphqlPath && request.method !== 'OPTIONS';
     if (graphql) {
       metrics.observeOperation({
         name: scope.operationName,
@@ -92,12 +114,29 @@ export function registerRequestLog(
         outcome,
         seconds: durationMillis / 1000,
       });
-      request.log.info(line, 'graphql request');
-    } else {
-      request.log.debug(line, 'http request');
+    }
+    const wanted = logAll || outcome !== 'ok' || durationMillis >= slowMillis;
+    const log = request.log;
+    // The line is built only when it will be written (a probe's debug line usually is not).
+    if (wanted && writes(log, graphql ? 'info' : 'debug')) {
+      const line: Record<string, unknown> = {
+        method: request.method,
+        url: redactUrl(request.url),
+        status,
+        operation: scope.operationName,
+        operationType: scope.operationType,
+        durationMs: tenths(durationMillis),
+        upstreamCalls: scope.upstreamCalls,
+        upstreamMs: tenths(scope.upstreamMillis),
+        outcome,
+      };
+      if (scope.errorCodes.length > 0) line.errors = scope.errorCodes;
+      if (scope.traceId !== undefined) line.traceId = scope.traceId;
+      if (graphql) log.info(line, 'graphql request');
+      else log.debug(line, 'http request');
     }
     done();
   });
 
-  return (request) => scopeOf.get(request);
+  return (request) => request.requestScope ?? undefined;
 }

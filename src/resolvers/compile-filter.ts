@@ -7,7 +7,8 @@ import type { GatewayServices } from '../graphql/context.ts';
 import { compileCriteria, type FilterCondition } from '../filters/compile-criteria.ts';
 import { FilterError } from '../filters/filter-error.ts';
 import type { Criterion } from '../upstream/types.ts';
-import { ErrorCode, badUserInput } from '../graphql/errors.ts';
+import { ErrorCode } from '../graphql/error-codes.ts';
+import { badUserInput } from '../graphql/errors.ts';
 
 /**
  * The upstream criteria of `conditions`, which came in the field argument `argumentName`. Throws

@@ -1,14 +1,14 @@
 /** All resolvers, merged by area. */
 import { DateTimeResolver, JSONObjectResolver, JSONResolver } from 'graphql-scalars';
 import type { Resolvers } from '../generated/resolvers-types.ts';
-import { authResolvers } from './auth.ts';
+import { loginResolvers } from './login.ts';
 import { metadataResolvers } from './metadata.ts';
 import { objectResolvers } from './objects.ts';
 
 /** The resolver map given to `makeExecutableSchema`. */
 export const resolvers: Resolvers[] = [
   { JSON: JSONResolver, JSONObject: JSONObjectResolver, DateTime: DateTimeResolver },
-  authResolvers,
+  loginResolvers,
   objectResolvers,
   metadataResolvers,
 ];

@@ -8,7 +8,7 @@ const NOT_FOUND = /not found|no such|unknown/i;
 export const metadataResolvers: Resolvers = {
   Query: {
     async metadata(_parent, { objectId, category }, ctx) {
-      const { loaders } = ctx.auth();
+      const { loaders } = ctx.requireSession();
       // Generated types assume the SDL default, but a client may still send `category: null` explicitly.
       const resolvedCategory = typeof category === 'string' ? category : 'none';
       try {

@@ -1,12 +1,14 @@
 /**
  * `object`, `objects`, `saveObject`, `updateObject` and the `DataObject` fields. Resolvers only translate:
- * arguments to loader or client calls, upstream records to schema models.
+ * arguments to object service calls (`src/objects/`), upstream records to schema models.
  */
 import type { Resolvers } from '../generated/resolvers-types.ts';
 import { badUserInput } from '../graphql/errors.ts';
+import { findObject, readObject, readObjectMetadata, toModel } from '../objects/read-object.ts';
+import { connectionNodes, connectionPageInfo, readPage } from '../objects/read-page.ts';
+import { readBack, saveObject, updateObject } from '../objects/write-object.ts';
 import type { DataObjectModel } from './mappers.ts';
 import { getPath } from './object-path.ts';
-import { connectionNodes, connectionPageInfo, readConnection } from './read-connection.ts';
 import { toCriteria } from './to-criteria.ts';
 
 function requireObjectName(objectName: string): string {
@@ -28,50 +30,33 @@ export const objectResolvers: Resolvers = {
       const hasId = id !== null && id !== undefined;
       const hasFilter = filter !== null && filter !== undefined;
       if (hasId === hasFilter) throw badUserInput('Pass exactly one of "id" and "filter".');
-      const { loaders, credentials } = ctx.auth();
+      const auth = ctx.requireSession();
       const record = hasId
-        ? await loaders.object(objectName, id)
-        : await ctx.services.reads.getObject(credentials, objectName, await toCriteria(filter, ctx.services));
-      return record === null ? null : { objectName, record };
+        ? await readObject(auth, objectName, id)
+        : await findObject(auth, objectName, await toCriteria(filter, ctx.services));
+      return toModel(objectName, record);
     },
 
     async objects(_parent, args, ctx) {
       const objectName = requireObjectName(args.objectName);
-      const { loaders } = ctx.auth();
+      const auth = ctx.requireSession();
       const criteria = await toCriteria(args.filter, ctx.services);
-      return readConnection(loaders, objectName, criteria, args, ctx.services.config);
+      return readPage(auth, objectName, criteria, args, ctx.services.config);
     },
   },
 
   Mutation: {
     async saveObject(_parent, { objectName, data }, ctx) {
       requireObjectName(objectName);
-      const { loaders, credentials } = ctx.auth();
-      const result = await ctx.services.upstream.save(
-        credentials,
-        objectName,
-        requireWritableData(data, true),
-      );
-      loaders.clearObject(objectName, result.savedObjectId);
-      return { id: result.savedObjectId, message: result.message, objectName };
+      // The session is checked before the data: an anonymous caller hears UNAUTHENTICATED first.
+      const auth = ctx.requireSession();
+      return saveObject(auth, objectName, requireWritableData(data, true));
     },
 
     async updateObject(_parent, { id, objectName, data }, ctx) {
       requireObjectName(objectName);
-      const { loaders, credentials } = ctx.auth();
-      const result = await ctx.services.upstream.update(
-        credentials,
-        objectName,
-        id,
-        requireWritableData(data, false),
-      );
-      loaders.clearObject(objectName, result.savedObjectId);
-      return {
-        id: result.savedObjectId,
-        message: result.message,
-        objectName,
-        updatedFields: result.updatedFields,
-      };
+      const auth = ctx.requireSession();
+      return updateObject(auth, objectName, id, requireWritableData(data, false));
     },
   },
 
@@ -84,30 +69,23 @@ export const objectResolvers: Resolvers = {
     id: (object) => object.record._id,
     data: (object) => object.record,
     field: (object, { path }) => getPath(object.record, path) ?? null,
-    async metadata(object, _args, ctx) {
-      const data = await ctx.auth().loaders.metadata(object.record._id, 'none');
-      return { objectId: object.record._id, category: 'none', data };
-    },
+    metadata: (object, _args, ctx) => readObjectMetadata(ctx.requireSession(), object),
     async ref(object, { path, objectName }, ctx): Promise<DataObjectModel | null> {
       const value = getPath(object.record, path);
       // An empty reference refers to nothing: it is the record's state, not the caller's mistake.
       if ((typeof value !== 'string' && typeof value !== 'number') || value === '') return null;
-      const record = await ctx.auth().loaders.object(requireObjectName(objectName), String(value));
-      return record === null ? null : { objectName, record };
+      return toModel(
+        objectName,
+        await readObject(ctx.requireSession(), requireObjectName(objectName), String(value)),
+      );
     },
   },
 
   SavePayload: {
-    async object(payload, _args, ctx) {
-      const record = await ctx.auth().loaders.object(payload.objectName, payload.id);
-      return record === null ? null : { objectName: payload.objectName, record };
-    },
+    object: (payload, _args, ctx) => readBack(ctx.requireSession(), payload),
   },
 
   UpdatePayload: {
-    async object(payload, _args, ctx) {
-      const record = await ctx.auth().loaders.object(payload.objectName, payload.id);
-      return record === null ? null : { objectName: payload.objectName, record };
-    },
+    object: (payload, _args, ctx) => readBack(ctx.requireSession(), payload),
   },
 };

@@ -3,20 +3,8 @@
  * GraphQL-over-HTTP persisted-documents proposal) or by Apollo's `extensions.persistedQuery.sha256Hash`.
  * Decided on the raw request, before any GraphQL parsing, so a refused document costs no parse.
  */
+import { ErrorCode } from '../graphql/error-codes.ts';
 import type { TrustedDocuments } from './trusted-documents.ts';
-
-/** The codes of a refusal (`extensions.code`); all blame the caller and answer HTTP 400. */
-export const TrustedDocumentCode = {
-  /** The id or hash is in no manifest. */
-  PERSISTED_QUERY_NOT_FOUND: 'PERSISTED_QUERY_NOT_FOUND',
-  /** `TRUSTED_DOCUMENTS_ONLY`: a document sent as text that no manifest holds. */
-  PERSISTED_QUERY_NOT_IN_LIST: 'PERSISTED_QUERY_NOT_IN_LIST',
-  /** `documentId` that is not a string, or sent together with a `query`. */
-  BAD_REQUEST: 'BAD_REQUEST',
-} as const;
-
-/** One of {@link TrustedDocumentCode}. */
-export type TrustedDocumentCode = (typeof TrustedDocumentCode)[keyof typeof TrustedDocumentCode];
 
 /** The document fields of a request, as sent (unvalidated). */
 export interface DocumentFields {
@@ -29,7 +17,7 @@ export interface DocumentFields {
 export type DocumentResolution =
   | { kind: 'as-sent' }
   | { kind: 'persisted'; query: string }
-  | { kind: 'refused'; code: TrustedDocumentCode; message: string };
+  | { kind: 'refused'; code: ErrorCode; message: string };
 
 const AS_SENT: DocumentResolution = { kind: 'as-sent' };
 
@@ -45,14 +33,14 @@ export function persistedQueryHash(extensions: unknown): string | undefined {
 function notFound(what: string): DocumentResolution {
   return {
     kind: 'refused',
-    code: TrustedDocumentCode.PERSISTED_QUERY_NOT_FOUND,
+    code: ErrorCode.PERSISTED_QUERY_NOT_FOUND,
     message: `No trusted document has the ${what}: rebuild the client and deploy its manifest to the gateway.`,
   };
 }
 
 const NOT_IN_LIST: DocumentResolution = {
   kind: 'refused',
-  code: TrustedDocumentCode.PERSISTED_QUERY_NOT_IN_LIST,
+  code: ErrorCode.PERSISTED_QUERY_NOT_IN_LIST,
   message:
     'This gateway runs trusted documents only: send the documentId of a registered document, not its text.',
 };
@@ -71,14 +59,14 @@ export function resolveDocument(
     if (typeof documentId !== 'string' || documentId === '') {
       return {
         kind: 'refused',
-        code: TrustedDocumentCode.BAD_REQUEST,
+        code: ErrorCode.BAD_REQUEST,
         message: '`documentId` must be a string.',
       };
     }
     if (query !== undefined) {
       return {
         kind: 'refused',
-        code: TrustedDocumentCode.BAD_REQUEST,
+        code: ErrorCode.BAD_REQUEST,
         message: 'Send either `documentId` or `query`, not both.',
       };
     }

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { ConfigError } from '../config.ts';
+import { ConfigError } from '../config/config-error.ts';
 
 /** The registered documents, by id and by text. */
 export interface TrustedDocuments {

@@ -1,16 +1,19 @@
 /**
  * The resolvers of the typed API, built from the specs at start-up. They only translate: arguments to the
- * same loaders, connection reader and upstream client the generic API uses, records to checked values.
+ * same object service the generic API uses (`src/objects/`), records to checked values.
  */
 import { GraphQLError, type GraphQLFieldResolver } from 'graphql';
 import type { IExecutableSchemaDefinition } from '@graphql-tools/schema';
 import type { GraphQLContext } from '../graphql/context.ts';
-import { ErrorCode } from '../graphql/errors.ts';
+import { ErrorCode } from '../graphql/error-codes.ts';
 import type { DataObjectConnectionModel, DataObjectModel, SavePayloadModel } from '../resolvers/mappers.ts';
 import { getPath } from '../resolvers/object-path.ts';
-import type { PageArgs } from '../resolvers/paging.ts';
-import { connectionNodes, connectionPageInfo, readConnection } from '../resolvers/read-connection.ts';
+import type { PageArgs } from '../objects/paging.ts';
+import { readObject, readObjectMetadata, toModel } from '../objects/read-object.ts';
+import { connectionNodes, connectionPageInfo, readPage } from '../objects/read-page.ts';
+import { readBack, saveObject, updateObject } from '../objects/write-object.ts';
 import type { UpstreamRecord } from '../upstream/types.ts';
+import { isJsonObject } from '../upstream/response-schemas.ts';
 import { badUpstreamValue } from './bad-upstream-value.ts';
 import { hasDerivedMetadata, METADATA_FIELD } from './build-type-defs.ts';
 import { withIndefiniteArticle } from './indefinite-article.ts';
@@ -28,8 +31,6 @@ export type ExecutableResolvers = Extract<
 type Args = Record<string, unknown>;
 type Resolver<Parent> = GraphQLFieldResolver<Parent, GraphQLContext, Args>;
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 const intOrNull = (value: unknown): number | null => (typeof value === 'number' ? value : null);
 const stringOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
@@ -41,9 +42,6 @@ function pageArgs(args: Args): PageArgs {
     before: stringOrNull(args.before),
   };
 }
-
-const model = (objectName: string, record: UpstreamRecord | null): DataObjectModel | null =>
-  record === null ? null : { objectName, record };
 
 function fieldResolver(
   spec: ObjectTypeSpec,
@@ -75,7 +73,7 @@ function fieldResolver(
     if (typeof id !== 'string' && !(typeof id === 'number' && Number.isSafeInteger(id))) {
       throw bad(object, `the id of ${withIndefiniteArticle(target.typeName)}`, describeValue(id));
     }
-    return model(target.objectName, await ctx.auth().loaders.object(target.objectName, String(id)));
+    return toModel(target.objectName, await readObject(ctx.requireSession(), target.objectName, String(id)));
   };
 }
 
@@ -85,42 +83,32 @@ function rootResolvers(spec: ObjectTypeSpec): {
 } {
   const { objectName, names, typeName } = spec;
   const single: Resolver<unknown> = async (_parent, args, ctx) =>
-    model(objectName, await ctx.auth().loaders.object(objectName, String(args.id)));
+    toModel(objectName, await readObject(ctx.requireSession(), objectName, String(args.id)));
   const plural: Resolver<unknown> = async (_parent, args, ctx) => {
-    const { loaders } = ctx.auth();
+    const auth = ctx.requireSession();
     const criteria = await whereToCriteria(args.where, spec, ctx.services);
-    return readConnection(loaders, objectName, criteria, pageArgs(args), ctx.services.config);
+    return readPage(auth, objectName, criteria, pageArgs(args), ctx.services.config);
   };
   const save: Resolver<unknown> = async (_parent, args, ctx): Promise<SavePayloadModel> => {
-    const record = inputToRecord(isRecord(args.input) ? args.input : {}, spec);
-    const { loaders, credentials } = ctx.auth();
-    const result = await ctx.services.upstream.save(credentials, objectName, record);
-    loaders.clearObject(objectName, result.savedObjectId);
-    return { id: result.savedObjectId, message: result.message, objectName };
+    // The input is checked before the session: a typed mistake is reported first.
+    const record = inputToRecord(isJsonObject(args.input) ? args.input : {}, spec);
+    return saveObject(ctx.requireSession(), objectName, record);
   };
   const update: Resolver<unknown> = async (_parent, args, ctx) => {
     const id = String(args.id);
-    const patch = isRecord(args.input) ? args.input : {};
+    const patch = isJsonObject(args.input) ? args.input : {};
     checkPatch(patch, spec);
-    const { loaders, credentials } = ctx.auth();
+    const auth = ctx.requireSession();
     let current: UpstreamRecord | null = null;
     if (patchNeedsCurrent(patch, spec)) {
-      current = await loaders.object(objectName, id);
+      current = await readObject(auth, objectName, id);
       if (current === null) {
         throw new GraphQLError(`No ${typeName} with id "${id}".`, {
           extensions: { code: ErrorCode.NOT_FOUND },
         });
       }
     }
-    const fields = patchToFields(patch, spec, current);
-    const result = await ctx.services.upstream.update(credentials, objectName, id, fields);
-    loaders.clearObject(objectName, result.savedObjectId);
-    return {
-      id: result.savedObjectId,
-      message: result.message,
-      objectName,
-      updatedFields: result.updatedFields,
-    };
+    return updateObject(auth, objectName, id, patchToFields(patch, spec, current));
   };
   return {
     query: [
@@ -134,15 +122,12 @@ function rootResolvers(spec: ObjectTypeSpec): {
   };
 }
 
-/** The derived `metadata` field: the same per-object loader call as `DataObject.metadata`. */
-const metadataResolver: Resolver<DataObjectModel> = async (object, _args, ctx) => ({
-  objectId: object.record._id,
-  category: 'none',
-  data: await ctx.auth().loaders.metadata(object.record._id, 'none'),
-});
+/** The derived `metadata` field: the same per-object read as `DataObject.metadata`. */
+const metadataResolver: Resolver<DataObjectModel> = (object, _args, ctx) =>
+  readObjectMetadata(ctx.requireSession(), object);
 
-const readBack: Resolver<SavePayloadModel> = async (payload, _args, ctx) =>
-  model(payload.objectName, await ctx.auth().loaders.object(payload.objectName, payload.id));
+const payloadObject: Resolver<SavePayloadModel> = (payload, _args, ctx) =>
+  readBack(ctx.requireSession(), payload);
 
 /** The resolvers of every typed type, connection and payload, and of their query and mutation fields. */
 export function buildTypedResolvers(specs: readonly ObjectTypeSpec[]): ExecutableResolvers {
@@ -163,8 +148,8 @@ export function buildTypedResolvers(specs: readonly ObjectTypeSpec[]): Executabl
       ...(hasDerivedMetadata(spec) ? [[METADATA_FIELD, metadataResolver] as const] : []),
     ]);
     types[spec.names.connection] = connection;
-    types[spec.names.savePayload] = { object: readBack };
-    types[spec.names.updatePayload] = { object: readBack };
+    types[spec.names.savePayload] = { object: payloadObject };
+    types[spec.names.updatePayload] = { object: payloadObject };
   }
   return { ...types, Query: Object.fromEntries(query), Mutation: Object.fromEntries(mutation) };
 }

@@ -3,13 +3,11 @@
  * already coerced the input to the declared types; what it cannot express is checked here, before any write.
  */
 import { badUserInput } from '../graphql/errors.ts';
+import { isJsonObject } from '../upstream/response-schemas.ts';
 import type { UpstreamRecord } from '../upstream/types.ts';
 import { printTypeRef, type FieldSpec, type ObjectTypeSpec } from './object-type-spec.ts';
 
 type RecordField = Exclude<FieldSpec, { kind: 'id' }>;
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The fields of `spec` the input names (left-out fields are `undefined`), with their values. */
 function givenFields(input: Record<string, unknown>, spec: ObjectTypeSpec): [RecordField, unknown][] {
@@ -30,7 +28,7 @@ function setPath(target: Record<string, unknown>, path: string, value: unknown):
   let current = target;
   for (const key of keys) {
     const next = Object.hasOwn(current, key) ? current[key] : undefined;
-    const child: Record<string, unknown> = isRecord(next) ? next : {};
+    const child: Record<string, unknown> = isJsonObject(next) ? next : {};
     Object.defineProperty(current, key, {
       value: child,
       enumerable: true,
@@ -87,7 +85,7 @@ export function patchToFields(
     if (top !== field.path && !Object.hasOwn(fields, top)) {
       const before = current !== null && Object.hasOwn(current, top) ? current[top] : undefined;
       // A deep copy: the loader's cached record must not change before the upstream confirms the write.
-      setPath(fields, top, isRecord(before) ? structuredClone(before) : {});
+      setPath(fields, top, isJsonObject(before) ? structuredClone(before) : {});
     }
     setPath(fields, field.path, value);
   }

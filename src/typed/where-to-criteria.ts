@@ -3,18 +3,16 @@ import type { GatewayServices } from '../graphql/context.ts';
 import type { FilterCondition, FilterOperator } from '../filters/compile-criteria.ts';
 import { badUserInput } from '../graphql/errors.ts';
 import { compileFilter } from '../resolvers/compile-filter.ts';
+import { isJsonObject } from '../upstream/response-schemas.ts';
 import type { Criterion } from '../upstream/types.ts';
 import { isFilterable, type ObjectTypeSpec } from './object-type-spec.ts';
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The `FieldFilter` fields that take one text, in the order their criteria are sent. */
 const TEXT_OPERATORS = ['matches', 'equals', 'contains', 'startsWith', 'endsWith'] as const;
 
 /** The conditions of one `FieldFilter` (at `source` in the `where`) on a record path. */
 function filterConditions(fieldName: string, filter: unknown, source: string): FilterCondition[] {
-  if (!isRecord(filter)) return [];
+  if (!isJsonObject(filter)) return [];
   const caseInsensitive = filter.caseInsensitive === true;
   const condition = (operator: FilterOperator, value: string | null, values: string[] | null) => ({
     fieldName,
@@ -59,12 +57,12 @@ export function whereToCriteria(
   services: Pick<GatewayServices, 'config' | 'patternGuard'>,
 ): Promise<Criterion[]> {
   const conditions: FilterCondition[] = [];
-  if (isRecord(where)) {
+  if (isJsonObject(where)) {
     for (const field of spec.fields.filter(isFilterable)) {
       const condition = where[field.name];
       const source = `where.${field.name}`;
       if (field.kind === 'ref') {
-        if (isRecord(condition))
+        if (isJsonObject(condition))
           conditions.push(...filterConditions(field.path, condition.id, `${source}.id`));
       } else {
         conditions.push(...filterConditions(field.kind === 'id' ? '_id' : field.path, condition, source));

@@ -2,14 +2,14 @@
  * The batch function behind `Loaders.object`: many ids of one object type, read in as few upstream calls
  * as the upstream's `matches` operator allows.
  */
-import type { Limiter } from './batch-limit.ts';
 import { planIdBatches } from './batch-plan.ts';
 import { invalidInput } from './errors.ts';
-import type { Criterion, MatchesMode, UpstreamClient, UpstreamCredentials, UpstreamRecord } from './types.ts';
+import type { UpstreamCredentials, UpstreamReads } from './types.ts';
+import type { Criterion, MatchesMode, UpstreamRecord } from './wire.ts';
 
 /** What {@link createBatchById} needs. */
 export interface BatchByIdOptions {
-  client: UpstreamClient;
+  client: UpstreamReads;
   credentials: UpstreamCredentials;
   matchesMode: MatchesMode;
   objectName: string;
@@ -17,8 +17,8 @@ export interface BatchByIdOptions {
   maxCriterionLength: number;
   /** Longest id read; longer ones (and the empty id) fail their own key as the caller's mistake. */
   maxIdLength: number;
-  /** Caps the single `getObject` reads (all of `exact` mode, the odd id in `regex` mode). */
-  limiter: Limiter;
+  /** Runs a single `getObject` read (all of `exact` mode, the odd id in `regex` mode) under the request's cap. */
+  capped: <T>(read: () => Promise<T>) => Promise<T>;
   onBatch: ((operation: 'objectById', size: number) => void) | undefined;
 }
 
@@ -38,15 +38,15 @@ function asError(reason: unknown): Error {
  *
  * `regex` mode: one `getAll` per planned alternation (`id1|id2|…`, split by count and length), answers
  * matched to ids by `_id`, never by position, so order and extra records do not matter.
- * `exact` mode: one `getObject` per id (`_id matches <id>` means equality there), under the limiter.
+ * `exact` mode: one `getObject` per id (`_id matches <id>` means equality there), under the request's cap.
  * Either way an id without a record gets `null`, and a failed call fails only the ids it carried.
  */
 export function createBatchById(options: BatchByIdOptions): BatchById {
-  const { client, credentials, objectName, limiter, onBatch } = options;
+  const { client, credentials, objectName, capped, onBatch } = options;
 
   async function readOne(id: string, pattern: string): Promise<UpstreamRecord | null> {
     onBatch?.('objectById', 1);
-    const record = await limiter.run(() => client.getObject(credentials, objectName, idCriterion(pattern)));
+    const record = await capped(() => client.getObject(credentials, objectName, idCriterion(pattern)));
     // A misconfigured mode or a loose upstream could answer another object: never hand it out as `id`.
     return record !== null && record._id === id ? record : null;
   }

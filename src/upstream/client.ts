@@ -18,14 +18,9 @@ import {
   saveAnswer,
   updateAnswer,
 } from './response-schemas.ts';
-import type {
-  Criterion,
-  PageStartMode,
-  UpstreamClient,
-  UpstreamClientOptions,
-  UpstreamCredentials,
-} from './types.ts';
-import type { WireFilterCommand, WireOperation } from './wire.ts';
+import type { PageStartMode, UpstreamClient, UpstreamClientOptions, UpstreamCredentials } from './types.ts';
+import type { Criterion, FilterCommand, WireOperation } from './wire.ts';
+import { SETTING_DEFAULTS } from '../config/defaults.ts';
 
 /** Creates the client. Base addresses are validated now: a bad one throws a `TypeError` naming it. */
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
@@ -33,28 +28,27 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   const base = parseBaseUrl('baseUrl', options.baseUrl);
   const studio = parseBaseUrl('studioUrl', options.studioUrl);
   const server = parseBaseUrl('serverUrl', options.serverUrl);
-  const pageStartMode = options.pageStartMode ?? 'page0';
+  const pageStartMode = options.pageStartMode ?? SETTING_DEFAULTS.UPSTREAM_PAGE_START;
   const transport = createHttpTransport({
-    connectTimeoutMillis: options.connectTimeoutMillis ?? 2_000,
-    headersTimeoutMillis: options.headersTimeoutMillis ?? 5_000,
-    bodyTimeoutMillis: options.bodyTimeoutMillis ?? 5_000,
-    callTimeoutMillis: options.callTimeoutMillis ?? 10_000,
+    connectTimeoutMillis: options.connectTimeoutMillis ?? SETTING_DEFAULTS.UPSTREAM_CONNECT_TIMEOUT_MS,
+    headersTimeoutMillis: options.headersTimeoutMillis ?? SETTING_DEFAULTS.UPSTREAM_HEADERS_TIMEOUT_MS,
+    bodyTimeoutMillis: options.bodyTimeoutMillis ?? SETTING_DEFAULTS.UPSTREAM_BODY_TIMEOUT_MS,
+    callTimeoutMillis: options.callTimeoutMillis ?? SETTING_DEFAULTS.UPSTREAM_CALL_TIMEOUT_MS,
     maxResponseBytes: options.maxResponseBytes ?? 8 * 1024 * 1024,
-    connectionsPerOrigin: options.connectionsPerOrigin ?? 32,
+    connectionsPerOrigin: options.connectionsPerOrigin ?? SETTING_DEFAULTS.UPSTREAM_CONNECTIONS,
     dispatcher: options.dispatcher,
   });
 
   const checks = createRequestChecks(options.requestLimits);
   const run = createExchangeRunner({
     transport,
-    readRetries: options.readRetries ?? 2,
     checks,
     patterns: toAnswerPatterns({
       auth: options.authErrorPattern,
       forbidden: options.forbiddenErrorPattern,
       callerInput: options.callerErrorPattern,
     }),
-    callTimeoutMillis: options.callTimeoutMillis ?? 10_000,
+    callTimeoutMillis: options.callTimeoutMillis ?? SETTING_DEFAULTS.UPSTREAM_CALL_TIMEOUT_MS,
     onCall: options.onCall,
   });
 
@@ -69,7 +63,6 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       operation,
       base: studio,
       method: 'GET',
-      retry: true,
       answer: 'jsonp',
       schema,
       secrets: [credentials.apiToken],
@@ -83,7 +76,6 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         operation: 'loginJson',
         base: api,
         method: 'POST',
-        retry: false,
         answer: 'json',
         schema: jsonLoginAnswer,
         secrets: [password],
@@ -101,7 +93,6 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         operation: 'loginForm',
         base,
         method: 'POST',
-        retry: false,
         answer: 'json',
         schema: formLoginAnswer,
         secrets: [password],
@@ -154,7 +145,6 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         operation: 'save',
         base: server,
         method: 'POST',
-        retry: false,
         write: true,
         answer: 'jsonp',
         schema: saveAnswer,
@@ -177,7 +167,6 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         operation: 'update',
         base: server,
         method: 'GET',
-        retry: false,
         write: true,
         answer: 'jsonp',
         schema: updateAnswer,
@@ -205,8 +194,9 @@ function credentialQuery(credentials: UpstreamCredentials): Record<string, strin
   };
 }
 
+/** The `filterCommand` parameter of getObject and getAll. */
 function filterCommand(criteria: readonly Criterion[]): string {
-  const command: WireFilterCommand = {
+  const command: FilterCommand = {
     criteria: criteria.map(({ fieldName, operator, value }) => ({ fieldName, operator, value })),
   };
   return JSON.stringify(command);

@@ -4,10 +4,11 @@
  * this never serves stale data; per-request caching is the loaders' job.
  */
 import { createHash } from 'node:crypto';
-import type { Criterion, UpstreamClient, UpstreamCredentials } from './types.ts';
+import { criteriaKey } from './criteria-key.ts';
+import type { UpstreamCredentials, UpstreamReads } from './types.ts';
 
-/** An {@link UpstreamClient} whose reads are shared while in flight. */
-export type CoalescingClient = UpstreamClient & {
+/** A read handle whose reads are shared while in flight. */
+export type CoalescingReads = UpstreamReads & {
   /** Distinct reads currently in flight (each may have many waiters). */
   inflightCount(): number;
 };
@@ -26,16 +27,13 @@ export function credentialsKey(credentials: UpstreamCredentials): string {
   return createHash('sha256').update(material).digest('base64url');
 }
 
-function criteriaKey(criteria: Criterion[]): unknown[] {
-  return criteria.map((c) => [c.fieldName, c.operator, c.value]);
-}
-
 /**
- * Wraps `client` so that identical concurrent reads (`getObject`, `getAll`, `getMetadata`) with the same
- * credentials make one upstream call; every waiter gets its answer or its failure. Writes and logins pass
- * straight through: two saves are two saves. Waiters share the same answer object: treat it as read-only.
+ * Wraps the read handle `client` so that identical concurrent reads (`getObject`, `getAll`, `getMetadata`)
+ * with the same credentials make one upstream call; every waiter gets its answer or its failure. It has no
+ * writes or logins to share: those go through the write handle, where two saves are two saves. Waiters
+ * share the same answer object: treat it as read-only.
  */
-export function withCoalescing(client: UpstreamClient): CoalescingClient {
+export function withCoalescing(client: UpstreamReads): CoalescingReads {
   const inflight = new Map<string, Promise<unknown>>();
   // A SHA-256 per call was a tenth of the coalescing cost. The gateway passes one frozen credentials object
   // per session: its key is computed once. Objects that could still change are hashed every time.
@@ -73,8 +71,6 @@ export function withCoalescing(client: UpstreamClient): CoalescingClient {
 
   return {
     inflightCount: () => inflight.size,
-    loginJson: (username, password) => client.loginJson(username, password),
-    loginForm: (username, password) => client.loginForm(username, password),
     getMetadata: (credentials, objectId, category) =>
       share('getMetadata', credentials, [objectId, category], () =>
         client.getMetadata(credentials, objectId, category),
@@ -87,8 +83,5 @@ export function withCoalescing(client: UpstreamClient): CoalescingClient {
       share('getAll', credentials, [objectName, criteriaKey(criteria), pageSize, pageIndex], () =>
         client.getAll(credentials, objectName, criteria, pageSize, pageIndex),
       ),
-    save: (credentials, objectName, data) => client.save(credentials, objectName, data),
-    update: (credentials, objectName, id, data) => client.update(credentials, objectName, id, data),
-    close: () => client.close(),
   };
 }

@@ -1,6 +1,7 @@
 /**
- * One upstream operation, run: build the request with a fresh callback name, send it, decode the answer,
- * check it, report the attempt to `onCall`, and retry it when it is a read that may be retried.
+ * One upstream operation, run once: build the request with a fresh callback name, send it, decode the
+ * answer, check it, report the call to `onCall`. Retries are the resilience layer's (`resilience.ts`), where
+ * the retry budget and the request's deadline are known.
  */
 import type { z } from 'zod';
 import { UpstreamError, invalidInput, isUpstreamError } from './errors.ts';
@@ -10,12 +11,11 @@ import type { UpstreamBase } from './join-url.ts';
 import { createCallbackNames, decodeJsonOrJsonp, decodeJsonp } from './jsonp.ts';
 import { parseAnswer, type AnswerPatterns } from './parse-answer.ts';
 import type { RequestChecks } from './request-checks.ts';
-import { retryRead } from './retry-read.ts';
 import { toTransportError, wasNeverSent } from './transport-error.ts';
 import type { UpstreamCallEvent } from './types.ts';
 import type { WireOperation } from './wire.ts';
 
-/** The request of one attempt; built per attempt, because every attempt gets a fresh callback name. */
+/** The request of one call; built per call, because every call (a retry too) gets a fresh callback name. */
 export interface BuiltRequest {
   /** Below the base's prefix, starting with `/`, dynamic segments already encoded. */
   path: string;
@@ -29,8 +29,6 @@ export interface Exchange<T> {
   operation: WireOperation;
   base: UpstreamBase;
   method: 'GET' | 'POST';
-  /** Reads are retried on `timeout`/`unavailable`; writes and logins never. */
-  retry: boolean;
   /**
    * A write: once sent, a lost or unreadable answer leaves its outcome unknown (`outcome_unknown`), which
    * the caller must hear as "read before you retry", not as "it failed".
@@ -47,7 +45,6 @@ export interface Exchange<T> {
 /** What {@link createExchangeRunner} needs. */
 export interface ExchangeRunnerOptions {
   transport: HttpTransport;
-  readRetries: number;
   /** How `status: error` messages are classified (`parse-answer.ts`). */
   patterns: AnswerPatterns;
   /** The request-line limit every built request is held to. */
@@ -63,7 +60,7 @@ export function createExchangeRunner(
   const { transport, patterns, checks, callTimeoutMillis } = options;
   const createCallbackName = createCallbackNames();
 
-  async function attempt<T>(exchange: Exchange<T>, attemptNumber: number): Promise<T> {
+  async function run<T>(exchange: Exchange<T>): Promise<T> {
     const { operation } = exchange;
     const started = performance.now();
     let outcome = 'ok';
@@ -95,11 +92,11 @@ export function createExchangeRunner(
       outcome = failure.kind;
       throw failure;
     } finally {
-      report({ operation, durationMillis: performance.now() - started, outcome, attempt: attemptNumber });
+      report({ operation, durationMillis: performance.now() - started, outcome });
     }
   }
 
-  /** The HTTP call of one attempt, held to the request-line limit before it can be sent. */
+  /** The HTTP call of one run, held to the request-line limit before it can be sent. */
   function buildRequest<T>(exchange: Exchange<T>, callback: string): HttpCall {
     const built = exchange.build(callback);
     let path: string;
@@ -132,8 +129,7 @@ export function createExchangeRunner(
     }
   }
 
-  return <T>(exchange: Exchange<T>): Promise<T> =>
-    exchange.retry ? retryRead(options.readRetries, (n) => attempt(exchange, n)) : attempt(exchange, 1);
+  return run;
 }
 
 /**

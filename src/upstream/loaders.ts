@@ -1,26 +1,23 @@
 /**
- * Per-request DataLoaders over the upstream client: objects by id batched into one `getAll` per type and
- * tick, pages and metadata deduplicated, all cached for the life of one GraphQL request only.
+ * Per-request DataLoaders over the upstream's read handle: objects by id batched into one `getAll` per
+ * type and tick, filtered reads, pages and metadata deduplicated, all cached for the life of one GraphQL
+ * request only.
  */
+import { bulkhead, type BulkheadPolicy } from 'cockatiel';
 import DataLoader from 'dataloader';
-import { createLimiter } from './batch-limit.ts';
 import { createBatchById } from './batch-by-id.ts';
-import type {
-  Criterion,
-  MatchesMode,
-  ReadPage,
-  UpstreamClient,
-  UpstreamCredentials,
-  UpstreamRecord,
-} from './types.ts';
+import { criteriaKey } from './criteria-key.ts';
+import type { ReadPage, UpstreamCredentials, UpstreamReads } from './types.ts';
+import type { Criterion, MatchesMode, UpstreamRecord } from './wire.ts';
+import { SETTING_DEFAULTS } from '../config/defaults.ts';
 
 /** Ids one `getAll` reads by default in `regex` mode (`LoaderOptions.maxBatchSize`). */
 export const MAX_IDS_PER_BATCH = 100;
 
 /** Settings of {@link createLoaders}. */
 export interface LoaderOptions {
-  /** The upstream client (usually wrapped by `withCoalescing`). */
-  client: UpstreamClient;
+  /** The upstream's read handle (usually wrapped by `withCoalescing`). */
+  client: UpstreamReads;
   /** The caller's session, sent with every read. */
   credentials: UpstreamCredentials;
   /** How the upstream's `matches` compares (`UPSTREAM_MATCHES`): decides between batching and single reads. */
@@ -41,11 +38,13 @@ export interface LoaderOptions {
 export interface Loaders {
   /** One object by id; null when missing. */
   object(objectName: string, id: string): Promise<UpstreamRecord | null>;
+  /** The first object matching `criteria` (one `getObject`), deduped and cached per request; null when none. */
+  find(objectName: string, criteria: Criterion[]): Promise<UpstreamRecord | null>;
   /** One upstream page (zero-based pageIndex), deduped and cached per request; primes `object` with its records. */
   page(objectName: string, criteria: Criterion[], pageSize: number, pageIndex: number): Promise<ReadPage>;
   /** Metadata of an object. */
   metadata(objectId: string, category: string): Promise<unknown>;
-  /** After a write: forget what this request cached about the object (and cached pages of that type). */
+  /** After a write: forget what this request cached about the object (and cached pages and finds of that type). */
   clearObject(objectName: string, id: string): void;
   /** Put a record known to be current into the cache. */
   primeObject(objectName: string, record: UpstreamRecord): void;
@@ -62,10 +61,13 @@ interface MetadataKey {
   category: string;
 }
 
-/** Stable cache key of a page: a fixed field order, whatever order the criterion objects were built in. */
+/** Stable cache key of a page, whatever order its criterion objects were built in. */
 function pageCacheKey(key: PageKey): string {
-  const criteria = key.criteria.map((c) => [c.fieldName, c.operator, c.value]);
-  return JSON.stringify([criteria, key.pageSize, key.pageIndex]);
+  return JSON.stringify([criteriaKey(key.criteria), key.pageSize, key.pageIndex]);
+}
+
+function findCacheKey(criteria: readonly Criterion[]): string {
+  return JSON.stringify(criteriaKey(criteria));
 }
 
 function metadataCacheKey(key: MetadataKey): string {
@@ -80,10 +82,17 @@ export function createLoaders(options: LoaderOptions): Loaders {
   const { client, credentials, onBatch } = options;
   const maxBatchSize = options.maxBatchSize ?? MAX_IDS_PER_BATCH;
   const maxCriterionLength = options.maxCriterionLength ?? 4_000;
-  // One cap for the whole request, whatever the number of object types it reads.
-  const limiter = createLimiter(options.exactConcurrency ?? 8);
+  const exactConcurrency = Math.max(1, Math.floor(options.exactConcurrency ?? 8));
+  // One cap for the whole request, whatever the number of object types it reads: the same bulkhead as the
+  // resilience layer's, with a queue as long as the request's own reads (they wait, they are never refused
+  // here). Made on first use: a request that reads by batch never needs it.
+  let cap: BulkheadPolicy | undefined;
+  const capped = <T>(read: () => Promise<T>): Promise<T> =>
+    (cap ??= bulkhead(exactConcurrency, Number.POSITIVE_INFINITY)).execute(read);
   const objectLoaders = new Map<string, DataLoader<string, UpstreamRecord | null>>();
   const pageLoaders = new Map<string, DataLoader<PageKey, ReadPage, string>>();
+  // Made on first use, as the cap: most requests never read by filter.
+  let findLoaders: Map<string, DataLoader<Criterion[], UpstreamRecord | null, string>> | undefined;
   let metadataLoader: DataLoader<MetadataKey, unknown, string> | undefined;
 
   function objectLoader(objectName: string): DataLoader<string, UpstreamRecord | null> {
@@ -96,8 +105,8 @@ export function createLoaders(options: LoaderOptions): Loaders {
         matchesMode: options.matchesMode,
         maxBatchSize,
         maxCriterionLength,
-        maxIdLength: options.maxIdLength ?? 256,
-        limiter,
+        maxIdLength: options.maxIdLength ?? SETTING_DEFAULTS.UPSTREAM_MAX_ID_LENGTH,
+        capped,
         onBatch,
       });
       // The batch function splits by count and length itself, so DataLoader hands it the whole tick.
@@ -134,6 +143,21 @@ export function createLoaders(options: LoaderOptions): Loaders {
     return loader;
   }
 
+  function findLoader(objectName: string): DataLoader<Criterion[], UpstreamRecord | null, string> {
+    findLoaders ??= new Map();
+    let loader = findLoaders.get(objectName);
+    if (loader === undefined) {
+      loader = new DataLoader<Criterion[], UpstreamRecord | null, string>(
+        // Not reported to `onBatch`: the batch metric counts the id, page and metadata loads only.
+        async ([criteria]) =>
+          criteria === undefined ? [] : [await client.getObject(credentials, objectName, criteria)],
+        { batch: false, cacheKeyFn: findCacheKey, name: `find:${objectName}` },
+      );
+      findLoaders.set(objectName, loader);
+    }
+    return loader;
+  }
+
   function getMetadataLoader(): DataLoader<MetadataKey, unknown, string> {
     metadataLoader ??= new DataLoader<MetadataKey, unknown, string>(
       async ([key]) => {
@@ -141,7 +165,7 @@ export function createLoaders(options: LoaderOptions): Loaders {
         onBatch?.('metadata', 1);
         // The upstream has no batch metadata call: a page's metadata is one call per object, so they
         // queue on the request's cap instead of all reaching the upstream at once.
-        return [await limiter.run(() => client.getMetadata(credentials, key.objectId, key.category))];
+        return [await capped(() => client.getMetadata(credentials, key.objectId, key.category))];
       },
       { batch: false, cacheKeyFn: metadataCacheKey, name: 'metadata' },
     );
@@ -150,13 +174,16 @@ export function createLoaders(options: LoaderOptions): Loaders {
 
   return {
     object: (objectName, id) => objectLoader(objectName).load(id),
+    find: (objectName, criteria) => findLoader(objectName).load(criteria),
     page: (objectName, criteria, pageSize, pageIndex) =>
       pageLoader(objectName).load({ criteria, pageSize, pageIndex }),
     metadata: (objectId, category) => getMetadataLoader().load({ objectId, category }),
     clearObject(objectName, id) {
       objectLoaders.get(objectName)?.clear(id);
-      // Any cached page of this type may list the object with its old fields, or miss it from a filter.
+      // Any cached page or find of this type may hold the object with its old fields, or miss it from a
+      // filter it now matches.
       pageLoaders.get(objectName)?.clearAll();
+      findLoaders?.get(objectName)?.clearAll();
     },
     primeObject(objectName, record) {
       objectLoader(objectName).clear(record._id).prime(record._id, record);

@@ -7,19 +7,19 @@ import type { z } from 'zod';
 import { UpstreamError } from './errors.ts';
 import { errorAnswer, isJsonObject } from './response-schemas.ts';
 import type { WireOperation } from './wire.ts';
+import { SETTING_DEFAULTS } from '../config/defaults.ts';
 
 /** The default of `authErrorPattern`. */
-export const DEFAULT_AUTH_ERROR_PATTERN = /token|credential|unauthori[sz]ed|session/i;
+export const DEFAULT_AUTH_ERROR_PATTERN = SETTING_DEFAULTS.UPSTREAM_AUTH_ERROR_PATTERN;
 
 /** The default of `forbiddenErrorPattern`: the session's user may not reach what it asked for. */
-export const DEFAULT_FORBIDDEN_ERROR_PATTERN = /not open to|forbidden|not allowed|permission|access denied/i;
+export const DEFAULT_FORBIDDEN_ERROR_PATTERN = SETTING_DEFAULTS.UPSTREAM_FORBIDDEN_ERROR_PATTERN;
 
 /**
  * The default of `callerErrorPattern`: the upstream refused the caller's input (a pattern it cannot
  * compile, an operator or object name it does not know), which no retry and no other caller can change.
  */
-export const DEFAULT_CALLER_ERROR_PATTERN =
-  /regular expression|regex|pattern|operator|unknown object|object ?name|invalid filter|filtercommand/i;
+export const DEFAULT_CALLER_ERROR_PATTERN = SETTING_DEFAULTS.UPSTREAM_CALLER_ERROR_PATTERN;
 
 /** Update and metadata messages that mean the addressed object does not exist. */
 const NOT_FOUND_PATTERN = /not found|no such|invalid id/i;

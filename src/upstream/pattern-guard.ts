@@ -47,6 +47,7 @@ import {
   pathCount,
   toCheckerSource,
 } from './regex-shape.ts';
+import { SETTING_DEFAULTS } from '../config/defaults.ts';
 
 /** The guard's answer for one pattern. */
 export type PatternVerdict =
@@ -114,7 +115,7 @@ const refuse = (reason: string, cache: Outcome['cache'] = 'always'): Outcome => 
 
 /** Creates a guard with its own verdict cache and its own limit on concurrent analyses. */
 export function createPatternGuard(options: PatternGuardOptions = {}): PatternGuard {
-  const maxLength = options.maxLength ?? 512;
+  const maxLength = options.maxLength ?? SETTING_DEFAULTS.MAX_PATTERN_LENGTH;
   const maxLiteralAlternationLength = Math.max(maxLength, options.maxLiteralAlternationLength ?? 16_384);
   const maxPaths = options.maxPaths ?? 10_000;
   const maxPolynomialDegree = options.maxPolynomialDegree ?? 1;

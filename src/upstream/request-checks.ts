@@ -7,6 +7,7 @@
  * against its circuit breaker.
  */
 import { invalidInput } from './errors.ts';
+import { SETTING_DEFAULTS } from '../config/defaults.ts';
 
 /** Limits of {@link createRequestChecks}. */
 export interface RequestLimits {
@@ -25,10 +26,10 @@ export interface RequestLimits {
 
 /** The defaults of {@link RequestLimits}. */
 export const DEFAULT_REQUEST_LIMITS: Readonly<RequestLimits> = Object.freeze({
-  maxIdLength: 256,
-  maxUrlBytes: 8_192,
-  maxDataDepth: 32,
-  maxDataBytes: 1_048_576,
+  maxIdLength: SETTING_DEFAULTS.UPSTREAM_MAX_ID_LENGTH,
+  maxUrlBytes: SETTING_DEFAULTS.UPSTREAM_MAX_URL_BYTES,
+  maxDataDepth: SETTING_DEFAULTS.UPSTREAM_MAX_DATA_DEPTH,
+  maxDataBytes: SETTING_DEFAULTS.UPSTREAM_MAX_DATA_BYTES,
 });
 
 /**

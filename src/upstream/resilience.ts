@@ -1,8 +1,8 @@
 /**
  * Resilience around the upstream client: a circuit breaker per upstream origin, one bulkhead over all calls
  * with a fair share per session, a per-request call budget, read retries within a retry budget, and the
- * caller's own deadline. It wraps an {@link UpstreamClient} (built with `readRetries: 0`, so that every
- * retry passes through here) and stays free of any framework.
+ * caller's own deadline. It wraps an {@link UpstreamClient} (which never retries: this is the one retry
+ * loop) and stays free of any framework.
  *
  * - Breaker (cockatiel `SamplingBreaker`): opens when more than `breakerFailurePercent` of the calls of the
  *   last `breakerWindowMillis` found the upstream sick, once at least `breakerMinimumCalls` calls were
@@ -38,11 +38,11 @@ import {
   type CircuitBreakerPolicy,
 } from 'cockatiel';
 import { UpstreamError, countsAgainstUpstream, isUpstreamError } from './errors.ts';
-import { RETRY_BASE_DELAY_MILLIS } from './retry-read.ts';
 import { createRetryBudget, type RetryBudget } from './retry-budget.ts';
 import { SpreadBreaker } from './spread-breaker.ts';
 import type { UpstreamClient, UpstreamCredentials } from './types.ts';
 import type { WireOperation } from './wire.ts';
+import { SETTING_DEFAULTS } from '../config/defaults.ts';
 
 /** A breaker's state, as metrics and readiness report it. */
 export type BreakerState = 'closed' | 'open' | 'half_open';
@@ -107,23 +107,25 @@ const STATE_NAMES: Record<CircuitState, BreakerState> = {
 
 /** Wraps `client`; see the module comment. */
 export function withResilience(client: UpstreamClient, options: ResilienceOptions): ResilientClient {
-  const readRetries = options.readRetries ?? 2;
+  const readRetries = options.readRetries ?? SETTING_DEFAULTS.UPSTREAM_READ_RETRIES;
   const budget = options.retryBudget ?? createRetryBudget();
-  const halfOpenAfter = options.breakerHalfOpenAfterMillis ?? 5_000;
-  const windowMillis = options.breakerWindowMillis ?? 10_000;
-  const minimumCalls = options.breakerMinimumCalls ?? 20;
-  const failureShare = (options.breakerFailurePercent ?? 50) / 100;
-  const maxConcurrent = options.maxConcurrentCalls ?? 64;
+  const halfOpenAfter = options.breakerHalfOpenAfterMillis ?? SETTING_DEFAULTS.UPSTREAM_BREAKER_HALF_OPEN_MS;
+  const windowMillis = options.breakerWindowMillis ?? SETTING_DEFAULTS.UPSTREAM_BREAKER_WINDOW_MS;
+  const minimumCalls = options.breakerMinimumCalls ?? SETTING_DEFAULTS.UPSTREAM_BREAKER_MIN_CALLS;
+  const failureShare =
+    (options.breakerFailurePercent ?? SETTING_DEFAULTS.UPSTREAM_BREAKER_FAILURE_PERCENT) / 100;
+  const maxConcurrent = options.maxConcurrentCalls ?? SETTING_DEFAULTS.UPSTREAM_MAX_CONCURRENT;
   const perSession = options.maxConcurrentCallsPerSession ?? Math.max(1, Math.floor(maxConcurrent / 4));
-  const queuedPerSession = options.maxQueuedCallsPerSession ?? 64;
-  const slots = bulkhead(maxConcurrent, options.maxQueuedCalls ?? 512);
+  const queuedPerSession =
+    options.maxQueuedCallsPerSession ?? SETTING_DEFAULTS.UPSTREAM_MAX_QUEUED_PER_SESSION;
+  const slots = bulkhead(maxConcurrent, options.maxQueuedCalls ?? SETTING_DEFAULTS.UPSTREAM_MAX_QUEUED);
   const sessionSlots = new Map<string, BulkheadPolicy>();
   const breakers = new Map<string, { policy: CircuitBreakerPolicy; openedAt: number }>();
   // Errors this guard made itself: they say nothing about the upstream's health.
   const own = new WeakSet<object>();
   // Whose call each failure came from, for the breaker's "more than one source" rule.
   const sourceOfError = new WeakMap<object, string>();
-  const minSources = options.breakerMinimumSources ?? 2;
+  const minSources = options.breakerMinimumSources ?? SETTING_DEFAULTS.UPSTREAM_BREAKER_MIN_SOURCES;
 
   function breakerFor(origin: string) {
     let entry = breakers.get(origin);
@@ -341,7 +343,13 @@ const REFUSALS: Record<GuardRejection, string> = {
   deadline: 'the request deadline passed',
 };
 
-/** "Equal jitter", as `retry-read.ts`: half the exponential delay fixed, half random. */
+/** Backoff before the first retry; doubled for each further one. */
+const RETRY_BASE_DELAY_MILLIS = 50;
+
+/**
+ * "Equal jitter": half the exponential delay fixed, half random, so that replicas recovering from the same
+ * upstream hiccup do not retry in lockstep.
+ */
 function backoffMillis(attemptNumber: number): number {
   const ceiling = RETRY_BASE_DELAY_MILLIS * 2 ** (attemptNumber - 1);
   return ceiling / 2 + Math.random() * (ceiling / 2);

@@ -1,10 +1,11 @@
 /**
- * zod schemas of the upstream's answers (docs/upstream-contract.md; wire.ts has the matching types). Records and other
- * pass-through objects are checked with guards, not rebuilt, so they reach the caller exactly as
- * `JSON.parse` made them: zod's object parsing copies keys and silently drops an own `__proto__` field.
+ * zod schemas of the upstream's answers (docs/upstream-contract.md; wire.ts infers its types from them).
+ * Records and other pass-through objects are checked with guards, not rebuilt, so they reach the caller
+ * exactly as `JSON.parse` made them: zod's object parsing copies keys and silently drops an own `__proto__`
+ * field.
  */
 import { z } from 'zod';
-import type { UpstreamRecord } from './types.ts';
+import type { UpstreamRecord } from './wire.ts';
 
 /** A plain JSON object (not an array, not null). */
 export function isJsonObject(value: unknown): value is Record<string, unknown> {

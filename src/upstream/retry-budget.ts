@@ -4,6 +4,7 @@
  * upstream gets three times the traffic); a budget keeps the extra load proportional to what is working.
  * See "Handling Overload" in Google's SRE book, and Finagle's `RetryBudget`.
  */
+import { SETTING_DEFAULTS } from '../config/defaults.ts';
 
 /** Options of {@link createRetryBudget}. */
 export interface RetryBudgetOptions {
@@ -31,7 +32,7 @@ const BUCKETS = 10;
 
 /** Creates a budget over a sliding window of ten buckets. */
 export function createRetryBudget(options: RetryBudgetOptions = {}): RetryBudget {
-  const ratio = options.ratio ?? 0.2;
+  const ratio = options.ratio ?? SETTING_DEFAULTS.UPSTREAM_RETRY_BUDGET_PERCENT / 100;
   const minRetries = options.minRetriesPerWindow ?? 0;
   const bucketMillis = (options.windowMillis ?? 10_000) / BUCKETS;
   const now = options.now ?? Date.now;

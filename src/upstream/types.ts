@@ -4,19 +4,18 @@
  */
 import type { Dispatcher } from 'undici';
 import type { RequestLimits } from './request-checks.ts';
+import type {
+  Criterion,
+  FormLoginAnswer,
+  JsonLoginAnswer,
+  SaveAnswer,
+  UpdateAnswer,
+  UpstreamRecord,
+  WireOperation,
+} from './wire.ts';
 
-/** One filter condition; `operator` defaults to `matches` upstream. */
-export interface Criterion {
-  fieldName: string;
-  operator: string;
-  value: string;
-}
-
-/** An object as stored upstream: `_id` plus the fields of its type. */
-export interface UpstreamRecord {
-  _id: string;
-  [field: string]: unknown;
-}
+// The wire's own words, declared once in wire.ts; re-exported as part of the client's surface.
+export type { Criterion, MatchesMode, UpstreamRecord, WireOperation } from './wire.ts';
 
 /** Who is calling: what a session carries. `apiToken` is a secret and never logged. */
 export interface UpstreamCredentials {
@@ -27,17 +26,10 @@ export interface UpstreamCredentials {
 }
 
 /** Result of the JSON login (`/v1/user/login`). */
-export interface JsonLoginResult {
-  token: string;
-}
+export type JsonLoginResult = Omit<JsonLoginAnswer, 'status'>;
 
 /** Result of the form login (`/app/login.jsp`); `token` is optional in the document. */
-export interface FormLoginResult {
-  userId: string;
-  username: string;
-  token: string | undefined;
-  message: string | undefined;
-}
+export type FormLoginResult = Omit<FormLoginAnswer, 'status'>;
 
 /** A page of getAll. */
 export interface ReadPage {
@@ -46,26 +38,16 @@ export interface ReadPage {
 }
 
 /** Result of save. */
-export interface SaveResult {
-  savedObjectId: string;
-  message: string;
-}
+export type SaveResult = Omit<SaveAnswer, 'status'>;
 
 /** Result of update. */
-export interface UpdateResult {
-  savedObjectId: string;
-  message: string;
-  updatedFields: Record<string, unknown>;
-}
+export type UpdateResult = Omit<UpdateAnswer, 'status'>;
 
 /** How the upstream counts `pageStart` (docs/design.md): zero-based page, one-based page, or record offset. */
 export type PageStartMode = 'page0' | 'page1' | 'offset';
 
-/** How the upstream's `matches` operator compares (docs/design.md): full-string regex, or plain equality. */
-export type MatchesMode = 'regex' | 'exact';
-
-/** Settings of {@link UpstreamClient}. Every deadline is in milliseconds. */
-export interface UpstreamClientOptions {
+/** The upstream's four base addresses (the settings `API_URL`, `BASE_URL`, `STUDIO_URL`, `SERVER_URL`). */
+export interface UpstreamUrls {
   /** Base of the JSON login (`{api_url}`); may carry a path prefix; trailing slash optional. */
   apiUrl: string;
   /** Base of the form login (`{base_url}`). */
@@ -74,6 +56,10 @@ export interface UpstreamClientOptions {
   studioUrl: string;
   /** Base of save and update (`{server_url}`). */
   serverUrl: string;
+}
+
+/** Settings of {@link UpstreamClient}. Every deadline is in milliseconds. */
+export interface UpstreamClientOptions extends UpstreamUrls {
   /** How `pageStart` counts. Default `page0`. */
   pageStartMode?: PageStartMode;
   /** Connection deadline. Default `2_000`. */
@@ -88,8 +74,6 @@ export interface UpstreamClientOptions {
   maxResponseBytes?: number;
   /** Connections per upstream origin. Default `32`. */
   connectionsPerOrigin?: number;
-  /** Attempts after the first for reads that failed with a retryable kind. Default `2`; writes never retry. */
-  readRetries?: number;
   /** Case-insensitive pattern of upstream messages that mean "your token is no good". */
   authErrorPattern?: RegExp;
   /** Upstream messages that mean "this session may not": `forbidden`. Default in `parse-answer.ts`. */
@@ -106,17 +90,17 @@ export interface UpstreamClientOptions {
 
 /** What {@link UpstreamClientOptions.onCall} receives. */
 export interface UpstreamCallEvent {
-  operation: 'loginJson' | 'loginForm' | 'metadata' | 'getObject' | 'getAll' | 'save' | 'update';
+  operation: WireOperation;
   durationMillis: number;
   /** `ok`, or the `UpstreamError` kind. */
   outcome: string;
-  attempt: number;
 }
 
-/** The upstream service, typed. Every method throws only `UpstreamError`. */
-export interface UpstreamClient {
-  loginJson(username: string, password: string): Promise<JsonLoginResult>;
-  loginForm(username: string, password: string): Promise<FormLoginResult>;
+/**
+ * The read handle: what resolvers read through (the request's loaders, over coalescing). Every method
+ * throws only `UpstreamError`.
+ */
+export interface UpstreamReads {
   getMetadata(credentials: UpstreamCredentials, objectId: string, category: string): Promise<unknown>;
   /** getObject: the first matching record, or `null`. */
   getObject(
@@ -132,6 +116,15 @@ export interface UpstreamClient {
     pageSize: number,
     pageIndex: number,
   ): Promise<ReadPage>;
+}
+
+/**
+ * The write handle: writes and logins, never retried, shared or cached. A different type from
+ * {@link UpstreamReads}, so that a read cannot take the uncached path by mistake. Throws only `UpstreamError`.
+ */
+export interface UpstreamWrites {
+  loginJson(username: string, password: string): Promise<JsonLoginResult>;
+  loginForm(username: string, password: string): Promise<FormLoginResult>;
   /** save: never retried, deduplicated or cached. */
   save(
     credentials: UpstreamCredentials,
@@ -145,6 +138,10 @@ export interface UpstreamClient {
     id: string,
     data: Record<string, unknown>,
   ): Promise<UpdateResult>;
+}
+
+/** The upstream service, typed: both handles and the connection pools behind them. */
+export interface UpstreamClient extends UpstreamReads, UpstreamWrites {
   /** Closes the connection pools. */
   close(): Promise<void>;
 }

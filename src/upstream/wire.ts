@@ -2,101 +2,49 @@
  * Types of the upstream's wire format, as `docs/upstream-contract.md` and `docs/design.md` describe it.
  *
  * This is the only module the emulator and the upstream client share, and it holds types only: a bug in
- * how one side builds or reads a message cannot hide on both sides of the wire.
+ * how one side builds or reads a message cannot hide on both sides of the wire. What the gateway receives
+ * is inferred from the zod schemas that check it (`response-schemas.ts`), so the types cannot drift from
+ * what is accepted.
  */
+import type { z } from 'zod';
+import type { formLoginAnswer, jsonLoginAnswer, saveAnswer, updateAnswer } from './response-schemas.ts';
+
+/** The seven upstream operations, as named in counters, metrics and logs. */
+export type WireOperation =
+  'loginJson' | 'loginForm' | 'metadata' | 'getObject' | 'getAll' | 'save' | 'update';
 
 /** One condition of a filter command. `matches` is the only operator the upstream documents. */
-export interface WireCriterion {
+export interface Criterion {
   fieldName: string;
   operator: string;
   value: string;
 }
 
 /** The `filterCommand` query parameter of getObject and getAll, before `JSON.stringify`. */
-export interface WireFilterCommand {
-  criteria: WireCriterion[];
+export interface FilterCommand {
+  criteria: Criterion[];
 }
 
-/** A stored object as the upstream returns it: `_id` plus the fields of its type. */
-export interface WireRecord {
+/** How the upstream's `matches` operator compares (docs/design.md): full-string regex, or plain equality. */
+export type MatchesMode = 'regex' | 'exact';
+
+/**
+ * An object as stored upstream: `_id` plus the fields of its type. Declared, not inferred: its schema is a
+ * guard (`isUpstreamRecord`) so that a record reaches the caller exactly as `JSON.parse` made it.
+ */
+export interface UpstreamRecord {
   _id: string;
   [field: string]: unknown;
 }
 
-/** `POST {api_url}/v1/user/login` body (application/json). */
-export interface WireJsonLoginRequest {
-  username: string;
-  password: string;
-}
+/** JSON login success, as checked. */
+export type JsonLoginAnswer = z.output<typeof jsonLoginAnswer>;
 
-/** `POST {base_url}/app/login.jsp` body fields (application/x-www-form-urlencoded). */
-export interface WireFormLoginRequest {
-  username: string;
-  password: string;
-}
+/** Form login success, as checked: `userId` a string even when the upstream sent a number. */
+export type FormLoginAnswer = z.output<typeof formLoginAnswer>;
 
-/** Every upstream answer carries a status; errors add a plain-language message. */
-export interface WireErrorResponse {
-  status: 'error';
-  message: string;
-  /** Only the save operation documents it (`SAVE_ERR_401`). */
-  error_code?: string;
-}
+/** Save success, as checked. */
+export type SaveAnswer = z.output<typeof saveAnswer>;
 
-/** JSON login success. */
-export interface WireJsonLoginSuccess {
-  status: 'success';
-  token: string;
-  message?: string;
-}
-
-/** Form login success: `token` is optional in the document. */
-export interface WireFormLoginSuccess {
-  status: 'success';
-  userId: string;
-  username: string;
-  token?: string;
-  message?: string;
-}
-
-/** getObject / getAll success. getObject's `data` holds zero or one record (docs/design.md). */
-export interface WireReadSuccess {
-  status: 'success';
-  data: WireRecord[];
-  totalCount: number;
-}
-
-/** Metadata success: `data`'s shape is unknown to the gateway and passed through. */
-export interface WireMetadataSuccess {
-  status: 'success';
-  data: unknown;
-}
-
-/** Save success. */
-export interface WireSaveSuccess {
-  status: 'success';
-  message: string;
-  savedObjectId: string;
-}
-
-/** `POST {server_url}/studio/jsonp/save?callback=…` body. */
-export interface WireSaveRequest {
-  objectName: string;
-  data: Record<string, unknown>;
-  apiToken: string;
-  applicationCode: string;
-  organizationCode: string;
-  callback: string;
-}
-
-/** Update success. */
-export interface WireUpdateSuccess {
-  status: 'success';
-  message: string;
-  savedObjectId: string;
-  updatedFields: Record<string, unknown>;
-}
-
-/** The seven upstream operations, as named in counters, metrics and logs. */
-export type WireOperation =
-  'loginJson' | 'loginForm' | 'metadata' | 'getObject' | 'getAll' | 'save' | 'update';
+/** Update success, as checked. */
+export type UpdateAnswer = z.output<typeof updateAnswer>;

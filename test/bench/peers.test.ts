@@ -7,18 +7,20 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadFixture, loginUpstream } from '../../bench/emulator-client.ts';
+import { setUpBench } from '../../bench/bench-setup.ts';
+import { SESSIONS } from '../../bench/bench-users.ts';
 import { createBodyCheck } from '../../bench/load-job.ts';
 import { preflight } from '../../bench/measure.ts';
 import { startPeer } from '../../bench/peer-registry.ts';
 import type { PeerEnvironment, PeerId, RunningPeer } from '../../bench/peer-registry.ts';
-import { freePort, httpProbe, startNodeProcess, stopProcess, waitUntilReady } from '../../bench/processes.ts';
+import { stopProcess } from '../../bench/processes.ts';
 import type { BenchProcess } from '../../bench/processes.ts';
-import { WORKLOAD_IDS } from '../../bench/workloads.ts';
+import { WORKLOAD_IDS, WORKLOADS } from '../../bench/workloads.ts';
 import type { WorkloadId } from '../../bench/workloads.ts';
 
-const EMULATOR = new URL('../../emulator/main.ts', import.meta.url).pathname;
-const PEERS: PeerId[] = ['P0', 'P1', 'P2', 'P3', 'P4', 'P4T', 'P4D'];
+// P4-all: the gateway with every feature swapped for its bench stand-in (`bench/features/`) still answers
+// every workload right, so the feature-cost mode measures a gateway that works.
+const PEERS: PeerId[] = ['P0', 'P1', 'P2', 'P3', 'F1', 'P4', 'P4T', 'P4D', 'P4-all'];
 
 let env: PeerEnvironment;
 let logDir = '';
@@ -27,25 +29,13 @@ const peers = new Map<PeerId, RunningPeer>();
 
 beforeAll(async () => {
   logDir = mkdtempSync(join(tmpdir(), 'bench-test-'));
-  const port = await freePort();
-  const emulatorUrl = `http://127.0.0.1:${port}`;
-  const emulator = startNodeProcess('emulator', EMULATOR, { EMULATOR_PORT: String(port) }, logDir);
-  started.push(emulator);
-  await waitUntilReady(emulator, httpProbe(`${emulatorUrl}/__emulator/stats`));
-  const upstreamToken = await loginUpstream(emulatorUrl);
-  env = {
-    emulatorUrl,
-    emulator,
-    upstreamToken,
-    fixture: await loadFixture(emulatorUrl, upstreamToken),
-    logDir,
-  };
+  env = await setUpBench(logDir, (emulator) => started.push(emulator), {});
   const running = await Promise.all(PEERS.map((id) => startPeer(id, env)));
   for (const peer of running) {
     peers.set(peer.id, peer);
-    if (peer.process !== emulator) started.push(peer.process);
+    if (peer.process !== env.emulator) started.push(peer.process);
   }
-}, 60_000);
+}, 90_000);
 
 afterAll(async () => {
   await Promise.all(started.map((child) => stopProcess(child)));
@@ -84,6 +74,27 @@ describe('bench peers', () => {
           expect(sequentialCallsPerRequest, `${id} ${workload}`).toBe(calls);
         }
       }
+    },
+  );
+
+  it.each(['P0', 'P1', 'F1', 'P4'] as const)(
+    'should send each connection of W1–W4 as its own user, and W5 and W2H as one (%s)',
+    (id) => {
+      const peer = peers.get(id)!;
+      const identity = (request: { url: string; headers: Record<string, string>; body?: string }) =>
+        request.headers.authorization ??
+        request.headers['x-upstream-username'] ??
+        new URL(request.url).searchParams.get('username') ??
+        (JSON.parse(request.body ?? '{}') as { apiToken?: string }).apiToken;
+      for (const workload of WORKLOAD_IDS) {
+        const requests = peer.requests(workload);
+        if (requests === undefined) continue; // P0 has no W3
+        const users = new Set(requests.map(identity));
+        if (WORKLOADS[workload].sessions === 'one') expect(users.size, workload).toBe(1);
+        else expect(users.size, `${id} ${workload}`).toBe(SESSIONS);
+      }
+      expect(SESSIONS).toBeGreaterThanOrEqual(32);
+      expect(WORKLOADS.W1.connections).toBe(SESSIONS);
     },
   );
 

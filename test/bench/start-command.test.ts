@@ -33,14 +33,15 @@ describe('start command', () => {
     expect(() => parseNodeCommand(command)).toThrow(/expected "node/);
   });
 
-  it('should start the container with the Node options and script of npm start', () => {
+  it('should start the container with the Node options of npm start, on the bundle npm start runs in production', () => {
     const [program, ...rest] = dockerfileCommand();
     const manifest = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as {
       scripts: { start: string };
     };
     expect(program).toBe('node');
-    expect(rest).toEqual([...startCommandNodeOptions(`${ROOT}package.json`), 'src/main.ts']);
-    expect(parseNodeCommand(manifest.scripts.start).script).toBe('src/main.ts');
+    expect(rest).toEqual([...startCommandNodeOptions(`${ROOT}package.json`), 'dist/main.js']);
+    // scripts/start.js runs dist/main.js in production and src/main.ts otherwise (test/build/bundle.test.ts).
+    expect(parseNodeCommand(manifest.scripts.start).script).toBe('scripts/start.js');
   });
 
   it('should give the container the process environment the bench gives P4', () => {

@@ -2,7 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/config/load-config.ts';
 
 const NODE = resolve('node_modules/.bin/node');
 

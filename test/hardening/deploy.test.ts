@@ -8,7 +8,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/config/load-config.ts';
 import { useHarness } from '../support/gateway-harness.ts';
 
 const NODE = resolve('node_modules/.bin/node');
@@ -142,12 +142,14 @@ describe('Dockerfile', () => {
 
   it('should expose the default port and start the command', () => {
     expect(runtime).toContain(`EXPOSE ${DEFAULT_PORT}`);
-    // The image starts the gateway exactly as `npm start` does (same Node flags).
+    // The image starts the bundle as `npm start` does in production (same Node flags, scripts/start.js).
     const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> };
     const startArgs = (pkg.scripts.start ?? '').split(/\s+/);
-    expect(startArgs.at(-1)).toBe('src/main.ts');
+    expect(startArgs.at(-1)).toBe('scripts/start.js');
+    expect(readFileSync('scripts/start.js', 'utf8')).toContain("new URL('../dist/main.js', import.meta.url)");
+    const imageArgs = [...startArgs.slice(0, -1), 'dist/main.js'];
     expect(runtime.find((line) => line.startsWith('CMD '))).toBe(
-      `CMD ${JSON.stringify(startArgs).replaceAll(',', ', ')}`,
+      `CMD ${JSON.stringify(imageArgs).replaceAll(',', ', ')}`,
     );
   });
 
@@ -157,11 +159,12 @@ describe('Dockerfile', () => {
   });
 
   it('should leave the emulator out of the image', () => {
-    // The image's file list: what the runtime stage copies from the build context, minus .dockerignore.
+    // What any stage (the build stage's sources, the runtime's files) copies from the build context, minus
+    // .dockerignore; the bundle itself is checked to hold no emulator code in test/build/bundle.test.ts.
     const ignored = readFileSync('.dockerignore', 'utf8')
       .split('\n')
       .filter((line) => line !== '' && !line.startsWith('#'));
-    const copied = runtime
+    const copied = instructions
       .filter((line) => line.startsWith('COPY ') && !line.includes('--from='))
       .flatMap((line) =>
         line

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/config/load-config.ts';
 import { useHarness, type Harness } from '../support/gateway-harness.ts';
 
 const PAGE = 'http://127.0.0.1:5173';

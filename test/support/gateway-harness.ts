@@ -6,9 +6,9 @@
  */
 import { ApolloClient, HttpLink, InMemoryCache } from '@apollo/client';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { loadConfig } from '../../src/config/load-config.ts';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../emulator/index.ts';
 import { createGateway, type Gateway } from '../../src/app/create-gateway.ts';
-import { loadConfig } from '../../src/config.ts';
 import { injectFetch, type InjectFetch } from './inject-fetch.ts';
 import { lateBound } from './late-bound.ts';
 import { postGraphql, type GraphqlAnswer } from './post-graphql.ts';
@@ -66,12 +66,6 @@ export async function startGateway(
   });
   const gateway = await createGateway({
     config,
-    upstreamUrls: {
-      apiUrl: upstreamUrl,
-      baseUrl: upstreamUrl,
-      studioUrl: upstreamUrl,
-      serverUrl: upstreamUrl,
-    },
     ...(options.logStream ? { logStream: options.logStream } : {}),
   });
   // Without a port, an origin that cannot resolve: a test that forgets to use `fetch` fails loudly.

@@ -3,7 +3,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.ts';
+import { ConfigError } from '../../src/config/config-error.ts';
+import { loadConfig } from '../../src/config/load-config.ts';
 import { loadTrustedDocuments } from '../../src/trusted/trusted-documents.ts';
 
 let dir: string;

@@ -1,5 +1,8 @@
+/** The settings: defaults as documented, the upstream target, and one clear line naming a bad setting. */
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
+import { ConfigError } from '../../src/config/config-error.ts';
+import { loadConfig } from '../../src/config/load-config.ts';
+import { upstreamUrlsAt, upstreamUrlsOf, withEmulatorAt } from '../../src/config/upstream-urls.ts';
 
 const upstream = {
   API_URL: 'http://127.0.0.1:1/api',
@@ -28,6 +31,21 @@ describe('loadConfig', () => {
 
   it('should use the four addresses when all are set', () => {
     expect(loadConfig(upstream).upstream.kind).toBe('remote');
+    expect(upstreamUrlsOf(loadConfig(upstream))).toEqual({
+      apiUrl: 'http://127.0.0.1:1/api',
+      baseUrl: 'http://127.0.0.1:1/',
+      studioUrl: 'http://127.0.0.1:1',
+      serverUrl: 'http://127.0.0.1:1',
+    });
+  });
+
+  it("should take all four addresses at the embedded emulator's, once it listens", () => {
+    const config = loadConfig({});
+    expect(() => upstreamUrlsOf(config)).toThrow(/embedded emulator has not started/);
+    const ready = withEmulatorAt(config, 'http://127.0.0.1:4010');
+    expect(ready.upstream.kind).toBe('embedded');
+    expect(upstreamUrlsOf(ready)).toEqual(upstreamUrlsAt('http://127.0.0.1:4010'));
+    expect(() => withEmulatorAt(loadConfig(upstream), 'http://127.0.0.1:4010')).toThrow(/remote upstream/);
   });
 
   it.each([
@@ -53,5 +71,84 @@ describe('loadConfig', () => {
     const secret = { ...upstream, NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(32) };
     expect(loadConfig(secret)).toMatchObject({ introspection: false, landingPage: false, production: true });
     expect(loadConfig({ ...secret, INTROSPECTION: 'true' }).introspection).toBe(true);
+  });
+});
+
+describe('hardening settings', () => {
+  it('should default to the documented limits, login protection, resilience and shutdown values', () => {
+    const config = loadConfig({});
+    expect(config.queryLimits).toEqual({
+      maxDepth: 6,
+      maxAliases: 15,
+      maxDirectives: 50,
+      maxTokens: 1000,
+      maxCost: 5000,
+    });
+    expect(config.maxBodyBytes).toBe(100_000);
+    expect(config.trustedProxies).toEqual([]);
+    expect(config.redisUrl).toBeUndefined();
+    expect(config.login).toEqual({
+      maxConsecutiveFailures: 10,
+      blockSeconds: 3600,
+      maxFailuresPerUser: 100,
+      maxFailuresPerIp: 100,
+      minFailureMillis: 400,
+      deviceTtlSeconds: 7_776_000,
+    });
+    expect(config.resilience).toEqual({
+      readRetries: 2,
+      retryBudgetPercent: 20,
+      breakerFailurePercent: 50,
+      breakerWindowMillis: 10_000,
+      breakerMinimumCalls: 20,
+      breakerMinimumSources: 2,
+      breakerHalfOpenAfterMillis: 5000,
+      maxConcurrentCalls: 64,
+      maxQueuedCalls: 512,
+      maxConcurrentCallsPerSession: 16,
+      maxQueuedCallsPerSession: 64,
+    });
+    expect(config.upstreamRequestLimits).toEqual({
+      maxIdLength: 256,
+      maxUrlBytes: 8192,
+      maxDataDepth: 32,
+      maxDataBytes: 1_048_576,
+    });
+    expect(config.maxUpstreamCallsPerRequest).toBe(50);
+    expect(config.maxPatternLength).toBe(512);
+    expect(config.readinessRequiresUpstream).toBe(false);
+    expect(config.shutdown).toEqual({ delayMillis: 0, graceMillis: 10_000 });
+    expect(config.requestTimeoutMillis).toBeGreaterThan(config.upstreamCallTimeoutMillis);
+    expect(config.http).toEqual({
+      requestTimeoutMillis: 10_000,
+      headersTimeoutMillis: 5_000,
+      keepAliveTimeoutMillis: 72_000,
+      connectionTimeoutMillis: 30_000,
+    });
+  });
+
+  it('should read trusted proxies as addresses, CIDR ranges and names', () => {
+    expect(
+      loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8, 127.0.0.1,::1,fd00::/8,loopback' }).trustedProxies,
+    ).toEqual(['10.0.0.0/8', '127.0.0.1', '::1', 'fd00::/8', 'loopback']);
+  });
+
+  it.each([
+    ['TRUSTED_PROXIES', { TRUSTED_PROXIES: 'proxy.example.com' }],
+    ['TRUSTED_PROXIES', { TRUSTED_PROXIES: '10.0.0.0/33' }],
+    ['REDIS_URL', { REDIS_URL: 'http://redis:6379' }],
+    ['MAX_DEPTH', { MAX_DEPTH: '0' }],
+    ['MAX_BODY_BYTES', { MAX_BODY_BYTES: 'lots' }],
+    ['UPSTREAM_RETRY_BUDGET_PERCENT', { UPSTREAM_RETRY_BUDGET_PERCENT: '150' }],
+    ['UPSTREAM_BREAKER_FAILURE_PERCENT', { UPSTREAM_BREAKER_FAILURE_PERCENT: '100' }],
+    ['UPSTREAM_MAX_URL_BYTES', { UPSTREAM_MAX_URL_BYTES: '10' }],
+    ['UPSTREAM_CALLER_ERROR_PATTERN', { UPSTREAM_CALLER_ERROR_PATTERN: '(' }],
+    ['REQUEST_TIMEOUT_MS', { REQUEST_TIMEOUT_MS: '5000', UPSTREAM_CALL_TIMEOUT_MS: '5000' }],
+    ['HTTP_HEADERS_TIMEOUT_MS', { HTTP_HEADERS_TIMEOUT_MS: '20000' }],
+    ['HTTP_CONNECTION_TIMEOUT_MS', { HTTP_CONNECTION_TIMEOUT_MS: '15000' }],
+    ['HTTP_REQUEST_TIMEOUT_MS', { HTTP_REQUEST_TIMEOUT_MS: '0' }],
+  ])('should refuse a bad %s with one line naming it', (name, env) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid setting ${name}:`));
   });
 });

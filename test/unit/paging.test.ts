@@ -6,7 +6,7 @@ import {
   parsePageArgs,
   planPages,
   resolveBackward,
-} from '../../src/resolvers/paging.ts';
+} from '../../src/objects/paging.ts';
 
 const limits = { defaultPageSize: 20, maxPageSize: 100 };
 

@@ -10,7 +10,7 @@ import { Kind, parse, print, type DocumentNode, type GraphQLSchema } from 'graph
 import { afterAll, describe, expect, it } from 'vitest';
 import { estimateUpstreamCalls } from '../../src/limits/upstream-call-estimate.ts';
 import { upstreamCallKinds } from '../../src/limits/upstream-call-kinds.ts';
-import { encodeCursor } from '../../src/resolvers/paging.ts';
+import { encodeCursor } from '../../src/objects/paging.ts';
 import { buildSchema } from '../../src/graphql/schema.ts';
 import * as operations from '../support/operations.ts';
 import * as typedOperations from '../support/typed-operations.ts';

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { UpstreamError } from '../../src/upstream/errors.ts';
 import type { UpstreamErrorKind } from '../../src/upstream/errors.ts';
+import { withResilience } from '../../src/upstream/resilience.ts';
+import { createRetryBudget } from '../../src/upstream/retry-budget.ts';
 import type { UpstreamCallEvent, UpstreamClient, UpstreamClientOptions } from '../../src/upstream/types.ts';
 import { CREDENTIALS, failureOf } from '../support/client-for.ts';
 import { useMisbehavingServer } from '../support/misbehaving-fixture.ts';
@@ -9,7 +11,23 @@ const misbehaving = useMisbehavingServer();
 const { server } = misbehaving;
 
 function client(behaviour: string, options: Partial<UpstreamClientOptions> = {}): UpstreamClient {
-  return misbehaving.client(behaviour, { readRetries: 0, ...options });
+  return misbehaving.client(behaviour, options);
+}
+
+/**
+ * The client of `behaviour` behind the resilience layer, which holds the one retry loop: `readRetries` as
+ * given (its default when `undefined`), a retry budget that never runs out.
+ */
+function retrying(
+  behaviour: string,
+  readRetries: number | undefined,
+  options: Partial<UpstreamClientOptions> = {},
+): UpstreamClient {
+  return withResilience(client(behaviour, options), {
+    originOf: () => server.url,
+    retryBudget: createRetryBudget({ minRetriesPerWindow: 100 }),
+    ...(readRetries === undefined ? {} : { readRetries }),
+  });
 }
 
 type Operation = (client: UpstreamClient) => Promise<unknown>;
@@ -76,52 +94,14 @@ describe('client against a misbehaving server', () => {
   });
 
   it.each(['getAll', 'getObject', 'metadata'])(
-    'should retry %s twice on unavailable by default',
+    'should make exactly one call for %s: the client itself never retries',
     async (name) => {
       const events: UpstreamCallEvent[] = [];
-      const failing = client('status-503', { readRetries: undefined, onCall: (event) => events.push(event) });
-      const error = await failureOf(CALLS[name]!(failing));
-      expect(error).toMatchObject({ kind: 'unavailable' });
-      expect(server.hits('status-503')).toBe(3);
-      expect(events.map((event) => [event.operation, event.attempt, event.outcome])).toEqual([
-        [name, 1, 'unavailable'],
-        [name, 2, 'unavailable'],
-        [name, 3, 'unavailable'],
-      ]);
+      await failureOf(CALLS[name]!(client('status-503', { onCall: (event) => events.push(event) })));
+      expect(server.hits('status-503')).toBe(1);
+      expect(events.map((event) => [event.operation, event.outcome])).toEqual([[name, 'unavailable']]);
     },
   );
-
-  it.each(['save', 'update', 'loginJson', 'loginForm'])('should never retry %s', async (name) => {
-    const events: UpstreamCallEvent[] = [];
-    const failing = client('status-503', { readRetries: 5, onCall: (event) => events.push(event) });
-    await failureOf(CALLS[name]!(failing));
-    expect(server.hits('status-503')).toBe(1);
-    expect(events).toHaveLength(1);
-  });
-
-  it('should never retry a write that timed out', async () => {
-    await failureOf(CALLS.update!(client('hang', { readRetries: 5, headersTimeoutMillis: 200 })));
-    expect(server.hits('hang')).toBe(1);
-  });
-
-  it('should recover when a retried read succeeds, with a fresh callback per attempt', async () => {
-    const events: UpstreamCallEvent[] = [];
-    const flaky = client('flaky-then-ok', { readRetries: 2, onCall: (event) => events.push(event) });
-    const page = await flaky.getAll(CREDENTIALS, 'com.example.Order', [], 20, 0);
-    expect(page.totalCount).toBe(1);
-    expect(events.map((event) => event.outcome)).toEqual(['unavailable', 'unavailable', 'ok']);
-    expect(new Set(server.requests.map((request) => request.query.get('callback'))).size).toBe(3);
-  });
-
-  it('should retry a read that timed out', async () => {
-    await failureOf(CALLS.getAll!(client('hang', { readRetries: 1, headersTimeoutMillis: 200 })));
-    expect(server.hits('hang')).toBe(2);
-  });
-
-  it('should not retry a read that got an undecodable answer', async () => {
-    await failureOf(CALLS.getAll!(client('html', { readRetries: 2 })));
-    expect(server.hits('html')).toBe(1);
-  });
 
   it('should keep answering when the onCall listener throws', async () => {
     const noisy = client('ok', {
@@ -132,5 +112,55 @@ describe('client against a misbehaving server', () => {
     await expect(noisy.getAll(CREDENTIALS, 'com.example.Order', [], 20, 0)).resolves.toMatchObject({
       totalCount: 1,
     });
+  });
+});
+
+describe('retries (the resilience layer) against a misbehaving server', () => {
+  it.each(['getAll', 'getObject', 'metadata'])(
+    'should retry %s twice on unavailable by default',
+    async (name) => {
+      const events: UpstreamCallEvent[] = [];
+      const failing = retrying('status-503', undefined, { onCall: (event) => events.push(event) });
+      const error = await failureOf(CALLS[name]!(failing));
+      expect(error).toMatchObject({ kind: 'unavailable' });
+      expect(server.hits('status-503')).toBe(3);
+      expect(events.map((event) => [event.operation, event.outcome])).toEqual([
+        [name, 'unavailable'],
+        [name, 'unavailable'],
+        [name, 'unavailable'],
+      ]);
+    },
+  );
+
+  it.each(['save', 'update', 'loginJson', 'loginForm'])('should never retry %s', async (name) => {
+    const events: UpstreamCallEvent[] = [];
+    const failing = retrying('status-503', 5, { onCall: (event) => events.push(event) });
+    await failureOf(CALLS[name]!(failing));
+    expect(server.hits('status-503')).toBe(1);
+    expect(events).toHaveLength(1);
+  });
+
+  it('should never retry a write that timed out', async () => {
+    await failureOf(CALLS.update!(retrying('hang', 5, { headersTimeoutMillis: 200 })));
+    expect(server.hits('hang')).toBe(1);
+  });
+
+  it('should recover when a retried read succeeds, with a fresh callback per attempt', async () => {
+    const events: UpstreamCallEvent[] = [];
+    const flaky = retrying('flaky-then-ok', 2, { onCall: (event) => events.push(event) });
+    const page = await flaky.getAll(CREDENTIALS, 'com.example.Order', [], 20, 0);
+    expect(page.totalCount).toBe(1);
+    expect(events.map((event) => event.outcome)).toEqual(['unavailable', 'unavailable', 'ok']);
+    expect(new Set(server.requests.map((request) => request.query.get('callback'))).size).toBe(3);
+  });
+
+  it('should retry a read that timed out', async () => {
+    await failureOf(CALLS.getAll!(retrying('hang', 1, { headersTimeoutMillis: 200 })));
+    expect(server.hits('hang')).toBe(2);
+  });
+
+  it('should not retry a read that got an undecodable answer', async () => {
+    await failureOf(CALLS.getAll!(retrying('html', 2)));
+    expect(server.hits('html')).toBe(1);
   });
 });

@@ -124,32 +124,13 @@ describe('withCoalescing', () => {
     expect(client.calls).toHaveLength(1);
   });
 
-  it('should never share writes or logins', async () => {
-    const { client, coalescing, gate } = setup();
-    const writes = Promise.all([
-      coalescing.save(alice, ORDER, { status: 'new' }),
-      coalescing.save(alice, ORDER, { status: 'new' }),
-      coalescing.update(alice, ORDER, 'o1', { status: 'paid' }),
-      coalescing.update(alice, ORDER, 'o1', { status: 'paid' }),
-      coalescing.loginJson('alice', 'pw'),
-      coalescing.loginJson('alice', 'pw'),
-      coalescing.loginForm('alice', 'pw'),
-      coalescing.loginForm('alice', 'pw'),
-    ]);
-    expect(coalescing.inflightCount()).toBe(0);
-    gate.resolve();
-    const [saved1, saved2] = await writes;
-    expect(saved1.savedObjectId).not.toBe(saved2.savedObjectId);
-    expect(client.calls.map(([operation]) => operation)).toEqual([
-      'save',
-      'save',
-      'update',
-      'update',
-      'loginJson',
-      'loginJson',
-      'loginForm',
-      'loginForm',
-    ]);
+  it('should never share writes or logins: the read handle has none to share', () => {
+    const { coalescing } = setup();
+    for (const operation of ['save', 'update', 'loginJson', 'loginForm']) {
+      expect(operation in coalescing).toBe(false);
+    }
+    // @ts-expect-error the read handle has no save: the type checker refuses a write through it
+    expect(coalescing.save).toBeUndefined();
   });
 });
 

@@ -303,6 +303,37 @@ describe('page() and metadata()', () => {
   });
 });
 
+describe('find()', () => {
+  const open = [{ fieldName: 'status', operator: 'matches', value: 'open' }];
+
+  it('should read the first match with one getObject, and ask once per request for the same filter', async () => {
+    const { client, loaders } = setup({
+      [ORDER]: [order('o1', { status: 'closed' }), order('o2'), order('o3')],
+    });
+    const reordered = [{ value: 'open', operator: 'matches', fieldName: 'status' }];
+    const [a, b] = await Promise.all([loaders.find(ORDER, open), loaders.find(ORDER, reordered)]);
+    expect(a).toEqual(order('o2'));
+    expect(b).toBe(a);
+    expect(await loaders.find(ORDER, open)).toBe(a);
+    expect(await loaders.find(ORDER, byIds('nothing'))).toBeNull();
+    expect(await loaders.find(CUSTOMER, open)).toBeNull();
+    expect(client.calls).toEqual([
+      ['getObject', [ORDER, open]],
+      ['getObject', [ORDER, byIds('nothing')]],
+      ['getObject', [CUSTOMER, open]],
+    ]);
+  });
+
+  it('should ask the upstream again after a write cleared an object of that type', async () => {
+    const { client, loaders } = setup({ [ORDER]: [order('o1')] });
+    expect(await loaders.find(ORDER, open)).toEqual(order('o1'));
+    await client.update(credentials, ORDER, 'o1', { status: 'closed' });
+    loaders.clearObject(ORDER, 'o1');
+    expect(await loaders.find(ORDER, open)).toBeNull();
+    expect(client.calls.map(([operation]) => operation)).toEqual(['getObject', 'update', 'getObject']);
+  });
+});
+
 describe('metadata() under the request cap', () => {
   const ids = Array.from({ length: 20 }, (_, i) => `m${i}`);
   const tick = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -14,7 +14,6 @@ const events: UpstreamCallEvent[] = [];
 
 function client(behaviour: string): UpstreamClient {
   return misbehaving.client(behaviour, {
-    readRetries: 0,
     callTimeoutMillis: 300,
     maxResponseBytes: 32 * 1024,
     onCall: (event) => events.push(event),

@@ -1,12 +1,17 @@
 /**
- * One Relay connection page read through the request's loaders: the window the arguments ask for, served
- * from the fewest upstream pages (`paging.ts`), then sliced. Shared by the generic `objects` field and every
- * typed page field, so both page the same way and share the per-request page cache.
+ * Reading a page of objects, for the generic and the typed API alike: one Relay connection page read
+ * through the request's loaders, the window the arguments ask for served from the fewest upstream pages
+ * (`paging.ts`), then sliced. Shared by the generic `objects` field and every typed page field, so both
+ * page the same way and share the per-request page cache.
  */
 import type { PageInfo } from '../generated/resolvers-types.ts';
-import type { Loaders } from '../upstream/loaders.ts';
+import type { AuthenticatedContext } from '../graphql/context.ts';
 import type { Criterion } from '../upstream/types.ts';
-import type { DataObjectConnectionModel, DataObjectEdgeModel, DataObjectModel } from './mappers.ts';
+import type {
+  DataObjectConnectionModel,
+  DataObjectEdgeModel,
+  DataObjectModel,
+} from '../resolvers/mappers.ts';
 import { encodeCursor, parsePageArgs, planPages, resolveBackward, type PageArgs } from './paging.ts';
 
 /**
@@ -34,8 +39,8 @@ export interface PageLimits {
 }
 
 /** Reads the page of `objectName` records matching `criteria` that the Relay arguments ask for. */
-export async function readConnection(
-  loaders: Loaders,
+export async function readPage(
+  auth: AuthenticatedContext,
   objectName: string,
   criteria: Criterion[],
   args: PageArgs,
@@ -47,14 +52,14 @@ export async function readConnection(
     window = request;
   } else if (request.end === null) {
     // `last` without `before` counts back from the total, which only a read tells.
-    const probe = await loaders.page(objectName, criteria, Math.max(1, request.limit), 0);
+    const probe = await auth.loaders.page(objectName, criteria, Math.max(1, request.limit), 0);
     window = resolveBackward(request, probe.totalCount);
   } else {
     window = resolveBackward(request, Number.MAX_SAFE_INTEGER);
   }
   const plan = planPages(window.offset, window.limit);
   const pages = await Promise.all(
-    plan.map((p) => loaders.page(objectName, criteria, p.pageSize, p.pageIndex)),
+    plan.map((p) => auth.loaders.page(objectName, criteria, p.pageSize, p.pageIndex)),
   );
   const totalCount = pages[0]?.totalCount ?? 0;
   const edges: DataObjectEdgeModel[] = [];

@@ -1,23 +1,33 @@
-/** `login` and `me`: the upstream's two logins, sealed into the gateway's own session token. */
+/** `login`, `logout` and `me`: the upstream's two logins, sealed into the gateway's own session token. */
 import { GraphQLError } from 'graphql';
 import type { Resolvers } from '../generated/resolvers-types.ts';
 import { isUpstreamError } from '../upstream/errors.ts';
+import type { LoginOutcome } from '../auth/login-protection.ts';
 import { checkOrganizationCode } from '../auth/organization-code.ts';
-import { ErrorCode, unauthenticated } from '../graphql/errors.ts';
+import { ErrorCode } from '../graphql/error-codes.ts';
+import { unauthenticated } from '../graphql/errors.ts';
+
+/** Who the upstream says logged in, and its token for them. */
+interface UpstreamIdentity {
+  username: string;
+  /** `null` after the JSON login, which answers no user id. */
+  userId: string | null;
+  apiToken: string | undefined;
+}
 
 function toIso(seconds: number): string {
   return new Date(seconds * 1000).toISOString();
 }
 
-/** Resolvers of sessions. */
-export const authResolvers: Resolvers = {
+/** Resolvers of sessions: opening one (`login`), closing it (`logout`), reading it (`me`). */
+export const loginResolvers: Resolvers = {
   Query: {
     me: (_parent, _args, ctx) => ctx.session,
   },
 
   Mutation: {
     async login(_parent, { username, password, method, organizationCode, deviceToken }, ctx) {
-      const { config, upstream, sessions, loginProtection } = ctx.services;
+      const { config, writes: upstream, sessions, loginProtection } = ctx.services;
       const chosen = method ?? config.loginMethod;
       // Before the login protection: a malformed organization is no password guess, and costs no upstream call.
       const organization = checkOrganizationCode(organizationCode, config);
@@ -25,18 +35,20 @@ export const authResolvers: Resolvers = {
       const guarded = { username, clientIp: ctx.clientIp, deviceToken };
       const { result: identity, deviceToken: nextDeviceToken } = await loginProtection.run(
         guarded,
-        async () => {
+        async (): Promise<LoginOutcome<UpstreamIdentity>> => {
           try {
             if (chosen === 'FORM') {
               const result = await upstream.loginForm(username, password);
-              return { username: result.username, userId: result.userId, apiToken: result.token };
+              const identity = { username: result.username, userId: result.userId, apiToken: result.token };
+              return { accepted: true, result: identity };
             }
             const result = await upstream.loginJson(username, password);
-            return { username, userId: null, apiToken: result.token };
+            return { accepted: true, result: { username, userId: null, apiToken: result.token } };
           } catch (error) {
-            // One generic answer for every refused login: nothing tells whether the user exists.
+            // The upstream's refusal of the credentials; the guard answers every one alike, so nothing tells
+            // whether the user exists.
             if (isUpstreamError(error) && (error.kind === 'unauthenticated' || error.kind === 'service')) {
-              throw unauthenticated('credentials');
+              return { accepted: false };
             }
             throw error;
           }

@@ -1,11 +1,13 @@
 import { GraphQLError } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { formatLimitError, LimitCode, limitError } from '../../src/limits/limit-error.ts';
+import { ErrorCode } from '../../src/graphql/error-codes.ts';
+import { limitError } from '../../src/graphql/errors.ts';
+import { formatLimitError } from '../../src/graphql/format-error.ts';
 
 describe('formatLimitError', () => {
   it('should answer the limit error Apollo wrapped, without its http extension', () => {
     const refusal = limitError(
-      LimitCode.MAX_UPSTREAM_CALLS_EXCEEDED,
+      ErrorCode.MAX_UPSTREAM_CALLS_EXCEEDED,
       'Too many calls.',
       'MAX_UPSTREAM_CALLS_PER_REQUEST',
       50,
@@ -31,7 +33,7 @@ describe('formatLimitError', () => {
 
   it('should keep the path of a limit error a resolver threw', () => {
     const error = limitError(
-      LimitCode.MAX_UPSTREAM_CALLS_EXCEEDED,
+      ErrorCode.MAX_UPSTREAM_CALLS_EXCEEDED,
       'Budget spent.',
       'MAX_UPSTREAM_CALLS_PER_REQUEST',
       50,

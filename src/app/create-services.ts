@@ -1,0 +1,83 @@
+/**
+ * Assembly step: what every request shares (`GatewayServices`): the upstream handles, sessions and their
+ * revocations, and login protection, with Redis behind the last two when `REDIS_URL` is set.
+ */
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { createAccountLinks } from '../auth/account-links.ts';
+import { createDeviceTokens } from '../auth/device-token.ts';
+import { createLoginLimiter } from '../auth/login-limiter.ts';
+import { createLoginProtection, type LoginProtection } from '../auth/login-protection.ts';
+import { createSessionSealer } from '../auth/session.ts';
+import { createSessionRevocations } from '../auth/session-revocations.ts';
+import type { GatewayConfig } from '../config/gateway-config.ts';
+import type { GatewayServices } from '../graphql/context.ts';
+import type { GatewayMetrics } from '../observability/metrics.ts';
+import { withCoalescing } from '../upstream/coalesce.ts';
+import { createPatternGuard } from '../upstream/pattern-guard.ts';
+import type { UpstreamClient } from '../upstream/types.ts';
+
+/** What {@link createServices} builds on. */
+export interface ServicesOptions {
+  config: GatewayConfig;
+  /** The upstream stack (`createUpstreamStack`). */
+  upstream: UpstreamClient;
+  logger: Logger;
+  metrics: GatewayMetrics;
+  /** Shared stores; `undefined` keeps everything in this replica's memory. */
+  redis: Redis | undefined;
+}
+
+/** Builds the services. */
+export function createServices(options: ServicesOptions): GatewayServices {
+  const { config, upstream, logger, metrics, redis } = options;
+  return {
+    config,
+    writes: upstream,
+    reads: withCoalescing(upstream),
+    sessions: createSessionSealer({
+      secret: config.sessionSecret,
+      previousSecret: config.sessionSecretPrevious,
+      ttlSeconds: config.sessionTtlSeconds,
+    }),
+    revocations: createSessionRevocations({
+      redis,
+      onStoreError: (error) => {
+        logger.warn({ err: error }, "session revocation store failed; this replica's own list answers");
+      },
+    }),
+    loginProtection: createGatewayLoginProtection(options),
+    patternGuard: createPatternGuard({ maxLength: config.maxPatternLength }),
+    onLoaderBatch: (loader, size) => {
+      metrics.observeLoaderBatch(loader, size);
+    },
+  };
+}
+
+function createGatewayLoginProtection({ config, logger, metrics, redis }: ServicesOptions): LoginProtection {
+  return createLoginProtection({
+    limiter: createLoginLimiter({
+      ...config.login,
+      redis,
+      onBlock: (limit) => {
+        metrics.countLoginBlock(limit);
+      },
+    }),
+    links: createAccountLinks({
+      redis,
+      ttlSeconds: config.login.deviceTtlSeconds,
+      onStoreError: (error) => {
+        logger.warn({ err: error }, "login link store failed; this replica's own links answer");
+      },
+    }),
+    devices: createDeviceTokens({
+      secret: config.sessionSecret,
+      previousSecret: config.sessionSecretPrevious,
+      ttlSeconds: config.login.deviceTtlSeconds,
+    }),
+    minFailureMillis: config.login.minFailureMillis,
+    onStoreError: (error) => {
+      logger.warn({ err: error }, 'login limiter store failed');
+    },
+  });
+}

@@ -1,0 +1,52 @@
+/**
+ * Assembly step: what runs around every request before GraphQL does: the request log and its scope, the
+ * HTTP error answers, the `/graphql` headers, and the trusted-documents check when manifests are set.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { GatewayConfig } from '../config/gateway-config.ts';
+import { registerErrorHandler } from '../http/error-handler.ts';
+import { registerGraphqlHeaders } from '../http/graphql-headers.ts';
+import { registerTrustedDocuments } from '../http/trusted-documents-hook.ts';
+import type { GatewayMetrics } from '../observability/metrics.ts';
+import { registerRequestLog } from '../observability/request-log.ts';
+import type { RequestScopes } from '../observability/request-scope.ts';
+import type { GatewayTracing } from '../observability/tracing.ts';
+import type { TrustedDocuments } from '../trusted/trusted-documents.ts';
+
+/** What {@link registerRequestHooks} needs. */
+export interface RequestHooksOptions {
+  config: GatewayConfig;
+  scopes: RequestScopes;
+  metrics: GatewayMetrics;
+  graphqlPath: string;
+  /** Loaded manifests (`TRUSTED_DOCUMENTS`), if any. */
+  trustedDocuments: TrustedDocuments | undefined;
+  tracing: GatewayTracing | undefined;
+}
+
+/** Adds the hooks; register before the routes. */
+export function registerRequestHooks(app: FastifyInstance, options: RequestHooksOptions): void {
+  const { config, tracing, graphqlPath } = options;
+  const scopeOf = registerRequestLog(app, {
+    scopes: options.scopes,
+    metrics: options.metrics,
+    requestTimeoutMillis: config.requestTimeoutMillis,
+    logRequests: config.logRequests,
+    graphqlPath,
+    currentTraceId: tracing ? () => tracing.currentTraceId() : undefined,
+  });
+  // Answers refused before GraphQL still reach the request log's `outcome`.
+  const onRefused = (request: FastifyRequest, code: string) => {
+    scopeOf(request)?.errorCodes.push(code);
+  };
+  registerErrorHandler(app, { maxBodyBytes: config.maxBodyBytes, onRefused });
+  registerGraphqlHeaders(app, graphqlPath);
+  if (options.trustedDocuments !== undefined) {
+    registerTrustedDocuments(app, {
+      path: graphqlPath,
+      documents: options.trustedDocuments,
+      only: config.trustedDocuments.only,
+      onRefused,
+    });
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * Assembly step of `npm start` without upstream addresses: the emulator in-process, on the settings'
+ * `UPSTREAM_*` switches, and the settings with its address filled in.
+ */
+import type { GatewayConfig } from '../config/gateway-config.ts';
+import { withEmulatorAt } from '../config/upstream-urls.ts';
+import { addressInUseLine, isAddressInUse } from './address-in-use.ts';
+import { StartProblem } from './start-problem.ts';
+
+/** A running embedded emulator. */
+export interface EmbeddedEmulator {
+  /** The settings, the emulator's address as all four upstream addresses. */
+  config: GatewayConfig;
+  /** Its address. */
+  url: string;
+  /** The demo account, for the start banner. */
+  demo: { username: string; mobile: string; password: string };
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the emulator of the embedded target (`config.upstream.kind === 'embedded'`).
+ * @throws StartProblem naming `EMULATOR_PORT` when its port is busy.
+ */
+export async function startEmbeddedEmulator(config: GatewayConfig, port: number): Promise<EmbeddedEmulator> {
+  // Loaded only when embedded: the image ships no emulator, and its process-wide V8 regex flag must
+  // never be set inside a gateway that talks to a real upstream.
+  const { startEmulator, readObjectTypes, DEMO } = await import('../../emulator/index.ts');
+  if (config.production) {
+    process.stderr.write(
+      "\nWARNING: UPSTREAM=emulator in production: the gateway serves the embedded emulator's DEMO data\n" +
+        'and demo passwords, not a real upstream. Set API_URL, BASE_URL, STUDIO_URL and SERVER_URL instead.\n\n',
+    );
+  }
+  // The embedded emulator follows the gateway's UPSTREAM_* switches, so both sides agree. Port 0 (the
+  // default) lets the system choose, so a busy 4010 never stops `npm start`.
+  const emulator = await startEmulator({
+    port,
+    host: '127.0.0.1',
+    matches: config.matchesMode,
+    pageStart: config.pageStartMode,
+    // The team's own types (schema/objects/, EMULATOR_OBJECT_TYPES) are served too, empty at first.
+    objectTypes: readObjectTypes(process.env),
+  }).catch((error: unknown) => {
+    throw isAddressInUse(error)
+      ? new StartProblem(addressInUseLine('embedded emulator', '127.0.0.1', port, 'EMULATOR_PORT'))
+      : error;
+  });
+  return {
+    config: withEmulatorAt(config, emulator.url),
+    url: emulator.url,
+    demo: DEMO,
+    close: () => emulator.close(),
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * The one catalogue of error codes (`extensions.code`) the gateway answers, whichever layer refuses: GraphQL
+ * execution, the query limits, the HTTP edge, trusted documents. The README's "Errors" table lists them with
+ * their blame; a code's string never changes (front-ends switch on it).
+ */
+
+/** Every code the gateway answers. */
+export const ErrorCode = {
+  // Execution: sessions, input, the upstream's answers.
+  UNAUTHENTICATED: 'UNAUTHENTICATED',
+  FORBIDDEN: 'FORBIDDEN',
+  BAD_USER_INPUT: 'BAD_USER_INPUT',
+  NOT_FOUND: 'NOT_FOUND',
+  TOO_MANY_REQUESTS: 'TOO_MANY_REQUESTS',
+  UPSTREAM_ERROR: 'UPSTREAM_ERROR',
+  UPSTREAM_UNAVAILABLE: 'UPSTREAM_UNAVAILABLE',
+  UPSTREAM_OUTCOME_UNKNOWN: 'UPSTREAM_OUTCOME_UNKNOWN',
+  INTERNAL_SERVER_ERROR: 'INTERNAL_SERVER_ERROR',
+  // The gateway's own limits (`LIMIT_CODES`), each naming its setting in `extensions.limit`.
+  MAX_DEPTH_EXCEEDED: 'MAX_DEPTH_EXCEEDED',
+  MAX_ALIASES_EXCEEDED: 'MAX_ALIASES_EXCEEDED',
+  MAX_DIRECTIVES_EXCEEDED: 'MAX_DIRECTIVES_EXCEEDED',
+  MAX_TOKENS_EXCEEDED: 'MAX_TOKENS_EXCEEDED',
+  MAX_COST_EXCEEDED: 'MAX_COST_EXCEEDED',
+  /** Refused before execution from the estimate, and answered during it by the run-time budget. */
+  MAX_UPSTREAM_CALLS_EXCEEDED: 'MAX_UPSTREAM_CALLS_EXCEEDED',
+  BODY_TOO_LARGE: 'BODY_TOO_LARGE',
+  LOGIN_NOT_ALONE: 'LOGIN_NOT_ALONE',
+  MAX_INTROSPECTION_DEPTH_EXCEEDED: 'MAX_INTROSPECTION_DEPTH_EXCEEDED',
+  // The HTTP edge, answered before (or instead of) GraphQL execution (`src/http/`).
+  BAD_REQUEST: 'BAD_REQUEST',
+  METHOD_NOT_ALLOWED: 'METHOD_NOT_ALLOWED',
+  REQUEST_TIMEOUT: 'REQUEST_TIMEOUT',
+  UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  HEADERS_TOO_LARGE: 'HEADERS_TOO_LARGE',
+  // Trusted documents (`src/trusted/`).
+  /** A `documentId` or hash that no manifest holds. */
+  PERSISTED_QUERY_NOT_FOUND: 'PERSISTED_QUERY_NOT_FOUND',
+  /** `TRUSTED_DOCUMENTS_ONLY`: a document sent as text that no manifest holds. */
+  PERSISTED_QUERY_NOT_IN_LIST: 'PERSISTED_QUERY_NOT_IN_LIST',
+} as const;
+
+/** One of {@link ErrorCode}. */
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** The codes of the gateway's own limits: their errors carry the setting (`limit`) and its value (`max`). */
+export const LIMIT_CODES = [
+  ErrorCode.MAX_DEPTH_EXCEEDED,
+  ErrorCode.MAX_ALIASES_EXCEEDED,
+  ErrorCode.MAX_DIRECTIVES_EXCEEDED,
+  ErrorCode.MAX_TOKENS_EXCEEDED,
+  ErrorCode.MAX_COST_EXCEEDED,
+  ErrorCode.MAX_UPSTREAM_CALLS_EXCEEDED,
+  ErrorCode.BODY_TOO_LARGE,
+  ErrorCode.LOGIN_NOT_ALONE,
+  ErrorCode.MAX_INTROSPECTION_DEPTH_EXCEEDED,
+] as const;
+
+/** One of {@link LIMIT_CODES}. */
+export type LimitCode = (typeof LIMIT_CODES)[number];
+
+const LIMITS: ReadonlySet<string> = new Set(LIMIT_CODES);
+
+/** Whether `code` is one of the limits' codes. */
+export function isLimitCode(code: unknown): code is LimitCode {
+  return typeof code === 'string' && LIMITS.has(code);
+}

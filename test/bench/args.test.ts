@@ -1,0 +1,66 @@
+/**
+ * The bench's command line (`node:util` `parseArgs`): the same options as before, clear errors, and the
+ * `--features` mode's defaults.
+ */
+import { describe, expect, it } from 'vitest';
+import { parseBenchArgs, USAGE } from '../../bench/args.ts';
+import { WORKLOAD_IDS } from '../../bench/workloads.ts';
+
+describe('bench arguments', () => {
+  it('should default to every workload, three rounds of 3 s and a 500 req/s fixed-rate run', () => {
+    expect(parseBenchArgs([])).toEqual({
+      quick: false,
+      peers: undefined,
+      workloads: [...WORKLOAD_IDS],
+      rounds: 3,
+      roundSeconds: 3,
+      warmupSeconds: 1,
+      firstWarmupSeconds: 5,
+      fixedRate: 500,
+      writeResultsMd: false,
+      baseline: undefined,
+      features: false,
+      help: false,
+    });
+  });
+
+  it('should take lists in any case and answer them in table order', () => {
+    const options = parseBenchArgs(['--peers=p4,f1,P1,p4-log', '--workloads=w2h,W1']);
+    expect(options.peers).toEqual(['P1', 'F1', 'P4', 'P4-log']);
+    expect(options.workloads).toEqual(['W1', 'W2H']);
+  });
+
+  it('should shorten the timings with --quick unless they are given', () => {
+    const options = parseBenchArgs(['--quick', '--duration=2', '--rate=0']);
+    expect(options).toMatchObject({
+      quick: true,
+      roundSeconds: 2,
+      warmupSeconds: 0.25,
+      fixedRate: undefined,
+    });
+  });
+
+  it('should default --features to W1, five rounds and no fixed-rate run', () => {
+    expect(parseBenchArgs(['--features'])).toMatchObject({
+      features: true,
+      workloads: ['W1'],
+      rounds: 5,
+      fixedRate: undefined,
+    });
+  });
+
+  it.each([
+    [['--peers=P9'], /--peers: unknown P9/],
+    [['--rounds=-1'], /--rounds: expected a number ≥ 0, got -1/],
+    [['--rate='], /--rate: expected a number ≥ 0/],
+    [['--speed=3'], /Unknown option '--speed'/],
+    [['--quick=yes'], /--quick/],
+    [['W1'], /positional/],
+  ])('should refuse %j', (argv, message) => {
+    expect(() => parseBenchArgs(argv)).toThrow(message);
+  });
+
+  it('should show the usage with an unknown option', () => {
+    expect(() => parseBenchArgs(['--nope'])).toThrow(USAGE);
+  });
+});

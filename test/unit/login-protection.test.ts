@@ -1,0 +1,75 @@
+/**
+ * Login protection is told what a login came to (accepted or refused) by the resolver: only a refusal
+ * counts, an outage is passed on untouched, and every refusal answers the same generic UNAUTHENTICATED.
+ */
+import { GraphQLError } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { createAccountLinks } from '../../src/auth/account-links.ts';
+import { createDeviceTokens } from '../../src/auth/device-token.ts';
+import { createLoginLimiter } from '../../src/auth/login-limiter.ts';
+import { createLoginProtection, type LoginOutcome } from '../../src/auth/login-protection.ts';
+
+interface Identity {
+  userId: string | null;
+}
+
+function protection(maxConsecutiveFailures = 2) {
+  return createLoginProtection({
+    limiter: createLoginLimiter({
+      maxConsecutiveFailures,
+      blockSeconds: 60,
+      maxFailuresPerUser: 100,
+      maxFailuresPerIp: 100,
+    }),
+    links: createAccountLinks({ ttlSeconds: 60 }),
+    devices: createDeviceTokens({ secret: 's'.repeat(32), ttlSeconds: 60 }),
+    minFailureMillis: 0,
+  });
+}
+
+const attempt = { username: 'demo', clientIp: '10.0.0.1', deviceToken: undefined };
+const refused = (): Promise<LoginOutcome<Identity>> => Promise.resolve({ accepted: false });
+const accepted = (): Promise<LoginOutcome<Identity>> =>
+  Promise.resolve({ accepted: true, result: { userId: null } });
+
+/** The error `work` rejects with. */
+async function failure(work: Promise<unknown>): Promise<unknown> {
+  return work.then(
+    () => expect.fail('expected a rejection'),
+    (error: unknown) => error,
+  );
+}
+
+/** The GraphQL error `work` rejects with. */
+async function refusal(work: Promise<unknown>): Promise<GraphQLError> {
+  const error = await failure(work);
+  if (!(error instanceof GraphQLError)) return expect.fail(`expected a GraphQLError, got ${String(error)}`);
+  return error;
+}
+
+describe('login protection', () => {
+  it('should answer an accepted login with its result and a device token', async () => {
+    const { result, deviceToken } = await protection().run(attempt, accepted);
+    expect(result).toEqual({ userId: null });
+    expect(deviceToken).toEqual(expect.any(String));
+  });
+
+  it('should answer a refusal with the generic UNAUTHENTICATED, then block after the limit', async () => {
+    const guard = protection(2);
+    const first = await refusal(guard.run(attempt, refused));
+    expect(first.message).toBe('Invalid username or password.');
+    expect(first.extensions).toEqual({ code: 'UNAUTHENTICATED' });
+    const second = await refusal(guard.run(attempt, refused));
+    expect(second.extensions).toMatchObject({ code: 'UNAUTHENTICATED', retryAfter: expect.any(Number) });
+    const blocked = await refusal(guard.run(attempt, accepted));
+    expect(blocked.extensions).toMatchObject({ code: 'UNAUTHENTICATED', retryAfter: expect.any(Number) });
+  });
+
+  it('should pass an outage on untouched and not count it', async () => {
+    const guard = protection(1);
+    const outage = new Error('upstream down');
+    expect(await failure(guard.run(attempt, () => Promise.reject(outage)))).toBe(outage);
+    expect(await failure(guard.run(attempt, () => Promise.reject(outage)))).toBe(outage);
+    await expect(guard.run(attempt, accepted)).resolves.toMatchObject({ result: { userId: null } });
+  });
+});
