@@ -3,28 +3,20 @@
  * bundle, schema/, package.json and node_modules; no src/, no emulator/) through `npm start`'s launcher in
  * production, serving /healthz and GraphQL.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
+import { execFile } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCommandNodeOptions } from '../../bench/start-command.ts';
+import { startHttpProcess, stopProcess, type RunningProcess } from '../support/child-process.ts';
+import { freePort } from '../support/free-port.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 let image: string;
 let buildOutput: string;
-let gateway: ChildProcess | undefined;
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  server.close();
-  return typeof address === 'object' && address !== null ? address.port : 0;
-}
+let gateway: RunningProcess | undefined;
 
 beforeAll(async () => {
   image = mkdtempSync(join(tmpdir(), 'gateway-image-'));
@@ -40,8 +32,8 @@ beforeAll(async () => {
   cpSync(join(ROOT, 'scripts', 'start.js'), join(image, 'scripts', 'start.js'));
   symlinkSync(join(ROOT, 'node_modules'), join(image, 'node_modules'));
 }, 60_000);
-afterAll(() => {
-  gateway?.kill('SIGKILL');
+afterAll(async () => {
+  if (gateway !== undefined) await stopProcess(gateway, 0, 'SIGKILL');
   rmSync(image, { recursive: true, force: true });
 });
 
@@ -62,45 +54,34 @@ describe('npm run build', () => {
   it('should start in production from the image’s layout and serve /healthz and GraphQL', async () => {
     const port = await freePort();
     const upstream = 'http://127.0.0.1:9';
-    gateway = spawn(
-      process.execPath,
-      [...startCommandNodeOptions(join(ROOT, 'package.json')), 'scripts/start.js'],
-      {
-        cwd: image,
-        env: {
-          PATH: process.env.PATH ?? '',
-          NODE_ENV: 'production',
-          HOST: '127.0.0.1',
-          PORT: String(port),
-          LOG_LEVEL: 'silent',
-          SESSION_SECRET: 's'.repeat(48),
-          APPLICATION_CODE: 'demo',
-          ...{ API_URL: upstream, BASE_URL: upstream, STUDIO_URL: upstream, SERVER_URL: upstream },
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let stderr = '';
-    gateway.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const base = `http://127.0.0.1:${port}`;
-    let health: Response | undefined;
-    while (health === undefined && gateway.exitCode === null) {
-      health = await fetch(`${base}/healthz`).catch(async () => {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        return undefined;
-      });
-    }
-    expect(stderr).toBe('');
-    expect(health?.status).toBe(200);
-    expect(await health?.json()).toEqual({ status: 'ok' });
+    gateway = await startHttpProcess({
+      name: 'gateway',
+      args: [...startCommandNodeOptions(join(ROOT, 'package.json')), 'scripts/start.js'],
+      cwd: image,
+      env: {
+        PATH: process.env.PATH ?? '',
+        NODE_ENV: 'production',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        LOG_LEVEL: 'silent',
+        SESSION_SECRET: 's'.repeat(48),
+        APPLICATION_CODE: 'demo',
+        ...{ API_URL: upstream, BASE_URL: upstream, STUDIO_URL: upstream, SERVER_URL: upstream },
+      },
+      readyUrl: `${base}/healthz`,
+      timeoutMillis: 50_000,
+    });
+    expect(gateway.stderr()).toBe('');
+    const health = await fetch(`${base}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: 'ok' });
     const answer = await fetch(`${base}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ query: '{ __typename }' }),
     });
     expect(await answer.json()).toEqual({ data: { __typename: 'Query' } });
-    const exited = once(gateway, 'exit');
-    gateway.kill('SIGTERM');
-    expect((await exited)[0]).toBe(0);
+    expect((await stopProcess(gateway, 30_000)).code).toBe(0);
   }, 60_000);
 });

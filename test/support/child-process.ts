@@ -20,6 +20,8 @@ export interface StartProcessOptions {
   /** Default: this Node (under `npm` scripts and `npx`, the pinned Node 24 of node_modules). */
   command?: string;
   args: readonly string[];
+  /** Its working directory; default this process's. */
+  cwd?: string;
   /** The child's whole environment; default only `PATH`, so that nothing of the caller's leaks in. */
   env?: NodeJS.ProcessEnv;
   /**
@@ -56,6 +58,7 @@ export function startProcess(options: StartProcessOptions): RunningProcess {
   const fd = logFile === undefined ? undefined : openSync(logFile, 'a');
   const child = spawn(options.command ?? process.execPath, options.args, {
     env: options.env ?? { PATH: process.env.PATH ?? '' },
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     stdio:
       fd === undefined
         ? ['ignore', 'pipe', 'pipe']
