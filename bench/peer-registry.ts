@@ -137,7 +137,8 @@ export async function startPeer(id: PeerId, env: PeerEnvironment): Promise<Runni
     if (checkout === undefined) throw new Error('PB needs --baseline=<checkout of the gateway>');
     const dir = checkout.endsWith('/') ? checkout : `${checkout}/`;
     const neutralised = feature === undefined ? undefined : featureStartOptions(feature);
-    // Started as `npm start` starts it (its Node options, e.g. the heap sizes), not bare `node src/main.ts`.
+    // Started as `npm start` starts it (its Node options, e.g. the heap sizes), not bare `node src/main.ts`;
+    // from the sources, not the bundle, so that the feature copies can swap source modules (same CPU per request).
     const child = startNodeProcess(
       id,
       `${dir}src/main.ts`,

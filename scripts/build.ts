@@ -6,8 +6,9 @@
  *
  * - Packages stay external (`node_modules` beside `dist/`): one copy of `graphql` for Apollo and the schema,
  *   and OpenTelemetry's instrumentations can still patch the packages they load.
- * - The emulator stays out: `src/main.ts` imports it dynamically, only when embedded; that import points at
- *   `emulator/` beside `dist/`, which the image does not have. A static import of it fails the build.
+ * - The emulator stays out: `src/app/start-embedded-emulator.ts` imports it dynamically, only when embedded;
+ *   that import points at `emulator/` beside `dist/`, which the image does not have. A static import of it
+ *   fails the build.
  * - Each source file keeps seeing its own place in the repository (`import.meta.url`, `.dirname`,
  *   `.filename`), so files found relative to it (`schema/`, packages' assets) are found from the bundle too.
  */

@@ -37,7 +37,7 @@ export interface SessionSealerOptions {
   secret: string | undefined;
   /** `SESSION_SECRET_PREVIOUS`: the secret being rotated out; its tokens still open, none is sealed with it. */
   previousSecret?: string | undefined;
-  /** Lifetime of new sessions. Default `28_800` (8 h). */
+  /** Lifetime of new sessions. Default `SETTING_DEFAULTS.SESSION_TTL_SECONDS`. */
   ttlSeconds?: number;
   /** Opened sessions kept to skip the decrypt on repeat requests. Default `10_000`. */
   cacheSize?: number;

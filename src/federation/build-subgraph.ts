@@ -12,6 +12,7 @@ import { Kind, parse, visit, type DirectiveNode, type DocumentNode, type GraphQL
 import type { GraphQLContext } from '../graphql/context.ts';
 import type { DataObjectModel } from '../resolvers/mappers.ts';
 import type { ObjectTypeSpec } from '../typed/object-type-spec.ts';
+import { readObject, toModel } from '../objects/read-object.ts';
 
 /** The Federation version this subgraph declares (`@link`). */
 export const FEDERATION_SPEC_URL = 'https://specs.apollo.dev/federation/v2.3';
@@ -68,7 +69,7 @@ function idOf(reference: EntityReference): string | null {
   return typeof id === 'string' && id !== '' ? id : null;
 }
 
-/** `__resolveReference` of every entity, through the request's loaders. */
+/** `__resolveReference` of every entity, through the object service (the request's loaders). */
 export function entityResolvers(specs: readonly ObjectTypeSpec[]): GraphQLResolverMap<unknown> {
   const resolve =
     (objectNameOf: (reference: EntityReference) => string | null) =>
@@ -76,8 +77,7 @@ export function entityResolvers(specs: readonly ObjectTypeSpec[]): GraphQLResolv
       const objectName = objectNameOf(reference);
       const id = idOf(reference);
       if (objectName === null || id === null) return null;
-      const record = await ctx.requireSession().loaders.object(objectName, id);
-      return record === null ? null : { objectName, record };
+      return toModel(objectName, await readObject(ctx.requireSession(), objectName, id));
     };
   const resolvers: Record<string, { __resolveReference: ReturnType<typeof resolve> }> = {
     DataObject: {

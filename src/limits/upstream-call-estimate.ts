@@ -50,7 +50,7 @@ interface PageCost {
 const intOrNull = (value: unknown): number | null => (typeof value === 'number' ? value : null);
 const stringOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
-/** Follows `readConnection`: the window the arguments ask for, and the upstream pages that serve it. */
+/** Follows `readPage` (`src/objects/read-page.ts`): the window the arguments ask for, and the upstream pages that serve it. */
 function pageCost(args: Record<string, unknown>, limits: PageLimits): PageCost {
   const pageArgs: PageArgs = {
     first: intOrNull(args.first),

@@ -31,6 +31,15 @@ export function toModel(objectName: string, record: UpstreamRecord | null): Data
   return record === null ? null : { objectName, record };
 }
 
+/** The upstream's metadata of `objectId` in `category` (`metadata(objectId, category)`). */
+export function readMetadata(
+  auth: AuthenticatedContext,
+  objectId: string,
+  category: string,
+): Promise<unknown> {
+  return auth.loaders.metadata(objectId, category);
+}
+
 /**
  * An object's own metadata (category `none`), one loader call per object: what `DataObject.metadata` and
  * every typed `metadata` field answer.
@@ -40,5 +49,5 @@ export async function readObjectMetadata(
   object: DataObjectModel,
 ): Promise<ObjectMetadataModel> {
   const objectId = object.record._id;
-  return { objectId, category: 'none', data: await auth.loaders.metadata(objectId, 'none') };
+  return { objectId, category: 'none', data: await readMetadata(auth, objectId, 'none') };
 }

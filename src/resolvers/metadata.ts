@@ -1,5 +1,6 @@
 /** `metadata(objectId, category)`. */
 import type { Resolvers } from '../generated/resolvers-types.ts';
+import { readMetadata } from '../objects/read-object.ts';
 import { isUpstreamError } from '../upstream/errors.ts';
 
 const NOT_FOUND = /not found|no such|unknown/i;
@@ -8,11 +9,11 @@ const NOT_FOUND = /not found|no such|unknown/i;
 export const metadataResolvers: Resolvers = {
   Query: {
     async metadata(_parent, { objectId, category }, ctx) {
-      const { loaders } = ctx.requireSession();
+      const auth = ctx.requireSession();
       // Generated types assume the SDL default, but a client may still send `category: null` explicitly.
       const resolvedCategory = typeof category === 'string' ? category : 'none';
       try {
-        const data = await loaders.metadata(objectId, resolvedCategory);
+        const data = await readMetadata(auth, objectId, resolvedCategory);
         return { objectId, category: resolvedCategory, data };
       } catch (error) {
         // The schema promises `null` when the upstream has no metadata for the id: an answer, not an error.

@@ -26,7 +26,7 @@ export interface LoaderOptions {
   maxBatchSize?: number;
   /** URL-encoded bytes of the `_id` alternation per `getAll` (it travels in the URL); split beyond. Default `4_000`. */
   maxCriterionLength?: number;
-  /** Longest id read; longer ones and the empty id fail their key as `invalid_input`. Default `256`. */
+  /** Longest id read; longer ones and the empty id fail their key as `invalid_input`. Default `SETTING_DEFAULTS.UPSTREAM_MAX_ID_LENGTH`. */
   maxIdLength?: number;
   /** Single reads in flight at once: `getObject` (all of `exact` mode) and metadata. Default `8`. */
   exactConcurrency?: number;

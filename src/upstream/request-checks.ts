@@ -11,16 +11,16 @@ import { SETTING_DEFAULTS } from '../config/defaults.ts';
 
 /** Limits of {@link createRequestChecks}. */
 export interface RequestLimits {
-  /** Longest id, in UTF-16 units. Default `256`. */
+  /** Longest id, in UTF-16 units. Default `SETTING_DEFAULTS.UPSTREAM_MAX_ID_LENGTH`. */
   maxIdLength: number;
   /**
-   * Longest request line plus headers the upstream accepts, in bytes. Default `8_192`, Tomcat's
+   * Longest request line plus headers the upstream accepts, in bytes. Default `SETTING_DEFAULTS.UPSTREAM_MAX_URL_BYTES`, Tomcat's
    * `maxHttpHeaderSize`; the update's fields travel in the query string, so they count too.
    */
   maxUrlBytes: number;
-  /** Deepest nesting of objects and arrays in written data. Default `32`. */
+  /** Deepest nesting of objects and arrays in written data. Default `SETTING_DEFAULTS.UPSTREAM_MAX_DATA_DEPTH`. */
   maxDataDepth: number;
-  /** Largest written data, as JSON, in bytes. Default `1_048_576`. */
+  /** Largest written data, as JSON, in bytes. Default `SETTING_DEFAULTS.UPSTREAM_MAX_DATA_BYTES`. */
   maxDataBytes: number;
 }
 

@@ -55,30 +55,30 @@ export type GuardRejection =
 export interface ResilienceOptions {
   /** The origin (`http://host:port`) each operation is sent to: one breaker per origin. */
   originOf(operation: WireOperation): string;
-  /** Retries of a failed read (`timeout`/`unavailable`). Default `2`. */
+  /** Retries of a failed read (`timeout`/`unavailable`). Default `SETTING_DEFAULTS.UPSTREAM_READ_RETRIES`. */
   readRetries?: number;
   /** Default: 20 % of the successes of the last 10 s. */
   retryBudget?: RetryBudget;
-  /** Share of sick answers, in per cent of the window's calls, that opens an origin's breaker. Default `50`. */
+  /** Share of sick answers, in per cent of the window's calls, that opens an origin's breaker. Default `SETTING_DEFAULTS.UPSTREAM_BREAKER_FAILURE_PERCENT`. */
   breakerFailurePercent?: number;
-  /** The window the breaker samples. Default `10_000`. */
+  /** The window the breaker samples. Default `SETTING_DEFAULTS.UPSTREAM_BREAKER_WINDOW_MS`. */
   breakerWindowMillis?: number;
-  /** Calls the window must hold before the breaker may open (low traffic never opens it). Default `20`. */
+  /** Calls the window must hold before the breaker may open (low traffic never opens it). Default `SETTING_DEFAULTS.UPSTREAM_BREAKER_MIN_CALLS`. */
   breakerMinimumCalls?: number;
   /**
    * Different users (or login names) whose calls must have failed in the window before the breaker may
-   * open, so that no single tenant can open it (`spread-breaker.ts`). Default `2`.
+   * open, so that no single tenant can open it (`spread-breaker.ts`). Default `SETTING_DEFAULTS.UPSTREAM_BREAKER_MIN_SOURCES`.
    */
   breakerMinimumSources?: number;
-  /** How long an open breaker fails fast before a half-open probe. Default `5_000`. */
+  /** How long an open breaker fails fast before a half-open probe. Default `SETTING_DEFAULTS.UPSTREAM_BREAKER_HALF_OPEN_MS`. */
   breakerHalfOpenAfterMillis?: number;
-  /** Upstream calls in flight at once, over all origins. Default `64`. */
+  /** Upstream calls in flight at once, over all origins. Default `SETTING_DEFAULTS.UPSTREAM_MAX_CONCURRENT`. */
   maxConcurrentCalls?: number;
-  /** Calls waiting for a slot; more are refused with `overloaded`. Default `512`. */
+  /** Calls waiting for a slot; more are refused with `overloaded`. Default `SETTING_DEFAULTS.UPSTREAM_MAX_QUEUED`. */
   maxQueuedCalls?: number;
   /** Of `maxConcurrentCalls`, the most one session may hold at once. Default a quarter of it (`16`). */
   maxConcurrentCallsPerSession?: number;
-  /** Calls of one session waiting for its share; more are refused with `session_overloaded`. Default `64`. */
+  /** Calls of one session waiting for its share; more are refused with `session_overloaded`. Default `SETTING_DEFAULTS.UPSTREAM_MAX_QUEUED_PER_SESSION`. */
   maxQueuedCallsPerSession?: number;
   /** Asked before every attempt; `false` refuses it with `call_budget` (the request spent its budget). */
   takeCall?: () => boolean;

@@ -60,19 +60,19 @@ export interface UpstreamUrls {
 
 /** Settings of {@link UpstreamClient}. Every deadline is in milliseconds. */
 export interface UpstreamClientOptions extends UpstreamUrls {
-  /** How `pageStart` counts. Default `page0`. */
+  /** How `pageStart` counts. Default `SETTING_DEFAULTS.UPSTREAM_PAGE_START`. */
   pageStartMode?: PageStartMode;
-  /** Connection deadline. Default `2_000`. */
+  /** Connection deadline. Default `SETTING_DEFAULTS.UPSTREAM_CONNECT_TIMEOUT_MS`. */
   connectTimeoutMillis?: number;
-  /** Deadline for the response headers. Default `5_000`. */
+  /** Deadline for the response headers. Default `SETTING_DEFAULTS.UPSTREAM_HEADERS_TIMEOUT_MS`. */
   headersTimeoutMillis?: number;
-  /** Deadline between body chunks. Default `5_000`. */
+  /** Deadline between body chunks. Default `SETTING_DEFAULTS.UPSTREAM_BODY_TIMEOUT_MS`. */
   bodyTimeoutMillis?: number;
-  /** Deadline for the whole call. Default `10_000`. */
+  /** Deadline for the whole call. Default `SETTING_DEFAULTS.UPSTREAM_CALL_TIMEOUT_MS`. */
   callTimeoutMillis?: number;
   /** Largest response body accepted, in bytes. Default `8 * 1024 * 1024`. */
   maxResponseBytes?: number;
-  /** Connections per upstream origin. Default `32`. */
+  /** Connections per upstream origin. Default `SETTING_DEFAULTS.UPSTREAM_CONNECTIONS`. */
   connectionsPerOrigin?: number;
   /** Case-insensitive pattern of upstream messages that mean "your token is no good". */
   authErrorPattern?: RegExp;
