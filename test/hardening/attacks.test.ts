@@ -7,7 +7,7 @@
  * The pattern tests run the patterns through a real JVM (`java.util.regex`, as the upstream's
  * `String.matches`) on field values the gateway lets any caller store (well inside `MAX_BODY_BYTES`, 100 kB).
  */
-import { createServer, request as httpRequest } from 'node:http';
+import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
 import { createPatternGuard } from '../../src/upstream/pattern-guard.ts';
@@ -16,6 +16,7 @@ import { useJavaRegexTimer } from '../support/java/java-regex-timer.ts';
 import { startGateway, type TestGateway } from '../support/gateway-harness.ts';
 import { LOAN_TYPES, codesOf, loginDemo, postGraphql } from '../support/post-graphql.ts';
 import { listenOnLoopback } from '../support/servers/listen-on-loopback.ts';
+import { forwardRequest } from '../support/servers/forward-request.ts';
 
 const LIMIT_MILLIS = 100;
 const LOAN = 'com.example.LoanType';
@@ -73,15 +74,7 @@ async function startJavaLikeUpstream(
     const url = new URL(req.url ?? '/', 'http://x');
     const command = url.searchParams.get('filterCommand');
     const forward = () => {
-      const upstream = httpRequest(
-        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        },
-      );
-      upstream.on('error', () => res.destroy());
-      req.pipe(upstream);
+      forwardRequest(target, req, res);
     };
     if (command === null) {
       forward();

@@ -6,13 +6,14 @@
  * per upstream call with its batch size, retries and outcome class, undici's span under it whose context
  * reached the upstream; the log line carries the trace id; no secret is in any span.
  */
-import { createServer, request as httpRequest, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
 import { stopProcess } from '../support/child-process.ts';
 import { startGatewayCommand, type GatewayCommand } from '../support/gateway-command.ts';
+import { forwardRequest } from '../support/servers/forward-request.ts';
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const CALLER_SPAN_ID = '00f067aa0ba902b7';
@@ -90,20 +91,7 @@ beforeAll(async () => {
   proxy = createServer((req, res) => {
     const header = req.headers.traceparent;
     if (typeof header === 'string') upstreamTraceparents.push(header);
-    const forward = httpRequest(
-      {
-        host: upstream.hostname,
-        port: upstream.port,
-        path: req.url,
-        method: req.method,
-        headers: req.headers,
-      },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    req.pipe(forward);
+    forwardRequest(upstream, req, res);
   });
   proxyUrl = await listen(proxy);
   receiver = createServer((req, res) => {

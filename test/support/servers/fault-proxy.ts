@@ -5,8 +5,9 @@
  * at a time, forever: every chunk arrives within the body timeout, only the whole-call deadline ends it).
  * With no fault set, every request is passed through unchanged.
  */
-import { createServer, request as httpRequest } from 'node:http';
+import { createServer } from 'node:http';
 import { listenOnLoopback } from './listen-on-loopback.ts';
+import { forwardRequest } from './forward-request.ts';
 
 /** The proxy's own faults. */
 export type ProxyFault = 'hang' | 'stall' | 'drip' | undefined;
@@ -38,15 +39,7 @@ export async function startFaultProxy(targetUrl: string): Promise<FaultProxy> {
       });
       return;
     }
-    const upstream = httpRequest(
-      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    upstream.on('error', () => res.destroy());
-    req.pipe(upstream);
+    forwardRequest(target, req, res);
   });
   const listening = await listenOnLoopback(server);
   return {

@@ -5,8 +5,9 @@
  * such as `/metadata/get//` (404). Everything else passes through unchanged. It records every request it
  * refused, so a test can assert that the gateway never sent one.
  */
-import { createServer, request as httpRequest } from 'node:http';
+import { createServer } from 'node:http';
 import { listenOnLoopback } from './listen-on-loopback.ts';
+import { forwardRequest } from './forward-request.ts';
 
 /** A running proxy. */
 export interface ServletProxy {
@@ -35,15 +36,7 @@ export async function startServletProxy(targetUrl: string): Promise<ServletProxy
       return;
     }
     passed += 1;
-    const upstream = httpRequest(
-      { host: target.hostname, port: target.port, method: req.method, path: url, headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    upstream.on('error', () => res.destroy());
-    req.pipe(upstream);
+    forwardRequest(target, req, res, url);
   });
   // Node answers 431 itself for an over-long request head; count those too.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
