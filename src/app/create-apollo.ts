@@ -22,6 +22,7 @@ import { buildSchema } from '../graphql/schema.ts';
 import { linkGraphiqlFromLandingPage } from '../http/graphiql-link.ts';
 import { refuseSubscriptions } from '../http/refuse-subscriptions.ts';
 import { createQueryLimits } from '../limits/armor.ts';
+import { createDocumentStore, createPersistedQueryCache } from '../limits/document-store.ts';
 import { createUpstreamCallLimit } from '../limits/upstream-call-limit.ts';
 import { createRequestLogPlugin } from '../observability/request-log-plugin.ts';
 import type { RequestScopes } from '../observability/request-scope.ts';
@@ -55,6 +56,9 @@ export async function createApollo(options: ApolloOptions): Promise<ApolloServer
     stopOnTerminationSignals: false,
     validationRules: limits.validationRules,
     parseOptions: limits.parseOptions,
+    // Apollo's defaults size documents by their JSON, not by the source text and tokens they keep (issue 19).
+    documentStore: createDocumentStore(config.documentLimits.cacheBytes),
+    persistedQueries: { cache: createPersistedQueryCache(config.documentLimits.cacheBytes) },
     hideSchemaDetailsFromClientErrors: config.production,
     formatError: createErrorFormatter({ production: config.production }),
     plugins: [

@@ -1,9 +1,11 @@
 /**
  * Assembly step: what runs around every request before GraphQL does: the request log and its scope, the
- * HTTP error answers, the `/graphql` headers, and the trusted-documents check when manifests are set.
+ * HTTP error answers, the `/graphql` headers, the document size limits, and the trusted-documents check when
+ * manifests are set.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GatewayConfig } from '../config/gateway-config.ts';
+import { registerDocumentLimits } from '../http/document-limits-hook.ts';
 import { registerErrorHandler } from '../http/error-handler.ts';
 import { registerGraphqlHeaders } from '../http/graphql-headers.ts';
 import { registerTrustedDocuments } from '../http/trusted-documents-hook.ts';
@@ -41,6 +43,13 @@ export function registerRequestHooks(app: FastifyInstance, options: RequestHooks
   };
   registerErrorHandler(app, { maxBodyBytes: config.maxBodyBytes, onRefused });
   registerGraphqlHeaders(app, graphqlPath);
+  // Before the trusted-documents hook: only the text the caller sent is measured.
+  registerDocumentLimits(app, {
+    path: graphqlPath,
+    maxBytes: config.documentLimits.maxBytes,
+    maxCommentBytes: config.documentLimits.maxCommentBytes,
+    onRefused,
+  });
   if (options.trustedDocuments !== undefined) {
     registerTrustedDocuments(app, {
       path: graphqlPath,

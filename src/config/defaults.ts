@@ -52,6 +52,16 @@ export const SETTING_DEFAULTS = {
   MAX_COST: 5000,
   MAX_UPSTREAM_CALLS_PER_REQUEST: 50,
   MAX_BODY_BYTES: 100_000,
+  /** 32 KiB: a thousand tokens (`MAX_TOKENS`) of a printed document take about 10 KiB. */
+  MAX_DOCUMENT_BYTES: 32_768,
+  MAX_COMMENT_BYTES: 4_096,
+  /** 16 MiB of the 256 MiB heap, counted as the parsed documents really take (`document-store.ts`). */
+  DOCUMENT_CACHE_BYTES: 16_777_216,
+  MAX_CONNECTIONS: 1_024,
+  MAX_CONNECTIONS_PER_ADDRESS: 256,
+  /** 32 MiB: request bodies being received or served at once, held in the heap until the answer is sent. */
+  MAX_INFLIGHT_BODY_BYTES: 33_554_432,
+  MAX_INFLIGHT_BODY_BYTES_PER_ADDRESS: 8_388_608,
   HTTP_REQUEST_TIMEOUT_MS: 10_000,
   HTTP_HEADERS_TIMEOUT_MS: 5_000,
   /** Longer than the usual 60 s of load balancers, so they close first. */

@@ -81,6 +81,26 @@ export interface GatewayConfig {
   maxUpstreamCallsPerRequest: number;
   /** `MAX_BODY_BYTES`: largest request body; more is `BODY_TOO_LARGE`. */
   maxBodyBytes: number;
+  /** What a GraphQL document may cost before and after parsing; see `src/limits/document-limits.ts`. */
+  documentLimits: {
+    /** `MAX_DOCUMENT_BYTES`: largest document text a caller may send (UTF-8); more is `DOCUMENT_TOO_LARGE`. */
+    maxBytes: number;
+    /** `MAX_COMMENT_BYTES`: comment text in one document; more is `COMMENTS_TOO_LARGE`. */
+    maxCommentBytes: number;
+    /** `DOCUMENT_CACHE_BYTES`: the parsed-document cache's total, counted as the heap it takes; `0` = off. */
+    cacheBytes: number;
+  };
+  /** Connections and request bodies held at once; see `src/http/connection-limits.ts`. */
+  connectionLimits: {
+    /** `MAX_CONNECTIONS`: open client connections in all. */
+    maxConnections: number;
+    /** `MAX_CONNECTIONS_PER_ADDRESS`: open connections from one peer address. */
+    maxConnectionsPerAddress: number;
+    /** `MAX_INFLIGHT_BODY_BYTES`: declared bytes of request bodies not yet answered, in all. */
+    maxInflightBodyBytes: number;
+    /** `MAX_INFLIGHT_BODY_BYTES_PER_ADDRESS`: the same from one client address. */
+    maxInflightBodyBytesPerAddress: number;
+  };
   /** The HTTP listener's timeouts, which reap slow or silent clients; see `src/http/server-options.ts`. */
   http: {
     /** `HTTP_REQUEST_TIMEOUT_MS`: to receive a whole request, headers and body (408 after). */

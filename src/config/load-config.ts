@@ -69,6 +69,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     // A request's execution sends nothing on its socket: a shorter idle limit would cut slow answers.
     throw new ConfigError('Invalid setting HTTP_CONNECTION_TIMEOUT_MS: must exceed REQUEST_TIMEOUT_MS');
   }
+  if (e.MAX_CONNECTIONS_PER_ADDRESS > e.MAX_CONNECTIONS) {
+    throw new ConfigError('Invalid setting MAX_CONNECTIONS_PER_ADDRESS: must not exceed MAX_CONNECTIONS');
+  }
+  if (e.MAX_INFLIGHT_BODY_BYTES_PER_ADDRESS > e.MAX_INFLIGHT_BODY_BYTES) {
+    throw new ConfigError(
+      'Invalid setting MAX_INFLIGHT_BODY_BYTES_PER_ADDRESS: must not exceed MAX_INFLIGHT_BODY_BYTES',
+    );
+  }
+  if (e.MAX_INFLIGHT_BODY_BYTES_PER_ADDRESS < e.MAX_BODY_BYTES) {
+    // Otherwise a body under MAX_BODY_BYTES could never be received.
+    throw new ConfigError(
+      'Invalid setting MAX_INFLIGHT_BODY_BYTES_PER_ADDRESS: must be at least MAX_BODY_BYTES',
+    );
+  }
   const trustedFiles = (e.TRUSTED_DOCUMENTS ?? '')
     .split(',')
     .map((file) => file.trim())
@@ -128,6 +142,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     },
     maxUpstreamCallsPerRequest: e.MAX_UPSTREAM_CALLS_PER_REQUEST,
     maxBodyBytes: e.MAX_BODY_BYTES,
+    documentLimits: {
+      maxBytes: e.MAX_DOCUMENT_BYTES,
+      maxCommentBytes: e.MAX_COMMENT_BYTES,
+      cacheBytes: e.DOCUMENT_CACHE_BYTES,
+    },
+    connectionLimits: {
+      maxConnections: e.MAX_CONNECTIONS,
+      maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
+      maxInflightBodyBytes: e.MAX_INFLIGHT_BODY_BYTES,
+      maxInflightBodyBytesPerAddress: e.MAX_INFLIGHT_BODY_BYTES_PER_ADDRESS,
+    },
     http: {
       requestTimeoutMillis: e.HTTP_REQUEST_TIMEOUT_MS,
       headersTimeoutMillis: e.HTTP_HEADERS_TIMEOUT_MS,

@@ -25,6 +25,10 @@ export const ErrorCode = {
   /** Refused before execution from the estimate, and answered during it by the run-time budget. */
   MAX_UPSTREAM_CALLS_EXCEEDED: 'MAX_UPSTREAM_CALLS_EXCEEDED',
   BODY_TOO_LARGE: 'BODY_TOO_LARGE',
+  /** The document text is over `MAX_DOCUMENT_BYTES` (refused before parsing). */
+  DOCUMENT_TOO_LARGE: 'DOCUMENT_TOO_LARGE',
+  /** The document's comments are over `MAX_COMMENT_BYTES` (refused before parsing). */
+  COMMENTS_TOO_LARGE: 'COMMENTS_TOO_LARGE',
   LOGIN_NOT_ALONE: 'LOGIN_NOT_ALONE',
   MAX_INTROSPECTION_DEPTH_EXCEEDED: 'MAX_INTROSPECTION_DEPTH_EXCEEDED',
   // The HTTP edge, answered before (or instead of) GraphQL execution (`src/http/`).
@@ -33,6 +37,8 @@ export const ErrorCode = {
   REQUEST_TIMEOUT: 'REQUEST_TIMEOUT',
   UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
   HEADERS_TOO_LARGE: 'HEADERS_TOO_LARGE',
+  /** HTTP 503: too many connections or request bytes at once, from this address or in all (`reason`). */
+  GATEWAY_BUSY: 'GATEWAY_BUSY',
   // Trusted documents (`src/trusted/`).
   /** A `documentId` or hash that no manifest holds. */
   PERSISTED_QUERY_NOT_FOUND: 'PERSISTED_QUERY_NOT_FOUND',
@@ -52,6 +58,8 @@ export const LIMIT_CODES = [
   ErrorCode.MAX_COST_EXCEEDED,
   ErrorCode.MAX_UPSTREAM_CALLS_EXCEEDED,
   ErrorCode.BODY_TOO_LARGE,
+  ErrorCode.DOCUMENT_TOO_LARGE,
+  ErrorCode.COMMENTS_TOO_LARGE,
   ErrorCode.LOGIN_NOT_ALONE,
   ErrorCode.MAX_INTROSPECTION_DEPTH_EXCEEDED,
 ] as const;

@@ -1,0 +1,97 @@
+/**
+ * Refuses a GraphQL document over its size limits at the HTTP edge, before Apollo hashes, parses or caches
+ * it: text over `MAX_DOCUMENT_BYTES` (413 `DOCUMENT_TOO_LARGE`) and comments over `MAX_COMMENT_BYTES`
+ * (400 `COMMENTS_TOO_LARGE`). Parsing is where a document's cost multiplies (a token object per comment, the
+ * whole text kept by the tree), so the caller's mistake is named before any of it is paid.
+ *
+ * Only text the caller sent is measured: a trusted document (`documentId`, a registered hash) comes from the
+ * operator's manifests, so this hook runs before the trusted-documents hook replaces the request's text.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ErrorCode } from '../graphql/error-codes.ts';
+import { limitErrorBody } from '../graphql/errors.ts';
+import { commentBytes } from '../limits/comment-bytes.ts';
+import { JSON_CONTENT_TYPE } from './http-error.ts';
+
+/** Options of {@link registerDocumentLimits}. */
+export interface DocumentLimitsOptions {
+  /** The GraphQL route (`/graphql`). */
+  path: string;
+  /** `MAX_DOCUMENT_BYTES`. */
+  maxBytes: number;
+  /** `MAX_COMMENT_BYTES`. */
+  maxCommentBytes: number;
+  /** Called with every refusal's code (the request log's outcome). */
+  onRefused?: (request: FastifyRequest, code: string) => void;
+}
+
+/** How a document over a limit is answered. */
+interface Refusal {
+  status: 400 | 413;
+  code: string;
+  body: ReturnType<typeof limitErrorBody>;
+}
+
+/** The document text the caller sent, if any: a POST body's `query`, a GET's `query` parameter. */
+function sentDocument(request: FastifyRequest): string | undefined {
+  if (request.method === 'POST') {
+    const body = request.body;
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+    const query = (body as Record<string, unknown>).query;
+    return typeof query === 'string' ? query : undefined;
+  }
+  if (request.method === 'GET') {
+    const queryAt = request.url.indexOf('?');
+    if (queryAt < 0) return undefined;
+    return new URLSearchParams(request.url.slice(queryAt + 1)).get('query') ?? undefined;
+  }
+  return undefined;
+}
+
+/** Checks `text` against the limits: its length first (cheap), then its comments (one pass). */
+export function checkDocument(
+  text: string,
+  limits: Pick<DocumentLimitsOptions, 'maxBytes' | 'maxCommentBytes'>,
+): Refusal | undefined {
+  const bytes = Buffer.byteLength(text);
+  if (bytes > limits.maxBytes) {
+    return {
+      status: 413,
+      code: ErrorCode.DOCUMENT_TOO_LARGE,
+      body: limitErrorBody(
+        ErrorCode.DOCUMENT_TOO_LARGE,
+        `The GraphQL document is ${bytes} bytes, over the ${limits.maxBytes} this gateway accepts: send a smaller document.`,
+        'MAX_DOCUMENT_BYTES',
+        limits.maxBytes,
+      ),
+    };
+  }
+  const comments = commentBytes(text);
+  if (comments > limits.maxCommentBytes) {
+    return {
+      status: 400,
+      code: ErrorCode.COMMENTS_TOO_LARGE,
+      body: limitErrorBody(
+        ErrorCode.COMMENTS_TOO_LARGE,
+        `The GraphQL document's comments take ${comments} bytes, over the ${limits.maxCommentBytes} this gateway accepts: send the document without its comments.`,
+        'MAX_COMMENT_BYTES',
+        limits.maxCommentBytes,
+      ),
+    };
+  }
+  return undefined;
+}
+
+/** Adds the hook (after body parsing, before the route's handler). Register before the trusted-documents hook. */
+export function registerDocumentLimits(app: FastifyInstance, options: DocumentLimitsOptions): void {
+  app.addHook('preValidation', (request, reply, done) => {
+    const text = request.routeOptions.url === options.path ? sentDocument(request) : undefined;
+    const refusal = text === undefined ? undefined : checkDocument(text, options);
+    if (refusal === undefined) {
+      done();
+      return;
+    }
+    options.onRefused?.(request, refusal.code);
+    void reply.code(refusal.status).type(JSON_CONTENT_TYPE).send(refusal.body);
+  });
+}
