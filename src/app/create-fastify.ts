@@ -1,12 +1,13 @@
-/** Assembly step: the Fastify instance, with the listener's limits and timeouts from the settings. */
+/** Assembly step: the Fastify instance, with the listener's limits, connection caps and timeouts from the settings. */
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { GatewayConfig } from '../config/gateway-config.ts';
+import { limitConnections } from '../http/connection-limits.ts';
 import { httpServerOptions } from '../http/server-options.ts';
 import { requestIdFor } from '../observability/request-log.ts';
 
 /** Creates the instance; `logger` becomes Fastify's own. */
 export function createFastify(config: GatewayConfig, logger: FastifyBaseLogger): FastifyInstance {
-  return Fastify({
+  const app = Fastify({
     // Typed as Fastify's logger interface, so the instance keeps Fastify's default logger type everywhere.
     loggerInstance: logger,
     bodyLimit: config.maxBodyBytes,
@@ -20,4 +21,6 @@ export function createFastify(config: GatewayConfig, logger: FastifyBaseLogger):
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     ...httpServerOptions(config.http, logger),
   });
+  limitConnections(app.server, config.connectionLimits, logger);
+  return app;
 }

@@ -1,10 +1,11 @@
 /**
  * Assembly step: what runs around every request before GraphQL does: the request log and its scope, the
- * HTTP error answers, the `/graphql` headers, the document size limits, and the trusted-documents check when
+ * HTTP error answers, the request-body budget, the `/graphql` headers, the document size limits, and the trusted-documents check when
  * manifests are set.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GatewayConfig } from '../config/gateway-config.ts';
+import { registerBodyBudget } from '../http/body-budget.ts';
 import { registerDocumentLimits } from '../http/document-limits-hook.ts';
 import { registerErrorHandler } from '../http/error-handler.ts';
 import { registerGraphqlHeaders } from '../http/graphql-headers.ts';
@@ -42,6 +43,12 @@ export function registerRequestHooks(app: FastifyInstance, options: RequestHooks
     scopeOf(request)?.errorCodes.push(code);
   };
   registerErrorHandler(app, { maxBodyBytes: config.maxBodyBytes, onRefused });
+  registerBodyBudget(app, {
+    maxInflightBodyBytes: config.connectionLimits.maxInflightBodyBytes,
+    maxInflightBodyBytesPerAddress: config.connectionLimits.maxInflightBodyBytesPerAddress,
+    maxBodyBytes: config.maxBodyBytes,
+    onRefused,
+  });
   registerGraphqlHeaders(app, graphqlPath);
   // Before the trusted-documents hook: only the text the caller sent is measured.
   registerDocumentLimits(app, {

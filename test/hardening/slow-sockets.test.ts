@@ -1,0 +1,167 @@
+/**
+ * Issue 19, item 3: 2,500 slow bodies from one address (each declaring 100,000 bytes, sending 99,990, then
+ * stalling) against the real gateway with production settings. Before the connection caps, 2,500 such
+ * sockets added about 270 MiB of RSS. Now one address holds at most `MAX_CONNECTIONS_PER_ADDRESS` (256)
+ * connections and `MAX_INFLIGHT_BODY_BYTES_PER_ADDRESS` (8 MiB) of bodies; every socket past them is
+ * answered 503 `GATEWAY_BUSY` with its reason, a log line says so, RSS stays within 150 MiB of idle, and a
+ * client at another address (127.0.0.2) logs in and reads meanwhile.
+ */
+import { connect, type Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { statusBytes } from '../../bench/proc-stats.ts';
+import { fetchFrom, type FetchFrom } from '../support/fetch-from.ts';
+import { LOAN_TYPES, LOGIN, postGraphql } from '../support/post-graphql.ts';
+import { startProductionGateway, type ProductionGateway } from '../support/production-gateway.ts';
+
+const SOCKETS = 2_500;
+const BATCH = 250;
+const DECLARED = 100_000;
+const SENT = 99_990;
+const MiB = 1024 * 1024;
+
+let gateway: ProductionGateway;
+let other: FetchFrom;
+const sockets: Socket[] = [];
+
+beforeAll(async () => {
+  gateway = await startProductionGateway();
+  other = fetchFrom('127.0.0.2');
+});
+afterAll(async () => {
+  for (const socket of sockets) socket.destroy();
+  await other.close();
+  await gateway.stop();
+});
+
+/** A slow body: headers, then most of the declared body, then nothing. Collects what the gateway answers. */
+function slowBody(port: number): { socket: Socket; answer: () => string; connected: Promise<void> } {
+  const socket = connect({ host: '127.0.0.1', port });
+  let received = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => {
+    received += chunk;
+  });
+  socket.on('error', () => undefined);
+  const connected = new Promise<void>((resolve) => {
+    socket.once('connect', () => {
+      socket.write(
+        `POST /graphql HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${DECLARED}\r\n\r\n`,
+      );
+      socket.write(`{"query":"${'x'.repeat(SENT - 10)}`);
+      resolve();
+    });
+    socket.once('close', () => resolve());
+  });
+  return { socket, answer: () => received, connected };
+}
+
+/** The other client's session and a read with it, from 127.0.0.2. */
+async function otherClientReads(): Promise<{ status: number; codes: unknown[]; totalCount: unknown }> {
+  const login = await postGraphql(
+    gateway.graphqlUrl,
+    LOGIN,
+    { username: 'demo', password: 'demo-password' },
+    {},
+    other.fetch,
+  );
+  const token = (login.data?.login as { token: string } | undefined)?.token ?? '';
+  const read = await postGraphql(
+    gateway.graphqlUrl,
+    LOAN_TYPES,
+    {},
+    { authorization: `Bearer ${token}` },
+    other.fetch,
+  );
+  return {
+    status: read.status,
+    codes: (read.errors ?? []).map((error) => error.extensions?.code),
+    totalCount: (read.data?.objects as { totalCount?: unknown } | undefined)?.totalCount,
+  };
+}
+
+it('should keep RSS within 150 MiB of idle under 2,500 slow bodies from one address, refuse the rest with GATEWAY_BUSY and serve another address', async () => {
+  const pid = gateway.process.pid;
+  const port = Number(new URL(gateway.baseUrl).port);
+  // Warm up (first login, schema, pools), then idle.
+  expect((await otherClientReads()).status).toBe(200);
+  await sleep(500);
+  const idle = statusBytes(pid, 'VmRSS');
+
+  let peak = idle;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, statusBytes(pid, 'VmRSS'));
+  }, 100);
+  const opened: ReturnType<typeof slowBody>[] = [];
+  try {
+    for (let start = 0; start < SOCKETS; start += BATCH) {
+      const batch = Array.from({ length: BATCH }, () => slowBody(port));
+      opened.push(...batch);
+      sockets.push(...batch.map((slow) => slow.socket));
+      await Promise.all(batch.map((slow) => slow.connected));
+    }
+    // Let the gateway read what it accepted and answer what it refused.
+    await sleep(1_500);
+    const served = await otherClientReads();
+    await sleep(500);
+    peak = Math.max(peak, statusBytes(pid, 'VmRSS'));
+
+    expect(served).toEqual({ status: 200, codes: [], totalCount: expect.any(Number) });
+    expect(gateway.process.exited).toBeUndefined();
+    expect(peak - idle, `idle ${idle} B, peak ${peak} B`).toBeLessThan(150 * MiB);
+
+    const answers = opened.map((slow) => slow.answer());
+    const busy = answers.filter((text) => text.startsWith('HTTP/1.1 503') && text.includes('"GATEWAY_BUSY"'));
+    const reasons = new Set(busy.map((text) => /"reason":"(\w+)"/.exec(text)?.[1]));
+    // The address's 8 MiB of bodies hold about 83 of them; every other socket is refused with its reason
+    // (its connections are closed as soon as refused, so the connection cap is rarely the first reached).
+    expect(busy.length).toBeGreaterThanOrEqual(SOCKETS - 256);
+    expect(reasons).toContain('body_bytes_per_address');
+    expect([...reasons].every((reason) => reason?.endsWith('_per_address'))).toBe(true);
+    expect(busy[0]).toMatch(/retry-after: 1/i);
+  } finally {
+    clearInterval(sampler);
+    for (const slow of opened) slow.socket.destroy();
+  }
+  // The held sockets gone, the gateway still answers.
+  await sleep(200);
+  expect((await otherClientReads()).status).toBe(200);
+}, 60_000);
+
+it('should refuse connections past MAX_CONNECTIONS_PER_ADDRESS with 503 GATEWAY_BUSY and a log line, and keep serving another address', async () => {
+  const port = Number(new URL(gateway.baseUrl).port);
+  // Idle connections (nothing sent) from one address: the first 256 are held until the headers timeout.
+  const idle = Array.from({ length: 300 }, () => slowIdle(port));
+  sockets.push(...idle.map((one) => one.socket));
+  try {
+    await Promise.all(idle.map((one) => one.connected));
+    await sleep(500);
+    const refused = idle.map((one) => one.answer()).filter((text) => text.startsWith('HTTP/1.1 503'));
+    expect(refused.length).toBeGreaterThanOrEqual(300 - 256);
+    expect(refused[0]).toContain('"reason":"connections_per_address"');
+    expect(refused[0]).toContain('"limit":"MAX_CONNECTIONS_PER_ADDRESS"');
+    expect((await otherClientReads()).status).toBe(200);
+    // The logger flushes about once a second.
+    await expect
+      .poll(() => gateway.process.stdout(), { timeout: 5_000 })
+      .toContain('connection refused: too many connections');
+  } finally {
+    for (const one of idle) one.socket.destroy();
+  }
+}, 30_000);
+
+/** A connection that sends nothing; collects what the gateway answers. */
+function slowIdle(port: number): { socket: Socket; answer: () => string; connected: Promise<void> } {
+  const socket = connect({ host: '127.0.0.1', port });
+  let received = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => {
+    received += chunk;
+  });
+  socket.on('error', () => undefined);
+  const connected = new Promise<void>((resolve) => {
+    socket.once('connect', () => resolve());
+    socket.once('close', () => resolve());
+  });
+  return { socket, answer: () => received, connected };
+}
