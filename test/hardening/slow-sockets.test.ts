@@ -51,7 +51,9 @@ function slowBody(port: number): { socket: Socket; answer: () => string; connect
       socket.write(`{"query":"${'x'.repeat(SENT - 10)}`);
       resolve();
     });
-    socket.once('close', () => resolve());
+    socket.once('close', () => {
+      resolve();
+    });
   });
   return { socket, answer: () => received, connected };
 }
@@ -160,8 +162,12 @@ function slowIdle(port: number): { socket: Socket; answer: () => string; connect
   });
   socket.on('error', () => undefined);
   const connected = new Promise<void>((resolve) => {
-    socket.once('connect', () => resolve());
-    socket.once('close', () => resolve());
+    socket.once('connect', () => {
+      resolve();
+    });
+    socket.once('close', () => {
+      resolve();
+    });
   });
   return { socket, answer: () => received, connected };
 }

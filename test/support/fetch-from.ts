@@ -23,8 +23,11 @@ export function fetchFrom(localAddress: string): FetchFrom {
         headers: Object.fromEntries(new Headers(headers)),
         body: typeof body === 'string' ? body : null,
       });
-      // undici's Response is the same WHATWG class Node's global fetch answers, from the npm copy.
-      return response as unknown as Response;
+      // Re-wrapped in the global class: undici's npm copy has its own `Response`.
+      return new Response(await response.arrayBuffer(), {
+        status: response.status,
+        headers: Object.fromEntries(response.headers),
+      });
     },
     close: () => agent.close(),
   };
