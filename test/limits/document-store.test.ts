@@ -4,7 +4,11 @@
  */
 import { parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { createDocumentStore, estimateDocumentBytes } from '../../src/limits/document-store.ts';
+import {
+  createDocumentStore,
+  createPersistedQueryCache,
+  estimateDocumentBytes,
+} from '../../src/limits/document-store.ts';
 
 const padded = (i: number) => parse(`#${'x'.repeat(95_000)}\nquery Q${i} { __typename }`);
 
@@ -47,5 +51,17 @@ describe('createDocumentStore', () => {
 
   it('should be off (no cache at all) at 0', () => {
     expect(createDocumentStore(0)).toBeNull();
+  });
+});
+
+describe('createPersistedQueryCache', () => {
+  it('should count texts at two bytes a character and hold at most its bytes', async () => {
+    const cache = createPersistedQueryCache(100_000);
+    for (let i = 0; i < 100; i++) await cache.set(`h${i}`, `query Q${i} { __typename }`.padEnd(4_000, ' '));
+    // 8,000 bytes a text: twelve fit.
+    expect(cache.heldBytes).toBeLessThanOrEqual(100_000);
+    expect(cache.heldBytes).toBeGreaterThan(80_000);
+    expect(await cache.get('h99')).toMatch(/^query Q99/);
+    expect(await cache.get('h80')).toBeUndefined();
   });
 });
