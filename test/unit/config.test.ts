@@ -85,6 +85,17 @@ describe('hardening settings', () => {
       maxCost: 5000,
     });
     expect(config.maxBodyBytes).toBe(100_000);
+    expect(config.documentLimits).toEqual({
+      maxBytes: 32_768,
+      maxCommentBytes: 4_096,
+      cacheBytes: 16_777_216,
+    });
+    expect(config.connectionLimits).toEqual({
+      maxConnections: 1_024,
+      maxConnectionsPerAddress: 256,
+      maxInflightBodyBytes: 33_554_432,
+      maxInflightBodyBytesPerAddress: 8_388_608,
+    });
     expect(config.trustedProxies).toEqual([]);
     expect(config.redisUrl).toBeUndefined();
     expect(config.login).toEqual({
@@ -147,6 +158,13 @@ describe('hardening settings', () => {
     ['HTTP_HEADERS_TIMEOUT_MS', { HTTP_HEADERS_TIMEOUT_MS: '20000' }],
     ['HTTP_CONNECTION_TIMEOUT_MS', { HTTP_CONNECTION_TIMEOUT_MS: '15000' }],
     ['HTTP_REQUEST_TIMEOUT_MS', { HTTP_REQUEST_TIMEOUT_MS: '0' }],
+    ['MAX_DOCUMENT_BYTES', { MAX_DOCUMENT_BYTES: '10' }],
+    ['MAX_CONNECTIONS_PER_ADDRESS', { MAX_CONNECTIONS: '100', MAX_CONNECTIONS_PER_ADDRESS: '200' }],
+    [
+      'MAX_INFLIGHT_BODY_BYTES_PER_ADDRESS',
+      { MAX_INFLIGHT_BODY_BYTES: '2000000', MAX_INFLIGHT_BODY_BYTES_PER_ADDRESS: '3000000' },
+    ],
+    ['MAX_INFLIGHT_BODY_BYTES_PER_ADDRESS', { MAX_INFLIGHT_BODY_BYTES_PER_ADDRESS: '50000' }],
   ])('should refuse a bad %s with one line naming it', (name, env) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid setting ${name}:`));
