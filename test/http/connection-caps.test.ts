@@ -95,6 +95,30 @@ describe('connection caps', () => {
   });
 });
 
+describe('the per-address count', () => {
+  it('should hold no more addresses than MAX_CONNECTIONS, however many addresses connect', async () => {
+    let counts: ConnectionCounts | undefined;
+    const port = await startServer((server) => {
+      counts = limitConnections(
+        server.server,
+        { maxConnections: 5, maxConnectionsPerAddress: 1 },
+        server.log,
+      );
+    });
+    let most = 0;
+    for (let host = 10; host < 40; host++) {
+      const client = rawClient(port, `127.0.0.${String(host)}`);
+      await client.connected;
+      most = Math.max(most, counts?.addresses() ?? 0);
+    }
+    await sleep(100);
+    const refused = clients.filter((client) => reasonOf(client.received()) === 'connections');
+    expect(most).toBeLessThanOrEqual(5);
+    expect(counts?.addresses()).toBe(5);
+    expect(refused).toHaveLength(25);
+  });
+});
+
 describe('request-body budget', () => {
   it('should reserve declared bodies per address and in all, and release them with the answer', async () => {
     let budget: BodyBudget | undefined;
