@@ -81,7 +81,8 @@ export function createDocumentStore(maxBytes: number): (DocumentStore & { heldBy
 
 /**
  * The cache of automatic persisted queries (document texts by hash), of at most `maxBytes`; a text is
- * counted at two bytes per character, V8's storage of any text beyond Latin-1.
+ * counted at two bytes per character, V8's storage of any text beyond Latin-1. Apollo's TTL is not kept: a
+ * text leaves when the cache needs its room, and a client whose hash is gone sends the text again.
  */
 export function createPersistedQueryCache(maxBytes: number): ByteSizedCache<string> {
   return new ByteSizedCache<string>(Math.max(1, maxBytes), (text) => text.length * 2);
