@@ -6,6 +6,7 @@
  *
  * A connection past a cap is answered 503 `GATEWAY_BUSY` before any of its bytes are read, and closed; Node's
  * HTTP handling never sees it. A log line says so, at most one per second with the count since the last.
+ * While as many refused connections as `MAX_CONNECTIONS` are still being answered, more are closed at once.
  *
  * The per-address count is a map whose entries live only while their address has an accepted connection
  * open, so it never holds more than `MAX_CONNECTIONS` entries, however many addresses an attacker uses.
@@ -52,6 +53,8 @@ export function limitConnections(
   const perAddress = new Map<string, number>();
   let refusedSinceLog = 0;
   let lastLogAt = 0;
+  // Refused sockets still being answered: bounded too, or a connection flood would hold file descriptors.
+  let lingering = 0;
 
   const refuse = (socket: Socket, reason: BusyReason, address: string): void => {
     refusedSinceLog++;
@@ -64,9 +67,17 @@ export function limitConnections(
       lastLogAt = now;
       refusedSinceLog = 0;
     }
+    socket.on('error', () => undefined);
+    if (lingering >= caps.maxConnections) {
+      socket.destroy();
+      return;
+    }
+    lingering++;
+    socket.once('close', () => {
+      lingering--;
+    });
     // Half-close after the answer and drop what the client still sends, so that it reads the 503 rather
     // than a reset; a client that never closes its side is destroyed soon after.
-    socket.on('error', () => undefined);
     socket.end(rawBusyResponse(reason));
     socket.resume();
     socket.setTimeout(REFUSED_LINGER_MILLIS, () => socket.destroy());
