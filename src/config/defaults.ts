@@ -52,7 +52,7 @@ export const SETTING_DEFAULTS = {
   MAX_COST: 5000,
   MAX_UPSTREAM_CALLS_PER_REQUEST: 50,
   MAX_BODY_BYTES: 100_000,
-  /** 32 KiB: a thousand tokens (`MAX_TOKENS`) of a printed document take about 10 KiB. */
+  /** 32 KiB: a thousand tokens (`MAX_TOKENS`) of a printed document take about 5 KiB (measured). */
   MAX_DOCUMENT_BYTES: 32_768,
   MAX_COMMENT_BYTES: 4_096,
   /** 16 MiB of the 256 MiB heap, counted as the parsed documents really take (`document-store.ts`). */
