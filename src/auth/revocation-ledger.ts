@@ -48,17 +48,20 @@ export interface RevocationLedger<Reason> {
 }
 
 interface Entry<Reason> {
-  owner: string;
+  owner: Owner;
   reason: Reason;
   issuedAtSeconds: number;
-  expiresAtMillis: number;
+  /** In seconds: a small integer, stored inline (milliseconds would take a heap number per entry). */
+  expiresAtSeconds: number;
 }
 
 interface Owner {
-  tokenIds: Set<string>;
+  key: string;
+  /** Single entries held. */
+  count: number;
   /** Tokens issued before this second are dead (0: none). */
   cutOffSeconds: number;
-  cutOffUntilMillis: number;
+  cutOffUntilSeconds: number;
 }
 
 /** Sweeps of expired entries happen when the list has doubled since the last one (amortised O(1)). */
@@ -68,63 +71,67 @@ const FIRST_SWEEP_AT = 1_024;
 export function createRevocationLedger<Reason>(
   options: RevocationLedgerOptions<Reason>,
 ): RevocationLedger<Reason> {
-  const { maxPerUser, maxEntries, now } = options;
+  const { maxPerUser, maxEntries } = options;
+  const nowSeconds = () => options.now() / 1000;
   const entries = new Map<string, Entry<Reason>>();
   const owners = new Map<string, Owner>();
   let nextSweepAt = FIRST_SWEEP_AT;
 
-  const ownerOf = (session: LedgerSession) => `${session.applicationCode}\u0000${session.username}`;
+  const ownerKeyOf = (session: LedgerSession) => `${session.applicationCode}\u0000${session.username}`;
 
   function forget(tokenId: string, entry: Entry<Reason>): void {
     entries.delete(tokenId);
-    const owner = owners.get(entry.owner);
-    if (owner === undefined) return;
-    owner.tokenIds.delete(tokenId);
-    if (owner.tokenIds.size === 0 && owner.cutOffUntilMillis <= now()) owners.delete(entry.owner);
+    const { owner } = entry;
+    owner.count -= 1;
+    if (owner.count === 0 && owner.cutOffUntilSeconds <= nowSeconds()) owners.delete(owner.key);
   }
 
   function sweep(): void {
-    const at = now();
-    for (const [tokenId, entry] of entries) if (entry.expiresAtMillis <= at) forget(tokenId, entry);
+    const at = nowSeconds();
+    for (const [tokenId, entry] of entries) if (entry.expiresAtSeconds <= at) forget(tokenId, entry);
     for (const [key, owner] of owners) {
-      if (owner.tokenIds.size === 0 && owner.cutOffUntilMillis <= at) owners.delete(key);
+      if (owner.count === 0 && owner.cutOffUntilSeconds <= at) owners.delete(key);
     }
     nextSweepAt = Math.max(FIRST_SWEEP_AT, entries.size * 2);
   }
 
-  /** Replaces the owner's entries by a cut-off at its newest revoked token (see the module comment). */
-  function fold(key: string, owner: Owner): void {
+  /**
+   * Replaces the owner's entries by a cut-off at its newest revoked token (see the module comment). Scans
+   * the whole list: it happens at most once per `maxPerUser` revocations of a user, so it costs each
+   * revocation `maxEntries / maxPerUser` steps at most, and saves a per-user index's memory.
+   */
+  function fold(owner: Owner, takeNewestSecond: boolean): void {
     let newest = 0;
-    let until = owner.cutOffUntilMillis;
-    for (const tokenId of owner.tokenIds) {
-      const entry = entries.get(tokenId);
-      if (entry === undefined) continue;
-      newest = Math.max(newest, entry.issuedAtSeconds);
-      until = Math.max(until, entry.expiresAtMillis);
+    let sameSecond = 0;
+    let until = owner.cutOffUntilSeconds;
+    for (const entry of entries.values()) {
+      if (entry.owner !== owner) continue;
+      if (entry.issuedAtSeconds > newest) [newest, sameSecond] = [entry.issuedAtSeconds, 0];
+      if (entry.issuedAtSeconds === newest) sameSecond += 1;
+      until = Math.max(until, entry.expiresAtSeconds);
     }
-    const sameSecond = [...owner.tokenIds].filter((id) => entries.get(id)?.issuedAtSeconds === newest);
-    // More than the share within one second: the cut-off takes that second as well.
-    const cutOff = sameSecond.length > maxPerUser ? newest + 1 : newest;
+    // More than the share within one second (or nothing older to fold): the cut-off takes that second too.
+    const cutOff = takeNewestSecond || sameSecond > maxPerUser ? newest + 1 : newest;
     owner.cutOffSeconds = Math.max(owner.cutOffSeconds, cutOff);
-    owner.cutOffUntilMillis = until;
-    for (const tokenId of [...owner.tokenIds]) {
-      const entry = entries.get(tokenId);
-      if (entry !== undefined && entry.issuedAtSeconds < owner.cutOffSeconds) forget(tokenId, entry);
+    owner.cutOffUntilSeconds = until;
+    for (const [tokenId, entry] of entries) {
+      if (entry.owner === owner && entry.issuedAtSeconds < owner.cutOffSeconds) forget(tokenId, entry);
     }
-    owners.set(key, owner);
+    owners.set(owner.key, owner);
   }
 
-  function heaviest(): [string, Owner] | undefined {
-    let found: [string, Owner] | undefined;
-    for (const pair of owners)
-      if (found === undefined || pair[1].tokenIds.size > found[1].tokenIds.size) found = pair;
+  function heaviest(): Owner | undefined {
+    let found: Owner | undefined;
+    for (const owner of owners.values()) if (found === undefined || owner.count > found.count) found = owner;
     return found;
   }
 
   function coveredByCutOff(session: LedgerSession): boolean {
-    const owner = owners.get(ownerOf(session));
+    const owner = owners.get(ownerKeyOf(session));
     return (
-      owner !== undefined && session.issuedAtSeconds < owner.cutOffSeconds && owner.cutOffUntilMillis > now()
+      owner !== undefined &&
+      session.issuedAtSeconds < owner.cutOffSeconds &&
+      owner.cutOffUntilSeconds > nowSeconds()
     );
   }
 
@@ -132,41 +139,32 @@ export function createRevocationLedger<Reason>(
     reasonOf(session) {
       const entry = entries.get(session.tokenId);
       if (entry !== undefined) {
-        if (entry.expiresAtMillis > now()) return entry.reason;
+        if (entry.expiresAtSeconds > nowSeconds()) return entry.reason;
         forget(session.tokenId, entry);
       }
       return coveredByCutOff(session) ? options.cutOffReason : undefined;
     },
 
     revoke(session, reason) {
-      const expiresAtMillis = session.expiresAtSeconds * 1000;
-      if (expiresAtMillis <= now() || entries.has(session.tokenId) || coveredByCutOff(session)) return;
-      const key = ownerOf(session);
-      const owner = owners.get(key) ?? {
-        tokenIds: new Set<string>(),
-        cutOffSeconds: 0,
-        cutOffUntilMillis: 0,
-      };
-      owners.set(key, owner);
-      entries.set(session.tokenId, {
-        owner: key,
-        reason,
-        issuedAtSeconds: session.issuedAtSeconds,
-        expiresAtMillis,
-      });
-      owner.tokenIds.add(session.tokenId);
-      if (owner.tokenIds.size > maxPerUser) fold(key, owner);
+      const { tokenId, issuedAtSeconds, expiresAtSeconds } = session;
+      if (expiresAtSeconds <= nowSeconds() || entries.has(tokenId) || coveredByCutOff(session)) return;
+      const key = ownerKeyOf(session);
+      let owner = owners.get(key);
+      if (owner === undefined) {
+        owner = { key, count: 0, cutOffSeconds: 0, cutOffUntilSeconds: 0 };
+        owners.set(key, owner);
+      }
+      entries.set(tokenId, { owner, reason, issuedAtSeconds, expiresAtSeconds });
+      owner.count += 1;
+      if (owner.count > maxPerUser) fold(owner, false);
       if (entries.size >= nextSweepAt || entries.size > maxEntries) sweep();
       while (entries.size > maxEntries) {
-        const [heavyKey, heavy] = heaviest() ?? [];
-        if (heavyKey === undefined || heavy === undefined) break;
-        const before = heavy.tokenIds.size;
-        fold(heavyKey, heavy);
+        const heavy = heaviest();
+        if (heavy === undefined) break;
+        const before = heavy.count;
+        fold(heavy, false);
         // Every entry left is of its newest second: end that second too rather than drop anything.
-        if (heavy.tokenIds.size === before) {
-          heavy.cutOffSeconds += 1;
-          fold(heavyKey, heavy);
-        }
+        if (heavy.count === before) fold(heavy, true);
       }
     },
 
