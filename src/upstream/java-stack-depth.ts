@@ -18,9 +18,9 @@
  * Measured with `java` 17 (`test/support/java/RegexTimer.java`, default stack) on subjects that stack as
  * many turns as possible, the interpreter (no JIT: the worst case, frames are largest; a cold upstream runs
  * it) overflows at 5,500–7,400 units: `(?:(?:a*b){100}){100}` at 1,387 turns of 5 units, `((ab?){50}){50}`
- * at 1,405 turns of 5, a 22-node body at 320 turns of 23, five nested alternations at 396 turns of 14; the
- * JIT-compiled matcher at about 8,000–10,000 units. The bound keeps a factor of about 2.7 below the
- * worst, which leaves room for the servlet container's own frames beneath the matcher.
+ * at 1,405 turns of 5, a 22-node body at 320 turns of 23, five nested alternations at 396 turns of 14;
+ * the JIT-compiled matcher (after warm-up) at 9,000–11,500 units. The bound keeps a factor of about 2.7
+ * below the worst, which leaves room for the servlet container's own frames beneath the matcher.
  */
 import type { RegexNode } from './java-regex-ast.ts';
 
