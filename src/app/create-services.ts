@@ -42,6 +42,8 @@ export function createServices(options: ServicesOptions): GatewayServices {
     }),
     revocations: createSessionRevocations({
       redis,
+      maxEntriesPerUser: config.sessionRevocationsPerUser,
+      maxLocalEntries: config.sessionRevocationsMax,
       onStoreError: (error) => {
         logger.warn({ err: error }, "session revocation store failed; this replica's own list answers");
       },

@@ -72,7 +72,7 @@ export function createDeadSessionPlugin(
             if (calls > 0 && !errors.some(isAuthError)) proven.set(session.tokenId, true);
             return;
           }
-          await options.revocations.revoke(session.tokenId, session.expiresAtSeconds, 'rejected_by_upstream');
+          await options.revocations.revoke(session, 'rejected_by_upstream');
           if (proven.has(session.tokenId)) return;
           result.errors = errors.map((error) =>
             isRejection(error) ? notForThisApplication(session, error) : error,

@@ -1,14 +1,16 @@
 /**
  * The list of dead sessions: tokens logged out, or whose upstream token the upstream rejected. Keyed by the
  * token's id (`jti`) and kept until the token's own expiry (after that the token is refused anyway). Held in
- * this process, and in Redis when one is configured so that every replica honours a logout.
+ * this process (`revocation-ledger.ts`, which never drops an unexpired entry), and in Redis when one is
+ * configured, with the token's remaining lifetime as TTL, so that every replica honours a logout.
  *
  * A Redis outage must not become a login outage: while Redis cannot be read, only this replica's own list is
  * consulted (a logout made on another replica during the outage is honoured there and in Redis once
  * written, not here), and the failure is reported.
  */
 import type { Redis } from 'ioredis';
-import { LRUCache } from 'lru-cache';
+import { createRevocationLedger, type LedgerSession } from './revocation-ledger.ts';
+import { SETTING_DEFAULTS } from '../config/defaults.ts';
 
 /** Why a genuine, unexpired session is dead. */
 export type DeadSessionReason = 'revoked' | 'rejected_by_upstream';
@@ -19,7 +21,12 @@ export interface SessionRevocationsOptions {
   redis?: Redis | undefined;
   /** Prefix of the store's keys. Default `session_dead`. */
   keyPrefix?: string;
-  /** Most entries kept in this process (oldest dropped first). Default 100_000. */
+  /**
+   * Dead sessions one user may have listed in this process before they are folded into "every session of
+   * this user issued before its newest logout". Default `SETTING_DEFAULTS.SESSION_REVOCATIONS_PER_USER`.
+   */
+  maxEntriesPerUser?: number;
+  /** Entries all users together may hold here. Default `SETTING_DEFAULTS.SESSION_REVOCATIONS_MAX`. */
   maxLocalEntries?: number;
   /** Clock, for tests. */
   now?: () => number;
@@ -29,10 +36,12 @@ export interface SessionRevocationsOptions {
 
 /** See {@link createSessionRevocations}. */
 export interface SessionRevocations {
-  /** Why the session `tokenId` is dead, or `undefined` when it is not on the list. Never throws. */
-  reasonOf(tokenId: string): Promise<DeadSessionReason | undefined>;
-  /** Puts `tokenId` on the list until `expiresAtSeconds`. Never throws. */
-  revoke(tokenId: string, expiresAtSeconds: number, reason: DeadSessionReason): Promise<void>;
+  /** Why `session` is dead, or `undefined` when it is not on the list. Never throws. */
+  reasonOf(session: LedgerSession): Promise<DeadSessionReason | undefined>;
+  /** Puts `session` on the list until its expiry. Never throws. */
+  revoke(session: LedgerSession, reason: DeadSessionReason): Promise<void>;
+  /** Entries held in this process (tokens and per-user cut-offs). */
+  localSize(): number;
 }
 
 const REASONS: ReadonlySet<string> = new Set<DeadSessionReason>(['revoked', 'rejected_by_upstream']);
@@ -41,19 +50,20 @@ const REASONS: ReadonlySet<string> = new Set<DeadSessionReason>(['revoked', 'rej
 export function createSessionRevocations(options: SessionRevocationsOptions = {}): SessionRevocations {
   const prefix = options.keyPrefix ?? 'session_dead';
   const now = options.now ?? Date.now;
-  const local = new LRUCache<string, DeadSessionReason>({
-    max: options.maxLocalEntries ?? 100_000,
-    ttlAutopurge: false,
-    perf: { now },
+  const local = createRevocationLedger<DeadSessionReason>({
+    maxPerUser: options.maxEntriesPerUser ?? SETTING_DEFAULTS.SESSION_REVOCATIONS_PER_USER,
+    maxEntries: options.maxLocalEntries ?? SETTING_DEFAULTS.SESSION_REVOCATIONS_MAX,
+    cutOffReason: 'revoked',
+    now,
   });
   const { redis } = options;
 
   return {
-    async reasonOf(tokenId) {
-      const known = local.get(tokenId);
+    async reasonOf(session) {
+      const known = local.reasonOf(session);
       if (known !== undefined || redis === undefined) return known;
       try {
-        const stored = await redis.get(`${prefix}:${tokenId}`);
+        const stored = await redis.get(`${prefix}:${session.tokenId}`);
         return stored !== null && REASONS.has(stored) ? (stored as DeadSessionReason) : undefined;
       } catch (error) {
         options.onStoreError?.(error);
@@ -61,16 +71,18 @@ export function createSessionRevocations(options: SessionRevocationsOptions = {}
       }
     },
 
-    async revoke(tokenId, expiresAtSeconds, reason) {
-      const ttlMillis = Math.ceil(expiresAtSeconds * 1000 - now());
+    async revoke(session, reason) {
+      const ttlMillis = Math.ceil(session.expiresAtSeconds * 1000 - now());
       if (ttlMillis <= 0) return;
-      local.set(tokenId, reason, { ttl: ttlMillis });
+      local.revoke(session, reason);
       if (redis === undefined) return;
       try {
-        await redis.set(`${prefix}:${tokenId}`, reason, 'PX', ttlMillis);
+        await redis.set(`${prefix}:${session.tokenId}`, reason, 'PX', ttlMillis);
       } catch (error) {
         options.onStoreError?.(error);
       }
     },
+
+    localSize: () => local.size(),
   };
 }

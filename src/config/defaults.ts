@@ -18,6 +18,8 @@ export const SETTING_DEFAULTS = {
   /** With the embedded emulator only: a real upstream has no default organization. */
   ORGANIZATION_CODE: 'acme',
   SESSION_TTL_SECONDS: 28_800,
+  SESSION_REVOCATIONS_PER_USER: 1_000,
+  SESSION_REVOCATIONS_MAX: 100_000,
   LOGIN_METHOD: 'JSON',
   MAX_PAGE_SIZE: 100,
   DEFAULT_PAGE_SIZE: 20,

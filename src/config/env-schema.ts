@@ -93,6 +93,8 @@ export const envSchema = z.object({
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   SESSION_SECRET_PREVIOUS: z.string().min(32, 'must be at least 32 characters').optional(),
   SESSION_TTL_SECONDS: int(60, 30 * 24 * 3600).default(SETTING_DEFAULTS.SESSION_TTL_SECONDS),
+  SESSION_REVOCATIONS_PER_USER: int(1, 1_000_000).default(SETTING_DEFAULTS.SESSION_REVOCATIONS_PER_USER),
+  SESSION_REVOCATIONS_MAX: int(1_000, 10_000_000).default(SETTING_DEFAULTS.SESSION_REVOCATIONS_MAX),
   ALLOWED_ORGANIZATION_CODES: z
     .string()
     .transform((value) =>

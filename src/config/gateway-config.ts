@@ -36,6 +36,10 @@ export interface GatewayConfig {
   /** `SESSION_SECRET_PREVIOUS`: the secret being rotated out; its tokens still open, none is sealed. Never logged. */
   sessionSecretPrevious: string | undefined;
   sessionTtlSeconds: number;
+  /** `SESSION_REVOCATIONS_PER_USER`: logged-out sessions of one user listed one by one before they are folded. */
+  sessionRevocationsPerUser: number;
+  /** `SESSION_REVOCATIONS_MAX`: logged-out sessions of all users listed in this process. */
+  sessionRevocationsMax: number;
   /** `ALLOWED_ORGANIZATION_CODES`: the organizations a login may choose; empty = any well-formed code. */
   allowedOrganizationCodes: string[];
   loginMethod: 'JSON' | 'FORM';

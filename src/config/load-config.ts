@@ -107,6 +107,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     sessionSecret: e.SESSION_SECRET,
     sessionSecretPrevious: e.SESSION_SECRET_PREVIOUS,
     sessionTtlSeconds: e.SESSION_TTL_SECONDS,
+    sessionRevocationsPerUser: e.SESSION_REVOCATIONS_PER_USER,
+    sessionRevocationsMax: e.SESSION_REVOCATIONS_MAX,
     allowedOrganizationCodes: e.ALLOWED_ORGANIZATION_CODES,
     loginMethod: e.LOGIN_METHOD,
     matchesMode: e.UPSTREAM_MATCHES,

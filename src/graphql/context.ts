@@ -124,7 +124,7 @@ async function openSession(
   if (token === undefined) return { session: null, noSessionReason: 'missing' };
   const opening = await services.sessions.inspect(token);
   if (opening.status !== 'open') return { session: null, noSessionReason: opening.status };
-  const dead = await services.revocations.reasonOf(opening.claims.tokenId);
+  const dead = await services.revocations.reasonOf(opening.claims);
   if (dead !== undefined) return { session: null, noSessionReason: dead };
   return { session: opening.claims, noSessionReason: undefined };
 }

@@ -87,6 +87,7 @@ export function registerRequestLog(
     const scope = newRequestScope(request.id, requestTimeoutMillis);
     // Read here, where the HTTP instrumentation's server span is the active one.
     if (currentTraceId !== undefined) scope.traceId = currentTraceId();
+    scope.clientAddress = request.ip;
     request.requestScope = scope;
     done();
   });

@@ -23,6 +23,8 @@ export interface RequestScope {
   errorCodes: string[];
   /** The request's trace id, when tracing is on. */
   traceId?: string | undefined;
+  /** The client's address (`request.ip`: the socket's, or the one trusted proxies forwarded). */
+  clientAddress?: string | undefined;
 }
 
 /** See {@link createRequestScopes}. */

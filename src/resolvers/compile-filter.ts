@@ -3,7 +3,7 @@
  * out for a filter it refuses. Used by the generic `filter` and the typed `where`.
  */
 import { GraphQLError } from 'graphql';
-import type { GatewayServices } from '../graphql/context.ts';
+import type { GatewayServices, GraphQLContext } from '../graphql/context.ts';
 import { compileCriteria, type FilterCondition } from '../filters/compile-criteria.ts';
 import { FilterError } from '../filters/filter-error.ts';
 import type { Criterion } from '../upstream/types.ts';
@@ -41,4 +41,18 @@ export async function compileFilter(
     if (error instanceof FilterError) throw badUserInput(error.message, error.argumentName);
     throw error;
   }
+}
+
+/**
+ * What a filter of this request compiles with: the gateway's settings, and its pattern guard with each new
+ * pattern's analysis taken from the share of the session's user (anonymous: the smallest share), so that
+ * one account looping on new patterns waits for itself.
+ */
+export function filterServicesOf(ctx: GraphQLContext): Pick<GatewayServices, 'config' | 'patternGuard'> {
+  const { session, services } = ctx;
+  const caller = session === null ? undefined : `${session.applicationCode}\u0000${session.username}`;
+  return {
+    config: services.config,
+    patternGuard: { check: (pattern) => services.patternGuard.check(pattern, caller) },
+  };
 }

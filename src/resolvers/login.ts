@@ -82,7 +82,7 @@ export const loginResolvers: Resolvers = {
           throw unauthenticated(noSessionReason);
         return true;
       }
-      await ctx.services.revocations.revoke(session.tokenId, session.expiresAtSeconds, 'revoked');
+      await ctx.services.revocations.revoke(session, 'revoked');
       return true;
     },
   },

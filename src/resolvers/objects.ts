@@ -9,6 +9,7 @@ import { connectionNodes, connectionPageInfo, readPage } from '../objects/read-p
 import { readBack, saveObject, updateObject } from '../objects/write-object.ts';
 import type { DataObjectModel } from './mappers.ts';
 import { getPath } from './object-path.ts';
+import { filterServicesOf } from './compile-filter.ts';
 import { toCriteria } from './to-criteria.ts';
 
 function requireObjectName(objectName: string): string {
@@ -33,14 +34,14 @@ export const objectResolvers: Resolvers = {
       const auth = ctx.requireSession();
       const record = hasId
         ? await readObject(auth, objectName, id)
-        : await findObject(auth, objectName, await toCriteria(filter, ctx.services));
+        : await findObject(auth, objectName, await toCriteria(filter, filterServicesOf(ctx)));
       return toModel(objectName, record);
     },
 
     async objects(_parent, args, ctx) {
       const objectName = requireObjectName(args.objectName);
       const auth = ctx.requireSession();
-      const criteria = await toCriteria(args.filter, ctx.services);
+      const criteria = await toCriteria(args.filter, filterServicesOf(ctx));
       return readPage(auth, objectName, criteria, args, ctx.services.config);
     },
   },

@@ -7,6 +7,7 @@ import type { IExecutableSchemaDefinition } from '@graphql-tools/schema';
 import type { GraphQLContext } from '../graphql/context.ts';
 import { ErrorCode } from '../graphql/error-codes.ts';
 import type { DataObjectConnectionModel, DataObjectModel, SavePayloadModel } from '../resolvers/mappers.ts';
+import { filterServicesOf } from '../resolvers/compile-filter.ts';
 import { getPath } from '../resolvers/object-path.ts';
 import type { PageArgs } from '../objects/paging.ts';
 import { readObject, readObjectMetadata, toModel } from '../objects/read-object.ts';
@@ -86,7 +87,7 @@ function rootResolvers(spec: ObjectTypeSpec): {
     toModel(objectName, await readObject(ctx.requireSession(), objectName, String(args.id)));
   const plural: Resolver<unknown> = async (_parent, args, ctx) => {
     const auth = ctx.requireSession();
-    const criteria = await whereToCriteria(args.where, spec, ctx.services);
+    const criteria = await whereToCriteria(args.where, spec, filterServicesOf(ctx));
     return readPage(auth, objectName, criteria, pageArgs(args), ctx.services.config);
   };
   const save: Resolver<unknown> = async (_parent, args, ctx): Promise<SavePayloadModel> => {

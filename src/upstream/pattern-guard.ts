@@ -14,28 +14,28 @@
  * 3. no group repeated more than 100 times (`(a|b)*`: Java spends a stack frame per turn of a group and
  *    overflows on long values, a 500 however linear the pattern) and no `.*x.*` (quadratic in Java on a
  *    value with line breaks; `contains` is linear): refused with what to write instead;
+ * 3a. nested repetition: turns of repeated groups multiply, and Java holds each turn on its stack, so the
+ *    pattern's worst stack depth (`java-stack-depth.ts`, measured on a real JVM) must stay within
+ *    `MAX_JAVA_STACK_UNITS`: `(?:(?:a*b){100}){100}` overflows Java on 2,000 characters;
  * 3b. alternatives and counts may multiply to at most `maxPaths` ways of matching (a hundredth of it with an
  *    unbounded repetition): a cost the checker, which measures growth with the subject's length, calls
  *    constant, but `(a|a){25}` takes a second in Java on 25 characters;
  * 4. patterns without unbounded repetition, and literal runs (`lit`, `lit.*`, `.*lit`, with classes such
  *    as `[Hh]` as letters) are accepted without further analysis;
  * 5. everything else goes to the ReDoS checker (`redos-analyser.ts`), off the event loop, at most
- *    `maxConcurrentChecks` at once with `maxQueuedChecks` waiting, within `analysisTimeoutMillis`; a
- *    timeout, a full queue or a failure refuses the pattern (fails closed). Exponential backtracking is
+ *    `maxConcurrentChecks` at once with `maxQueuedChecks` waiting, each caller at most
+ *    `maxConcurrentChecksPerCaller` of them in a queue of its own (`maxQueuedChecksPerCaller`; all
+ *    anonymous callers together one), taking turns, within `analysisTimeoutMillis`; a timeout or a
+ *    failure refuses the pattern (fails closed), a full queue answers busy. Exponential backtracking is
  *    refused, and so is polynomial backtracking above `maxPolynomialDegree`.
  */
 import { LRUCache } from 'lru-cache';
-import {
-  BulkheadRejectedError,
-  TaskCancelledError,
-  TimeoutStrategy,
-  bulkhead,
-  timeout,
-  wrap,
-} from 'cockatiel';
+import { TaskCancelledError, TimeoutStrategy, timeout } from 'cockatiel';
+import { FairQueueRefusal, createFairQueue } from './fair-queue.ts';
 import { PatternRefusal, type RegexNode } from './java-regex-ast.ts';
 import { parseJavaRegex } from './java-regex-parser.ts';
 import * as reasons from './pattern-reasons.ts';
+import { MAX_JAVA_STACK_UNITS, deepestRepetition, javaStackUnits } from './java-stack-depth.ts';
 import { recheckAnalyser, type Analyser } from './redos-analyser.ts';
 import {
   deepGroupRepeat,
@@ -75,12 +75,18 @@ export interface PatternGuardOptions {
    * shape, quadratic only on subjects with line terminators, is accepted before the checker runs.
    */
   maxPolynomialDegree?: number;
-  /** Time one analysis may take, waiting for a slot included, in milliseconds. Default `2_000`. */
+  /** Time one analysis may take, in milliseconds; also the longest wait for a slot. Default `2_000`. */
   analysisTimeoutMillis?: number;
   /** Analyses running at once (each a request to the checker's process). Default `2`. */
   maxConcurrentChecks?: number;
-  /** Analyses waiting for a slot; more are refused at once. Default `16`. */
+  /** Analyses waiting for a slot, all callers together; more are refused at once. Default `16`. */
   maxQueuedChecks?: number;
+  /** Analyses of one caller (a session's user) running at once. Default `1`. */
+  maxConcurrentChecksPerCaller?: number;
+  /** Analyses of one caller waiting; more of its new patterns are refused as busy. Default `4`. */
+  maxQueuedChecksPerCaller?: number;
+  /** Analyses of all anonymous callers together, running and waiting: the smallest share. Default `1` each. */
+  anonymousChecks?: number;
   /** Verdicts remembered, least recently used forgotten first. Default `2_000` patterns. */
   cacheMaxEntries?: number;
   /** How long a timed-out analysis's refusal is remembered, in milliseconds. Default `60_000`. */
@@ -93,9 +99,11 @@ export interface PatternGuardOptions {
 export interface PatternGuard {
   /**
    * Whether `pattern` may be sent; `reason` tells the caller what to change. Asynchronous so that an
-   * expensive analysis never blocks the event loop for other tenants; cached per pattern.
+   * expensive analysis never blocks the event loop for other tenants; cached per pattern. `caller` (a
+   * session's user; `undefined`: anonymous) decides whose share of the analyses a new pattern takes; a
+   * pattern already judged is answered from the cache whoever asks, without queueing.
    */
-  check(pattern: string): Promise<PatternVerdict>;
+  check(pattern: string, caller?: string): Promise<PatternVerdict>;
 }
 
 /** Total length of the cached patterns, in UTF-16 units: bounds the cache's memory (~2 MB). */
@@ -122,11 +130,19 @@ export function createPatternGuard(options: PatternGuardOptions = {}): PatternGu
   const timeoutMillis = options.analysisTimeoutMillis ?? 2_000;
   const timeoutVerdictTtl = options.timeoutVerdictTtlMillis ?? 60_000;
   const analyser = options.analyser ?? recheckAnalyser;
-  // The time limit wraps the queue: a caller never waits longer than `timeoutMillis` for a verdict.
-  const policy = wrap(
-    timeout(timeoutMillis, TimeoutStrategy.Aggressive),
-    bulkhead(options.maxConcurrentChecks ?? 2, options.maxQueuedChecks ?? 16),
-  );
+  // Each caller waits in its own line and takes turns with the others (`fair-queue.ts`): one account
+  // looping on new patterns waits for itself. The wait and the analysis are limited separately, so a
+  // caller waits at most `timeoutMillis` for a slot, then the analysis has its own `timeoutMillis`.
+  const queue = createFairQueue({
+    maxConcurrent: options.maxConcurrentChecks ?? 2,
+    maxQueued: options.maxQueuedChecks ?? 16,
+    share: {
+      concurrent: options.maxConcurrentChecksPerCaller ?? 1,
+      queued: options.maxQueuedChecksPerCaller ?? 4,
+    },
+    anonymousShare: { concurrent: options.anonymousChecks ?? 1, queued: options.anonymousChecks ?? 1 },
+  });
+  const limit = timeout(timeoutMillis, TimeoutStrategy.Aggressive);
   const cache = new LRUCache<string, PatternVerdict>({
     max: options.cacheMaxEntries ?? 2_000,
     maxSize: CACHE_MAX_CHARACTERS,
@@ -134,13 +150,18 @@ export function createPatternGuard(options: PatternGuardOptions = {}): PatternGu
   });
   const inFlight = new Map<string, Promise<PatternVerdict>>();
 
-  async function analyse(pattern: string, tree: RegexNode): Promise<Outcome> {
+  async function analyse(pattern: string, tree: RegexNode, caller: string | undefined): Promise<Outcome> {
     const { source, leaves } = toCheckerSource(tree);
     let analysis;
     try {
-      analysis = await policy.execute(({ signal }) => analyser(source, 'u', timeoutMillis, signal));
+      analysis = await queue.run(
+        caller,
+        () => limit.execute(({ signal }) => analyser(source, 'u', timeoutMillis, signal)),
+        timeoutMillis,
+      );
     } catch (error) {
-      if (error instanceof BulkheadRejectedError) {
+      // No room, or no slot in time: not the pattern's fault, so nothing is remembered.
+      if (error instanceof FairQueueRefusal) {
         return { verdict: { ok: false, reason: reasons.BUSY, busy: true }, cache: 'never' };
       }
       if (error instanceof TaskCancelledError)
@@ -161,7 +182,7 @@ export function createPatternGuard(options: PatternGuardOptions = {}): PatternGu
     }
   }
 
-  async function decide(pattern: string): Promise<Outcome> {
+  async function decide(pattern: string, caller: string | undefined): Promise<Outcome> {
     if (pattern.length > maxLiteralAlternationLength) {
       return refuse(reasons.tooLong(pattern.length, maxLength), 'never');
     }
@@ -185,21 +206,25 @@ export function createPatternGuard(options: PatternGuardOptions = {}): PatternGu
     if (isLiteralAlternation(tree)) return { verdict: ACCEPTED, cache: 'always' };
     const deep = deepGroupRepeat(tree);
     if (deep !== undefined) return refuse(reasons.deepGroupRepeat(pattern, deep));
+    if (javaStackUnits(tree) > MAX_JAVA_STACK_UNITS) {
+      const culprit = deepestRepetition(tree, MAX_JAVA_STACK_UNITS);
+      return refuse(reasons.nestedRepetition(pattern, culprit, MAX_JAVA_STACK_UNITS));
+    }
     if (isDotStarSandwich(tree)) return refuse(reasons.dotStarSandwich(pattern));
     const looped = hasUnboundedRepeat(tree);
     const pathLimit = looped ? Math.floor(maxPaths / 100) : maxPaths;
     if (pathCount(tree) > pathLimit) return refuse(reasons.tooManyPaths(pattern, pathLimit));
     if (!looped || isLiteralRunShape(tree)) return { verdict: ACCEPTED, cache: 'always' };
-    return analyse(pattern, tree);
+    return analyse(pattern, tree, caller);
   }
 
   return {
-    check(pattern) {
+    check(pattern, caller) {
       const known = cache.get(pattern);
       if (known) return Promise.resolve(known);
       const pending = inFlight.get(pattern);
       if (pending) return pending;
-      const verdict = decide(pattern)
+      const verdict = decide(pattern, caller)
         .catch((): Outcome => refuse(reasons.notAnalysed(false, timeoutMillis), 'briefly'))
         .then(({ verdict, cache: remember }) => {
           if (remember === 'always') cache.set(pattern, verdict);

@@ -43,6 +43,16 @@ export function deepGroupRepeat(pattern: string, repeat: RepeatNode): string {
   );
 }
 
+/** Nested (or consecutive) repeated groups whose turns multiply beyond what Java's stack holds. */
+export function nestedRepetition(pattern: string, culprit: Span | undefined, maxUnits: number): string {
+  return (
+    `nested repetition ${quote(pattern, culprit ?? { start: 0, end: pattern.length })} multiplies the turns of ` +
+    `repeated groups beyond what the upstream regex engine's stack holds (Java recurses once per turn of a ` +
+    `group, and nested counts multiply; at most ${maxUnits} matcher nodes deep are accepted); use smaller ` +
+    `counts, repeat single characters or classes instead of groups, or ${ALTERNATIVES}`
+  );
+}
+
 /** `.*x.*`, quadratic in Java on values with line breaks. */
 export function dotStarSandwich(pattern: string): string {
   return (

@@ -66,10 +66,15 @@ export interface ResilienceOptions {
   /** Calls the window must hold before the breaker may open (low traffic never opens it). Default `SETTING_DEFAULTS.UPSTREAM_BREAKER_MIN_CALLS`. */
   breakerMinimumCalls?: number;
   /**
-   * Different users (or login names) whose calls must have failed in the window before the breaker may
-   * open, so that no single tenant can open it (`spread-breaker.ts`). Default `SETTING_DEFAULTS.UPSTREAM_BREAKER_MIN_SOURCES`.
+   * Different sources (users, or for logins client networks) whose calls must have failed in the window
+   * before the breaker may open, so that no single tenant can open it (`spread-breaker.ts`). Default `SETTING_DEFAULTS.UPSTREAM_BREAKER_MIN_SOURCES`.
    */
   breakerMinimumSources?: number;
+  /**
+   * The breaker source of a call made without an accepted identity (a login), asked when it is made: the
+   * client's network (`addressBucket`), never the name it typed. Default: all such calls are one source.
+   */
+  anonymousSource?: () => string;
   /** How long an open breaker fails fast before a half-open probe. Default `SETTING_DEFAULTS.UPSTREAM_BREAKER_HALF_OPEN_MS`. */
   breakerHalfOpenAfterMillis?: number;
   /** Upstream calls in flight at once, over all origins. Default `SETTING_DEFAULTS.UPSTREAM_MAX_CONCURRENT`. */
@@ -294,11 +299,14 @@ export function withResilience(client: UpstreamClient, options: ResilienceOption
     return result;
   }
 
+  /** A login's breaker source: where it came from; the username is the caller's to invent. */
+  const loginSource = (): string => `anonymous:${options.anonymousSource?.() ?? 'any'}`;
+
   return {
     loginJson: (username, password) =>
-      once('loginJson', undefined, () => client.loginJson(username, password), `login:${username}`),
+      once('loginJson', undefined, () => client.loginJson(username, password), loginSource()),
     loginForm: (username, password) =>
-      once('loginForm', undefined, () => client.loginForm(username, password), `login:${username}`),
+      once('loginForm', undefined, () => client.loginForm(username, password), loginSource()),
     getMetadata: (credentials, objectId, category) =>
       read('metadata', sessionOf(credentials), () => client.getMetadata(credentials, objectId, category)),
     getObject: (credentials, objectName, criteria) =>
@@ -328,10 +336,11 @@ export function withResilience(client: UpstreamClient, options: ResilienceOption
 
 /**
  * Whose share a call comes out of, and whose failure it is for the breaker: the user (application and
- * name), not the token, so that logging in several times gives no larger share.
+ * name) the upstream accepted when the session was opened, not the token, so that logging in several
+ * times gives no larger share and no second vote.
  */
 function sessionOf(credentials: UpstreamCredentials): string {
-  return `${credentials.applicationCode}\u0000${credentials.username}`;
+  return `user:${credentials.applicationCode}\u0000${credentials.username}`;
 }
 
 const REFUSALS: Record<GuardRejection, string> = {

@@ -153,7 +153,8 @@ describe('filters the gateway refuses, before any upstream call', () => {
         expect(errorCodes(error)).toEqual(['BAD_USER_INPUT']);
         expect(firstError(error).message).toContain('nested quantifier (a+)+ can backtrack exponentially');
       }
-      expect(check).toHaveBeenCalledWith('(a+)+$');
+      // Checked on the share of the session's user (application and name).
+      expect(check).toHaveBeenCalledWith('(a+)+$', 'demo\u0000demo');
       expect(h.totalUpstreamCalls()).toBe(0);
     } finally {
       check.mockRestore();

@@ -99,7 +99,8 @@ describe('typed filters the gateway refuses, before any upstream call', () => {
       expect(errorCodes(error)).toEqual(['BAD_USER_INPUT']);
       expect(firstError(error).message).toContain('"where.loanType.matches"');
       expect(firstError(error).message).toContain('overlapping alternatives under a repetition');
-      expect(check).toHaveBeenCalledWith('(a|a)*b');
+      // Checked on the share of the session's user (application and name).
+      expect(check).toHaveBeenCalledWith('(a|a)*b', 'demo\u0000demo');
       expect(h.totalUpstreamCalls()).toBe(0);
     } finally {
       check.mockRestore();

@@ -160,15 +160,18 @@ describe('createPatternGuard', () => {
     const fake = fakeAnalyser();
     fake.holdAnswers();
     const guard = createPatternGuard({ analyser: fake.analyser, maxConcurrentChecks: 2, maxQueuedChecks: 1 });
-    const pending = ['a+b', 'c+d', 'e+f'].map((pattern) => guard.check(pattern));
-    expect(reasonOf(await guard.check('g+h'))).toMatch(/too many new patterns at once; retry shortly/);
+    // Three callers, one new pattern each: two run, one waits, and a fourth finds no room.
+    const pending = ['a+b', 'c+d', 'e+f'].map((pattern, i) => guard.check(pattern, `user${i}`));
+    expect(reasonOf(await guard.check('g+h', 'user3'))).toMatch(
+      /too many new patterns at once; retry shortly/,
+    );
     fake.releaseAll();
     await new Promise((resolve) => setTimeout(resolve, 10));
     fake.releaseAll();
     expect(await Promise.all(pending)).toEqual([{ ok: true }, { ok: true }, { ok: true }]);
     expect(fake.mostRunning()).toBe(2);
     // A busy refusal is not remembered.
-    expect(await guard.check('g+h')).toEqual({ ok: true });
+    expect(await guard.check('g+h', 'user3')).toEqual({ ok: true });
   });
 
   it('should refuse (fail closed) when the analysis does not finish in time', async () => {

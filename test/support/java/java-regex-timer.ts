@@ -31,9 +31,13 @@ const isOutcome = (value: string | undefined): value is JavaOutcome =>
   value !== undefined && OUTCOMES.has(value);
 const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 
-/** Starts the JVM and waits until it has warmed up (a few seconds: it compiles the source first). */
-export async function startJavaRegexTimer(): Promise<JavaRegexTimer> {
-  const child = spawn('java', [SOURCE], { stdio: ['pipe', 'pipe', 'inherit'] });
+/**
+ * Starts the JVM and waits until it has warmed up (a few seconds: it compiles the source first).
+ * `jvmOptions` go before the source: `-Xint` runs the matcher interpreted, whose frames are the largest
+ * (the stack-depth worst case, as on an upstream that has just started).
+ */
+export async function startJavaRegexTimer(jvmOptions: readonly string[] = []): Promise<JavaRegexTimer> {
+  const child = spawn('java', [...jvmOptions, SOURCE], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout });
   const waiting = new Map<string, (line: string[]) => void>();
   let ready: () => void = () => undefined;
@@ -76,13 +80,13 @@ export async function startJavaRegexTimer(): Promise<JavaRegexTimer> {
  * A Java regex timer for the calling block's tests: installs Debian's JDK first when `java` is missing
  * (failing the block, with the reason, where that is impossible), and stops the JVM after the tests.
  */
-export function useJavaRegexTimer(): JavaRegexTimer {
+export function useJavaRegexTimer(jvmOptions: readonly string[] = []): JavaRegexTimer {
   const [java, setJava] = lateBound<JavaRegexTimer>('the Java regex timer');
   let running: JavaRegexTimer | undefined;
   beforeAll(async () => {
     const installed = await ensureDebianPackage({ binary: 'java', packageName: 'openjdk-17-jdk-headless' });
     if (!installed.ok) throw new Error(installed.reason);
-    running = await startJavaRegexTimer();
+    running = await startJavaRegexTimer(jvmOptions);
     setJava(running);
   }, 900_000);
   afterAll(async () => {

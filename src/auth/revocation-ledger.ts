@@ -1,0 +1,173 @@
+/**
+ * This process's list of dead sessions, which never forgets one while its token lives. A list that drops
+ * its oldest entry when full can be flushed: one account logging in and out a few hundred times a second
+ * pushes a victim's logout out, and the stolen token opens again. Here nothing unexpired is ever dropped;
+ * memory is bounded by the accounts instead:
+ *
+ * - each user (application and name: an identity the upstream accepted) holds at most `maxPerUser`
+ *   entries. One more and the user's entries are folded into one cut-off: every token of that user issued
+ *   before its newest revoked one is dead (its other sessions end too: the cost falls on the account that
+ *   logged out so often, and only on it). Tokens issued in that same second stay single entries, so a
+ *   login right after still works; should one second alone hold more than `maxPerUser`, the cut-off
+ *   takes that second too;
+ * - all users together hold at most `maxEntries`; beyond it the user holding the most is folded the same
+ *   way (which takes `maxEntries / maxPerUser` accounts logging out at full speed to reach).
+ *
+ * An entry lives until its token's expiry, a cut-off until the expiry of the newest token it covers.
+ */
+
+/** What the ledger needs to know of a session (its claims carry all of it). */
+export interface LedgerSession {
+  tokenId: string;
+  username: string;
+  applicationCode: string;
+  issuedAtSeconds: number;
+  expiresAtSeconds: number;
+}
+
+/** Options of {@link createRevocationLedger}. */
+export interface RevocationLedgerOptions<Reason> {
+  /** Entries one user may hold before they are folded into a cut-off. */
+  maxPerUser: number;
+  /** Entries all users together may hold before the heaviest user is folded. */
+  maxEntries: number;
+  /** What a cut-off answers for the tokens it covers. */
+  cutOffReason: Reason;
+  /** Clock, in milliseconds. */
+  now: () => number;
+}
+
+/** See {@link createRevocationLedger}. */
+export interface RevocationLedger<Reason> {
+  /** Why the session is dead, or `undefined`. */
+  reasonOf(session: LedgerSession): Reason | undefined;
+  /** Records the session as dead until its expiry. */
+  revoke(session: LedgerSession, reason: Reason): void;
+  /** Entries held (single tokens and cut-offs), for tests and metrics. */
+  size(): number;
+}
+
+interface Entry<Reason> {
+  owner: Owner;
+  reason: Reason;
+  issuedAtSeconds: number;
+  /** In seconds: a small integer, stored inline (milliseconds would take a heap number per entry). */
+  expiresAtSeconds: number;
+}
+
+interface Owner {
+  key: string;
+  /** Single entries held. */
+  count: number;
+  /** Tokens issued before this second are dead (0: none). */
+  cutOffSeconds: number;
+  cutOffUntilSeconds: number;
+}
+
+/** Sweeps of expired entries happen when the list has doubled since the last one (amortised O(1)). */
+const FIRST_SWEEP_AT = 1_024;
+
+/** Creates an empty ledger. */
+export function createRevocationLedger<Reason>(
+  options: RevocationLedgerOptions<Reason>,
+): RevocationLedger<Reason> {
+  const { maxPerUser, maxEntries } = options;
+  const nowSeconds = () => options.now() / 1000;
+  const entries = new Map<string, Entry<Reason>>();
+  const owners = new Map<string, Owner>();
+  let nextSweepAt = FIRST_SWEEP_AT;
+
+  const ownerKeyOf = (session: LedgerSession) => `${session.applicationCode}\u0000${session.username}`;
+
+  function forget(tokenId: string, entry: Entry<Reason>): void {
+    entries.delete(tokenId);
+    const { owner } = entry;
+    owner.count -= 1;
+    if (owner.count === 0 && owner.cutOffUntilSeconds <= nowSeconds()) owners.delete(owner.key);
+  }
+
+  function sweep(): void {
+    const at = nowSeconds();
+    for (const [tokenId, entry] of entries) if (entry.expiresAtSeconds <= at) forget(tokenId, entry);
+    for (const [key, owner] of owners) {
+      if (owner.count === 0 && owner.cutOffUntilSeconds <= at) owners.delete(key);
+    }
+    nextSweepAt = Math.max(FIRST_SWEEP_AT, entries.size * 2);
+  }
+
+  /**
+   * Replaces the owner's entries by a cut-off at its newest revoked token (see the module comment). Scans
+   * the whole list: it happens at most once per `maxPerUser` revocations of a user, so it costs each
+   * revocation `maxEntries / maxPerUser` steps at most, and saves a per-user index's memory.
+   */
+  function fold(owner: Owner, takeNewestSecond: boolean): void {
+    let newest = 0;
+    let sameSecond = 0;
+    let until = owner.cutOffUntilSeconds;
+    for (const entry of entries.values()) {
+      if (entry.owner !== owner) continue;
+      if (entry.issuedAtSeconds > newest) [newest, sameSecond] = [entry.issuedAtSeconds, 0];
+      if (entry.issuedAtSeconds === newest) sameSecond += 1;
+      until = Math.max(until, entry.expiresAtSeconds);
+    }
+    // More than the share within one second (or nothing older to fold): the cut-off takes that second too.
+    const cutOff = takeNewestSecond || sameSecond > maxPerUser ? newest + 1 : newest;
+    owner.cutOffSeconds = Math.max(owner.cutOffSeconds, cutOff);
+    owner.cutOffUntilSeconds = until;
+    for (const [tokenId, entry] of entries) {
+      if (entry.owner === owner && entry.issuedAtSeconds < owner.cutOffSeconds) forget(tokenId, entry);
+    }
+    owners.set(owner.key, owner);
+  }
+
+  function heaviest(): Owner | undefined {
+    let found: Owner | undefined;
+    for (const owner of owners.values()) if (found === undefined || owner.count > found.count) found = owner;
+    return found;
+  }
+
+  function coveredByCutOff(session: LedgerSession): boolean {
+    const owner = owners.get(ownerKeyOf(session));
+    return (
+      owner !== undefined &&
+      session.issuedAtSeconds < owner.cutOffSeconds &&
+      owner.cutOffUntilSeconds > nowSeconds()
+    );
+  }
+
+  return {
+    reasonOf(session) {
+      const entry = entries.get(session.tokenId);
+      if (entry !== undefined) {
+        if (entry.expiresAtSeconds > nowSeconds()) return entry.reason;
+        forget(session.tokenId, entry);
+      }
+      return coveredByCutOff(session) ? options.cutOffReason : undefined;
+    },
+
+    revoke(session, reason) {
+      const { tokenId, issuedAtSeconds, expiresAtSeconds } = session;
+      if (expiresAtSeconds <= nowSeconds() || entries.has(tokenId) || coveredByCutOff(session)) return;
+      const key = ownerKeyOf(session);
+      let owner = owners.get(key);
+      if (owner === undefined) {
+        owner = { key, count: 0, cutOffSeconds: 0, cutOffUntilSeconds: 0 };
+        owners.set(key, owner);
+      }
+      entries.set(tokenId, { owner, reason, issuedAtSeconds, expiresAtSeconds });
+      owner.count += 1;
+      if (owner.count > maxPerUser) fold(owner, false);
+      if (entries.size >= nextSweepAt || entries.size > maxEntries) sweep();
+      while (entries.size > maxEntries) {
+        const heavy = heaviest();
+        if (heavy === undefined) break;
+        const before = heavy.count;
+        fold(heavy, false);
+        // Every entry left is of its newest second: end that second too rather than drop anything.
+        if (heavy.count === before) fold(heavy, true);
+      }
+    },
+
+    size: () => entries.size + [...owners.values()].filter((owner) => owner.cutOffSeconds > 0).length,
+  };
+}

@@ -1,0 +1,149 @@
+/**
+ * The pattern checker is no longer one queue for everybody. One account loops on 24 distinct patterns that
+ * each take about 2 s to analyse (the ReDoS checker is stood in by an analyser that takes that long for
+ * them: how long recheck takes depends on the machine); before, another account's new ordinary pattern
+ * then answered `TOO_MANY_REQUESTS / pattern_guard_busy` on 99 of 101 tries and its reads slowed. Now each
+ * user holds one analysis at a time and waits in a queue of its own, and callers take turns: the flood
+ * costs only the flooding account (its own extra patterns answer `pattern_guard_busy`), the other
+ * account's new pattern is analysed and its reads are served, and a pattern already judged is answered
+ * from the verdict cache without queueing. Outcomes are asserted, not timings.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { createPatternGuard } from '../../src/upstream/pattern-guard.ts';
+import type { Analyser } from '../../src/upstream/redos-analyser.ts';
+import { useHarness } from '../support/gateway-harness.ts';
+import { LOAN_TYPES, LOGIN, type GraphqlAnswer } from '../support/post-graphql.ts';
+
+/** Just under the guard's 2 s limit per analysis. */
+const SLOW_MILLIS = 1_800;
+
+/** An analyser that takes {@link SLOW_MILLIS} for sources holding "slow", and answers the rest at once. */
+function slowForFloods() {
+  const analysed: string[] = [];
+  const analyser: Analyser = async (source, _flags, _timeout, signal) => {
+    analysed.push(source);
+    if (source.includes('slow')) await sleep(SLOW_MILLIS, undefined, { signal }).catch(() => undefined);
+    return { status: 'safe' };
+  };
+  return { analyser, analysed };
+}
+
+const FILTERED = `query F($p: String!) { objects(objectName: "com.example.LoanType", filter: { criteria: [{ fieldName: "loanType", value: $p }] }) { totalCount } }`;
+const codeOf = (answer: GraphqlAnswer) => answer.errors?.[0]?.extensions;
+
+describe('through the gateway', () => {
+  const h = useHarness({ listen: false });
+
+  async function login(username: string): Promise<Record<string, string>> {
+    const answer = await h.post(LOGIN, { username, password: `${username}-password` });
+    const token = (answer.data?.login as { token?: string } | undefined)?.token;
+    if (token === undefined) throw new Error(`login failed: ${JSON.stringify(answer.errors)}`);
+    return { authorization: `Bearer ${token}` };
+  }
+
+  it('should let one account flood only itself: another account’s new pattern is analysed and its reads served', async () => {
+    const fake = slowForFloods();
+    h.gateway.services.patternGuard = createPatternGuard({ analyser: fake.analyser });
+    const attacker = await login('admin');
+    const victim = await login('demo');
+    // A pattern the victim had judged before the flood.
+    expect(codeOf(await h.post(FILTERED, { p: 'known[a-z]+' }, victim))).toBeUndefined();
+
+    // The flood: 24 distinct slow patterns at once, then again while the first ones are analysed.
+    const flood = (round: number) =>
+      Array.from({ length: 24 }, (_unused, i) =>
+        h.post(FILTERED, { p: `slow${round}x${i}[a-z]+` }, attacker),
+      );
+    const first = flood(0);
+    await sleep(200);
+    const second = flood(1);
+    await sleep(200);
+
+    // Meanwhile the victim: a new ordinary pattern, the judged one again, and plain reads.
+    const analysedBefore = fake.analysed.length;
+    const [fresh, known, ...reads] = await Promise.all([
+      h.post(FILTERED, { p: '[a-z]+ loan' }, victim),
+      h.post(FILTERED, { p: 'known[a-z]+' }, victim),
+      ...Array.from({ length: 5 }, () => h.post(LOAN_TYPES, {}, victim)),
+    ]);
+    for (const answer of [fresh, known, ...reads]) {
+      expect(answer.errors, JSON.stringify(answer.errors)).toBeUndefined();
+      expect(answer.data?.objects).toMatchObject({ totalCount: expect.any(Number) as number });
+    }
+    // The judged pattern came from the cache: only the new one was analysed for the victim.
+    expect(fake.analysed.slice(analysedBefore).filter((source) => source.includes('known'))).toEqual([]);
+
+    // The attacker's own answer: the patterns its share reaches are analysed (accepted, or refused as not
+    // checked in time should the machine be slow), the rest are busy.
+    const attacks = await Promise.all([...first, ...second]);
+    const busy = attacks.filter((answer) => codeOf(answer)?.reason === 'pattern_guard_busy');
+    expect(busy.length).toBeGreaterThan(0);
+    for (const answer of busy) {
+      expect(codeOf(answer)).toMatchObject({ code: 'TOO_MANY_REQUESTS', blame: 'gateway', retryAfter: 1 });
+    }
+    for (const answer of attacks.filter((a) => !busy.includes(a))) {
+      if (answer.errors === undefined) continue;
+      expect(codeOf(answer)).toMatchObject({ code: 'BAD_USER_INPUT', blame: 'caller' });
+      expect(answer.errors[0]?.message).toMatch(/could not be checked within 2000 ms/);
+    }
+    // The process lives and still serves the victim.
+    expect((await h.post(LOAN_TYPES, {}, victim)).errors).toBeUndefined();
+  }, 120_000);
+});
+
+describe('the guard’s shares', () => {
+  function heldAnalyser() {
+    const releases: (() => void)[] = [];
+    const analyser: Analyser = (_source, _flags, _timeout, signal) =>
+      new Promise((resolve) => {
+        const release = () => {
+          resolve({ status: 'safe' });
+        };
+        releases.push(release);
+        signal.addEventListener('abort', release);
+      });
+    return {
+      analyser,
+      releaseAll: () => {
+        releases.splice(0).forEach((release) => {
+          release();
+        });
+      },
+    };
+  }
+
+  it('should give anonymous callers together the smallest share', async () => {
+    const held = heldAnalyser();
+    const guard = createPatternGuard({ analyser: held.analyser, analysisTimeoutMillis: 30_000 });
+    const running = guard.check('anon1[a-z]+');
+    const waiting = guard.check('anon2[a-z]+');
+    // A third anonymous pattern finds the anonymous share taken and its one place in line filled...
+    expect(await guard.check('anon3[a-z]+')).toMatchObject({ ok: false, busy: true });
+    // ...while a user's new pattern still runs on the other slot.
+    const user = guard.check('user1[a-z]+', 'app\u0000someone');
+    await sleep(10);
+    held.releaseAll();
+    await sleep(10);
+    held.releaseAll();
+    expect(await Promise.all([running, waiting, user])).toEqual([{ ok: true }, { ok: true }, { ok: true }]);
+  });
+
+  it('should bound each user’s line and take turns between users', async () => {
+    const held = heldAnalyser();
+    const guard = createPatternGuard({ analyser: held.analyser, analysisTimeoutMillis: 30_000 });
+    // One user: one running and four waiting; the sixth is its own busy answer.
+    const flood = Array.from({ length: 5 }, (_unused, i) => guard.check(`flood${i}[a-z]+`, 'flooder'));
+    expect(await guard.check('flood5[a-z]+', 'flooder')).toMatchObject({ ok: false, busy: true });
+    // Another user is served on the second slot at once, without waiting for the flood.
+    const other = guard.check('other[a-z]+', 'other');
+    await sleep(10);
+    held.releaseAll();
+    expect(await other).toEqual({ ok: true });
+    for (let i = 0; i < 5; i++) {
+      await sleep(10);
+      held.releaseAll();
+    }
+    expect(await Promise.all(flood)).toEqual(Array.from({ length: 5 }, () => ({ ok: true })));
+  });
+});
