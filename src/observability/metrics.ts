@@ -15,6 +15,13 @@ import { createChildCache } from './child-cache.ts';
 /** Distinct operation names tracked before the rest are labelled `other`. */
 export const MAX_OPERATION_NAMES = 200;
 
+/** prom-client's default gauges whose `_total` suffix breaks Prometheus' naming rules. */
+const MISNAMED_DEFAULT_GAUGES = [
+  'nodejs_active_handles_total',
+  'nodejs_active_requests_total',
+  'nodejs_active_resources_total',
+] as const;
+
 const OPERATION_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 const BREAKER_VALUES: Record<BreakerState, number> = { closed: 0, half_open: 1, open: 2 };
 
@@ -45,6 +52,9 @@ export interface GatewayMetrics {
 export function createMetrics(): GatewayMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  // prom-client's totals of the by-type gauges are gauges named `_total`, which Prometheus reserves for
+  // counters (`promtool check metrics` exits 3 on them): dropped, `sum(nodejs_active_handles)` is the same.
+  for (const name of MISNAMED_DEFAULT_GAUGES) registry.removeSingleMetric(name);
   const registers = [registry];
 
   // Recorded on every request: each label combination's child (`labels(...)`) is made once and kept, so
@@ -99,13 +109,13 @@ export function createMetrics(): GatewayMetrics {
   });
   const loginBlocks = new Counter({
     name: 'gateway_login_blocks_total',
-    help: 'Blocks started by the login limiter, by counter (user_ip, user, ip).',
+    help: 'Blocks started by the login limiter, by counter (device, user_ip, user, ip).',
     labelNames: ['limit'] as const,
     registers,
   });
   const rejections = new Counter({
     name: 'gateway_upstream_rejections_total',
-    help: 'Upstream calls refused or cut by the gateway itself (circuit_open, overloaded, deadline).',
+    help: 'Upstream calls refused or cut by the gateway itself (circuit_open, overloaded, session_overloaded, call_budget, deadline).',
     labelNames: ['operation', 'reason'] as const,
     registers,
   });
