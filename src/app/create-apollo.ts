@@ -23,9 +23,13 @@ import { linkGraphiqlFromLandingPage } from '../http/graphiql-link.ts';
 import { refuseSubscriptions } from '../http/refuse-subscriptions.ts';
 import { createQueryLimits } from '../limits/armor.ts';
 import { createUpstreamCallLimit } from '../limits/upstream-call-limit.ts';
+import type { GatewayMetrics } from '../observability/metrics.ts';
+import { createOperationNamePlugin } from '../observability/operation-name-plugin.ts';
 import { createRequestLogPlugin } from '../observability/request-log-plugin.ts';
 import type { RequestScopes } from '../observability/request-scope.ts';
 import type { GatewayTracing } from '../observability/tracing.ts';
+import type { SessionClaims } from '../auth/session.ts';
+import type { TrustedDocuments } from '../trusted/trusted-documents.ts';
 import { EXAMPLE_DOCUMENT, EXAMPLE_HEADERS } from './landing-page.ts';
 
 /** What {@link createApollo} needs. */
@@ -36,6 +40,15 @@ export interface ApolloOptions {
   app: FastifyInstance;
   scopes: RequestScopes;
   tracing: GatewayTracing | undefined;
+  /** Operation names count in the metrics only when vouched for (`operation-name-plugin.ts`). */
+  metrics: GatewayMetrics;
+  /** Loaded manifests (`TRUSTED_DOCUMENTS`), if any: their operations' names always count. */
+  trustedDocuments: TrustedDocuments | undefined;
+}
+
+/** The key of a session's user in the metrics' per-user share of operation names (no secret in it). */
+function userKey(session: SessionClaims): string {
+  return `${session.applicationCode}/${session.username}`;
 }
 
 /** Builds and starts Apollo Server. */
@@ -60,6 +73,17 @@ export async function createApollo(options: ApolloOptions): Promise<ApolloServer
     plugins: [
       fastifyApolloDrainPlugin(options.app),
       createRequestLogPlugin<GraphQLContext>(options.scopes),
+      createOperationNamePlugin<GraphQLContext>({
+        admit: (name, source) => {
+          options.metrics.admitOperationName(name, source);
+        },
+        isTrustedDocument: (source) => options.trustedDocuments?.has(source) === true,
+        userOf: (context) => (context.session === null ? undefined : userKey(context.session)),
+        userOfToken: async (token) => {
+          const session = await options.services.sessions.open(token);
+          return session === null ? undefined : userKey(session);
+        },
+      }),
       ...(options.tracing ? [options.tracing.apolloPlugin<GraphQLContext>()] : []),
       refuseSubscriptions<GraphQLContext>(),
       createUpstreamCallLimit<GraphQLContext>(config),
