@@ -3,7 +3,6 @@
  * Which of Apollo's defaults are off, and why, is said beside each option.
  */
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginDisableSuggestions } from '@apollo/server/plugin/disableSuggestions';
 import {
   ApolloServerPluginCacheControlDisabled,
   ApolloServerPluginInlineTraceDisabled,
@@ -68,8 +67,14 @@ export async function createApollo(options: ApolloOptions): Promise<ApolloServer
     stopOnTerminationSignals: false,
     validationRules: limits.validationRules,
     parseOptions: limits.parseOptions,
-    hideSchemaDetailsFromClientErrors: config.production,
-    formatError: createErrorFormatter({ production: config.production }),
+    // No `Did you mean …?` while the schema is closed: validation drops them at the source (graphql-js's
+    // option, and Apollo's, which adds its suggestion-removing plugin), `formatError` the variables' ones.
+    hideSchemaDetailsFromClientErrors: !config.introspection,
+    validationOptions: { hideSuggestions: !config.introspection },
+    formatError: createErrorFormatter({
+      production: config.production,
+      hideSuggestions: !config.introspection,
+    }),
     plugins: [
       fastifyApolloDrainPlugin(options.app),
       createRequestLogPlugin<GraphQLContext>(options.scopes),
@@ -93,7 +98,6 @@ export async function createApollo(options: ApolloOptions): Promise<ApolloServer
       ApolloServerPluginInlineTraceDisabled(),
       // No field sets cache hints, and the plugin wraps every resolver: off.
       ApolloServerPluginCacheControlDisabled(),
-      ...(config.production ? [ApolloServerPluginDisableSuggestions()] : []),
       config.landingPage
         ? linkGraphiqlFromLandingPage(
             ApolloServerPluginLandingPageLocalDefault({

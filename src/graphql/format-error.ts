@@ -9,14 +9,27 @@ import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { isUpstreamError, type Blame } from '../upstream/errors.ts';
 import { ErrorCode, isLimitCode } from './error-codes.ts';
 import { fromUpstreamError } from './from-upstream-error.ts';
+import { withoutSuggestion } from './schema-hints.ts';
+
+/** Options of {@link createErrorFormatter}. */
+export interface ErrorFormatterOptions {
+  /** Stack traces never leave. */
+  production: boolean;
+  /** Take graphql-js's `Did you mean …?` off every message (introspection off: `schema-hints.ts`). */
+  hideSuggestions?: boolean | undefined;
+}
 
 /**
  * Apollo's `formatError`: maps upstream failures to their codes and hides everything internal (unexpected
  * errors become `INTERNAL_SERVER_ERROR`; stack traces never leave in production).
  */
-export function createErrorFormatter(options: { production: boolean }) {
-  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError =>
-    addBlame(format(formatted, error, options));
+export function createErrorFormatter(options: ErrorFormatterOptions) {
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const answer = addBlame(format(formatted, error, options));
+    return options.hideSuggestions === true
+      ? { ...answer, message: withoutSuggestion(answer.message) }
+      : answer;
+  };
 }
 
 function format(

@@ -46,7 +46,7 @@ async function loginAs(username: string, operationName: string): Promise<string>
 }
 
 /** Every series of `family` as its label objects. */
-async function series(family: string): Promise<Record<string, string | number>[]> {
+async function series(family: string): Promise<Partial<Record<string, string | number>>[]> {
   const metric = await h.gateway.metrics.registry.getSingleMetric(family)?.get();
   return (metric?.values ?? []).map((value) => value.labels);
 }
