@@ -21,6 +21,7 @@ import { buildSchema } from '../graphql/schema.ts';
 import { linkGraphiqlFromLandingPage } from '../http/graphiql-link.ts';
 import { refuseSubscriptions } from '../http/refuse-subscriptions.ts';
 import { createQueryLimits } from '../limits/armor.ts';
+import { exactNumbersRule } from '../limits/exact-numbers-rule.ts';
 import { createUpstreamCallLimit } from '../limits/upstream-call-limit.ts';
 import type { GatewayMetrics } from '../observability/metrics.ts';
 import { createOperationNamePlugin } from '../observability/operation-name-plugin.ts';
@@ -65,7 +66,7 @@ export async function createApollo(options: ApolloOptions): Promise<ApolloServer
     includeStacktraceInErrorResponses: false,
     // Shutdown is ours (src/app/shutdown.ts): Apollo's own handler would re-raise the signal and exit non-zero.
     stopOnTerminationSignals: false,
-    validationRules: limits.validationRules,
+    validationRules: [...limits.validationRules, exactNumbersRule],
     parseOptions: limits.parseOptions,
     // No `Did you mean …?` while the schema is closed: validation drops them at the source (graphql-js's
     // option, and Apollo's, which adds its suggestion-removing plugin), `formatError` the variables' ones.

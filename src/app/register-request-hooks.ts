@@ -5,6 +5,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import { registerErrorHandler } from '../http/error-handler.ts';
+import { registerExactNumbers } from '../http/exact-numbers-hook.ts';
 import { registerGraphqlHeaders } from '../http/graphql-headers.ts';
 import { registerTrustedDocuments } from '../http/trusted-documents-hook.ts';
 import type { GatewayMetrics } from '../observability/metrics.ts';
@@ -41,6 +42,7 @@ export function registerRequestHooks(app: FastifyInstance, options: RequestHooks
   };
   registerErrorHandler(app, { maxBodyBytes: config.maxBodyBytes, onRefused });
   registerGraphqlHeaders(app, graphqlPath);
+  registerExactNumbers(app, { path: graphqlPath, onRefused });
   if (options.trustedDocuments !== undefined) {
     registerTrustedDocuments(app, {
       path: graphqlPath,

@@ -39,6 +39,8 @@ function format(
 ): GraphQLFormattedError {
   const limit = formatLimitError(formatted, error);
   if (limit !== undefined) return limit;
+  const input = formatInputValidationError(formatted, error);
+  if (input !== undefined) return input;
   const original = unwrapResolverError(error);
   if (isUpstreamError(original)) {
     const mapped = fromUpstreamError(original).toJSON();
@@ -126,4 +128,19 @@ export function formatLimitError(
     };
   }
   return undefined;
+}
+
+/**
+ * A validation rule of ours that refuses the caller's input (a number literal a double would change) keeps
+ * its `BAD_USER_INPUT` rather than Apollo's `GRAPHQL_VALIDATION_FAILED`: the same mistake in the variables
+ * is `BAD_USER_INPUT` too.
+ */
+function formatInputValidationError(
+  formatted: GraphQLFormattedError,
+  error: unknown,
+): GraphQLFormattedError | undefined {
+  if (formatted.extensions?.code !== 'GRAPHQL_VALIDATION_FAILED' || !isErrorLike(error)) return undefined;
+  const original = isErrorLike(error.originalError) ? error.originalError : error;
+  if (original.extensions.code !== ErrorCode.BAD_USER_INPUT) return undefined;
+  return { ...formatted, extensions: { ...formatted.extensions, code: ErrorCode.BAD_USER_INPUT } };
 }
