@@ -27,6 +27,13 @@ export type { OperationNameSource } from './operation-names.ts';
  */
 export const MAX_OUTCOMES = 64;
 
+/**
+ * Combinations of operation, type and outcome with series of their own; past them a new combination counts
+ * under `operation="other"` (at most 4 types × {@link MAX_OUTCOMES} more). Each is a counter and a
+ * 12-bucket histogram: this bounds `/metrics` at about 15,000 lines for the operations.
+ */
+export const MAX_OPERATION_SERIES = 1000;
+
 /** prom-client's default gauges whose `_total` suffix breaks Prometheus' naming rules. */
 const MISNAMED_DEFAULT_GAUGES = [
   'nodejs_active_handles_total',
@@ -110,10 +117,16 @@ export function createMetrics(options: OperationNamesOptions = {}): GatewayMetri
     buckets: [1, 2, 5, 10, 20, 50, 100, 200],
     registers,
   });
-  const operationChildren = createChildCache((...values: string[]) => ({
-    count: operations.labels(...values),
-    seconds: operationSeconds.labels(...values),
-  }));
+  const operationChildren = createChildCache(
+    (...values: [string, string, string]) => ({
+      count: operations.labels(...values),
+      seconds: operationSeconds.labels(...values),
+    }),
+    {
+      maxEntries: MAX_OPERATION_SERIES,
+      fold: (_operation, type, outcome): [string, string, string] => ['other', type, outcome],
+    },
+  );
   const upstreamChildren = createChildCache((...values: string[]) => ({
     count: upstreamCalls.labels(...values),
     seconds: upstreamSeconds.labels(...values),

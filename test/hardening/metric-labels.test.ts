@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   MAX_OPERATION_NAMES,
   MAX_OPERATION_NAMES_PER_USER,
+  MAX_OPERATION_SERIES,
   MAX_OUTCOMES,
 } from '../../src/observability/metrics.ts';
 import { startHarness, type Harness } from '../support/gateway-harness.ts';
@@ -113,6 +114,8 @@ describe('junk operation names', () => {
 
   it('should keep every label set of every metric family bounded', async () => {
     const families = await h.gateway.metrics.registry.getMetricsAsJSON();
+    const operations = await series('gateway_graphql_operations_total');
+    expect(operations.length).toBeLessThanOrEqual(MAX_OPERATION_SERIES + 4 * MAX_OUTCOMES);
     for (const family of families) {
       const values = new Map<string, Set<string>>();
       for (const { labels } of family.values) {

@@ -3,7 +3,7 @@
  * (`child-cache.ts`): a kept child must keep counting into the registry, across a reset too.
  */
 import { describe, expect, it } from 'vitest';
-import { createMetrics } from '../../src/observability/metrics.ts';
+import { MAX_OPERATION_SERIES, createMetrics } from '../../src/observability/metrics.ts';
 
 const OPERATION = 'gateway_graphql_operations_total{operation="Orders",type="query",outcome="ok"}';
 
@@ -89,5 +89,23 @@ describe('operation names', () => {
     expect(values?.map((value) => value.labels)).toEqual([
       { operation: 'anonymous', type: 'unknown', outcome: 'other' },
     ]);
+  });
+
+  it('should fold combinations past the series cap into operation="other"', async () => {
+    const metrics = createMetrics();
+    const outcomes = ['ok', 'BAD_USER_INPUT', 'NOT_FOUND', 'FORBIDDEN', 'UPSTREAM_ERROR'];
+    for (let i = 0; i < 250; i++) {
+      metrics.admitOperationName(`Op${i}`, { trusted: true });
+      for (const outcome of outcomes) {
+        metrics.observeOperation({ name: `Op${i}`, type: 'query', outcome, seconds: 0.01 });
+      }
+    }
+    const values = (await metrics.registry.getSingleMetric('gateway_graphql_operations_total')?.get())
+      ?.values;
+    expect(values).toHaveLength(MAX_OPERATION_SERIES + outcomes.length);
+    const other = values?.filter((value) => value.labels.operation === 'other') ?? [];
+    expect(other.reduce((sum, value) => sum + value.value, 0)).toBe(
+      250 * outcomes.length - MAX_OPERATION_SERIES,
+    );
   });
 });
