@@ -3,7 +3,6 @@
  * Which of Apollo's defaults are off, and why, is said beside each option.
  */
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginDisableSuggestions } from '@apollo/server/plugin/disableSuggestions';
 import {
   ApolloServerPluginCacheControlDisabled,
   ApolloServerPluginInlineTraceDisabled,
@@ -23,10 +22,15 @@ import { linkGraphiqlFromLandingPage } from '../http/graphiql-link.ts';
 import { refuseSubscriptions } from '../http/refuse-subscriptions.ts';
 import { createQueryLimits } from '../limits/armor.ts';
 import { createDocumentStore, createPersistedQueryCache } from '../limits/document-store.ts';
+import { exactNumbersRule } from '../limits/exact-numbers-rule.ts';
 import { createUpstreamCallLimit } from '../limits/upstream-call-limit.ts';
+import type { GatewayMetrics } from '../observability/metrics.ts';
+import { createOperationNamePlugin } from '../observability/operation-name-plugin.ts';
 import { createRequestLogPlugin } from '../observability/request-log-plugin.ts';
 import type { RequestScopes } from '../observability/request-scope.ts';
 import type { GatewayTracing } from '../observability/tracing.ts';
+import type { SessionClaims } from '../auth/session.ts';
+import type { TrustedDocuments } from '../trusted/trusted-documents.ts';
 import { EXAMPLE_DOCUMENT, EXAMPLE_HEADERS } from './landing-page.ts';
 
 /** What {@link createApollo} needs. */
@@ -37,6 +41,15 @@ export interface ApolloOptions {
   app: FastifyInstance;
   scopes: RequestScopes;
   tracing: GatewayTracing | undefined;
+  /** Operation names count in the metrics only when vouched for (`operation-name-plugin.ts`). */
+  metrics: GatewayMetrics;
+  /** Loaded manifests (`TRUSTED_DOCUMENTS`), if any: their operations' names always count. */
+  trustedDocuments: TrustedDocuments | undefined;
+}
+
+/** The key of a session's user in the metrics' per-user share of operation names (no secret in it). */
+function userKey(session: SessionClaims): string {
+  return `${session.applicationCode}/${session.username}`;
 }
 
 /** Builds and starts Apollo Server. */
@@ -54,16 +67,33 @@ export async function createApollo(options: ApolloOptions): Promise<ApolloServer
     includeStacktraceInErrorResponses: false,
     // Shutdown is ours (src/app/shutdown.ts): Apollo's own handler would re-raise the signal and exit non-zero.
     stopOnTerminationSignals: false,
-    validationRules: limits.validationRules,
+    validationRules: [...limits.validationRules, exactNumbersRule],
     parseOptions: limits.parseOptions,
     // Apollo's defaults size documents by their JSON, not by the source text and tokens they keep (issue 19).
     documentStore: createDocumentStore(config.documentLimits.cacheBytes),
     persistedQueries: { cache: createPersistedQueryCache(config.documentLimits.cacheBytes) },
-    hideSchemaDetailsFromClientErrors: config.production,
-    formatError: createErrorFormatter({ production: config.production }),
+    // No `Did you mean …?` while the schema is closed: validation drops them at the source (graphql-js's
+    // option, and Apollo's, which adds its suggestion-removing plugin), `formatError` the variables' ones.
+    hideSchemaDetailsFromClientErrors: !config.introspection,
+    validationOptions: { hideSuggestions: !config.introspection },
+    formatError: createErrorFormatter({
+      production: config.production,
+      hideSuggestions: !config.introspection,
+    }),
     plugins: [
       fastifyApolloDrainPlugin(options.app),
       createRequestLogPlugin<GraphQLContext>(options.scopes),
+      createOperationNamePlugin<GraphQLContext>({
+        admit: (name, source) => {
+          options.metrics.admitOperationName(name, source);
+        },
+        isTrustedDocument: (source) => options.trustedDocuments?.has(source) === true,
+        userOf: (context) => (context.session === null ? undefined : userKey(context.session)),
+        userOfToken: async (token) => {
+          const session = await options.services.sessions.open(token);
+          return session === null ? undefined : userKey(session);
+        },
+      }),
       ...(options.tracing ? [options.tracing.apolloPlugin<GraphQLContext>()] : []),
       refuseSubscriptions<GraphQLContext>(),
       createUpstreamCallLimit<GraphQLContext>(config),
@@ -73,7 +103,6 @@ export async function createApollo(options: ApolloOptions): Promise<ApolloServer
       ApolloServerPluginInlineTraceDisabled(),
       // No field sets cache hints, and the plugin wraps every resolver: off.
       ApolloServerPluginCacheControlDisabled(),
-      ...(config.production ? [ApolloServerPluginDisableSuggestions()] : []),
       config.landingPage
         ? linkGraphiqlFromLandingPage(
             ApolloServerPluginLandingPageLocalDefault({

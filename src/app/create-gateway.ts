@@ -89,7 +89,15 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     trustedDocuments,
     tracing,
   });
-  const apollo = await createApollo({ config, services, app, scopes, tracing });
+  const apollo = await createApollo({
+    config,
+    services,
+    app,
+    scopes,
+    tracing,
+    metrics,
+    trustedDocuments,
+  });
   await registerGraphqlRoute(app, { config, apollo, services, path: GRAPHQL_PATH });
   registerProbes(app, { config, urls, upstream, draining });
   registerMetricsEndpoint(app, metrics);

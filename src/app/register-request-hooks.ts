@@ -8,6 +8,7 @@ import type { GatewayConfig } from '../config/gateway-config.ts';
 import { registerBodyBudget } from '../http/body-budget.ts';
 import { registerDocumentLimits } from '../http/document-limits-hook.ts';
 import { registerErrorHandler } from '../http/error-handler.ts';
+import { registerExactNumbers } from '../http/exact-numbers-hook.ts';
 import { registerGraphqlHeaders } from '../http/graphql-headers.ts';
 import { registerTrustedDocuments } from '../http/trusted-documents-hook.ts';
 import type { GatewayMetrics } from '../observability/metrics.ts';
@@ -57,6 +58,7 @@ export function registerRequestHooks(app: FastifyInstance, options: RequestHooks
     maxCommentBytes: config.documentLimits.maxCommentBytes,
     onRefused,
   });
+  registerExactNumbers(app, { path: graphqlPath, onRefused });
   if (options.trustedDocuments !== undefined) {
     registerTrustedDocuments(app, {
       path: graphqlPath,

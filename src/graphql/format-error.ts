@@ -9,14 +9,27 @@ import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { isUpstreamError, type Blame } from '../upstream/errors.ts';
 import { ErrorCode, isLimitCode } from './error-codes.ts';
 import { fromUpstreamError } from './from-upstream-error.ts';
+import { withoutSuggestion } from './schema-hints.ts';
+
+/** Options of {@link createErrorFormatter}. */
+export interface ErrorFormatterOptions {
+  /** Stack traces never leave. */
+  production: boolean;
+  /** Take graphql-js's `Did you mean …?` off every message (introspection off: `schema-hints.ts`). */
+  hideSuggestions?: boolean | undefined;
+}
 
 /**
  * Apollo's `formatError`: maps upstream failures to their codes and hides everything internal (unexpected
  * errors become `INTERNAL_SERVER_ERROR`; stack traces never leave in production).
  */
-export function createErrorFormatter(options: { production: boolean }) {
-  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError =>
-    addBlame(format(formatted, error, options));
+export function createErrorFormatter(options: ErrorFormatterOptions) {
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const answer = addBlame(format(formatted, error, options));
+    return options.hideSuggestions === true
+      ? { ...answer, message: withoutSuggestion(answer.message) }
+      : answer;
+  };
 }
 
 function format(
@@ -26,6 +39,8 @@ function format(
 ): GraphQLFormattedError {
   const limit = formatLimitError(formatted, error);
   if (limit !== undefined) return limit;
+  const input = formatInputValidationError(formatted, error);
+  if (input !== undefined) return input;
   const original = unwrapResolverError(error);
   if (isUpstreamError(original)) {
     const mapped = fromUpstreamError(original).toJSON();
@@ -113,4 +128,19 @@ export function formatLimitError(
     };
   }
   return undefined;
+}
+
+/**
+ * A validation rule of ours that refuses the caller's input (a number literal a double would change) keeps
+ * its `BAD_USER_INPUT` rather than Apollo's `GRAPHQL_VALIDATION_FAILED`: the same mistake in the variables
+ * is `BAD_USER_INPUT` too.
+ */
+function formatInputValidationError(
+  formatted: GraphQLFormattedError,
+  error: unknown,
+): GraphQLFormattedError | undefined {
+  if (formatted.extensions?.code !== 'GRAPHQL_VALIDATION_FAILED' || !isErrorLike(error)) return undefined;
+  const original = isErrorLike(error.originalError) ? error.originalError : error;
+  if (original.extensions.code !== ErrorCode.BAD_USER_INPUT) return undefined;
+  return { ...formatted, extensions: { ...formatted.extensions, code: ErrorCode.BAD_USER_INPUT } };
 }

@@ -7,7 +7,8 @@
  * - its token plugin re-parses every document and, under Apollo Server 5, reports through
  *   `unexpectedErrorProcessingRequest`, which turns the refusal (and any other unexpected error) into an
  *   HTTP 500; graphql-js counts tokens while it parses anyway (`parseOptions.maxTokens`), so we use that;
- * - field-suggestion blocking, which `ApolloServerPluginDisableSuggestions` already does in production.
+ * - field-suggestion blocking: suggestions are masked in every error while introspection is off
+ *   (`src/graphql/schema-hints.ts`).
  */
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { GraphQLError, ParseOptions, ValidationContext, ValidationRule } from 'graphql';

@@ -3,19 +3,46 @@
  * GraphQL operations and upstream calls by name and outcome with duration histograms, loader batch sizes,
  * breaker states, limiter blocks, guard refusals and retries, and the process metrics.
  *
- * Label values come from a bounded set: the operation name is the client's choice, so only the first
- * {@link MAX_OPERATION_NAMES} distinct valid names get their own series; the rest count as `other`.
+ * Label values come from sets the server bounds: the operation name is the client's choice, so only names
+ * that trusted documents or accepted users vouched for get their own series (`operation-names.ts`); the rest
+ * count as `other`. Outcomes are codes the gateway writes, kept to {@link MAX_OUTCOMES} distinct values.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { LoginLimit } from '../auth/login-limiter.ts';
 import type { BreakerState, GuardRejection } from '../upstream/resilience.ts';
 import type { UpstreamCallEvent } from '../upstream/types.ts';
 import { createChildCache } from './child-cache.ts';
+import {
+  createOperationNames,
+  type OperationNameSource,
+  type OperationNamesOptions,
+} from './operation-names.ts';
 
-/** Distinct operation names tracked before the rest are labelled `other`. */
-export const MAX_OPERATION_NAMES = 200;
+export { MAX_OPERATION_NAMES, MAX_OPERATION_NAMES_PER_USER } from './operation-names.ts';
+export type { OperationNameSource } from './operation-names.ts';
 
-const OPERATION_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+/**
+ * Distinct outcomes (`ok`, `HTTP_<status>` and the error codes the gateway writes, a few dozen in all) kept
+ * before the rest count as `other`: a bound should a code ever carry something a caller chose.
+ */
+export const MAX_OUTCOMES = 64;
+
+/**
+ * Combinations of operation, type and outcome with series of their own; past them a new combination counts
+ * under `operation="other"` (at most 4 types × {@link MAX_OUTCOMES} more). Each is a counter and a
+ * 12-bucket histogram: this bounds `/metrics` at about 15,000 lines for the operations.
+ */
+export const MAX_OPERATION_SERIES = 1000;
+
+/** prom-client's default gauges whose `_total` suffix breaks Prometheus' naming rules. */
+const MISNAMED_DEFAULT_GAUGES = [
+  'nodejs_active_handles_total',
+  'nodejs_active_requests_total',
+  'nodejs_active_resources_total',
+] as const;
+
+const OUTCOME = /^(?:ok|HTTP_[1-5][0-9][0-9]|[A-Z][A-Z0-9_]{0,63})$/;
+const OPERATION_TYPES: ReadonlySet<string> = new Set(['query', 'mutation', 'subscription', 'unknown']);
 const BREAKER_VALUES: Record<BreakerState, number> = { closed: 0, half_open: 1, open: 2 };
 
 /** One finished GraphQL request. */
@@ -32,6 +59,11 @@ export interface OperationObservation {
 /** The gateway's metrics. */
 export interface GatewayMetrics {
   registry: Registry;
+  /**
+   * Lets operations named `name` count under their own name (see `operation-names.ts`); call only for an
+   * operation that passed validation, with who vouches for it.
+   */
+  admitOperationName(name: string, source: OperationNameSource): void;
   observeOperation(observation: OperationObservation): void;
   observeUpstreamCall(event: UpstreamCallEvent): void;
   observeLoaderBatch(loader: string, size: number): void;
@@ -41,17 +73,20 @@ export interface GatewayMetrics {
   countRetry(operation: string, allowed: boolean): void;
 }
 
-/** Creates the registry and every metric. */
-export function createMetrics(): GatewayMetrics {
+/** Creates the registry and every metric; `options` bound the operation names (defaults in `operation-names.ts`). */
+export function createMetrics(options: OperationNamesOptions = {}): GatewayMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  // prom-client's totals of the by-type gauges are gauges named `_total`, which Prometheus reserves for
+  // counters (`promtool check metrics` exits 3 on them): dropped, `sum(nodejs_active_handles)` is the same.
+  for (const name of MISNAMED_DEFAULT_GAUGES) registry.removeSingleMetric(name);
   const registers = [registry];
 
   // Recorded on every request: each label combination's child (`labels(...)`) is made once and kept, so
   // an observation skips prom-client's label-object checks (see child-cache.ts).
   const operations = new Counter({
     name: 'gateway_graphql_operations_total',
-    help: 'GraphQL requests by operation name, type and outcome (ok or the first error code).',
+    help: 'GraphQL requests by operation name (vouched-for names; other, or anonymous when unnamed), type and outcome (ok or the first error code).',
     labelNames: ['operation', 'type', 'outcome'] as const,
     registers,
   });
@@ -82,10 +117,16 @@ export function createMetrics(): GatewayMetrics {
     buckets: [1, 2, 5, 10, 20, 50, 100, 200],
     registers,
   });
-  const operationChildren = createChildCache((...values: string[]) => ({
-    count: operations.labels(...values),
-    seconds: operationSeconds.labels(...values),
-  }));
+  const operationChildren = createChildCache(
+    (...values: [string, string, string]) => ({
+      count: operations.labels(...values),
+      seconds: operationSeconds.labels(...values),
+    }),
+    {
+      maxEntries: MAX_OPERATION_SERIES,
+      fold: (_operation, type, outcome): [string, string, string] => ['other', type, outcome],
+    },
+  );
   const upstreamChildren = createChildCache((...values: string[]) => ({
     count: upstreamCalls.labels(...values),
     seconds: upstreamSeconds.labels(...values),
@@ -99,13 +140,13 @@ export function createMetrics(): GatewayMetrics {
   });
   const loginBlocks = new Counter({
     name: 'gateway_login_blocks_total',
-    help: 'Blocks started by the login limiter, by counter (user_ip, user, ip).',
+    help: 'Blocks started by the login limiter, by counter (device, user_ip, user, ip).',
     labelNames: ['limit'] as const,
     registers,
   });
   const rejections = new Counter({
     name: 'gateway_upstream_rejections_total',
-    help: 'Upstream calls refused or cut by the gateway itself (circuit_open, overloaded, deadline).',
+    help: 'Upstream calls refused or cut by the gateway itself (circuit_open, overloaded, session_overloaded, call_budget, deadline).',
     labelNames: ['operation', 'reason'] as const,
     registers,
   });
@@ -116,20 +157,26 @@ export function createMetrics(): GatewayMetrics {
     registers,
   });
 
-  const names = new Set<string>();
-  function operationLabel(name: string | undefined): string {
-    if (name === undefined || name === '') return 'anonymous';
-    if (!OPERATION_NAME.test(name)) return 'other';
-    if (names.has(name)) return name;
-    if (names.size >= MAX_OPERATION_NAMES) return 'other';
-    names.add(name);
-    return name;
+  const names = createOperationNames(options);
+  const outcomes = new Set<string>();
+  function outcomeLabel(outcome: string): string {
+    if (outcomes.has(outcome)) return outcome;
+    if (outcomes.size >= MAX_OUTCOMES || !OUTCOME.test(outcome)) return 'other';
+    outcomes.add(outcome);
+    return outcome;
   }
 
   return {
     registry,
+    admitOperationName(name, source) {
+      names.admit(name, source);
+    },
     observeOperation({ name, type, outcome, seconds }) {
-      const children = operationChildren(operationLabel(name), type, outcome);
+      const children = operationChildren(
+        names.label(name),
+        OPERATION_TYPES.has(type) ? type : 'unknown',
+        outcomeLabel(outcome),
+      );
       children.count.inc();
       children.seconds.observe(seconds);
     },

@@ -9,6 +9,7 @@ const nothing = (): void => undefined;
 /** Metrics that record nothing; `/metrics` answers an empty text. */
 export const createMetrics: typeof Real.createMetrics = () => ({
   registry: new Registry(),
+  admitOperationName: nothing,
   observeOperation: nothing,
   observeUpstreamCall: nothing,
   observeLoaderBatch: nothing,

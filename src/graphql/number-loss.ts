@@ -1,0 +1,79 @@
+/**
+ * Whether a number literal survives the trip through a double (JavaScript's number, and the upstream's JSON)
+ * unchanged. Issue 19: `1e-400` was stored as `0`, and `0.12345678901234567890123` as
+ * `0.12345678901234568`, without a word, while `1e400` and 2^64 were refused.
+ *
+ * The rule: a literal is exact when its decimal digits are those of the double it becomes, written the
+ * shortest way that reads back as that double (what `String(number)` writes). Both sides are normalized
+ * first (sign, leading and trailing zeros, exponent), so `1.50`, `15e-1` and `0.0015e3` are all `1.5` and
+ * exact, and `0.1` is exact although no double equals a tenth: the literal is what the double reads back as.
+ * A number that becomes infinite overflows, a non-zero one that becomes 0 underflows, any other difference
+ * loses digits.
+ */
+
+/** How a literal changes: beyond the largest double, below the smallest, or digits rounded off. */
+export type NumberLoss = 'overflow' | 'underflow' | 'digits';
+
+/** A JSON or GraphQL number token (the grammars agree). */
+const NUMBER = /^-?(0|[1-9]\d*)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
+
+/** Significant digits `d1 d2 …` and exponent `e` of the value `0.d1d2… × 10^e`; `null` for zero. */
+interface Decimal {
+  digits: string;
+  exponent: number;
+}
+
+/** Normalizes `integer.fraction × 10^exponent` (digit strings, no sign). */
+function normalize(integer: string, fraction: string, exponent: number): Decimal | null {
+  const all = integer + fraction;
+  const first = all.search(/[1-9]/);
+  if (first < 0) return null;
+  const digits = all.slice(first).replace(/0+$/, '');
+  return { digits, exponent: integer.length - first + exponent };
+}
+
+/** The shortest decimal that reads back as `value` (finite, non-zero), normalized. */
+function shortest(value: number): Decimal | null {
+  // `toExponential()` without an argument writes as many digits as needed to tell the double apart.
+  const [mantissa = '', power = '0'] = Math.abs(value).toExponential().split('e');
+  const [integer = '', fraction = ''] = mantissa.split('.');
+  return normalize(integer, fraction, Number(power));
+}
+
+/**
+ * How `literal` (a JSON or GraphQL number token) changes as a double, or `undefined` when it does not.
+ * Anything that is no number token is not this function's to judge: `undefined`.
+ */
+export function numberLoss(literal: string): NumberLoss | undefined {
+  const match = NUMBER.exec(literal);
+  if (match === null) return undefined;
+  const value = Number(literal);
+  if (!Number.isFinite(value)) return 'overflow';
+  const [, integer = '', fraction = '', power = '0'] = match;
+  // An exponent too long for a number is only reached when the value is 0 or infinite (handled around it).
+  const source = normalize(integer, fraction, Number(power));
+  if (source === null) return undefined;
+  if (value === 0) return 'underflow';
+  const read = shortest(value);
+  return read !== null && read.digits === source.digits && read.exponent === source.exponent
+    ? undefined
+    : 'digits';
+}
+
+/** At most 40 characters of a caller's literal, for a message. */
+function quoted(literal: string): string {
+  return literal.length <= 40 ? literal : `${literal.slice(0, 37)}…`;
+}
+
+/** What to tell the caller: which number, what it would become, and what to do ("send it as a string"). */
+export function numberLossMessage(where: string, literal: string, loss: NumberLoss): string {
+  const number = quoted(literal);
+  switch (loss) {
+    case 'overflow':
+      return `${where} holds ${number}, beyond the largest number JSON can carry (it would be stored as null); send it as a string.`;
+    case 'underflow':
+      return `${where} holds ${number}, below the smallest number JSON can carry (it would be stored as 0); send it as a string.`;
+    case 'digits':
+      return `${where} holds ${number}, which has more digits than a JSON number keeps (it would be stored as ${String(Number(literal))}); send it as a string.`;
+  }
+}

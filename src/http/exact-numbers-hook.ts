@@ -1,0 +1,87 @@
+/**
+ * Refuses variables holding a number a double would change (`1e-400` stored as `0`, 23 digits rounded to
+ * 17), as `BAD_USER_INPUT` with `reason: "inexact_number"` and HTTP 400, before Apollo runs anything: once
+ * the body is parsed the number is already changed and nobody downstream can tell. The same numbers
+ * written as literals in the document are refused by `src/limits/exact-numbers-rule.ts`.
+ *
+ * The JSON body's numbers are read in the body parser (Fastify's own, wrapped: it still refuses malformed
+ * bodies and `__proto__` keys as before), a GET's `variables` parameter in the hook.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ErrorCode } from '../graphql/error-codes.ts';
+import { numberLossMessage } from '../graphql/number-loss.ts';
+import { JSON_CONTENT_TYPE, httpErrorBody } from './http-error.ts';
+import { firstJsonNumberLoss, type JsonNumberLoss } from './json-number-loss.ts';
+
+/** Options of {@link registerExactNumbers}. */
+export interface ExactNumbersOptions {
+  /** The GraphQL route (`/graphql`). */
+  path: string;
+  /** Called with every refusal's code (the request log's outcome). */
+  onRefused?: (request: FastifyRequest, code: string) => void;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The first changed number of a GraphQL request's JSON body, found by the body parser. */
+    jsonNumberLoss: JsonNumberLoss | null;
+  }
+}
+
+/** `firstJsonNumberLoss`, or `null` for text that is no JSON (Apollo answers that itself). */
+function lossIn(text: string): JsonNumberLoss | null {
+  try {
+    return firstJsonNumberLoss(text) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** The loss in the request's variables, if any, with its path from `variables`. */
+function variablesLoss(request: FastifyRequest): JsonNumberLoss | null {
+  if (request.method === 'POST') {
+    const loss = request.jsonNumberLoss;
+    return loss !== null && loss.path[0] === 'variables' ? loss : null;
+  }
+  if (request.method !== 'GET') return null;
+  const queryAt = request.url.indexOf('?');
+  const text = queryAt < 0 ? null : new URLSearchParams(request.url.slice(queryAt + 1)).get('variables');
+  const loss = text === null ? null : lossIn(text);
+  return loss === null ? null : { ...loss, path: ['variables', ...loss.path] };
+}
+
+/** Wraps the JSON body parser and adds the refusing hook. Register before the routes. */
+export function registerExactNumbers(app: FastifyInstance, options: ExactNumbersOptions): void {
+  app.decorateRequest('jsonNumberLoss', null);
+  // Fastify's defaults for both: a body with `__proto__` or `constructor.prototype` is refused.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    // `parseAs: 'string'` hands a string; the type allows a Buffer too.
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    void parseJson(request, text, (error, parsed) => {
+      if (error === null && request.routeOptions.url === options.path) {
+        request.jsonNumberLoss = lossIn(text);
+      }
+      done(error, parsed);
+    });
+  });
+
+  app.addHook('preValidation', (request, reply, done) => {
+    const loss = request.routeOptions.url === options.path ? variablesLoss(request) : null;
+    if (loss === null) {
+      done();
+      return;
+    }
+    const where = loss.path.join('.');
+    options.onRefused?.(request, ErrorCode.BAD_USER_INPUT);
+    void reply
+      .code(400)
+      .type(JSON_CONTENT_TYPE)
+      .send(
+        httpErrorBody(ErrorCode.BAD_USER_INPUT, numberLossMessage(where, loss.literal, loss.loss), {
+          reason: 'inexact_number',
+        }),
+      );
+  });
+}

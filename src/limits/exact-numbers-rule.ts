@@ -1,0 +1,33 @@
+/**
+ * A validation rule: a number literal of the document that a double would change (`1e-400` stored as `0`,
+ * `0.12345678901234567890123` rounded to 17 digits, `1e400` stored as `null`) is refused as
+ * `BAD_USER_INPUT` with `reason: "inexact_number"`, before anything runs. The same numbers in the variables
+ * are refused at the HTTP edge (`src/http/exact-numbers-hook.ts`); the rule is in `number-loss.ts`.
+ *
+ * `Int` and `ID` positions are left alone: graphql-js refuses an `Int` beyond 32 bits itself, and an `ID`
+ * keeps an integer literal's digits as text.
+ */
+import { GraphQLError, getNamedType, type ASTVisitor, type ValidationContext } from 'graphql';
+import type { FloatValueNode, IntValueNode } from 'graphql';
+import { ErrorCode } from '../graphql/error-codes.ts';
+import { numberLoss, numberLossMessage } from '../graphql/number-loss.ts';
+
+/** Scalars whose literals never become a double. */
+const KEPT_EXACT: ReadonlySet<string> = new Set(['Int', 'ID']);
+
+/** The rule, for Apollo Server's `validationRules`. */
+export function exactNumbersRule(context: ValidationContext): ASTVisitor {
+  const check = (node: IntValueNode | FloatValueNode) => {
+    const type = context.getInputType();
+    if (type !== null && type !== undefined && KEPT_EXACT.has(getNamedType(type).name)) return;
+    const loss = numberLoss(node.value);
+    if (loss === undefined) return;
+    context.reportError(
+      new GraphQLError(numberLossMessage('The document', node.value, loss), {
+        nodes: node,
+        extensions: { code: ErrorCode.BAD_USER_INPUT, reason: 'inexact_number' },
+      }),
+    );
+  };
+  return { IntValue: check, FloatValue: check };
+}
