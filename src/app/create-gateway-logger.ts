@@ -8,6 +8,7 @@ import { createLogger } from '../observability/logger.ts';
 export function createGatewayLogger(config: GatewayConfig, stream?: NodeJS.WritableStream): Logger {
   return createLogger({
     level: config.logLevel,
+    levelFormat: config.logLevelFormat,
     stream,
     secrets: [config.sessionSecret, config.sessionSecretPrevious, redisPassword(config.redisUrl)],
   });

@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GatewayConfig } from '../config/gateway-config.ts';
+import { ErrorCode } from '../graphql/error-codes.ts';
 import { registerErrorHandler } from '../http/error-handler.ts';
 import { registerGraphqlHeaders } from '../http/graphql-headers.ts';
 import { registerTrustedDocuments } from '../http/trusted-documents-hook.ts';
@@ -33,11 +34,14 @@ export function registerRequestHooks(app: FastifyInstance, options: RequestHooks
     requestTimeoutMillis: config.requestTimeoutMillis,
     logRequests: config.logRequests,
     graphqlPath,
-    currentTraceId: tracing ? () => tracing.currentTraceId() : undefined,
+    currentTraceContext: tracing ? () => tracing.currentTraceContext() : undefined,
   });
-  // Answers refused before GraphQL still reach the request log's `outcome`.
+  // Answers refused before GraphQL still reach the request log's `outcome` and level.
   const onRefused = (request: FastifyRequest, code: string) => {
-    scopeOf(request)?.errorCodes.push(code);
+    const scope = scopeOf(request);
+    scope?.errorCodes.push(code);
+    // As `httpErrorBody` blames them: the caller's request, but for the gateway's own failure.
+    scope?.errorBlames.push(code === ErrorCode.INTERNAL_SERVER_ERROR ? 'gateway' : 'caller');
   };
   registerErrorHandler(app, { maxBodyBytes: config.maxBodyBytes, onRefused });
   registerGraphqlHeaders(app, graphqlPath);

@@ -1,5 +1,6 @@
 /**
- * The gateway's pino logger, handed to Fastify (`loggerInstance`): JSON lines, redacted at three layers
+ * The gateway's pino logger, handed to Fastify (`loggerInstance`): JSON lines (`level` a number or, with
+ * `LOG_LEVEL_FORMAT=label`, a name), redacted at three layers
  * (`redact.ts`), with request and error serializers that never print headers or a URL's query values.
  */
 import { pino, stdSerializers, type Logger } from 'pino';
@@ -13,6 +14,11 @@ export interface LoggerOptions {
   stream?: NodeJS.WritableStream | undefined;
   /** Literal values that must never be printed (the session secret, the Redis password). */
   secrets?: readonly (string | undefined)[];
+  /**
+   * `LOG_LEVEL_FORMAT`: `level` as pino's number (`30`, default) or its name (`info`), which pipelines map
+   * to a severity without a lookup table.
+   */
+  levelFormat?: 'number' | 'label' | undefined;
 }
 
 /** The fields of a request worth logging: no headers (they carry `authorization` and cookies). */
@@ -37,6 +43,7 @@ export function createLogger(options: LoggerOptions): Logger {
       level: options.level,
       formatters: {
         log: (object) => redactObject(object) as Record<string, unknown>,
+        ...(options.levelFormat === 'label' ? { level: (label: string) => ({ level: label }) } : {}),
       },
       serializers: { req: serializeRequest, res: serializeReply, err: stdSerializers.err },
       hooks: { streamWrite: redactText },
