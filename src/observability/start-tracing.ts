@@ -14,7 +14,8 @@
  * (`span-url.ts`), exceptions their type only (`scrubbed-tracer.ts`), and no variable value is recorded.
  *
  * Metrics and logs are not exported unless `OTEL_METRICS_EXPORTER` / `OTEL_LOGS_EXPORTER` name an exporter:
- * the SDK would otherwise push to `/v1/metrics` beside the traces, which the gateway serves at `/metrics`.
+ * the gateway's metrics are Prometheus at `/metrics`, and without this the SDK would also push the
+ * instrumentations' metrics to the collector's `/v1/metrics`, unasked.
  */
 import type { BaseContext } from '@apollo/server';
 import { isSpanContextValid, trace } from '@opentelemetry/api';
