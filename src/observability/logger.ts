@@ -5,6 +5,7 @@
  */
 import { pino, stdSerializers, type Logger } from 'pino';
 import { createObjectRedactor, createTextRedactor, redactUrl } from './redact.ts';
+import { traceLogFields, type TraceContext } from './tracing.ts';
 
 /** Options of {@link createLogger}. */
 export interface LoggerOptions {
@@ -19,6 +20,11 @@ export interface LoggerOptions {
    * to a severity without a lookup table.
    */
   levelFormat?: 'number' | 'label' | undefined;
+  /**
+   * When tracing is on: the active span, whose `trace_id`, `span_id` and `trace_flags` every line written
+   * inside it carries (a breaker that opens, an unhandled error), so a pipeline joins it to its trace.
+   */
+  traceContext?: (() => TraceContext | undefined) | undefined;
 }
 
 /** The fields of a request worth logging: no headers (they carry `authorization` and cookies). */
@@ -38,9 +44,19 @@ function serializeReply(reply: { statusCode?: number }) {
 export function createLogger(options: LoggerOptions): Logger {
   const redactText = createTextRedactor(options.secrets ?? []);
   const redactObject = createObjectRedactor();
+  const { traceContext } = options;
   return pino(
     {
       level: options.level,
+      // A line's own fields win over the mixin's (the request line names its server span explicitly).
+      ...(traceContext === undefined
+        ? {}
+        : {
+            mixin: () => {
+              const context = traceContext();
+              return context === undefined ? {} : traceLogFields(context);
+            },
+          }),
       formatters: {
         log: (object) => redactObject(object) as Record<string, unknown>,
         ...(options.levelFormat === 'label' ? { level: (label: string) => ({ level: label }) } : {}),

@@ -18,7 +18,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { levels } from 'pino';
 import type { GatewayMetrics } from './metrics.ts';
-import type { TraceContext } from './tracing.ts';
+import { traceLogFields, type TraceContext } from './tracing.ts';
 import { redactUrl } from './redact.ts';
 import { newRequestScope, type RequestScope, type RequestScopes } from './request-scope.ts';
 
@@ -83,11 +83,6 @@ export function levelOf(blames: readonly string[], status: number, base: 'info' 
   }
   if (base === 'info' && blames.length === 0 && status >= 500) return 'error';
   return level;
-}
-
-/** `trace_flags` as the log data model writes it: two hex digits (`01` sampled). */
-function hexFlags(flags: number): string {
-  return flags.toString(16).padStart(2, '0');
 }
 
 /** Whether `log` writes lines at `level` (`silent` and unknown levels write none). */
@@ -167,11 +162,8 @@ export function registerRequestLog(
         outcome,
       };
       if (scope.errorCodes.length > 0) line.errors = scope.errorCodes;
-      if (scope.trace !== undefined) {
-        line.trace_id = scope.trace.traceId;
-        line.span_id = scope.trace.spanId;
-        line.trace_flags = hexFlags(scope.trace.traceFlags);
-      }
+      // The server span's, read at arrival: other lines get the active span's from the logger's mixin.
+      if (scope.trace !== undefined) Object.assign(line, traceLogFields(scope.trace));
       log[level](line, graphql ? 'graphql request' : 'http request');
     }
     done();

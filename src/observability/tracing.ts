@@ -16,6 +16,23 @@ export interface TraceContext {
   traceFlags: number;
 }
 
+/** The fields a log line names a span with, as OpenTelemetry's log data model calls them. */
+export interface TraceLogFields {
+  trace_id: string;
+  span_id: string;
+  /** Two hex digits: `01` sampled, `00` not. */
+  trace_flags: string;
+}
+
+/** `context` as log fields. */
+export function traceLogFields(context: TraceContext): TraceLogFields {
+  return {
+    trace_id: context.traceId,
+    span_id: context.spanId,
+    trace_flags: context.traceFlags.toString(16).padStart(2, '0'),
+  };
+}
+
 /** Tracing switched on; absent from the gateway's options otherwise. */
 export interface GatewayTracing {
   /** The ids of the active span (the request's server span where the request log reads it). */

@@ -12,6 +12,7 @@ import { createLogger } from '../../src/observability/logger.ts';
 import { createMetrics } from '../../src/observability/metrics.ts';
 import { registerRequestLog, requestIdFor, type LogRequests } from '../../src/observability/request-log.ts';
 import { createRequestScopes } from '../../src/observability/request-scope.ts';
+import type { TraceContext } from '../../src/observability/tracing.ts';
 import { startHarness, type Harness } from '../support/gateway-harness.ts';
 import { LOAN_TYPES } from '../support/post-graphql.ts';
 
@@ -206,6 +207,28 @@ describe('request lines of the real gateway, by blame', () => {
     expect(line('no-session')).toMatchObject({ level: 'info', outcome: 'UNAUTHENTICATED' });
     expect(line('invalid')).toMatchObject({ level: 'info', outcome: 'GRAPHQL_VALIDATION_FAILED' });
     expect(line('sick-upstream')).toMatchObject({ level: 'warn', outcome: 'UPSTREAM_UNAVAILABLE' });
+  });
+});
+
+describe('lines written inside a span', () => {
+  it("should carry the active span's trace_id, span_id and trace_flags, a line's own fields first", () => {
+    const raw: string[] = [];
+    const stream = new PassThrough();
+    stream.on('data', (chunk: Buffer) => raw.push(chunk.toString('utf8')));
+    const active: { span?: TraceContext } = {};
+    const logger = createLogger({ level: 'info', stream, traceContext: () => active.span });
+    logger.info('outside');
+    active.span = { traceId: 'a'.repeat(32), spanId: 'b'.repeat(16), traceFlags: 1 };
+    logger.warn({ origin: 'http://up.test' }, 'upstream circuit breaker open');
+    logger.info({ span_id: 'c'.repeat(16) }, 'request line');
+    const [outside, inside, own] = raw
+      .join('')
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as LogLine);
+    expect(outside).not.toHaveProperty('trace_id');
+    expect(inside).toMatchObject({ trace_id: 'a'.repeat(32), span_id: 'b'.repeat(16), trace_flags: '01' });
+    expect(own).toMatchObject({ trace_id: 'a'.repeat(32), span_id: 'c'.repeat(16) });
   });
 });
 
