@@ -35,7 +35,7 @@ export interface OtlpReceiver {
   spans(): OtlpSpan[];
   /** The path of every export received so far. */
   paths(): string[];
-  /** Waits (up to 5 s) until `done` holds. */
+  /** Waits (up to 10 s: exports are batched, the machine may be loaded) until `done` holds. */
   waitFor(done: () => boolean): Promise<void>;
   close(): Promise<void>;
 }
@@ -80,7 +80,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     spans,
     paths: () => [...paths],
     async waitFor(done) {
-      for (let i = 0; i < 100 && !done(); i++) await sleep(50);
+      for (let i = 0; i < 200 && !done(); i++) await sleep(50);
     },
     close: () =>
       new Promise((done) => {
