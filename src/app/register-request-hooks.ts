@@ -36,12 +36,13 @@ export function registerRequestHooks(app: FastifyInstance, options: RequestHooks
     graphqlPath,
     currentTraceContext: tracing ? () => tracing.currentTraceContext() : undefined,
   });
-  // Answers refused before GraphQL still reach the request log's `outcome` and level.
+  // Answers refused before GraphQL still reach the request log's `outcome` and level, and the server span.
   const onRefused = (request: FastifyRequest, code: string) => {
     const scope = scopeOf(request);
     scope?.errorCodes.push(code);
     // As `httpErrorBody` blames them: the caller's request, but for the gateway's own failure.
     scope?.errorBlames.push(code === ErrorCode.INTERNAL_SERVER_ERROR ? 'gateway' : 'caller');
+    tracing?.recordRefusal(code);
   };
   registerErrorHandler(app, { maxBodyBytes: config.maxBodyBytes, onRefused });
   registerGraphqlHeaders(app, graphqlPath);

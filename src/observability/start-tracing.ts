@@ -28,7 +28,7 @@ import { getPropagatorFromEnv } from '@opentelemetry/sdk-node/build/src/utils.js
 import { scrubbedTracerProvider } from './scrubbed-tracer.ts';
 import { createUpstreamPropagator } from './upstream-propagator.ts';
 import { spanQuery, spanUrl } from './span-url.ts';
-import { createTracePlugin } from './trace-plugin.ts';
+import { createTracePlugin, recordRefusal } from './trace-plugin.ts';
 import type { GatewayTracing } from './tracing.ts';
 import { upstreamSpans } from './upstream-spans.ts';
 
@@ -120,6 +120,10 @@ export function startTracing(options: StartTracingOptions): GatewayTracing {
     },
     upstreamCall: upstream.upstreamCall,
     countRetry: upstream.countRetry,
+    recordRefusal(code) {
+      const span = trace.getActiveSpan();
+      if (span !== undefined) recordRefusal(span, code);
+    },
     apolloPlugin: <TContext extends BaseContext>() => createTracePlugin<TContext>(options.graphqlPath),
     shutdown: () => sdk.shutdown(),
   };

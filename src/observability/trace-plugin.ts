@@ -33,6 +33,16 @@ function nameOperation(span: Span, name: string | undefined, type: string | unde
   if (type !== undefined) span.setAttribute('graphql.operation.type', type);
 }
 
+/**
+ * Records on `span` (a request's server span) a refusal answered with `code`: `error.type`, an `exception`
+ * event of that type and status error; the code only, never a message.
+ */
+export function recordRefusal(span: Span, code: string): void {
+  span.setAttribute('error.type', code);
+  span.addEvent('exception', { 'exception.type': code });
+  span.setStatus({ code: SpanStatusCode.ERROR, message: code });
+}
+
 /** The plugin; `graphqlPath` is the route (`/graphql`). */
 export function createTracePlugin<TContext extends BaseContext>(
   graphqlPath: string,
@@ -63,9 +73,7 @@ export function createTracePlugin<TContext extends BaseContext>(
             operation?.name?.value ?? request.operationName ?? undefined,
             operation?.operation,
           );
-          span.setAttribute('error.type', type);
-          span.addEvent('exception', { 'exception.type': type });
-          span.setStatus({ code: SpanStatusCode.ERROR, message: type });
+          recordRefusal(span, type);
           return Promise.resolve();
         },
       });

@@ -44,6 +44,11 @@ export interface GatewayTracing {
   upstreamCall<T>(operation: WireOperation, batchSize: number, call: () => Promise<T>): Promise<T>;
   /** Counts a retry on the current upstream span. */
   countRetry(): void;
+  /**
+   * Records on the active span (the request's server span, in a Fastify hook or handler) a request refused
+   * before GraphQL ran (a body too large, a wrong method, an unknown persisted document), by its code.
+   */
+  recordRefusal(code: string): void;
   /** Names the request's server span after its GraphQL operation; records a refusal before execution. */
   apolloPlugin<TContext extends BaseContext>(): ApolloServerPlugin<TContext>;
   /** Sends the spans still buffered; call once, at exit. */

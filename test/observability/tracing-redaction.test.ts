@@ -38,6 +38,7 @@ const TRACES = {
   update: '33333333333333333333333333333333',
   invalid: '44444444444444444444444444444444',
   unparsable: '55555555555555555555555555555555',
+  tooLarge: '66666666666666666666666666666666',
 } as const;
 
 let emulator: RunningEmulator;
@@ -142,6 +143,7 @@ beforeAll(async () => {
     },
     traceparent(TRACES.unparsable),
   );
+  await post({ query: `{ __typename }`, padding: 'x'.repeat(200_000) }, traceparent(TRACES.tooLarge));
   await receiver.waitFor(() =>
     Object.values(TRACES).every((traceId) =>
       receiver.spans().some((s) => s.traceId === traceId && s.kind === SpanKindNumber.SERVER),
@@ -219,6 +221,7 @@ describe('spans outside requests, and refusals', () => {
   it.each([
     ['a validation failure', TRACES.invalid, 'GRAPHQL_VALIDATION_FAILED', 'Invalid'],
     ['a syntax error', TRACES.unparsable, 'GRAPHQL_PARSE_FAILED', 'Unparsable'],
+    ['a body too large, refused before GraphQL', TRACES.tooLarge, 'BODY_TOO_LARGE', undefined],
   ])('should record %s on the server span, with the operation name', (_what, traceId, code, name) => {
     const span = serverSpan(traceId);
     expect(attribute(span, 'error.type')).toBe(code);
