@@ -17,7 +17,11 @@ async function main(): Promise<void> {
   let tracing: GatewayTracing | undefined;
   if (tracingRequested()) {
     const { startTracing } = await import('./observability/start-tracing.ts');
-    tracing = startTracing({ propagateUpstream: config.upstreamPropagateTrace, graphqlPath: '/graphql' });
+    tracing = startTracing({
+      propagateUpstream: config.upstreamPropagateTrace,
+      upstreamBaggageKeys: config.upstreamBaggageKeys,
+      graphqlPath: '/graphql',
+    });
   }
   const { createGateway } = await import('./app/create-gateway.ts');
   const emulator =

@@ -66,7 +66,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       : undefined;
   const metrics = createMetrics();
   const scopes = createRequestScopes();
-  const logger = createGatewayLogger(config, options.logStream);
+  const logger = createGatewayLogger(config, options.logStream, tracing);
   const upstream = createUpstreamStack({
     config,
     urls,

@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import { registerBodyBudget } from '../http/body-budget.ts';
 import { registerDocumentLimits } from '../http/document-limits-hook.ts';
+import { ErrorCode } from '../graphql/error-codes.ts';
 import { registerErrorHandler } from '../http/error-handler.ts';
 import { registerExactNumbers } from '../http/exact-numbers-hook.ts';
 import { registerGraphqlHeaders } from '../http/graphql-headers.ts';
@@ -37,11 +38,15 @@ export function registerRequestHooks(app: FastifyInstance, options: RequestHooks
     requestTimeoutMillis: config.requestTimeoutMillis,
     logRequests: config.logRequests,
     graphqlPath,
-    currentTraceId: tracing ? () => tracing.currentTraceId() : undefined,
+    currentTraceContext: tracing ? () => tracing.currentTraceContext() : undefined,
   });
-  // Answers refused before GraphQL still reach the request log's `outcome`.
+  // Answers refused before GraphQL still reach the request log's `outcome` and level, and the server span.
   const onRefused = (request: FastifyRequest, code: string) => {
-    scopeOf(request)?.errorCodes.push(code);
+    const scope = scopeOf(request);
+    scope?.errorCodes.push(code);
+    // As `httpErrorBody` blames them: the caller's request, but for the gateway's own failure.
+    scope?.errorBlames.push(code === ErrorCode.INTERNAL_SERVER_ERROR ? 'gateway' : 'caller');
+    tracing?.recordRefusal(code);
   };
   registerErrorHandler(app, { maxBodyBytes: config.maxBodyBytes, onRefused });
   registerBodyBudget(app, {

@@ -11,6 +11,7 @@ export const SETTING_DEFAULTS = {
   PORT: 4000,
   HOST: '127.0.0.1',
   LOG_LEVEL: 'info',
+  LOG_LEVEL_FORMAT: 'number',
   /** `0`: the system chooses a free port for the embedded emulator. */
   EMULATOR_PORT: 0,
   /** With the embedded emulator only: a real upstream requires `APPLICATION_CODE`. */

@@ -71,6 +71,17 @@ const proxies = z.string().transform((list, ctx) => {
  */
 export const ORGANIZATION_CODE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
+/** A comma-separated list of W3C baggage keys (RFC 7230 tokens), e.g. `tenant,synthetic`. */
+const baggageKeys = z
+  .string()
+  .transform((value) =>
+    value
+      .split(',')
+      .map((key) => key.trim())
+      .filter((key) => key !== ''),
+  )
+  .pipe(z.array(z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/, 'holds a malformed baggage key')));
+
 /** The environment as the gateway reads it: every setting, parsed, with its default. */
 export const envSchema = z.object({
   NODE_ENV: z.string().optional(),
@@ -79,6 +90,7 @@ export const envSchema = z.object({
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default(SETTING_DEFAULTS.LOG_LEVEL),
+  LOG_LEVEL_FORMAT: z.enum(['number', 'label']).default(SETTING_DEFAULTS.LOG_LEVEL_FORMAT),
   // No fixed default: `errors` in production, `all` otherwise (load-config.ts).
   LOG_REQUESTS: z.enum(['all', 'errors']).optional(),
   API_URL: url.optional(),
@@ -174,6 +186,8 @@ export const envSchema = z.object({
   TRUSTED_DOCUMENTS: z.string().optional(),
   TRUSTED_DOCUMENTS_ONLY: bool.default(SETTING_DEFAULTS.TRUSTED_DOCUMENTS_ONLY),
   UPSTREAM_PROPAGATE_TRACE: bool.default(SETTING_DEFAULTS.UPSTREAM_PROPAGATE_TRACE),
+  // Unset: no baggage entry of a caller's ever reaches the upstream.
+  UPSTREAM_BAGGAGE_KEYS: baggageKeys.default([]),
   FEDERATION: bool.default(SETTING_DEFAULTS.FEDERATION),
   SHUTDOWN_DELAY_MS: int(0, 600_000).default(SETTING_DEFAULTS.SHUTDOWN_DELAY_MS),
   SHUTDOWN_GRACE_MS: int(0, 600_000).default(SETTING_DEFAULTS.SHUTDOWN_GRACE_MS),

@@ -26,6 +26,8 @@ export interface GatewayConfig {
   logLevel: string;
   /** `LOG_REQUESTS`: log every request (`all`), or only failed and slow ones (`errors`, production's default). */
   logRequests: 'all' | 'errors';
+  /** `LOG_LEVEL_FORMAT`: a line's `level` as pino's number (`30`) or as its name (`info`). */
+  logLevelFormat: 'number' | 'label';
   upstream: UpstreamTarget;
   /** `OBJECT_TYPES_DIR`: the folder of typed object types. `undefined` = the repository's `schema/objects/`. */
   objectTypesDir: string | undefined;
@@ -171,6 +173,8 @@ export interface GatewayConfig {
   federation: boolean;
   /** `UPSTREAM_PROPAGATE_TRACE`: send W3C trace context upstream when tracing is on. */
   upstreamPropagateTrace: boolean;
+  /** `UPSTREAM_BAGGAGE_KEYS`: the caller's baggage entries sent upstream when tracing is on; none if empty. */
+  upstreamBaggageKeys: string[];
   /** SIGTERM handling; see `src/app/shutdown.ts`. */
   shutdown: {
     /** `SHUTDOWN_DELAY_MS`: readiness says "draining" this long before the listener closes. */

@@ -100,6 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     port: e.PORT,
     logLevel: e.LOG_LEVEL,
     logRequests: e.LOG_REQUESTS ?? (production ? 'errors' : 'all'),
+    logLevelFormat: e.LOG_LEVEL_FORMAT,
     upstream,
     applicationCode: e.APPLICATION_CODE ?? SETTING_DEFAULTS.APPLICATION_CODE,
     organizationCode:
@@ -188,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     },
     trustedDocuments: { files: trustedFiles, only: e.TRUSTED_DOCUMENTS_ONLY },
     upstreamPropagateTrace: e.UPSTREAM_PROPAGATE_TRACE,
+    upstreamBaggageKeys: e.UPSTREAM_BAGGAGE_KEYS,
     federation: e.FEDERATION,
     shutdown: { delayMillis: e.SHUTDOWN_DELAY_MS, graceMillis: e.SHUTDOWN_GRACE_MS },
   };

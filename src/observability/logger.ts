@@ -1,9 +1,11 @@
 /**
- * The gateway's pino logger, handed to Fastify (`loggerInstance`): JSON lines, redacted at three layers
+ * The gateway's pino logger, handed to Fastify (`loggerInstance`): JSON lines (`level` a number or, with
+ * `LOG_LEVEL_FORMAT=label`, a name), redacted at three layers
  * (`redact.ts`), with request and error serializers that never print headers or a URL's query values.
  */
 import { pino, stdSerializers, type Logger } from 'pino';
 import { createObjectRedactor, createTextRedactor, redactUrl } from './redact.ts';
+import { traceLogFields, type TraceContext } from './tracing.ts';
 
 /** Options of {@link createLogger}. */
 export interface LoggerOptions {
@@ -13,6 +15,16 @@ export interface LoggerOptions {
   stream?: NodeJS.WritableStream | undefined;
   /** Literal values that must never be printed (the session secret, the Redis password). */
   secrets?: readonly (string | undefined)[];
+  /**
+   * `LOG_LEVEL_FORMAT`: `level` as pino's number (`30`, default) or its name (`info`), which pipelines map
+   * to a severity without a lookup table.
+   */
+  levelFormat?: 'number' | 'label' | undefined;
+  /**
+   * When tracing is on: the active span, whose `trace_id`, `span_id` and `trace_flags` every line written
+   * inside it carries (a breaker that opens, an unhandled error), so a pipeline joins it to its trace.
+   */
+  traceContext?: (() => TraceContext | undefined) | undefined;
 }
 
 /** The fields of a request worth logging: no headers (they carry `authorization` and cookies). */
@@ -32,11 +44,22 @@ function serializeReply(reply: { statusCode?: number }) {
 export function createLogger(options: LoggerOptions): Logger {
   const redactText = createTextRedactor(options.secrets ?? []);
   const redactObject = createObjectRedactor();
+  const { traceContext } = options;
   return pino(
     {
       level: options.level,
+      // A line's own fields win over the mixin's (the request line names its server span explicitly).
+      ...(traceContext === undefined
+        ? {}
+        : {
+            mixin: () => {
+              const context = traceContext();
+              return context === undefined ? {} : traceLogFields(context);
+            },
+          }),
       formatters: {
         log: (object) => redactObject(object) as Record<string, unknown>,
+        ...(options.levelFormat === 'label' ? { level: (label: string) => ({ level: label }) } : {}),
       },
       serializers: { req: serializeRequest, res: serializeReply, err: stdSerializers.err },
       hooks: { streamWrite: redactText },

@@ -1,6 +1,6 @@
 /**
- * The Apollo Server side of the request log: records the operation's name and type and the codes of the
- * errors in its response into the request's scope, which the HTTP layer logs and measures at the end.
+ * The Apollo Server side of the request log: records the operation's name and type and the codes and
+ * blames of the errors in its response into the request's scope, which the HTTP layer logs and measures at the end.
  */
 import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import type { RequestScopes } from './request-scope.ts';
@@ -23,8 +23,13 @@ export function createRequestLogPlugin<TContext extends BaseContext>(
         },
         willSendResponse({ response }) {
           if (response.body.kind === 'single') {
-            scope.errorCodes = (response.body.singleResult.errors ?? []).map((error) =>
+            const errors = response.body.singleResult.errors ?? [];
+            scope.errorCodes = errors.map((error) =>
               typeof error.extensions?.code === 'string' ? error.extensions.code : 'UNKNOWN',
+            );
+            // Every formatted error says whose fault it is (`format-error.ts`): the line's level follows it.
+            scope.errorBlames = errors.flatMap((error) =>
+              typeof error.extensions?.blame === 'string' ? [error.extensions.blame] : [],
             );
           }
           return Promise.resolve();

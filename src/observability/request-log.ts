@@ -2,9 +2,12 @@
  * The HTTP side of observability, as one lean request scope: every request gets an id (the caller's
  * `x-request-id` when it is a sane token, else a fresh UUID) returned in the `x-request-id` response header,
  * a {@link RequestScope} that the layers below report into, and at most one log line when its response is
- * sent: operation name and type, duration, upstream calls, outcome. GraphQL requests log at `info` and feed
- * the operation metrics; probes and other routes log at `debug`, so a kubelet probing every few seconds does
- * not flood the logs.
+ * sent: operation name and type, duration, upstream calls, outcome and, when tracing is on, the server span's
+ * `trace_id`, `span_id` and `trace_flags` (the names of OpenTelemetry's log data model, which collectors and
+ * log pipelines join on). GraphQL requests log at `info` and feed the operation metrics; probes and other
+ * routes log at `debug`, so a kubelet probing every few seconds does not flood the logs. A failure raises the
+ * line by its blame ({@link levelOf}): the caller's mistakes stay at that level, the upstream's refusals and
+ * ill health are `warn`, the gateway's own failures `error`, so an alert on `warn`+ never fires for a typo.
  *
  * With `LOG_REQUESTS=errors` (production's default) only failed and slow requests are logged: the line was
  * about a seventh of a small request's CPU (issue 15), and a healthy request's line tells an operator nothing
@@ -15,6 +18,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { levels } from 'pino';
 import type { GatewayMetrics } from './metrics.ts';
+import { traceLogFields, type TraceContext } from './tracing.ts';
 import { redactUrl } from './redact.ts';
 import { newRequestScope, type RequestScope, type RequestScopes } from './request-scope.ts';
 
@@ -36,8 +40,8 @@ export interface RequestLogOptions {
   logRequests?: LogRequests | undefined;
   /** With `logRequests: 'errors'`, requests at least this slow are logged too. Default {@link SLOW_REQUEST_MILLIS}. */
   slowRequestMillis?: number | undefined;
-  /** When tracing is on: the trace id of the request being served, for its log line. */
-  currentTraceId?: (() => string | undefined) | undefined;
+  /** When tracing is on: the ids of the request's server span, for its log line. */
+  currentTraceContext?: (() => TraceContext | undefined) | undefined;
 }
 
 declare module 'fastify' {
@@ -55,8 +59,34 @@ export function requestIdFor(request: IncomingMessage): string {
   return typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();
 }
 
+/** The levels a request line is written at. */
+type LineLevel = 'error' | 'warn' | 'info' | 'debug';
+
+/** The level of a failure by its blame; the caller's own stay at the route's level. */
+const LEVEL_OF_BLAME: Readonly<Record<string, LineLevel>> = {
+  upstream_refusal: 'warn',
+  upstream_health: 'warn',
+  gateway: 'error',
+};
+
+/**
+ * The level of a request's line: the worst of its errors' blames (`gateway` → `error`, the upstream's →
+ * `warn`), a GraphQL answer of 5xx that no error explains → `error`, else `base` (`info` for GraphQL,
+ * `debug` for probes and other routes).
+ */
+export function levelOf(blames: readonly string[], status: number, base: 'info' | 'debug'): LineLevel {
+  let level: LineLevel = base;
+  for (const blame of blames) {
+    const raised = LEVEL_OF_BLAME[blame];
+    if (raised === 'error') return 'error';
+    if (raised === 'warn') level = 'warn';
+  }
+  if (base === 'info' && blames.length === 0 && status >= 500) return 'error';
+  return level;
+}
+
 /** Whether `log` writes lines at `level` (`silent` and unknown levels write none). */
-function writes(log: FastifyBaseLogger, level: 'info' | 'debug'): boolean {
+function writes(log: FastifyBaseLogger, level: LineLevel): boolean {
   const threshold = levels.values[log.level];
   return threshold !== undefined && threshold <= (levels.values[level] ?? 0);
 }
@@ -74,7 +104,7 @@ export function registerRequestLog(
   app: FastifyInstance,
   options: RequestLogOptions,
 ): (request: FastifyRequest) => RequestScope | undefined {
-  const { scopes, metrics, graphqlPath, requestTimeoutMillis, currentTraceId } = options;
+  const { scopes, metrics, graphqlPath, requestTimeoutMillis, currentTraceContext } = options;
   const logAll = (options.logRequests ?? 'all') === 'all';
   const slowMillis = options.slowRequestMillis ?? SLOW_REQUEST_MILLIS;
   // A decorated property (not a WeakMap): every request object keeps one shape, and no ephemeron for the GC.
@@ -86,7 +116,7 @@ export function registerRequestLog(
     void reply.header('x-request-id', request.id);
     const scope = newRequestScope(request.id, requestTimeoutMillis);
     // Read here, where the HTTP instrumentation's server span is the active one.
-    if (currentTraceId !== undefined) scope.traceId = currentTraceId();
+    if (currentTraceContext !== undefined) scope.trace = currentTraceContext();
     scope.clientAddress = request.ip;
     request.requestScope = scope;
     done();
@@ -118,8 +148,9 @@ export function registerRequestLog(
     }
     const wanted = logAll || outcome !== 'ok' || durationMillis >= slowMillis;
     const log = request.log;
+    const level = levelOf(scope.errorBlames, status, graphql ? 'info' : 'debug');
     // The line is built only when it will be written (a probe's debug line usually is not).
-    if (wanted && writes(log, graphql ? 'info' : 'debug')) {
+    if (wanted && writes(log, level)) {
       const line: Record<string, unknown> = {
         method: request.method,
         url: redactUrl(request.url),
@@ -132,9 +163,9 @@ export function registerRequestLog(
         outcome,
       };
       if (scope.errorCodes.length > 0) line.errors = scope.errorCodes;
-      if (scope.traceId !== undefined) line.traceId = scope.traceId;
-      if (graphql) log.info(line, 'graphql request');
-      else log.debug(line, 'http request');
+      // The server span's, read at arrival: other lines get the active span's from the logger's mixin.
+      if (scope.trace !== undefined) Object.assign(line, traceLogFields(scope.trace));
+      log[level](line, graphql ? 'graphql request' : 'http request');
     }
     done();
   });

@@ -4,6 +4,7 @@
  * stay free of any web framework and need no request argument.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { TraceContext } from './tracing.ts';
 
 /** One request's record; filled in as the request goes, logged once at its end. */
 export interface RequestScope {
@@ -21,8 +22,10 @@ export interface RequestScope {
   operationType: string | undefined;
   /** `extensions.code` of every error in the response, in order. */
   errorCodes: string[];
-  /** The request's trace id, when tracing is on. */
-  traceId?: string | undefined;
+  /** `extensions.blame` of the errors that say it (`caller`, `upstream_refusal`, `upstream_health`, `gateway`). */
+  errorBlames: string[];
+  /** The ids of the request's server span, when tracing is on. */
+  trace?: TraceContext | undefined;
   /** The client's address (`request.ip`: the socket's, or the one trusted proxies forwarded). */
   clientAddress?: string | undefined;
 }
@@ -50,6 +53,7 @@ export function newRequestScope(requestId: string, timeoutMillis: number): Reque
     operationName: undefined,
     operationType: undefined,
     errorCodes: [],
+    errorBlames: [],
   };
 }
 

@@ -4,128 +4,127 @@
  * resource from them. Start it before the gateway's modules load: the graphql instrumentation patches
  * graphql-js as it is first required.
  *
- * Spans: the HTTP server span of each `/graphql` request (W3C trace context accepted from the caller) with
- * the operation's name and type, graphql-js's parse, validate and execute (resolver spans only for
- * non-trivial resolvers, two levels deep), one `upstream <operation>` span per upstream call, and, with
- * `UPSTREAM_PROPAGATE_TRACE=true`, undici's client span under it whose context is sent upstream.
- * URLs are redacted as in the logs (the upstream's `apiToken`, a GET's document), and no variable values.
+ * Spans, by the semantic conventions: the HTTP server span of each `/graphql` request (W3C trace context
+ * accepted from the caller) with the operation's name and type, and a refusal before execution recorded on
+ * it (`trace-plugin.ts`); graphql-js's parse, validate and execute (resolver spans only for non-trivial
+ * resolvers, two levels deep; none outside a request); one INTERNAL `upstream <operation>` span per upstream
+ * call (its retries included) and under it one CLIENT span per HTTP attempt (undici's: `http.request.method`,
+ * `server.address`, `server.port`, `url.full`, `http.response.status_code`, `error.type`…), whether or not
+ * the context is sent upstream (`upstream-propagator.ts`). URLs keep their parameter names only
+ * (`span-url.ts`), exceptions their type only (`scrubbed-tracer.ts`), and no variable value is recorded.
+ *
+ * Metrics and logs are not exported unless `OTEL_METRICS_EXPORTER` / `OTEL_LOGS_EXPORTER` name an exporter:
+ * the gateway's metrics are Prometheus at `/metrics`, and without this the SDK would also push the
+ * instrumentations' metrics to the collector's `/v1/metrics`, unasked.
  */
-import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
-import { SpanKind, SpanStatusCode, isSpanContextValid, trace, type Span } from '@opentelemetry/api';
+import type { BaseContext } from '@apollo/server';
+import { isSpanContextValid, trace } from '@opentelemetry/api';
 import { GraphQLInstrumentation } from '@opentelemetry/instrumentation-graphql';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
-import { NodeSDK } from '@opentelemetry/sdk-node';
-import { isUpstreamError } from '../upstream/errors.ts';
-import { redactUrl } from './redact.ts';
+import { NodeSDK, core } from '@opentelemetry/sdk-node';
+// Not re-exported by the package: the very function the SDK reads `OTEL_PROPAGATORS` with.
+import { getPropagatorFromEnv } from '@opentelemetry/sdk-node/build/src/utils.js';
+import { scrubbedTracerProvider } from './scrubbed-tracer.ts';
+import { createUpstreamPropagator } from './upstream-propagator.ts';
+import { spanQuery, spanUrl } from './span-url.ts';
+import { createTracePlugin, recordRefusal } from './trace-plugin.ts';
 import type { GatewayTracing } from './tracing.ts';
+import { upstreamSpans } from './upstream-spans.ts';
 
 /** Options of {@link startTracing}. */
 export interface StartTracingOptions {
-  /** `UPSTREAM_PROPAGATE_TRACE`: undici's client spans, and their context sent upstream. */
+  /** `UPSTREAM_PROPAGATE_TRACE`: the trace context sent upstream in `traceparent`. */
   propagateUpstream: boolean;
+  /** `UPSTREAM_BAGGAGE_KEYS`: the caller's baggage entries sent upstream; none when empty. */
+  upstreamBaggageKeys: readonly string[];
   /** The GraphQL route; other paths (probes, metrics) get no spans. */
   graphqlPath: string;
+  /** The environment (`OTEL_METRICS_EXPORTER`, `OTEL_LOGS_EXPORTER`); default `process.env`. */
+  env?: NodeJS.ProcessEnv;
 }
 
-/** The span attributes of an upstream call. */
-export const UpstreamSpanAttribute = {
-  OPERATION: 'gateway.upstream.operation',
-  BATCH_SIZE: 'gateway.upstream.batch_size',
-  RETRIES: 'gateway.upstream.retries',
-  OUTCOME: 'gateway.upstream.outcome',
-  ERROR_KIND: 'gateway.upstream.error_kind',
-} as const;
+const TRACER_NAME = 'jsonp-graphql-gateway';
+
+/** Whether the standard variable `name` names an exporter (anything but unset, empty or `none`). */
+function exporterNamed(env: NodeJS.ProcessEnv, name: string): boolean {
+  const value = env[name]?.trim().toLowerCase();
+  return value !== undefined && value !== '' && value !== 'none';
+}
 
 /** Starts the SDK with the gateway's instrumentations; answers what the gateway calls. */
 export function startTracing(options: StartTracingOptions): GatewayTracing {
+  const env = options.env ?? process.env;
+  const fromEnv = getPropagatorFromEnv();
+  // `undefined`: the variable is unset, and the SDK's default is W3C trace context and baggage.
+  const inner =
+    fromEnv === undefined
+      ? new core.CompositePropagator({
+          propagators: [new core.W3CTraceContextPropagator(), new core.W3CBaggagePropagator()],
+        })
+      : fromEnv;
+  const upstream = upstreamSpans(TRACER_NAME);
+  const graphql = new GraphQLInstrumentation({ ignoreTrivialResolveSpans: true, mergeItems: true, depth: 2 });
+  const undici = new UndiciInstrumentation({
+    // The raw URL never enters the span: these replace the instrumentation's own `url.*` before it starts.
+    startSpanHook: (request) => {
+      const url = spanUrl(`${request.origin}${request.path}`);
+      const queryAt = url.indexOf('?');
+      return { 'url.full': url, 'url.query': queryAt < 0 ? '' : url.slice(queryAt + 1) };
+    },
+    requestHook: (span) => {
+      const resends = upstream.currentRetries();
+      if (resends > 0) span.setAttribute('http.request.resend_count', resends);
+    },
+  });
   const sdk = new NodeSDK({
     // The variable wins; without it, spans still say which service sent them.
-    ...(process.env.OTEL_SERVICE_NAME ? {} : { serviceName: 'jsonp-graphql-gateway' }),
+    ...(env.OTEL_SERVICE_NAME ? {} : { serviceName: 'jsonp-graphql-gateway' }),
+    // `null` (OTEL_PROPAGATORS=none): nothing extracted, nothing injected.
+    textMapPropagator:
+      inner === null
+        ? null
+        : createUpstreamPropagator(inner, {
+            propagateTrace: options.propagateUpstream,
+            baggageKeys: options.upstreamBaggageKeys,
+          }),
+    // Empty lists stop the SDK from building its OTLP defaults; the variables still choose when set.
+    ...(exporterNamed(env, 'OTEL_METRICS_EXPORTER') ? {} : { metricReaders: [] }),
+    ...(exporterNamed(env, 'OTEL_LOGS_EXPORTER') ? {} : { logRecordProcessors: [] }),
     instrumentations: [
       new HttpInstrumentation({
         ignoreIncomingRequestHook: (request) => !(request.url ?? '').startsWith(options.graphqlPath),
         // The gateway's own calls go through undici; node:http out is only the exporter's.
         ignoreOutgoingRequestHook: () => true,
-        requestHook: (span, request) => {
-          const url = 'url' in request ? request.url : undefined;
-          if (url?.includes('?')) span.setAttribute('url.query', redactUrl(url).split('?')[1] ?? '');
+        // A GET's document and variables are in its query: names only (replaces the SDK's own `url.query`).
+        startIncomingSpanHook: (request) => {
+          const url = request.url ?? '';
+          const queryAt = url.indexOf('?');
+          return queryAt < 0 ? {} : { 'url.query': spanQuery(url.slice(queryAt + 1)) };
         },
       }),
-      new UndiciInstrumentation({
-        // Ignored, a request gets no span and no `traceparent`: the upstream sees nothing of the trace.
-        ignoreRequestHook: () => !options.propagateUpstream,
-        requestHook: (span, request) => {
-          const url = redactUrl(`${request.origin}${request.path}`);
-          span.setAttribute('url.full', url);
-          span.setAttribute('url.query', url.split('?')[1] ?? '');
-        },
-      }),
-      new GraphQLInstrumentation({ ignoreTrivialResolveSpans: true, mergeItems: true, depth: 2 }),
+      undici,
+      graphql,
     ],
   });
   sdk.start();
-  const tracer = trace.getTracer('jsonp-graphql-gateway');
-  const retries = new WeakMap<Span, number>();
+  // After `start`, which hands every instrumentation the global provider: these two get it scrubbed.
+  const provider = trace.getTracerProvider();
+  graphql.setTracerProvider(scrubbedTracerProvider(provider, { requireParent: true }));
+  undici.setTracerProvider(scrubbedTracerProvider(provider, { requireParent: false }));
 
   return {
-    currentTraceId() {
+    currentTraceContext() {
       const context = trace.getActiveSpan()?.spanContext();
-      return context !== undefined && isSpanContextValid(context) ? context.traceId : undefined;
+      return context !== undefined && isSpanContextValid(context) ? context : undefined;
     },
-    upstreamCall(operation, batchSize, call) {
-      const attributes = {
-        [UpstreamSpanAttribute.OPERATION]: operation,
-        [UpstreamSpanAttribute.BATCH_SIZE]: batchSize,
-        [UpstreamSpanAttribute.RETRIES]: 0,
-      };
-      return tracer.startActiveSpan(
-        `upstream ${operation}`,
-        { kind: SpanKind.INTERNAL, attributes },
-        async (span) => {
-          try {
-            const result = await call();
-            span.setAttribute(UpstreamSpanAttribute.OUTCOME, 'ok');
-            return result;
-          } catch (error) {
-            // The blame and kind only: an upstream message may quote the caller's input.
-            span.setAttribute(
-              UpstreamSpanAttribute.OUTCOME,
-              isUpstreamError(error) ? error.blame : 'gateway',
-            );
-            if (isUpstreamError(error)) span.setAttribute(UpstreamSpanAttribute.ERROR_KIND, error.kind);
-            span.setStatus({ code: SpanStatusCode.ERROR });
-            throw error;
-          } finally {
-            span.end();
-          }
-        },
-      );
-    },
-    countRetry() {
+    upstreamCall: upstream.upstreamCall,
+    countRetry: upstream.countRetry,
+    recordRefusal(code) {
       const span = trace.getActiveSpan();
-      if (span === undefined) return;
-      const count = (retries.get(span) ?? 0) + 1;
-      retries.set(span, count);
-      span.setAttribute(UpstreamSpanAttribute.RETRIES, count);
+      if (span !== undefined) recordRefusal(span, code);
     },
-    apolloPlugin<TContext extends BaseContext>(): ApolloServerPlugin<TContext> {
-      return {
-        requestDidStart({ request }) {
-          const span = trace.getActiveSpan();
-          if (span === undefined) return Promise.resolve();
-          span.setAttribute('http.route', options.graphqlPath);
-          span.updateName(`${request.http?.method ?? 'POST'} ${options.graphqlPath}`);
-          return Promise.resolve({
-            didResolveOperation({ operationName, operation }) {
-              if (operationName) span.setAttribute('graphql.operation.name', operationName);
-              if (operation) span.setAttribute('graphql.operation.type', operation.operation);
-              return Promise.resolve();
-            },
-          });
-        },
-      };
-    },
+    apolloPlugin: <TContext extends BaseContext>() => createTracePlugin<TContext>(options.graphqlPath),
     shutdown: () => sdk.shutdown(),
   };
 }

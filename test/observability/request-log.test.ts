@@ -1,15 +1,20 @@
 /**
  * `LOG_REQUESTS`: every request logged (`all`, the default outside production), or only failed and slow ones
- * (`errors`, production's default), with the operation metrics fed either way. Fastify's `inject`: no network.
+ * (`errors`, production's default), with the operation metrics fed either way; a failed request's line at
+ * the level its blame says; `LOG_LEVEL_FORMAT`. A bare app through Fastify's `inject`, and the real gateway
+ * in front of the emulator for the lines an operator reads.
  */
 import { PassThrough } from 'node:stream';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load-config.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 import { createMetrics } from '../../src/observability/metrics.ts';
 import { registerRequestLog, requestIdFor, type LogRequests } from '../../src/observability/request-log.ts';
 import { createRequestScopes } from '../../src/observability/request-scope.ts';
+import type { TraceContext } from '../../src/observability/tracing.ts';
+import { startHarness, type Harness } from '../support/gateway-harness.ts';
+import { LOAN_TYPES } from '../support/post-graphql.ts';
 
 interface LogLine {
   msg: string;
@@ -19,7 +24,11 @@ interface LogLine {
 }
 
 /** A bare app with the request log, a GraphQL-like route and a probe; answers the app and its log lines. */
-async function createApp(logRequests: LogRequests | undefined, slowRequestMillis?: number) {
+async function createApp(
+  logRequests: LogRequests | undefined,
+  slowRequestMillis?: number,
+  levelFormat?: 'number' | 'label',
+) {
   const raw: string[] = [];
   const stream = new PassThrough();
   stream.on('data', (chunk: Buffer) => raw.push(chunk.toString('utf8')));
@@ -27,7 +36,7 @@ async function createApp(logRequests: LogRequests | undefined, slowRequestMillis
   // As a trusted document's operation: a name counts under itself only when vouched for.
   metrics.admitOperationName('Probe', { trusted: true });
   const scopes = createRequestScopes();
-  const logger: FastifyBaseLogger = createLogger({ level: 'debug', stream });
+  const logger: FastifyBaseLogger = createLogger({ level: 'debug', stream, levelFormat });
   const app = Fastify({
     loggerInstance: logger,
     disableRequestLogging: true,
@@ -42,11 +51,12 @@ async function createApp(logRequests: LogRequests | undefined, slowRequestMillis
     slowRequestMillis,
   });
   app.post('/graphql', async (request) => {
-    const body = request.body as { fail?: boolean; waitMillis?: number };
+    const body = request.body as { fail?: boolean; waitMillis?: number; code?: string; blame?: string };
     const scope = scopes.current();
     if (scope !== undefined) scope.operationName = 'Probe';
     if (body.waitMillis !== undefined) await new Promise((resolve) => setTimeout(resolve, body.waitMillis));
-    if (body.fail === true) scopeOf(request)?.errorCodes.push('UPSTREAM_ERROR');
+    if (body.fail === true) scopeOf(request)?.errorCodes.push(body.code ?? 'UPSTREAM_ERROR');
+    if (body.blame !== undefined) scopeOf(request)?.errorBlames.push(body.blame);
     return { data: {} };
   });
   app.get('/healthz', () => ({ status: 'ok' }));
@@ -120,6 +130,115 @@ describe('request log', () => {
     const answer = await post('quiet-4', {});
     expect(answer.headers['x-request-id']).toBe('quiet-4');
     await app.close();
+  });
+});
+
+describe('the level of a failed request', () => {
+  it.each([
+    ['the caller', 'BAD_USER_INPUT', 'caller', 30],
+    ["the upstream's refusal", 'UPSTREAM_ERROR', 'upstream_refusal', 40],
+    ["the upstream's ill health", 'UPSTREAM_UNAVAILABLE', 'upstream_health', 40],
+    ["the gateway's own", 'INTERNAL_SERVER_ERROR', 'gateway', 50],
+  ])('should log a failure blamed on %s (%s, %s) at level %i', async (_whose, code, blame, level) => {
+    const { app, lines, post } = await createApp('errors');
+    await post('blamed', { fail: true, code, blame });
+    expect(lines().find((line) => line.reqId === 'blamed')).toMatchObject({ level, outcome: code });
+    await app.close();
+  });
+
+  it('should take the worst blame of several errors', async () => {
+    const { app, lines, post } = await createApp('all');
+    await post('mixed', { fail: true, code: 'BAD_USER_INPUT', blame: 'caller' });
+    await post('mixed-2', { fail: true, code: 'UPSTREAM_UNAVAILABLE', blame: 'upstream_health' });
+    expect(lines().find((line) => line.reqId === 'mixed')?.level).toBe(30);
+    expect(lines().find((line) => line.reqId === 'mixed-2')?.level).toBe(40);
+    await app.close();
+  });
+
+  it('should write the level as its name with LOG_LEVEL_FORMAT=label', async () => {
+    const { app, lines, post } = await createApp('all', undefined, 'label');
+    await post('named', {});
+    await post('named-failed', { fail: true, code: 'INTERNAL_SERVER_ERROR', blame: 'gateway' });
+    await app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'named-probe' } });
+    expect(lines().find((line) => line.reqId === 'named')?.level).toBe('info');
+    expect(lines().find((line) => line.reqId === 'named-failed')?.level).toBe('error');
+    expect(lines().find((line) => line.reqId === 'named-probe')?.level).toBe('debug');
+    await app.close();
+  });
+});
+
+describe('request lines of the real gateway, by blame', () => {
+  let h: Harness;
+  const raw: string[] = [];
+  const line = (id: string): LogLine | undefined =>
+    raw
+      .join('')
+      .split('\n')
+      .filter((text) => text !== '')
+      .map((text) => JSON.parse(text) as LogLine)
+      .find((candidate) => candidate.reqId === id);
+
+  beforeAll(async () => {
+    const logStream = new PassThrough();
+    logStream.on('data', (chunk: Buffer) => raw.push(chunk.toString('utf8')));
+    h = await startHarness({
+      logStream,
+      listen: false,
+      env: { LOG_LEVEL: 'info', LOG_LEVEL_FORMAT: 'label', LOG_REQUESTS: 'errors' },
+    });
+  }, 30_000);
+
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it("should log a caller's mistake at info and an unavailable upstream at warn", async () => {
+    const auth = { authorization: `Bearer ${await h.login()}` };
+    await h.post(LOAN_TYPES, {}, { 'x-request-id': 'no-session' });
+    await h.post('{ loanTypes(first: "x") { totalCount } }', {}, { ...auth, 'x-request-id': 'invalid' });
+    h.emulator.setFaults({ every: 1, mode: 'error500', operations: ['getAll'] });
+    try {
+      await h.post(LOAN_TYPES, {}, { ...auth, 'x-request-id': 'sick-upstream' });
+    } finally {
+      h.emulator.setFaults({});
+    }
+    // The logger writes through a buffer flushed at least every second.
+    for (let i = 0; i < 40 && line('sick-upstream') === undefined; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(line('no-session')).toMatchObject({ level: 'info', outcome: 'UNAUTHENTICATED' });
+    expect(line('invalid')).toMatchObject({ level: 'info', outcome: 'GRAPHQL_VALIDATION_FAILED' });
+    expect(line('sick-upstream')).toMatchObject({ level: 'warn', outcome: 'UPSTREAM_UNAVAILABLE' });
+  });
+});
+
+describe('lines written inside a span', () => {
+  it("should carry the active span's trace_id, span_id and trace_flags, a line's own fields first", () => {
+    const raw: string[] = [];
+    const stream = new PassThrough();
+    stream.on('data', (chunk: Buffer) => raw.push(chunk.toString('utf8')));
+    const active: { span?: TraceContext } = {};
+    const logger = createLogger({ level: 'info', stream, traceContext: () => active.span });
+    logger.info('outside');
+    active.span = { traceId: 'a'.repeat(32), spanId: 'b'.repeat(16), traceFlags: 1 };
+    logger.warn({ origin: 'http://up.test' }, 'upstream circuit breaker open');
+    logger.info({ span_id: 'c'.repeat(16) }, 'request line');
+    const [outside, inside, own] = raw
+      .join('')
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as LogLine);
+    expect(outside).not.toHaveProperty('trace_id');
+    expect(inside).toMatchObject({ trace_id: 'a'.repeat(32), span_id: 'b'.repeat(16), trace_flags: '01' });
+    expect(own).toMatchObject({ trace_id: 'a'.repeat(32), span_id: 'c'.repeat(16) });
+  });
+});
+
+describe('LOG_LEVEL_FORMAT', () => {
+  it('should default to number and take label, refusing anything else', () => {
+    expect(loadConfig({}).logLevelFormat).toBe('number');
+    expect(loadConfig({ LOG_LEVEL_FORMAT: 'label' }).logLevelFormat).toBe('label');
+    expect(() => loadConfig({ LOG_LEVEL_FORMAT: 'text' })).toThrow(/LOG_LEVEL_FORMAT/);
   });
 });
 

@@ -2,9 +2,11 @@
  * OpenTelemetry end to end: the real command (`node src/main.ts`) with the standard OTEL_* variables,
  * exporting OTLP/HTTP (JSON) to a receiver started here, in front of the emulator through a recording
  * proxy. One GraphQL request with the caller's W3C trace context must arrive as one trace: the server span
- * (the caller's span its parent, the operation named), graphql-js's execute span (`query Orders`), an `upstream getAll` span
- * per upstream call with its batch size, retries and outcome class, undici's span under it whose context
- * reached the upstream; the log line carries the trace id; no secret is in any span.
+ * (the caller's span its parent, the operation named), graphql-js's execute span (`query Orders`), an
+ * `upstream getAll` span per upstream call with its batch size, retries and outcome class, and under each an
+ * HTTP CLIENT span with the semantic conventions' attributes, whether or not its context reached the
+ * upstream; a caller's baggage leaves only as far as `UPSTREAM_BAGGAGE_KEYS` allows; the log line carries the
+ * server span's `trace_id`, `span_id` and `trace_flags`.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,63 +15,43 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
 import { stopProcess } from '../support/child-process.ts';
 import { startGatewayCommand, type GatewayCommand } from '../support/gateway-command.ts';
+import {
+  attribute,
+  SpanKindNumber,
+  startOtlpReceiver,
+  type OtlpReceiver,
+  type OtlpSpan,
+} from '../support/otlp-receiver.ts';
 import { forwardRequest } from '../support/servers/forward-request.ts';
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const CALLER_SPAN_ID = '00f067aa0ba902b7';
-
-/** A span as OTLP/JSON carries it. */
-interface OtlpSpan {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  attributes?: { key: string; value: Record<string, unknown> }[];
-}
+const BAGGAGE = 'tenant=acme,user.secret=hunter2-baggage,padding=' + 'x'.repeat(2000);
 
 let emulator: RunningEmulator;
 let proxy: Server;
-let receiver: Server;
+let receiver: OtlpReceiver;
 let baseUrl: string;
 let proxyUrl: string;
-let receiverUrl: string;
 const commands: GatewayCommand[] = [];
-const bodies: string[] = [];
+/** The `traceparent` and `baggage` headers of every upstream call, in order. */
 const upstreamTraceparents: string[] = [];
+const upstreamBaggage: string[] = [];
 
 async function listen(server: Server): Promise<string> {
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   return `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`;
 }
 
-function spans(): OtlpSpan[] {
-  return bodies.flatMap((body) => {
-    const parsed = JSON.parse(body) as {
-      resourceSpans?: { scopeSpans?: { spans?: OtlpSpan[] }[] }[];
-    };
-    return (parsed.resourceSpans ?? []).flatMap((r) => (r.scopeSpans ?? []).flatMap((s) => s.spans ?? []));
-  });
-}
-
-function attribute(span: OtlpSpan, key: string): unknown {
-  const value = span.attributes?.find((a) => a.key === key)?.value;
-  if (value === undefined) return undefined;
-  const first = Object.values(value)[0];
-  // OTLP/JSON sends 64-bit integers as strings.
-  return 'intValue' in value ? Number(first) : first;
-}
+const spans = (): OtlpSpan[] => receiver.spans();
 
 /** Starts the real command against the proxy, exporting to the receiver; its output is in `output()`. */
-async function startCommand(
-  upstreamUrl: string,
-  otlpUrl: string,
-  env: Record<string, string>,
-): Promise<GatewayCommand> {
+async function startCommand(upstreamUrl: string, env: Record<string, string>): Promise<GatewayCommand> {
   const command = await startGatewayCommand({
     upstreamUrl,
     env: {
       LOG_LEVEL: 'info',
-      OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl,
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
       OTEL_BSP_SCHEDULE_DELAY: '100',
       OTEL_SERVICE_NAME: 'gateway-under-test',
@@ -87,29 +69,25 @@ const output = (): string =>
 beforeAll(async () => {
   emulator = await startEmulator({ port: 0 });
   const upstream = new URL(emulator.url);
-  // Forwards to the emulator, noting the trace context each upstream call carries.
+  // Forwards to the emulator, noting the trace context and baggage each upstream call carries.
   proxy = createServer((req, res) => {
-    const header = req.headers.traceparent;
-    if (typeof header === 'string') upstreamTraceparents.push(header);
+    const { traceparent, baggage } = req.headers;
+    if (typeof traceparent === 'string') upstreamTraceparents.push(traceparent);
+    if (typeof baggage === 'string') upstreamBaggage.push(baggage);
     forwardRequest(upstream, req, res);
   });
   proxyUrl = await listen(proxy);
-  receiver = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-    req.on('end', () => {
-      if (req.url === '/v1/traces') bodies.push(body);
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  receiverUrl = await listen(receiver);
-  ({ baseUrl } = await startCommand(proxyUrl, receiverUrl, { UPSTREAM_PROPAGATE_TRACE: 'true' }));
+  receiver = await startOtlpReceiver();
+  ({ baseUrl } = await startCommand(proxyUrl, {
+    UPSTREAM_PROPAGATE_TRACE: 'true',
+    UPSTREAM_BAGGAGE_KEYS: 'tenant',
+  }));
 }, 60_000);
 
 afterAll(async () => {
   await Promise.all(commands.map((command) => stopProcess(command.process, 0, 'SIGKILL')));
   await new Promise((done) => proxy.close(done));
-  await new Promise((done) => receiver.close(done));
+  await receiver.close();
   await emulator.close();
 });
 
@@ -126,7 +104,13 @@ async function graphql(
   return response.json();
 }
 
-describe('tracing switched on by OTEL_* variables', () => {
+/** The HTTP client spans whose parent is one of `parents`. */
+function clientSpansUnder(trace: OtlpSpan[], parents: OtlpSpan[]): OtlpSpan[] {
+  const ids = new Set(parents.map((s) => s.spanId));
+  return trace.filter((s) => s.parentSpanId !== undefined && ids.has(s.parentSpanId));
+}
+
+describe('tracing switched on by OTEL_* variables, context sent upstream', () => {
   let token: string;
   const ORDERS = 'query Orders { orders(first: 5) { nodes { id customer { id } } } }';
 
@@ -135,24 +119,24 @@ describe('tracing switched on by OTEL_* variables', () => {
       'mutation { login(username: "demo", password: "demo-password") { token } }',
     )) as { data: { login: { token: string } } };
     token = login.data.login.token;
+    upstreamBaggage.length = 0;
     await graphql(ORDERS, {
       authorization: `Bearer ${token}`,
       traceparent: `00-${TRACE_ID}-${CALLER_SPAN_ID}-01`,
+      baggage: BAGGAGE,
     });
-    // The batch processor sends every 100 ms: wait for the request's upstream spans.
-    for (let i = 0; i < 100; i++) {
-      if (spans().filter((s) => s.traceId === TRACE_ID && s.name === 'upstream getAll').length >= 2) break;
-      await sleep(50);
-    }
+    // The batch processor sends every 100 ms: wait for the request's upstream spans and their HTTP spans.
+    await receiver.waitFor(() => spans().filter((s) => s.traceId === TRACE_ID).length >= 7);
   }, 30_000);
 
   it("should make the request one trace under the caller's span, named after its operation", () => {
     const server = spans().find((s) => s.traceId === TRACE_ID && s.parentSpanId === CALLER_SPAN_ID);
     expect(server?.name).toBe('POST /graphql');
-    expect(server && attribute(server, 'graphql.operation.name')).toBe('Orders');
-    expect(server && attribute(server, 'graphql.operation.type')).toBe('query');
+    expect(server?.kind).toBe(SpanKindNumber.SERVER);
+    expect(attribute(server, 'graphql.operation.name')).toBe('Orders');
+    expect(attribute(server, 'graphql.operation.type')).toBe('query');
     const execute = spans().find((s) => s.traceId === TRACE_ID && s.name === 'query Orders');
-    expect(execute && attribute(execute, 'graphql.operation.name')).toBe('Orders');
+    expect(attribute(execute, 'graphql.operation.name')).toBe('Orders');
   });
 
   it('should have a child span per upstream call with operation, batch size, retries and outcome', () => {
@@ -168,6 +152,7 @@ describe('tracing switched on by OTEL_* variables', () => {
         ancestor = ancestor.parentSpanId === undefined ? undefined : byId.get(ancestor.parentSpanId);
       }
       expect(ancestor).toBe(server);
+      expect(span.kind).toBe(SpanKindNumber.INTERNAL);
       expect(attribute(span, 'gateway.upstream.operation')).toBe('getAll');
       expect(attribute(span, 'gateway.upstream.retries')).toBe(0);
       expect(attribute(span, 'gateway.upstream.outcome')).toBe('ok');
@@ -175,35 +160,67 @@ describe('tracing switched on by OTEL_* variables', () => {
     expect(upstream.map((s) => attribute(s, 'gateway.upstream.batch_size')).sort()).toEqual([5, 5]);
   });
 
-  it("should send the trace upstream from undici's span under each upstream span", () => {
+  it('should make each upstream call an HTTP CLIENT span by the semantic conventions, its context sent', () => {
     const trace = spans().filter((s) => s.traceId === TRACE_ID);
-    const upstreamIds = new Set(trace.filter((s) => s.name === 'upstream getAll').map((s) => s.spanId));
-    const clients = trace.filter((s) => s.parentSpanId !== undefined && upstreamIds.has(s.parentSpanId));
+    const clients = clientSpansUnder(
+      trace,
+      trace.filter((s) => s.name === 'upstream getAll'),
+    );
     expect(clients).toHaveLength(2);
+    const proxyPort = Number(new URL(proxyUrl).port);
     for (const client of clients) {
+      expect(client.kind).toBe(SpanKindNumber.CLIENT);
+      expect(client.name).toBe('GET');
+      expect(attribute(client, 'http.request.method')).toBe('GET');
+      expect(attribute(client, 'server.address')).toBe('127.0.0.1');
+      expect(attribute(client, 'server.port')).toBe(proxyPort);
+      expect(attribute(client, 'http.response.status_code')).toBe(200);
+      const full = String(attribute(client, 'url.full'));
+      expect(full.startsWith(`${proxyUrl}/`)).toBe(true);
+      // Names only: every value of the query is redacted.
+      expect(full).toMatch(/[?&]apiToken=REDACTED(&|$)/);
+      expect(full).toMatch(/[?&]username=REDACTED(&|$)/);
+      expect(full).toMatch(/[?&]filterCommand=REDACTED(&|$)/);
+      expect(String(attribute(client, 'url.query'))).toBe(full.split('?')[1]);
       expect(upstreamTraceparents).toContain(`00-${TRACE_ID}-${client.spanId}-01`);
     }
   });
 
-  it('should put the request id and the trace id in the log line', async () => {
+  it('should send upstream only the baggage entries UPSTREAM_BAGGAGE_KEYS names', () => {
+    expect(upstreamBaggage.length).toBeGreaterThanOrEqual(2);
+    for (const header of upstreamBaggage) expect(header).toBe('tenant=acme');
+  });
+
+  it("should put the request id and the server span's trace_id, span_id and trace_flags in the log line", async () => {
+    interface Line {
+      msg?: string;
+      operation?: string;
+      reqId?: string;
+      trace_id?: string;
+      span_id?: string;
+      trace_flags?: string;
+    }
     const logLine = () =>
       output()
         .split('\n')
         .filter((l) => l.startsWith('{'))
-        .map((l) => JSON.parse(l) as { msg?: string; operation?: string; traceId?: string; reqId?: string })
+        .map((l) => JSON.parse(l) as Line)
         .find((l) => l.msg === 'graphql request' && l.operation === 'Orders');
     // The logger flushes its buffer at least every second.
     for (let i = 0; i < 60 && logLine() === undefined; i++) await sleep(50);
     const line = logLine();
-    expect(line?.traceId).toBe(TRACE_ID);
+    const server = spans().find((s) => s.traceId === TRACE_ID && s.parentSpanId === CALLER_SPAN_ID);
+    expect(line?.trace_id).toBe(TRACE_ID);
+    expect(line?.span_id).toBe(server?.spanId);
+    expect(line?.trace_flags).toBe('01');
     expect(line?.reqId).toMatch(/\S/);
   });
 
   it('should keep passwords and tokens out of every span', () => {
-    const all = bodies.join('\n');
+    const all = JSON.stringify(spans());
     expect(all).not.toContain('demo-password');
     expect(all).not.toContain(token);
-    expect(all).not.toMatch(/apiToken=(?!%5BRedacted%5D|\[Redacted\])/);
+    expect(all).not.toContain('hunter2');
   });
 });
 
@@ -212,7 +229,7 @@ describe('tracing with UPSTREAM_PROPAGATE_TRACE off (the default), on a sick ups
 
   beforeAll(async () => {
     // Retries are allowed as a share of recent successes: all of them here, after a few successes below.
-    const quiet = await startCommand(proxyUrl, receiverUrl, { UPSTREAM_RETRY_BUDGET_PERCENT: '100' });
+    const quiet = await startCommand(proxyUrl, { UPSTREAM_RETRY_BUDGET_PERCENT: '100' });
     const login = (await graphql(
       'mutation { login(username: "demo", password: "demo-password") { token } }',
       {},
@@ -221,39 +238,61 @@ describe('tracing with UPSTREAM_PROPAGATE_TRACE off (the default), on a sick ups
     const auth = { authorization: `Bearer ${login.data.login.token}` };
     for (let i = 0; i < 3; i++) await graphql('{ loanTypes(first: 1) { totalCount } }', auth, quiet.baseUrl);
     upstreamTraceparents.length = 0;
+    upstreamBaggage.length = 0;
     emulator.setFaults({ every: 1, mode: 'error500', operations: ['getAll'] });
     try {
       await graphql(
         'query Sick { loanTypes(first: 1) { totalCount } }',
-        {
-          authorization: `Bearer ${login.data.login.token}`,
-          traceparent: `00-${SICK_TRACE}-${CALLER_SPAN_ID}-01`,
-        },
+        { ...auth, traceparent: `00-${SICK_TRACE}-${CALLER_SPAN_ID}-01`, baggage: BAGGAGE },
         quiet.baseUrl,
       );
     } finally {
       emulator.setFaults({});
     }
-    for (
-      let i = 0;
-      i < 100 && !spans().some((s) => s.traceId === SICK_TRACE && s.name === 'upstream getAll');
-      i++
-    ) {
-      await sleep(50);
-    }
+    // The upstream span and its three attempts.
+    await receiver.waitFor(
+      () => spans().filter((s) => s.traceId === SICK_TRACE && s.kind === SpanKindNumber.CLIENT).length >= 3,
+    );
   }, 30_000);
 
-  it('should send nothing of the trace upstream, and make no undici span', () => {
+  it('should send nothing of the trace or the baggage upstream', () => {
     expect(upstreamTraceparents).toEqual([]);
+    expect(upstreamBaggage).toEqual([]);
+  });
+
+  it('should still make an HTTP CLIENT span per attempt, with the status, error.type and resend count', () => {
     const trace = spans().filter((s) => s.traceId === SICK_TRACE);
-    const upstreamIds = new Set(trace.filter((s) => s.name === 'upstream getAll').map((s) => s.spanId));
-    expect(trace.filter((s) => s.parentSpanId !== undefined && upstreamIds.has(s.parentSpanId))).toEqual([]);
+    const clients = clientSpansUnder(
+      trace,
+      trace.filter((s) => s.name === 'upstream getAll'),
+    );
+    expect(clients).toHaveLength(3);
+    for (const client of clients) {
+      expect(client.kind).toBe(SpanKindNumber.CLIENT);
+      expect(attribute(client, 'server.address')).toBe('127.0.0.1');
+      expect(attribute(client, 'http.response.status_code')).toBe(500);
+      expect(attribute(client, 'error.type')).toBe('500');
+      expect(client.status?.code).toBe(2);
+    }
+    expect(clients.map((c) => attribute(c, 'http.request.resend_count') ?? 0).sort()).toEqual([0, 1, 2]);
   });
 
   it("should give the upstream span the retries and the blame of the upstream's failure", () => {
     const span = spans().find((s) => s.traceId === SICK_TRACE && s.name === 'upstream getAll');
-    expect(span && attribute(span, 'gateway.upstream.outcome')).toBe('upstream_health');
-    expect(span && attribute(span, 'gateway.upstream.error_kind')).toBe('unavailable');
-    expect(span && attribute(span, 'gateway.upstream.retries')).toBe(2);
+    expect(attribute(span, 'gateway.upstream.outcome')).toBe('upstream_health');
+    expect(attribute(span, 'gateway.upstream.error_kind')).toBe('unavailable');
+    expect(attribute(span, 'gateway.upstream.retries')).toBe(2);
+    expect(attribute(span, 'error.type')).toBe('unavailable');
+  });
+
+  it('should log the failed request at warn: the upstream is sick, the caller did nothing wrong', async () => {
+    const logLine = () =>
+      output()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as { msg?: string; operation?: string; level?: number; outcome?: string })
+        .find((l) => l.msg === 'graphql request' && l.operation === 'Sick');
+    for (let i = 0; i < 60 && logLine() === undefined; i++) await sleep(50);
+    expect(logLine()).toMatchObject({ level: 40, outcome: 'UPSTREAM_UNAVAILABLE' });
   });
 });
