@@ -79,6 +79,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
       'Invalid setting TRUSTED_DOCUMENTS_ONLY: needs TRUSTED_DOCUMENTS (the manifest files)',
     );
   }
+  if (e.FEDERATION && e.TRUSTED_DOCUMENTS_ONLY) {
+    // The router sends generated texts (`_entities`, `_service`, query plans) that no manifest can hold:
+    // this subgraph would start and then refuse every router query. Refuse the start instead.
+    throw new ConfigError(
+      'Invalid setting TRUSTED_DOCUMENTS_ONLY: cannot be combined with FEDERATION=true (the router sends query ' +
+        'plans no manifest holds); enforce trusted documents at the router (Apollo Router persisted_queries ' +
+        'safelist, Hive Gateway persistedDocuments) and unset TRUSTED_DOCUMENTS_ONLY here',
+    );
+  }
   return {
     production,
     objectTypesDir: e.OBJECT_TYPES_DIR,
