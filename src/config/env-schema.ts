@@ -162,6 +162,14 @@ export const envSchema = z.object({
   TRUSTED_DOCUMENTS_ONLY: bool.default(SETTING_DEFAULTS.TRUSTED_DOCUMENTS_ONLY),
   UPSTREAM_PROPAGATE_TRACE: bool.default(SETTING_DEFAULTS.UPSTREAM_PROPAGATE_TRACE),
   FEDERATION: bool.default(SETTING_DEFAULTS.FEDERATION),
+  FEDERATION_NAME_PREFIX: z
+    .string()
+    .regex(
+      /^[A-Z][A-Za-z0-9]{0,31}$/,
+      'must be a capitalised GraphQL name of at most 32 letters and digits, e.g. Objects',
+    )
+    .optional(),
+  RELAY_NODE: bool.default(SETTING_DEFAULTS.RELAY_NODE),
   SHUTDOWN_DELAY_MS: int(0, 600_000).default(SETTING_DEFAULTS.SHUTDOWN_DELAY_MS),
   SHUTDOWN_GRACE_MS: int(0, 600_000).default(SETTING_DEFAULTS.SHUTDOWN_GRACE_MS),
 });

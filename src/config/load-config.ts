@@ -88,6 +88,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
         'safelist, Hive Gateway persistedDocuments) and unset TRUSTED_DOCUMENTS_ONLY here',
     );
   }
+  if (e.FEDERATION_NAME_PREFIX !== undefined && !e.FEDERATION) {
+    throw new ConfigError('Invalid setting FEDERATION_NAME_PREFIX: only with FEDERATION=true');
+  }
   return {
     production,
     objectTypesDir: e.OBJECT_TYPES_DIR,
@@ -171,6 +174,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     trustedDocuments: { files: trustedFiles, only: e.TRUSTED_DOCUMENTS_ONLY },
     upstreamPropagateTrace: e.UPSTREAM_PROPAGATE_TRACE,
     federation: e.FEDERATION,
+    federationNamePrefix: e.FEDERATION_NAME_PREFIX,
+    relayNode: e.RELAY_NODE,
     shutdown: { delayMillis: e.SHUTDOWN_DELAY_MS, graceMillis: e.SHUTDOWN_GRACE_MS },
   };
 }

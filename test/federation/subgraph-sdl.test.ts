@@ -10,10 +10,46 @@ describe('the subgraph SDL', () => {
   const sdl = execFileSync(NODE, ['scripts/print-schema.ts', '--federation'], { encoding: 'utf8' });
 
   it('should link Federation 2 and key every typed object type by id', () => {
-    expect(sdl).toContain('@link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key"])');
+    expect(sdl).toContain(
+      '@link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key", "@shareable"])',
+    );
     for (const type of ['Customer', 'LoanType', 'Order']) {
       expect(sdl).toMatch(new RegExp(`type ${type}[^{]*@key\\(fields: "id"\\)`));
     }
+  });
+
+  it('should mark PageInfo and the connection helper types @shareable, so another PageInfo composes', () => {
+    for (const type of [
+      'PageInfo',
+      'DataObjectConnection',
+      'DataObjectEdge',
+      'CustomerConnection',
+      'CustomerEdge',
+    ]) {
+      expect(sdl).toMatch(new RegExp(`type ${type}\\s+@shareable`));
+    }
+    expect(sdl).not.toMatch(/type (Customer|DataObject|Session|User)\s[^{]*@shareable/);
+  });
+
+  it('should rename the session API with --name-prefix (FEDERATION_NAME_PREFIX), and nothing else', () => {
+    const prefixed = execFileSync(
+      NODE,
+      ['scripts/print-schema.ts', '--federation', '--name-prefix', 'Objects'],
+      { encoding: 'utf8' },
+    );
+    for (const name of [
+      'objectsMe: ObjectsSession',
+      'objectsLogin(',
+      'objectsLogout: Boolean!',
+      'type ObjectsUser',
+      'type ObjectsLoginPayload',
+      'enum ObjectsLoginMethod',
+    ]) {
+      expect(prefixed).toContain(name);
+    }
+    expect(prefixed).not.toMatch(/^\s+(me|login|logout)[(:]|^type (User|Session|LoginPayload) /m);
+    expect(prefixed).toContain('customers(');
+    expect(prefixed).toContain('type PageInfo');
   });
 
   it('should key the generic DataObject by objectName and id', () => {
