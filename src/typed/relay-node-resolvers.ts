@@ -7,7 +7,9 @@
  */
 import type { GraphQLFieldResolver } from 'graphql';
 import type { AuthenticatedContext, GraphQLContext } from '../graphql/context.ts';
-import { badUserInput } from '../graphql/errors.ts';
+import type { GatewayConfig } from '../config/gateway-config.ts';
+import { ErrorCode } from '../graphql/error-codes.ts';
+import { badUserInput, limitError } from '../graphql/errors.ts';
 import { readObject } from '../objects/read-object.ts';
 import type { DataObjectModel, SavePayloadModel } from '../resolvers/mappers.ts';
 import type { ExecutableResolvers } from './build-typed-resolvers.ts';
@@ -71,6 +73,25 @@ async function readNode(auth: AuthenticatedContext, target: NodeTarget): Promise
   return record === null ? null : { objectName: target.objectName, record, nodeType: target.nodeType };
 }
 
+/**
+ * Refuses, before any read, ids whose reads would pass `MAX_UPSTREAM_CALLS_PER_REQUEST`: one call per object
+ * type (at most {@link MAX_NODE_IDS} ids, one batch), one per id under `UPSTREAM_MATCHES=exact`. The ids are
+ * the caller's to choose, so the `DataObject` ids of 60 object names would otherwise cost 50 calls first.
+ */
+function refuseFanOut(targets: readonly NodeTarget[], config: GatewayConfig): void {
+  const calls =
+    config.matchesMode === 'exact' ? targets.length : new Set(targets.map((t) => t.objectName)).size;
+  const max = config.maxUpstreamCallsPerRequest;
+  if (calls <= max) return;
+  throw limitError(
+    ErrorCode.MAX_UPSTREAM_CALLS_EXCEEDED,
+    `These ids would make ${String(calls)} upstream calls (one per object type); at most ${String(max)} are allowed per request.`,
+    'MAX_UPSTREAM_CALLS_PER_REQUEST',
+    max,
+    { estimated: calls, blame: 'caller' },
+  );
+}
+
 /** A typed resolver of the field `field` of `type`, as `buildTypedResolvers` made it. */
 function typedResolver(typed: ExecutableResolvers, type: string, field: string): Resolver<unknown> {
   const resolver = (typed as Record<string, Record<string, unknown> | undefined>)[type]?.[field];
@@ -96,6 +117,7 @@ export function relayNodeResolvers(
     }
     // Every id is checked before any read: one bad id costs no upstream call.
     const targets = ids.map((id) => argumentTarget(id, 'ids', byType));
+    refuseFanOut(targets, ctx.services.config);
     const settled = await Promise.allSettled(targets.map((target) => readNode(auth, target)));
     // A failed read fails its own item (an Error in a list is that item's error), not the others.
     return settled.map((result) =>

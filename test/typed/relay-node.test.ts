@@ -160,6 +160,19 @@ describe('RELAY_NODE=true', () => {
     expect(reads).toEqual([]);
   });
 
+  it('should refuse ids naming more object types than MAX_UPSTREAM_CALLS_PER_REQUEST, before any call', async () => {
+    const ids = Array.from({ length: 60 }, (_, i) =>
+      encodeGlobalId(['DataObject', `com.example.Kind${String(i)}`, 'x']),
+    );
+    const answer = await query('query ($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids });
+    expect(answer.errors?.[0]?.extensions).toMatchObject({
+      code: 'MAX_UPSTREAM_CALLS_EXCEEDED',
+      estimated: 60,
+      max: 50,
+    });
+    expect(reads).toEqual([]);
+  });
+
   it('should need a session', async () => {
     const answer = await gateway.post('{ node(id: "x") { id } }');
     expect(codeOf(answer)).toBe('UNAUTHENTICATED');
