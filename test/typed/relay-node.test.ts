@@ -173,6 +173,18 @@ describe('RELAY_NODE=true', () => {
     expect(reads).toEqual([]);
   });
 
+  it('should fail only the item whose read fails, and answer the others', async () => {
+    const [customer] = await page('customers', 1);
+    const unknown = encodeGlobalId(['DataObject', 'com.example.NoSuchKind', 'x']);
+    const answer = await query('query ($ids: [ID!]!) { nodes(ids: $ids) { id } }', {
+      ids: [customer?.id, unknown],
+    });
+    expect(answer.data?.nodes).toEqual([{ id: customer?.id }, null]);
+    expect(
+      answer.errors?.map((error) => [(error as { path?: unknown }).path, error.extensions?.code]),
+    ).toEqual([[['nodes', 1], 'BAD_USER_INPUT']]);
+  });
+
   it('should need a session', async () => {
     const answer = await gateway.post('{ node(id: "x") { id } }');
     expect(codeOf(answer)).toBe('UNAUTHENTICATED');
