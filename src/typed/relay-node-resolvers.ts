@@ -51,20 +51,21 @@ export function nodeTargetOf(globalId: string, byType: ReadonlyMap<string, Objec
   return { nodeType, objectName, id };
 }
 
-/** {@link nodeTargetOf} for an argument: a refusal is `BAD_USER_INPUT` naming the argument. */
+/**
+ * {@link nodeTargetOf} for an argument: a refusal is `BAD_USER_INPUT` naming the argument (`shown`, e.g.
+ * `ids[3]`, in the message).
+ */
 export function argumentTarget(
   value: unknown,
   argumentName: string,
   byType: ReadonlyMap<string, ObjectTypeSpec>,
+  shown: string = argumentName,
 ): NodeTarget {
   try {
     return nodeTargetOf(String(value), byType);
   } catch (error) {
     if (!(error instanceof GlobalIdError)) throw error;
-    throw badUserInput(
-      `"${argumentName}" is not a global id of this gateway: ${error.message}.`,
-      argumentName,
-    );
+    throw badUserInput(`"${shown}" is not a global id of this gateway: ${error.message}.`, argumentName);
   }
 }
 
@@ -116,7 +117,7 @@ export function relayNodeResolvers(
       throw badUserInput(`"ids" holds ${String(ids.length)} ids; at most ${String(MAX_NODE_IDS)}.`, 'ids');
     }
     // Every id is checked before any read: one bad id costs no upstream call.
-    const targets = ids.map((id) => argumentTarget(id, 'ids', byType));
+    const targets = ids.map((id, i) => argumentTarget(id, 'ids', byType, `ids[${String(i)}]`));
     refuseFanOut(targets, ctx.services.config);
     const settled = await Promise.allSettled(targets.map((target) => readNode(auth, target)));
     // A failed read fails its own item (an Error in a list is that item's error), not the others.

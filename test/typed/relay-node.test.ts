@@ -149,6 +149,8 @@ describe('RELAY_NODE=true', () => {
       ids: [encodeGlobalId(['Customer', 'c1']), id],
     });
     expect(codeOf(many)).toBe('BAD_USER_INPUT');
+    expect(many.errors?.[0]?.message).toMatch(/^"ids\[1\]" is not a global id of this gateway: /);
+    expect(many.errors?.[0]?.extensions?.argumentName).toBe('ids');
     expect(reads).toEqual([]);
   });
 
