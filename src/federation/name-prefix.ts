@@ -1,21 +1,39 @@
 /**
  * `FEDERATION_NAME_PREFIX`: the gateway's own root fields and types that another subgraph commonly defines
- * too (an accounts subgraph's `Query.me: User`, `login`, `Session`) renamed with a prefix, so the subgraph
- * composes beside it: with `Objects`, `me` → `objectsMe`, `login` → `objectsLogin`, `User` → `ObjectsUser`.
+ * too (an accounts subgraph's `Query.me: User`, `login`, `Session`; a generic `FilterInput` or
+ * `SavePayload`) renamed with a prefix, so the subgraph composes beside it: with `Objects`, `me` →
+ * `objectsMe`, `login` → `objectsLogin`, `User` → `ObjectsUser`, `FilterInput` → `ObjectsFilterInput`.
  * Renamed in the SDL before the schema is built and in the resolver maps' keys, so every resolver keeps
- * working under its new name. Entities (the object types) and Relay's `PageInfo` are not renamed: entities
- * are meant to be shared, and `PageInfo` is `@shareable`.
+ * working under its new name. Not renamed: the entities (the typed object types and `DataObject`, meant to
+ * be shared) and the types named after them (`CustomerWhere`, `CustomerConnection`), `PageInfo` and the
+ * connection types (`@shareable`), the scalars (identical scalars compose), the typed API's root fields, and
+ * `ObjectMetadata` (the upstream-call estimate finds the metadata fields by it).
  */
 import { visit, type DocumentNode, type FieldDefinitionNode, type NameNode } from 'graphql';
+import { SHARED_FILTER_TYPES } from '../typed/build-type-defs.ts';
 
 /** The root fields renamed, by root type. */
 export const PREFIXED_ROOT_FIELDS: Readonly<Record<string, readonly string[]>> = {
-  Query: ['me'],
+  Query: ['me', 'object', 'objects', 'metadata'],
   Mutation: ['login', 'logout'],
 };
 
-/** The types renamed: the session API's, the names every accounts subgraph uses. */
-export const PREFIXED_TYPES: readonly string[] = ['Session', 'User', 'LoginPayload', 'LoginMethod'];
+/**
+ * The types renamed: the session API's (every accounts subgraph has them), and the generic API's and the
+ * typed filters' types whose names say nothing of this gateway.
+ */
+export const PREFIXED_TYPES: readonly string[] = [
+  'Session',
+  'User',
+  'LoginPayload',
+  'LoginMethod',
+  'SavePayload',
+  'UpdatePayload',
+  'FilterInput',
+  'CriterionInput',
+  'FilterOperator',
+  ...SHARED_FILTER_TYPES,
+];
 
 /** `objectsMe` for `me` under `Objects`. */
 export function prefixedFieldName(prefix: string, field: string): string {
@@ -40,6 +58,7 @@ export function prefixTypeDefs(document: DocumentNode, prefix: string): Document
   return visit(document, {
     NamedType: (node) => ({ ...node, name: typeName(node.name) }),
     EnumTypeDefinition: (node) => ({ ...node, name: typeName(node.name) }),
+    InputObjectTypeDefinition: (node) => ({ ...node, name: typeName(node.name) }),
     ObjectTypeDefinition: (node) => ({
       ...node,
       name: typeName(node.name),

@@ -1,6 +1,6 @@
 /**
  * The subgraph composes beside a common accounts subgraph: one with its own `@shareable PageInfo`,
- * `Query.me: User`, `User`, `Session`, `login` and `logout`. Without a prefix both composers refuse (the
+ * `Query.me: User`, `User`, `Session`, `login`, `logout` and a `FilterInput` of its own. Without a prefix both composers refuse (the
  * names collide); with `FEDERATION_NAME_PREFIX=Objects` the gateway's session API is `objectsMe`,
  * `objectsLogin`, `ObjectsSession`, … and both @theguild/federation-composition and @apollo/composition
  * compose. Each supergraph is served by @apollo/gateway, and one query through it reaches both subgraphs.
@@ -40,9 +40,12 @@ const ACCOUNTS_SDL = `
     nodes: [User!]!
     pageInfo: PageInfo!
   }
+  input FilterInput {
+    email: String
+  }
   type Query {
     me: User
-    users: UserConnection!
+    users(filter: FilterInput): UserConnection!
   }
   type Mutation {
     login(email: String!, password: String!): Session!
@@ -169,7 +172,7 @@ describe('the subgraph beside an accounts subgraph', () => {
         routerUrl,
         `{
           me { name }
-          users { pageInfo { hasNextPage } }
+          users(filter: { email: "a@example.com" }) { pageInfo { hasNextPage } }
           objectsMe { username }
           customers(first: 2) { nodes { name } pageInfo { hasNextPage } }
         }`,

@@ -31,7 +31,7 @@ describe('the subgraph SDL', () => {
     expect(sdl).not.toMatch(/type (Customer|DataObject|Session|User)\s[^{]*@shareable/);
   });
 
-  it('should rename the session API with --name-prefix (FEDERATION_NAME_PREFIX), and nothing else', () => {
+  it('should rename the session API and the generic names with --name-prefix (FEDERATION_NAME_PREFIX)', () => {
     const prefixed = execFileSync(
       NODE,
       ['scripts/print-schema.ts', '--federation', '--name-prefix', 'Objects'],
@@ -44,12 +44,33 @@ describe('the subgraph SDL', () => {
       'type ObjectsUser',
       'type ObjectsLoginPayload',
       'enum ObjectsLoginMethod',
+      'objectsObject(',
+      'objectsObjects(',
+      'objectsMetadata(',
+      'type ObjectsSavePayload',
+      'input ObjectsFilterInput',
+      'input ObjectsCriterionInput',
+      'enum ObjectsFilterOperator',
+      'input ObjectsFieldFilter',
+      'where: CustomerWhere',
+      'name: ObjectsFieldFilter',
     ]) {
       expect(prefixed).toContain(name);
     }
-    expect(prefixed).not.toMatch(/^\s+(me|login|logout)[(:]|^type (User|Session|LoginPayload) /m);
-    expect(prefixed).toContain('customers(');
-    expect(prefixed).toContain('type PageInfo');
+    const roots = (prefixed.match(/^type (Query|Mutation) \{[\s\S]*?^\}/gm) ?? []).join('\n');
+    expect(roots).toContain('objectsLogin(');
+    expect(roots).not.toMatch(/^ {2}(me|login|logout|object|objects|metadata)[(:]/m);
+    expect(prefixed).not.toMatch(/^(type|input|enum) (User|Session|LoginPayload|FilterInput|FieldFilter) /m);
+    // Entities, the types named after them, PageInfo and ObjectMetadata keep their names.
+    for (const kept of [
+      'customers(',
+      'type Customer\n',
+      'input CustomerWhere',
+      'type PageInfo',
+      'type ObjectMetadata',
+    ]) {
+      expect(prefixed).toContain(kept);
+    }
   });
 
   it('should key the generic DataObject by objectName and id', () => {
