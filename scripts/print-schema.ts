@@ -7,7 +7,8 @@
  *   preset, IDE plugins) that work from a file instead of the introspection endpoint.
  * - `npm run -s schema:print -- --federation` prints the Federation 2 subgraph SDL (`FEDERATION=true`: `@link`,
  *   `@key` on every entity) for a team's composition pipeline (`rover subgraph publish`, `hive schema:publish`,
- *   `wgc subgraph publish`).
+ *   `wgc subgraph publish`). Add `--relay-node` for `RELAY_NODE=true` and `--name-prefix <Prefix>` for
+ *   `FEDERATION_NAME_PREFIX`, so the printed SDL is the running subgraph's.
  */
 import { printSubgraphSchema } from '@apollo/subgraph';
 import { printSchema } from 'graphql';
@@ -18,6 +19,11 @@ const sdl = printSchema(buildSchema());
 export default sdl;
 
 if (import.meta.main) {
-  const federation = process.argv.includes('--federation');
-  process.stdout.write(`${federation ? printSubgraphSchema(buildSchema({ federation })) : sdl}\n`);
+  const args = process.argv.slice(2);
+  const federation = args.includes('--federation');
+  const relayNode = args.includes('--relay-node');
+  const prefixAt = args.indexOf('--name-prefix');
+  const federationNamePrefix = prefixAt === -1 ? undefined : args[prefixAt + 1];
+  const schema = buildSchema({ federation, relayNode, federationNamePrefix });
+  process.stdout.write(`${federation ? printSubgraphSchema(schema) : printSchema(schema)}\n`);
 }

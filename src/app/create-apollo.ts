@@ -59,6 +59,8 @@ export async function createApollo(options: ApolloOptions): Promise<ApolloServer
   const apollo = new ApolloServer<GraphQLContext>({
     schema: buildSchema({
       federation: config.federation,
+      federationNamePrefix: config.federationNamePrefix,
+      relayNode: config.relayNode,
       ...(config.objectTypesDir === undefined ? {} : { objectsDir: config.objectTypesDir }),
     }),
     introspection: config.introspection,

@@ -189,6 +189,14 @@ export const envSchema = z.object({
   // Unset: no baggage entry of a caller's ever reaches the upstream.
   UPSTREAM_BAGGAGE_KEYS: baggageKeys.default([]),
   FEDERATION: bool.default(SETTING_DEFAULTS.FEDERATION),
+  FEDERATION_NAME_PREFIX: z
+    .string()
+    .regex(
+      /^[A-Z][A-Za-z0-9]{0,31}$/,
+      'must be a capitalised GraphQL name of at most 32 letters and digits, e.g. Objects',
+    )
+    .optional(),
+  RELAY_NODE: bool.default(SETTING_DEFAULTS.RELAY_NODE),
   SHUTDOWN_DELAY_MS: int(0, 600_000).default(SETTING_DEFAULTS.SHUTDOWN_DELAY_MS),
   SHUTDOWN_GRACE_MS: int(0, 600_000).default(SETTING_DEFAULTS.SHUTDOWN_GRACE_MS),
 });

@@ -171,6 +171,13 @@ export interface GatewayConfig {
   };
   /** `FEDERATION`: serve the schema as an Apollo Federation 2 subgraph (`src/federation/`). */
   federation: boolean;
+  /**
+   * `FEDERATION_NAME_PREFIX`: with federation, renames the gateway's own root fields and types that commonly
+   * collide in a supergraph (`me` → `objectsMe`, `User` → `ObjectsUser`; `src/federation/name-prefix.ts`).
+   */
+  federationNamePrefix: string | undefined;
+  /** `RELAY_NODE`: Relay's `Node` interface, global `id`s and `node`/`nodes` (`src/typed/relay-node.ts`). */
+  relayNode: boolean;
   /** `UPSTREAM_PROPAGATE_TRACE`: send W3C trace context upstream when tracing is on. */
   upstreamPropagateTrace: boolean;
   /** `UPSTREAM_BAGGAGE_KEYS`: the caller's baggage entries sent upstream when tracing is on; none if empty. */

@@ -93,6 +93,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
       'Invalid setting TRUSTED_DOCUMENTS_ONLY: needs TRUSTED_DOCUMENTS (the manifest files)',
     );
   }
+  if (e.FEDERATION && e.TRUSTED_DOCUMENTS_ONLY) {
+    // The router sends generated texts (`_entities`, `_service`, query plans) that no manifest can hold:
+    // this subgraph would start and then refuse every router query. Refuse the start instead.
+    throw new ConfigError(
+      'Invalid setting TRUSTED_DOCUMENTS_ONLY: cannot be combined with FEDERATION=true (the router sends query ' +
+        'plans no manifest holds); enforce trusted documents at the router (Apollo Router persisted_queries ' +
+        'safelist, Hive Gateway persistedDocuments) and unset TRUSTED_DOCUMENTS_ONLY here',
+    );
+  }
+  if (e.FEDERATION_NAME_PREFIX !== undefined && !e.FEDERATION) {
+    throw new ConfigError('Invalid setting FEDERATION_NAME_PREFIX: only with FEDERATION=true');
+  }
   return {
     production,
     objectTypesDir: e.OBJECT_TYPES_DIR,
@@ -191,6 +203,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     upstreamPropagateTrace: e.UPSTREAM_PROPAGATE_TRACE,
     upstreamBaggageKeys: e.UPSTREAM_BAGGAGE_KEYS,
     federation: e.FEDERATION,
+    federationNamePrefix: e.FEDERATION_NAME_PREFIX,
+    relayNode: e.RELAY_NODE,
     shutdown: { delayMillis: e.SHUTDOWN_DELAY_MS, graceMillis: e.SHUTDOWN_GRACE_MS },
   };
 }

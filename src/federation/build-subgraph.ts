@@ -2,7 +2,9 @@
  * The schema as an Apollo Federation 2 subgraph (`FEDERATION=true`): every typed object type is an entity
  * keyed by `id`, the generic `DataObject` one keyed by `objectName id`, and each is resolved by
  * `__resolveReference` through the request's batching loader, so the references of one `_entities` call to
- * one type cost one upstream `getAll` (split only by the loader's size and URL limits).
+ * one type cost one upstream `getAll` (split only by the loader's size and URL limits). Composes beside other
+ * subgraphs: the connection helper types are `@shareable`, and `FEDERATION_NAME_PREFIX` renames the session
+ * API's names that another subgraph commonly has (`name-prefix.ts`).
  */
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/index.js';
@@ -12,7 +14,12 @@ import { Kind, parse, visit, type DirectiveNode, type DocumentNode, type GraphQL
 import type { GraphQLContext } from '../graphql/context.ts';
 import type { DataObjectModel } from '../resolvers/mappers.ts';
 import type { ObjectTypeSpec } from '../typed/object-type-spec.ts';
+import { badUserInput } from '../graphql/errors.ts';
+import { LOGIN_FIELD_EXTENSION } from '../limits/single-login-rule.ts';
 import { readObject, toModel } from '../objects/read-object.ts';
+import { argumentTarget } from '../typed/relay-node-resolvers.ts';
+import { UPSTREAM_ID_FIELD } from '../typed/relay-node-sdl.ts';
+import { prefixedFieldName, prefixResolvers, prefixTypeDefs } from './name-prefix.ts';
 
 /** The Federation version this subgraph declares (`@link`). */
 export const FEDERATION_SPEC_URL = 'https://specs.apollo.dev/federation/v2.3';
@@ -40,72 +47,141 @@ function keyDirective(fields: string): DirectiveNode {
   };
 }
 
-/** The SDL with the `@link` to Federation and a `@key` on every entity. */
+/** What changes the subgraph beyond the defaults. */
+export interface SubgraphOptions {
+  /** `FEDERATION_NAME_PREFIX`: rename the session API's root fields and types (`name-prefix.ts`). */
+  namePrefix?: string | undefined;
+  /** `RELAY_NODE`: `id` is a global id; entities are also keyed by `upstreamId`. */
+  relayNode?: boolean | undefined;
+}
+
+/** The types every connection of a supergraph shares: `PageInfo` and the connection and edge types. */
+export function shareableTypeNames(specs: readonly ObjectTypeSpec[]): Set<string> {
+  return new Set([
+    'PageInfo',
+    'DataObjectConnection',
+    'DataObjectEdge',
+    ...specs.flatMap((spec) => [spec.names.connection, spec.names.edge]),
+  ]);
+}
+
+const SHAREABLE: DirectiveNode = { kind: Kind.DIRECTIVE, name: { kind: Kind.NAME, value: 'shareable' } };
+
+/**
+ * The SDL with the `@link` to Federation, the `@key`s of every entity, `@shareable` on the connection helper
+ * types (a `PageInfo` in another subgraph composes beside this one), and the renames of `namePrefix`.
+ */
 export function federatedTypeDefs(
-  typeDefs: readonly string[],
+  document: DocumentNode,
   specs: readonly ObjectTypeSpec[],
+  options: SubgraphOptions = {},
 ): DocumentNode {
-  const keys = new Map<string, string>(specs.map((spec) => [spec.typeName, 'id']));
-  keys.set('DataObject', DATA_OBJECT_KEY);
-  const link = `extend schema @link(url: "${FEDERATION_SPEC_URL}", import: ["@key"])`;
-  return visit(parse([link, ...typeDefs].join('\n')), {
+  const relay = options.relayNode === true;
+  const keys = new Map<string, string[]>(
+    specs.map((spec) => [spec.typeName, relay ? ['id', UPSTREAM_ID_FIELD] : ['id']]),
+  );
+  keys.set('DataObject', relay ? [DATA_OBJECT_KEY, `objectName ${UPSTREAM_ID_FIELD}`] : [DATA_OBJECT_KEY]);
+  const shareable = shareableTypeNames(specs);
+  const link = parse(
+    `extend schema @link(url: "${FEDERATION_SPEC_URL}", import: ["@key", "@shareable"])`,
+  ).definitions;
+  const federated = visit(document, {
     ObjectTypeDefinition(node) {
-      const fields = keys.get(node.name.value);
-      return fields === undefined
-        ? undefined
-        : { ...node, directives: [...(node.directives ?? []), keyDirective(fields)] };
+      const added = [
+        ...(keys.get(node.name.value) ?? []).map(keyDirective),
+        ...(shareable.has(node.name.value) ? [SHAREABLE] : []),
+      ];
+      return added.length === 0 ? undefined : { ...node, directives: [...(node.directives ?? []), ...added] };
     },
   });
+  const linked = { ...federated, definitions: [...link, ...federated.definitions] };
+  return options.namePrefix === undefined ? linked : prefixTypeDefs(linked, options.namePrefix);
 }
 
 /** A reference as the router sends it (unvalidated). */
 interface EntityReference {
   id?: unknown;
+  upstreamId?: unknown;
   objectName?: unknown;
 }
 
-function idOf(reference: EntityReference): string | null {
-  const { id } = reference;
-  return typeof id === 'string' && id !== '' ? id : null;
+const nonEmpty = (value: unknown): string | null =>
+  typeof value === 'string' && value !== '' ? value : null;
+
+/**
+ * The upstream id a reference names: its `upstreamId`, or its `id`, which under `RELAY_NODE` is a global id
+ * of `typeName` (another type's or a malformed one is `BAD_USER_INPUT`).
+ */
+function upstreamIdOf(
+  reference: EntityReference,
+  typeName: string,
+  byType: ReadonlyMap<string, ObjectTypeSpec> | null,
+): string | null {
+  const upstreamId = nonEmpty(reference.upstreamId);
+  if (upstreamId !== null || byType === null) return upstreamId ?? nonEmpty(reference.id);
+  if (nonEmpty(reference.id) === null) return null;
+  const target = argumentTarget(reference.id, 'representations', byType);
+  if (target.nodeType !== typeName)
+    throw badUserInput(
+      `a representation of ${typeName} holds the id of a ${target.nodeType}`,
+      'representations',
+    );
+  if (typeName === 'DataObject' && target.objectName !== reference.objectName) {
+    throw badUserInput("a DataObject representation whose objectName is not its id's", 'representations');
+  }
+  return target.id;
 }
 
 /** `__resolveReference` of every entity, through the object service (the request's loaders). */
-export function entityResolvers(specs: readonly ObjectTypeSpec[]): GraphQLResolverMap<unknown> {
+export function entityResolvers(
+  specs: readonly ObjectTypeSpec[],
+  options: SubgraphOptions = {},
+): GraphQLResolverMap<unknown> {
+  const byType = options.relayNode === true ? new Map(specs.map((spec) => [spec.typeName, spec])) : null;
   const resolve =
-    (objectNameOf: (reference: EntityReference) => string | null) =>
+    (typeName: string, objectNameOf: (reference: EntityReference) => string | null) =>
     async (reference: EntityReference, ctx: GraphQLContext): Promise<DataObjectModel | null> => {
       const objectName = objectNameOf(reference);
-      const id = idOf(reference);
+      const id = upstreamIdOf(reference, typeName, byType);
       if (objectName === null || id === null) return null;
       return toModel(objectName, await readObject(ctx.requireSession(), objectName, id));
     };
   const resolvers: Record<string, { __resolveReference: ReturnType<typeof resolve> }> = {
-    DataObject: {
-      __resolveReference: resolve(({ objectName }) =>
-        typeof objectName === 'string' && objectName !== '' ? objectName : null,
-      ),
-    },
+    DataObject: { __resolveReference: resolve('DataObject', ({ objectName }) => nonEmpty(objectName)) },
   };
-  for (const spec of specs) resolvers[spec.typeName] = { __resolveReference: resolve(() => spec.objectName) };
+  for (const spec of specs) {
+    resolvers[spec.typeName] = { __resolveReference: resolve(spec.typeName, () => spec.objectName) };
+  }
   return resolvers;
 }
 
 /** Builds the subgraph schema from the gateway's SDL and resolvers. */
 export function buildSubgraph(
-  typeDefs: readonly string[],
+  document: DocumentNode,
   resolvers: readonly Resolvers[],
   specs: readonly ObjectTypeSpec[],
+  options: SubgraphOptions = {},
 ): GraphQLSchema {
+  const { namePrefix } = options;
   // @apollo/subgraph adds `_service` and `_entities` and keeps each `__resolveReference` where `_entities`
   // looks for it; the rest are added in place, as graphql-tools does for `makeExecutableSchema` (scalars and
   // enums included).
   const schema = buildSubgraphSchema({
-    typeDefs: federatedTypeDefs(typeDefs, specs),
-    resolvers: entityResolvers(specs),
+    typeDefs: federatedTypeDefs(document, specs, options),
+    resolvers: entityResolvers(specs, options),
   });
-  return addResolversToSchema({
+  const renamed = namePrefix === undefined ? [...resolvers] : prefixResolvers(resolvers, namePrefix);
+  const built = addResolversToSchema({
     schema,
-    resolvers: mergeResolvers([...resolvers]),
+    resolvers: mergeResolvers(renamed),
     updateResolversInPlace: true,
+  });
+  if (namePrefix === undefined) return built;
+  // Same types (and resolvers), plus the login field's new name for `single-login-rule.ts`. Built with the
+  // schema's own class: under vitest @apollo/subgraph's graphql-js is another copy than this file's.
+  const Schema = built.constructor as typeof GraphQLSchema;
+  return new Schema({
+    ...built.toConfig(),
+    extensions: { ...built.extensions, [LOGIN_FIELD_EXTENSION]: prefixedFieldName(namePrefix, 'login') },
   });
 }

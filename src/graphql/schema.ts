@@ -5,10 +5,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeExecutableSchema } from '@graphql-tools/schema';
-import type { GraphQLSchema } from 'graphql';
+import { parse, type GraphQLSchema } from 'graphql';
 import { buildSubgraph } from '../federation/build-subgraph.ts';
 import { resolvers } from '../resolvers/index.ts';
 import { buildTypedApi } from '../typed/build-typed-api.ts';
+import { relayNodeResolvers } from '../typed/relay-node-resolvers.ts';
+import { withRelayNode } from '../typed/relay-node-sdl.ts';
 
 /** Where the SDL lives, relative to this file. */
 export const SCHEMA_DIR = join(import.meta.dirname, '..', '..', 'schema');
@@ -30,6 +32,10 @@ export interface BuildSchemaOptions {
   objectsDir?: string;
   /** `FEDERATION`: an Apollo Federation 2 subgraph (entities, `_entities`, `_service`). Default false. */
   federation?: boolean;
+  /** `FEDERATION_NAME_PREFIX`, with `federation`: renames the session API (`src/federation/name-prefix.ts`). */
+  federationNamePrefix?: string | undefined;
+  /** `RELAY_NODE`: Relay's `Node`, global ids, `node` and `nodes` (`src/typed/relay-node-sdl.ts`). Default false. */
+  relayNode?: boolean;
 }
 
 /**
@@ -39,11 +45,23 @@ export interface BuildSchemaOptions {
 export function buildSchema(options: BuildSchemaOptions = {}): GraphQLSchema {
   const generic = readTypeDefs();
   const typed = buildTypedApi({ dir: options.objectsDir ?? OBJECTS_DIR, baseTypeDefs: generic });
-  if (options.federation === true) {
-    return buildSubgraph([...generic, ...typed.typeDefs], [...resolvers, typed.resolvers], typed.specs);
+  const typeDefs = [...generic, ...typed.typeDefs];
+  const resolverMaps = [...resolvers, typed.resolvers];
+  const relayNode = options.relayNode === true;
+  if (options.federation === true || relayNode) {
+    const parsed = parse(typeDefs.join('\n'));
+    const document = relayNode ? withRelayNode(parsed, typed.specs) : parsed;
+    // After the typed resolvers: Relay's `id` and the typed `(id:)` arguments replace theirs.
+    const maps = relayNode
+      ? [...resolverMaps, relayNodeResolvers(typed.specs, typed.resolvers)]
+      : resolverMaps;
+    if (options.federation === true) {
+      return buildSubgraph(document, maps, typed.specs, {
+        namePrefix: options.federationNamePrefix,
+        relayNode,
+      });
+    }
+    return makeExecutableSchema({ typeDefs: document, resolvers: maps });
   }
-  return makeExecutableSchema({
-    typeDefs: [...generic, ...typed.typeDefs],
-    resolvers: [...resolvers, typed.resolvers],
-  });
+  return makeExecutableSchema({ typeDefs, resolvers: resolverMaps });
 }

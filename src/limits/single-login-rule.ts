@@ -8,8 +8,10 @@ import type { ASTVisitor, FieldNode, SelectionSetNode, ValidationContext } from 
 import { ErrorCode } from '../graphql/error-codes.ts';
 import { limitError } from '../graphql/errors.ts';
 
-/** Field name the rule guards. */
+/** Field name the rule guards, unless the schema names another (`FEDERATION_NAME_PREFIX` renames it). */
 const LOGIN = 'login';
+/** The schema extension that names the login field once renamed (`src/federation/build-subgraph.ts` sets it). */
+export const LOGIN_FIELD_EXTENSION = 'gatewayLoginField';
 
 /** The fields a selection set selects at its own level, through inline fragments and fragment spreads. */
 function rootFields(
@@ -39,7 +41,9 @@ export function singleLoginRule(context: ValidationContext): ASTVisitor {
     OperationDefinition(operation) {
       if (operation.operation !== OperationTypeNode.MUTATION) return;
       const fields = rootFields(operation.selectionSet, context, new Set());
-      const logins = fields.filter((field) => field.name.value === LOGIN);
+      const renamed: unknown = context.getSchema().extensions[LOGIN_FIELD_EXTENSION];
+      const login = typeof renamed === 'string' ? renamed : LOGIN;
+      const logins = fields.filter((field) => field.name.value === login);
       if (logins.length === 0) return;
       if (fields.length > 1 || logins.some((field) => field.alias !== undefined)) {
         context.reportError(

@@ -1,0 +1,110 @@
+/**
+ * `RELAY_NODE=true`, the schema side: Relay's Global Object Identification
+ * (https://relay.dev/graphql/objectidentification.htm). Every typed object type and `DataObject` implement
+ * `interface Node { id: ID! }`, their `id` becomes the global id and `upstreamId` keeps the upstream's `_id`
+ * readable, and `Query` gains `node(id:)` and `nodes(ids:)`. Off by default because `id` changes meaning.
+ */
+import { Kind, parse, visit, type DocumentNode, type FieldDefinitionNode } from 'graphql';
+import { MAX_GLOBAL_ID_LENGTH } from './global-id.ts';
+import type { ObjectTypeSpec } from './object-type-spec.ts';
+
+/** The generic type that also implements `Node`. */
+export const GENERIC_NODE_TYPE = 'DataObject';
+
+/** The field that keeps the upstream's `_id` readable once `id` is the global id. */
+export const UPSTREAM_ID_FIELD = 'upstreamId';
+
+/** The most ids one `nodes(ids:)` takes: one page's worth, as `MAX_IDS_PER_BATCH` ids make one upstream call. */
+export const MAX_NODE_IDS = 100;
+
+const NODE_SDL = `
+"""
+An object with a global id (Relay's Global Object Identification, \`RELAY_NODE=true\`): every typed object type
+and \`DataObject\`. Refetch any of them with \`node(id:)\`.
+"""
+interface Node {
+  """
+  The global id: opaque, it names the type and the upstream id. The upstream's \`_id\` is \`upstreamId\`.
+  """
+  id: ID!
+}
+
+extend type Query {
+  """
+  The object of a global id, or \`null\` when it no longer exists. An id this gateway did not write is
+  \`BAD_USER_INPUT\` and costs no upstream call. Reads through the batching loader.
+  """
+  node(
+    """
+    A global id (the \`id\` of a \`Node\`).
+    """
+    id: ID!
+  ): Node
+  """
+  The objects of global ids, in the order of \`ids\` (\`null\` for one that no longer exists); at most ${String(MAX_NODE_IDS)}
+  ids. The ids of one type cost one upstream call.
+  """
+  nodes(
+    """
+    Global ids (the \`id\` of \`Node\`s), each at most ${String(MAX_GLOBAL_ID_LENGTH)} characters.
+    """
+    ids: [ID!]!
+  ): [Node]!
+}
+`;
+
+const text = (value: string) => ({ kind: Kind.STRING, value, block: true }) as const;
+
+function upstreamIdField(typeName: string): FieldDefinitionNode {
+  return {
+    kind: Kind.FIELD_DEFINITION,
+    description: text(`The upstream's \`_id\` of this ${typeName}: what filters and inputs take.`),
+    name: { kind: Kind.NAME, value: UPSTREAM_ID_FIELD },
+    arguments: [],
+    type: {
+      kind: Kind.NON_NULL_TYPE,
+      type: { kind: Kind.NAMED_TYPE, name: { kind: Kind.NAME, value: 'ID' } },
+    },
+    directives: [],
+  };
+}
+
+/** The names of the types that implement `Node`. */
+export function nodeTypeNames(specs: readonly ObjectTypeSpec[]): string[] {
+  return [GENERIC_NODE_TYPE, ...specs.map((spec) => spec.typeName)];
+}
+
+/**
+ * The SDL with `Node`, `node`, `nodes`, and every node type implementing `Node` with `upstreamId`.
+ * @throws Error when a typed type already declares `upstreamId`.
+ */
+export function withRelayNode(document: DocumentNode, specs: readonly ObjectTypeSpec[]): DocumentNode {
+  const nodeTypes = new Set(nodeTypeNames(specs));
+  const transformed = visit(document, {
+    ObjectTypeDefinition(node) {
+      if (!nodeTypes.has(node.name.value)) return undefined;
+      const typeName = node.name.value;
+      const fields = node.fields ?? [];
+      if (fields.some((field) => field.name.value === UPSTREAM_ID_FIELD)) {
+        throw new Error(
+          `RELAY_NODE: type ${typeName} declares "${UPSTREAM_ID_FIELD}", the field RELAY_NODE adds for the upstream's _id. Fix: rename that field, or leave RELAY_NODE off.`,
+        );
+      }
+      const idText = `The global id of this ${typeName} (Relay): opaque; \`${UPSTREAM_ID_FIELD}\` is the upstream's \`_id\`.`;
+      return {
+        ...node,
+        interfaces: [
+          ...(node.interfaces ?? []),
+          { kind: Kind.NAMED_TYPE, name: { kind: Kind.NAME, value: 'Node' } },
+        ],
+        fields: [
+          ...fields.map((field) =>
+            field.name.value === 'id' ? { ...field, description: text(idText) } : field,
+          ),
+          upstreamIdField(typeName),
+        ],
+      };
+    },
+  });
+  return { ...transformed, definitions: [...transformed.definitions, ...parse(NODE_SDL).definitions] };
+}

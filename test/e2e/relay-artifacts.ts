@@ -1,0 +1,178 @@
+/**
+ * Relay artifacts for the Relay client test, written by hand as the Relay compiler (v20/v21) emits them for:
+ *
+ * ```graphql
+ * fragment CustomerCard_customer on Customer @refetchable(queryName: "CustomerCardRefetchQuery") {
+ *   name
+ *   id
+ * }
+ * query CustomerListQuery {
+ *   customers(first: 2) { nodes { id ...CustomerCard_customer } }
+ * }
+ * ```
+ *
+ * The compiler (`relay-compiler`) is a native binary downloaded per platform, which an offline or locked-down
+ * machine may not install; the runtime (`relay-runtime`) is plain JavaScript. `@refetchable` makes the
+ * compiler generate `CustomerCardRefetchQuery`: `node(id: $id) { __typename ...CustomerCard_customer id }`,
+ * the query Relay's `useRefetchableFragment` and pagination containers send, and the one that needs the
+ * gateway's `Node` interface.
+ */
+import type { ConcreteRequest, ReaderFragment } from 'relay-runtime';
+
+const idField = { alias: null, args: null, kind: 'ScalarField', name: 'id', storageKey: null } as const;
+const nameField = { alias: null, args: null, kind: 'ScalarField', name: 'name', storageKey: null } as const;
+const typenameField = {
+  alias: null,
+  args: null,
+  kind: 'ScalarField',
+  name: '__typename',
+  storageKey: null,
+} as const;
+const idArgument = [{ defaultValue: null, kind: 'LocalArgument', name: 'id' }] as const;
+const nodeArgs = [{ kind: 'Variable', name: 'id', variableName: 'id' }] as const;
+
+/** `CustomerCardRefetchQuery`, the `@refetchable` fragment's query. */
+export const CustomerCardRefetchQuery: ConcreteRequest = {
+  fragment: {
+    argumentDefinitions: [...idArgument],
+    kind: 'Fragment',
+    metadata: null,
+    name: 'CustomerCardRefetchQuery',
+    selections: [
+      {
+        alias: null,
+        args: [...nodeArgs],
+        concreteType: null,
+        kind: 'LinkedField',
+        name: 'node',
+        plural: false,
+        selections: [{ args: null, kind: 'FragmentSpread', name: 'CustomerCard_customer' }],
+        storageKey: null,
+      },
+    ],
+    type: 'Query',
+    abstractKey: null,
+  },
+  kind: 'Request',
+  operation: {
+    argumentDefinitions: [...idArgument],
+    kind: 'Operation',
+    name: 'CustomerCardRefetchQuery',
+    selections: [
+      {
+        alias: null,
+        args: [...nodeArgs],
+        concreteType: null,
+        kind: 'LinkedField',
+        name: 'node',
+        plural: false,
+        selections: [
+          typenameField,
+          { kind: 'InlineFragment', selections: [nameField], type: 'Customer', abstractKey: null },
+          idField,
+        ],
+        storageKey: null,
+      },
+    ],
+  },
+  params: {
+    cacheID: 'CustomerCardRefetchQuery',
+    id: null,
+    metadata: {},
+    name: 'CustomerCardRefetchQuery',
+    operationKind: 'query',
+    text: 'query CustomerCardRefetchQuery(\n  $id: ID!\n) {\n  node(id: $id) {\n    __typename\n    ...CustomerCard_customer\n    id\n  }\n}\n\nfragment CustomerCard_customer on Customer {\n  name\n  id\n}\n',
+  },
+};
+
+/** `CustomerCard_customer`, with the refetch metadata `@refetchable` adds. */
+export const CustomerCardFragment: ReaderFragment = {
+  argumentDefinitions: [],
+  kind: 'Fragment',
+  metadata: {
+    refetch: {
+      connection: null,
+      fragmentPathInResult: ['node'],
+      operation: CustomerCardRefetchQuery,
+      identifierInfo: { identifierField: 'id', identifierQueryVariableName: 'id' },
+    },
+  },
+  name: 'CustomerCard_customer',
+  selections: [nameField, idField],
+  type: 'Customer',
+  abstractKey: null,
+};
+
+const customersArgs = [{ kind: 'Literal', name: 'first', value: 2 }] as const;
+
+/** `CustomerListQuery`: a page of customers, each spreading the card fragment. */
+export const CustomerListQuery: ConcreteRequest = {
+  fragment: {
+    argumentDefinitions: [],
+    kind: 'Fragment',
+    metadata: null,
+    name: 'CustomerListQuery',
+    selections: [
+      {
+        alias: null,
+        args: [...customersArgs],
+        concreteType: 'CustomerConnection',
+        kind: 'LinkedField',
+        name: 'customers',
+        plural: false,
+        selections: [
+          {
+            alias: null,
+            args: null,
+            concreteType: 'Customer',
+            kind: 'LinkedField',
+            name: 'nodes',
+            plural: true,
+            selections: [idField, { args: null, kind: 'FragmentSpread', name: 'CustomerCard_customer' }],
+            storageKey: null,
+          },
+        ],
+        storageKey: 'customers(first:2)',
+      },
+    ],
+    type: 'Query',
+    abstractKey: null,
+  },
+  kind: 'Request',
+  operation: {
+    argumentDefinitions: [],
+    kind: 'Operation',
+    name: 'CustomerListQuery',
+    selections: [
+      {
+        alias: null,
+        args: [...customersArgs],
+        concreteType: 'CustomerConnection',
+        kind: 'LinkedField',
+        name: 'customers',
+        plural: false,
+        selections: [
+          {
+            alias: null,
+            args: null,
+            concreteType: 'Customer',
+            kind: 'LinkedField',
+            name: 'nodes',
+            plural: true,
+            selections: [idField, nameField],
+            storageKey: null,
+          },
+        ],
+        storageKey: 'customers(first:2)',
+      },
+    ],
+  },
+  params: {
+    cacheID: 'CustomerListQuery',
+    id: null,
+    metadata: {},
+    name: 'CustomerListQuery',
+    operationKind: 'query',
+    text: 'query CustomerListQuery {\n  customers(first: 2) {\n    nodes {\n      id\n      ...CustomerCard_customer\n    }\n  }\n}\n\nfragment CustomerCard_customer on Customer {\n  name\n  id\n}\n',
+  },
+};

@@ -1,0 +1,73 @@
+/**
+ * `FEDERATION=true` with `RELAY_NODE=true`: `id` is the global id, so every entity keeps `@key(fields: "id")`
+ * (the router passes back the ids this subgraph answered) and gains `@key(fields: "upstreamId")` (DataObject:
+ * `objectName upstreamId`), for subgraphs that hold the upstream's ids in their own data. Both resolve
+ * through the batching loader; a global id of another type is BAD_USER_INPUT.
+ */
+import { describe, expect, it } from 'vitest';
+import { encodeGlobalId } from '../../src/typed/global-id.ts';
+import { useHarness } from '../support/gateway-harness.ts';
+
+const h = useHarness({
+  env: { FEDERATION: 'true', RELAY_NODE: 'true' },
+  listen: false,
+  resetStatsEachTest: true,
+});
+
+const ENTITIES = `query ($r: [_Any!]!) {
+  _entities(representations: $r) { ... on Customer { id upstreamId name } ... on DataObject { id objectName } }
+}`;
+
+describe('federation keys with RELAY_NODE', () => {
+  it('should publish both keys', async () => {
+    const service = await h.post('{ _service { sdl } }');
+    const sdl = (service.data?._service as { sdl: string }).sdl;
+    expect(sdl).toMatch(
+      /type Customer implements Node[^{]*@key\(fields: "id"\)\s*@key\(fields: "upstreamId"\)/,
+    );
+    expect(sdl).toMatch(/type DataObject implements Node[^{]*@key\(fields: "objectName upstreamId"\)/);
+  });
+
+  it('should resolve references by global id and by upstream id, in one getAll', async () => {
+    const token = await h.login();
+    const auth = { authorization: `Bearer ${token}` };
+    const page = await h.post('{ customers(first: 2) { nodes { id upstreamId name } } }', {}, auth);
+    const [a, b] = (page.data?.customers as { nodes: { id: string; upstreamId: string; name: string }[] })
+      .nodes;
+    if (a === undefined || b === undefined) throw new Error('expected two customers');
+    h.emulator.resetStats();
+    const answer = await h.post(
+      ENTITIES,
+      {
+        r: [
+          { __typename: 'Customer', id: a.id },
+          { __typename: 'Customer', upstreamId: b.upstreamId },
+          { __typename: 'DataObject', objectName: 'com.example.Customer', upstreamId: a.upstreamId },
+        ],
+      },
+      auth,
+    );
+    expect(answer.errors).toBeUndefined();
+    expect(answer.data?._entities).toEqual([
+      a,
+      b,
+      {
+        id: encodeGlobalId(['DataObject', 'com.example.Customer', a.upstreamId]),
+        objectName: 'com.example.Customer',
+      },
+    ]);
+    expect(h.upstreamCalls().getAll).toBe(1);
+  });
+
+  it("should refuse a representation holding another type's global id", async () => {
+    const token = await h.login();
+    h.emulator.resetStats();
+    const answer = await h.post(
+      ENTITIES,
+      { r: [{ __typename: 'Customer', id: encodeGlobalId(['Order', 'o1']) }] },
+      { authorization: `Bearer ${token}` },
+    );
+    expect(answer.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(h.totalUpstreamCalls()).toBe(0);
+  });
+});

@@ -1,0 +1,49 @@
+/** `RELAY_NODE=true` on the schema: what it adds, and the one name a team's type must leave to it. */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { GraphQLObjectType } from 'graphql';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildSchema } from '../../src/graphql/schema.ts';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+function objectsDir(sdl: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'relay-sdl-'));
+  dirs.push(dir);
+  writeFileSync(join(dir, 'invoice.graphql'), sdl);
+  return dir;
+}
+
+describe('the schema with RELAY_NODE', () => {
+  it('should make every typed type and DataObject a Node with upstreamId, and add node and nodes', () => {
+    const dir = objectsDir(
+      'type Invoice @dataObject(name: "com.acme.Invoice") {\n  id: ID!\n  total: Float\n}\n',
+    );
+    const schema = buildSchema({ objectsDir: dir, relayNode: true });
+    for (const type of ['Invoice', 'DataObject']) {
+      const object = schema.getType(type) as GraphQLObjectType;
+      expect(object.getInterfaces().map((i) => i.name)).toEqual(['Node']);
+      expect(String(object.getFields().upstreamId?.type)).toBe('ID!');
+    }
+    const query = schema.getQueryType()?.getFields();
+    expect(String(query?.node?.type)).toBe('Node');
+    expect(query?.node?.args.map((a) => `${a.name}: ${String(a.type)}`)).toEqual(['id: ID!']);
+    expect(String(query?.nodes?.type)).toBe('[Node]!');
+    expect(query?.nodes?.args.map((a) => `${a.name}: ${String(a.type)}`)).toEqual(['ids: [ID!]!']);
+    expect(buildSchema({ objectsDir: dir }).getType('Node')).toBeUndefined();
+  });
+
+  it('should stop the start when a typed type declares upstreamId, saying how to fix it', () => {
+    const dir = objectsDir(
+      'type Invoice @dataObject(name: "com.acme.Invoice") {\n  id: ID!\n  upstreamId: String\n}\n',
+    );
+    expect(() => buildSchema({ objectsDir: dir, relayNode: true })).toThrow(
+      /RELAY_NODE: type Invoice declares "upstreamId".*Fix: rename that field, or leave RELAY_NODE off/,
+    );
+    expect(() => buildSchema({ objectsDir: dir })).not.toThrow();
+  });
+});
