@@ -13,6 +13,8 @@ export interface EmulatorContext {
   patterns: PatternCache;
   matches: MatchesMode;
   pageStart: PageStartMode;
+  /** Larger `pageSize` values are served as this many records. */
+  maxPageSize: number;
   /** Clock in milliseconds since the epoch. */
   now: () => number;
   /** A fresh object id. */
