@@ -1,0 +1,196 @@
+/**
+ * `npm run upstream:check` against the emulator in each dialect it speaks: the settings it writes are the
+ * dialect's, it writes nothing without `--allow-writes`, never prints the password, and its exit code says
+ * whether the gateway can work with the upstream.
+ */
+import { request } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../emulator/index.ts';
+import { HEADER_ALLOWANCE_BYTES } from '../../src/upstream/request-checks.ts';
+import { runUpstreamCheck, verdictOf } from './check-command.ts';
+
+const READ = ['--object-name', 'com.example.Order'];
+
+let running: RunningEmulator[] = [];
+afterEach(async () => {
+  await Promise.all(running.map((e) => e.close()));
+  running = [];
+});
+
+async function emulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const started = await startEmulator({ port: 0, ...options });
+  running.push(started);
+  return started;
+}
+
+describe('npm run upstream:check, in each dialect of the emulator', () => {
+  it.each([
+    ['page0', 'as-assumed'],
+    ['page1', 'differs'],
+    ['offset', 'differs'],
+  ] as const)(
+    'should write UPSTREAM_PAGE_START=%s for an upstream whose pageStart counts so',
+    async (pageStart, verdict) => {
+      const { url } = await emulator({ pageStart });
+      const run = await runUpstreamCheck({ url }, READ);
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      expect(run.env.UPSTREAM_PAGE_START).toBe(pageStart);
+      expect(verdictOf(run, 'pageStart base')).toBe(verdict);
+      expect(verdictOf(run, 'totalCount')).toBe('as-assumed');
+      expect(run.stdout).toContain(`UPSTREAM_PAGE_START=${pageStart}\n`);
+    },
+  );
+
+  it.each([
+    ['regex', 'whole value', 'as-assumed'],
+    ['find', 'part of the value', 'differs'],
+    ['exact', 'plain equality', 'differs'],
+  ] as const)(
+    'should write UPSTREAM_MATCHES=%s for an upstream matching the %s',
+    async (matches, _what, verdict) => {
+      const { url } = await emulator({ matches });
+      const run = await runUpstreamCheck({ url }, READ);
+      expect(run.code).toBe(0);
+      expect(run.env.UPSTREAM_MATCHES).toBe(matches);
+      expect(verdictOf(run, 'matches semantics')).toBe(verdict);
+      expect(verdictOf(run, 'dotted paths')).toBe('as-assumed');
+      expect(verdictOf(run, 'matches on fields')).toBe('as-assumed');
+      expect(verdictOf(run, 'getObject')).toBe('as-assumed');
+    },
+  );
+
+  it('should find a 4 KiB request-line limit and write an UPSTREAM_MAX_URL_BYTES the gateway stays within', async () => {
+    const upstream = await emulator({ maxUrlBytes: 4096 });
+    const run = await runUpstreamCheck({ url: upstream.url }, READ);
+    expect(run.code).toBe(0);
+    expect(verdictOf(run, 'request-line limit')).toBe('differs');
+    const written = Number(run.env.UPSTREAM_MAX_URL_BYTES);
+    // The gateway sends request targets of at most (setting - origin - header allowance) bytes.
+    const longestTarget = written - upstream.url.length - HEADER_ALLOWANCE_BYTES;
+    expect(longestTarget).toBeGreaterThan(4096 - 400);
+    expect(longestTarget).toBeLessThan(4096);
+    const send = async (targetBytes: number) => {
+      const prefix = '/studio/jsonp/getAll?callback=cb&pad=';
+      const answer = await request(`${upstream.url}${prefix}${'x'.repeat(targetBytes - prefix.length)}`);
+      await answer.body.dump();
+      return answer.statusCode;
+    };
+    expect(await send(longestTarget)).toBe(200);
+    expect(await send(4096)).toBe(414);
+  });
+
+  it('should write MAX_PAGE_SIZE when the upstream serves smaller pages than the gateway asks for', async () => {
+    const { url } = await emulator({ maxPageSize: 150 });
+    const run = await runUpstreamCheck({ url }, READ);
+    expect(run.code).toBe(0);
+    expect(run.env.MAX_PAGE_SIZE).toBe('74');
+    expect(verdictOf(run, 'largest page size')).toBe('differs');
+  });
+
+  it('should write the default settings for the emulator as it ships, with writes allowed', async () => {
+    const upstream = await emulator();
+    const run = await runUpstreamCheck({ url: upstream.url }, [
+      ...READ,
+      '--allow-writes',
+      '--write-object-name',
+      'com.example.LoanType',
+    ]);
+    expect(run.code).toBe(0);
+    expect(run.env).toEqual({
+      LOGIN_METHOD: 'JSON',
+      UPSTREAM_PAGE_START: 'page0',
+      UPSTREAM_MATCHES: 'regex',
+      UPSTREAM_MAX_URL_BYTES: '8192',
+    });
+    const notAsAssumed = run.report?.findings.filter(
+      (f) => f.verdict !== 'as-assumed' && f.topic !== 'invalid pattern',
+    );
+    expect(notAsAssumed).toEqual([]);
+    expect(upstream.stats().save).toBeGreaterThanOrEqual(2);
+    expect(upstream.stats().update).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('npm run upstream:check, safely', () => {
+  it('should write nothing without --allow-writes, even given a scratch type', async () => {
+    const upstream = await emulator();
+    const run = await runUpstreamCheck({ url: upstream.url }, [
+      ...READ,
+      '--write-object-name',
+      'com.example.LoanType',
+    ]);
+    expect(run.code).toBe(0);
+    expect(upstream.stats().save).toBe(0);
+    expect(upstream.stats().update).toBe(0);
+    expect(upstream.stats().getAll).toBeGreaterThan(10);
+    expect(verdictOf(run, 'writes')).toBe('cannot-tell');
+  });
+
+  it('should never print or write the password, nor the upstream token', async () => {
+    const password = 'Sekr1t-Upstream-Check-Pa55';
+    const upstream = await emulator({
+      users: [
+        {
+          userId: 'u-check',
+          username: 'checker',
+          password,
+          mobile: '5559999',
+          applicationCode: 'demo',
+          organizationCodes: ['acme'],
+        },
+      ],
+    });
+    const run = await runUpstreamCheck({ url: upstream.url, username: 'checker', password }, [
+      ...READ,
+      '--allow-writes',
+      '--write-object-name',
+      'com.example.LoanType',
+    ]);
+    expect(run.code).toBe(0);
+    for (const output of [run.stdout, run.stderr, run.jsonText, run.envText]) {
+      expect(output).not.toContain(password);
+      // The emulator's tokens are 32 base64url characters; nothing else the check prints is that long.
+      expect(output).not.toMatch(/(?<![\w-])[\w-]{32}(?![\w-])/);
+    }
+  });
+
+  it('should exit 2 without printing the password when the credentials are bad', async () => {
+    const { url } = await emulator();
+    const run = await runUpstreamCheck({ url, password: 'wrong-Pa55word-xyz' }, READ);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/bad credentials/);
+    expect(run.stdout + run.stderr).not.toContain('wrong-Pa55word-xyz');
+  });
+
+  it('should exit 2 when the upstream is unreachable', async () => {
+    const upstream = await emulator();
+    const { url } = upstream;
+    await upstream.close();
+    const run = await runUpstreamCheck({ url }, READ);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/unreachable/);
+  });
+
+  it('should exit 2 without the account, never reading one from the command line', async () => {
+    const { url } = await emulator();
+    const run = await runUpstreamCheck({ url, env: { UPSTREAM_CHECK_PASSWORD: '' } }, READ);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/UPSTREAM_CHECK_USERNAME and UPSTREAM_CHECK_PASSWORD/);
+  });
+
+  it('should exit 1 and say CANNOT SERVE for an upstream answering in another callback name', async () => {
+    const { url } = await emulator({ faults: { every: 1, mode: 'wrongCallback', operations: ['getAll'] } });
+    const run = await runUpstreamCheck({ url }, READ);
+    expect(run.code).toBe(1);
+    expect(verdictOf(run, 'callback echo')).toBe('cannot-serve');
+    expect(run.stdout).toMatch(/CANNOT work with this upstream/);
+  });
+
+  it('should refuse a --rate outside its bounds', async () => {
+    const { url } = await emulator();
+    const run = await runUpstreamCheck({ url }, [...READ, '--rate', '500']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/--rate must be/);
+  });
+});
