@@ -3,10 +3,14 @@
  * dialect's, it writes nothing without `--allow-writes`, never prints the password, and its exit code says
  * whether the gateway can work with the upstream.
  */
+import { createServer } from 'node:http';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../emulator/index.ts';
+import { createPatternGuard } from '../../src/upstream/pattern-guard.ts';
 import { HEADER_ALLOWANCE_BYTES } from '../../src/upstream/request-checks.ts';
+import { forwardRequest } from '../support/servers/forward-request.ts';
+import { listenOnLoopback } from '../support/servers/listen-on-loopback.ts';
 import { runUpstreamCheck, verdictOf } from './check-command.ts';
 
 const READ = ['--object-name', 'com.example.Order'];
@@ -153,6 +157,38 @@ describe('npm run upstream:check, safely', () => {
       // The emulator's tokens are 32 base64url characters; nothing else the check prints is that long.
       expect(output).not.toMatch(/(?<![\w-])[\w-]{32}(?![\w-])/);
     }
+  });
+
+  it("should pace itself and send only patterns the gateway's pattern guard accepts", async () => {
+    const upstream = await emulator({ matches: 'find' });
+    const arrivals: number[] = [];
+    const patterns: string[] = [];
+    const proxy = await listenOnLoopback(
+      createServer((req, res) => {
+        arrivals.push(performance.now());
+        const filter = new URL(req.url ?? '/', 'http://x').searchParams.get('filterCommand');
+        if (filter !== null) {
+          const command = JSON.parse(filter) as { criteria: { value: string }[] };
+          patterns.push(...command.criteria.map((c) => c.value));
+        }
+        forwardRequest(new URL(upstream.url), req, res);
+      }),
+    );
+    try {
+      const run = await runUpstreamCheck({ url: proxy.url }, [...READ, '--rate', '10']);
+      expect(run.code).toBe(0);
+      expect(run.report?.requests).toBe(arrivals.length);
+    } finally {
+      await proxy.close();
+    }
+    // At 10 requests a second, any 11 requests span at least a second (less a little jitter in arrival).
+    for (let i = 0; i + 10 < arrivals.length; i++) {
+      expect((arrivals[i + 10] ?? 0) - (arrivals[i] ?? 0)).toBeGreaterThan(900);
+    }
+    expect(patterns.length).toBeGreaterThan(10);
+    const guard = createPatternGuard();
+    const verdicts = await Promise.all(patterns.map((p) => guard.check(p)));
+    expect(verdicts.filter((v) => !v.ok)).toEqual([]);
   });
 
   it('should exit 2 without printing the password when the credentials are bad', async () => {
