@@ -5,6 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { readCheckOptions } from '../src/upstream-check/check-options.ts';
+import { isUpstreamError } from '../src/upstream/errors.ts';
 import { CheckCannotRun, EXIT } from '../src/upstream-check/finding.ts';
 import { renderEnv, renderReport } from '../src/upstream-check/render-report.ts';
 import { runCheck } from '../src/upstream-check/run-check.ts';
@@ -23,11 +24,14 @@ main().then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    // Never the error's stack or cause: they could hold a URL with the token.
+    // Never another error's message, stack or cause: they could hold a URL with the token. An
+    // UpstreamError's message is the gateway's own text, built to hold no secret.
     const message =
       error instanceof CheckCannotRun
         ? error.message
-        : `failed: ${error instanceof Error ? error.name : 'error'}`;
+        : isUpstreamError(error)
+          ? `failed: ${error.message}`
+          : `failed: ${error instanceof Error ? error.name : 'error'}`;
     process.stderr.write(`upstream:check: ${message}\n`);
     process.exitCode = EXIT.couldNotRun;
   },

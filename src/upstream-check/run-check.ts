@@ -23,7 +23,8 @@ import { createRawUpstream } from './raw-upstream.ts';
 
 function readConfig(env: NodeJS.ProcessEnv) {
   try {
-    return loadConfig(env);
+    // The check serves no sessions: production's own requirements (SESSION_SECRET) do not apply to it.
+    return loadConfig({ ...env, NODE_ENV: undefined });
   } catch (error) {
     if (error instanceof ConfigError) throw new CheckCannotRun(error.message);
     throw error;

@@ -64,6 +64,14 @@ describe('npm run upstream:check, in each dialect of the emulator', () => {
     },
   );
 
+  it("should accept jQuery's guard wrapper as the gateway does", async () => {
+    const { url } = await emulator({ wrapper: 'guard' });
+    const run = await runUpstreamCheck({ url }, READ);
+    expect(run.code).toBe(0);
+    expect(verdictOf(run, 'JSONP wrapper')).toBe('as-assumed');
+    expect(run.report?.findings.find((f) => f.topic === 'JSONP wrapper')?.detail).toContain('typeof');
+  });
+
   it('should find a 4 KiB request-line limit and write an UPSTREAM_MAX_URL_BYTES the gateway stays within', async () => {
     const upstream = await emulator({ maxUrlBytes: 4096 });
     const run = await runUpstreamCheck({ url: upstream.url }, READ);
