@@ -6,47 +6,16 @@
  */
 import { NOTHING } from '../filters/literal-pattern.ts';
 import { anchorForFind } from '../upstream/anchor-for-find.ts';
-import { escapeJavaRegex } from '../upstream/regex-escape.ts';
 import type { MatchesMode, UpstreamRecord } from '../upstream/types.ts';
 import type { CheckContext } from './check-context.ts';
-import { matches, probeFilter, type ProbeAnswer } from './filter-probe.ts';
-
-/** Text that reads the same as a Java regular expression and as a plain string (`-` is literal outside a class). */
-const PLAIN = /^[A-Za-z0-9_ -]+$/;
-
-const asPattern = (text: string) => (PLAIN.test(text) ? text : escapeJavaRegex(text));
-const swapCase = (text: string) =>
-  text.replace(/[A-Za-z]/g, (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()));
+import { matches, probeFilter } from './filter-probe.ts';
+import { asPattern, PLAIN, seen } from './match-aim.ts';
+import { probeMatchDetails } from './probe-match-details.ts';
 
 /** A sampled record whose id can be aimed at, preferring ids that read the same in every dialect. */
 function pickTarget(sample: readonly UpstreamRecord[]): UpstreamRecord | undefined {
   return sample.find((r) => r._id.length >= 2 && PLAIN.test(r._id)) ?? sample.find((r) => r._id.length >= 2);
 }
-
-/** A top-level (or, with `nested`, one-level-deep) plain text field of `record`, at least two characters. */
-function plainField(record: UpstreamRecord, nested: boolean): { path: string; value: string } | undefined {
-  for (const [key, value] of Object.entries(record)) {
-    if (key === '_id' || !/^[A-Za-z_$][\w$]*$/.test(key)) continue;
-    if (!nested && typeof value === 'string' && value.length >= 2 && PLAIN.test(value))
-      return { path: key, value };
-    if (nested && typeof value === 'object' && value !== null && !Array.isArray(value)) {
-      for (const [inner, leaf] of Object.entries(value as Record<string, unknown>)) {
-        if (
-          /^[A-Za-z_$][\w$]*$/.test(inner) &&
-          typeof leaf === 'string' &&
-          leaf.length >= 2 &&
-          PLAIN.test(leaf)
-        ) {
-          return { path: `${key}.${inner}`, value: leaf };
-        }
-      }
-    }
-  }
-  return undefined;
-}
-
-type Seen = (answer: ProbeAnswer) => boolean | undefined;
-const seen: Seen = (answer) => (answer.ok ? answer.includes : undefined);
 
 /** The mode the four `_id` probes describe, or why none does. */
 function modeOf(exact: boolean, prefix: boolean, dot: boolean): { mode: MatchesMode } | { why: string } {
@@ -128,86 +97,5 @@ export async function probeMatches(context: CheckContext, objectName: string): P
     detail: `${described}${anchoring}`,
     settings: { UPSTREAM_MATCHES: mode },
   });
-  await probeDetails(context, probe, { id, idPattern, mode, record });
-}
-
-interface Aim {
-  id: string;
-  idPattern: string;
-  mode: MatchesMode;
-  record: UpstreamRecord;
-}
-
-async function probeDetails(
-  context: CheckContext,
-  probe: (criteria: Parameters<typeof probeFilter>[2]) => Promise<ProbeAnswer>,
-  { id, idPattern, mode, record }: Aim,
-): Promise<void> {
-  const byId = matches('_id', idPattern);
-  if (/[A-Za-z]/.test(idPattern)) {
-    const other = seen(await probe([matches('_id', swapCase(idPattern))]));
-    context.report(
-      other === true
-        ? {
-            topic: 'matches case',
-            verdict: 'cannot-serve',
-            detail: 'matches ignores case: equals would answer other cases too',
-          }
-        : {
-            topic: 'matches case',
-            verdict: other === undefined ? 'cannot-tell' : 'as-assumed',
-            detail: 'case-sensitive',
-          },
-    );
-  }
-  const first = id.charAt(0);
-  if (mode !== 'exact' && idPattern === id && /^[A-Za-z0-9]$/.test(first)) {
-    const hex = first.charCodeAt(0).toString(16).padStart(2, '0');
-    const x = seen(await probe([matches('_id', `\\x${hex}${id.slice(1)}`)]));
-    const u = seen(await probe([matches('_id', `\\u00${hex}${id.slice(1)}`)]));
-    context.report(
-      x === true && u === true
-        ? {
-            topic: 'regex escapes',
-            verdict: 'as-assumed',
-            detail: 'reads \\xhh and \\uhhhh as the gateway writes them',
-          }
-        : {
-            topic: 'regex escapes',
-            verdict: x === undefined || u === undefined ? 'cannot-tell' : 'cannot-serve',
-            detail: `\\xhh ${x === true ? 'read' : 'not read'}, \\uhhhh ${u === true ? 'read' : 'not read'}: the gateway escapes spaces, -, &, ~, # and invisible characters so`,
-          },
-    );
-  }
-  const field = plainField(record, false);
-  if (field !== undefined) {
-    const whole = seen(await probe([byId, matches(field.path, field.value)]));
-    const part = seen(await probe([byId, matches(field.path, field.value.slice(0, -1))]));
-    const agrees = whole === true && part === (mode === 'find');
-    context.report({
-      topic: 'matches on fields',
-      verdict:
-        whole === undefined || part === undefined ? 'cannot-tell' : agrees ? 'as-assumed' : 'cannot-serve',
-      detail: agrees
-        ? `"${field.path}" matches as _id does; criteria combine with AND`
-        : `"${field.path}" does not match as _id does`,
-    });
-  }
-  const nested = plainField(record, true);
-  if (nested === undefined) {
-    context.report({
-      topic: 'dotted paths',
-      verdict: 'cannot-tell',
-      detail: 'the record has no nested text field',
-    });
-    return;
-  }
-  const walked = seen(await probe([byId, matches(nested.path, nested.value)]));
-  context.report({
-    topic: 'dotted paths',
-    verdict: walked === undefined ? 'cannot-tell' : walked ? 'as-assumed' : 'cannot-serve',
-    detail: walked
-      ? `"${nested.path}" walks into the nested object`
-      : `"${nested.path}" finds nothing: ref and dotted filters would answer nothing`,
-  });
+  await probeMatchDetails(context, probe, { id, idPattern, mode, record });
 }
