@@ -98,7 +98,7 @@ export async function probeErrors(context: CheckContext, objectName: string | un
     context.report({
       topic,
       verdict: 'cannot-serve',
-      detail: `answered ${said(unknown)}, counted against the upstream's health`,
+      detail: `answered ${said(unknown)}, which the gateway cannot tell from a failure of its own or of the upstream`,
     });
   }
   context.report({

@@ -1,7 +1,9 @@
 /**
  * The finer points of `matches`, once its mode is known: whether it minds case, reads the `\xhh`/`\uhhhh`
- * escapes the gateway writes, treats a text field as it treats `_id`, and walks dotted paths.
+ * escapes the gateway writes, treats a text field as it treats `_id`, combines criteria with AND, and walks
+ * dotted paths.
  */
+import { NOTHING } from '../filters/literal-pattern.ts';
 import type { CheckContext } from './check-context.ts';
 import { matches } from './filter-probe.ts';
 import { plainField, seen, type Aim, type Probe } from './match-aim.ts';
@@ -9,7 +11,7 @@ import { plainField, seen, type Aim, type Probe } from './match-aim.ts';
 const swapCase = (text: string) =>
   text.replace(/[A-Za-z]/g, (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()));
 
-/** The case, escape, field and dotted-path probes (up to 6 reads), once the mode is known. */
+/** The case, escape, field, AND and dotted-path probes (up to 7 reads), once the mode is known. */
 export async function probeMatchDetails(
   context: CheckContext,
   probe: Probe,
@@ -60,11 +62,20 @@ export async function probeMatchDetails(
       topic: 'matches on fields',
       verdict:
         whole === undefined || part === undefined ? 'cannot-tell' : agrees ? 'as-assumed' : 'cannot-serve',
-      detail: agrees
-        ? `"${field.path}" matches as _id does; criteria combine with AND`
-        : `"${field.path}" does not match as _id does`,
+      detail: agrees ? `"${field.path}" matches as _id does` : `"${field.path}" does not match as _id does`,
     });
   }
+  // The record matches `byId`; with a criterion it cannot match beside it, AND answers nothing, OR the record.
+  const both = seen(await probe([byId, matches('_id', NOTHING)]));
+  context.report(
+    both === true
+      ? { topic: 'criteria combined', verdict: 'cannot-serve', detail: 'with OR: every filter would widen' }
+      : {
+          topic: 'criteria combined',
+          verdict: both === undefined ? 'cannot-tell' : 'as-assumed',
+          detail: 'with AND',
+        },
+  );
   const nested = plainField(record, true);
   if (nested === undefined) {
     context.report({
