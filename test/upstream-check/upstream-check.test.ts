@@ -60,7 +60,7 @@ describe('npm run upstream:check, in each dialect of the emulator', () => {
       expect(verdictOf(run, 'matches semantics')).toBe(verdict);
       expect(verdictOf(run, 'dotted paths')).toBe('as-assumed');
       expect(verdictOf(run, 'matches on fields')).toBe('as-assumed');
-    expect(verdictOf(run, 'criteria combined')).toBe('as-assumed');
+      expect(verdictOf(run, 'criteria combined')).toBe('as-assumed');
       expect(verdictOf(run, 'getObject')).toBe('as-assumed');
     },
   );
