@@ -32,6 +32,17 @@ const SETTINGS = {
   UPSTREAM_PAGE_START: z.enum(['page0', 'page1', 'offset']),
   EMULATOR_MAX_URL_BYTES: whole(256, 1_048_576),
   EMULATOR_MAX_PAGE_SIZE: whole(1, 100_000),
+  EMULATOR_ERROR_MESSAGES: z
+    .string()
+    .transform((text, ctx) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be a JSON object' });
+        return z.NEVER;
+      }
+    })
+    .pipe(z.record(z.string(), z.string(), 'must be a JSON object of message → wording')),
   EMULATOR_LATENCY_MS: whole(0, 600_000),
   EMULATOR_TOKEN_TTL_SECONDS: whole(1, 31_536_000),
   EMULATOR_DATA_FILE: z.string().min(1),
@@ -96,7 +107,7 @@ export function readObjectTypes(env: Environment): string[] {
 /**
  * Reads the emulator command's settings: `EMULATOR_PORT` (4010), `EMULATOR_HOST`, `EMULATOR_WRAPPER`,
  * `EMULATOR_MATCHES` (default `UPSTREAM_MATCHES`), `EMULATOR_PAGE_START` (default `UPSTREAM_PAGE_START`),
- * `EMULATOR_MAX_URL_BYTES`, `EMULATOR_MAX_PAGE_SIZE`, `EMULATOR_LATENCY_MS`, `EMULATOR_TOKEN_TTL_SECONDS`, `EMULATOR_DATA_FILE`, `EMULATOR_FAULT_EVERY`,
+ * `EMULATOR_MAX_URL_BYTES`, `EMULATOR_MAX_PAGE_SIZE`, `EMULATOR_ERROR_MESSAGES` (JSON), `EMULATOR_LATENCY_MS`, `EMULATOR_TOKEN_TTL_SECONDS`, `EMULATOR_DATA_FILE`, `EMULATOR_FAULT_EVERY`,
  * `EMULATOR_FAULT_MODE`, `EMULATOR_FAULT_OPERATIONS` (comma-separated), and the object types to serve
  * besides the demo ones: `EMULATOR_OBJECT_TYPES` (comma-separated) plus every `@dataObject(name:)` of
  * `OBJECT_TYPES_DIR` (default `schema/objects/`). Throws {@link EmulatorConfigError}.
@@ -118,6 +129,7 @@ export function readEmulatorConfig(env: Environment): EmulatorOptions {
   };
   if (s.EMULATOR_MAX_URL_BYTES !== undefined) options.maxUrlBytes = s.EMULATOR_MAX_URL_BYTES;
   if (s.EMULATOR_MAX_PAGE_SIZE !== undefined) options.maxPageSize = s.EMULATOR_MAX_PAGE_SIZE;
+  if (s.EMULATOR_ERROR_MESSAGES !== undefined) options.errorMessages = s.EMULATOR_ERROR_MESSAGES;
   if (s.EMULATOR_DATA_FILE !== undefined) options.dataFile = s.EMULATOR_DATA_FILE;
   const objectTypes = objectTypesOf(s);
   if (objectTypes.length > 0) options.objectTypes = objectTypes;

@@ -61,6 +61,11 @@ export interface EmulatorOptions {
   maxUrlBytes?: number;
   /** Larger `pageSize` values are served as this many records. Default 1000. */
   maxPageSize?: number;
+  /**
+   * Error messages reworded as another upstream words them: the emulator's message (`invalid token: log in
+   * again`, `unknown object name`, …) → the text to send instead. Default: none.
+   */
+  errorMessages?: Readonly<Record<string, string>>;
   /** Delay added before every operation's answer, in milliseconds. Default 0. */
   latencyMillis?: number;
   /** Lifetime of issued upstream tokens, in seconds. Default 28_800. */

@@ -14,6 +14,7 @@ import { handleFormLogin, handleJsonLogin } from './operations/login-handlers.ts
 import { createIdGenerator } from './store/object-id.ts';
 import { MAX_PAGE_SIZE } from './operations/paging.ts';
 import { isOverHeaderLimit, sendUriTooLong } from './http/header-limit.ts';
+import { rewordError } from './http/reword-errors.ts';
 import { handleGetAll, handleGetObject, handleMetadata } from './operations/read-handlers.ts';
 import { isCallbackName, jsonReply, renderReply, type RenderedReply, type Reply } from './http/reply.ts';
 import { readBody } from './http/request-body.ts';
@@ -70,6 +71,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const now = options.now ?? Date.now;
   const wrapper = options.wrapper ?? 'plain';
   const latencyMillis = options.latencyMillis ?? 0;
+  const { errorMessages } = options;
   const faults = createFaultInjector(options.faults);
   const { store, persist, settled } = await openStore(options.dataFile, options.objectTypes);
   const context: EmulatorContext = {
@@ -131,7 +133,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       return;
     }
     const body = route.method === 'POST' ? await readBody(request) : undefined;
-    const reply = await HANDLERS[route.operation](context, { query, pathId: route.pathId, body: body?.text });
+    const handled = await HANDLERS[route.operation](context, {
+      query,
+      pathId: route.pathId,
+      body: body?.text,
+    });
+    const reply = errorMessages === undefined ? handled : rewordError(handled, errorMessages);
     send(
       response,
       fault === undefined ? renderReply(reply, wrapper) : distortReply(reply, fault, wrapper),

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../emulator/index.ts';
 import { createPatternGuard } from '../../src/upstream/pattern-guard.ts';
 import { HEADER_ALLOWANCE_BYTES } from '../../src/upstream/request-checks.ts';
+import { startGateway } from '../support/gateway-harness.ts';
 import { forwardRequest } from '../support/servers/forward-request.ts';
 import { listenOnLoopback } from '../support/servers/listen-on-loopback.ts';
 import { runUpstreamCheck, verdictOf } from './check-command.ts';
@@ -99,6 +100,42 @@ describe('npm run upstream:check, in each dialect of the emulator', () => {
     expect(run.code).toBe(0);
     expect(run.env.MAX_PAGE_SIZE).toBe('74');
     expect(verdictOf(run, 'largest page size')).toBe('differs');
+  });
+
+  it('should extend the message patterns for an upstream worded otherwise, which the gateway then reads right', async () => {
+    const errorMessages = {
+      'invalid token: log in again': 'Please sign in again (E17)',
+      'token expired: log in again': 'Please sign in again (E17)',
+      'unknown object name': 'No such collection',
+    };
+    let skewMillis = 0;
+    const upstream = await emulator({ errorMessages, now: () => Date.now() + skewMillis });
+    const run = await runUpstreamCheck({ url: upstream.url }, READ);
+    expect(run.code).toBe(0);
+    expect(verdictOf(run, 'bad token (read)')).toBe('differs');
+    expect(verdictOf(run, 'unknown object name')).toBe('differs');
+    const auth = run.env.UPSTREAM_AUTH_ERROR_PATTERN ?? '';
+    const caller = run.env.UPSTREAM_CALLER_ERROR_PATTERN ?? '';
+    expect(new RegExp(auth, 'i').test('Please sign in again (E17)')).toBe(true);
+    expect(new RegExp(caller, 'i').test('No such collection')).toBe(true);
+    expect(new RegExp(auth, 'i').test('No such collection')).toBe(false);
+
+    const gateway = await startGateway({ upstreamUrl: upstream.url, env: run.env, listen: false });
+    try {
+      const login = await gateway.post(
+        'mutation { login(username: "demo", password: "demo-password") { token } }',
+      );
+      const token = (login.data as { login: { token: string } }).login.token;
+      const auth = { authorization: `Bearer ${token}` };
+      const read = (objectName: string) =>
+        gateway.post(`{ objects(objectName: "${objectName}", first: 1) { totalCount } }`, {}, auth);
+      expect((await read('com.example.LoanType')).errors).toBeUndefined();
+      expect((await read('com.example.NoSuchThing')).errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+      skewMillis = 9 * 3600 * 1000; // the upstream's token (8 hours) has expired
+      expect((await read('com.example.LoanType')).errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    } finally {
+      await gateway.close();
+    }
   });
 
   it('should write the default settings for the emulator as it ships, with writes allowed', async () => {
