@@ -245,6 +245,16 @@ describe('npm run upstream:check, safely', () => {
     expect(run.stdout + run.stderr).not.toContain('wrong-Pa55word-xyz');
   });
 
+  it.each([
+    ['an application the account is not in', { env: { APPLICATION_CODE: 'crm' } }, READ, /APPLICATION_CODE/],
+    ['an object name the upstream does not know', {}, ['--object-name', 'com.example.Nope'], /--object-name/],
+  ] as const)('should exit 2 when the first read is refused for %s', async (_case, target, args, said) => {
+    const { url } = await emulator();
+    const run = await runUpstreamCheck({ url, ...target }, args);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(said);
+  });
+
   it('should exit 2 when the upstream is unreachable', async () => {
     const upstream = await emulator();
     const { url } = upstream;
