@@ -66,6 +66,8 @@ export interface EmulatorOptions {
    * again`, `unknown object name`, …) → the text to send instead. Default: none.
    */
   errorMessages?: Readonly<Record<string, string>>;
+  /** Whether the form login answers a token; the contract allows it to leave it out. Default `true`. */
+  formLoginToken?: boolean;
   /** Delay added before every operation's answer, in milliseconds. Default 0. */
   latencyMillis?: number;
   /** Lifetime of issued upstream tokens, in seconds. Default 28_800. */

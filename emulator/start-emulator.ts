@@ -82,6 +82,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     matches: options.matches ?? 'regex',
     pageStart: options.pageStart ?? 'page0',
     maxPageSize: options.maxPageSize ?? MAX_PAGE_SIZE,
+    formLoginToken: options.formLoginToken ?? true,
     now,
     newId: createIdGenerator(now),
     persist,

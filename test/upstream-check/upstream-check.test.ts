@@ -138,6 +138,15 @@ describe('npm run upstream:check, in each dialect of the emulator', () => {
     }
   });
 
+  it('should write LOGIN_METHOD=JSON when the form login answers no token', async () => {
+    const { url } = await emulator({ formLoginToken: false });
+    const run = await runUpstreamCheck({ url, env: { LOGIN_METHOD: 'FORM' } }, READ);
+    expect(run.code).toBe(0);
+    expect(run.env.LOGIN_METHOD).toBe('JSON');
+    expect(verdictOf(run, 'LOGIN_METHOD')).toBe('differs');
+    expect(run.report?.findings.find((f) => f.topic === 'form login')?.detail).toMatch(/no token/);
+  });
+
   it('should write the default settings for the emulator as it ships, with writes allowed', async () => {
     const upstream = await emulator();
     const run = await runUpstreamCheck({ url: upstream.url }, [
