@@ -17,7 +17,7 @@ export type RawOutcome = { ok: true; text: string } | { ok: false; error: Upstre
 /** A raw read and the callback name it sent. */
 export interface RawRead {
   callback: string;
-  /** The request target (path and query) sent; holds the token: never print it. */
+  /** Bytes of the request target (path and query) sent; the target itself holds the token and is dropped. */
   targetBytes: number;
   outcome: RawOutcome;
 }
