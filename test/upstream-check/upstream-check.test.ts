@@ -236,9 +236,10 @@ describe('npm run upstream:check, safely', () => {
     } finally {
       await proxy.close();
     }
-    // At 10 requests a second, any 11 requests span at least a second (less a little jitter in arrival).
+    // At 10 requests a second, any 11 requests start at least a second apart; arrivals may lag their
+    // start on a busy machine, so only half of it is asserted (unpaced, they would come within a few ms).
     for (let i = 0; i + 10 < arrivals.length; i++) {
-      expect((arrivals[i + 10] ?? 0) - (arrivals[i] ?? 0)).toBeGreaterThan(900);
+      expect((arrivals[i + 10] ?? 0) - (arrivals[i] ?? 0)).toBeGreaterThan(500);
     }
     expect(patterns.length).toBeGreaterThan(10);
     const guard = createPatternGuard();
