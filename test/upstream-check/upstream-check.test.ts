@@ -28,7 +28,8 @@ async function emulator(options: EmulatorOptions = {}): Promise<RunningEmulator>
   return started;
 }
 
-describe('npm run upstream:check, in each dialect of the emulator', () => {
+// Each test runs the command (a process, a few dozen paced requests): generous on a busy machine.
+describe('npm run upstream:check, in each dialect of the emulator', { timeout: 60_000 }, () => {
   it.each([
     ['page0', 'as-assumed'],
     ['page1', 'differs'],
@@ -171,7 +172,7 @@ describe('npm run upstream:check, in each dialect of the emulator', () => {
   });
 });
 
-describe('npm run upstream:check, safely', () => {
+describe('npm run upstream:check, safely', { timeout: 60_000 }, () => {
   it('should write nothing without --allow-writes, even given a scratch type', async () => {
     const upstream = await emulator();
     const run = await runUpstreamCheck({ url: upstream.url }, [
