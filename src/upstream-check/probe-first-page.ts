@@ -103,6 +103,12 @@ export async function probeFirstPage(context: CheckContext, objectName: string):
     }
   }
   if (!answer.ok && answer.message !== undefined) refuseToGoOn(context, objectName, answer.message);
+  if (!read.outcome.ok && read.outcome.error.httpStatus === undefined) {
+    const { error } = read.outcome;
+    if (error.kind === 'unavailable' || error.kind === 'timeout') {
+      throw new CheckCannotRun(`the upstream is unreachable at STUDIO_URL: ${error.detail}`);
+    }
+  }
   const text = read.outcome.ok ? read.outcome.text : '';
   const decoded = read.outcome.ok ? decodeAsGateway(text, read.callback) : undefined;
   if (decoded === undefined) {

@@ -275,6 +275,15 @@ describe('npm run upstream:check, safely', { timeout: 60_000 }, () => {
     expect(run.stderr).toMatch(/unreachable/);
   });
 
+  it('should exit 2 when the read address is unreachable though the logins answer', async () => {
+    const upstream = await emulator();
+    const gone = await emulator();
+    await gone.close();
+    const run = await runUpstreamCheck({ url: upstream.url, env: { STUDIO_URL: gone.url } }, READ);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/unreachable at STUDIO_URL/);
+  });
+
   it('should exit 2 without the account, never reading one from the command line', async () => {
     const { url } = await emulator();
     const run = await runUpstreamCheck({ url, env: { UPSTREAM_CHECK_PASSWORD: '' } }, READ);
