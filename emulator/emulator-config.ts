@@ -26,10 +26,24 @@ const SETTINGS = {
   EMULATOR_PORT: whole(0, 65_535),
   EMULATOR_HOST: z.string().min(1),
   EMULATOR_WRAPPER: z.enum(['plain', 'guard']),
-  EMULATOR_MATCHES: z.enum(['regex', 'exact']),
-  UPSTREAM_MATCHES: z.enum(['regex', 'exact']),
+  EMULATOR_MATCHES: z.enum(['regex', 'find', 'exact']),
+  UPSTREAM_MATCHES: z.enum(['regex', 'find', 'exact']),
   EMULATOR_PAGE_START: z.enum(['page0', 'page1', 'offset']),
   UPSTREAM_PAGE_START: z.enum(['page0', 'page1', 'offset']),
+  EMULATOR_MAX_URL_BYTES: whole(256, 1_048_576),
+  EMULATOR_MAX_PAGE_SIZE: whole(1, 100_000),
+  EMULATOR_FORM_LOGIN_TOKEN: z.enum(['true', 'false']).transform((value) => value === 'true'),
+  EMULATOR_ERROR_MESSAGES: z
+    .string()
+    .transform((text, ctx) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be a JSON object' });
+        return z.NEVER;
+      }
+    })
+    .pipe(z.record(z.string(), z.string(), 'must be a JSON object of message → wording')),
   EMULATOR_LATENCY_MS: whole(0, 600_000),
   EMULATOR_TOKEN_TTL_SECONDS: whole(1, 31_536_000),
   EMULATOR_DATA_FILE: z.string().min(1),
@@ -94,6 +108,7 @@ export function readObjectTypes(env: Environment): string[] {
 /**
  * Reads the emulator command's settings: `EMULATOR_PORT` (4010), `EMULATOR_HOST`, `EMULATOR_WRAPPER`,
  * `EMULATOR_MATCHES` (default `UPSTREAM_MATCHES`), `EMULATOR_PAGE_START` (default `UPSTREAM_PAGE_START`),
+ * `EMULATOR_MAX_URL_BYTES`, `EMULATOR_MAX_PAGE_SIZE`, `EMULATOR_ERROR_MESSAGES` (JSON), `EMULATOR_FORM_LOGIN_TOKEN`,
  * `EMULATOR_LATENCY_MS`, `EMULATOR_TOKEN_TTL_SECONDS`, `EMULATOR_DATA_FILE`, `EMULATOR_FAULT_EVERY`,
  * `EMULATOR_FAULT_MODE`, `EMULATOR_FAULT_OPERATIONS` (comma-separated), and the object types to serve
  * besides the demo ones: `EMULATOR_OBJECT_TYPES` (comma-separated) plus every `@dataObject(name:)` of
@@ -114,6 +129,10 @@ export function readEmulatorConfig(env: Environment): EmulatorOptions {
     latencyMillis: s.EMULATOR_LATENCY_MS ?? 0,
     tokenTtlSeconds: s.EMULATOR_TOKEN_TTL_SECONDS ?? 28_800,
   };
+  if (s.EMULATOR_MAX_URL_BYTES !== undefined) options.maxUrlBytes = s.EMULATOR_MAX_URL_BYTES;
+  if (s.EMULATOR_MAX_PAGE_SIZE !== undefined) options.maxPageSize = s.EMULATOR_MAX_PAGE_SIZE;
+  if (s.EMULATOR_ERROR_MESSAGES !== undefined) options.errorMessages = s.EMULATOR_ERROR_MESSAGES;
+  if (s.EMULATOR_FORM_LOGIN_TOKEN !== undefined) options.formLoginToken = s.EMULATOR_FORM_LOGIN_TOKEN;
   if (s.EMULATOR_DATA_FILE !== undefined) options.dataFile = s.EMULATOR_DATA_FILE;
   const objectTypes = objectTypesOf(s);
   if (objectTypes.length > 0) options.objectTypes = objectTypes;

@@ -13,6 +13,10 @@ export interface EmulatorContext {
   patterns: PatternCache;
   matches: MatchesMode;
   pageStart: PageStartMode;
+  /** Larger `pageSize` values are served as this many records. */
+  maxPageSize: number;
+  /** Whether the form login answers a token (the contract allows it to leave it out). */
+  formLoginToken: boolean;
   /** Clock in milliseconds since the epoch. */
   now: () => number;
   /** A fresh object id. */

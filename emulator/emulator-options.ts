@@ -47,10 +47,27 @@ export interface EmulatorOptions {
   host?: string;
   /** JSONP wrapper: `plain` is `cb({...});`, `guard` is `/**\/ typeof cb === 'function' && cb({...});`. Default `plain`. */
   wrapper?: WrapperStyle;
-  /** How `matches` compares (docs/design.md, `UPSTREAM_MATCHES`). Default `regex`. */
+  /**
+   * How `matches` compares (docs/design.md, `UPSTREAM_MATCHES`): the whole value (`regex`), any part of it
+   * (`find`, as `Matcher.find()` or MongoDB's `$regex`), or plain equality (`exact`). Default `regex`.
+   */
   matches?: MatchesMode;
   /** What `pageStart` counts (docs/design.md, `UPSTREAM_PAGE_START`). Default `page0`. */
   pageStart?: PageStartMode;
+  /**
+   * Longest request line plus headers, in bytes, as a servlet container's `maxHttpHeaderSize`: a longer
+   * request is answered 414 before it reaches an operation (and is not counted). Default: Node's own limit.
+   */
+  maxUrlBytes?: number;
+  /** Larger `pageSize` values are served as this many records. Default 1000. */
+  maxPageSize?: number;
+  /**
+   * Error messages reworded as another upstream words them: the emulator's message (`invalid token: log in
+   * again`, `unknown object name`, …) → the text to send instead. Default: none.
+   */
+  errorMessages?: Readonly<Record<string, string>>;
+  /** Whether the form login answers a token; the contract allows it to leave it out. Default `true`. */
+  formLoginToken?: boolean;
   /** Delay added before every operation's answer, in milliseconds. Default 0. */
   latencyMillis?: number;
   /** Lifetime of issued upstream tokens, in seconds. Default 28_800. */

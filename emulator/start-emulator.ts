@@ -12,6 +12,9 @@ import { distortReply, isDistortingFault, sendFault } from './faults/fault-respo
 import { createPatternCache } from './operations/filter-command.ts';
 import { handleFormLogin, handleJsonLogin } from './operations/login-handlers.ts';
 import { createIdGenerator } from './store/object-id.ts';
+import { MAX_PAGE_SIZE } from './operations/paging.ts';
+import { isOverHeaderLimit, sendUriTooLong } from './http/header-limit.ts';
+import { rewordError } from './http/reword-errors.ts';
 import { handleGetAll, handleGetObject, handleMetadata } from './operations/read-handlers.ts';
 import { isCallbackName, jsonReply, renderReply, type RenderedReply, type Reply } from './http/reply.ts';
 import { readBody } from './http/request-body.ts';
@@ -68,6 +71,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const now = options.now ?? Date.now;
   const wrapper = options.wrapper ?? 'plain';
   const latencyMillis = options.latencyMillis ?? 0;
+  const { errorMessages } = options;
   const faults = createFaultInjector(options.faults);
   const { store, persist, settled } = await openStore(options.dataFile, options.objectTypes);
   const context: EmulatorContext = {
@@ -77,6 +81,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     patterns: createPatternCache(),
     matches: options.matches ?? 'regex',
     pageStart: options.pageStart ?? 'page0',
+    maxPageSize: options.maxPageSize ?? MAX_PAGE_SIZE,
+    formLoginToken: options.formLoginToken ?? true,
     now,
     newId: createIdGenerator(now),
     persist,
@@ -92,6 +98,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   };
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    // A servlet container refuses an oversized request line before any servlet (or counter) sees it.
+    if (options.maxUrlBytes !== undefined && isOverHeaderLimit(request, options.maxUrlBytes)) {
+      sendUriTooLong(response);
+      return;
+    }
     const url = request.url ?? '/';
     const queryAt = url.indexOf('?');
     const route = matchRoute(queryAt === -1 ? url : url.slice(0, queryAt));
@@ -123,7 +134,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       return;
     }
     const body = route.method === 'POST' ? await readBody(request) : undefined;
-    const reply = await HANDLERS[route.operation](context, { query, pathId: route.pathId, body: body?.text });
+    const handled = await HANDLERS[route.operation](context, {
+      query,
+      pathId: route.pathId,
+      body: body?.text,
+    });
+    const reply = errorMessages === undefined ? handled : rewordError(handled, errorMessages);
     send(
       response,
       fault === undefined ? renderReply(reply, wrapper) : distortReply(reply, fault, wrapper),
@@ -131,7 +147,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     );
   }
 
-  const server = createServer((request, response) => {
+  // Node refuses headers over its own limit (431) first: make room for a larger configured limit.
+  const maxHeaderSize =
+    options.maxUrlBytes === undefined ? undefined : Math.max(16_384, options.maxUrlBytes + 1024);
+  const server = createServer(maxHeaderSize === undefined ? {} : { maxHeaderSize }, (request, response) => {
     handle(request, response).catch(() => {
       // A client that went away, or a bug: never a stack trace on the wire.
       if (response.headersSent || closing.signal.aborted) response.destroy();

@@ -139,6 +139,7 @@ async function main(): Promise<void> {
     createUpstreamClient({
       ...config.upstream.urls,
       pageStartMode: config.pageStartMode,
+      matchesMode: config.matchesMode,
       requestLimits: config.upstreamRequestLimits,
       authErrorPattern: config.authErrorPattern,
     }),

@@ -32,9 +32,21 @@ interface Piece {
   simple: boolean;
 }
 
+/** Options of {@link translateJavaPattern}. */
+export interface TranslateOptions {
+  /**
+   * The pattern is run by `Matcher.find()`, not `String.matches`: a `$` or `\Z` ending a top-level branch
+   * is no longer implied by the anchoring, so it is kept. Default `false`.
+   */
+  find?: boolean;
+}
+
 /** Translates `pattern`, or says why Java (or the emulator) refuses it. Never throws. */
-export function translateJavaPattern(pattern: string): JavaTranslation | JavaRefusal {
-  const translator = new Translator(new JavaScanner(removeQuoting(pattern)));
+export function translateJavaPattern(
+  pattern: string,
+  options: TranslateOptions = {},
+): JavaTranslation | JavaRefusal {
+  const translator = new Translator(new JavaScanner(removeQuoting(pattern)), options.find === true);
   try {
     return translator.translate();
   } catch (error) {
@@ -50,9 +62,11 @@ class Translator {
   private readonly names = new Set<string>();
 
   private readonly s: JavaScanner;
+  private readonly find: boolean;
 
-  constructor(scanner: JavaScanner) {
+  constructor(scanner: JavaScanner, find: boolean) {
     this.s = scanner;
+    this.find = find;
   }
 
   translate(): JavaTranslation {
@@ -111,7 +125,7 @@ class Translator {
 
   /** Whether the cursor is at the end of a top-level branch (an end anchor there is implied by `matches`). */
   private atBranchEnd(depth: number): boolean {
-    return depth === 0 && (this.s.atEnd || this.s.peek() === 0x7c);
+    return !this.find && depth === 0 && (this.s.atEnd || this.s.peek() === 0x7c);
   }
 
   private atom(depth: number): Piece | undefined {

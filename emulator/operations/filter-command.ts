@@ -14,7 +14,8 @@ export interface Filter {
 
 /** Compiled client patterns, so a repeated filter is compiled once. Bounded: cleared when full. */
 export interface PatternCache {
-  compile(value: string): RegExp | string;
+  /** `find`: the pattern may match any part of the value (`Matcher.find()`), else the whole value. */
+  compile(value: string, find?: boolean): RegExp | string;
 }
 
 const MAX_CACHED_PATTERNS = 1000;
@@ -25,12 +26,13 @@ const MAX_FIELD_NAME_LENGTH = 200;
 export function createPatternCache(): PatternCache {
   const cache = new Map<string, RegExp | string>();
   return {
-    compile(value) {
-      let compiled = cache.get(value);
+    compile(value, find = false) {
+      const key = `${find ? 'f' : 'm'}${value}`;
+      let compiled = cache.get(key);
       if (compiled !== undefined) return compiled;
-      compiled = compileJavaPattern(value);
+      compiled = compileJavaPattern(value, find);
       if (cache.size >= MAX_CACHED_PATTERNS) cache.clear();
-      cache.set(value, compiled);
+      cache.set(key, compiled);
       return compiled;
     },
   };
@@ -38,13 +40,14 @@ export function createPatternCache(): PatternCache {
 
 /**
  * A client pattern as Java's `String.matches` reads it: translated to JavaScript (docs/design.md, "Where the
- * emulator is not yet the upstream"), screened by the ReDoS guard, anchored to the whole text. Answers the
- * error message when Java would refuse it or the emulator does not run it.
+ * emulator is not yet the upstream"), screened by the ReDoS guard, anchored to the whole text. With `find`,
+ * as `Matcher.find()` reads it: not anchored, so it matches when any part of the text does (the dialect of
+ * `EMULATOR_MATCHES=find`). Answers the error message when Java would refuse it or the emulator does not run it.
  */
-export function compileJavaPattern(value: string): RegExp | string {
+export function compileJavaPattern(value: string, find = false): RegExp | string {
   if (value.length > MAX_PATTERN_LENGTH)
     return `unsupported regular expression in filter: pattern longer than ${MAX_PATTERN_LENGTH} characters`;
-  const translation = translateJavaPattern(value);
+  const translation = translateJavaPattern(value, { find });
   if ('error' in translation) {
     return translation.unsupported
       ? `unsupported regular expression in filter: ${translation.error}`
@@ -54,7 +57,7 @@ export function compileJavaPattern(value: string): RegExp | string {
   if (refusal !== undefined) return `unsupported regular expression in filter: ${refusal}`;
   try {
     // The translation is a complete pattern (its parentheses balance), so it cannot close this group early.
-    return new RegExp(`^(?:${translation.source})$`);
+    return new RegExp(find ? translation.source : `^(?:${translation.source})$`);
   } catch {
     return 'unsupported regular expression in filter: its translation did not compile';
   }
@@ -65,6 +68,8 @@ const LITERAL_IDS = /^(?:\((?:\?:)?)?([\w-]+(?:\|[\w-]+)*)\)?$/;
 /** The ids a `_id` criterion can only match, when its value is literal ids. */
 function literalIds(value: string, mode: MatchesMode): string[] | undefined {
   if (mode === 'exact') return [value];
+  // Found anywhere, `abc` also matches the id `xabcx`: every object is a candidate.
+  if (mode === 'find') return undefined;
   const match = LITERAL_IDS.exec(value);
   if (match === null || value.startsWith('(') !== value.endsWith(')')) return undefined;
   return (match[1] ?? '').split('|');
@@ -112,7 +117,7 @@ export function parseFilterCommand(
     let test: (subject: string) => boolean;
     if (mode === 'exact') test = (subject) => subject === text;
     else {
-      const compiled = patterns.compile(text);
+      const compiled = patterns.compile(text, mode === 'find');
       if (typeof compiled === 'string') return compiled;
       test = (subject) => compiled.test(subject);
     }

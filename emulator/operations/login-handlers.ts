@@ -46,7 +46,8 @@ export function handleFormLogin(context: EmulatorContext, request: OperationRequ
     status: 'success',
     userId: user.userId,
     username,
-    token: context.tokens.issue(user),
+    // The contract allows a form login without a token (`EMULATOR_FORM_LOGIN_TOKEN=false`).
+    ...(context.formLoginToken ? { token: context.tokens.issue(user) } : {}),
     message: 'login successful',
   });
 }

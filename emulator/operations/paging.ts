@@ -3,7 +3,7 @@ export type PageStartMode = 'page0' | 'page1' | 'offset';
 
 /** Records per page when the caller sends no `pageSize` (docs/design.md). */
 export const DEFAULT_PAGE_SIZE = 20;
-/** Larger page sizes are served as this many records. */
+/** Larger page sizes are served as this many records, unless `EMULATOR_MAX_PAGE_SIZE` says otherwise. */
 export const MAX_PAGE_SIZE = 1000;
 
 /** The slice of the matching records a page covers. */
@@ -22,11 +22,12 @@ export function parsePaging(
   pageSize: string | null,
   pageStart: string | null,
   mode: PageStartMode,
+  maxPageSize = MAX_PAGE_SIZE,
 ): PageWindow | string {
-  let limit = DEFAULT_PAGE_SIZE;
+  let limit = Math.min(DEFAULT_PAGE_SIZE, maxPageSize);
   if (pageSize !== null && pageSize !== '') {
     if (!UNSIGNED.test(pageSize) || Number(pageSize) === 0) return 'pageSize must be a positive whole number';
-    limit = Math.min(Number(pageSize), MAX_PAGE_SIZE);
+    limit = Math.min(Number(pageSize), maxPageSize);
   }
   const first = mode === 'page1' ? 1 : 0;
   let start = first;

@@ -81,6 +81,7 @@ export function handleGetAll(context: EmulatorContext, request: OperationRequest
     request.query.get('pageSize'),
     request.query.get('pageStart'),
     context.pageStart,
+    context.maxPageSize,
   );
   if (typeof window === 'string') return serviceError(window, call.callback);
   const { page, totalCount } = findPage(context.store, call, window.offset, window.limit);

@@ -34,6 +34,7 @@ export function createUpstreamStack(options: UpstreamStackOptions): ResilientCli
   const client = createUpstreamClient({
     ...urls,
     pageStartMode: config.pageStartMode,
+    matchesMode: config.matchesMode,
     authErrorPattern: config.authErrorPattern,
     forbiddenErrorPattern: config.forbiddenErrorPattern,
     callerErrorPattern: config.callerErrorPattern,

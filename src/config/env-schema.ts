@@ -118,7 +118,7 @@ export const envSchema = z.object({
     .pipe(z.array(z.string().regex(ORGANIZATION_CODE_PATTERN, 'holds a malformed organization code')))
     .default([]),
   LOGIN_METHOD: z.enum(['JSON', 'FORM']).default(SETTING_DEFAULTS.LOGIN_METHOD),
-  UPSTREAM_MATCHES: z.enum(['regex', 'exact']).default(SETTING_DEFAULTS.UPSTREAM_MATCHES),
+  UPSTREAM_MATCHES: z.enum(['regex', 'find', 'exact']).default(SETTING_DEFAULTS.UPSTREAM_MATCHES),
   UPSTREAM_PAGE_START: z.enum(['page0', 'page1', 'offset']).default(SETTING_DEFAULTS.UPSTREAM_PAGE_START),
   UPSTREAM_AUTH_ERROR_PATTERN: regex.default(SETTING_DEFAULTS.UPSTREAM_AUTH_ERROR_PATTERN),
   UPSTREAM_FORBIDDEN_ERROR_PATTERN: regex.default(SETTING_DEFAULTS.UPSTREAM_FORBIDDEN_ERROR_PATTERN),

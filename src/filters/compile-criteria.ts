@@ -48,7 +48,10 @@ export interface FilterCondition {
 
 /** What {@link compileCriteria} needs besides the conditions. */
 export interface CompileCriteriaOptions {
-  /** `exact`: the upstream compares with plain equality, so only `equals` and `matches` mean anything. */
+  /**
+   * `exact`: the upstream compares with plain equality, so only `equals` and `matches` mean anything.
+   * `find` compiles as `regex` does: the upstream client anchors every pattern it sends in that mode.
+   */
   matchesMode: MatchesMode;
   /** Checks caller-written `matches` patterns. */
   guard: PatternGuard;
@@ -158,7 +161,7 @@ async function compileOne(condition: FilterCondition, options: CompileCriteriaOp
   const value = condition.value ?? '';
   if (operator === 'matches') {
     // In exact mode the upstream compares by equality: the value is no regular expression there.
-    if (matchesMode === 'regex') {
+    if (matchesMode !== 'exact') {
       const verdict = await options.guard.check(value);
       if (!verdict.ok && verdict.busy === true) {
         throw new FilterError(
@@ -202,7 +205,7 @@ export async function compileCriteria(
 ): Promise<Criterion[]> {
   // Every new pattern costs the shared guard an analysis: one request may not queue many of them.
   const patterns = conditions.filter((c) => c.operator === 'matches').length;
-  if (options.matchesMode === 'regex' && patterns > MAX_MATCHES_PER_FILTER) {
+  if (options.matchesMode !== 'exact' && patterns > MAX_MATCHES_PER_FILTER) {
     throw new FilterError(
       `At most ${MAX_MATCHES_PER_FILTER} conditions of one filter may use matches (${patterns} do); use ` +
         'equals, in, contains, startsWith or endsWith for the others.',

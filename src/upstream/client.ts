@@ -8,6 +8,7 @@ import { createExchangeRunner } from './exchange.ts';
 import { createHttpTransport } from './http-transport.ts';
 import { parseBaseUrl } from './join-url.ts';
 import { toAnswerPatterns } from './parse-answer.ts';
+import { anchorForFind } from './anchor-for-find.ts';
 import { createRequestChecks } from './request-checks.ts';
 import {
   formLoginAnswer,
@@ -29,6 +30,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   const studio = parseBaseUrl('studioUrl', options.studioUrl);
   const server = parseBaseUrl('serverUrl', options.serverUrl);
   const pageStartMode = options.pageStartMode ?? SETTING_DEFAULTS.UPSTREAM_PAGE_START;
+  const anchored = (options.matchesMode ?? SETTING_DEFAULTS.UPSTREAM_MATCHES) === 'find';
   const transport = createHttpTransport({
     connectTimeoutMillis: options.connectTimeoutMillis ?? SETTING_DEFAULTS.UPSTREAM_CONNECT_TIMEOUT_MS,
     headersTimeoutMillis: options.headersTimeoutMillis ?? SETTING_DEFAULTS.UPSTREAM_HEADERS_TIMEOUT_MS,
@@ -119,7 +121,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
 
     async getObject(credentials, objectName, criteria) {
       checks.objectName('getObject', objectName);
-      const query = { objectName, filterCommand: filterCommand(criteria) };
+      const query = { objectName, filterCommand: filterCommand(criteria, anchored) };
       const answer = await read('getObject', credentials, getObjectAnswer, '/studio/jsonp/getObject/', query);
       return answer.data[0] ?? null;
     },
@@ -128,7 +130,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       checks.objectName('getAll', objectName);
       const query = {
         objectName,
-        filterCommand: filterCommand(criteria),
+        filterCommand: filterCommand(criteria, anchored),
         pageSize: String(pageSize),
         pageStart: String(toPageStart(pageStartMode, pageIndex, pageSize)),
       };
@@ -194,10 +196,17 @@ function credentialQuery(credentials: UpstreamCredentials): Record<string, strin
   };
 }
 
-/** The `filterCommand` parameter of getObject and getAll. */
-function filterCommand(criteria: readonly Criterion[]): string {
+/**
+ * The `filterCommand` parameter of getObject and getAll; with `anchored` (`UPSTREAM_MATCHES=find`) each
+ * `matches` value anchored to the whole field, so that every operator keeps its meaning.
+ */
+function filterCommand(criteria: readonly Criterion[], anchored: boolean): string {
   const command: FilterCommand = {
-    criteria: criteria.map(({ fieldName, operator, value }) => ({ fieldName, operator, value })),
+    criteria: criteria.map(({ fieldName, operator, value }) => ({
+      fieldName,
+      operator,
+      value: anchored && operator === 'matches' ? anchorForFind(value) : value,
+    })),
   };
   return JSON.stringify(command);
 }

@@ -36,7 +36,7 @@ export const DEFAULT_REQUEST_LIMITS: Readonly<RequestLimits> = Object.freeze({
  * Bytes of the request line and headers besides the request target: method, version, host, accept,
  * content type and length. Generous, so an upstream with a few more headers of its own still fits.
  */
-const HEADER_ALLOWANCE_BYTES = 512;
+export const HEADER_ALLOWANCE_BYTES = 512;
 
 /** Characters no servlet container takes in a path segment, even percent-encoded (Tomcat answers 400). */
 const UNSAFE_IN_PATH = /[/\\\p{Cc}]/u;

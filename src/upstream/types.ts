@@ -7,6 +7,7 @@ import type { RequestLimits } from './request-checks.ts';
 import type {
   Criterion,
   FormLoginAnswer,
+  MatchesMode,
   JsonLoginAnswer,
   SaveAnswer,
   UpdateAnswer,
@@ -62,6 +63,11 @@ export interface UpstreamUrls {
 export interface UpstreamClientOptions extends UpstreamUrls {
   /** How `pageStart` counts. Default `SETTING_DEFAULTS.UPSTREAM_PAGE_START`. */
   pageStartMode?: PageStartMode;
+  /**
+   * How the upstream's `matches` compares. `find` anchors every pattern sent (`anchorForFind`); the other
+   * modes send patterns as they are. Default `SETTING_DEFAULTS.UPSTREAM_MATCHES`.
+   */
+  matchesMode?: MatchesMode;
   /** Connection deadline. Default `SETTING_DEFAULTS.UPSTREAM_CONNECT_TIMEOUT_MS`. */
   connectTimeoutMillis?: number;
   /** Deadline for the response headers. Default `SETTING_DEFAULTS.UPSTREAM_HEADERS_TIMEOUT_MS`. */

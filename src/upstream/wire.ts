@@ -25,8 +25,12 @@ export interface FilterCommand {
   criteria: Criterion[];
 }
 
-/** How the upstream's `matches` operator compares (docs/design.md): full-string regex, or plain equality. */
-export type MatchesMode = 'regex' | 'exact';
+/**
+ * How the upstream's `matches` operator compares (docs/design.md): `regex`, a regular expression the whole
+ * value must match (Java's `String.matches`); `find`, a regular expression found anywhere in the value
+ * (`Matcher.find()`, MongoDB's `$regex`), so the gateway anchors what it sends; `exact`, plain equality.
+ */
+export type MatchesMode = 'regex' | 'find' | 'exact';
 
 /**
  * An object as stored upstream: `_id` plus the fields of its type. Declared, not inferred: its schema is a

@@ -39,6 +39,8 @@ describe('npm run emulator', () => {
     ['UPSTREAM_MATCHES', { UPSTREAM_MATCHES: 'glob' }],
     ['EMULATOR_PAGE_START', { EMULATOR_PAGE_START: 'page2' }],
     ['EMULATOR_LATENCY_MS', { EMULATOR_LATENCY_MS: '-5' }],
+    ['EMULATOR_MAX_URL_BYTES', { EMULATOR_MAX_URL_BYTES: '4k' }],
+    ['EMULATOR_ERROR_MESSAGES', { EMULATOR_ERROR_MESSAGES: '{"unknown object name": 17}' }],
     ['EMULATOR_FAULT_MODE', { EMULATOR_FAULT_EVERY: '3' }],
   ])('should exit 1 with one line naming %s when it is bad', async (name, env) => {
     const emulator = run(env);
@@ -75,6 +77,22 @@ describe('readEmulatorConfig', () => {
         EMULATOR_PAGE_START: 'page1',
       }),
     ).toMatchObject({ matches: 'regex', pageStart: 'page1' });
+  });
+
+  it('should read the dialect settings: part matching, the request-line limit, the largest page', () => {
+    expect(
+      readEmulatorConfig({
+        UPSTREAM_MATCHES: 'find',
+        EMULATOR_MAX_URL_BYTES: '4096',
+        EMULATOR_MAX_PAGE_SIZE: '150',
+        EMULATOR_ERROR_MESSAGES: '{"unknown object name": "No such collection"}',
+      }),
+    ).toMatchObject({
+      matches: 'find',
+      maxUrlBytes: 4096,
+      maxPageSize: 150,
+      errorMessages: { 'unknown object name': 'No such collection' },
+    });
   });
 
   it('should read the data file, latency and faults', () => {

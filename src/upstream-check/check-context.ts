@@ -1,0 +1,49 @@
+/**
+ * What every probe of the check shares: the settings, the gateway's own upstream client (paced), the raw
+ * view, the gateway's pattern guard, the session, and what earlier probes learnt.
+ */
+import type { GatewayConfig } from '../config/gateway-config.ts';
+import type { PatternGuard } from '../upstream/pattern-guard.ts';
+import type {
+  MatchesMode,
+  PageStartMode,
+  UpstreamClient,
+  UpstreamCredentials,
+  UpstreamRecord,
+  UpstreamUrls,
+} from '../upstream/types.ts';
+import type { Finding } from './finding.ts';
+import type { RawUpstream } from './raw-upstream.ts';
+
+/** What earlier probes learnt, for the later ones. */
+export interface Learnt {
+  /** The `pageStart` of the first page: `0`, or `1` when the upstream refuses `0`. */
+  firstPageStart: number;
+  /** How `pageStart` counts, once determined. */
+  pageStart: PageStartMode | undefined;
+  /** How `matches` compares, once determined. */
+  matches: MatchesMode | undefined;
+  /** The first records of `--object-name`, in the upstream's order. */
+  sample: UpstreamRecord[];
+  /** The record the filter probes aim at. */
+  target: UpstreamRecord | undefined;
+}
+
+/** See the module comment. */
+export interface CheckContext {
+  config: GatewayConfig;
+  urls: UpstreamUrls;
+  /**
+   * The gateway's client with `pageStartMode: 'page0'` (so `pageIndex` is sent as `pageStart` unchanged) and
+   * `matchesMode: 'regex'` (patterns sent as written: the probes anchor by hand), paced.
+   */
+  client: UpstreamClient;
+  raw: RawUpstream;
+  /** Every pattern the check sends passes it first, as every caller pattern of the gateway does. */
+  guard: PatternGuard;
+  credentials: UpstreamCredentials;
+  objectName: string | undefined;
+  learnt: Learnt;
+  /** Adds a finding to the report. */
+  report(finding: Finding): void;
+}

@@ -1,0 +1,107 @@
+/**
+ * The check's view of the raw wire, for what the gateway's client deliberately hides: the exact wrapper of
+ * an answer, whether the callback name comes back, what the upstream does without `pageSize`, how long a
+ * request line it takes. Built from the client's own parts (the HTTP transport, the URL join, the callback
+ * names), so that what it sends is what the gateway sends, and paced like every other request of the check.
+ */
+import { isUpstreamError, UpstreamError } from '../upstream/errors.ts';
+import { createHttpTransport } from '../upstream/http-transport.ts';
+import { buildRequestPath, parseBaseUrl, type UpstreamBase } from '../upstream/join-url.ts';
+import { createCallbackNames } from '../upstream/jsonp.ts';
+import type { UpstreamCredentials, UpstreamUrls, WireOperation } from '../upstream/types.ts';
+import type { Pacer } from './pacer.ts';
+
+/** A raw answer: the body of a 2xx, or the failure (`httpStatus` set for any other status). */
+export type RawOutcome = { ok: true; text: string } | { ok: false; error: UpstreamError };
+
+/** A raw read and the callback name it sent. */
+export interface RawRead {
+  callback: string;
+  /** Bytes of the request target (path and query) sent; the target itself holds the token and is dropped. */
+  targetBytes: number;
+  outcome: RawOutcome;
+}
+
+/** See {@link createRawUpstream}. */
+export interface RawUpstream {
+  /** `POST` to `api` or `base` (the logins). */
+  post(
+    operation: WireOperation,
+    where: 'api' | 'base',
+    path: string,
+    contentType: string,
+    body: string,
+  ): Promise<RawOutcome>;
+  /** A JSONP read on `studio`: `query` plus the credentials and a fresh callback, as the client sends them. */
+  read(
+    operation: WireOperation,
+    credentials: UpstreamCredentials,
+    path: string,
+    query: Record<string, string | undefined>,
+  ): Promise<RawRead>;
+  /** The origin of the read address (the gateway counts it in the request-line limit). */
+  studioOrigin: string;
+  close(): Promise<void>;
+}
+
+/** Creates the raw view over the four addresses, each request paced by `pacer`. */
+export function createRawUpstream(urls: UpstreamUrls, pacer: Pacer, callTimeoutMillis: number): RawUpstream {
+  const bases: Record<'api' | 'base' | 'studio', UpstreamBase> = {
+    api: parseBaseUrl('API_URL', urls.apiUrl),
+    base: parseBaseUrl('BASE_URL', urls.baseUrl),
+    studio: parseBaseUrl('STUDIO_URL', urls.studioUrl),
+  };
+  const transport = createHttpTransport({
+    connectTimeoutMillis: Math.min(callTimeoutMillis, 5_000),
+    headersTimeoutMillis: callTimeoutMillis,
+    bodyTimeoutMillis: callTimeoutMillis,
+    callTimeoutMillis,
+    maxResponseBytes: 8 * 1024 * 1024,
+    connectionsPerOrigin: 2,
+  });
+  const callbackName = createCallbackNames();
+
+  async function send(call: Parameters<typeof transport.send>[0]): Promise<RawOutcome> {
+    await pacer.pace();
+    try {
+      return { ok: true, text: await transport.send(call) };
+    } catch (error) {
+      if (isUpstreamError(error)) return { ok: false, error };
+      return {
+        ok: false,
+        error: new UpstreamError('internal', 'the check failed before sending', {
+          operation: call.operation,
+        }),
+      };
+    }
+  }
+
+  return {
+    studioOrigin: bases.studio.origin,
+    post(operation, where, path, contentType, body) {
+      const base = bases[where];
+      return send({
+        operation,
+        method: 'POST',
+        origin: base.origin,
+        path: buildRequestPath(base, path),
+        headers: { 'content-type': contentType },
+        body,
+      });
+    },
+    async read(operation, credentials, path, query) {
+      const callback = callbackName();
+      const target = buildRequestPath(bases.studio, path, {
+        ...query,
+        username: credentials.username,
+        apiToken: credentials.apiToken,
+        applicationCode: credentials.applicationCode,
+        organizationCode: credentials.organizationCode,
+        callback,
+      });
+      const outcome = await send({ operation, method: 'GET', origin: bases.studio.origin, path: target });
+      return { callback, targetBytes: target.length, outcome };
+    },
+    close: () => transport.close(),
+  };
+}

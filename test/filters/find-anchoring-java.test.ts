@@ -1,0 +1,92 @@
+/**
+ * The anchoring of `UPSTREAM_MATCHES=find` in the real engine: for every pattern the gateway compiles (and
+ * caller-style patterns), Java's `Matcher.find()` of `\A(?:p)\z` gives `String.matches(p)`'s verdict on any
+ * text, line terminators included, while `^(?:p)$` does not (Java's `$` also matches before a final line
+ * terminator). And the emulator's part-matching dialect (`EMULATOR_MATCHES=find`) gives `Matcher.find()`'s
+ * verdict. Installs `openjdk-17-jdk-headless` when `java` is missing, as the other Java tests do.
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { compileJavaPattern } from '../../emulator/operations/filter-command.ts';
+import { compileCriteria, type FilterOperator } from '../../src/filters/compile-criteria.ts';
+import { anchorForFind } from '../../src/upstream/anchor-for-find.ts';
+import { createPatternGuard } from '../../src/upstream/pattern-guard.ts';
+import { ensureDebianPackage } from '../support/debian-package.ts';
+
+beforeAll(async () => {
+  const installed = await ensureDebianPackage({ binary: 'java', packageName: 'openjdk-17-jdk-headless' });
+  if (!installed.ok) throw new Error(installed.reason);
+}, 900_000);
+const source = fileURLToPath(new URL('../support/java/JavaFind.java', import.meta.url));
+
+const hex = (text: string) =>
+  Array.from({ length: text.length }, (_, i) => text.charCodeAt(i).toString(16).padStart(4, '0')).join('');
+
+/** Per pair: [String.matches, find of \A(?:p)\z, find of ^(?:p)$, find of p] in Java. */
+function javaVerdicts(pairs: readonly (readonly [string, string])[]): [boolean, boolean, boolean, boolean][] {
+  const input = pairs.map(([pattern, text]) => `${hex(pattern)}\t${hex(text)}\n`).join('');
+  const run = spawnSync('java', [source], { input, encoding: 'utf8', timeout: 60_000 });
+  if (run.status !== 0) throw new Error(`java failed: ${run.stderr}`);
+  return run.stdout
+    .trim()
+    .split('\n')
+    .map((line) => [line.startsWith('1'), line[1] === '1', line[2] === '1', line[3] === '1']);
+}
+
+const letters = fc.constantFrom(...'aAb1 .|-\n\r'.split(''), '\u0085', '\u2028', 'é');
+const text = fc.string({ unit: letters, maxLength: 5 });
+const operator = fc.constantFrom<FilterOperator>('equals', 'in', 'contains', 'startsWith', 'endsWith');
+const CALLER_PATTERNS = ['a', 'a|b', '[ab]+', 'a.*', '.', '(?:a|b)b*', 'a$', '^a', ''];
+
+describe('\\A(?:…)\\z under Java’s Matcher.find()', () => {
+  it('should give String.matches’s verdict for every compiled and caller pattern, where ^(?:…)$ does not', async () => {
+    const guard = createPatternGuard();
+    const cases = fc.sample(fc.tuple(operator, text, text, fc.boolean()), { numRuns: 300, seed: 22 });
+    const pairs: [string, string][] = [];
+    for (const [op, value, other, caseInsensitive] of cases) {
+      const [criterion] = await compileCriteria(
+        [
+          {
+            fieldName: 'f',
+            operator: op,
+            caseInsensitive,
+            ...(op === 'in' ? { values: [value, other] } : { value }),
+            at: { value: 'v', values: 'v', caseInsensitive: 'c' },
+          },
+        ],
+        { matchesMode: 'find', guard, argumentName: 'filter' },
+      );
+      const pattern = criterion?.value ?? '';
+      for (const subject of [value, `${value}\n`, `x${value}`, `${value}x`, other])
+        pairs.push([pattern, subject]);
+    }
+    for (const pattern of CALLER_PATTERNS) {
+      for (const subject of ['a', 'a\n', 'ba', 'ab', 'b\r\n', '']) pairs.push([pattern, subject]);
+    }
+    const verdicts = javaVerdicts(pairs);
+    const disagreements = pairs.filter((_, i) => verdicts[i]?.[0] !== verdicts[i]?.[1]);
+    expect(disagreements).toEqual([]);
+    // Not vacuous: matches and misses both occur, and ^(?:…)$ is wrong on a value ending in a line break.
+    expect(verdicts.filter(([matches]) => matches).length).toBeGreaterThan(pairs.length / 10);
+    expect(verdicts.filter(([matches]) => !matches).length).toBeGreaterThan(pairs.length / 10);
+    const dollarWrong = pairs.filter((_, i) => verdicts[i]?.[0] !== verdicts[i]?.[2]);
+    expect(dollarWrong).toContainEqual(['a', 'a\n']);
+    expect(anchorForFind('a|b')).toBe('\\A(?:a|b)\\z');
+  });
+
+  it('should be what EMULATOR_MATCHES=find answers: Java’s Matcher.find() of the pattern itself', () => {
+    const patterns = [...CALLER_PATTERNS, 'b$', 'a\\Z', '\\Aa', 'a\\z', '(?m)^b', '[^a]', 'a|^b', 'x?'];
+    const texts = ['a', 'a\n', 'ba', 'ab', 'b\r\n', '', 'b\u0085', 'xa\nb'];
+    const pairs = patterns.flatMap((pattern) =>
+      texts.map((subject) => [pattern, subject] as [string, string]),
+    );
+    const verdicts = javaVerdicts(pairs);
+    const disagreements = pairs.filter(([pattern, subject], i) => {
+      const compiled = compileJavaPattern(pattern, true);
+      return typeof compiled === 'string' || compiled.test(subject) !== verdicts[i]?.[3];
+    });
+    expect(disagreements).toEqual([]);
+  });
+});
