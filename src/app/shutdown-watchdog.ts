@@ -28,9 +28,11 @@ export function startShutdownWatchdog(deadlineMillis: number): void {
   const worker = new Worker(WATCHDOG_SOURCE, {
     eval: true,
     workerData: { deadlineMillis },
-    // The worker needs a few MiB at most; no inherited flags (e.g. --max-old-space-size) or env needed.
+    // A few MiB at most. None of the process's flags: a worker inherits them by default, and with them
+    // `--eval` (a process started by `node -e` never got its watchdog) or the heap sizes of the gateway.
     resourceLimits: { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 2 },
     env: {},
+    execArgv: [],
     stdout: true,
     stderr: true,
   });
