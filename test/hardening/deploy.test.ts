@@ -8,6 +8,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
+import { shutdownDeadlineMillis } from '../../src/app/shutdown.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
 import { useHarness } from '../support/gateway-harness.ts';
 
@@ -120,7 +121,8 @@ describe('Kubernetes example', () => {
   it('should give the pod longer to stop than the gateway needs to drain', () => {
     const { shutdown } = loadConfig({ ...config, SESSION_SECRET: 's'.repeat(48) });
     const pod = (web.spec?.template?.spec.terminationGracePeriodSeconds ?? 30) * 1000;
-    expect(pod).toBeGreaterThan(shutdown.delayMillis + shutdown.graceMillis);
+    // The shutdown's bound, every step at its deadline, and the watchdog's half second after it.
+    expect(pod).toBeGreaterThan(shutdownDeadlineMillis(shutdown.delayMillis, shutdown.graceMillis) + 500);
   });
 });
 
