@@ -23,7 +23,11 @@ export interface StopSignalOptions {
 export function handleStopSignals(options: StopSignalOptions): void {
   const onSignal = (signal: NodeJS.Signals) => {
     for (const name of STOP_SIGNALS) process.removeListener(name, onSignal);
-    startShutdownWatchdog(options.deadlineMillis + WATCHDOG_MARGIN_MS);
+    try {
+      startShutdownWatchdog(options.deadlineMillis + WATCHDOG_MARGIN_MS);
+    } catch {
+      // No thread to spare (resource limits): the shutdown's own deadlines and the second signal remain.
+    }
     void options.shutdown(signal).then(
       (code) => process.exit(code),
       () => process.exit(1),
