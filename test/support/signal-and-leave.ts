@@ -2,10 +2,11 @@
  * A supervisor that signals and leaves (issue 20), run as its own process: starts the gateway command
  * (`scripts/start.js`, no settings but PORT: the embedded emulator) in a process group of its own with
  * piped stdout and stderr, waits until it serves, logs in once, optionally waits `WAIT_MS`, prints the
- * gateway's pid, closes its ends of the pipes, sends SIGTERM to the group and exits at once.
+ * gateway's pid, sends SIGTERM to the group and exits at once, closing its ends of the pipes.
  *
- * Usage: `node test/support/signal-and-leave.ts <port>` (WAIT_MS in the environment shifts the moment of
- * the signal against the logger's one-second flush timer).
+ * Usage: `node test/support/signal-and-leave.ts <port>`. In the environment, WAIT_MS shifts the moment of
+ * the signal against the logger's one-second flush timer, and CLOSE_FIRST=true closes the pipes before the
+ * signal rather than by exiting after it (which makes the gateway's exit flush meet a closed pipe for sure).
  */
 import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -45,8 +46,10 @@ const login = await fetch(`${base}/graphql`, {
 await login.text();
 await sleep(Number(process.env.WAIT_MS ?? 0));
 process.stdout.write(`${pid}\n`);
-// Our ends of its pipes close first, as when a supervisor's log reader is already gone; then the signal.
-gateway.stdout.destroy();
-gateway.stderr.destroy();
+if (process.env.CLOSE_FIRST === 'true') {
+  // Our ends of its pipes close first, as when a supervisor's log reader is already gone; then the signal.
+  gateway.stdout.destroy();
+  gateway.stderr.destroy();
+}
 process.kill(-pid, 'SIGTERM');
 process.exit(0);
