@@ -7,9 +7,15 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 
 const MODULE = resolve('src/app/handle-stop-signals.ts');
+const started: ReturnType<typeof spawn>[] = [];
+// A process a failed test left blocked would wait on its futex for good.
+afterAll(() => {
+  for (const child of started)
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
 
 /** A process whose shutdown never returns: its main thread waits on a futex nobody wakes. */
 function startBlockingProcess(deadlineMillis: number) {
@@ -28,6 +34,7 @@ function startBlockingProcess(deadlineMillis: number) {
   const child = spawn(process.execPath, ['--input-type=module', '-e', source], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  started.push(child);
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
