@@ -2,11 +2,15 @@
 #
 # Three stages: the production dependencies; the bundle (`npm run build`: src/ into one dist/main.js, the
 # emulator left out, packages left in node_modules); the runtime, which copies both beside the schema and
-# runs the bundle as the unprivileged `node` user. The bundle spares production Node's type stripping: about
+# runs the bundle as the unprivileged `node` user (uid 1000). The bundle spares production Node's type stripping: about
 # half the start-up time and a smaller resident set (issue 15). Settings come from the environment (README "Settings"); in production
 # SESSION_SECRET and the four upstream addresses are required. The emulator (emulator/) is not in the
 # image: UPSTREAM=emulator cannot work here, by design.
 
+# Base images by tag, not digest: this repository is built and tested where no container registry can be
+# reached, so no digest could be resolved and checked here. A reproducible build pins them: resolve the tag
+# once (`docker buildx imagetools inspect node:24-bookworm-slim`, the "Digest:" line) and write all three
+# FROM lines as `node:24-bookworm-slim@sha256:<digest>` (deploy/README.md, "Pinning the images").
 FROM node:24-bookworm-slim AS dependencies
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -37,7 +41,9 @@ COPY --chown=root:root package.json ./
 COPY --chown=root:root schema ./schema
 COPY --from=build --chown=root:root /app/dist ./dist
 # Files stay owned by root and read-only to the process: a compromised process cannot rewrite its code.
-USER node
+# The node image's `node` user, by number: with `runAsNonRoot` the kubelet refuses an image whose USER is a
+# name ("image has non-numeric user (node), cannot verify user is non-root") unless the pod sets runAsUser.
+USER 1000:1000
 EXPOSE 4000
 # No shell tools in the check: Node's own fetch against /healthz (exec form, no /bin/sh).
 HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \

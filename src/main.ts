@@ -6,7 +6,8 @@ import { addressInUseLine, isAddressInUse } from './app/address-in-use.ts';
 import { ConfigError } from './config/config-error.ts';
 import { loadConfig } from './config/load-config.ts';
 import { tracingRequested, type GatewayTracing } from './observability/tracing.ts';
-import { createShutdown } from './app/shutdown.ts';
+import { createShutdown, shutdownDeadlineMillis } from './app/shutdown.ts';
+import { handleStopSignals } from './app/handle-stop-signals.ts';
 import { startEmbeddedEmulator } from './app/start-embedded-emulator.ts';
 import { StartProblem } from './app/start-problem.ts';
 
@@ -81,20 +82,9 @@ async function main(): Promise<void> {
       await tracing?.shutdown().catch(() => undefined);
     },
   });
-  let signals = 0;
-  const onSignal = (signal: string) => {
-    signals += 1;
-    if (signals > 1) {
-      // A second Ctrl-C (or SIGTERM) means "now": skip the rest of the drain.
-      process.exit(1);
-    }
-    void shutdown(signal).then((code) => process.exit(code));
-  };
-  process.on('SIGTERM', () => {
-    onSignal('SIGTERM');
-  });
-  process.on('SIGINT', () => {
-    onSignal('SIGINT');
+  handleStopSignals({
+    shutdown,
+    deadlineMillis: shutdownDeadlineMillis(config.shutdown.delayMillis, config.shutdown.graceMillis),
   });
   // The banner last: whoever waits for it (a test, a supervisor) may signal at once, and must find the
   // handlers in place rather than Node's default, which would kill the process without a drain.

@@ -7,9 +7,24 @@
  *    flight (a save included: it is never cut) finish, for at most `graceMillis` (`SHUTDOWN_GRACE_MS`);
  * 3. after the grace period, remaining connections are closed by force;
  * 4. the exit code is 0 when everything finished in time, 1 when something had to be cut.
+ *
+ * Every awaited step has a deadline, so the whole is bounded by {@link shutdownDeadlineMillis}: a close that
+ * never settles, an emulator or exporter that hangs, or a log reader that is gone cannot hold the process.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Gateway } from './create-gateway.ts';
+
+/** After the grace period, how long the forced close of the remaining connections may take. */
+const FORCE_CLOSE_MS = 2_000;
+/** How long `afterClose` (the embedded emulator, the last spans) may take. */
+const AFTER_CLOSE_MS = 1_500;
+/** How long the last log lines may take to leave. */
+const LOG_FLUSH_MS = 500;
+
+/** The longest a shutdown takes, every step at its deadline; the watchdog's limit adds a margin to it. */
+export function shutdownDeadlineMillis(delayMillis: number, graceMillis: number): number {
+  return delayMillis + graceMillis + FORCE_CLOSE_MS + AFTER_CLOSE_MS + LOG_FLUSH_MS;
+}
 
 /** Options of {@link createShutdown}. */
 export interface ShutdownOptions {
@@ -18,8 +33,35 @@ export interface ShutdownOptions {
   delayMillis: number;
   /** `SHUTDOWN_GRACE_MS`: the longest in-flight requests may take. Default in config: 10_000. */
   graceMillis: number;
-  /** Runs once the gateway has closed (the embedded emulator stops here). */
+  /** Runs once the gateway has closed (the embedded emulator stops here), for at most 1.5 s. */
   afterClose?: () => Promise<void>;
+}
+
+/** Whether `promise` settled within `millis` (its rejection counts as settled; the caller handles it). */
+async function settlesWithin(promise: Promise<unknown>, millis: number): Promise<boolean> {
+  const timer = new AbortController();
+  const settled = await Promise.race([
+    promise.then(
+      () => true,
+      () => true,
+    ),
+    sleep(millis, false, { signal: timer.signal }).catch(() => false),
+  ]);
+  timer.abort();
+  return settled;
+}
+
+/** Writes out the lines the logger buffers (pino's `flush`; Fastify's logger type does not declare it). */
+function flushLog(log: object): Promise<void> {
+  return new Promise((done) => {
+    if (!('flush' in log) || typeof log.flush !== 'function') {
+      done();
+      return;
+    }
+    log.flush.call(log, () => {
+      done();
+    });
+  });
 }
 
 /** Returns `shutdown(signal)`, resolving to the exit code; later calls answer the first call's promise. */
@@ -35,24 +77,25 @@ export function createShutdown(options: ShutdownOptions): (signal: string) => Pr
 
     let code = 0;
     const closing = gateway.close();
-    const timer = new AbortController();
-    const inTime = await Promise.race([
-      closing.then(() => true),
-      sleep(options.graceMillis, false, { signal: timer.signal }).catch(() => false),
-    ]);
-    timer.abort();
-    if (!inTime) {
-      code = 1;
-      log.warn('grace period over: closing the connections still open');
-      gateway.app.server.closeAllConnections();
-      await Promise.race([closing.catch(() => undefined), sleep(2_000)]);
-    }
-    await closing.catch((error: unknown) => {
+    closing.catch((error: unknown) => {
       code = 1;
       log.error({ err: error }, 'closing the gateway failed');
     });
-    await options.afterClose?.();
+    if (!(await settlesWithin(closing, options.graceMillis))) {
+      code = 1;
+      log.warn('grace period over: closing the connections still open');
+      gateway.app.server.closeAllConnections();
+      if (!(await settlesWithin(closing, FORCE_CLOSE_MS))) log.error('the gateway did not close');
+    }
+    const afterClose = options.afterClose?.() ?? Promise.resolve();
+    afterClose.catch((error: unknown) => {
+      log.warn({ err: error }, 'stopping after close failed');
+    });
+    if (!(await settlesWithin(afterClose, AFTER_CLOSE_MS))) log.warn('stopping after close timed out');
     log.info({ code }, 'stopped');
+    // The buffered lines leave now, on the event loop; a reader that is gone makes this write fail
+    // (harmlessly) instead of the synchronous flush at exit.
+    await settlesWithin(flushLog(log), LOG_FLUSH_MS);
     return code;
   }
 

@@ -10,8 +10,8 @@ import { badUserInput, forbidden } from '../graphql/errors.ts';
 
 /**
  * The organization of the new session: `requested`, or the gateway's default when the argument is left out.
- * @throws `BAD_USER_INPUT` (argument `organizationCode`) for an empty or malformed code; `FORBIDDEN` for one
- *   the gateway does not serve.
+ * @throws `BAD_USER_INPUT` (argument `organizationCode`) for an empty or malformed code, or none where the
+ *   gateway has no default but a list to choose from; `FORBIDDEN` for one the gateway does not serve.
  */
 export function checkOrganizationCode(
   requested: string | null | undefined,
@@ -25,6 +25,14 @@ export function checkOrganizationCode(
   }
   const chosen = requested ?? config.organizationCode ?? null;
   const allowed = config.allowedOrganizationCodes;
+  if (chosen === null && allowed.length > 0) {
+    // No default organization, a list to choose from: the organization comes from the login, or a session
+    // would exist whose every save the upstream refuses ("missing fields: organizationCode").
+    throw badUserInput(
+      'organizationCode is required: this gateway has no default organization; name yours in the login.',
+      'organizationCode',
+    );
+  }
   if (chosen !== null && allowed.length > 0 && !allowed.includes(chosen)) {
     throw forbidden(
       `This gateway does not serve organization "${chosen}"; choose one of your organizations.`,

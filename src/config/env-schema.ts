@@ -5,6 +5,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { SETTING_DEFAULTS } from './defaults.ts';
+import { NODE_ENVS } from './settings-problems.ts';
 
 const url = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
@@ -84,7 +85,10 @@ const baggageKeys = z
 
 /** The environment as the gateway reads it: every setting, parsed, with its default. */
 export const envSchema = z.object({
-  NODE_ENV: z.string().optional(),
+  // Exactly one of three: `prod` or `Production` would otherwise start a development gateway (demo emulator).
+  NODE_ENV: z
+    .enum(NODE_ENVS, { error: `must be one of ${NODE_ENVS.join(', ')} (exactly; unset means development)` })
+    .optional(),
   HOST: z.string().min(1).default(SETTING_DEFAULTS.HOST),
   PORT: int(0, 65_535).default(SETTING_DEFAULTS.PORT),
   LOG_LEVEL: z

@@ -1,46 +1,36 @@
 /**
- * Every setting of the gateway, read from the environment and validated once at start. A bad setting stops
- * the start with one clear line that names it (`loadConfig` throws a `ConfigError`).
+ * Every setting of the gateway, read from the environment and validated once at start. Bad settings stop
+ * the start with one clear line each, all of them at once (`loadConfig` throws a `ConfigError`).
  */
 import { ConfigError } from './config-error.ts';
 import { SETTING_DEFAULTS } from './defaults.ts';
 import { envSchema } from './env-schema.ts';
 import type { GatewayConfig, UpstreamTarget } from './gateway-config.ts';
-
-const UPSTREAM_KEYS = ['API_URL', 'BASE_URL', 'STUDIO_URL', 'SERVER_URL'] as const;
+import { presenceProblems, settingProblem } from './settings-problems.ts';
 
 /**
  * Reads and validates the settings.
- * @throws ConfigError naming the first bad setting.
+ * @throws ConfigError naming every bad setting, one line each.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
-  const blankless = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const blankless = Object.fromEntries(
+    Object.entries(env).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== '',
+    ),
+  );
   const parsed = envSchema.safeParse(blankless);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const key = String(issue?.path[0] ?? 'settings');
-    throw new ConfigError(`Invalid setting ${key}: ${issue?.message ?? 'invalid'}`);
+  // Every problem at once: the schema's (the first of each setting), then the missing ones.
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  for (const issue of parsed.error?.issues ?? []) {
+    const key = String(issue.path[0] ?? 'settings');
+    if (!seen.has(key)) problems.push(settingProblem(key, issue.message));
+    seen.add(key);
   }
+  problems.push(...presenceProblems(blankless));
+  if (!parsed.success) throw new ConfigError(problems.join('\n'));
   const e = parsed.data;
   const production = e.NODE_ENV === 'production';
-  const set = UPSTREAM_KEYS.filter((k) => e[k] !== undefined);
-  if (set.length > 0 && set.length < UPSTREAM_KEYS.length) {
-    const missing = UPSTREAM_KEYS.filter((k) => e[k] === undefined).join(', ');
-    throw new ConfigError(
-      `Invalid setting ${missing}: set all four upstream addresses, or none for the emulator`,
-    );
-  }
-  if (e.UPSTREAM === 'emulator' && set.length > 0) {
-    throw new ConfigError(
-      `Invalid setting UPSTREAM: "emulator" cannot be combined with ${set.join(', ')}; unset one or the other`,
-    );
-  }
-  // Production never runs on demo data by accident: the embedded emulator must be asked for by name.
-  if (production && set.length === 0 && e.UPSTREAM !== 'emulator') {
-    throw new ConfigError(
-      `Invalid setting ${UPSTREAM_KEYS.join(', ')}: required in production (or UPSTREAM=emulator to run on the demo emulator on purpose)`,
-    );
-  }
   const upstream: UpstreamTarget =
     e.API_URL && e.BASE_URL && e.STUDIO_URL && e.SERVER_URL
       ? {
@@ -48,40 +38,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
           urls: { apiUrl: e.API_URL, baseUrl: e.BASE_URL, studioUrl: e.STUDIO_URL, serverUrl: e.SERVER_URL },
         }
       : { kind: 'embedded', emulatorPort: e.EMULATOR_PORT, explicit: e.UPSTREAM === 'emulator' };
-  if (upstream.kind === 'remote' && e.APPLICATION_CODE === undefined) {
-    throw new ConfigError('Invalid setting APPLICATION_CODE: required when the upstream addresses are set');
-  }
-  if (production && e.SESSION_SECRET === undefined) {
-    throw new ConfigError('Invalid setting SESSION_SECRET: required in production (at least 32 characters)');
-  }
   if (e.DEFAULT_PAGE_SIZE > e.MAX_PAGE_SIZE) {
-    throw new ConfigError('Invalid setting DEFAULT_PAGE_SIZE: must not exceed MAX_PAGE_SIZE');
+    problems.push(settingProblem('DEFAULT_PAGE_SIZE', 'must not exceed MAX_PAGE_SIZE'));
   }
   if (e.REQUEST_TIMEOUT_MS <= e.UPSTREAM_CALL_TIMEOUT_MS) {
     // Otherwise a slow upstream answer would be cut by the request's deadline instead of its own.
-    throw new ConfigError('Invalid setting REQUEST_TIMEOUT_MS: must exceed UPSTREAM_CALL_TIMEOUT_MS');
+    problems.push(settingProblem('REQUEST_TIMEOUT_MS', 'must exceed UPSTREAM_CALL_TIMEOUT_MS'));
   }
   if (e.HTTP_HEADERS_TIMEOUT_MS > e.HTTP_REQUEST_TIMEOUT_MS) {
     // Node refuses to start a server whose headers may take longer than the whole request.
-    throw new ConfigError('Invalid setting HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS');
+    problems.push(settingProblem('HTTP_HEADERS_TIMEOUT_MS', 'must not exceed HTTP_REQUEST_TIMEOUT_MS'));
   }
   if (e.HTTP_CONNECTION_TIMEOUT_MS <= e.REQUEST_TIMEOUT_MS) {
     // A request's execution sends nothing on its socket: a shorter idle limit would cut slow answers.
-    throw new ConfigError('Invalid setting HTTP_CONNECTION_TIMEOUT_MS: must exceed REQUEST_TIMEOUT_MS');
+    problems.push(settingProblem('HTTP_CONNECTION_TIMEOUT_MS', 'must exceed REQUEST_TIMEOUT_MS'));
   }
   if (e.MAX_CONNECTIONS_PER_ADDRESS > e.MAX_CONNECTIONS) {
-    throw new ConfigError('Invalid setting MAX_CONNECTIONS_PER_ADDRESS: must not exceed MAX_CONNECTIONS');
+    problems.push(settingProblem('MAX_CONNECTIONS_PER_ADDRESS', 'must not exceed MAX_CONNECTIONS'));
   }
   if (e.MAX_INFLIGHT_BODY_BYTES_PER_ADDRESS > e.MAX_INFLIGHT_BODY_BYTES) {
-    throw new ConfigError(
-      'Invalid setting MAX_INFLIGHT_BODY_BYTES_PER_ADDRESS: must not exceed MAX_INFLIGHT_BODY_BYTES',
+    problems.push(
+      settingProblem('MAX_INFLIGHT_BODY_BYTES_PER_ADDRESS', 'must not exceed MAX_INFLIGHT_BODY_BYTES'),
     );
   }
   if (e.MAX_INFLIGHT_BODY_BYTES_PER_ADDRESS < e.MAX_BODY_BYTES) {
     // Otherwise a body under MAX_BODY_BYTES could never be received.
-    throw new ConfigError(
-      'Invalid setting MAX_INFLIGHT_BODY_BYTES_PER_ADDRESS: must be at least MAX_BODY_BYTES',
-    );
+    problems.push(settingProblem('MAX_INFLIGHT_BODY_BYTES_PER_ADDRESS', 'must be at least MAX_BODY_BYTES'));
   }
   const trustedFiles = (e.TRUSTED_DOCUMENTS ?? '')
     .split(',')
@@ -89,22 +71,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     .filter((file) => file !== '');
   if (e.TRUSTED_DOCUMENTS_ONLY && trustedFiles.length === 0) {
     // Otherwise every request would be refused: say so at start, not on the first request.
-    throw new ConfigError(
-      'Invalid setting TRUSTED_DOCUMENTS_ONLY: needs TRUSTED_DOCUMENTS (the manifest files)',
-    );
+    problems.push(settingProblem('TRUSTED_DOCUMENTS_ONLY', 'needs TRUSTED_DOCUMENTS (the manifest files)'));
   }
   if (e.FEDERATION && e.TRUSTED_DOCUMENTS_ONLY) {
     // The router sends generated texts (`_entities`, `_service`, query plans) that no manifest can hold:
     // this subgraph would start and then refuse every router query. Refuse the start instead.
-    throw new ConfigError(
-      'Invalid setting TRUSTED_DOCUMENTS_ONLY: cannot be combined with FEDERATION=true (the router sends query ' +
-        'plans no manifest holds); enforce trusted documents at the router (Apollo Router persisted_queries ' +
-        'safelist, Hive Gateway persistedDocuments) and unset TRUSTED_DOCUMENTS_ONLY here',
+    problems.push(
+      settingProblem(
+        'TRUSTED_DOCUMENTS_ONLY',
+        'cannot be combined with FEDERATION=true (the router sends query plans no manifest holds); enforce trusted documents at the router (Apollo Router persisted_queries safelist, Hive Gateway persistedDocuments) and unset TRUSTED_DOCUMENTS_ONLY here',
+      ),
     );
   }
   if (e.FEDERATION_NAME_PREFIX !== undefined && !e.FEDERATION) {
-    throw new ConfigError('Invalid setting FEDERATION_NAME_PREFIX: only with FEDERATION=true');
+    problems.push(settingProblem('FEDERATION_NAME_PREFIX', 'only with FEDERATION=true'));
   }
+  if (problems.length > 0) throw new ConfigError(problems.join('\n'));
   return {
     production,
     objectTypesDir: e.OBJECT_TYPES_DIR,

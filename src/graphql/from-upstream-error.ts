@@ -55,13 +55,14 @@ export function fromUpstreamError(error: UpstreamError): GraphQLError {
       );
     case 'request_rejected':
       return new GraphQLError(
-        `The upstream service refused the ${error.operation} request the gateway built (HTTP ${error.httpStatus ?? '4xx'}).`,
+        `The upstream service refused the ${error.operation} request the gateway built (${error.httpStatus === undefined ? (error.upstreamMessage ?? 'refused') : `HTTP ${error.httpStatus}`}).`,
         {
           extensions: {
             code: ErrorCode.UPSTREAM_ERROR,
             blame,
             reason: error.kind,
             httpStatus: error.httpStatus,
+            ...(error.upstreamMessage === undefined ? {} : { upstream: upstreamExtension(error) }),
           },
         },
       );

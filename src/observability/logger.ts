@@ -4,6 +4,7 @@
  * (`redact.ts`), with request and error serializers that never print headers or a URL's query values.
  */
 import { pino, stdSerializers, type Logger } from 'pino';
+import { createLogDestination } from './log-destination.ts';
 import { createObjectRedactor, createTextRedactor, redactUrl } from './redact.ts';
 import { traceLogFields, type TraceContext } from './tracing.ts';
 
@@ -64,8 +65,7 @@ export function createLogger(options: LoggerOptions): Logger {
       serializers: { req: serializeRequest, res: serializeReply, err: stdSerializers.err },
       hooks: { streamWrite: redactText },
     },
-    // Lines are gathered up to 4 KiB (or 1 s) per write instead of one blocking write per request: under load
-    // that write was a tenth of a small request's CPU. pino flushes the buffer on exit, fatal errors included.
-    options.stream ?? pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 1000 }),
+    // Buffered stdout whose exit flush cannot hang the process (log-destination.ts).
+    options.stream ?? createLogDestination(),
   );
 }

@@ -23,6 +23,8 @@ export const DEFAULT_CALLER_ERROR_PATTERN = SETTING_DEFAULTS.UPSTREAM_CALLER_ERR
 
 /** Update and metadata messages that mean the addressed object does not exist. */
 const NOT_FOUND_PATTERN = /not found|no such|invalid id/i;
+/** `SAVE_ERR_401`'s other meaning: the body lacked a field the upstream requires (`missing fields: organizationCode`). */
+const MISSING_FIELDS_PATTERN = /^\s*missing fields?\b/i;
 
 /**
  * How `status: error` messages are read, in this order: `auth` (the token is no good), `forbidden`, then
@@ -105,7 +107,11 @@ export function toStatusError(
     return new UpstreamError('unauthenticated', 'login rejected', options);
   }
   if (operation === 'save' && upstreamErrorCode === 'SAVE_ERR_401') {
-    return new UpstreamError('unauthenticated', 'token rejected (SAVE_ERR_401)', options);
+    // The code also means "missing fields": a request the gateway built incomplete (no organization), not
+    // a token to give up on; taken for a rejection, it killed a good session (issue 20).
+    return MISSING_FIELDS_PATTERN.test(rawMessage)
+      ? new UpstreamError('request_rejected', 'request incomplete (SAVE_ERR_401)', options)
+      : new UpstreamError('unauthenticated', 'token rejected (SAVE_ERR_401)', options);
   }
   if (patterns.auth.test(rawMessage)) {
     return new UpstreamError('unauthenticated', 'token rejected', options);

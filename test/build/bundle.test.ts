@@ -67,6 +67,7 @@ describe('npm run build', () => {
         LOG_LEVEL: 'silent',
         SESSION_SECRET: 's'.repeat(48),
         APPLICATION_CODE: 'demo',
+        ORGANIZATION_CODE: 'acme',
         ...{ API_URL: upstream, BASE_URL: upstream, STUDIO_URL: upstream, SERVER_URL: upstream },
       },
       readyUrl: `${base}/healthz`,

@@ -203,4 +203,13 @@ describe('organizationCode at login', () => {
     expect((await postGraphql(gw.graphqlUrl, LOGIN_IN, { organizationCode: 'acme' })).errors).toBeUndefined();
     expect((await postGraphql(gw.graphqlUrl, LOGIN_IN, {})).errors).toBeUndefined();
   });
+
+  it('should make a login name its organization when the gateway has a list but no default', async () => {
+    // Otherwise the session would have no organization, and the upstream would refuse its every save.
+    const gw = await gateway({ ALLOWED_ORGANIZATION_CODES: 'acme,globex', ORGANIZATION_CODE: '' });
+    const error = firstError(await postGraphql(gw.graphqlUrl, LOGIN_IN, {}));
+    expect(error.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argumentName: 'organizationCode' });
+    expect(error.message).toMatch(/organizationCode is required/);
+    expect((await postGraphql(gw.graphqlUrl, LOGIN_IN, { organizationCode: 'acme' })).errors).toBeUndefined();
+  });
 });

@@ -248,6 +248,7 @@ describe('LOG_REQUESTS', () => {
     NODE_ENV: 'production',
     SESSION_SECRET: 's'.repeat(48),
     APPLICATION_CODE: 'demo',
+    ORGANIZATION_CODE: 'acme',
     ...{ API_URL: up, BASE_URL: up, STUDIO_URL: up, SERVER_URL: up },
   };
 

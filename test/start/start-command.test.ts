@@ -1,6 +1,7 @@
 /**
- * `npm start` (src/main.ts) as a new team meets it: production never runs on the emulator by accident, the
- * embedded emulator takes a free port, and a busy port names the setting that moves it.
+ * `npm start` (src/main.ts) as a new team meets it: production never runs on the emulator by accident and
+ * names every missing setting in one run, a misspelt NODE_ENV stops it, the embedded emulator takes a free
+ * port, and a busy port names the setting that moves it.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -54,15 +55,50 @@ async function holdPort(port = 0): Promise<{ port: number; server: Server | unde
 const graphqlUrl = (stdout: string) => /GraphQL endpoint: (\S+)/.exec(stdout)?.[1] ?? '';
 
 describe('npm start in production', () => {
-  it('should exit non-zero with one line naming the upstream addresses when none is set', async () => {
-    const { exited, output } = start({ NODE_ENV: 'production', SESSION_SECRET: SECRET, PORT: '0' });
+  it('should exit non-zero naming every setting production requires, one line each, in one run', async () => {
+    const { exited, output } = start({ NODE_ENV: 'production', PORT: '0' });
     expect((await exited)[0]).toBe(1);
     const lines = output().stderr.trim().split('\n');
+    const hint = 'required in production (or UPSTREAM=emulator to run on the demo emulator on purpose)';
     expect(lines).toEqual([
-      'Invalid setting API_URL, BASE_URL, STUDIO_URL, SERVER_URL: required in production (or UPSTREAM=emulator to run on the demo emulator on purpose)',
+      `Invalid setting API_URL: ${hint}`,
+      `Invalid setting BASE_URL: ${hint}`,
+      `Invalid setting STUDIO_URL: ${hint}`,
+      `Invalid setting SERVER_URL: ${hint}`,
+      'Invalid setting APPLICATION_CODE: required in production',
+      'Invalid setting ORGANIZATION_CODE: required in production (the upstream refuses saves without one), unless ALLOWED_ORGANIZATION_CODES lists the organizations each login must choose from',
+      'Invalid setting SESSION_SECRET: required in production (at least 32 characters)',
     ]);
     expect(output().stdout).toBe('');
   });
+
+  it('should name a malformed setting beside the missing ones', async () => {
+    const { exited, output } = start({ NODE_ENV: 'production', PORT: 'eighty', SESSION_SECRET: SECRET });
+    expect((await exited)[0]).toBe(1);
+    const lines = output().stderr.trim().split('\n');
+    expect(lines[0]).toMatch(/^Invalid setting PORT: /);
+    expect(lines.map((line) => /^Invalid setting (\w+):/.exec(line)?.[1])).toEqual([
+      'PORT',
+      'API_URL',
+      'BASE_URL',
+      'STUDIO_URL',
+      'SERVER_URL',
+      'APPLICATION_CODE',
+      'ORGANIZATION_CODE',
+    ]);
+  });
+
+  it.each(['prod', 'Production', 'PRODUCTION', 'staging'])(
+    'should refuse to start with NODE_ENV=%s, listing the accepted values',
+    async (value) => {
+      const { exited, output } = start({ NODE_ENV: value, PORT: '0' });
+      expect((await exited)[0]).toBe(1);
+      expect(output().stderr.trim()).toBe(
+        'Invalid setting NODE_ENV: must be one of production, development, test (exactly; unset means development)',
+      );
+      expect(output().stdout).toBe('');
+    },
+  );
 
   it('should run on the emulator with a loud warning only when UPSTREAM=emulator says so', async () => {
     const gateway = start({

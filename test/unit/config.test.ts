@@ -53,10 +53,7 @@ describe('loadConfig', () => {
     [{ API_URL: 'http://127.0.0.1:1' }, /^Invalid setting BASE_URL, STUDIO_URL, SERVER_URL: /],
     [{ ...upstream, STUDIO_URL: 'ftp://x' }, /^Invalid setting STUDIO_URL: /],
     [{ NODE_ENV: 'production', UPSTREAM: 'emulator' }, /^Invalid setting SESSION_SECRET: /],
-    [
-      { NODE_ENV: 'production' },
-      /^Invalid setting API_URL, BASE_URL, STUDIO_URL, SERVER_URL: required in production/,
-    ],
+    [{ NODE_ENV: 'production' }, /^Invalid setting API_URL: required in production/],
     [{ ...upstream, UPSTREAM: 'emulator' }, /^Invalid setting UPSTREAM: /],
     [{ UPSTREAM: 'demo' }, /^Invalid setting UPSTREAM: /],
     [{ SESSION_SECRET: 'short' }, /^Invalid setting SESSION_SECRET: must be at least 32 characters$/],
@@ -67,8 +64,62 @@ describe('loadConfig', () => {
     expect(() => loadConfig(env)).toThrow(message);
   });
 
+  it('should require ORGANIZATION_CODE in production, unless each login chooses from ALLOWED_ORGANIZATION_CODES', () => {
+    const production = { ...upstream, NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(32) };
+    expect(() => loadConfig(production)).toThrow(
+      /^Invalid setting ORGANIZATION_CODE: required in production/,
+    );
+    expect(loadConfig({ ...production, ORGANIZATION_CODE: 'acme' }).organizationCode).toBe('acme');
+    const chosen = loadConfig({ ...production, ALLOWED_ORGANIZATION_CODES: 'acme,globex' });
+    expect(chosen).toMatchObject({
+      organizationCode: undefined,
+      allowedOrganizationCodes: ['acme', 'globex'],
+    });
+  });
+
+  it('should list every problem at once, one line each, the malformed and the missing alike', () => {
+    const problems = (env: Record<string, string>): string[] => {
+      try {
+        loadConfig(env);
+        return [];
+      } catch (error) {
+        return (error as Error).message.split('\n');
+      }
+    };
+    expect(
+      problems({
+        NODE_ENV: 'production',
+        UPSTREAM: 'emulator',
+        DEFAULT_PAGE_SIZE: '500',
+        MAX_PAGE_SIZE: '100',
+      }),
+    ).toEqual([
+      'Invalid setting SESSION_SECRET: required in production (at least 32 characters)',
+      'Invalid setting DEFAULT_PAGE_SIZE: must not exceed MAX_PAGE_SIZE',
+    ]);
+    expect(
+      problems({ ...upstream, PORT: 'eighty', LOGIN_METHOD: 'SOAP', NODE_ENV: 'prod' }).map(
+        (line) => line.split(':')[0],
+      ),
+    ).toEqual(['Invalid setting NODE_ENV', 'Invalid setting PORT', 'Invalid setting LOGIN_METHOD']);
+  });
+
+  it.each(['prod', 'Production', 'dev', 'TEST'])(
+    'should refuse NODE_ENV=%s, naming the accepted values',
+    (value) => {
+      expect(() => loadConfig({ NODE_ENV: value })).toThrow(
+        'Invalid setting NODE_ENV: must be one of production, development, test (exactly; unset means development)',
+      );
+    },
+  );
+
   it('should turn introspection and the landing page off in production unless asked', () => {
-    const secret = { ...upstream, NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(32) };
+    const secret = {
+      ...upstream,
+      NODE_ENV: 'production',
+      SESSION_SECRET: 's'.repeat(32),
+      ORGANIZATION_CODE: 'acme',
+    };
     expect(loadConfig(secret)).toMatchObject({ introspection: false, landingPage: false, production: true });
     expect(loadConfig({ ...secret, INTROSPECTION: 'true' }).introspection).toBe(true);
   });

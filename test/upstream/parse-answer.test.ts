@@ -40,7 +40,8 @@ describe('parseAnswer', () => {
   it.each([
     ['loginJson', 'Bad credentials', undefined, 'unauthenticated'],
     ['loginForm', 'Invalid mobile number or password', undefined, 'unauthenticated'],
-    ['save', 'Missing fields', 'SAVE_ERR_401', 'unauthenticated'],
+    ['save', 'Bad token', 'SAVE_ERR_401', 'unauthenticated'],
+    ['save', 'missing fields: organizationCode', 'SAVE_ERR_401', 'request_rejected'],
     ['save', 'Object name is not valid', 'SAVE_ERR_400', 'rejected_input'],
     ['getAll', 'Invalid apiToken', undefined, 'unauthenticated'],
     ['getObject', 'Your session has expired', undefined, 'unauthenticated'],

@@ -33,7 +33,8 @@ async function install(): Promise<string | undefined> {
   return installed.ok ? undefined : installed.reason;
 }
 
-async function answersPing(url: string): Promise<boolean> {
+/** Whether the server at `url` (its password in it, if any) answers PING. */
+export async function answersPing(url: string): Promise<boolean> {
   const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 500 });
   client.on('error', () => undefined);
   try {
@@ -47,14 +48,18 @@ async function answersPing(url: string): Promise<boolean> {
   }
 }
 
+/** The path of `redis-server`, installed first if need be, or why there is none. */
+export async function redisServerBinary(): Promise<string | { skipped: string }> {
+  const found = findBinary();
+  if (found !== undefined) return found;
+  const failure = await install();
+  return findBinary() ?? { skipped: failure ?? 'redis-server not found after installing it' };
+}
+
 /** Starts a server, or answers why it cannot. */
 export async function startRedisServer(): Promise<RedisServer | { skipped: string }> {
-  let binary = findBinary();
-  if (binary === undefined) {
-    const failure = await install();
-    binary = findBinary();
-    if (binary === undefined) return { skipped: failure ?? 'redis-server not found after installing it' };
-  }
+  const binary = await redisServerBinary();
+  if (typeof binary !== 'string') return binary;
   const port = await freePort();
   const url = `redis://127.0.0.1:${port}`;
   const server = startProcess({
