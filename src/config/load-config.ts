@@ -47,7 +47,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
           kind: 'remote',
           urls: { apiUrl: e.API_URL, baseUrl: e.BASE_URL, studioUrl: e.STUDIO_URL, serverUrl: e.SERVER_URL },
         }
-      : { kind: 'embedded', emulatorPort: e.EMULATOR_PORT, explicit: e.UPSTREAM === 'emulator' };
+      : {
+          kind: 'embedded',
+          emulatorPort: e.EMULATOR_PORT,
+          explicit: e.UPSTREAM === 'emulator',
+          ...(e.EMULATOR_DATA_FILE === undefined ? {} : { dataFile: e.EMULATOR_DATA_FILE }),
+        };
   if (upstream.kind === 'remote' && e.APPLICATION_CODE === undefined) {
     throw new ConfigError('Invalid setting APPLICATION_CODE: required when the upstream addresses are set');
   }
