@@ -12,6 +12,7 @@ import type { PatternGuard } from '../upstream/pattern-guard.ts';
 import type { Criterion, MatchesMode } from '../upstream/types.ts';
 import { FilterError } from './filter-error.ts';
 import { ANY_TEXT, literalPattern, NOTHING } from './literal-pattern.ts';
+import { numberPattern } from './number-pattern.ts';
 
 /** The operators a filter condition may use (the GraphQL enum `FilterOperator` spells them alike). */
 export const FILTER_OPERATORS = ['matches', 'equals', 'in', 'contains', 'startsWith', 'endsWith'] as const;
@@ -42,6 +43,11 @@ export interface FilterCondition {
   values?: readonly string[] | null | undefined;
   /** Letters match in any case (literal operators only). */
   caseInsensitive?: boolean | null | undefined;
+  /**
+   * The operands are numbers, written as `String(n)` (a typed `Int` or `Float` filter): each matches every
+   * spelling of that number upstream (`2.5`, `2.50`, `2.5E0`) and no other (`number-pattern.ts`).
+   */
+  numeric?: boolean;
   /** Where `value`, `values` and `caseInsensitive` sit in the caller's input, for messages. */
   at: { value: string; values: string; caseInsensitive: string };
 }
@@ -77,7 +83,7 @@ function literalOperatorPattern(
   // Every literal compiles to at least its own length: refuse an oversized input before compiling it.
   const inputLength = literals.reduce((sum, literal) => sum + literal.length, 0);
   if (inputLength > MAX_COMPILED_PATTERN_LENGTH) throw tooLong(inputLength);
-  const pattern = compileLiterals(operator, literals, caseInsensitive);
+  const pattern = compileLiterals(operator, literals, caseInsensitive, condition.numeric === true);
   if (pattern.length > MAX_COMPILED_PATTERN_LENGTH) throw tooLong(pattern.length);
   return pattern;
 }
@@ -86,9 +92,11 @@ function compileLiterals(
   operator: Exclude<FilterOperator, 'matches'>,
   literals: readonly string[],
   caseInsensitive: boolean,
+  numeric: boolean,
 ): string {
   const [first = ''] = literals;
-  const literal = (text: string) => literalPattern(text, caseInsensitive);
+  const literal = (text: string) =>
+    numeric ? numberPattern(Number(text)) : literalPattern(text, caseInsensitive);
   switch (operator) {
     case 'equals':
       return literal(first);

@@ -5,9 +5,10 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
 /**
- * A condition on one field of a typed object. The conditions of a `where`, and those set in one
- * `FieldFilter`, are combined with AND; numbers and booleans compare as their text (`2.5`, `true`). A
- * condition left out or `null` does not filter. The gateway compiles each into the upstream's only
+ * A condition on a `String` field of a typed object. The conditions of a `where`, and those set in one
+ * `FieldFilter`, are combined with AND (`ID`, `Int`, `Float` and `Boolean` fields take `IDFilter`,
+ * `IntFilter`, `FloatFilter` and `BooleanFilter`: values of their own type).
+ * A condition left out or `null` does not filter. The gateway compiles each into the upstream's only
  * operator, `matches`, from escaped text (at most 4000 characters once compiled); under
  * `UPSTREAM_MATCHES=exact` only `equals` (case-sensitive) and `matches` can be honoured. Refusals are
  * `BAD_USER_INPUT` naming the input.
@@ -36,6 +37,27 @@ export type FieldFilter = {
   startsWith?: string | null | undefined;
 };
 
+/**
+ * A condition on a `Float` field of a typed object, by value: `2.5` matches the
+ * values the upstream stores as 2.5, whatever their spelling (trailing zeros, scientific notation),
+ * and no other. Both set: AND. No ranges (`gt`, `lt`): the upstream compares a number's text with a
+ * regular expression, which cannot order every spelling of a number safely.
+ */
+export type FloatFilter = {
+  /** The value equals this number. */
+  equals?: number | null | undefined;
+  /** The value equals one of these numbers (at most 100; an empty list matches nothing). */
+  in?: Array<number> | null | undefined;
+};
+
+/** A condition on an id (`id`, an `ID` field, a reference's `id`): the whole id, as text. Both set: AND. */
+export type IdFilter = {
+  /** The id is this one. */
+  equals?: string | null | undefined;
+  /** The id is one of these (at most 100; an empty list matches nothing). */
+  in?: Array<string> | null | undefined;
+};
+
 /** The fields of a new LoanType. */
 export type LoanTypeInput = {
   /** What the loan is for. */
@@ -61,11 +83,11 @@ export type LoanTypeWhere = {
   /** Condition on `description` (record path `description`). */
   description?: FieldFilter | null | undefined;
   /** Condition on `id` (record path `_id`). */
-  id?: FieldFilter | null | undefined;
+  id?: IdFilter | null | undefined;
   /** Condition on `loanType` (record path `loanType`). */
   loanType?: FieldFilter | null | undefined;
   /** Condition on `rate` (record path `rate`). */
-  rate?: FieldFilter | null | undefined;
+  rate?: FloatFilter | null | undefined;
 };
 
 /** Which upstream login to call. */
