@@ -1,5 +1,5 @@
 /**
- * A validation rule: `login` must be the only root field of its operation, and not aliased. Otherwise one
+ * A validation rule: `login` must be the only root field of its operation (`__typename` aside), and not aliased. Otherwise one
  * HTTP request could carry fifteen password guesses (`a: login(…) b: login(…) …`), each a separate upstream
  * login, and per-request rate limits would count them as one.
  */
@@ -10,6 +10,9 @@ import { limitError } from '../graphql/errors.ts';
 
 /** Field name the rule guards. */
 const LOGIN = 'login';
+
+/** The meta field any selection set may ask for. */
+const TYPENAME = '__typename';
 
 /** The fields a selection set selects at its own level, through inline fragments and fragment spreads. */
 function rootFields(
@@ -38,7 +41,11 @@ export function singleLoginRule(context: ValidationContext): ASTVisitor {
   return {
     OperationDefinition(operation) {
       if (operation.operation !== OperationTypeNode.MUTATION) return;
-      const fields = rootFields(operation.selectionSet, context, new Set());
+      // `__typename` costs nothing and GraphQL Code Generator's client preset adds it to every selection set
+      // (`addTypenameSelectionDocumentTransform`): beside `login` it is no second login.
+      const fields = rootFields(operation.selectionSet, context, new Set()).filter(
+        (field) => field.name.value !== TYPENAME,
+      );
       const logins = fields.filter((field) => field.name.value === LOGIN);
       if (logins.length === 0) return;
       if (fields.length > 1 || logins.some((field) => field.alias !== undefined)) {
