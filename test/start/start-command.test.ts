@@ -9,6 +9,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { DEMO_OBJECTS_DIR } from '../support/object-fixtures.ts';
 
 const MAIN = new URL('../../src/main.ts', import.meta.url).pathname;
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -151,7 +152,7 @@ async function graphql(url: string, query: string, token?: string): Promise<Reco
 describe('npm start with a type declared only in the object types folder', () => {
   it('should save an object of the fresh type on the embedded emulator and read it back', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'team-objects-'));
-    cpSync('schema/objects', dir, { recursive: true });
+    cpSync(DEMO_OBJECTS_DIR, dir, { recursive: true });
     writeFileSync(
       join(dir, 'invoice.graphql'),
       'type Invoice @dataObject(name: "com.acme.Invoice") { id: ID! number: String total: Float }\n',
@@ -186,7 +187,10 @@ describe('npm start with EMULATOR_DATA_FILE', () => {
     const file = join(dir, 'emulator-data.json');
     const LOGIN = 'mutation { login(username: "demo", password: "demo-password") { token } }';
     try {
-      const first = start({ PORT: '0', EMULATOR_DATA_FILE: file }, npmStartArgs());
+      const first = start(
+        { PORT: '0', EMULATOR_DATA_FILE: file, OBJECT_TYPES_DIR: DEMO_OBJECTS_DIR },
+        npmStartArgs(),
+      );
       const firstOut = await first.ready();
       expect(firstOut).toContain(`Data:             kept in ${file} across restarts (EMULATOR_DATA_FILE)`);
       const firstUrl = graphqlUrl(firstOut);
@@ -201,7 +205,10 @@ describe('npm start with EMULATOR_DATA_FILE', () => {
       expect((await first.exited)[0]).toBe(0);
       expect(existsSync(file)).toBe(true);
 
-      const second = start({ PORT: '0', EMULATOR_DATA_FILE: file }, npmStartArgs());
+      const second = start(
+        { PORT: '0', EMULATOR_DATA_FILE: file, OBJECT_TYPES_DIR: DEMO_OBJECTS_DIR },
+        npmStartArgs(),
+      );
       const secondUrl = graphqlUrl(await second.ready());
       token = ((await graphql(secondUrl, LOGIN)).login as { token: string }).token;
       const read = await graphql(

@@ -5,14 +5,13 @@
  * held to the records the test saved, filtered in JavaScript by value.
  */
 import { gql, type TypedDocumentNode } from '@apollo/client';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useHarness } from '../support/gateway-harness.ts';
 import { errorCodes, firstError } from '../support/graphql-errors.ts';
+import { VALUE_FILTERS_OBJECTS_DIR as FIXTURE } from '../support/object-fixtures.ts';
 import { SaveDocument } from '../support/operations.ts';
 
 const PAYMENT = 'com.acme.Payment';
-const FIXTURE = fileURLToPath(new URL('../support/fixtures/value-filters/', import.meta.url));
 
 interface Payment {
   id: string;
