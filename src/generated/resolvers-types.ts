@@ -220,9 +220,22 @@ export type DataObjectEdge = {
 };
 
 /**
+ * A condition on a `DateTime` field of a typed object, by instant (to the millisecond): it matches the value
+ * stored in UTC (`2024-01-15T00:00:00.000Z` as the gateway writes it, `…00Z`, `…+00:00`), not one stored
+ * with another offset. Both set: AND. No ranges (`before`, `after`): the upstream compares the text with
+ * a regular expression.
+ */
+export type DateTimeFilter = {
+  /** The value is this instant. */
+  equals?: InputMaybe<Scalars['DateTime']['input']>;
+  /** The value is one of these instants (at most 100; an empty list matches nothing). */
+  in?: InputMaybe<Array<Scalars['DateTime']['input']>>;
+};
+
+/**
  * A condition on a `String` field of a typed object. The conditions of a `where`, and those set in one
- * `FieldFilter`, are combined with AND (`ID`, `Int`, `Float` and `Boolean` fields take `IDFilter`,
- * `IntFilter`, `FloatFilter` and `BooleanFilter`: values of their own type).
+ * `FieldFilter`, are combined with AND (`ID`, `Int`, `Float`, `Boolean` and `DateTime` fields take
+ * `IDFilter`, `IntFilter`, `FloatFilter`, `BooleanFilter` and `DateTimeFilter`: values of their own type).
  * A condition left out or `null` does not filter. The gateway compiles each into the upstream's only
  * operator, `matches`, from escaped text (at most 4000 characters once compiled); under
  * `UPSTREAM_MATCHES=exact` only `equals` (case-sensitive) and `matches` can be honoured. Refusals are
@@ -909,6 +922,7 @@ export type ResolversTypes = {
   DataObjectConnection: ResolverTypeWrapper<DataObjectConnectionModel>;
   DataObjectEdge: ResolverTypeWrapper<DataObjectEdgeModel>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
+  DateTimeFilter: DateTimeFilter;
   FieldFilter: FieldFilter;
   FilterInput: FilterInput;
   FilterOperator: FilterOperator;
@@ -967,6 +981,7 @@ export type ResolversParentTypes = {
   DataObjectConnection: DataObjectConnectionModel;
   DataObjectEdge: DataObjectEdgeModel;
   DateTime: Scalars['DateTime']['output'];
+  DateTimeFilter: DateTimeFilter;
   FieldFilter: FieldFilter;
   FilterInput: FilterInput;
   Float: Scalars['Float']['output'];

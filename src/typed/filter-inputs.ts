@@ -8,7 +8,7 @@ import type { FieldSpec } from './object-type-spec.ts';
 
 /** The filter input of a field, by how its value is compared. */
 export type FilterInputName =
-  'FieldFilter' | 'IDFilter' | 'IntFilter' | 'FloatFilter' | 'BooleanFilter' | 'RefFilter';
+  'FieldFilter' | 'IDFilter' | 'IntFilter' | 'FloatFilter' | 'BooleanFilter' | 'DateTimeFilter' | 'RefFilter';
 
 /** The filter input names the typed API defines once for every type (reserved against a team's names). */
 export const FILTER_INPUT_NAMES: readonly FilterInputName[] = [
@@ -17,6 +17,7 @@ export const FILTER_INPUT_NAMES: readonly FilterInputName[] = [
   'IntFilter',
   'FloatFilter',
   'BooleanFilter',
+  'DateTimeFilter',
   'RefFilter',
 ];
 
@@ -34,14 +35,18 @@ export function filterInputOf(field: FieldSpec): FilterInputName {
       return 'FloatFilter';
     case 'Boolean':
       return 'BooleanFilter';
+    case 'DateTime':
+      return 'DateTimeFilter';
     default:
       return 'FieldFilter';
   }
 }
 
-/** Whether a filter input's operands are numbers (compiled to every spelling of the number). */
-export const isNumericFilter = (input: FilterInputName): boolean =>
-  input === 'IntFilter' || input === 'FloatFilter';
+/** What a filter input's operands are, when not text (see `FilterCondition.operandType`). */
+export function operandTypeOf(input: FilterInputName): 'number' | 'dateTime' | undefined {
+  if (input === 'IntFilter' || input === 'FloatFilter') return 'number';
+  return input === 'DateTimeFilter' ? 'dateTime' : undefined;
+}
 
 const numberFilter = (type: 'Int' | 'Float', example: string) => `
 """
@@ -62,7 +67,7 @@ input ${type}Filter {
 }
 `;
 
-/** The SDL of the filter inputs of `ID`, `Int`, `Float` and `Boolean` fields (`FieldFilter` and `RefFilter` are beside it). */
+/** The SDL of the filter inputs of `ID`, `Int`, `Float`, `Boolean` and `DateTime` fields (`FieldFilter` and `RefFilter` are beside it). */
 export const TYPED_FILTER_SDL = `
 """
 A condition on an id (\`id\`, an \`ID\` field, a reference's \`id\`): the whole id, as text. Both set: AND.
@@ -90,5 +95,22 @@ input BooleanFilter {
   The value is one of these (an empty list matches nothing).
   """
   in: [Boolean!]
+}
+
+"""
+A condition on a \`DateTime\` field of a typed object, by instant (to the millisecond): it matches the value
+stored in UTC (\`2024-01-15T00:00:00.000Z\` as the gateway writes it, \`…00Z\`, \`…+00:00\`), not one stored
+with another offset. Both set: AND. No ranges (\`before\`, \`after\`): the upstream compares the text with
+a regular expression.
+"""
+input DateTimeFilter {
+  """
+  The value is this instant.
+  """
+  equals: DateTime
+  """
+  The value is one of these instants (at most ${MAX_IN_VALUES}; an empty list matches nothing).
+  """
+  in: [DateTime!]
 }
 `;

@@ -5,17 +5,20 @@ import { badUserInput } from '../graphql/errors.ts';
 import { compileFilter } from '../resolvers/compile-filter.ts';
 import { isJsonObject } from '../upstream/response-schemas.ts';
 import type { Criterion } from '../upstream/types.ts';
-import { filterInputOf, isNumericFilter, type FilterInputName } from './filter-inputs.ts';
+import { filterInputOf, operandTypeOf, type FilterInputName } from './filter-inputs.ts';
 import { isFilterable, type ObjectTypeSpec } from './object-type-spec.ts';
 
 /** The filter fields that take one operand, in the order their criteria are sent (each input has some). */
 const TEXT_OPERATORS = ['matches', 'equals', 'contains', 'startsWith', 'endsWith'] as const;
 
 /** A typed operand as the text `matches` compares: numbers and booleans as JSON (and JavaScript) write them. */
-const operandText = (value: unknown): string | undefined =>
-  typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+function operandText(value: unknown): string | undefined {
+  // The `DateTime` scalar parses to a `Date`: written as the gateway writes instants.
+  if (value instanceof Date) return value.toISOString();
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
     ? String(value)
     : undefined;
+}
 
 /** The conditions of one filter input (at `source` in the `where`) on a record path. */
 function filterConditions(
@@ -25,7 +28,7 @@ function filterConditions(
   input: FilterInputName,
 ): FilterCondition[] {
   if (!isJsonObject(filter)) return [];
-  const numeric = isNumericFilter(input);
+  const operandType = operandTypeOf(input);
   const caseInsensitive = filter.caseInsensitive === true;
   const condition = (operator: FilterOperator, value: string | null, values: string[] | null) => ({
     fieldName,
@@ -34,7 +37,7 @@ function filterConditions(
     values,
     // `caseInsensitive` applies to the literal operators of the same filter, never to its `matches`.
     caseInsensitive: operator !== 'matches' && caseInsensitive,
-    ...(numeric ? { numeric } : {}),
+    ...(operandType === undefined ? {} : { operandType }),
     at: {
       value: `${source}.${operator}`,
       values: `${source}.in`,

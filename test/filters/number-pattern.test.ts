@@ -79,7 +79,7 @@ describe('numeric conditions', () => {
         {
           fieldName: 'rate',
           operator,
-          numeric: true,
+          operandType: 'number',
           ...operand,
           at: { value: 'v', values: 'v', caseInsensitive: 'c' },
         },

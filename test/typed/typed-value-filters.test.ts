@@ -20,14 +20,29 @@ interface Payment {
   installments: number | null;
   paid: boolean | null;
   reference: string | null;
+  dueAt: string | null;
 }
 
 /** What the test saves, as JSON: numbers as JSON numbers, one reference as a number. */
 const RECORDS: Record<string, unknown>[] = [
-  { label: 'a', amount: 2.5, installments: 3, paid: true, reference: '42' },
-  { label: 'b', amount: 25, installments: 30, paid: false, reference: 42 },
-  { label: 'c', amount: 0.25, installments: -3, paid: true, reference: '4.2' },
-  { label: 'd', amount: 2.05, installments: 0, reference: 'x42' },
+  {
+    label: 'a',
+    amount: 2.5,
+    installments: 3,
+    paid: true,
+    reference: '42',
+    dueAt: '2024-01-15T00:00:00.000Z',
+  },
+  { label: 'b', amount: 25, installments: 30, paid: false, reference: 42, dueAt: '2024-01-15T00:00:00Z' },
+  {
+    label: 'c',
+    amount: 0.25,
+    installments: -3,
+    paid: true,
+    reference: '4.2',
+    dueAt: '2024-01-15T00:00:00.001Z',
+  },
+  { label: 'd', amount: 2.05, installments: 0, reference: 'x42', dueAt: '2024-03-01T12:30:00.500+00:00' },
   { label: 'e', amount: -2.5, installments: 3, paid: false },
   { label: 'f', amount: 3, installments: 300 },
   { label: 'g', amount: 1.5e-7, paid: true },
@@ -54,13 +69,15 @@ beforeAll(async () => {
 async function paymentsWhere(where: string) {
   const query: TypedDocumentNode<{ payments: { nodes: Payment[] } }> = gql(`
     query Payments { payments(first: 100${where === '' ? '' : `, where: { ${where} }`}) {
-      nodes { id label amount installments paid reference }
+      nodes { id label amount installments paid reference dueAt }
     } }
   `);
   const result = await h.client(token).query({ query });
   return { payments: result.data?.payments.nodes, error: result.error };
 }
 
+/** The instant of `dueAt`, or `undefined`. */
+const at = (p: Payment) => (p.dueAt === null ? undefined : Date.parse(p.dueAt));
 const labels = (payments: Payment[] | undefined) => (payments ?? []).map((p) => p.label).sort();
 const labelsWhere = (keep: (p: Payment) => boolean) => labels(saved.filter(keep));
 
@@ -84,6 +101,13 @@ describe('typed value filters', () => {
     ['reference: { equals: 42 }', (p: Payment) => p.reference === '42'],
     ['reference: { in: ["4.2", "x42"] }', (p: Payment) => p.reference === '4.2' || p.reference === 'x42'],
     ['amount: { equals: 2.5 }, paid: { equals: true }', (p: Payment) => p.amount === 2.5 && p.paid === true],
+    ['dueAt: { equals: "2024-01-15T00:00:00Z" }', (p: Payment) => at(p) === Date.UTC(2024, 0, 15)],
+    ['dueAt: { equals: "2024-01-15T02:00:00+02:00" }', (p: Payment) => at(p) === Date.UTC(2024, 0, 15)],
+    [
+      'dueAt: { in: ["2024-01-15T00:00:00.001Z", "2024-03-01T12:30:00.5Z"] }',
+      (p: Payment) =>
+        at(p) === Date.UTC(2024, 0, 15, 0, 0, 0, 1) || at(p) === Date.UTC(2024, 2, 1, 12, 30, 0, 500),
+    ],
   ])('should answer exactly the records where %s', async (where, keep) => {
     const { payments, error } = await paymentsWhere(where);
     expect(error).toBeUndefined();
@@ -104,11 +128,23 @@ describe('typed value filters', () => {
       'amount: { contains: "2" }',
       'Field "contains" is not defined by type "FloatFilter"',
     ],
+    ['a date without a time', 'dueAt: { equals: "2024-01-15" }', 'DateTime cannot represent'],
   ])('should refuse %s before any upstream call', async (_case, where, message) => {
     h.emulator.resetStats();
     const { error } = await paymentsWhere(where);
     expect(errorCodes(error)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
     expect(firstError(error).message).toContain(message);
     expect(h.totalUpstreamCalls()).toBe(0);
+  });
+
+  it('should store a DateTime input in UTC, as its filter matches it', async () => {
+    const query: TypedDocumentNode<{ savePayment: { object: Payment | null } }> = gql(`
+      mutation { savePayment(input: { label: "z", dueAt: "2025-06-30T23:59:59.250-04:00" }) { object { id dueAt } } }
+    `);
+    const result = await h.client(token).mutate({ mutation: query });
+    expect(result.error).toBeUndefined();
+    expect(result.data!.savePayment.object!.dueAt).toBe('2025-07-01T03:59:59.250Z');
+    const { payments } = await paymentsWhere('dueAt: { equals: "2025-07-01T03:59:59.25Z" }');
+    expect(labels(payments)).toEqual(['z']);
   });
 });
