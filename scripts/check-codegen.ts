@@ -15,8 +15,9 @@ const run = spawnSync(process.execPath, [cli, '--config', 'codegen.ts', '--check
 });
 if (run.status !== 0) {
   process.stderr.write(
-    '\nThe generated files are out of date with schema/ (schema/objects/ included): run `npm run codegen`, ' +
-      'then commit src/generated/ and examples/web/src/generated/ with your schema change.\n',
+    '\ncheck:codegen failed. Stale files listed above are out of date with schema/ (a type added to ' +
+      'schema/objects/ included): run `npm run codegen`, then commit src/generated/ and ' +
+      'examples/web/src/generated/ with your schema change. Any other error is the schema itself: fix it first.\n',
   );
 }
 process.exit(run.status ?? 1);
