@@ -45,20 +45,16 @@ function filterConditions(
     },
   });
   const out: FilterCondition[] = [];
-  // GraphQL coerced each operand to the input's type: a `String`, an `ID` (text), an `Int`, `Float` or `Boolean`.
+  // GraphQL coerced each operand to the input's type: text (`String`, `ID`), a number, a boolean, a `Date`.
   for (const operator of TEXT_OPERATORS) {
     const value = operandText(filter[operator]);
     if (value !== undefined) out.push(condition(operator, value, null));
   }
   const values = filter.in;
-  if (Array.isArray(values))
-    out.push(
-      condition(
-        'in',
-        null,
-        values.map((v) => operandText(v) ?? ''),
-      ),
-    );
+  if (Array.isArray(values)) {
+    const texts = values.map((v) => operandText(v) ?? '');
+    out.push(condition('in', null, texts));
+  }
   if (caseInsensitive && out.every((c) => c.operator === 'matches')) {
     // Alone (or with `matches` only) it would silently change nothing.
     throw badUserInput(
