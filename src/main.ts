@@ -66,6 +66,9 @@ async function main(): Promise<void> {
     const DEMO = emulator.demo;
     lines.push(
       `Upstream:         embedded emulator at ${emulator.url}`,
+      emulator.dataFile === undefined
+        ? 'Data:             in memory, lost at exit (EMULATOR_DATA_FILE=<file> keeps it across restarts)'
+        : `Data:             kept in ${emulator.dataFile} across restarts (EMULATOR_DATA_FILE)`,
       `Demo login:       username "${DEMO.username}" (or mobile ${DEMO.mobile}), password "${DEMO.password}"`,
       `Try:              curl -s ${url}/graphql -H 'content-type: application/json' \\`,
       `                    -d '{"query":"mutation { login(username: \\"demo\\", password: \\"demo-password\\") { token } }"}'`,

@@ -1,6 +1,6 @@
 /**
  * Peer F1, the floor (issue 15): what Fastify 5 + `@as-integrations/fastify` + Apollo Server 5 cost with the
- * gateway's Apollo options (`src/app/create-gateway.ts`: CSRF prevention, no batching, no stack traces,
+ * gateway's Apollo options (`src/app/create-gateway.ts`: CSRF prevention off, no batching, no stack traces,
  * schema details hidden, the drain plugin, usage/schema reporting, inline traces, cache control and
  * suggestions off, no landing page, introspection off) and each field doing what P1 does by hand: one
  * undici `Pool` request, the JSONP wrapper sliced off, `JSON.parse`. No sessions, loaders, logging,
@@ -114,7 +114,7 @@ const apollo = new ApolloServer<Context>({
   typeDefs: peerTypeDefs,
   resolvers,
   introspection: false,
-  csrfPrevention: true,
+  csrfPrevention: false,
   allowBatchedHttpRequests: false,
   includeStacktraceInErrorResponses: false,
   stopOnTerminationSignals: false,

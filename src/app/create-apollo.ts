@@ -64,7 +64,11 @@ export async function createApollo(options: ApolloOptions): Promise<ApolloServer
       ...(config.objectTypesDir === undefined ? {} : { objectsDir: config.objectTypesDir }),
     }),
     introspection: config.introspection,
-    csrfPrevention: true,
+    // Off: Apollo's CSRF rule refuses a GET query without a custom header, which urql (GET by default), Relay
+    // and Apollo's persisted-query GETs do not send. It protects nothing here: the only credential is a Bearer
+    // token a page must add itself, so a cross-site request carries none (docs/design.md, "CSRF"). A mutation
+    // over GET is still refused by Apollo (405), and a POST must be JSON to parse. Revisit with any cookie.
+    csrfPrevention: false,
     allowBatchedHttpRequests: false,
     includeStacktraceInErrorResponses: false,
     // Shutdown is ours (src/app/shutdown.ts): Apollo's own handler would re-raise the signal and exit non-zero.

@@ -2,6 +2,7 @@
  * Assembly step of `npm start` without upstream addresses: the emulator in-process, on the settings'
  * `UPSTREAM_*` switches, and the settings with its address filled in.
  */
+import { resolve } from 'node:path';
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import { withEmulatorAt } from '../config/upstream-urls.ts';
 import { addressInUseLine, isAddressInUse } from './address-in-use.ts';
@@ -13,6 +14,8 @@ export interface EmbeddedEmulator {
   config: GatewayConfig;
   /** Its address. */
   url: string;
+  /** The absolute path of the file its data is kept in, or `undefined` when it lives in memory. */
+  dataFile: string | undefined;
   /** The demo account, for the start banner. */
   demo: { username: string; mobile: string; password: string };
   close(): Promise<void>;
@@ -26,6 +29,8 @@ export async function startEmbeddedEmulator(config: GatewayConfig, port: number)
   // Loaded only when embedded: the image ships no emulator, and its process-wide V8 regex flag must
   // never be set inside a gateway that talks to a real upstream.
   const { startEmulator, readObjectTypes, DEMO } = await import('../../emulator/index.ts');
+  const setting = config.upstream.kind === 'embedded' ? config.upstream.dataFile : undefined;
+  const dataFile = setting === undefined ? undefined : resolve(setting);
   if (config.production) {
     process.stderr.write(
       "\nWARNING: UPSTREAM=emulator in production: the gateway serves the embedded emulator's DEMO data\n" +
@@ -41,6 +46,8 @@ export async function startEmbeddedEmulator(config: GatewayConfig, port: number)
     pageStart: config.pageStartMode,
     // The team's own types (schema/objects/, EMULATOR_OBJECT_TYPES) are served too, empty at first.
     objectTypes: readObjectTypes(process.env),
+    // A team restarts after every SDL change: what it saved must still be there (`npm run emulator` alike).
+    ...(dataFile === undefined ? {} : { dataFile }),
   }).catch((error: unknown) => {
     throw isAddressInUse(error)
       ? new StartProblem(addressInUseLine('embedded emulator', '127.0.0.1', port, 'EMULATOR_PORT'))
@@ -49,6 +56,7 @@ export async function startEmbeddedEmulator(config: GatewayConfig, port: number)
   return {
     config: withEmulatorAt(config, emulator.url),
     url: emulator.url,
+    dataFile,
     demo: DEMO,
     close: () => emulator.close(),
   };

@@ -104,6 +104,8 @@ export const envSchema = z.object({
   UPSTREAM: z.enum(['emulator']).optional(),
   OBJECT_TYPES_DIR: z.string().min(1).optional(),
   EMULATOR_PORT: int(0, 65_535).default(SETTING_DEFAULTS.EMULATOR_PORT),
+  // No default: unset keeps the embedded emulator's data in memory.
+  EMULATOR_DATA_FILE: z.string().min(1).optional(),
   APPLICATION_CODE: z.string().min(1).optional(),
   ORGANIZATION_CODE: z.string().min(1).optional(),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),

@@ -12,6 +12,8 @@ export type UpstreamTarget =
       kind: 'embedded';
       /** `EMULATOR_PORT`; `0` (the default) lets the system choose a free port. */
       emulatorPort: number;
+      /** `EMULATOR_DATA_FILE`: the file its data is kept in across restarts; `undefined` = in memory. */
+      dataFile?: string;
       /** `UPSTREAM=emulator` asked for it explicitly (required in production, where it is loudly logged). */
       explicit: boolean;
       /** All four at the emulator's address, once it listens (`withEmulatorAt`); unset before. */

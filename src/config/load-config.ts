@@ -37,7 +37,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
           kind: 'remote',
           urls: { apiUrl: e.API_URL, baseUrl: e.BASE_URL, studioUrl: e.STUDIO_URL, serverUrl: e.SERVER_URL },
         }
-      : { kind: 'embedded', emulatorPort: e.EMULATOR_PORT, explicit: e.UPSTREAM === 'emulator' };
+      : {
+          kind: 'embedded',
+          emulatorPort: e.EMULATOR_PORT,
+          explicit: e.UPSTREAM === 'emulator',
+          ...(e.EMULATOR_DATA_FILE === undefined ? {} : { dataFile: e.EMULATOR_DATA_FILE }),
+        };
   if (e.DEFAULT_PAGE_SIZE > e.MAX_PAGE_SIZE) {
     problems.push(settingProblem('DEFAULT_PAGE_SIZE', 'must not exceed MAX_PAGE_SIZE'));
   }

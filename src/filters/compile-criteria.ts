@@ -12,6 +12,8 @@ import type { PatternGuard } from '../upstream/pattern-guard.ts';
 import type { Criterion, MatchesMode } from '../upstream/types.ts';
 import { FilterError } from './filter-error.ts';
 import { ANY_TEXT, literalPattern, NOTHING } from './literal-pattern.ts';
+import { dateTimePattern } from './date-time-pattern.ts';
+import { numberPattern } from './number-pattern.ts';
 
 /** The operators a filter condition may use (the GraphQL enum `FilterOperator` spells them alike). */
 export const FILTER_OPERATORS = ['matches', 'equals', 'in', 'contains', 'startsWith', 'endsWith'] as const;
@@ -42,6 +44,13 @@ export interface FilterCondition {
   values?: readonly string[] | null | undefined;
   /** Letters match in any case (literal operators only). */
   caseInsensitive?: boolean | null | undefined;
+  /**
+   * What the operands are, when not text: `number` (written as `String(n)`, a typed `Int` or `Float`
+   * filter), each matching every spelling of that number upstream (`2.5`, `2.50`, `2.5E0`) and no other
+   * (`number-pattern.ts`); `dateTime` (written by `toISOString()`), each matching the UTC spellings of that
+   * instant (`date-time-pattern.ts`).
+   */
+  operandType?: 'number' | 'dateTime' | undefined;
   /** Where `value`, `values` and `caseInsensitive` sit in the caller's input, for messages. */
   at: { value: string; values: string; caseInsensitive: string };
 }
@@ -80,7 +89,7 @@ function literalOperatorPattern(
   // Every literal compiles to at least its own length: refuse an oversized input before compiling it.
   const inputLength = literals.reduce((sum, literal) => sum + literal.length, 0);
   if (inputLength > MAX_COMPILED_PATTERN_LENGTH) throw tooLong(inputLength);
-  const pattern = compileLiterals(operator, literals, caseInsensitive);
+  const pattern = compileLiterals(operator, literals, caseInsensitive, condition.operandType);
   if (pattern.length > MAX_COMPILED_PATTERN_LENGTH) throw tooLong(pattern.length);
   return pattern;
 }
@@ -89,9 +98,14 @@ function compileLiterals(
   operator: Exclude<FilterOperator, 'matches'>,
   literals: readonly string[],
   caseInsensitive: boolean,
+  operandType: FilterCondition['operandType'],
 ): string {
   const [first = ''] = literals;
-  const literal = (text: string) => literalPattern(text, caseInsensitive);
+  const literal = (text: string) => {
+    if (operandType === 'number') return numberPattern(Number(text));
+    if (operandType === 'dateTime') return dateTimePattern(text);
+    return literalPattern(text, caseInsensitive);
+  };
   switch (operator) {
     case 'equals':
       return literal(first);

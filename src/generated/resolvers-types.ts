@@ -22,6 +22,14 @@ export type Scalars = {
   JSONObject: { input: Record<string, unknown>; output: Record<string, unknown>; }
 };
 
+/** A condition on a `Boolean` field of a typed object. A field the record does not hold matches neither value. */
+export type BooleanFilter = {
+  /** The value is this one. */
+  equals?: InputMaybe<Scalars['Boolean']['input']>;
+  /** The value is one of these (an empty list matches nothing). */
+  in?: InputMaybe<Array<Scalars['Boolean']['input']>>;
+};
+
 /**
  * One condition of a filter. Conditions of a filter are combined with AND. A compiled pattern may be at most
  * 4000 characters long; under `UPSTREAM_MATCHES=exact` only `equals` (case-sensitive) and `matches` can be
@@ -149,7 +157,7 @@ export type CustomerWhere = {
   /** Condition on `email` (record path `email`). */
   email?: InputMaybe<FieldFilter>;
   /** Condition on `id` (record path `_id`). */
-  id?: InputMaybe<FieldFilter>;
+  id?: InputMaybe<IdFilter>;
   /** Condition on `mobile` (record path `mobile`). */
   mobile?: InputMaybe<FieldFilter>;
   /** Condition on `name` (record path `name`). */
@@ -212,9 +220,23 @@ export type DataObjectEdge = {
 };
 
 /**
- * A condition on one field of a typed object. The conditions of a `where`, and those set in one
- * `FieldFilter`, are combined with AND; numbers and booleans compare as their text (`2.5`, `true`). A
- * condition left out or `null` does not filter. The gateway compiles each into the upstream's only
+ * A condition on a `DateTime` field of a typed object, by instant (to the millisecond): it matches the value
+ * stored in UTC (`2024-01-15T00:00:00.000Z` as the gateway writes it, `…00Z`, `…+00:00`), not one stored
+ * with another offset. Both set: AND. No ranges (`before`, `after`): the upstream compares the text with
+ * a regular expression.
+ */
+export type DateTimeFilter = {
+  /** The value is this instant. */
+  equals?: InputMaybe<Scalars['DateTime']['input']>;
+  /** The value is one of these instants (at most 100; an empty list matches nothing). */
+  in?: InputMaybe<Array<Scalars['DateTime']['input']>>;
+};
+
+/**
+ * A condition on a `String` field of a typed object. The conditions of a `where`, and those set in one
+ * `FieldFilter`, are combined with AND (`ID`, `Int`, `Float`, `Boolean` and `DateTime` fields take
+ * `IDFilter`, `IntFilter`, `FloatFilter`, `BooleanFilter` and `DateTimeFilter`: values of their own type).
+ * A condition left out or `null` does not filter. The gateway compiles each into the upstream's only
  * operator, `matches`, from escaped text (at most 4000 characters once compiled); under
  * `UPSTREAM_MATCHES=exact` only `equals` (case-sensitive) and `matches` can be honoured. Refusals are
  * `BAD_USER_INPUT` naming the input.
@@ -273,6 +295,40 @@ export type FilterOperator =
   | 'matches'
   /** The value starts with `value`. Compiled to `<escaped>[\s\S]*`. */
   | 'startsWith';
+
+/**
+ * A condition on a `Float` field of a typed object, by value: `2.5` matches the
+ * values the upstream stores as 2.5, whatever their spelling (trailing zeros, scientific notation),
+ * and no other. Both set: AND. No ranges (`gt`, `lt`): the upstream compares a number's text with a
+ * regular expression, which cannot order every spelling of a number safely.
+ */
+export type FloatFilter = {
+  /** The value equals this number. */
+  equals?: InputMaybe<Scalars['Float']['input']>;
+  /** The value equals one of these numbers (at most 100; an empty list matches nothing). */
+  in?: InputMaybe<Array<Scalars['Float']['input']>>;
+};
+
+/** A condition on an id (`id`, an `ID` field, a reference's `id`): the whole id, as text. Both set: AND. */
+export type IdFilter = {
+  /** The id is this one. */
+  equals?: InputMaybe<Scalars['ID']['input']>;
+  /** The id is one of these (at most 100; an empty list matches nothing). */
+  in?: InputMaybe<Array<Scalars['ID']['input']>>;
+};
+
+/**
+ * A condition on an `Int` field of a typed object, by value: `3` matches the
+ * values the upstream stores as 3, whatever their spelling (trailing zeros, scientific notation),
+ * and no other. Both set: AND. No ranges (`gt`, `lt`): the upstream compares a number's text with a
+ * regular expression, which cannot order every spelling of a number safely.
+ */
+export type IntFilter = {
+  /** The value equals this number. */
+  equals?: InputMaybe<Scalars['Int']['input']>;
+  /** The value equals one of these numbers (at most 100; an empty list matches nothing). */
+  in?: InputMaybe<Array<Scalars['Int']['input']>>;
+};
 
 /** A kind of loan the organization offers. */
 export type LoanType = {
@@ -360,11 +416,11 @@ export type LoanTypeWhere = {
   /** Condition on `description` (record path `description`). */
   description?: InputMaybe<FieldFilter>;
   /** Condition on `id` (record path `_id`). */
-  id?: InputMaybe<FieldFilter>;
+  id?: InputMaybe<IdFilter>;
   /** Condition on `loanType` (record path `loanType`). */
   loanType?: InputMaybe<FieldFilter>;
   /** Condition on `rate` (record path `rate`). */
-  rate?: InputMaybe<FieldFilter>;
+  rate?: InputMaybe<FloatFilter>;
 };
 
 /** Which upstream login to call. */
@@ -594,13 +650,13 @@ export type OrderWhere = {
   /** Condition on the id of the Customer. */
   customer?: InputMaybe<RefFilter>;
   /** Condition on `id` (record path `_id`). */
-  id?: InputMaybe<FieldFilter>;
+  id?: InputMaybe<IdFilter>;
   /** Condition on `number` (record path `number`). */
   number?: InputMaybe<FieldFilter>;
   /** Condition on `status` (record path `status`). */
   status?: InputMaybe<FieldFilter>;
   /** Condition on `total` (record path `total`). */
-  total?: InputMaybe<FieldFilter>;
+  total?: InputMaybe<FloatFilter>;
 };
 
 /** Relay pagination state of a connection. */
@@ -724,7 +780,7 @@ export type QueryOrdersArgs = {
 /** A condition on a reference field: on the id of the referenced object. */
 export type RefFilter = {
   /** Condition on the referenced object's id. */
-  id?: InputMaybe<FieldFilter>;
+  id?: InputMaybe<IdFilter>;
 };
 
 /** What `saveObject` returns. */
@@ -852,6 +908,7 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  BooleanFilter: BooleanFilter;
   CriterionInput: CriterionInput;
   Customer: ResolverTypeWrapper<Omit<Customer, 'metadata'> & { metadata?: Maybe<ResolversTypes['ObjectMetadata']> }>;
   CustomerConnection: ResolverTypeWrapper<Omit<CustomerConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['CustomerEdge']>, nodes: Array<Maybe<ResolversTypes['Customer']>> }>;
@@ -865,12 +922,16 @@ export type ResolversTypes = {
   DataObjectConnection: ResolverTypeWrapper<DataObjectConnectionModel>;
   DataObjectEdge: ResolverTypeWrapper<DataObjectEdgeModel>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
+  DateTimeFilter: DateTimeFilter;
   FieldFilter: FieldFilter;
   FilterInput: FilterInput;
   FilterOperator: FilterOperator;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
+  FloatFilter: FloatFilter;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
+  IDFilter: IdFilter;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
+  IntFilter: IntFilter;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
   JSONObject: ResolverTypeWrapper<Scalars['JSONObject']['output']>;
   LoanType: ResolverTypeWrapper<Omit<LoanType, 'metadata'> & { metadata?: Maybe<ResolversTypes['ObjectMetadata']> }>;
@@ -906,6 +967,7 @@ export type ResolversTypes = {
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
   Boolean: Scalars['Boolean']['output'];
+  BooleanFilter: BooleanFilter;
   CriterionInput: CriterionInput;
   Customer: Omit<Customer, 'metadata'> & { metadata?: Maybe<ResolversParentTypes['ObjectMetadata']> };
   CustomerConnection: Omit<CustomerConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['CustomerEdge']>, nodes: Array<Maybe<ResolversParentTypes['Customer']>> };
@@ -919,11 +981,15 @@ export type ResolversParentTypes = {
   DataObjectConnection: DataObjectConnectionModel;
   DataObjectEdge: DataObjectEdgeModel;
   DateTime: Scalars['DateTime']['output'];
+  DateTimeFilter: DateTimeFilter;
   FieldFilter: FieldFilter;
   FilterInput: FilterInput;
   Float: Scalars['Float']['output'];
+  FloatFilter: FloatFilter;
   ID: Scalars['ID']['output'];
+  IDFilter: IdFilter;
   Int: Scalars['Int']['output'];
+  IntFilter: IntFilter;
   JSON: Scalars['JSON']['output'];
   JSONObject: Scalars['JSONObject']['output'];
   LoanType: Omit<LoanType, 'metadata'> & { metadata?: Maybe<ResolversParentTypes['ObjectMetadata']> };

@@ -1,5 +1,5 @@
 /**
- * A validation rule: `login` must be the only root field of its operation, and not aliased. Otherwise one
+ * A validation rule: `login` must be the only root field of its operation (`__typename` aside), and not aliased. Otherwise one
  * HTTP request could carry fifteen password guesses (`a: login(…) b: login(…) …`), each a separate upstream
  * login, and per-request rate limits would count them as one.
  */
@@ -12,6 +12,9 @@ import { limitError } from '../graphql/errors.ts';
 const LOGIN = 'login';
 /** The schema extension that names the login field once renamed (`src/federation/build-subgraph.ts` sets it). */
 export const LOGIN_FIELD_EXTENSION = 'gatewayLoginField';
+
+/** The meta field any selection set may ask for. */
+const TYPENAME = '__typename';
 
 /** The fields a selection set selects at its own level, through inline fragments and fragment spreads. */
 function rootFields(
@@ -40,7 +43,11 @@ export function singleLoginRule(context: ValidationContext): ASTVisitor {
   return {
     OperationDefinition(operation) {
       if (operation.operation !== OperationTypeNode.MUTATION) return;
-      const fields = rootFields(operation.selectionSet, context, new Set());
+      // `__typename` costs nothing and GraphQL Code Generator's client preset adds it to every selection set
+      // (`addTypenameSelectionDocumentTransform`): beside `login` it is no second login.
+      const fields = rootFields(operation.selectionSet, context, new Set()).filter(
+        (field) => field.name.value !== TYPENAME,
+      );
       const renamed: unknown = context.getSchema().extensions[LOGIN_FIELD_EXTENSION];
       const login = typeof renamed === 'string' ? renamed : LOGIN;
       const logins = fields.filter((field) => field.name.value === login);

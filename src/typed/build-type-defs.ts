@@ -12,15 +12,17 @@ import {
   type TypeRef,
 } from './object-type-spec.ts';
 import { withIndefiniteArticle } from './indefinite-article.ts';
+import { FILTER_INPUT_NAMES, filterInputOf, TYPED_FILTER_SDL } from './filter-inputs.ts';
 
 /** The input types every typed `where` shares. */
-export const SHARED_FILTER_TYPES = ['FieldFilter', 'RefFilter'] as const;
+export const SHARED_FILTER_TYPES = FILTER_INPUT_NAMES;
 
 const SHARED_SDL = `
 """
-A condition on one field of a typed object. The conditions of a \`where\`, and those set in one
-\`FieldFilter\`, are combined with AND; numbers and booleans compare as their text (\`2.5\`, \`true\`). A
-condition left out or \`null\` does not filter. The gateway compiles each into the upstream's only
+A condition on a \`String\` field of a typed object. The conditions of a \`where\`, and those set in one
+\`FieldFilter\`, are combined with AND (\`ID\`, \`Int\`, \`Float\`, \`Boolean\` and \`DateTime\` fields take
+\`IDFilter\`, \`IntFilter\`, \`FloatFilter\`, \`BooleanFilter\` and \`DateTimeFilter\`: values of their own type).
+A condition left out or \`null\` does not filter. The gateway compiles each into the upstream's only
 operator, \`matches\`, from escaped text (at most ${MAX_COMPILED_PATTERN_LENGTH} characters once compiled); under
 \`UPSTREAM_MATCHES=exact\` only \`equals\` (case-sensitive) and \`matches\` can be honoured. Refusals are
 \`BAD_USER_INPUT\` naming the input.
@@ -66,9 +68,9 @@ input RefFilter {
   """
   Condition on the referenced object's id.
   """
-  id: FieldFilter
+  id: IDFilter
 }
-`;
+${TYPED_FILTER_SDL}`;
 
 /** A GraphQL string literal: JSON's string escapes are GraphQL's. */
 const doc = (text: string): string => JSON.stringify(text);
@@ -99,7 +101,7 @@ function whereLines(spec: ObjectTypeSpec): string[] {
     if (field.kind === 'ref')
       return `  ${doc(`Condition on the id of the ${field.target}.`)}\n  ${field.name}: RefFilter`;
     const path = field.kind === 'id' ? '_id' : field.path;
-    return `  ${doc(`Condition on \`${field.name}\` (record path \`${path}\`).`)}\n  ${field.name}: FieldFilter`;
+    return `  ${doc(`Condition on \`${field.name}\` (record path \`${path}\`).`)}\n  ${field.name}: ${filterInputOf(field)}`;
   });
 }
 

@@ -3,7 +3,18 @@
  * result coercion on purpose: `"12"` is not an `Int` and `12` is not a `String`, because a front-end that
  * trusts the declared type must not receive a silently converted value.
  */
+import { DateTimeResolver } from 'graphql-scalars';
 import type { TypeRef } from './object-type-spec.ts';
+
+/** Whether the `DateTime` scalar can serve `text` (an RFC 3339 date-time with a time zone). */
+function isDateTime(text: string): boolean {
+  try {
+    DateTimeResolver.serialize(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** The value to serve, or a description of what was received instead. */
 export type CheckedValue = { ok: true; value: unknown } | { ok: false; received: string };
@@ -47,6 +58,9 @@ function checkScalar(value: unknown, name: string): CheckedValue {
       return typeof value === 'number' && Number.isFinite(value) ? ok(value) : bad;
     case 'Boolean':
       return typeof value === 'boolean' ? ok(value) : bad;
+    case 'DateTime':
+      // RFC 3339 with a time zone, as the `DateTime` scalar serves it (normalised to UTC).
+      return typeof value === 'string' && isDateTime(value) ? ok(value) : bad;
     case 'JSONObject':
       return typeof value === 'object' && value !== null && !Array.isArray(value) ? ok(value) : bad;
     default:

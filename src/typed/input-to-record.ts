@@ -9,13 +9,22 @@ import { printTypeRef, type FieldSpec, type ObjectTypeSpec } from './object-type
 
 type RecordField = Exclude<FieldSpec, { kind: 'id' }>;
 
+/**
+ * A coerced input value as the upstream stores it: the `DateTime` scalar parses to a `Date`, stored as the
+ * UTC text `toISOString()` writes (what `DateTimeFilter` matches), in lists too.
+ */
+function storedValue(value: unknown): unknown {
+  if (value instanceof Date) return value.toISOString();
+  return Array.isArray(value) ? value.map(storedValue) : value;
+}
+
 /** The fields of `spec` the input names (left-out fields are `undefined`), with their values. */
 function givenFields(input: Record<string, unknown>, spec: ObjectTypeSpec): [RecordField, unknown][] {
   const given: [RecordField, unknown][] = [];
   for (const field of spec.fields) {
     if (field.kind === 'id' || !Object.hasOwn(input, field.name)) continue;
     const value = input[field.name];
-    if (value !== undefined) given.push([field, value]);
+    if (value !== undefined) given.push([field, storedValue(value)]);
   }
   if (given.length === 0) throw badUserInput('"input" must name at least one field.', 'input');
   return given;

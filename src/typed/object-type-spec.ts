@@ -6,7 +6,16 @@ import type { ObjectTypeDefinitionNode } from 'graphql';
 import type { DerivedNames } from './derive-names.ts';
 
 /** The scalars a typed field may declare. */
-export const FIELD_SCALARS = ['ID', 'String', 'Int', 'Float', 'Boolean', 'JSON', 'JSONObject'] as const;
+export const FIELD_SCALARS = [
+  'ID',
+  'String',
+  'Int',
+  'Float',
+  'Boolean',
+  'DateTime',
+  'JSON',
+  'JSONObject',
+] as const;
 
 /** One of {@link FIELD_SCALARS}. */
 export type FieldScalar = (typeof FIELD_SCALARS)[number];

@@ -5,14 +5,30 @@ import { badUserInput } from '../graphql/errors.ts';
 import { compileFilter } from '../resolvers/compile-filter.ts';
 import { isJsonObject } from '../upstream/response-schemas.ts';
 import type { Criterion } from '../upstream/types.ts';
+import { filterInputOf, operandTypeOf, type FilterInputName } from './filter-inputs.ts';
 import { isFilterable, type ObjectTypeSpec } from './object-type-spec.ts';
 
-/** The `FieldFilter` fields that take one text, in the order their criteria are sent. */
+/** The filter fields that take one operand, in the order their criteria are sent (each input has some). */
 const TEXT_OPERATORS = ['matches', 'equals', 'contains', 'startsWith', 'endsWith'] as const;
 
-/** The conditions of one `FieldFilter` (at `source` in the `where`) on a record path. */
-function filterConditions(fieldName: string, filter: unknown, source: string): FilterCondition[] {
+/** A typed operand as the text `matches` compares: numbers and booleans as JSON (and JavaScript) write them. */
+function operandText(value: unknown): string | undefined {
+  // The `DateTime` scalar parses to a `Date`: written as the gateway writes instants.
+  if (value instanceof Date) return value.toISOString();
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+    ? String(value)
+    : undefined;
+}
+
+/** The conditions of one filter input (at `source` in the `where`) on a record path. */
+function filterConditions(
+  fieldName: string,
+  filter: unknown,
+  source: string,
+  input: FilterInputName,
+): FilterCondition[] {
   if (!isJsonObject(filter)) return [];
+  const operandType = operandTypeOf(input);
   const caseInsensitive = filter.caseInsensitive === true;
   const condition = (operator: FilterOperator, value: string | null, values: string[] | null) => ({
     fieldName,
@@ -21,6 +37,7 @@ function filterConditions(fieldName: string, filter: unknown, source: string): F
     values,
     // `caseInsensitive` applies to the literal operators of the same filter, never to its `matches`.
     caseInsensitive: operator !== 'matches' && caseInsensitive,
+    ...(operandType === undefined ? {} : { operandType }),
     at: {
       value: `${source}.${operator}`,
       values: `${source}.in`,
@@ -28,12 +45,16 @@ function filterConditions(fieldName: string, filter: unknown, source: string): F
     },
   });
   const out: FilterCondition[] = [];
+  // GraphQL coerced each operand to the input's type: text (`String`, `ID`), a number, a boolean, a `Date`.
   for (const operator of TEXT_OPERATORS) {
-    const value = filter[operator];
-    if (typeof value === 'string') out.push(condition(operator, value, null));
+    const value = operandText(filter[operator]);
+    if (value !== undefined) out.push(condition(operator, value, null));
   }
   const values = filter.in;
-  if (Array.isArray(values)) out.push(condition('in', null, values.map(String)));
+  if (Array.isArray(values)) {
+    const texts = values.map((v) => operandText(v) ?? '');
+    out.push(condition('in', null, texts));
+  }
   if (caseInsensitive && out.every((c) => c.operator === 'matches')) {
     // Alone (or with `matches` only) it would silently change nothing.
     throw badUserInput(
@@ -63,9 +84,10 @@ export function whereToCriteria(
       const source = `where.${field.name}`;
       if (field.kind === 'ref') {
         if (isJsonObject(condition))
-          conditions.push(...filterConditions(field.path, condition.id, `${source}.id`));
+          conditions.push(...filterConditions(field.path, condition.id, `${source}.id`, 'IDFilter'));
       } else {
-        conditions.push(...filterConditions(field.kind === 'id' ? '_id' : field.path, condition, source));
+        const path = field.kind === 'id' ? '_id' : field.path;
+        conditions.push(...filterConditions(path, condition, source, filterInputOf(field)));
       }
     }
   }

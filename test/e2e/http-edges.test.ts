@@ -167,7 +167,11 @@ describe('headers of /graphql', () => {
     ['a validation error', () => fetch(h.graphqlUrl, jsonPost('{"query":"{ nope }"}'))],
     ['a malformed body', () => fetch(h.graphqlUrl, jsonPost('{nope'))],
     ['a wrong method', () => fetch(h.graphqlUrl, { method: 'DELETE' })],
-    ['a GET refused by CSRF prevention', () => fetch(`${h.graphqlUrl}?query=%7Bme%7Busername%7D%7D`)],
+    ['a GET query without a preflight header', () => fetch(`${h.graphqlUrl}?query=%7Bme%7Busername%7D%7D`)],
+    [
+      'a mutation refused over GET',
+      () => fetch(`${h.graphqlUrl}?query=${encodeURIComponent('mutation { logout }')}`),
+    ],
     ['the landing page', () => fetch(h.graphqlUrl, { headers: { accept: 'text/html' } })],
   ];
 

@@ -76,8 +76,8 @@ it('should keep credentials sent in URLs and headers, and the Redis password, ou
     { headers: { authorization: `Bearer ${token}`, 'apollo-require-preflight': 'true' } },
   );
   expect(get.status).toBe(200);
-  // A GET that fails before GraphQL runs (no preflight header) is logged too.
-  await fetch(`${h.graphqlUrl}?query=${encodeURIComponent('{ me { username } }')}&password=pw-csrf`);
+  // A GET that fails before GraphQL runs (a mutation, which only POST may carry) is logged too.
+  await fetch(`${h.graphqlUrl}?query=${encodeURIComponent('mutation { logout }')}&password=pw-csrf`);
 
   const redisLines: string[] = [];
   const redisLog = new PassThrough();

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { readEmulatorConfig } from '../../emulator/emulator-config.ts';
 import { startProcess, stopProcess } from '../support/child-process.ts';
 import { EMULATOR_MAIN, startEmulatorCommand } from '../support/emulator-command.ts';
+import { DEMO_OBJECTS_DIR } from '../support/object-fixtures.ts';
 
 /** Runs the command with the given environment (no port: it must fail before it listens). */
 function run(env: Record<string, string>) {
@@ -54,7 +55,8 @@ describe('npm run emulator', () => {
 
 describe('readEmulatorConfig', () => {
   it('should default to port 4010 on 127.0.0.1, plain wrapper, regex, page0 and no faults', () => {
-    expect(readEmulatorConfig({})).toEqual({
+    // A folder of the demo types only: the shipped schema/objects/ may hold a team's own.
+    expect(readEmulatorConfig({ OBJECT_TYPES_DIR: DEMO_OBJECTS_DIR })).toEqual({
       port: 4010,
       host: '127.0.0.1',
       wrapper: 'plain',

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDeclaredObjectNames } from '../../emulator/store/declared-object-names.ts';
 import { readEmulatorConfig } from '../../emulator/emulator-config.ts';
 import { stopProcess } from '../support/child-process.ts';
+import { DEMO_OBJECTS_DIR } from '../support/object-fixtures.ts';
 import { startEmulatorCommand, type EmulatorCommand } from '../support/emulator-command.ts';
 
 const THING = 'com.probe.Thing';
@@ -100,8 +101,8 @@ describe('the object types an emulator serves', () => {
     ).toEqual(['com.acme.Invoice', 'a.B']);
   });
 
-  it('should serve no extra type for the shipped schema/objects/, which declares only the demo types', () => {
-    expect(readEmulatorConfig({}).objectTypes).toBeUndefined();
+  it('should serve no extra type for a folder that declares only the demo types', () => {
+    expect(readEmulatorConfig({ OBJECT_TYPES_DIR: DEMO_OBJECTS_DIR }).objectTypes).toBeUndefined();
   });
 
   it('should refuse an EMULATOR_OBJECT_TYPES entry that is not an object name, naming the setting', () => {

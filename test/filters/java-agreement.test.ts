@@ -9,8 +9,12 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compileCriteria, type FilterOperator } from '../../src/filters/compile-criteria.ts';
 import { NOTHING } from '../../src/filters/literal-pattern.ts';
+import { dateTimePattern } from '../../src/filters/date-time-pattern.ts';
+import { numberPattern } from '../../src/filters/number-pattern.ts';
 import { createPatternGuard } from '../../src/upstream/pattern-guard.ts';
 import { ensureDebianPackage } from '../support/debian-package.ts';
+import { utcSpellings } from '../support/date-time-spellings.ts';
+import { spellings } from '../support/number-spellings.ts';
 
 beforeAll(async () => {
   const installed = await ensureDebianPackage({ binary: 'java', packageName: 'openjdk-17-jdk-headless' });
@@ -74,5 +78,32 @@ describe("agreement with Java's String.matches", () => {
     });
     expect(disagreements).toEqual([]);
     expect(java.filter(Boolean).length).toBeGreaterThan(pairs.length / 10);
+  });
+
+  it("should match a typed number or DateTime filter's pattern in Java exactly where JavaScript does", () => {
+    const number = fc.oneof(
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.constantFrom(0, -0, 2.5, 25, 0.25, 3, 30, 1e21, 1e-7),
+      fc.integer({ min: -300, max: 300 }).map((n) => n / 10),
+    );
+    const pairs: [string, string][] = [];
+    for (const [filter, other] of fc.sample(fc.tuple(number, number), { numRuns: 150, seed: 21 })) {
+      for (const text of [...spellings(filter), ...spellings(other)])
+        pairs.push([numberPattern(filter), text]);
+    }
+    // And a typed DateTime filter's, against UTC spellings of the same and of nearby instants.
+    const instant = fc.integer({ min: 0, max: 4_102_444_800_000 });
+    const apart = fc.constantFrom(0, 1, 1000, 3_600_000);
+    for (const [filter, delta] of fc.sample(fc.tuple(instant, apart), { numRuns: 100, seed: 21 })) {
+      const pattern = dateTimePattern(new Date(filter).toISOString());
+      for (const text of [...utcSpellings(filter), ...utcSpellings(filter + delta)])
+        pairs.push([pattern, text]);
+    }
+    const java = javaMatches(pairs);
+    const disagreements = pairs.filter(
+      ([pattern, text], i) => java[i] !== new RegExp(`^(?:${pattern})$`).test(text),
+    );
+    expect(disagreements).toEqual([]);
+    expect(java.filter(Boolean).length).toBeGreaterThan(pairs.length / 3);
   });
 });

@@ -164,6 +164,15 @@ describe('hostile operations', () => {
     const answer = await h.post(query);
     expect(codesOf(answer)).toEqual(['LOGIN_NOT_ALONE']);
   });
+
+  // GraphQL Code Generator's client preset (`addTypenameSelectionDocumentTransform`) writes it so.
+  it('should take a login beside __typename, which is no second login', async () => {
+    const answer = await h.post(
+      'mutation { __typename login(username: "demo", password: "demo-password") { __typename token } }',
+    );
+    expect(answer.errors).toBeUndefined();
+    expect(answer.data).toMatchObject({ __typename: 'Mutation', login: { __typename: 'LoginPayload' } });
+  });
 });
 
 describe('ordinary operations', () => {

@@ -37,18 +37,51 @@ describe('HTTP surface', () => {
     expect(html).toContain('query LoanTypes');
   });
 
-  it('should refuse a GET query without a CSRF preflight header', async () => {
-    const response = await h.fetch(`${h.graphqlUrl}?query=${encodeURIComponent('{ me { username } }')}`);
-    expect(response.status).toBe(400);
+  // urql sends queries as GET with no custom header; the gateway's only credential is a Bearer token a page
+  // must add itself, so a GET carries nothing a cross-site page could abuse (docs/design.md, "CSRF").
+  it('should answer a GET query that carries no preflight header, as urql sends it', async () => {
+    const response = await h.fetch(`${h.graphqlUrl}?query=${encodeURIComponent('{ me { username } }')}`, {
+      headers: { accept: 'application/graphql-response+json, application/json' },
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ data: { me: null } });
   });
 
-  it('should answer a GET query that carries the preflight header', async () => {
+  it('should still answer a GET query that carries the preflight header', async () => {
     const response = await h.fetch(`${h.graphqlUrl}?query=${encodeURIComponent('{ me { username } }')}`, {
       headers: { 'apollo-require-preflight': 'true' },
     });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ data: { me: null } });
   });
+
+  it('should refuse a mutation over GET with 405, preflight header or not', async () => {
+    const login = 'mutation { login(username: "demo", password: "demo-password") { token } }';
+    for (const headers of [{}, { 'apollo-require-preflight': 'true' }]) {
+      const response = await h.fetch(`${h.graphqlUrl}?query=${encodeURIComponent(login)}`, { headers });
+      expect(response.status).toBe(405);
+      expect(response.headers.get('allow')).toBe('POST');
+      expect(JSON.stringify(await response.json())).not.toContain('token"');
+    }
+  });
+
+  it.each([
+    ['text/plain', 'text/plain', 400, 'BAD_REQUEST'],
+    ['a form', 'application/x-www-form-urlencoded', 415, 'UNSUPPORTED_MEDIA_TYPE'],
+    ['multipart', 'multipart/form-data; boundary=x', 415, 'UNSUPPORTED_MEDIA_TYPE'],
+  ])(
+    'should run no operation POSTed as %s, which a cross-site form can send',
+    async (_label, type, status, code) => {
+      const query = 'mutation { login(username: "demo", password: "demo-password") { token } }';
+      const response = await h.fetch(h.graphqlUrl, {
+        method: 'POST',
+        headers: { 'content-type': type },
+        body: JSON.stringify({ query }),
+      });
+      expect(response.status).toBe(status);
+      expect(await response.json()).toMatchObject({ errors: [{ extensions: { code, blame: 'caller' } }] });
+    },
+  );
 
   it('should refuse batched requests', async () => {
     const response = await h.fetch(h.graphqlUrl, {

@@ -1,6 +1,7 @@
 /**
- * `npm run objects:infer` against the emulator: the file it writes for `com.example.Order` is the shipped
- * `schema/objects/order.graphql` (same fields, types and references), and passes the gateway's checks.
+ * `npm run objects:infer` against the emulator: the file it writes for `com.example.Order` is the demo
+ * `order.graphql` (the tests' copy, test/support/fixtures/demo-objects/: same fields, types and
+ * references), and passes the gateway's checks.
  */
 import { execFile } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { Kind, parse, print, type ObjectTypeDefinitionNode } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
 import { buildSchema } from '../../src/graphql/schema.ts';
+import { DEMO_OBJECTS_DIR } from '../support/object-fixtures.ts';
 
 const SCRIPT = new URL('../../scripts/objects-infer.ts', import.meta.url).pathname;
 
@@ -69,7 +71,7 @@ describe('npm run objects:infer', () => {
       /wrote .*order\.graphql: Order with 4 fields \(1 references\) from 200 of 250 records/,
     );
     const written = readFileSync(out, 'utf8');
-    expect(shape(written)).toEqual(shape(readFileSync('schema/objects/order.graphql', 'utf8')));
+    expect(shape(written)).toEqual(shape(readFileSync(join(DEMO_OBJECTS_DIR, 'order.graphql'), 'utf8')));
     expect(shape(written)).toEqual([
       'id: ID!',
       'number: String!',
@@ -86,7 +88,7 @@ describe('npm run objects:infer', () => {
   it('should write a file the gateway starts with in place of the shipped one', async () => {
     const objects = mkdtempSync(join(tmpdir(), 'objects-infer-schema-'));
     for (const f of ['customer.graphql', 'loan-type.graphql'])
-      copyFileSync(join('schema/objects', f), join(objects, f));
+      copyFileSync(join(DEMO_OBJECTS_DIR, f), join(objects, f));
     const run = await infer(['com.example.Order', '--out', join(objects, 'order.graphql'), '--sample', '20']);
     expect(run.code).toBe(0);
     const schema = buildSchema({ objectsDir: objects });
@@ -128,7 +130,7 @@ describe('npm run objects:infer', () => {
   });
 
   it('should not replace an existing file without --force', async () => {
-    const run = await infer(['com.example.Order', '--out', 'schema/objects/order.graphql']);
+    const run = await infer(['com.example.Order', '--out', join(DEMO_OBJECTS_DIR, 'order.graphql')]);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/exists: pass --force/);
   });

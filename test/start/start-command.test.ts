@@ -5,18 +5,31 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { DEMO_OBJECTS_DIR } from '../support/object-fixtures.ts';
 
 const MAIN = new URL('../../src/main.ts', import.meta.url).pathname;
+const ROOT = new URL('../../', import.meta.url).pathname;
+
+/** `npm start` as package.json spells it (its Node flags and launcher), run by this Node without npm. */
+function npmStartArgs(): string[] {
+  const scripts = (
+    JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }
+  ).scripts;
+  const [command, ...args] = scripts.start.split(' ');
+  if (command !== 'node') throw new Error(`npm start no longer runs node: ${scripts.start}`);
+  return args;
+}
 const SECRET = 's'.repeat(40);
 
 /** Starts the command; `ready` resolves with stdout once it printed its banner, or once it exited. */
-function start(env: Record<string, string>) {
-  const child = spawn(process.execPath, [MAIN], {
+function start(env: Record<string, string>, args: string[] = [MAIN]) {
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -133,6 +146,9 @@ describe('npm start in development', () => {
       const emulatorUrl = /Upstream: +embedded emulator at (\S+)/.exec(stdout)?.[1] ?? '';
       expect(emulatorUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(emulatorUrl).not.toBe('http://127.0.0.1:4010');
+      expect(stdout).toMatch(
+        /^Data: +in memory, lost at exit \(EMULATOR_DATA_FILE=<file> keeps it across restarts\)$/m,
+      );
       gateway.child.kill('SIGTERM');
       expect((await gateway.exited)[0]).toBe(0);
     } finally {
@@ -172,7 +188,7 @@ async function graphql(url: string, query: string, token?: string): Promise<Reco
 describe('npm start with a type declared only in the object types folder', () => {
   it('should save an object of the fresh type on the embedded emulator and read it back', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'team-objects-'));
-    cpSync('schema/objects', dir, { recursive: true });
+    cpSync(DEMO_OBJECTS_DIR, dir, { recursive: true });
     writeFileSync(
       join(dir, 'invoice.graphql'),
       'type Invoice @dataObject(name: "com.acme.Invoice") { id: ID! number: String total: Float }\n',
@@ -198,5 +214,52 @@ describe('npm start with a type declared only in the object types folder', () =>
     expect(read).toEqual({ invoice: { id, number: 'INV-1', total: 12.5 }, invoices: { totalCount: 1 } });
     gateway.child.kill('SIGTERM');
     expect((await gateway.exited)[0]).toBe(0);
+  });
+});
+
+describe('npm start with EMULATOR_DATA_FILE', () => {
+  it('should keep what was saved across a restart of the real start command, and say where', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'start-data-'));
+    const file = join(dir, 'emulator-data.json');
+    const LOGIN = 'mutation { login(username: "demo", password: "demo-password") { token } }';
+    try {
+      const first = start(
+        { PORT: '0', EMULATOR_DATA_FILE: file, OBJECT_TYPES_DIR: DEMO_OBJECTS_DIR },
+        npmStartArgs(),
+      );
+      const firstOut = await first.ready();
+      expect(firstOut).toContain(`Data:             kept in ${file} across restarts (EMULATOR_DATA_FILE)`);
+      const firstUrl = graphqlUrl(firstOut);
+      let token = ((await graphql(firstUrl, LOGIN)).login as { token: string }).token;
+      const saved = await graphql(
+        firstUrl,
+        'mutation { saveLoanType(input: { loanType: "kept across restarts", rate: 4.25 }) { id } }',
+        token,
+      );
+      const id = (saved.saveLoanType as { id: string }).id;
+      first.child.kill('SIGTERM');
+      expect((await first.exited)[0]).toBe(0);
+      expect(existsSync(file)).toBe(true);
+
+      const second = start(
+        { PORT: '0', EMULATOR_DATA_FILE: file, OBJECT_TYPES_DIR: DEMO_OBJECTS_DIR },
+        npmStartArgs(),
+      );
+      const secondUrl = graphqlUrl(await second.ready());
+      token = ((await graphql(secondUrl, LOGIN)).login as { token: string }).token;
+      const read = await graphql(
+        secondUrl,
+        `{ loanType(id: "${id}") { id loanType rate } loanTypes { totalCount } }`,
+        token,
+      );
+      expect(read).toEqual({
+        loanType: { id, loanType: 'kept across restarts', rate: 4.25 },
+        loanTypes: { totalCount: 31 },
+      });
+      second.child.kill('SIGTERM');
+      expect((await second.exited)[0]).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -4,6 +4,7 @@
  */
 import { startHttpProcess, type RunningProcess } from './child-process.ts';
 import { freePort } from './free-port.ts';
+import { DEMO_OBJECTS_DIR } from './object-fixtures.ts';
 
 /** A running gateway command. */
 export interface GatewayCommand {
@@ -45,6 +46,8 @@ export async function startGatewayCommand(options: GatewayCommandOptions): Promi
       SERVER_URL: upstreamUrl,
       APPLICATION_CODE: 'demo',
       ORGANIZATION_CODE: 'acme',
+      // The tests' own copy of the demo types: a team's types in schema/objects/ change no test.
+      OBJECT_TYPES_DIR: DEMO_OBJECTS_DIR,
       ...options.env,
     },
     readyUrl: `${baseUrl}/healthz`,

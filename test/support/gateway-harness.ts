@@ -11,6 +11,7 @@ import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../..
 import { createGateway, type Gateway } from '../../src/app/create-gateway.ts';
 import { injectFetch, type InjectFetch } from './inject-fetch.ts';
 import { lateBound } from './late-bound.ts';
+import { DEMO_OBJECTS_DIR } from './object-fixtures.ts';
 import { postGraphql, type GraphqlAnswer } from './post-graphql.ts';
 
 /** The base URL of a gateway that does not listen (`.invalid` never resolves: RFC 2606). */
@@ -62,6 +63,8 @@ export async function startGateway(
     SERVER_URL: upstreamUrl,
     // A refused login answers at once; the tests of the minimum time set it.
     LOGIN_FAILURE_MIN_MS: '0',
+    // The tests' own copy of the demo types: a team's types in schema/objects/ change no test.
+    OBJECT_TYPES_DIR: DEMO_OBJECTS_DIR,
     ...options.env,
   });
   const gateway = await createGateway({

@@ -47,6 +47,8 @@ type Filter = {
   endsWith?: string;
   caseInsensitive?: boolean;
 } | null;
+/** `IDFilter`, `IntFilter`, `FloatFilter`, `BooleanFilter`: operands of the field's own type. */
+type ValueFilter<T> = { equals?: T; in?: T[] } | null;
 interface PageVariables<W> {
   where?: W;
   first?: number;
@@ -66,7 +68,12 @@ export const LoanTypeDocument: TypedDocumentNode<{ loanType: LoanTypeResult | nu
 
 export const LoanTypesDocument: TypedDocumentNode<
   { loanTypes: Page<LoanTypeResult> },
-  PageVariables<{ id?: Filter; loanType?: Filter; description?: Filter; rate?: Filter }>
+  PageVariables<{
+    id?: ValueFilter<string>;
+    loanType?: Filter;
+    description?: Filter;
+    rate?: ValueFilter<number>;
+  }>
 > = gql`
   query LoanTypes($where: LoanTypeWhere, $first: Int, $after: String, $last: Int, $before: String) {
     loanTypes(where: $where, first: $first, after: $after, last: $last, before: $before) {
@@ -94,7 +101,7 @@ export const CustomersDocument: TypedDocumentNode<
 
 export const OrdersDocument: TypedDocumentNode<
   { orders: Page<OrderResult> },
-  PageVariables<{ status?: Filter; customer?: { id?: Filter } | null; number?: Filter }>
+  PageVariables<{ status?: Filter; customer?: { id?: ValueFilter<string> } | null; number?: Filter }>
 > = gql`
   query Orders($where: OrderWhere, $first: Int, $after: String) {
     orders(where: $where, first: $first, after: $after) {

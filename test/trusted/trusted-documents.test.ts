@@ -87,6 +87,36 @@ describe('a request naming a trusted document', () => {
     expect(await response.json()).toEqual({ data: { loanTypes: { totalCount: 30 } } });
   });
 
+  // What urql's and Relay's persisted GETs and Apollo's `useGETForHashedQueries` send: no preflight header.
+  it.each([
+    ['documentId', () => `documentId=${encodeURIComponent(idOf(LOAN_TYPES))}`],
+    [
+      'extensions.persistedQuery',
+      () => {
+        const hash = idOf(LOAN_TYPES).replace(/^sha256:/, '');
+        const extensions = JSON.stringify({ persistedQuery: { version: 1, sha256Hash: hash } });
+        return `operationName=LoanTypeCount&extensions=${encodeURIComponent(extensions)}`;
+      },
+    ],
+  ])('should run the document named by %s in a GET without a preflight header', async (_label, search) => {
+    const token = await login(only);
+    const response = await fetch(`${only.graphqlUrl}?${search()}`, {
+      headers: { authorization: `Bearer ${token}`, accept: 'application/graphql-response+json' },
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ data: { loanTypes: { totalCount: 30 } } });
+  });
+
+  it('should refuse by GET, without a preflight header, a text no manifest holds', async () => {
+    const token = await login(only);
+    const text = '{ loanTypes(first: 2) { totalCount } }';
+    const response = await fetch(`${only.graphqlUrl}?query=${encodeURIComponent(text)}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual(refused('PERSISTED_QUERY_NOT_IN_LIST'));
+  });
+
   it("should run the document of Apollo Client's persisted-query hash, never sending the text", async () => {
     const token = await login(only);
     const sent: unknown[] = [];

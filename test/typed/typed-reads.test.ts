@@ -278,7 +278,7 @@ describe('values checked against the declared types', () => {
     const id = saved.data!.saveObject.id;
     const result = await h.client(token).query({
       query: LoanTypesDocument,
-      variables: { first: 3, where: { id: { matches: `${id}|${loanIds[0]!}` } } },
+      variables: { first: 3, where: { id: { in: [id, loanIds[0]!] } } },
     });
     const nodes = result.data!.loanTypes.nodes;
     expect(nodes).toHaveLength(2);

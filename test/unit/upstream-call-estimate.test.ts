@@ -12,11 +12,12 @@ import { estimateUpstreamCalls } from '../../src/limits/upstream-call-estimate.t
 import { upstreamCallKinds } from '../../src/limits/upstream-call-kinds.ts';
 import { encodeCursor } from '../../src/objects/paging.ts';
 import { buildSchema } from '../../src/graphql/schema.ts';
+import { DEMO_OBJECTS_DIR } from '../support/object-fixtures.ts';
 import * as operations from '../support/operations.ts';
 import * as typedOperations from '../support/typed-operations.ts';
 import { sampleVariables } from '../support/sample-variables.ts';
 
-const schema = buildSchema();
+const schema = buildSchema({ objectsDir: DEMO_OBJECTS_DIR });
 const kinds = upstreamCallKinds(schema);
 const pageLimits = { defaultPageSize: 20, maxPageSize: 100 };
 /** The default of `MAX_UPSTREAM_CALLS_PER_REQUEST`. */
