@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('../', import.meta.url));
 const cli = fileURLToPath(new URL('../node_modules/@graphql-codegen/cli/cjs/bin.js', import.meta.url));
 
-const run = spawnSync(process.execPath, [cli, '--config', 'codegen.ts', '--check'], {
+const run = spawnSync(process.execPath, [cli, '--config', 'codegen.yml', '--check'], {
   cwd: root,
   stdio: 'inherit',
 });

@@ -1,7 +1,7 @@
 /**
  * The gateway's whole schema as SDL, built exactly as the server builds it (generic SDL + typed API).
  *
- * - GraphQL Code Generator loads this module as its `schema` (codegen.ts), so the generated resolver types
+ * - GraphQL Code Generator loads this module as its `schema` (codegen.yml), so the generated resolver types
  *   and `npm run check:codegen` cover the typed API too.
  * - `npm run schema:print > schema.graphql` writes it for front-end tools (GraphQL Code Generator's client
  *   preset, IDE plugins) that work from a file instead of the introspection endpoint.

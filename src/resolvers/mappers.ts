@@ -1,6 +1,6 @@
 /**
  * What resolvers pass around before the schema's types: upstream records with the little context they need.
- * GraphQL Code Generator maps the schema's types to these (`codegen.ts`, `mappers`).
+ * GraphQL Code Generator maps the schema's types to these (`codegen.yml`, `mappers`).
  */
 import type { UpstreamRecord } from '../upstream/types.ts';
 

@@ -1,6 +1,6 @@
 /**
  * The example front-end's persisted-documents manifest, as GraphQL Code Generator's client preset writes it
- * with its `addTypenameSelectionDocumentTransform` (codegen.ts): every document asks for `__typename`
+ * with its `addTypenameSelectionDocumentTransform` (codegen.yml, scripts/codegen-add-typename.ts): every document asks for `__typename`
  * wherever Apollo Client would have added it, so Apollo's cache normalises answers to documents the gateway
  * runs from the manifest (`LoanType:<id>` entries, not only `ROOT_QUERY`).
  */
