@@ -7,7 +7,7 @@
  * `Int` and `ID` positions are left alone: graphql-js refuses an `Int` beyond 32 bits itself, and an `ID`
  * keeps an integer literal's digits as text.
  */
-import { GraphQLError, getNamedType, type ASTVisitor, type ValidationContext } from 'graphql';
+import { GraphQLError, type ASTVisitor, type ValidationContext } from 'graphql';
 import type { FloatValueNode, IntValueNode } from 'graphql';
 import { ErrorCode } from '../graphql/error-codes.ts';
 import { numberLoss, numberLossMessage } from '../graphql/number-loss.ts';
@@ -15,11 +15,28 @@ import { numberLoss, numberLossMessage } from '../graphql/number-loss.ts';
 /** Scalars whose literals never become a double. */
 const KEPT_EXACT: ReadonlySet<string> = new Set(['Int', 'ID']);
 
+/**
+ * The name of the named type under `type`'s list and non-null wrappers, read by shape: graphql-js's own
+ * `getNamedType` checks `instanceof`, which throws (outside production) when the schema's types come from
+ * another copy of graphql-js than this module's (the test runner loads graphql-js both as ESM and as CJS),
+ * and this rule needs only the name.
+ */
+function namedTypeName(type: unknown): string | undefined {
+  let current: unknown = type;
+  while (typeof current === 'object' && current !== null && 'ofType' in current) current = current.ofType;
+  return typeof current === 'object' &&
+    current !== null &&
+    'name' in current &&
+    typeof current.name === 'string'
+    ? current.name
+    : undefined;
+}
+
 /** The rule, for Apollo Server's `validationRules`. */
 export function exactNumbersRule(context: ValidationContext): ASTVisitor {
   const check = (node: IntValueNode | FloatValueNode) => {
-    const type = context.getInputType();
-    if (type !== null && type !== undefined && KEPT_EXACT.has(getNamedType(type).name)) return;
+    const name = namedTypeName(context.getInputType());
+    if (name !== undefined && KEPT_EXACT.has(name)) return;
     const loss = numberLoss(node.value);
     if (loss === undefined) return;
     context.reportError(
