@@ -22,9 +22,8 @@ import { isSpanContextValid, trace } from '@opentelemetry/api';
 import { GraphQLInstrumentation } from '@opentelemetry/instrumentation-graphql';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
-import { NodeSDK, core } from '@opentelemetry/sdk-node';
-// Not re-exported by the package: the very function the SDK reads `OTEL_PROPAGATORS` with.
-import { getPropagatorFromEnv } from '@opentelemetry/sdk-node/build/src/utils.js';
+import { getPropagator } from '@opentelemetry/auto-configuration-propagators';
+import { NodeSDK } from '@opentelemetry/sdk-node';
 import { scrubbedTracerProvider } from './scrubbed-tracer.ts';
 import { createUpstreamPropagator } from './upstream-propagator.ts';
 import { spanQuery, spanUrl } from './span-url.ts';
@@ -55,14 +54,9 @@ function exporterNamed(env: NodeJS.ProcessEnv, name: string): boolean {
 /** Starts the SDK with the gateway's instrumentations; answers what the gateway calls. */
 export function startTracing(options: StartTracingOptions): GatewayTracing {
   const env = options.env ?? process.env;
-  const fromEnv = getPropagatorFromEnv();
-  // `undefined`: the variable is unset, and the SDK's default is W3C trace context and baggage.
-  const inner =
-    fromEnv === undefined
-      ? new core.CompositePropagator({
-          propagators: [new core.W3CTraceContextPropagator(), new core.W3CBaggagePropagator()],
-        })
-      : fromEnv;
+  // `OTEL_PROPAGATORS` as the SDK reads it (unset: W3C trace context and baggage; `none`: an empty composite,
+  // which extracts and injects nothing), wrapped so that only what the settings allow goes upstream.
+  const inner = getPropagator();
   const upstream = upstreamSpans(TRACER_NAME);
   const graphql = new GraphQLInstrumentation({ ignoreTrivialResolveSpans: true, mergeItems: true, depth: 2 });
   const undici = new UndiciInstrumentation({
@@ -80,14 +74,10 @@ export function startTracing(options: StartTracingOptions): GatewayTracing {
   const sdk = new NodeSDK({
     // The variable wins; without it, spans still say which service sent them.
     ...(env.OTEL_SERVICE_NAME ? {} : { serviceName: 'jsonp-graphql-gateway' }),
-    // `null` (OTEL_PROPAGATORS=none): nothing extracted, nothing injected.
-    textMapPropagator:
-      inner === null
-        ? null
-        : createUpstreamPropagator(inner, {
-            propagateTrace: options.propagateUpstream,
-            baggageKeys: options.upstreamBaggageKeys,
-          }),
+    textMapPropagator: createUpstreamPropagator(inner, {
+      propagateTrace: options.propagateUpstream,
+      baggageKeys: options.upstreamBaggageKeys,
+    }),
     // Empty lists stop the SDK from building its OTLP defaults; the variables still choose when set.
     ...(exporterNamed(env, 'OTEL_METRICS_EXPORTER') ? {} : { metricReaders: [] }),
     ...(exporterNamed(env, 'OTEL_LOGS_EXPORTER') ? {} : { logRecordProcessors: [] }),
