@@ -163,6 +163,10 @@ export interface GatewayConfig {
     maxConcurrentCallsPerSession: number;
     /** `UPSTREAM_MAX_QUEUED_PER_SESSION`: one session's waiting calls before `TOO_MANY_REQUESTS`. */
     maxQueuedCallsPerSession: number;
+    /** `UPSTREAM_MAX_INFLIGHT_ANSWER_BYTES`: upstream answer bytes held at once, all callers together. */
+    maxInflightAnswerBytes: number;
+    /** `UPSTREAM_MAX_INFLIGHT_ANSWER_BYTES_PER_USER`: one user's share of them. */
+    maxInflightAnswerBytesPerUser: number;
   };
   /** Trusted (persisted) documents; see `src/trusted/`. */
   trustedDocuments: {
