@@ -169,6 +169,8 @@ describe('hardening settings', () => {
       maxQueuedCalls: 512,
       maxConcurrentCallsPerSession: 16,
       maxQueuedCallsPerSession: 64,
+      maxInflightAnswerBytes: 32 * 1024 * 1024,
+      maxInflightAnswerBytesPerUser: 8 * 1024 * 1024,
     });
     expect(config.upstreamRequestLimits).toEqual({
       maxIdLength: 256,
