@@ -134,6 +134,8 @@ export interface GatewayConfig {
     maxFailuresPerUser: number;
     /** `LOGIN_MAX_FAILURES_PER_IP`: distinct accounts failing from one client IP per day. */
     maxFailuresPerIp: number;
+    /** `LOGIN_MAX_TRACKED_COUNTERS`: failed-login counters this process makes, all kinds together. */
+    maxTrackedCounters: number;
     /** `LOGIN_DEVICE_TTL_SECONDS`: lifetime of device tokens and of username/mobile links. */
     deviceTtlSeconds: number;
     /** `LOGIN_FAILURE_MIN_MS`: the least time a failed login takes to answer. */

@@ -168,6 +168,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
       blockSeconds: e.LOGIN_BLOCK_SECONDS,
       maxFailuresPerUser: e.LOGIN_MAX_FAILURES_PER_USER,
       maxFailuresPerIp: e.LOGIN_MAX_FAILURES_PER_IP,
+      maxTrackedCounters: e.LOGIN_MAX_TRACKED_COUNTERS,
       minFailureMillis: e.LOGIN_FAILURE_MIN_MS,
       deviceTtlSeconds: e.LOGIN_DEVICE_TTL_SECONDS,
     },

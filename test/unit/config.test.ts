@@ -154,6 +154,7 @@ describe('hardening settings', () => {
       blockSeconds: 3600,
       maxFailuresPerUser: 100,
       maxFailuresPerIp: 100,
+      maxTrackedCounters: 50_000,
       minFailureMillis: 400,
       deviceTtlSeconds: 7_776_000,
     });
