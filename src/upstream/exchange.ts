@@ -74,9 +74,10 @@ export function createExchangeRunner(
     try {
       const callback = createCallbackName();
       const built = buildRequest(exchange, callback);
+      built.lease = lease;
       let text: string;
       try {
-        text = await transport.send(lease === undefined ? built : { ...built, lease });
+        text = await transport.send(built);
       } catch (error) {
         throw settleWrite(
           exchange,
