@@ -8,7 +8,9 @@
  *
  * Past the budget, the fault is told apart: a user whose own share is taken gets `answer_share` (the
  * caller's: wait for its own reads); when the total is taken the gateway is `overloaded` (never counted
- * against the breaker: the upstream answered). The hot path is two additions per chunk, no allocation;
+ * against the breaker: the upstream answered). The first {@link SMALL_ANSWER_BYTES} of every answer are
+ * counted but never refused for the total, so the ordinary small reads of everyone else go on while a few
+ * users' large answers fill it; that lets the total be passed by at most that much per call in flight. The hot path is two additions per chunk, no allocation;
  * a user has an entry only while one of its answers is held, so there are at most as many entries as calls
  * in flight.
  */
@@ -50,6 +52,9 @@ interface Holder {
 
 const ANONYMOUS = '\u0000anonymous';
 
+/** Bytes of each answer that the total never refuses (at most 4 MiB over it, with 64 calls in flight). */
+export const SMALL_ANSWER_BYTES = 64 * 1024;
+
 /** Creates an empty budget. */
 export function createAnswerBudget(options: AnswerBudgetOptions): AnswerBudget {
   const holders = new Map<string, Holder>();
@@ -77,7 +82,7 @@ export function createAnswerBudget(options: AnswerBudgetOptions): AnswerBudget {
             { operation },
           );
         }
-        if (held + bytes > options.totalBytes) {
+        if (held + bytes > options.totalBytes && taken + bytes > SMALL_ANSWER_BYTES) {
           return new UpstreamError(
             'overloaded',
             `upstream answers held at once would pass ${options.totalBytes} bytes`,

@@ -31,24 +31,40 @@ const PAGE = `query Page($name: String!) {
 let emulator: RunningEmulator;
 let proxy: LargeAnswerProxy;
 let gateway: GatewayCommand;
+/** A gateway whose total answer budget (12 MiB) two large readers exhaust. */
+let smallTotal: GatewayCommand;
+
+function startProduction(env: Record<string, string> = {}): Promise<GatewayCommand> {
+  return startGatewayCommand({
+    upstreamUrl: proxy.url,
+    nodeOptions: startNodeOptions(),
+    env: { NODE_ENV: 'production', SESSION_SECRET: 'a-test-secret-of-at-least-32-characters', ...env },
+  });
+}
 
 beforeAll(async () => {
   emulator = await startEmulator({ port: 0 });
-  proxy = await startLargeAnswerProxy(emulator.url, { username: 'admin', bytes: 6 * MiB, everyMillis: 10 });
-  gateway = await startGatewayCommand({
-    upstreamUrl: proxy.url,
-    nodeOptions: startNodeOptions(),
-    env: { NODE_ENV: 'production', SESSION_SECRET: 'a-test-secret-of-at-least-32-characters' },
+  proxy = await startLargeAnswerProxy(emulator.url, {
+    usernames: ['admin', 'ops'],
+    bytes: 6 * MiB,
+    everyMillis: 10,
   });
+  gateway = await startProduction();
+  smallTotal = await startProduction({ UPSTREAM_MAX_INFLIGHT_ANSWER_BYTES: String(12 * MiB) });
 });
 afterAll(async () => {
   await stopProcess(gateway.process, 2_000);
+  await stopProcess(smallTotal.process, 2_000);
   await proxy.close();
   await emulator.close();
 });
 
-async function login(username: string, password: string): Promise<Record<string, string>> {
-  const answer = await postGraphql(gateway.graphqlUrl, LOGIN, { username, password });
+async function login(
+  username: string,
+  password: string,
+  graphqlUrl = gateway.graphqlUrl,
+): Promise<Record<string, string>> {
+  const answer = await postGraphql(graphqlUrl, LOGIN, { username, password });
   const token = (answer.data?.login as { token?: string } | undefined)?.token;
   if (token === undefined) throw new Error(`login of ${username} failed: ${JSON.stringify(answer.errors)}`);
   return { authorization: `Bearer ${token}` };
@@ -109,4 +125,43 @@ it('should cut one user’s large answers past its share with TOO_MANY_REQUESTS 
   // The cuts were the caller's: the breaker is closed and the other user is still served.
   await sleep(200);
   expect(summary(await postGraphql(gateway.graphqlUrl, LOAN_TYPES, {}, other))).toBe('data');
+}, 90_000);
+
+it('should cut large answers past the total with UPSTREAM_UNAVAILABLE overloaded, not open the breaker, and keep serving small reads', async () => {
+  const url = smallTotal.graphqlUrl;
+  const readers = [await login('admin', 'admin-password', url), await login('ops', 'ops-password', url)];
+  const other = await login('demo', 'demo-password', url);
+  const flood = Promise.all(
+    readers.flatMap((reader, who) =>
+      Array.from({ length: 8 }, (_, index) =>
+        postGraphql(url, PAGE, { name: `t${who}-${index}` }, reader).then(summary),
+      ),
+    ),
+  );
+  const otherAnswers: string[] = [];
+  for (let read = 0; read < 4; read++) {
+    await sleep(150);
+    otherAnswers.push(summary(await postGraphql(url, LOAN_TYPES, {}, other)));
+  }
+  const answers = await flood;
+
+  // Two readers hold at most 8 MiB each, 12 MiB together: some large answers are cut for the total.
+  expect(answers, answers.join(', ')).toContain('UPSTREAM_UNAVAILABLE/overloaded/upstream_health');
+  expect(
+    answers.every((answer) =>
+      [
+        'data',
+        'TOO_MANY_REQUESTS/answer_share/caller',
+        'UPSTREAM_UNAVAILABLE/overloaded/upstream_health',
+      ].includes(answer),
+    ),
+    answers.join(', '),
+  ).toBe(true);
+  // A small answer is never cut for the total, and the cuts are no breaker votes.
+  expect(
+    otherAnswers.every((answer) => answer === 'data'),
+    otherAnswers.join(', '),
+  ).toBe(true);
+  expect(summary(await postGraphql(url, LOAN_TYPES, {}, other))).toBe('data');
+  expect(smallTotal.process.exited).toBeUndefined();
 }, 90_000);

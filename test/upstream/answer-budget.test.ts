@@ -5,7 +5,7 @@
  * when it holds nothing.
  */
 import { describe, expect, it } from 'vitest';
-import { createAnswerBudget } from '../../src/upstream/answer-budget.ts';
+import { SMALL_ANSWER_BYTES, createAnswerBudget } from '../../src/upstream/answer-budget.ts';
 import { blameOf, countsAgainstUpstream, isUpstreamError } from '../../src/upstream/errors.ts';
 import { CREDENTIALS, failureOf } from '../support/client-for.ts';
 import { useMisbehavingServer } from '../support/misbehaving-fixture.ts';
@@ -14,21 +14,39 @@ const KiB = 1024;
 
 describe('createAnswerBudget', () => {
   it('should refuse past a user share as the caller’s, past the total as overload, and give bytes back on release', () => {
-    const budget = createAnswerBudget({ totalBytes: 100, perUserBytes: 60, anonymousBytes: 10 });
+    const budget = createAnswerBudget({
+      totalBytes: 1000 * KiB,
+      perUserBytes: 600 * KiB,
+      anonymousBytes: 10 * KiB,
+    });
     const a = budget.lease('user:a', 'getAll');
     const b = budget.lease('user:b', 'getAll');
-    expect(a.take(50)).toBeUndefined();
-    expect(a.take(20)).toMatchObject({ kind: 'answer_share' });
-    expect(b.take(50)).toBeUndefined();
+    expect(a.take(500 * KiB)).toBeUndefined();
+    expect(a.take(200 * KiB)).toMatchObject({ kind: 'answer_share' });
+    expect(b.take(500 * KiB)).toBeUndefined();
     expect(b.take(1)).toMatchObject({ kind: 'overloaded' });
-    expect(budget.heldBytes()).toBe(100);
+    expect(budget.heldBytes()).toBe(1000 * KiB);
     a.release();
     a.release();
-    expect(budget.heldBytes()).toBe(50);
-    expect(b.take(10)).toBeUndefined();
+    expect(budget.heldBytes()).toBe(500 * KiB);
+    expect(b.take(100 * KiB)).toBeUndefined();
     b.release();
     expect(budget.heldBytes()).toBe(0);
     expect(budget.holders()).toBe(0);
+  });
+
+  it('should never refuse the first SMALL_ANSWER_BYTES of an answer for the total, only for the share', () => {
+    const budget = createAnswerBudget({
+      totalBytes: 100 * KiB,
+      perUserBytes: 100 * KiB,
+      anonymousBytes: KiB,
+    });
+    const large = budget.lease('user:a', 'getAll');
+    expect(large.take(100 * KiB)).toBeUndefined();
+    const small = budget.lease('user:b', 'getAll');
+    expect(small.take(SMALL_ANSWER_BYTES)).toBeUndefined();
+    expect(small.take(1)).toMatchObject({ kind: 'overloaded' });
+    expect(budget.lease('user:a', 'getAll').take(1)).toMatchObject({ kind: 'answer_share' });
   });
 
   it('should give calls without an identity (logins) one small share together', () => {
@@ -43,11 +61,11 @@ describe('createAnswerBudget', () => {
   });
 
   it('should count neither refusal against the upstream', () => {
-    const budget = createAnswerBudget({ totalBytes: 10, perUserBytes: 5, anonymousBytes: 1 });
-    const share = budget.lease('user:a', 'getAll').take(6);
-    const total = createAnswerBudget({ totalBytes: 5, perUserBytes: 10, anonymousBytes: 1 })
+    const budget = createAnswerBudget({ totalBytes: 10 * KiB, perUserBytes: 5 * KiB, anonymousBytes: 1 });
+    const share = budget.lease('user:a', 'getAll').take(6 * KiB);
+    const total = createAnswerBudget({ totalBytes: 5 * KiB, perUserBytes: 1024 * KiB, anonymousBytes: 1 })
       .lease('user:a', 'getAll')
-      .take(6);
+      .take(SMALL_ANSWER_BYTES + 1);
     expect(countsAgainstUpstream(share)).toBe(false);
     expect(countsAgainstUpstream(total)).toBe(false);
     expect(share === undefined ? undefined : blameOf(share.kind)).toBe('caller');

@@ -1,5 +1,5 @@
 /**
- * A loopback proxy in front of the emulator that answers one user's reads with a large, slow, valid answer:
+ * A loopback proxy in front of the emulator that answers some users' reads with a large, slow, valid answer:
  * what reading back pages of large stored values looks like to the gateway. Every other request is passed
  * through unchanged. The large answer is JSONP in the callback the gateway sent, chunked (no length
  * announced, so the gateway can only count it as it arrives), `bytes` long, written in 64 KiB chunks
@@ -11,8 +11,8 @@ import { listenOnLoopback } from './listen-on-loopback.ts';
 
 /** Options of {@link startLargeAnswerProxy}. */
 export interface LargeAnswerProxyOptions {
-  /** The user (`username` query parameter) whose reads get large answers. */
-  username: string;
+  /** The users (`username` query parameter) whose reads get large answers. */
+  usernames: readonly string[];
   /** Size of each large answer. */
   bytes: number;
   /** Pause between two 64 KiB chunks. */
@@ -39,7 +39,10 @@ export async function startLargeAnswerProxy(
   let started = 0;
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
-    if (!url.pathname.includes('/jsonp/getAll') || url.searchParams.get('username') !== options.username) {
+    if (
+      !url.pathname.includes('/jsonp/getAll') ||
+      !options.usernames.includes(url.searchParams.get('username') ?? '')
+    ) {
       forwardRequest(target, req, res);
       return;
     }
