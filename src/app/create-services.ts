@@ -57,14 +57,16 @@ export function createServices(options: ServicesOptions): GatewayServices {
 }
 
 function createGatewayLoginProtection({ config, logger, metrics, redis }: ServicesOptions): LoginProtection {
+  const limiter = createLoginLimiter({
+    ...config.login,
+    redis,
+    onBlock: (limit) => {
+      metrics.countLoginBlock(limit);
+    },
+  });
+  metrics.trackLoginCounters(() => limiter.trackedCounters());
   return createLoginProtection({
-    limiter: createLoginLimiter({
-      ...config.login,
-      redis,
-      onBlock: (limit) => {
-        metrics.countLoginBlock(limit);
-      },
-    }),
+    limiter,
     links: createAccountLinks({
       redis,
       ttlSeconds: config.login.deviceTtlSeconds,

@@ -44,6 +44,8 @@ export function createUpstreamStack(options: UpstreamStackOptions): ResilientCli
     bodyTimeoutMillis: config.upstreamBodyTimeoutMillis,
     callTimeoutMillis: config.upstreamCallTimeoutMillis,
     connectionsPerOrigin: config.upstreamConnections,
+    maxInflightAnswerBytes: config.resilience.maxInflightAnswerBytes,
+    maxInflightAnswerBytesPerUser: config.resilience.maxInflightAnswerBytesPerUser,
     onCall(event) {
       metrics.observeUpstreamCall(event);
       const scope = scopes.current();

@@ -15,6 +15,16 @@
  * share one). Counters live in memory, or in Redis so that every replica shares them; while Redis fails an
  * in-memory insurance limiter counts instead. Blocks are also kept in this process, so a block started during
  * an outage outlives the outage here; the counts made during the outage are not carried into Redis.
+ *
+ * In total, the counters this process makes are at most `maxTrackedCounters` (`counter-ledger.ts` counts
+ * them), because a caller with many addresses (IPv6) would otherwise add a few per address for a day. When
+ * the table is full, nothing is dropped: counters that exist keep counting and their blocks hold (a
+ * victim's attacker stays blocked), a known device's counter is still made (a device takes a correct
+ * password), and a failure that would need a new counter of an unknown client is counted instead in one of
+ * the fixed counters of `overflow-slot.ts` chosen by the account, which after `maxFailuresPerUser` failures
+ * block the unknown clients of that slot's accounts for `blockSeconds`: guessing stays bounded per
+ * account (a shared slot only makes it stricter) while the flood adds no memory. A login with the right
+ * password needs no new counter.
  */
 import type { Redis } from 'ioredis';
 import {
@@ -23,9 +33,12 @@ import {
   RateLimiterRes,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
+import { SETTING_DEFAULTS } from '../config/defaults.ts';
+import { createCounterLedger } from './counter-ledger.ts';
+import { slotOf } from './overflow-slot.ts';
 
 /** Which counter blocked. */
-export type LoginLimit = 'device' | 'user_ip' | 'user' | 'ip';
+export type LoginLimit = 'device' | 'user_ip' | 'user' | 'ip' | 'overflow';
 
 /** Options of {@link createLoginLimiter}; each names its setting (defaults: `SETTING_DEFAULTS`). */
 export interface LoginLimiterOptions {
@@ -37,6 +50,8 @@ export interface LoginLimiterOptions {
   maxFailuresPerUser: number;
   /** `LOGIN_MAX_FAILURES_PER_IP`: distinct accounts failing from one IP in a day. */
   maxFailuresPerIp: number;
+  /** `LOGIN_MAX_TRACKED_COUNTERS`: counters this process makes, all kinds together. Default in `SETTING_DEFAULTS`. */
+  maxTrackedCounters?: number | undefined;
   /** Shared store (`REDIS_URL`); counters stay in this process without it. */
   redis?: Redis | undefined;
   /** Prefix of the store's keys. Default `login`. */
@@ -62,6 +77,8 @@ export interface LoginLimiter {
   recordFailure(attempt: LoginAttempt): Promise<number>;
   /** Clears the consecutive count (device, or account + IP) after a successful login. */
   recordSuccess(attempt: LoginAttempt): Promise<void>;
+  /** Counters this process made that may still be alive (at most `maxTrackedCounters`, plus devices). */
+  trackedCounters(): number;
 }
 
 const DAY_SECONDS = 24 * 3600;
@@ -72,6 +89,7 @@ interface Counter {
   /** This process's copy of the counter's blocks (only with Redis): survives a Redis outage's end. */
   localBlocks: RateLimiterMemory | undefined;
   points: number;
+  windowSeconds: number;
   blockSeconds: number;
   /** `undefined` when the counter does not apply to the attempt. */
   key(attempt: LoginAttempt): string | undefined;
@@ -104,6 +122,7 @@ export function createLoginLimiter(options: LoginLimiterOptions): LoginLimiter {
         ? undefined
         : new RateLimiterMemory({ keyPrefix: `${prefix}_${limit}_local`, points, duration: blockSeconds }),
     points,
+    windowSeconds,
     blockSeconds,
     key,
   });
@@ -123,7 +142,13 @@ export function createLoginLimiter(options: LoginLimiterOptions): LoginLimiter {
     counter('ip', options.maxFailuresPerIp, DAY_SECONDS, DAY_SECONDS, (a) =>
       known(a) ? undefined : a.clientIp,
     ),
+    // Counts only while the table is full (`recordFailure`); its blocks are asked like every other.
+    counter('overflow', options.maxFailuresPerUser, blockSeconds, blockSeconds, (a) =>
+      known(a) ? undefined : `slot${slotOf(a.account)}`,
+    ),
   ];
+  const ledger = createCounterLedger();
+  const maxTracked = options.maxTrackedCounters ?? SETTING_DEFAULTS.LOGIN_MAX_TRACKED_COUNTERS;
   // Which accounts already failed from an IP today: the `ip` counter counts each account once.
   const seenOnIp = make('ip_seen', 1, DAY_SECONDS);
 
@@ -140,12 +165,17 @@ export function createLoginLimiter(options: LoginLimiterOptions): LoginLimiter {
   }
 
   async function fail(c: Counter, key: string, attempt: LoginAttempt): Promise<number> {
+    const tracked = c.limit !== 'overflow';
     if (c.limit === 'ip') {
       const seen = await consume(seenOnIp, `${attempt.clientIp}_${attempt.account}`);
+      if (seen.consumedPoints === 1) ledger.add(DAY_SECONDS * 1000);
       if (seen.consumedPoints > 1) return 0;
     }
     const state = await consume(c.limiter, key);
+    if (tracked && state.consumedPoints === 1) ledger.add(c.windowSeconds * 1000);
     if (state.consumedPoints < c.points) return 0;
+    // A block may outlive the count it ends: counted once more, for as long as it lasts.
+    if (tracked) ledger.add(c.blockSeconds * 1000);
     await Promise.all([c.limiter.block(key, c.blockSeconds), c.localBlocks?.block(key, c.blockSeconds)]);
     options.onBlock?.(c.limit);
     return c.blockSeconds;
@@ -164,9 +194,21 @@ export function createLoginLimiter(options: LoginLimiterOptions): LoginLimiter {
     },
 
     async recordFailure(attempt) {
-      const blocks = await Promise.all(applying(attempt).map(({ c, key }) => fail(c, key, attempt)));
+      const full = ledger.size() >= maxTracked;
+      const blocks = await Promise.all(
+        applying(attempt).map(async ({ c, key }) => {
+          if (c.limit === 'overflow') return full ? fail(c, key, attempt) : 0;
+          // Full: a device still counts; otherwise only a counter that exists (the `ip` count of distinct
+          // accounts would need a new entry per account, so it holds its blocks but stops counting).
+          if (!full || c.limit === 'device') return fail(c, key, attempt);
+          if (c.limit === 'ip' || (await c.limiter.get(key)) === null) return 0;
+          return fail(c, key, attempt);
+        }),
+      );
       return Math.max(0, ...blocks);
     },
+
+    trackedCounters: () => ledger.size(),
 
     async recordSuccess(attempt) {
       const cleared = applying(attempt).filter(({ c }) => c.limit === 'device' || c.limit === 'user_ip');

@@ -134,6 +134,8 @@ export interface GatewayConfig {
     maxFailuresPerUser: number;
     /** `LOGIN_MAX_FAILURES_PER_IP`: distinct accounts failing from one client IP per day. */
     maxFailuresPerIp: number;
+    /** `LOGIN_MAX_TRACKED_COUNTERS`: failed-login counters this process makes, all kinds together. */
+    maxTrackedCounters: number;
     /** `LOGIN_DEVICE_TTL_SECONDS`: lifetime of device tokens and of username/mobile links. */
     deviceTtlSeconds: number;
     /** `LOGIN_FAILURE_MIN_MS`: the least time a failed login takes to answer. */
@@ -163,6 +165,10 @@ export interface GatewayConfig {
     maxConcurrentCallsPerSession: number;
     /** `UPSTREAM_MAX_QUEUED_PER_SESSION`: one session's waiting calls before `TOO_MANY_REQUESTS`. */
     maxQueuedCallsPerSession: number;
+    /** `UPSTREAM_MAX_INFLIGHT_ANSWER_BYTES`: upstream answer bytes held at once, all callers together. */
+    maxInflightAnswerBytes: number;
+    /** `UPSTREAM_MAX_INFLIGHT_ANSWER_BYTES_PER_USER`: one user's share of them. */
+    maxInflightAnswerBytesPerUser: number;
   };
   /** Trusted (persisted) documents; see `src/trusted/`. */
   trustedDocuments: {

@@ -168,6 +168,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
       blockSeconds: e.LOGIN_BLOCK_SECONDS,
       maxFailuresPerUser: e.LOGIN_MAX_FAILURES_PER_USER,
       maxFailuresPerIp: e.LOGIN_MAX_FAILURES_PER_IP,
+      maxTrackedCounters: e.LOGIN_MAX_TRACKED_COUNTERS,
       minFailureMillis: e.LOGIN_FAILURE_MIN_MS,
       deviceTtlSeconds: e.LOGIN_DEVICE_TTL_SECONDS,
     },
@@ -185,6 +186,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
       maxConcurrentCallsPerSession:
         e.UPSTREAM_MAX_CONCURRENT_PER_SESSION ?? Math.max(1, Math.floor(e.UPSTREAM_MAX_CONCURRENT / 4)),
       maxQueuedCallsPerSession: e.UPSTREAM_MAX_QUEUED_PER_SESSION,
+      maxInflightAnswerBytes: e.UPSTREAM_MAX_INFLIGHT_ANSWER_BYTES,
+      maxInflightAnswerBytesPerUser: e.UPSTREAM_MAX_INFLIGHT_ANSWER_BYTES_PER_USER,
     },
     trustedDocuments: { files: trustedFiles, only: e.TRUSTED_DOCUMENTS_ONLY },
     upstreamPropagateTrace: e.UPSTREAM_PROPAGATE_TRACE,

@@ -48,6 +48,11 @@ export function fromUpstreamError(error: UpstreamError): GraphQLError {
         'Too many upstream calls from this session at once; wait for the ones in flight before sending more.',
         { extensions: { code: ErrorCode.TOO_MANY_REQUESTS, blame, reason: error.kind } },
       );
+    case 'answer_share':
+      return new GraphQLError(
+        'The upstream answers this user is reading at once are too large together (UPSTREAM_MAX_INFLIGHT_ANSWER_BYTES_PER_USER); ask for smaller pages or fewer at once.',
+        { extensions: { code: ErrorCode.TOO_MANY_REQUESTS, blame, reason: error.kind } },
+      );
     case 'service':
       return new GraphQLError(
         `The upstream service refused the ${error.operation}: ${error.upstreamMessage ?? 'error'}`,

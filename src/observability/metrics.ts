@@ -69,6 +69,8 @@ export interface GatewayMetrics {
   observeLoaderBatch(loader: string, size: number): void;
   setBreakerState(origin: string, state: BreakerState): void;
   countLoginBlock(limit: LoginLimit): void;
+  /** Where `gateway_login_tracked_counters` reads the login limiter's count of counters from. */
+  trackLoginCounters(read: () => number): void;
   countGuardRejection(operation: string, reason: GuardRejection): void;
   countRetry(operation: string, allowed: boolean): void;
 }
@@ -138,9 +140,18 @@ export function createMetrics(options: OperationNamesOptions = {}): GatewayMetri
     labelNames: ['origin'] as const,
     registers,
   });
+  let trackedLoginCounters: () => number = () => 0;
+  new Gauge({
+    name: 'gateway_login_tracked_counters',
+    help: 'Failed-login counters this process holds, all kinds together (at most LOGIN_MAX_TRACKED_COUNTERS plus devices).',
+    registers,
+    collect() {
+      this.set(trackedLoginCounters());
+    },
+  });
   const loginBlocks = new Counter({
     name: 'gateway_login_blocks_total',
-    help: 'Blocks started by the login limiter, by counter (device, user_ip, user, ip).',
+    help: 'Blocks started by the login limiter, by counter (device, user_ip, user, ip, overflow).',
     labelNames: ['limit'] as const,
     registers,
   });
@@ -193,6 +204,9 @@ export function createMetrics(options: OperationNamesOptions = {}): GatewayMetri
     },
     countLoginBlock(limit) {
       loginBlocks.inc({ limit });
+    },
+    trackLoginCounters(read) {
+      trackedLoginCounters = read;
     },
     countGuardRejection(operation, reason) {
       rejections.inc({ operation, reason });

@@ -4,6 +4,7 @@
  * validated before it is returned; every failure is an `UpstreamError` that holds no secret.
  */
 import type { z } from 'zod';
+import { createAnswerBudget } from './answer-budget.ts';
 import { createExchangeRunner } from './exchange.ts';
 import { createHttpTransport } from './http-transport.ts';
 import { parseBaseUrl } from './join-url.ts';
@@ -42,9 +43,17 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   });
 
   const checks = createRequestChecks(options.requestLimits);
+  const perUserBytes =
+    options.maxInflightAnswerBytesPerUser ?? SETTING_DEFAULTS.UPSTREAM_MAX_INFLIGHT_ANSWER_BYTES_PER_USER;
   const run = createExchangeRunner({
     transport,
     checks,
+    answerBudget: createAnswerBudget({
+      totalBytes: options.maxInflightAnswerBytes ?? SETTING_DEFAULTS.UPSTREAM_MAX_INFLIGHT_ANSWER_BYTES,
+      perUserBytes,
+      // Logins answer a token: all of them together get the smallest share.
+      anonymousBytes: Math.max(1, Math.floor(perUserBytes / ANONYMOUS_SHARE_DIVISOR)),
+    }),
     patterns: toAnswerPatterns({
       auth: options.authErrorPattern,
       forbidden: options.forbiddenErrorPattern,
@@ -68,6 +77,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       answer: 'jsonp',
       schema,
       secrets: [credentials.apiToken],
+      holder: holderOf(credentials),
       build: (callback) => ({ path, query: { ...query, ...credentialQuery(credentials), callback } }),
     });
   }
@@ -151,6 +161,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         answer: 'jsonp',
         schema: saveAnswer,
         secrets: [apiToken],
+        holder: holderOf(credentials),
         // docs/design.md: `callback` travels in the query string and, with the same value, in the body.
         build: (callback) => ({
           path: '/studio/jsonp/save',
@@ -173,6 +184,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         answer: 'jsonp',
         schema: updateAnswer,
         secrets: [credentials.apiToken],
+        holder: holderOf(credentials),
         build: (callback) => ({
           path: `/studio/jsonp/update/${encodeURIComponent(id)}`,
           query: { objectName, data: json, ...credentialQuery(credentials), callback },
@@ -184,6 +196,17 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       await transport.close();
     },
   };
+}
+
+/** The anonymous share of the answer budget (all logins together) is the user's share divided by this. */
+const ANONYMOUS_SHARE_DIVISOR = 8;
+
+/**
+ * Whose share of the answer budget a call takes: the user (application and name) the upstream accepted,
+ * as the bulkhead counts it, so that more sessions give no larger share.
+ */
+function holderOf(credentials: UpstreamCredentials): string {
+  return `user:${credentials.applicationCode}\u0000${credentials.username}`;
 }
 
 /** The credentials every read and the update carry in the query string. */

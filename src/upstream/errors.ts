@@ -22,6 +22,8 @@ export type UpstreamErrorKind =
   | 'call_budget'
   /** Not sent: this session already holds its share of the bulkhead and its own queue is full. */
   | 'session_overloaded'
+  /** Cut: this user's upstream answers held at once would pass its share of the answer budget. */
+  | 'answer_share'
   // ── the upstream's refusal ────────────────────────────────────────────────────────────────────────────
   /** The upstream answered a well-formed `status: error` (its `message` and `error_code` are kept). */
   | 'service'
@@ -36,7 +38,10 @@ export type UpstreamErrorKind =
   | 'outcome_unknown'
   /** Not sent: the origin's circuit breaker is open after repeated failures (`resilience.ts`). */
   | 'circuit_open'
-  /** Not sent: too many upstream calls already in flight and waiting (the bulkhead, `resilience.ts`). */
+  /**
+   * Not sent: too many upstream calls already in flight and waiting (the bulkhead, `resilience.ts`); or
+   * cut: all answers held at once would pass the answer budget (`answer-budget.ts`).
+   */
   | 'overloaded'
   // ── the gateway's own ─────────────────────────────────────────────────────────────────────────────────
   /** The upstream answered HTTP 4xx to a request the gateway built: the gateway should have refused it. */
@@ -55,6 +60,7 @@ const BLAME: Readonly<Record<UpstreamErrorKind, Blame>> = {
   not_found: 'caller',
   call_budget: 'caller',
   session_overloaded: 'caller',
+  answer_share: 'caller',
   service: 'upstream_refusal',
   timeout: 'upstream_health',
   unavailable: 'upstream_health',
@@ -139,9 +145,14 @@ export function blameOf(kind: UpstreamErrorKind): Blame {
 export function countsAgainstUpstream(error: unknown): error is UpstreamError {
   if (!isUpstreamError(error)) return false;
   const { kind } = error;
-  return (
-    kind === 'timeout' || kind === 'unavailable' || kind === 'bad_response' || kind === 'outcome_unknown'
-  );
+  // A write whose answer the gateway itself cut (the answer budget) says nothing about the upstream.
+  if (kind === 'outcome_unknown') return !isBudgetCut(error.cause);
+  return kind === 'timeout' || kind === 'unavailable' || kind === 'bad_response';
+}
+
+/** Whether `error` is the gateway's own refusal to hold more answer bytes (`answer-budget.ts`). */
+export function isBudgetCut(error: unknown): boolean {
+  return isUpstreamError(error) && (error.kind === 'answer_share' || error.kind === 'overloaded');
 }
 
 /** `invalid_input` for `operation`: `detail` tells the caller what to change. */

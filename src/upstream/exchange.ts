@@ -4,7 +4,8 @@
  * the retry budget and the request's deadline are known.
  */
 import type { z } from 'zod';
-import { UpstreamError, invalidInput, isUpstreamError } from './errors.ts';
+import type { AnswerBudget } from './answer-budget.ts';
+import { UpstreamError, invalidInput, isBudgetCut, isUpstreamError } from './errors.ts';
 import type { HttpCall, HttpTransport } from './http-transport.ts';
 import { buildRequestPath } from './join-url.ts';
 import type { UpstreamBase } from './join-url.ts';
@@ -39,6 +40,8 @@ export interface Exchange<T> {
   schema: z.ZodType<T>;
   /** Sent with the call; masked if the upstream echoes them in an error message. */
   secrets: readonly string[];
+  /** Whose share of the answer budget the answer takes: the user, or `undefined` for a login. */
+  holder?: string | undefined;
   build(callback: string): BuiltRequest;
 }
 
@@ -50,6 +53,8 @@ export interface ExchangeRunnerOptions {
   /** The request-line limit every built request is held to. */
   checks: RequestChecks;
   callTimeoutMillis: number;
+  /** Answer bytes held at once (`answer-budget.ts`); unbounded without it. */
+  answerBudget?: AnswerBudget | undefined;
   onCall?: ((event: UpstreamCallEvent) => void) | undefined;
 }
 
@@ -64,9 +69,12 @@ export function createExchangeRunner(
     const { operation } = exchange;
     const started = performance.now();
     let outcome = 'ok';
+    // Held until the answer is parsed (or dropped): the text and the parsed value come from these bytes.
+    const lease = options.answerBudget?.lease(exchange.holder, operation);
     try {
       const callback = createCallbackName();
       const built = buildRequest(exchange, callback);
+      built.lease = lease;
       let text: string;
       try {
         text = await transport.send(built);
@@ -92,6 +100,7 @@ export function createExchangeRunner(
       outcome = failure.kind;
       throw failure;
     } finally {
+      lease?.release();
       report({ operation, durationMillis: performance.now() - started, outcome });
     }
   }
@@ -139,7 +148,9 @@ export function createExchangeRunner(
  * what they are.
  */
 function settleWrite(exchange: { write?: boolean; operation: string }, error: unknown): unknown {
-  if (!exchange.write || !isUpstreamError(error) || error.blame !== 'upstream_health') return error;
+  if (!exchange.write || !isUpstreamError(error)) return error;
+  // The budget cut the answer of a write already sent: whoever's fault, it may have been applied.
+  if (error.blame !== 'upstream_health' && !isBudgetCut(error)) return error;
   if (wasNeverSent(error)) return error;
   return new UpstreamError('outcome_unknown', error.kind, {
     operation: exchange.operation,

@@ -5,6 +5,7 @@
  */
 import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
+import type { AnswerLease } from './answer-budget.ts';
 import { UpstreamError } from './errors.ts';
 import { fromHttpStatus, toTransportError } from './transport-error.ts';
 
@@ -28,6 +29,8 @@ export interface HttpCall {
   path: string;
   headers?: Record<string, string>;
   body?: string;
+  /** Counts the answer's bytes as they arrive (`answer-budget.ts`); a refusal cuts the answer. */
+  lease?: AnswerLease | undefined;
 }
 
 /** Sends calls; see {@link createHttpTransport}. */
@@ -88,6 +91,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
         response.headers['content-length'],
         options.maxResponseBytes,
         call.operation,
+        call.lease,
       );
     } catch (error) {
       throw toTransportError(error, {
@@ -110,7 +114,9 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
 }
 
 /**
- * Reads the body as UTF-8, giving up as soon as it passes `maxBytes` (or announces it will). Plain `data`
+ * Reads the body as UTF-8, giving up as soon as it passes `maxBytes` (or announces it will), or as soon as
+ * `lease` refuses more bytes. An announced length is taken from the lease at once (undici holds the body to
+ * it), so a refused answer is never read; otherwise each chunk is taken as it arrives. Plain `data`
  * events: an async iterator over the body costs a promise per chunk and a good part of a small call's time.
  */
 function readCapped(
@@ -118,13 +124,22 @@ function readCapped(
   contentLength: string | string[] | undefined,
   maxBytes: number,
   operation: string,
+  lease: AnswerLease | undefined,
 ): Promise<string> {
   const tooLarge = (): UpstreamError =>
     new UpstreamError('bad_response', `response larger than ${maxBytes} bytes`, { operation });
-  if (typeof contentLength === 'string' && Number(contentLength) > maxBytes) {
+  const announced = typeof contentLength === 'string' ? Number(contentLength) : Number.NaN;
+  if (announced > maxBytes) {
     discard(body);
     return Promise.reject(tooLarge());
   }
+  const prepaid = lease !== undefined && Number.isSafeInteger(announced) && announced >= 0;
+  const refusal = prepaid ? lease.take(announced) : undefined;
+  if (refusal !== undefined) {
+    discard(body);
+    return Promise.reject(refusal);
+  }
+  const counting = prepaid ? undefined : lease;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let total = 0;
@@ -133,6 +148,12 @@ function readCapped(
       if (total > maxBytes) {
         discard(body);
         reject(tooLarge());
+        return;
+      }
+      const cut = counting?.take(chunk.length);
+      if (cut !== undefined) {
+        discard(body);
+        reject(cut);
         return;
       }
       chunks.push(chunk);

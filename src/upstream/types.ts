@@ -78,6 +78,10 @@ export interface UpstreamClientOptions extends UpstreamUrls {
   callTimeoutMillis?: number;
   /** Largest response body accepted, in bytes. Default `8 * 1024 * 1024`. */
   maxResponseBytes?: number;
+  /** Answer bytes held at once, all calls together (`answer-budget.ts`). Default `SETTING_DEFAULTS.UPSTREAM_MAX_INFLIGHT_ANSWER_BYTES`. */
+  maxInflightAnswerBytes?: number;
+  /** Of those, one user's share; logins together get an eighth of it. Default `SETTING_DEFAULTS.UPSTREAM_MAX_INFLIGHT_ANSWER_BYTES_PER_USER`. */
+  maxInflightAnswerBytesPerUser?: number;
   /** Connections per upstream origin. Default `SETTING_DEFAULTS.UPSTREAM_CONNECTIONS`. */
   connectionsPerOrigin?: number;
   /** Case-insensitive pattern of upstream messages that mean "your token is no good". */

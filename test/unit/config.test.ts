@@ -154,6 +154,7 @@ describe('hardening settings', () => {
       blockSeconds: 3600,
       maxFailuresPerUser: 100,
       maxFailuresPerIp: 100,
+      maxTrackedCounters: 50_000,
       minFailureMillis: 400,
       deviceTtlSeconds: 7_776_000,
     });
@@ -169,6 +170,8 @@ describe('hardening settings', () => {
       maxQueuedCalls: 512,
       maxConcurrentCallsPerSession: 16,
       maxQueuedCallsPerSession: 64,
+      maxInflightAnswerBytes: 32 * 1024 * 1024,
+      maxInflightAnswerBytesPerUser: 8 * 1024 * 1024,
     });
     expect(config.upstreamRequestLimits).toEqual({
       maxIdLength: 256,

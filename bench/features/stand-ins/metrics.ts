@@ -15,6 +15,7 @@ export const createMetrics: typeof Real.createMetrics = () => ({
   observeLoaderBatch: nothing,
   setBreakerState: nothing,
   countLoginBlock: nothing,
+  trackLoginCounters: nothing,
   countGuardRejection: nothing,
   countRetry: nothing,
 });

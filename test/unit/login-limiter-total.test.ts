@@ -1,0 +1,90 @@
+/**
+ * The login limiter's counters in total (`LOGIN_MAX_TRACKED_COUNTERS`): a flood of failures from many
+ * addresses on invented accounts stops adding counters at the cap, and then nothing is dropped (a block
+ * made before holds), a known device is counted and never locked out by the flood, guessing one account
+ * from ever new addresses is still blocked (its overflow slot), and a login from a new address is not
+ * refused because of the flood.
+ */
+import { describe, expect, it } from 'vitest';
+import { createCounterLedger } from '../../src/auth/counter-ledger.ts';
+import { createLoginLimiter, type LoginAttempt } from '../../src/auth/login-limiter.ts';
+
+const MAX = 100;
+
+function limiter() {
+  return createLoginLimiter({
+    maxConsecutiveFailures: 3,
+    blockSeconds: 60,
+    maxFailuresPerUser: 5,
+    maxFailuresPerIp: 100,
+    maxTrackedCounters: MAX,
+  });
+}
+
+/** Failures on invented accounts from `count` distinct IPv6 addresses. */
+async function flood(guard: ReturnType<typeof limiter>, count: number): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    await guard.recordFailure({ account: `n.invented${i}`, clientIp: `2001:db8::${i.toString(16)}` });
+  }
+}
+
+describe('createCounterLedger', () => {
+  it('should count each counter until its end and forget it then', () => {
+    let now = 0;
+    const ledger = createCounterLedger(() => now);
+    ledger.add(1_000);
+    ledger.add(1_000);
+    now = 500;
+    ledger.add(1_000);
+    ledger.add(86_400_000);
+    expect(ledger.size()).toBe(4);
+    now = 1_000;
+    expect(ledger.size()).toBe(2);
+    now = 1_500;
+    expect(ledger.size()).toBe(1);
+  });
+});
+
+describe('the login limiter in total', () => {
+  it('should stop adding counters at LOGIN_MAX_TRACKED_COUNTERS however many addresses fail', async () => {
+    const guard = limiter();
+    await flood(guard, 2_000);
+    // One failure may add its few counters past the line it found below it.
+    expect(guard.trackedCounters()).toBeGreaterThan(MAX - 5);
+    expect(guard.trackedCounters()).toBeLessThanOrEqual(MAX + 4);
+  });
+
+  it('should keep a block made before the table filled', async () => {
+    const guard = limiter();
+    const attacker: LoginAttempt = { account: 'n.victim', clientIp: '203.0.113.7' };
+    for (let i = 0; i < 3; i++) await guard.recordFailure(attacker);
+    expect(await guard.retryAfterSeconds(attacker)).toBeGreaterThan(0);
+    await flood(guard, 2_000);
+    expect(await guard.retryAfterSeconds(attacker)).toBeGreaterThan(0);
+  });
+
+  it('should count a known device and never lock it out for the flood', async () => {
+    const guard = limiter();
+    await flood(guard, 2_000);
+    const device: LoginAttempt = { account: 'n.owner', clientIp: '198.51.100.1', deviceId: 'd1' };
+    expect(await guard.retryAfterSeconds(device)).toBe(0);
+    await guard.recordFailure(device);
+    await guard.recordFailure(device);
+    expect(await guard.retryAfterSeconds(device)).toBe(0);
+    await guard.recordFailure(device);
+    expect(await guard.retryAfterSeconds(device)).toBeGreaterThan(0);
+  });
+
+  it('should still block guessing one account from ever new addresses once full, and not a login elsewhere', async () => {
+    const guard = limiter();
+    await flood(guard, 2_000);
+    const before = guard.trackedCounters();
+    for (let i = 0; i < 5; i++) {
+      await guard.recordFailure({ account: 'n.fresh-victim', clientIp: `2001:db8:1::${i}` });
+    }
+    expect(guard.trackedCounters()).toBeLessThanOrEqual(before);
+    expect(await guard.retryAfterSeconds({ account: 'n.fresh-victim', clientIp: '2001:db8:2::1' })).toBe(60);
+    // An account in another slot, from an address never seen: the flood refuses it nothing.
+    expect(await guard.retryAfterSeconds({ account: 'n.someone', clientIp: '192.0.2.44' })).toBe(0);
+  });
+});
