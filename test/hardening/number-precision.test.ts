@@ -175,3 +175,21 @@ describe('numbers too long to judge cheaply', () => {
     expectRefused(answer, /^The document holds 0\.1000/, says);
   });
 });
+
+describe('numbers hidden behind others', () => {
+  const rateBody = (extensions: string) =>
+    `{"extensions":${extensions},"query":${JSON.stringify(SAVE_OBJECT)},"variables":{"data":{"loanType":"x","rate":1e-400}}}`;
+
+  it("should refuse the reviewer's body: a changed number in extensions hid the one in variables", async () => {
+    // Byte for byte the reviewer's shape; it answered 200 and stored `rate: 0`.
+    const answer = await postRaw(rateBody('{"z":1e-400}'));
+    expect(answer.status).toBe(400);
+    expectRefused(answer, /^variables\.data\.rate holds 1e-400/, /stored as 0/);
+  });
+
+  it('should refuse it behind extensions nested 5,000 deep (a reviver overflowed there and let it pass)', async () => {
+    const answer = await postRaw(rateBody(`{"deep":${'['.repeat(5_000)}0${']'.repeat(5_000)}}`));
+    expect(answer.status).toBe(400);
+    expectRefused(answer, /^variables\.data\.rate holds 1e-400/, /stored as 0/);
+  });
+});
