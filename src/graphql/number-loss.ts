@@ -9,13 +9,31 @@
  * exact, and `0.1` is exact although no double equals a tenth: the literal is what the double reads back as.
  * A number that becomes infinite overflows, a non-zero one that becomes 0 underflows, any other difference
  * loses digits.
+ *
+ * A literal longer than {@link MAX_NUMBER_LITERAL_LENGTH} characters is refused as `digits` without
+ * reading it: see there why no number worth keeping is that long.
  */
 
 /** How a literal changes: beyond the largest double, below the smallest, or digits rounded off. */
 export type NumberLoss = 'overflow' | 'underflow' | 'digits';
 
+/**
+ * The longest number literal judged (characters, sign and exponent included); any longer one is refused
+ * as `digits`. A double's shortest form has at most 17 significant digits, so only zeros can make an
+ * exact literal long: written out in full without an exponent, the longest double is 327 characters
+ * (`-0.`, 307 zeros and 17 digits, near the smallest normal double; subnormals have fewer digits) and
+ * the largest 310 (`-179769…`, 309 digits). Past 400, a literal has more significant digits than a double keeps, or
+ * padding (zeros, an exponent's leading zeros) no serializer writes; even a double's exact expansion (up to
+ * 767 significant digits) is refused by the digits rule anyway. The bound also keeps judging cheap: this
+ * runs in the body parser, before authentication, on whatever an anonymous caller sends.
+ */
+export const MAX_NUMBER_LITERAL_LENGTH = 400;
+
 /** A JSON or GraphQL number token (the grammars agree). */
 const NUMBER = /^-?(0|[1-9]\d*)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
+
+/** `'0'`. */
+const ZERO = 48;
 
 /** Significant digits `d1 d2 …` and exponent `e` of the value `0.d1d2… × 10^e`; `null` for zero. */
 interface Decimal {
@@ -28,8 +46,10 @@ function normalize(integer: string, fraction: string, exponent: number): Decimal
   const all = integer + fraction;
   const first = all.search(/[1-9]/);
   if (first < 0) return null;
-  const digits = all.slice(first).replace(/0+$/, '');
-  return { digits, exponent: integer.length - first + exponent };
+  // Trailing zeros found by a backwards loop: `/0+$/` retries at every zero of a run, quadratic in it.
+  let end = all.length;
+  while (all.charCodeAt(end - 1) === ZERO) end -= 1;
+  return { digits: all.slice(first, end), exponent: integer.length - first + exponent };
 }
 
 /** The shortest decimal that reads back as `value` (finite, non-zero), normalized. */
@@ -45,6 +65,7 @@ function shortest(value: number): Decimal | null {
  * Anything that is no number token is not this function's to judge: `undefined`.
  */
 export function numberLoss(literal: string): NumberLoss | undefined {
+  if (literal.length > MAX_NUMBER_LITERAL_LENGTH) return NUMBER.test(literal) ? 'digits' : undefined;
   const match = NUMBER.exec(literal);
   if (match === null) return undefined;
   const value = Number(literal);
@@ -74,6 +95,9 @@ export function numberLossMessage(where: string, literal: string, loss: NumberLo
     case 'underflow':
       return `${where} holds ${number}, below the smallest number JSON can carry (it would be stored as 0); send it as a string.`;
     case 'digits':
+      if (literal.length > MAX_NUMBER_LITERAL_LENGTH) {
+        return `${where} holds ${number}, longer than the ${String(MAX_NUMBER_LITERAL_LENGTH)} characters a number JSON keeps can need; send it as a string.`;
+      }
       return `${where} holds ${number}, which has more digits than a JSON number keeps (it would be stored as ${String(Number(literal))}); send it as a string.`;
   }
 }

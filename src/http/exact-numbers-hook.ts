@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ErrorCode } from '../graphql/error-codes.ts';
 import { numberLossMessage } from '../graphql/number-loss.ts';
 import { JSON_CONTENT_TYPE, httpErrorBody } from './http-error.ts';
-import { firstJsonNumberLoss, type JsonNumberLoss } from './json-number-loss.ts';
+import { firstJsonNumberLoss, mightLoseNumber, type JsonNumberLoss } from './json-number-loss.ts';
 
 /** Options of {@link registerExactNumbers}. */
 export interface ExactNumbersOptions {
@@ -23,25 +23,27 @@ export interface ExactNumbersOptions {
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The first changed number of a GraphQL request's JSON body, found by the body parser. */
+    /** The first changed number of a GraphQL request's JSON `variables`, found by the body parser. */
     jsonNumberLoss: JsonNumberLoss | null;
   }
 }
 
-/** `firstJsonNumberLoss`, or `null` for text that is no JSON (Apollo answers that itself). */
+/** `firstJsonNumberLoss` of a GET's `variables`, or `null` for text that is no JSON (Apollo answers that). */
 function lossIn(text: string): JsonNumberLoss | null {
+  if (!mightLoseNumber(text)) return null;
   try {
-    return firstJsonNumberLoss(text) ?? null;
+    // The scanner reads valid JSON only: this parse (iterative in V8, whatever the depth) checks it.
+    JSON.parse(text);
   } catch {
     return null;
   }
+  return firstJsonNumberLoss(text) ?? null;
 }
 
 /** The loss in the request's variables, if any, with its path from `variables`. */
 function variablesLoss(request: FastifyRequest): JsonNumberLoss | null {
   if (request.method === 'POST') {
-    const loss = request.jsonNumberLoss;
-    return loss !== null && loss.path[0] === 'variables' ? loss : null;
+    return request.jsonNumberLoss;
   }
   if (request.method !== 'GET') return null;
   const queryAt = request.url.indexOf('?');
@@ -61,7 +63,8 @@ export function registerExactNumbers(app: FastifyInstance, options: ExactNumbers
     const text = typeof body === 'string' ? body : body.toString('utf8');
     void parseJson(request, text, (error, parsed) => {
       if (error === null && request.routeOptions.url === options.path) {
-        request.jsonNumberLoss = lossIn(text);
+        // Only the variables: numbers elsewhere (`extensions`) never reach the upstream.
+        request.jsonNumberLoss = firstJsonNumberLoss(text, 'variables') ?? null;
       }
       done(error, parsed);
     });

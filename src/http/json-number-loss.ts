@@ -1,12 +1,14 @@
 /**
  * Finds a number in a JSON text that a double would change (`number-loss.ts`): once `JSON.parse` has run,
- * `1e-400` is `0` and nobody can tell. The source of every number is read through `JSON.parse`'s reviver
- * (`context.source`, Node 21+), so the parser's own grammar decides what a number is, not a second one.
+ * `1e-400` is `0` and nobody can tell, so the numbers are read from the text itself.
  *
- * A reviver costs every value a call, so it runs only on texts that could hold a loss at all: one with an
- * exponent, or with a run of 16 digits or more (a double holds every decimal of 15 significant digits),
- * each starting where a JSON value can (after `:`, `[`, `,` or a space): ids such as `64b7f0c2a1e0d000…`
- * inside strings do not count.
+ * The text has already been parsed once (its syntax checked), so a scanner reads it: strings skipped,
+ * every number token found outside them with the keys and indexes that lead to it. The scanner is one loop
+ * with an explicit stack, never recursion: a body nested 5,000 deep (`JSON.parse`'s reviver overflows the
+ * stack there) is searched like any other, so no body escapes the check by its depth.
+ *
+ * It runs only on texts that could hold a loss at all ({@link mightLoseNumber}): most bodies are answered
+ * by one regular expression.
  */
 import { numberLoss, type NumberLoss } from '../graphql/number-loss.ts';
 
@@ -17,47 +19,139 @@ export interface JsonNumberLoss {
   loss: NumberLoss;
 }
 
-/** A number with an exponent, or a run of 16 digits (a decimal point among them allowed). */
-const MIGHT_LOSE = /(?:^|[:[,\s])-?(?:\d+(?:\.\d*)?[eE]|[\d.]{16})/;
+/**
+ * A token that may be a number a double changes: one with an exponent, or 16 characters of digits and
+ * points (a double holds every decimal of 15 significant digits, and without an exponent 15 characters
+ * cannot leave its range). It starts with a digit (after an optional minus) where a JSON value can (the
+ * text's start, after `:`, `[`, `,` or whitespace) and ends where a JSON value can (before whitespace,
+ * `,`, `]`, `}` or the end): runs in strings such as `"id 1234567890123456"` or `". . . ."` do not count.
+ * Every number token of valid JSON is bounded so, hence the scanner never misses what this skips.
+ */
+const MIGHT_LOSE = /(?:^|[\s:[,])-?\d(?:[\d.]*[eE][+-]?\d+|[\d.]{15,})(?=[\s,\]}]|$)/;
 
-/** What `JSON.parse` passes a reviver as its third argument (the source text of a primitive). */
-interface ReviverContext {
-  source?: string;
+/** Whether `text` (JSON) may hold a number a double would change: `false` means it holds none. */
+export function mightLoseNumber(text: string): boolean {
+  return MIGHT_LOSE.test(text);
 }
 
-/** The path of `holder[key]` under `root`: found by walking the parsed value (a refusal only, so rare). */
-function pathTo(root: unknown, holder: object, key: string): (string | number)[] | undefined {
-  const at = (value: unknown, path: (string | number)[]): (string | number)[] | undefined => {
-    if (value === holder) return [...path, Array.isArray(holder) ? Number(key) : key];
-    if (typeof value !== 'object' || value === null) return undefined;
-    for (const [name, child] of Object.entries(value)) {
-      const found = at(child, [...path, Array.isArray(value) ? Number(name) : name]);
-      if (found !== undefined) return found;
-    }
-    return undefined;
-  };
-  return at(root, []);
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const MINUS = 0x2d;
+const PLUS = 0x2b;
+const POINT = 0x2e;
+const DIGIT_0 = 0x30;
+const DIGIT_9 = 0x39;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const LOWER_E = 0x65;
+const UPPER_E = 0x45;
+
+/** The index just past the string starting at `start` (a quote); the text's end if it never closes. */
+function endOfString(text: string, start: number): number {
+  let quote = text.indexOf('"', start + 1);
+  while (quote >= 0) {
+    // A quote ends the string when an even number of backslashes precede it.
+    let slashes = 0;
+    while (text.charCodeAt(quote - 1 - slashes) === BACKSLASH) slashes += 1;
+    if (slashes % 2 === 0) return quote + 1;
+    quote = text.indexOf('"', quote + 1);
+  }
+  return text.length;
+}
+
+/** The key written at `[start, end)` (a JSON string, quotes included), decoded. */
+function keyAt(text: string, start: number, end: number): string {
+  const raw = text.slice(start + 1, end - 1);
+  return raw.includes('\\') ? (JSON.parse(text.slice(start, end)) as string) : raw;
+}
+
+/** One open object or array: the current index, or where the current key is written. */
+interface Frame {
+  array: boolean;
+  index: number;
+  keyStart: number;
+  keyEnd: number;
 }
 
 /**
- * The first number of `text` (valid JSON) that a double would change, if any. `text` must already have
- * been parsed once (its syntax and keys checked): this parse only reads sources.
+ * The first number of `text` (valid JSON, already parsed once) that a double would change, if any. With
+ * `under`, only numbers under the root object's key `under` count (a request's `variables`: numbers in its
+ * `extensions` never reach the upstream); a duplicated key's discarded value is searched too.
  */
-export function firstJsonNumberLoss(text: string): JsonNumberLoss | undefined {
-  if (!MIGHT_LOSE.test(text)) return undefined;
-  let found: { holder: object; key: string; literal: string; loss: NumberLoss } | undefined;
-  const root: unknown = JSON.parse(
-    text,
-    function (this: object, key: string, value: unknown, context?: ReviverContext): unknown {
-      if (found === undefined && typeof value === 'number' && context?.source !== undefined) {
-        const loss = numberLoss(context.source);
-        if (loss !== undefined) found = { holder: this, key, literal: context.source, loss };
+export function firstJsonNumberLoss(text: string, under?: string): JsonNumberLoss | undefined {
+  if (!mightLoseNumber(text)) return undefined;
+  const stack: Frame[] = [];
+  let depth = 0;
+  let expectKey = false;
+  let inScope = under === undefined;
+  const length = text.length;
+  let at = 0;
+  while (at < length) {
+    const code = text.charCodeAt(at);
+    if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+      const array = code === OPEN_BRACKET;
+      // Frames are reused: a deep body allocates its stack once, not once per container.
+      const frame = stack[depth];
+      if (frame === undefined) stack.push({ array, index: 0, keyStart: 0, keyEnd: 0 });
+      else {
+        frame.array = array;
+        frame.index = 0;
       }
-      return value;
-    },
-  );
-  if (found === undefined) return undefined;
-  // The root itself a number: the holder is the parser's wrapper `{"": value}`.
-  const path = found.key === '' && typeof root === 'number' ? [] : pathTo(root, found.holder, found.key);
-  return { path: path ?? [found.key], literal: found.literal, loss: found.loss };
+      depth += 1;
+      expectKey = !array;
+      at += 1;
+    } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
+      depth -= 1;
+      if (depth === 0 && under !== undefined) inScope = false;
+      expectKey = false;
+      at += 1;
+    } else if (code === COMMA) {
+      const frame = stack[depth - 1];
+      if (frame?.array === true) frame.index += 1;
+      else expectKey = true;
+      at += 1;
+    } else if (code === COLON) {
+      expectKey = false;
+      at += 1;
+    } else if (code === QUOTE) {
+      const end = endOfString(text, at);
+      const frame = stack[depth - 1];
+      if (expectKey && frame !== undefined) {
+        frame.keyStart = at;
+        frame.keyEnd = end;
+        if (depth === 1 && under !== undefined) inScope = keyAt(text, at, end) === under;
+      }
+      at = end;
+    } else if (code === MINUS || (code >= DIGIT_0 && code <= DIGIT_9)) {
+      const start = at;
+      let exponent = false;
+      for (; at < length; at += 1) {
+        const c = text.charCodeAt(at);
+        if (c === LOWER_E || c === UPPER_E) exponent = true;
+        else if (!((c >= DIGIT_0 && c <= DIGIT_9) || c === POINT || c === MINUS || c === PLUS)) break;
+      }
+      // Without an exponent, fewer than 16 digits and points are always exact (see MIGHT_LOSE).
+      const judged = inScope && (exponent || at - start - (code === MINUS ? 1 : 0) >= 16);
+      const literal = judged ? text.slice(start, at) : '';
+      const loss = judged ? numberLoss(literal) : undefined;
+      if (loss !== undefined) return { path: pathOf(text, stack, depth), literal, loss };
+    } else at += 1;
+  }
+  return undefined;
+}
+
+/** The keys and indexes of the `depth` open containers. */
+function pathOf(text: string, stack: Frame[], depth: number): (string | number)[] {
+  const path: (string | number)[] = [];
+  for (let level = 0; level < depth; level += 1) {
+    const frame = stack[level];
+    if (frame !== undefined) {
+      path.push(frame.array ? frame.index : keyAt(text, frame.keyStart, frame.keyEnd));
+    }
+  }
+  return path;
 }

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { numberLoss } from '../../src/graphql/number-loss.ts';
+import { MAX_NUMBER_LITERAL_LENGTH, numberLoss, numberLossMessage } from '../../src/graphql/number-loss.ts';
 import { firstJsonNumberLoss } from '../../src/http/json-number-loss.ts';
 
 const finite = fc.double({ noNaN: true, noDefaultInfinity: true });
@@ -136,6 +136,82 @@ describe('firstJsonNumberLoss', () => {
           expect(found?.path).toEqual(path);
         },
       ),
+    );
+  });
+});
+
+/**
+ * The rule written the simplest way (regular expressions, no bound on the length), and the bound on top:
+ * `numberLoss` must agree with it on every literal, its trimming loops included.
+ */
+function referenceLoss(literal: string): string | undefined {
+  const match = /^-?(0|[1-9]\d*)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(literal);
+  if (match === null) return undefined;
+  if (literal.length > MAX_NUMBER_LITERAL_LENGTH) return 'digits';
+  const value = Number(literal);
+  if (!Number.isFinite(value)) return 'overflow';
+  const normal = (integer: string, fraction: string, exponent: number) => {
+    const all = integer + fraction;
+    const lead = /^0*/.exec(all)?.[0].length ?? 0;
+    const digits = all.slice(lead).replace(/0+$/, '');
+    return digits === '' ? null : `${digits}@${String(integer.length - lead + exponent)}`;
+  };
+  const source = normal(match[1] ?? '', match[2] ?? '', Number(match[3] ?? '0'));
+  if (source === null) return undefined;
+  if (value === 0) return 'underflow';
+  const [mantissa = '', power = '0'] = Math.abs(value).toExponential().split('e');
+  const [integer = '', fraction = ''] = mantissa.split('.');
+  return normal(integer, fraction, Number(power)) === source ? undefined : 'digits';
+}
+
+/** Number literals of every shape: zero runs anywhere, long or short, exponents with leading zeros. */
+const literal = fc
+  .tuple(
+    fc.boolean(),
+    fc.oneof(
+      fc.constant('0'),
+      fc.tuple(nonZeroDigit, fc.stringMatching(/^[0-9]{0,30}$/)).map((p) => p.join('')),
+    ),
+    fc.option(
+      fc
+        .tuple(fc.stringMatching(/^[0-9]{0,20}$/), fc.nat(450), fc.stringMatching(/^[0-9]{1,20}$/))
+        .map(([head, zeros, tail]) => `${head}${'0'.repeat(zeros)}${tail}`),
+    ),
+    fc.option(fc.tuple(fc.constantFrom('e', 'E', 'e+', 'e-', 'E-'), fc.nat(3), fc.nat(420))),
+  )
+  .map(([minus, integer, fraction, exponent]) => {
+    const power = exponent === null ? '' : `${exponent[0]}${'0'.repeat(exponent[1])}${String(exponent[2])}`;
+    return `${minus ? '-' : ''}${integer}${fraction === null ? '' : `.${fraction}`}${power}`;
+  });
+
+describe('numberLoss against the reference', () => {
+  it('should agree with the simplest statement of the rule on random literals', () => {
+    fc.assert(
+      fc.property(literal, (written) => {
+        expect(numberLoss(written)).toBe(referenceLoss(written));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('should still judge every double written out in full, the longest included', () => {
+    // 327 and 310 characters: below the bound, exact.
+    const smallest = `-0.${'0'.repeat(307)}65538956290930145`;
+    const largest = `-17976931348623157${'0'.repeat(292)}`;
+    expect([smallest.length, largest.length]).toEqual([327, 310]);
+    expect(numberLoss(smallest)).toBeUndefined();
+    expect(numberLoss(largest)).toBeUndefined();
+  });
+
+  it('should refuse any literal over the bound as lost digits, saying so', () => {
+    expect(numberLoss(`1.${'0'.repeat(MAX_NUMBER_LITERAL_LENGTH)}`)).toBe('digits');
+    const attack = `0.1${'0'.repeat(90_000)}1`;
+    const started = performance.now();
+    expect(numberLoss(attack)).toBe('digits');
+    // Generous: the quadratic trimming this replaces took 3 s here; linear takes well under 1 ms.
+    expect(performance.now() - started).toBeLessThan(200);
+    expect(numberLossMessage('variables.x', attack, 'digits')).toBe(
+      `variables.x holds 0.1${'0'.repeat(34)}…, longer than the 400 characters a number JSON keeps can need; send it as a string.`,
     );
   });
 });
