@@ -86,7 +86,7 @@ const ANONYMOUS = '\u0000anonymous';
 
 /** Creates an empty queue. */
 export function createFairQueue(options: FairQueueOptions): FairQueue {
-  // Insertion order is the turn order: a caller served moves to the end.
+  // Insertion order is the turn order: newcomers in order of arrival, and a caller served moves to the end.
   const states = new Map<string, CallerState>();
   let running = 0;
   let queued = 0;
