@@ -8,7 +8,6 @@ import type { GatewayMetrics } from '../observability/metrics.ts';
 import type { RequestScopes } from '../observability/request-scope.ts';
 import { withTracing } from '../observability/traced-client.ts';
 import type { GatewayTracing } from '../observability/tracing.ts';
-import { addressBucket } from '../upstream/address-bucket.ts';
 import { createUpstreamClient } from '../upstream/client.ts';
 import { withResilience, type ResilientClient } from '../upstream/resilience.ts';
 import { createRetryBudget } from '../upstream/retry-budget.ts';
@@ -76,8 +75,6 @@ export function createUpstreamStack(options: UpstreamStackOptions): ResilientCli
     breakerWindowMillis: settings.breakerWindowMillis,
     breakerMinimumCalls: settings.breakerMinimumCalls,
     breakerMinimumSources: settings.breakerMinimumSources,
-    // A login's vote is its client's network, never the username it typed.
-    anonymousSource: () => addressBucket(scopes.current()?.clientAddress),
     breakerHalfOpenAfterMillis: settings.breakerHalfOpenAfterMillis,
     maxConcurrentCalls: settings.maxConcurrentCalls,
     maxQueuedCalls: settings.maxQueuedCalls,

@@ -1,12 +1,15 @@
 /**
  * The Apollo Server side of the operation-name labels (`operation-names.ts`): once an operation has passed
  * validation and run, says who vouches for its name: a trusted document, or the user the upstream accepted
- * (the session's, or the one a successful login just opened). Anonymous callers vouch for nothing.
+ * (the session's, or the one a successful login just opened, through `login` or the field
+ * `FEDERATION_NAME_PREFIX` renamed it to). Anonymous callers vouch for nothing.
  *
  * It runs in `willSendResponse`, before the HTTP layer's `onResponse` records the request, so the first
  * request of a newly admitted name already counts under it.
  */
-import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
+import type { ApolloServerPlugin, BaseContext, GraphQLRequestListener } from '@apollo/server';
+import type { GraphQLSchema } from 'graphql';
+import { LOGIN_FIELD_EXTENSION } from '../limits/single-login-rule.ts';
 import type { OperationNameSource } from './operation-names.ts';
 
 /** Options of {@link createOperationNamePlugin}. */
@@ -20,9 +23,18 @@ export interface OperationNamePluginOptions<TContext> {
   userOfToken(token: string): Promise<string | undefined>;
 }
 
-/** The token in `data.login.token`, if the response carries one. */
-function loginToken(data: Record<string, unknown> | null | undefined): string | undefined {
-  const login = data?.login;
+/** The login field's name: `login`, or what `FEDERATION_NAME_PREFIX` renamed it to (`objectsLogin`). */
+function loginFieldOf(schema: GraphQLSchema): string {
+  const renamed: unknown = schema.extensions[LOGIN_FIELD_EXTENSION];
+  return typeof renamed === 'string' ? renamed : 'login';
+}
+
+/** The token in `data.<login field>.token`, if the response carries one. */
+function loginToken(
+  data: Record<string, unknown> | null | undefined,
+  loginField: string,
+): string | undefined {
+  const login = data?.[loginField];
   if (typeof login !== 'object' || login === null) return undefined;
   const token = (login as Record<string, unknown>).token;
   return typeof token === 'string' ? token : undefined;
@@ -32,24 +44,23 @@ function loginToken(data: Record<string, unknown> | null | undefined): string | 
 export function createOperationNamePlugin<TContext extends BaseContext>(
   options: OperationNamePluginOptions<TContext>,
 ): ApolloServerPlugin<TContext> {
-  return {
-    requestDidStart() {
-      return Promise.resolve({
-        async willSendResponse({ operation, operationName, source, contextValue, response }) {
-          // No resolved operation: it never parsed or validated, and its name stays the caller's word.
-          if (operation === undefined || typeof operationName !== 'string') return;
-          if (options.isTrustedDocument?.(source) === true) {
-            options.admit(operationName, { trusted: true });
-            return;
-          }
-          let user = options.userOf(contextValue);
-          if (user === undefined && response.body.kind === 'single') {
-            const token = loginToken(response.body.singleResult.data);
-            if (token !== undefined) user = await options.userOfToken(token);
-          }
-          if (user !== undefined) options.admit(operationName, { user });
-        },
-      });
+  // The listener keeps no state of its own: one object, and one settled promise of it, serve every request.
+  const listener: GraphQLRequestListener<TContext> = {
+    async willSendResponse({ operation, operationName, source, contextValue, response, schema }) {
+      // No resolved operation: it never parsed or validated, and its name stays the caller's word.
+      if (operation === undefined || typeof operationName !== 'string') return;
+      if (options.isTrustedDocument?.(source) === true) {
+        options.admit(operationName, { trusted: true });
+        return;
+      }
+      let user = options.userOf(contextValue);
+      if (user === undefined && response.body.kind === 'single') {
+        const token = loginToken(response.body.singleResult.data, loginFieldOf(schema));
+        if (token !== undefined) user = await options.userOfToken(token);
+      }
+      if (user !== undefined) options.admit(operationName, { user });
     },
   };
+  const started = Promise.resolve(listener);
+  return { requestDidStart: () => started };
 }

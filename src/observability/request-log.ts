@@ -117,7 +117,6 @@ export function registerRequestLog(
     const scope = newRequestScope(request.id, requestTimeoutMillis);
     // Read here, where the HTTP instrumentation's server span is the active one.
     if (currentTraceContext !== undefined) scope.trace = currentTraceContext();
-    scope.clientAddress = request.ip;
     request.requestScope = scope;
     done();
   });

@@ -26,8 +26,6 @@ export interface RequestScope {
   errorBlames: string[];
   /** The ids of the request's server span, when tracing is on. */
   trace?: TraceContext | undefined;
-  /** The client's address (`request.ip`: the socket's, or the one trusted proxies forwarded). */
-  clientAddress?: string | undefined;
 }
 
 /** See {@link createRequestScopes}. */

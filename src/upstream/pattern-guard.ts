@@ -25,9 +25,10 @@
  * 5. everything else goes to the ReDoS checker (`redos-analyser.ts`), off the event loop, at most
  *    `maxConcurrentChecks` at once with `maxQueuedChecks` waiting, each caller at most
  *    `maxConcurrentChecksPerCaller` of them in a queue of its own (`maxQueuedChecksPerCaller`; all
- *    anonymous callers together one), taking turns, within `analysisTimeoutMillis`; a timeout or a
- *    failure refuses the pattern (fails closed), a full queue answers busy. Exponential backtracking is
- *    refused, and so is polynomial backtracking above `maxPolynomialDegree`.
+ *    anonymous callers together one), taking turns (newcomers first; `fair-queue.ts`), within
+ *    `analysisTimeoutMillis`; a timeout or a failure refuses the pattern (fails closed), a full queue
+ *    answers busy. Exponential backtracking is refused, and so is polynomial backtracking above
+ *    `maxPolynomialDegree`.
  */
 import { LRUCache } from 'lru-cache';
 import { TaskCancelledError, TimeoutStrategy, timeout } from 'cockatiel';
@@ -75,7 +76,10 @@ export interface PatternGuardOptions {
    * shape, quadratic only on subjects with line terminators, is accepted before the checker runs.
    */
   maxPolynomialDegree?: number;
-  /** Time one analysis may take, in milliseconds; also the longest wait for a slot. Default `2_000`. */
+  /**
+   * Time one analysis may take, in milliseconds; also the longest wait for a slot per round of callers
+   * whose turn comes first (`fair-queue.ts`). Default `2_000`.
+   */
   analysisTimeoutMillis?: number;
   /** Analyses running at once (each a request to the checker's process). Default `2`. */
   maxConcurrentChecks?: number;
@@ -131,8 +135,8 @@ export function createPatternGuard(options: PatternGuardOptions = {}): PatternGu
   const timeoutVerdictTtl = options.timeoutVerdictTtlMillis ?? 60_000;
   const analyser = options.analyser ?? recheckAnalyser;
   // Each caller waits in its own line and takes turns with the others (`fair-queue.ts`): one account
-  // looping on new patterns waits for itself. The wait and the analysis are limited separately, so a
-  // caller waits at most `timeoutMillis` for a slot, then the analysis has its own `timeoutMillis`.
+  // looping on new patterns waits for itself. The wait and the analysis are limited separately: a caller
+  // waits `timeoutMillis` for a slot per round of callers ahead of it, then the analysis has its own.
   const queue = createFairQueue({
     maxConcurrent: options.maxConcurrentChecks ?? 2,
     maxQueued: options.maxQueuedChecks ?? 16,

@@ -39,7 +39,7 @@ import {
 } from 'cockatiel';
 import { UpstreamError, countsAgainstUpstream, isUpstreamError } from './errors.ts';
 import { createRetryBudget, type RetryBudget } from './retry-budget.ts';
-import { SpreadBreaker } from './spread-breaker.ts';
+import { ANONYMOUS_SOURCE, SpreadBreaker } from './spread-breaker.ts';
 import type { UpstreamClient, UpstreamCredentials } from './types.ts';
 import type { WireOperation } from './wire.ts';
 import { SETTING_DEFAULTS } from '../config/defaults.ts';
@@ -66,15 +66,10 @@ export interface ResilienceOptions {
   /** Calls the window must hold before the breaker may open (low traffic never opens it). Default `SETTING_DEFAULTS.UPSTREAM_BREAKER_MIN_CALLS`. */
   breakerMinimumCalls?: number;
   /**
-   * Different sources (users, or for logins client networks) whose calls must have failed in the window
-   * before the breaker may open, so that no single tenant can open it (`spread-breaker.ts`). Default `SETTING_DEFAULTS.UPSTREAM_BREAKER_MIN_SOURCES`.
+   * Different sources (users the upstream accepted; all logins together one, which counts only where one
+   * is enough) whose calls must have failed in the window before the breaker may open, so that no single tenant can open it (`spread-breaker.ts`). Default `SETTING_DEFAULTS.UPSTREAM_BREAKER_MIN_SOURCES`.
    */
   breakerMinimumSources?: number;
-  /**
-   * The breaker source of a call made without an accepted identity (a login), asked when it is made: the
-   * client's network (`addressBucket`), never the name it typed. Default: all such calls are one source.
-   */
-  anonymousSource?: () => string;
   /** How long an open breaker fails fast before a half-open probe. Default `SETTING_DEFAULTS.UPSTREAM_BREAKER_HALF_OPEN_MS`. */
   breakerHalfOpenAfterMillis?: number;
   /** Upstream calls in flight at once, over all origins. Default `SETTING_DEFAULTS.UPSTREAM_MAX_CONCURRENT`. */
@@ -299,14 +294,12 @@ export function withResilience(client: UpstreamClient, options: ResilienceOption
     return result;
   }
 
-  /** A login's breaker source: where it came from; the username is the caller's to invent. */
-  const loginSource = (): string => `anonymous:${options.anonymousSource?.() ?? 'any'}`;
-
   return {
+    // A login's username is the caller's to invent and its network cheap to vary: all logins are one source.
     loginJson: (username, password) =>
-      once('loginJson', undefined, () => client.loginJson(username, password), loginSource()),
+      once('loginJson', undefined, () => client.loginJson(username, password), ANONYMOUS_SOURCE),
     loginForm: (username, password) =>
-      once('loginForm', undefined, () => client.loginForm(username, password), loginSource()),
+      once('loginForm', undefined, () => client.loginForm(username, password), ANONYMOUS_SOURCE),
     getMetadata: (credentials, objectId, category) =>
       read('metadata', sessionOf(credentials), () => client.getMetadata(credentials, objectId, category)),
     getObject: (credentials, objectName, criteria) =>

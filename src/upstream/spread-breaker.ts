@@ -2,14 +2,16 @@
  * A circuit breaker that one tenant cannot open. It wraps cockatiel's `SamplingBreaker` (open when most
  * calls of a window found the upstream sick) and adds one condition: the sick answers of the window must
  * have come from at least `minSources` different sources. A source is an identity the upstream accepted (a
- * session's user) or, for calls without one (logins), the network the call came from (`address-bucket.ts`),
- * never a name the caller typed: forty logins with invented names are one source. An upstream that is
- * really down fails everyone's calls and opens it as before; a caller whose own input makes the upstream
- * fail (a Java service answering 500 to something the gateway could not foresee) only fails its own calls,
- * and the other tenants keep the upstream.
+ * session's user). Calls without one (logins, whose username the caller typed, from networks it can vary)
+ * are all one source, {@link ANONYMOUS_SOURCE}, and that one counts only where one source is enough
+ * (`minSources` 1): otherwise an attacker's logins plus any one user's unrelated failure, or logins from two
+ * networks, would make two votes. An upstream that is really down fails everyone's calls and opens it as
+ * before; a caller whose own input makes the upstream fail (a Java service answering 500 to something the
+ * gateway could not foresee) only fails its own calls, and the other tenants keep the upstream.
  *
- * Only the `minSources` most recent sources are remembered: whether that many failed within the window is
- * all the rule asks, so the memory is bounded by the setting, not by how many callers fail.
+ * Only the `minSources` most recent identities (and the anonymous source) are remembered: whether that many
+ * failed within the window is all the rule asks, so the memory is bounded by the setting, not by how many
+ * callers fail.
  */
 import { CircuitState, type IBreaker } from 'cockatiel';
 
@@ -23,20 +25,20 @@ export interface SpreadBreakerOptions {
   windowMillis: number;
   /**
    * The source of the failure being recorded, read when the policy reports it. `undefined` (a call nobody
-   * attributed) counts as one shared source: a source that cost nothing to make would be a free vote.
+   * attributed) is {@link ANONYMOUS_SOURCE}: a source that cost nothing to make would be a free vote.
    */
   sourceOfLastFailure: () => string | undefined;
   /** Clock, for tests. Default `Date.now`. */
   now?: () => number;
 }
 
-/** The one source of every failure no call attributed. */
-const UNATTRIBUTED = 'unattributed';
+/** The one source of every call without an accepted identity (logins), and of calls nobody attributed. */
+export const ANONYMOUS_SOURCE = '\u0000anonymous';
 
 /** See the module comment. */
 export class SpreadBreaker implements IBreaker {
   readonly #options: SpreadBreakerOptions;
-  /** Most recent failure of each source, oldest first; at most `minSources` entries. */
+  /** Most recent failure of each source, oldest first; at most `minSources + 1` entries. */
   readonly #lastFailureAt = new Map<string, number>();
 
   constructor(options: SpreadBreakerOptions) {
@@ -58,12 +60,13 @@ export class SpreadBreaker implements IBreaker {
 
   failure(state: CircuitState): boolean {
     const now = (this.#options.now ?? Date.now)();
-    const source = this.#options.sourceOfLastFailure() ?? UNATTRIBUTED;
-    // Re-inserted to move it to the end; the oldest beyond `minSources` cannot change the answer.
+    const source = this.#options.sourceOfLastFailure() ?? ANONYMOUS_SOURCE;
+    // Re-inserted to move it to the end; the oldest beyond `minSources` identities and the anonymous
+    // source cannot change the answer.
     this.#lastFailureAt.delete(source);
     this.#lastFailureAt.set(source, now);
     for (const oldest of this.#lastFailureAt.keys()) {
-      if (this.#lastFailureAt.size <= this.#options.minSources) break;
+      if (this.#lastFailureAt.size <= this.#options.minSources + 1) break;
       this.#lastFailureAt.delete(oldest);
     }
     const sick = this.#options.inner.failure(state);
@@ -72,13 +75,18 @@ export class SpreadBreaker implements IBreaker {
     return sick && this.#sourcesSince(now - this.#options.windowMillis) >= this.#options.minSources;
   }
 
-  /** Sources (of the most recent ones kept) with a failure after `since`; older ones are forgotten. */
+  /**
+   * Votes (of the most recent sources kept) with a failure after `since`: one per identity, and the
+   * anonymous source only where one vote is enough. Older ones are forgotten.
+   */
   #sourcesSince(since: number): number {
-    let count = 0;
+    let identities = 0;
+    let anonymous = false;
     for (const [source, at] of this.#lastFailureAt) {
-      if (at > since) count += 1;
-      else this.#lastFailureAt.delete(source);
+      if (at <= since) this.#lastFailureAt.delete(source);
+      else if (source === ANONYMOUS_SOURCE) anonymous = true;
+      else identities += 1;
     }
-    return count;
+    return identities + (anonymous && this.#options.minSources <= 1 ? 1 : 0);
   }
 }

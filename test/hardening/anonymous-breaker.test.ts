@@ -3,9 +3,14 @@
  * to a login of any name it does not know, as a Java service does for input it chokes on; an attacker with
  * no account sends 48 logins with invented usernames. Before the breaker counted votes by accepted
  * identity, each invented name was a "different user", and the breaker opened for every tenant. Now the
- * logins are one source (their client's network), and a logged-in user's reads are served throughout.
+ * logins are one source, and a logged-in user's reads are served throughout.
+ *
+ * Nor can logins make up the second of the breaker's two votes. When they counted by client network
+ * (/24), logins from two networks were two votes, and one network's logins plus any one user's unrelated
+ * failure in the window were two: either opened the breaker for everyone. Now all logins together are one
+ * source, which counts only where one source is enough; the second vote must be a second accepted user.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
 import { startChokingLoginProxy, type ChokingLoginProxy } from '../support/servers/choking-login-proxy.ts';
 import { startGateway, type TestGateway } from '../support/gateway-harness.ts';
@@ -60,4 +65,79 @@ it('should keep serving a logged-in user while 48 invented-username logins make 
   // And a new login of a real user still opens a session; the process is alive and ready.
   expect(await loginDemo(gw.graphqlUrl)).toEqual(expect.any(String));
   expect((await fetch(`${gw.baseUrl}/readyz`)).status).toBe(200);
+});
+
+describe('logins from two networks beside one real user’s failure', () => {
+  let twoNetworks: ChokingLoginProxy;
+  let behindProxy: TestGateway;
+
+  beforeAll(async () => {
+    // The real user `admin` reads an object type the upstream answers 500 to.
+    twoNetworks = await startChokingLoginProxy(emulator.url, ['demo', 'admin'], 'Choking');
+    // Client addresses come from X-Forwarded-For, as behind an ingress: the attacker varies its network.
+    behindProxy = await startGateway({ upstreamUrl: twoNetworks.url, env: { TRUSTED_PROXIES: 'loopback' } });
+  });
+  afterAll(async () => {
+    await behindProxy.close();
+    await twoNetworks.close();
+  });
+
+  const loginAs = async (username: string) => {
+    const answer = await postGraphql(behindProxy.graphqlUrl, LOGIN, {
+      username,
+      password: `${username}-password`,
+    });
+    const token = (answer.data?.login as { token?: string } | undefined)?.token;
+    if (token === undefined) throw new Error(`login failed: ${JSON.stringify(answer.errors)}`);
+    return { authorization: `Bearer ${token}` };
+  };
+  const loginFrom = (network: string, i: number) =>
+    postGraphql(
+      behindProxy.graphqlUrl,
+      LOGIN,
+      { username: `invented-${network}-${i}-${Date.now()}`, password: 'x' },
+      { 'x-forwarded-for': `${network}.${(i % 200) + 1}` },
+    );
+
+  it('should keep the breaker closed and serve another user', async () => {
+    const served = await loginAs('demo');
+    const failing = await loginAs('admin');
+    const attacks: Awaited<ReturnType<typeof loginFrom>>[] = [];
+    const reads: ReturnType<typeof postGraphql>[] = [];
+    // 24 logins from each of two /24s, eight at a time, alternating networks; the real user's failing
+    // call in the middle, and a read of another user beside each batch.
+    for (let batch = 0; batch < ATTACK_LOGINS / 8; batch++) {
+      const network = batch % 2 === 0 ? '203.0.113' : '198.51.100';
+      reads.push(postGraphql(behindProxy.graphqlUrl, LOAN_TYPES, {}, served));
+      if (batch === 3) {
+        const own = await postGraphql(
+          behindProxy.graphqlUrl,
+          'query { objects(objectName: "com.example.Choking") { totalCount } }',
+          {},
+          failing,
+        );
+        expect(codesOf(own)).toEqual(['UPSTREAM_UNAVAILABLE']);
+        expect(JSON.stringify(own.errors)).not.toMatch(/circuit/);
+      }
+      attacks.push(
+        ...(await Promise.all(Array.from({ length: 8 }, (_unused, i) => loginFrom(network, batch * 8 + i)))),
+      );
+    }
+    expect(twoNetworks.choked()).toBe(ATTACK_LOGINS);
+    expect(twoNetworks.chokedOthers()).toBeGreaterThan(0);
+    for (const answer of attacks) {
+      expect(codesOf(answer)).toEqual(['UPSTREAM_UNAVAILABLE']);
+      expect(JSON.stringify(answer.errors)).not.toMatch(/circuit/);
+    }
+    // Another user is served throughout and afterwards, and no breaker opened.
+    const after = await postGraphql(behindProxy.graphqlUrl, LOAN_TYPES, {}, await loginAs('demo'));
+    for (const answer of [...(await Promise.all(reads)), after]) {
+      expect(answer.errors).toBeUndefined();
+      expect(answer.data?.objects).toMatchObject({ totalCount: expect.any(Number) as number });
+    }
+    const ready = (await (await fetch(`${behindProxy.baseUrl}/readyz`)).json()) as {
+      upstream: { breakers: Record<string, string> };
+    };
+    expect(Object.values(ready.upstream.breakers).every((state) => state === 'closed')).toBe(true);
+  });
 });

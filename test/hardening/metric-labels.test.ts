@@ -135,3 +135,33 @@ describe('junk operation names', () => {
     }
   });
 });
+
+describe('a login renamed by FEDERATION_NAME_PREFIX', () => {
+  let federated: Harness;
+  beforeAll(async () => {
+    federated = await startHarness({
+      listen: false,
+      upstream: h.emulator,
+      env: { FEDERATION: 'true', FEDERATION_NAME_PREFIX: 'Objects' },
+    });
+  });
+  afterAll(async () => {
+    await federated.close();
+  });
+
+  it('should admit the name of a login answered through the renamed field', async () => {
+    const answer = await federated.post(
+      'mutation PrefixedSignIn($username: String!, $password: String!) { objectsLogin(username: $username, password: $password) { token } }',
+      { username: 'demo', password: 'demo-password' },
+    );
+    expect(codesOf(answer)).toEqual([]);
+    expect((answer.data?.objectsLogin as { token?: unknown } | undefined)?.token).toEqual(expect.any(String));
+    const metric = await federated.gateway.metrics.registry
+      .getSingleMetric('gateway_graphql_operations_total')
+      ?.get();
+    const names = (metric?.values ?? []).map((value) => value.labels.operation);
+    // Before, the plugin read `data.login` only: the renamed login vouched for nothing and counted as other.
+    expect(names).toContain('PrefixedSignIn');
+    expect(names).not.toContain('other');
+  });
+});

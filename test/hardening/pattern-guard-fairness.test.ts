@@ -10,7 +10,11 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { createPatternGuard } from '../../src/upstream/pattern-guard.ts';
+import {
+  createPatternGuard,
+  type PatternGuard,
+  type PatternVerdict,
+} from '../../src/upstream/pattern-guard.ts';
 import type { Analyser } from '../../src/upstream/redos-analyser.ts';
 import { useHarness } from '../support/gateway-harness.ts';
 import { LOAN_TYPES, LOGIN, type GraphqlAnswer } from '../support/post-graphql.ts';
@@ -145,5 +149,110 @@ describe('the guard’s shares', () => {
       held.releaseAll();
     }
     expect(await Promise.all(flood)).toEqual(Array.from({ length: 5 }, () => ({ ok: true })));
+  });
+});
+
+describe('several flooding accounts', () => {
+  /** Under the guard's 2 s limit per analysis, with room for a loaded machine either way. */
+  const FLOOD_MILLIS = 1_500;
+
+  function slowAnalyser() {
+    const analysed: string[] = [];
+    const analyser: Analyser = async (source, _flags, _timeout, signal) => {
+      analysed.push(source);
+      if (source.includes('slow')) await sleep(FLOOD_MILLIS, undefined, { signal }).catch(() => undefined);
+      return { status: 'safe' };
+    };
+    return { analyser, analysed };
+  }
+
+  /** Each account fills its share: one analysis running (or waiting for a slot) and its line of four. */
+  const floodFrom = (guard: PatternGuard, accounts: number) =>
+    Array.from({ length: accounts }, (_unused, account) =>
+      Array.from({ length: 5 }, (_unused2, i) =>
+        guard.check(`slow${account}x${i}[a-z]+`, `flooder${account}`),
+      ),
+    ).flat();
+
+  it.each([2, 4])(
+    'should analyse another account’s new pattern while %i accounts flood the checker',
+    async (accounts) => {
+      const fake = slowAnalyser();
+      const guard = createPatternGuard({ analyser: fake.analyser });
+      const flood = floodFrom(guard, accounts);
+      await sleep(100);
+      // Before: with two accounts it joined the turns behind both and its wait ran out (busy); with four
+      // the sixteen places were all taken (busy at once).
+      expect(await guard.check('victim[a-z]+ loan', 'victim')).toEqual({ ok: true });
+      expect(fake.analysed.filter((source) => source.includes('victim'))).toHaveLength(1);
+      // The flood costs the flooding accounts: some of their own patterns are busy.
+      const verdicts = await Promise.all(flood);
+      expect(verdicts.filter((verdict) => !verdict.ok && verdict.busy === true).length).toBeGreaterThan(0);
+    },
+    30_000,
+  );
+
+  it('should serve a caller with nothing served yet before the callers already taking turns', async () => {
+    const sources: string[] = [];
+    const releases: (() => void)[] = [];
+    const analyser: Analyser = (source) =>
+      new Promise((resolve) => {
+        sources.push(source);
+        releases.push(() => {
+          resolve({ status: 'safe' });
+        });
+      });
+    const guard = createPatternGuard({ analyser, analysisTimeoutMillis: 30_000 });
+    const flood = floodFrom(guard, 2);
+    const victim = guard.check('victim[a-z]+', 'victim');
+    await sleep(10);
+    expect(sources.filter((source) => source.includes('victim'))).toEqual([]);
+    // The first slot freed goes to the caller that arrived, not back to a flooding account.
+    releases.shift()?.();
+    await sleep(10);
+    expect(sources.filter((source) => source.includes('victim'))).toHaveLength(1);
+    for (let round = 0; round < 50 && releases.length > 0; round++) {
+      releases.splice(0).forEach((release) => {
+        release();
+      });
+      await sleep(10);
+    }
+    expect(await victim).toEqual({ ok: true });
+    expect(await Promise.all(flood)).toEqual(Array.from({ length: 10 }, () => ({ ok: true })));
+  });
+
+  it('should give a caller holding nothing a place in a full queue, refusing the largest holder’s newest', async () => {
+    const releases: (() => void)[] = [];
+    const analyser: Analyser = (_source, _flags, _timeout, signal) =>
+      new Promise((resolve) => {
+        const release = () => {
+          resolve({ status: 'safe' });
+        };
+        releases.push(release);
+        signal.addEventListener('abort', release);
+      });
+    const guard = createPatternGuard({ analyser, analysisTimeoutMillis: 30_000 });
+    // Four accounts: two running, sixteen waiting (four each), the total line full; the fifth pattern of
+    // the two accounts that found no free slot is their own busy answer.
+    const flood = floodFrom(guard, 4);
+    const settled: PatternVerdict[] = [];
+    for (const check of flood) void check.then((verdict) => settled.push(verdict));
+    const victim = guard.check('victim[a-z]+', 'victim');
+    let victimSettled = false;
+    void victim.then(() => (victimSettled = true));
+    await sleep(20);
+    // The victim's pattern waits; the place it took was the newest of an account holding four.
+    expect(victimSettled).toBe(false);
+    const busy = { ok: false, reason: expect.any(String) as string, busy: true };
+    expect(settled).toEqual([busy, busy, busy]);
+    for (let round = 0; round < 50 && releases.length > 0; round++) {
+      releases.splice(0).forEach((release) => {
+        release();
+      });
+      await sleep(10);
+    }
+    expect(await victim).toEqual({ ok: true });
+    const verdicts = await Promise.all(flood);
+    expect(verdicts.filter((verdict) => !verdict.ok && verdict.busy === true)).toHaveLength(3);
   });
 });

@@ -1,7 +1,9 @@
 /**
  * A loopback proxy in front of the emulator that answers a JSON login (`POST /v1/user/login`) of any
  * username outside `knownUsernames` with HTTP 500 and Tomcat's HTML error page, as a Java service does for
- * input it chokes on, and passes everything else through. It counts the 500s it answered.
+ * input it chokes on, and passes everything else through. It counts the 500s it answered. With
+ * `chokeUrlsContaining`, any other request whose URL contains that text is answered 500 too (a real user's
+ * call the upstream chokes on), counted apart.
  */
 import { createServer, request as httpRequest } from 'node:http';
 import { forwardRequest } from './forward-request.ts';
@@ -12,6 +14,8 @@ export interface ChokingLoginProxy {
   url: string;
   /** Logins answered 500 so far. */
   choked(): number;
+  /** Other requests answered 500 so far (see `chokeUrlsContaining`). */
+  chokedOthers(): number;
   close(): Promise<void>;
 }
 
@@ -23,11 +27,18 @@ const TOMCAT_500 =
 export async function startChokingLoginProxy(
   targetUrl: string,
   knownUsernames: readonly string[],
+  chokeUrlsContaining?: string,
 ): Promise<ChokingLoginProxy> {
   const target = new URL(targetUrl);
   const known = new Set(knownUsernames);
   let choked = 0;
+  let chokedOthers = 0;
   const server = createServer((req, res) => {
+    if (chokeUrlsContaining !== undefined && (req.url ?? '').includes(chokeUrlsContaining)) {
+      chokedOthers += 1;
+      res.writeHead(500, { 'content-type': 'text/html;charset=utf-8' }).end(TOMCAT_500);
+      return;
+    }
     if (req.method !== 'POST' || !(req.url ?? '').startsWith('/v1/user/login')) {
       forwardRequest(target, req, res);
       return;
@@ -60,5 +71,10 @@ export async function startChokingLoginProxy(
     });
   });
   const listening = await listenOnLoopback(server);
-  return { url: listening.url, choked: () => choked, close: () => listening.close() };
+  return {
+    url: listening.url,
+    choked: () => choked,
+    chokedOthers: () => chokedOthers,
+    close: () => listening.close(),
+  };
 }
