@@ -14,8 +14,10 @@
  * `HTTP_REQUEST_TIMEOUT_MS`) is the newcomer refused (`connections`). A log line says so, at most one per
  * second with the counts since the last.
  *
- * A refused connection is destroyed at most a second later, whatever it sends, and at once when the server
- * closes (Node's HTTP server does not know it, so `closeAllConnections()` would not). While as many refused
+ * A refused connection is destroyed at most a second later, whatever it sends. When the server closes, the
+ * refused connections and every accepted one without a request in flight are destroyed at once: Node's
+ * HTTP server does not know the refused ones and keeps waiting for one that has sent nothing, which held
+ * every SIGTERM for its whole grace period. While as many refused
  * connections as `MAX_CONNECTIONS` are still being answered, more are closed at once.
  *
  * The per-address map holds only addresses with an accepted connection open, so it never holds more than
@@ -55,6 +57,7 @@ type ConnectionListener = (socket: Socket) => void;
 
 /** An accepted connection: its address's group and how many of its requests are in flight. */
 interface Accepted {
+  address: string;
   group: Set<Socket>;
   inflight: number;
 }
@@ -153,7 +156,7 @@ export function limitConnections(
     const own = perAddress.get(address) ?? new Set<Socket>();
     perAddress.set(address, own);
     own.add(socket);
-    accepted.set(socket, { group: own, inflight: 0 });
+    accepted.set(socket, { address, group: own, inflight: 0 });
     socket.once('close', () => {
       release(socket, address);
     });
@@ -170,10 +173,18 @@ export function limitConnections(
     });
   });
 
-  // `server.close()` waits for every socket, refused ones included, before it calls back.
+  // `server.close()` waits for every socket before it calls back, but closes only the idle keep-alive ones
+  // Node's HTTP server knows: a refused socket, or one that has not sent a whole request yet (nothing at
+  // all, or headers a byte at a time), would hold a shutdown for its whole grace period.
   const close = server.close.bind(server);
   server.close = (callback?: (error?: Error) => void) => {
     for (const socket of refusedSockets) socket.destroy();
+    refusedSockets.clear();
+    for (const [socket, entry] of accepted) {
+      if (entry.inflight > 0) continue;
+      release(socket, entry.address);
+      socket.destroy();
+    }
     return close(callback);
   };
 
