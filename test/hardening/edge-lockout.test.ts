@@ -110,8 +110,6 @@ describe('with the default caps', () => {
       }
       await sleep(300);
       const held = statusBytes(gateway.process.pid, 'VmRSS');
-      const refused = opened.filter((one) => one.received().startsWith('HTTP/1.1 503'));
-      expect(refused, 'no attacker socket is refused: the total is exactly filled').toHaveLength(0);
 
       const again = fetchFrom('127.0.0.3');
       try {
@@ -119,6 +117,9 @@ describe('with the default caps', () => {
       } finally {
         await again.close();
       }
+      // Nobody was refused: each newcomer past the total closed an idle socket of the biggest holder.
+      const refused = opened.filter((one) => one.received().startsWith('HTTP/1.1 503'));
+      expect(refused).toHaveLength(0);
       // Recorded for the settings' reasoning (`src/config/defaults.ts`).
       console.info(
         `${String(opened.length)} idle connections from ${String(addresses)} addresses: RSS +${((held - idle) / MiB).toFixed(1)} MiB`,
