@@ -120,7 +120,7 @@ export function limitConnections(
     if (entry === undefined) return;
     accepted.delete(socket);
     entry.group.delete(socket);
-    if (entry.group.size === 0) perAddress.delete(address);
+    if (entry.group.size === 0 && perAddress.get(address) === entry.group) perAddress.delete(address);
   };
 
   /** Closes an idle connection of the address holding the most; false if every connection is busy. */
