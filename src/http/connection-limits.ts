@@ -55,10 +55,16 @@ const LOG_EVERY_MILLIS = 1_000;
 
 type ConnectionListener = (socket: Socket) => void;
 
-/** An accepted connection: its address's group and how many of its requests are in flight. */
+/** One address's accepted connections, and those of them without a request in flight. */
+interface Group {
+  sockets: Set<Socket>;
+  idle: Set<Socket>;
+}
+
+/** An accepted connection: its address, its group and how many of its requests are in flight. */
 interface Accepted {
   address: string;
-  group: Set<Socket>;
+  group: Group;
   inflight: number;
 }
 
@@ -72,7 +78,7 @@ export function limitConnections(
   log: FastifyBaseLogger,
 ): ConnectionCounts {
   const lingerMillis = caps.refusedLingerMillis ?? REFUSED_LINGER_MILLIS;
-  const perAddress = new Map<string, Set<Socket>>();
+  const perAddress = new Map<string, Group>();
   const accepted = new Map<Socket, Accepted>();
   const refusedSockets = new Set<Socket>();
   let refusedSinceLog = 0;
@@ -119,24 +125,29 @@ export function limitConnections(
     const entry = accepted.get(socket);
     if (entry === undefined) return;
     accepted.delete(socket);
-    entry.group.delete(socket);
-    if (entry.group.size === 0 && perAddress.get(address) === entry.group) perAddress.delete(address);
+    entry.group.sockets.delete(socket);
+    entry.group.idle.delete(socket);
+    if (entry.group.sockets.size === 0 && perAddress.get(address) === entry.group) perAddress.delete(address);
   };
 
   /** Closes an idle connection of the address holding the most; false if every connection is busy. */
+  // One pass over the addresses (at most `MAX_CONNECTIONS` of them), whatever a flood makes it do.
   const closeIdle = (): boolean => {
-    const groups = [...perAddress.entries()].sort(([, a], [, b]) => b.size - a.size);
-    for (const [address, group] of groups) {
-      for (const socket of group) {
-        if (accepted.get(socket)?.inflight !== 0) continue;
-        release(socket, address);
-        socket.destroy();
-        closedSinceLog++;
-        note('idle connection closed to make room: too many connections', { address });
-        return true;
+    let biggest: [string, Group] | undefined;
+    for (const [address, group] of perAddress) {
+      if (group.idle.size > 0 && group.sockets.size > (biggest?.[1].sockets.size ?? 0)) {
+        biggest = [address, group];
       }
     }
-    return false;
+    if (biggest === undefined) return false;
+    const [address, group] = biggest;
+    const [socket] = group.idle;
+    if (socket === undefined) return false;
+    release(socket, address);
+    socket.destroy();
+    closedSinceLog++;
+    note('idle connection closed to make room: too many connections', { address });
+    return true;
   };
 
   const listeners = server.listeners('connection') as ConnectionListener[];
@@ -144,7 +155,7 @@ export function limitConnections(
   server.on('connection', (socket: Socket) => {
     const address = clientNetwork(socket.remoteAddress);
     const group = perAddress.get(address);
-    if ((group?.size ?? 0) >= caps.maxConnectionsPerAddress) {
+    if ((group?.sockets.size ?? 0) >= caps.maxConnectionsPerAddress) {
       refuse(socket, 'connections_per_address', address);
       return;
     }
@@ -153,9 +164,10 @@ export function limitConnections(
       return;
     }
     // Looked up again: closing an idle connection may have emptied (and dropped) this address's group.
-    const own = perAddress.get(address) ?? new Set<Socket>();
+    const own = perAddress.get(address) ?? { sockets: new Set<Socket>(), idle: new Set<Socket>() };
     perAddress.set(address, own);
-    own.add(socket);
+    own.sockets.add(socket);
+    own.idle.add(socket);
     accepted.set(socket, { address, group: own, inflight: 0 });
     socket.once('close', () => {
       release(socket, address);
@@ -168,8 +180,12 @@ export function limitConnections(
     const entry = accepted.get(request.socket);
     if (entry === undefined) return;
     entry.inflight++;
+    entry.group.idle.delete(request.socket);
     response.once('close', () => {
       entry.inflight--;
+      // Idle again, unless it has gone (released) in the meantime.
+      if (entry.inflight === 0 && accepted.get(request.socket) === entry)
+        entry.group.idle.add(request.socket);
     });
   });
 
