@@ -61,7 +61,7 @@ export const SETTING_DEFAULTS = {
   /** 16 MiB of the 256 MiB heap, counted as the parsed documents really take (`document-store.ts`). */
   DOCUMENT_CACHE_BYTES: 16_777_216,
   /**
-   * 1,024 open client connections: 1,024 idle ones cost about 14 MiB of RSS (measured,
+   * 1,024 open client connections: 1,024 idle ones cost 14 to 20 MiB of RSS (measured,
    * `test/hardening/edge-lockout.test.ts`); what they may carry is bounded apart (`MAX_INFLIGHT_BODY_BYTES`),
    * so they fit the 512 Mi of `deploy/kubernetes/web.yaml` beside the 256 MiB heap.
    */
