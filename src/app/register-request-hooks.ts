@@ -41,11 +41,12 @@ export function registerRequestHooks(app: FastifyInstance, options: RequestHooks
     currentTraceContext: tracing ? () => tracing.currentTraceContext() : undefined,
   });
   // Answers refused before GraphQL still reach the request log's `outcome` and level, and the server span.
-  const onRefused = (request: FastifyRequest, code: string) => {
+  // `blame` is the answer's own when it says (a busy answer for the whole gateway is the gateway's), else
+  // as `httpErrorBody` blames them: the caller's request, but for the gateway's own failure.
+  const onRefused = (request: FastifyRequest, code: string, blame?: string) => {
     const scope = scopeOf(request);
     scope?.errorCodes.push(code);
-    // As `httpErrorBody` blames them: the caller's request, but for the gateway's own failure.
-    scope?.errorBlames.push(code === ErrorCode.INTERNAL_SERVER_ERROR ? 'gateway' : 'caller');
+    scope?.errorBlames.push(blame ?? (code === ErrorCode.INTERNAL_SERVER_ERROR ? 'gateway' : 'caller'));
     tracing?.recordRefusal(code);
   };
   registerErrorHandler(app, { maxBodyBytes: config.maxBodyBytes, onRefused });

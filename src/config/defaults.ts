@@ -60,8 +60,18 @@ export const SETTING_DEFAULTS = {
   MAX_COMMENT_BYTES: 4_096,
   /** 16 MiB of the 256 MiB heap, counted as the parsed documents really take (`document-store.ts`). */
   DOCUMENT_CACHE_BYTES: 16_777_216,
+  /**
+   * 1,024 open client connections: 1,024 idle ones cost 14 to 20 MiB of RSS (measured,
+   * `test/hardening/edge-lockout.test.ts`); what they may carry is bounded apart (`MAX_INFLIGHT_BODY_BYTES`),
+   * so they fit the 512 Mi of `deploy/kubernetes/web.yaml` beside the 256 MiB heap.
+   */
   MAX_CONNECTIONS: 1_024,
-  MAX_CONNECTIONS_PER_ADDRESS: 256,
+  /**
+   * A sixteenth of the total: filling it takes sixteen addresses (and even then idle connections are
+   * closed to make room); 64 requests at once is as many as `UPSTREAM_MAX_CONCURRENT` runs. Behind a proxy
+   * every connection is the proxy's: `deploy/kubernetes/gateway-config.yaml` raises it to the total.
+   */
+  MAX_CONNECTIONS_PER_ADDRESS: 64,
   /** 32 MiB: request bodies being received or served at once, held in the heap until the answer is sent. */
   MAX_INFLIGHT_BODY_BYTES: 33_554_432,
   MAX_INFLIGHT_BODY_BYTES_PER_ADDRESS: 8_388_608,

@@ -3,6 +3,7 @@
  * `GATEWAY_BUSY`, `Retry-After: 1`, the connection closed. `extensions.reason` says which bound was reached;
  * a per-address bound is the caller's to respect (blame `caller`), the total is the gateway's (`gateway`).
  */
+import type { FastifyReply } from 'fastify';
 import { ErrorCode } from '../graphql/error-codes.ts';
 import { JSON_CONTENT_TYPE, NO_STORE_HEADERS, httpErrorBody, type HttpErrorBody } from './http-error.ts';
 
@@ -26,15 +27,47 @@ const MESSAGE: Readonly<Record<BusyReason, string>> = {
     'Your address is sending as many request bytes at once as one client may; retry later.',
 };
 
+/** Whose a busy answer is: a per-address share is the caller's to respect, the total is the gateway's. */
+export function busyBlame(reason: BusyReason): 'caller' | 'gateway' {
+  return reason.endsWith('_per_address') ? 'caller' : 'gateway';
+}
+
 /** The error body of a busy answer. */
 export function busyBody(reason: BusyReason): HttpErrorBody {
-  const perAddress = reason.endsWith('_per_address');
   return httpErrorBody(ErrorCode.GATEWAY_BUSY, MESSAGE[reason], {
     reason,
     limit: SETTING[reason],
-    blame: perAddress ? 'caller' : 'gateway',
+    blame: busyBlame(reason),
     retryAfter: 1,
   });
+}
+
+/**
+ * A busy refusal raised while a request's body arrives (the total of `MAX_INFLIGHT_BODY_BYTES` reached):
+ * the error handler answers it with {@link sendBusy}.
+ */
+export class GatewayBusyError extends Error {
+  /** For Fastify, which would otherwise take the error as the client's (400). */
+  readonly statusCode = 503;
+
+  /** Which bound was reached. */
+  readonly reason: BusyReason;
+
+  constructor(reason: BusyReason) {
+    super(MESSAGE[reason]);
+    this.reason = reason;
+    this.name = 'GatewayBusyError';
+  }
+}
+
+/** Sends the busy answer on a Fastify reply, closing the connection: the rest of the body is never read. */
+export function sendBusy(reply: FastifyReply, reason: BusyReason): FastifyReply {
+  return reply
+    .code(503)
+    .header('retry-after', '1')
+    .header('connection', 'close')
+    .type(JSON_CONTENT_TYPE)
+    .send(busyBody(reason));
 }
 
 /** The busy answer as raw HTTP/1.1 bytes, for a connection refused before any request was read. */

@@ -1,22 +1,34 @@
 /**
  * Caps the client connections the HTTP listener holds: `MAX_CONNECTIONS` in all and
- * `MAX_CONNECTIONS_PER_ADDRESS` from one peer address. Each open connection costs a socket, Node's HTTP
- * parser and buffers (and, while a body arrives, the body: see `body-budget.ts`); without a cap, 4,500 slow
- * clients took a replica past the 512 Mi of `deploy/kubernetes/web.yaml` (issue 19).
+ * `MAX_CONNECTIONS_PER_ADDRESS` from one peer address (an IPv6 one by its /64: `client-network.ts`). Each
+ * open connection costs a socket, Node's HTTP parser and buffers (and, while a body arrives, the body: see
+ * `body-budget.ts`); without a cap, 4,500 slow clients took a replica past the 512 Mi of
+ * `deploy/kubernetes/web.yaml` (issue 19).
  *
- * A connection past a cap is answered 503 `GATEWAY_BUSY` before any of its bytes are read, and closed; Node's
- * HTTP handling never sees it. A log line says so, at most one per second with the count since the last.
- * While as many refused connections as `MAX_CONNECTIONS` are still being answered, more are closed at once.
+ * A connection past its address's share is answered 503 `GATEWAY_BUSY` (`connections_per_address`) before
+ * any of its bytes are read, and closed; Node's HTTP handling never sees it. When the total is reached, the
+ * newcomer is not refused while room can be made: an idle connection (no request in flight: nothing sent
+ * yet, or a keep-alive one between requests) of the address holding the most connections is closed
+ * instead, so a few addresses holding idle sockets cannot lock everyone else out, and costs fall on
+ * whoever holds the most. Only when every connection has a request in flight (each bounded by
+ * `HTTP_REQUEST_TIMEOUT_MS`) is the newcomer refused (`connections`). A log line says so, at most one per
+ * second with the counts since the last.
  *
- * The per-address count is a map whose entries live only while their address has an accepted connection
- * open, so it never holds more than `MAX_CONNECTIONS` entries, however many addresses an attacker uses.
- * The address is the TCP peer's: behind a proxy every connection is the proxy's, so raise the per-address
- * cap to the proxy's pool size there.
+ * A refused connection is destroyed at most a second later, whatever it sends. When the server closes, the
+ * refused connections and every accepted one without a request in flight are destroyed at once: Node's
+ * HTTP server does not know the refused ones and keeps waiting for one that has sent nothing, which held
+ * every SIGTERM for its whole grace period. While as many refused
+ * connections as `MAX_CONNECTIONS` are still being answered, more are closed at once.
+ *
+ * The per-address map holds only addresses with an accepted connection open, so it never holds more than
+ * `MAX_CONNECTIONS` entries, however many addresses an attacker uses. The address is the TCP peer's: behind
+ * a proxy every connection is the proxy's, so raise the per-address cap to the proxy's pool size there.
  */
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import { rawBusyResponse, type BusyReason } from './busy-answer.ts';
+import { clientNetwork } from './client-network.ts';
 
 /** The caps (`GatewayConfig.connectionLimits`). */
 export interface ConnectionCaps {
@@ -24,6 +36,8 @@ export interface ConnectionCaps {
   maxConnections: number;
   /** `MAX_CONNECTIONS_PER_ADDRESS`. */
   maxConnectionsPerAddress: number;
+  /** How long a refused connection may linger, reading and discarding, before it is destroyed (1 s). */
+  refusedLingerMillis?: number;
 }
 
 /** What {@link limitConnections} lets a caller read. */
@@ -32,13 +46,27 @@ export interface ConnectionCounts {
   open(): number;
   /** Addresses with an accepted connection open now (the size of the per-address map). */
   addresses(): number;
+  /** Refused connections still being answered. */
+  lingering(): number;
 }
 
-/** How long a refused connection may linger, reading and discarding, before it is destroyed. */
 const REFUSED_LINGER_MILLIS = 1_000;
 const LOG_EVERY_MILLIS = 1_000;
 
 type ConnectionListener = (socket: Socket) => void;
+
+/** One address's accepted connections, and those of them without a request in flight. */
+interface Group {
+  sockets: Set<Socket>;
+  idle: Set<Socket>;
+}
+
+/** An accepted connection: its address, its group and how many of its requests are in flight. */
+interface Accepted {
+  address: string;
+  group: Group;
+  inflight: number;
+}
 
 /**
  * Puts the caps in front of the server's `connection` listeners (Node's HTTP handling among them): call it
@@ -49,64 +77,136 @@ export function limitConnections(
   caps: ConnectionCaps,
   log: FastifyBaseLogger,
 ): ConnectionCounts {
-  let open = 0;
-  const perAddress = new Map<string, number>();
+  const lingerMillis = caps.refusedLingerMillis ?? REFUSED_LINGER_MILLIS;
+  const perAddress = new Map<string, Group>();
+  const accepted = new Map<Socket, Accepted>();
+  const refusedSockets = new Set<Socket>();
   let refusedSinceLog = 0;
+  let closedSinceLog = 0;
   let lastLogAt = 0;
-  // Refused sockets still being answered: bounded too, or a connection flood would hold file descriptors.
-  let lingering = 0;
+
+  /** A log line, at most one a second, with the refusals and closings since the last. */
+  const note = (message: string, fields: Record<string, unknown>): void => {
+    const now = Date.now();
+    if (now - lastLogAt < LOG_EVERY_MILLIS) return;
+    lastLogAt = now;
+    log.warn(
+      { ...fields, open: accepted.size, refused: refusedSinceLog, closedIdle: closedSinceLog },
+      message,
+    );
+    refusedSinceLog = 0;
+    closedSinceLog = 0;
+  };
 
   const refuse = (socket: Socket, reason: BusyReason, address: string): void => {
     refusedSinceLog++;
-    const now = Date.now();
-    if (now - lastLogAt >= LOG_EVERY_MILLIS) {
-      log.warn(
-        { reason, address, open, refused: refusedSinceLog },
-        'connection refused: too many connections',
-      );
-      lastLogAt = now;
-      refusedSinceLog = 0;
-    }
+    note('connection refused: too many connections', { reason, address });
     socket.on('error', () => undefined);
-    if (lingering >= caps.maxConnections) {
+    // Refused sockets still being answered are bounded too, or a connection flood would hold descriptors.
+    if (refusedSockets.size >= caps.maxConnections) {
       socket.destroy();
       return;
     }
-    lingering++;
+    refusedSockets.add(socket);
+    // A fixed deadline, not an idle timer: a client that keeps sending a byte now and then must not stay.
+    const deadline = setTimeout(() => socket.destroy(), lingerMillis);
+    deadline.unref();
     socket.once('close', () => {
-      lingering--;
+      clearTimeout(deadline);
+      refusedSockets.delete(socket);
     });
     // Half-close after the answer and drop what the client still sends, so that it reads the 503 rather
-    // than a reset; a client that never closes its side is destroyed soon after.
+    // than a reset.
     socket.end(rawBusyResponse(reason));
     socket.resume();
-    socket.setTimeout(REFUSED_LINGER_MILLIS, () => socket.destroy());
+  };
+
+  const release = (socket: Socket, address: string): void => {
+    const entry = accepted.get(socket);
+    if (entry === undefined) return;
+    accepted.delete(socket);
+    entry.group.sockets.delete(socket);
+    entry.group.idle.delete(socket);
+    if (entry.group.sockets.size === 0 && perAddress.get(address) === entry.group) perAddress.delete(address);
+  };
+
+  /** Closes an idle connection of the address holding the most; false if every connection is busy. */
+  // One pass over the addresses (at most `MAX_CONNECTIONS` of them), whatever a flood makes it do.
+  const closeIdle = (): boolean => {
+    let biggest: [string, Group] | undefined;
+    for (const [address, group] of perAddress) {
+      if (group.idle.size > 0 && group.sockets.size > (biggest?.[1].sockets.size ?? 0)) {
+        biggest = [address, group];
+      }
+    }
+    if (biggest === undefined) return false;
+    const [address, group] = biggest;
+    const [socket] = group.idle;
+    if (socket === undefined) return false;
+    release(socket, address);
+    socket.destroy();
+    closedSinceLog++;
+    note('idle connection closed to make room: too many connections', { address });
+    return true;
   };
 
   const listeners = server.listeners('connection') as ConnectionListener[];
   server.removeAllListeners('connection');
   server.on('connection', (socket: Socket) => {
-    const address = socket.remoteAddress ?? 'unknown';
-    const fromAddress = perAddress.get(address) ?? 0;
-    const reason: BusyReason | undefined =
-      open >= caps.maxConnections
-        ? 'connections'
-        : fromAddress >= caps.maxConnectionsPerAddress
-          ? 'connections_per_address'
-          : undefined;
-    if (reason !== undefined) {
-      refuse(socket, reason, address);
+    const address = clientNetwork(socket.remoteAddress);
+    const group = perAddress.get(address);
+    if ((group?.sockets.size ?? 0) >= caps.maxConnectionsPerAddress) {
+      refuse(socket, 'connections_per_address', address);
       return;
     }
-    open++;
-    perAddress.set(address, fromAddress + 1);
+    if (accepted.size >= caps.maxConnections && !closeIdle()) {
+      refuse(socket, 'connections', address);
+      return;
+    }
+    // Looked up again: closing an idle connection may have emptied (and dropped) this address's group.
+    const own = perAddress.get(address) ?? { sockets: new Set<Socket>(), idle: new Set<Socket>() };
+    perAddress.set(address, own);
+    own.sockets.add(socket);
+    own.idle.add(socket);
+    accepted.set(socket, { address, group: own, inflight: 0 });
     socket.once('close', () => {
-      open--;
-      const left = (perAddress.get(address) ?? 1) - 1;
-      if (left > 0) perAddress.set(address, left);
-      else perAddress.delete(address);
+      release(socket, address);
     });
     for (const listener of listeners) listener.call(server, socket);
   });
-  return { open: () => open, addresses: () => perAddress.size };
+
+  // A request is in flight from its headers until its answer is sent or its connection closes.
+  server.prependListener('request', (request: IncomingMessage, response: ServerResponse) => {
+    const entry = accepted.get(request.socket);
+    if (entry === undefined) return;
+    entry.inflight++;
+    entry.group.idle.delete(request.socket);
+    response.once('close', () => {
+      entry.inflight--;
+      // Idle again, unless it has gone (released) in the meantime.
+      if (entry.inflight === 0 && accepted.get(request.socket) === entry)
+        entry.group.idle.add(request.socket);
+    });
+  });
+
+  // `server.close()` waits for every socket before it calls back, but closes only the idle keep-alive ones
+  // Node's HTTP server knows: a refused socket, or one that has not sent a whole request yet (nothing at
+  // all, or headers a byte at a time), would hold a shutdown for its whole grace period.
+  const close = server.close.bind(server);
+  server.close = (callback?: (error?: Error) => void) => {
+    for (const socket of refusedSockets) socket.destroy();
+    refusedSockets.clear();
+    for (const [socket, entry] of accepted) {
+      if (entry.inflight > 0) continue;
+      release(socket, entry.address);
+      socket.destroy();
+    }
+    return close(callback);
+  };
+
+  return {
+    open: () => accepted.size,
+    addresses: () => perAddress.size,
+    lingering: () => refusedSockets.size,
+  };
 }

@@ -9,14 +9,15 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode } from '../graphql/error-codes.ts';
 import { limitErrorBody } from '../graphql/errors.ts';
+import { GatewayBusyError, busyBlame, sendBusy } from './busy-answer.ts';
 import { JSON_CONTENT_TYPE, httpErrorBody } from './http-error.ts';
 
 /** Options of {@link registerErrorHandler}. */
 export interface ErrorHandlerOptions {
   /** `MAX_BODY_BYTES`, quoted in `BODY_TOO_LARGE`. */
   maxBodyBytes: number;
-  /** Called with every refusal's code (the request log's outcome, metrics). */
-  onRefused?: (request: FastifyRequest, code: string) => void;
+  /** Called with every refusal's code (the request log's outcome, metrics) and, when it is not the caller's, blame. */
+  onRefused?: (request: FastifyRequest, code: string, blame?: string) => void;
 }
 
 /** What an error becomes on the wire. */
@@ -108,6 +109,11 @@ function methodsAt(app: FastifyInstance, path: string): string[] {
  */
 export function registerErrorHandler(app: FastifyInstance, options: ErrorHandlerOptions): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    // The request bodies arriving at once filled `MAX_INFLIGHT_BODY_BYTES` (see `body-budget.ts`).
+    if (error instanceof GatewayBusyError) {
+      options.onRefused?.(request, ErrorCode.GATEWAY_BUSY, busyBlame(error.reason));
+      return sendBusy(reply, error.reason);
+    }
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       options.onRefused?.(request, ErrorCode.BODY_TOO_LARGE);
       return reply

@@ -124,6 +124,11 @@ describe('Kubernetes example', () => {
     // The shutdown's bound, every step at its deadline, and the watchdog's half second after it.
     expect(pod).toBeGreaterThan(shutdownDeadlineMillis(shutdown.delayMillis, shutdown.graceMillis) + 500);
   });
+
+  it("should give the front-end's proxy, the peer of every connection, all of the connections", () => {
+    const { connectionLimits } = loadConfig({ ...config, SESSION_SECRET: 's'.repeat(48) });
+    expect(connectionLimits.maxConnectionsPerAddress).toBe(connectionLimits.maxConnections);
+  });
 });
 
 describe('Dockerfile', () => {

@@ -1,14 +1,17 @@
 /**
  * The connection caps and the request-body budget on a bare Fastify server with tiny limits, driven by raw
  * sockets from several loopback addresses (Linux routes all of 127/8 to lo): each bound answers 503
- * `GATEWAY_BUSY` with its reason, a per-address bound costs only that address, reservations are released
- * when answers are sent, and the per-address maps are empty once every connection has closed.
+ * `GATEWAY_BUSY` with its reason, a per-address bound costs only that address, idle connections of the
+ * biggest holder make room for newcomers, declared bodies cost only their address and arrived bytes the
+ * total, refused sockets never linger, reservations are released when answers are sent, and the
+ * per-address maps are empty once every connection has closed.
  */
 import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { registerBodyBudget, type BodyBudget } from '../../src/http/body-budget.ts';
+import { registerErrorHandler } from '../../src/http/error-handler.ts';
 import { limitConnections, type ConnectionCounts } from '../../src/http/connection-limits.ts';
 
 interface RawClient {
@@ -19,8 +22,11 @@ interface RawClient {
 
 let app: FastifyInstance | undefined;
 const clients: RawClient[] = [];
+let held = Promise.withResolvers<undefined>();
 
 afterEach(async () => {
+  held.resolve(undefined);
+  held = Promise.withResolvers<undefined>();
   for (const client of clients.splice(0)) client.socket.destroy();
   await app?.close();
   app = undefined;
@@ -46,6 +52,9 @@ function rawClient(port: number, localAddress: string, text = ''): RawClient {
   return client;
 }
 
+const GET = (path: string) => `GET ${path} HTTP/1.1\r\nhost: x\r\n\r\n`;
+const isClosed = (client: RawClient) => client.socket.destroyed || client.socket.readableEnded;
+
 /** A POST declaring `declared` bytes of body and sending none yet. */
 const postHead = (declared: number) =>
   `POST /echo HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${declared}\r\n\r\n`;
@@ -54,6 +63,12 @@ async function startServer(setUp: (server: FastifyInstance) => void): Promise<nu
   app = Fastify();
   setUp(app);
   app.post('/echo', (request) => ({ got: request.body }));
+  // Held until the test lets go: a request in flight.
+  app.get('/hold', async () => {
+    await held.promise;
+    return { held: true };
+  });
+  app.get('/quick', () => ({ quick: true }));
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('no port');
@@ -63,7 +78,7 @@ async function startServer(setUp: (server: FastifyInstance) => void): Promise<nu
 const reasonOf = (text: string) => /"reason":"(\w+)"/.exec(text)?.[1];
 
 describe('connection caps', () => {
-  it('should refuse past the per-address cap and the total with their reasons, and forget closed addresses', async () => {
+  it('should refuse past the per-address share, and make room for another address by closing an idle connection of the biggest holder', async () => {
     let counts: ConnectionCounts | undefined;
     const port = await startServer((server) => {
       counts = limitConnections(
@@ -72,26 +87,123 @@ describe('connection caps', () => {
         server.log,
       );
     });
-    const held = [rawClient(port, '127.0.0.1'), rawClient(port, '127.0.0.1')];
-    await Promise.all(held.map((client) => client.connected));
+    const biggest = [rawClient(port, '127.0.0.1'), rawClient(port, '127.0.0.1')];
+    await Promise.all(biggest.map((client) => client.connected));
     const sameAddress = rawClient(port, '127.0.0.1');
     const otherAddress = rawClient(port, '127.0.0.2');
     await Promise.all([sameAddress.connected, otherAddress.connected]);
-    const third = rawClient(port, '127.0.0.3');
-    await third.connected;
     await sleep(100);
-
     expect(reasonOf(sameAddress.received())).toBe('connections_per_address');
     expect(sameAddress.received()).toMatch(/^HTTP\/1\.1 503 /);
-    expect(otherAddress.received()).toBe('');
-    expect(reasonOf(third.received())).toBe('connections');
-    expect(third.received()).toContain('"blame":"gateway"');
+    expect(sameAddress.received()).toContain('"blame":"caller"');
+    expect(counts?.open()).toBe(3);
+
+    // The total is reached: a newcomer is let in, and one of 127.0.0.1's idle connections closed instead.
+    const newcomer = rawClient(port, '127.0.0.3', GET('/quick'));
+    await newcomer.connected;
+    await sleep(100);
+    expect(newcomer.received()).toMatch(/^HTTP\/1\.1 200 /);
+    expect(biggest.filter(isClosed)).toHaveLength(1);
+    expect(isClosed(otherAddress)).toBe(false);
     expect(counts?.open()).toBe(3);
 
     for (const client of clients) client.socket.destroy();
     await sleep(100);
     expect(counts?.open()).toBe(0);
     expect(counts?.addresses()).toBe(0);
+  });
+
+  it('should refuse the total, blaming the gateway, only when every connection has a request in flight', async () => {
+    const port = await startServer((server) => {
+      limitConnections(server.server, { maxConnections: 2, maxConnectionsPerAddress: 2 }, server.log);
+    });
+    const busy = [rawClient(port, '127.0.0.1', GET('/hold')), rawClient(port, '127.0.0.2', GET('/hold'))];
+    await Promise.all(busy.map((client) => client.connected));
+    await sleep(100);
+    const third = rawClient(port, '127.0.0.3');
+    await third.connected;
+    await sleep(100);
+    expect(reasonOf(third.received())).toBe('connections');
+    expect(third.received()).toContain('"blame":"gateway"');
+    expect(busy.filter(isClosed)).toHaveLength(0);
+    held.resolve(undefined);
+    await sleep(100);
+    expect(busy.map((client) => client.received())).toEqual([
+      expect.stringMatching(/^HTTP\/1\.1 200 /),
+      expect.stringMatching(/^HTTP\/1\.1 200 /),
+    ]);
+  });
+
+  it('should keep serving another address when several addresses fill the total with idle sockets', async () => {
+    const port = await startServer((server) => {
+      limitConnections(server.server, { maxConnections: 16, maxConnectionsPerAddress: 4 }, server.log);
+    });
+    // 127.0.0.2-5 fill the total: half send nothing, half one request and then idle on keep-alive.
+    const attackers = Array.from({ length: 16 }, (_, index) =>
+      rawClient(port, `127.0.0.${String(2 + (index % 4))}`, index % 2 === 0 ? '' : GET('/quick')),
+    );
+    await Promise.all(attackers.map((client) => client.connected));
+    await sleep(200);
+    for (let round = 0; round < 3; round++) {
+      const victim = rawClient(port, '127.0.0.9', GET('/quick'));
+      await victim.connected;
+      await expect.poll(() => victim.received(), { timeout: 2_000 }).toMatch(/^HTTP\/1\.1 200 /);
+    }
+  });
+
+  it('should destroy a refused connection within about a second even while it keeps sending', async () => {
+    let counts: ConnectionCounts | undefined;
+    const port = await startServer((server) => {
+      counts = limitConnections(
+        server.server,
+        { maxConnections: 1, maxConnectionsPerAddress: 1 },
+        server.log,
+      );
+    });
+    const holder = rawClient(port, '127.0.0.1');
+    await holder.connected;
+    const refused = rawClient(port, '127.0.0.1');
+    await refused.connected;
+    const trickle = setInterval(() => refused.socket.write('x'), 400);
+    try {
+      await expect
+        .poll(() => refused.socket.destroyed || refused.socket.readableEnded, { timeout: 5_000 })
+        .toBe(true);
+      await expect.poll(() => counts?.lingering(), { timeout: 5_000 }).toBe(0);
+    } finally {
+      clearInterval(trickle);
+    }
+    expect(reasonOf(refused.received())).toBe('connections_per_address');
+  });
+
+  it('should destroy lingering refused connections, and accepted ones that sent nothing, when the server closes', async () => {
+    let counts: ConnectionCounts | undefined;
+    const port = await startServer((server) => {
+      counts = limitConnections(
+        server.server,
+        { maxConnections: 1, maxConnectionsPerAddress: 1, refusedLingerMillis: 600_000 },
+        server.log,
+      );
+    });
+    const holder = rawClient(port, '127.0.0.1');
+    await holder.connected;
+    const refused = rawClient(port, '127.0.0.1');
+    await refused.connected;
+    const trickle = setInterval(() => refused.socket.write('x'), 400);
+    try {
+      await expect.poll(() => counts?.lingering(), { timeout: 2_000 }).toBe(1);
+      // The holder has sent nothing: Node's own close would wait for it too.
+      const closing = app?.close();
+      app = undefined;
+      // Without the refused socket destroyed, this waits as long as the client keeps it open.
+      await expect(
+        Promise.race([closing, sleep(5_000).then(() => Promise.reject(new Error('close waited')))]),
+      ).resolves.toBeUndefined();
+      expect(counts?.lingering()).toBe(0);
+      expect(counts?.open()).toBe(0);
+    } finally {
+      clearInterval(trickle);
+    }
   });
 });
 
@@ -112,23 +224,31 @@ describe('the per-address count', () => {
       most = Math.max(most, counts?.addresses() ?? 0);
     }
     await sleep(100);
-    const refused = clients.filter((client) => reasonOf(client.received()) === 'connections');
+    // Every newcomer was let in, an idle connection closed to make room.
+    expect(clients.filter((client) => reasonOf(client.received()) !== undefined)).toHaveLength(0);
+    expect(clients.filter(isClosed)).toHaveLength(25);
     expect(most).toBeLessThanOrEqual(5);
     expect(counts?.addresses()).toBe(5);
-    expect(refused).toHaveLength(25);
+    expect(counts?.open()).toBe(5);
   });
 });
 
 describe('request-body budget', () => {
-  it('should reserve declared bodies per address and in all, and release them with the answer', async () => {
+  const startBudget = async (): Promise<{ port: number; budget: () => BodyBudget | undefined }> => {
     let budget: BodyBudget | undefined;
     const port = await startServer((server) => {
+      registerErrorHandler(server, { maxBodyBytes: 1_024 });
       budget = registerBodyBudget(server, {
         maxInflightBodyBytes: 3_000,
         maxInflightBodyBytesPerAddress: 2_000,
         maxBodyBytes: 1_024,
       });
     });
+    return { port, budget: () => budget };
+  };
+
+  it('should reserve declared bodies per address, and release them with the answer', async () => {
+    const { port, budget } = await startBudget();
     const first = rawClient(port, '127.0.0.1', postHead(1_000));
     const second = rawClient(port, '127.0.0.1', postHead(1_000));
     await Promise.all([first.connected, second.connected]);
@@ -137,30 +257,61 @@ describe('request-body budget', () => {
     const otherAddress = rawClient(port, '127.0.0.2', postHead(1_000));
     await Promise.all([overAddress.connected, otherAddress.connected]);
     await sleep(100);
-    const overTotal = rawClient(port, '127.0.0.3', postHead(10));
-    await overTotal.connected;
-    await sleep(100);
-
     expect(reasonOf(overAddress.received())).toBe('body_bytes_per_address');
     expect(overAddress.received()).toContain('"blame":"caller"');
     expect(otherAddress.received()).toBe('');
-    expect(reasonOf(overTotal.received())).toBe('body_bytes');
-    expect(overTotal.received()).toContain('"blame":"gateway"');
-    expect(budget?.inflight()).toBe(3_000);
+    expect(budget()?.addresses()).toBe(2);
 
     // The first body arrives: its answer is sent and its reservation released.
     first.socket.write(`{"a":"${'x'.repeat(992)}"}`);
     await sleep(100);
     expect(first.received()).toMatch(/^HTTP\/1\.1 200 /);
-    expect(budget?.inflight()).toBe(2_000);
-    const later = rawClient(port, '127.0.0.3', `${postHead(2)}{}`);
-    await later.connected;
+    const again = rawClient(port, '127.0.0.1', `${postHead(2)}{}`);
+    await again.connected;
     await sleep(100);
-    expect(later.received()).toMatch(/^HTTP\/1\.1 200 /);
+    expect(again.received()).toMatch(/^HTTP\/1\.1 200 /);
 
     for (const client of clients) client.socket.destroy();
     await sleep(100);
-    expect(budget?.inflight()).toBe(0);
-    expect(budget?.addresses()).toBe(0);
+    expect(budget()?.inflight()).toBe(0);
+    expect(budget()?.addresses()).toBe(0);
+  });
+
+  it('should not let declared lengths without bodies, from many addresses, refuse another address', async () => {
+    const { port, budget } = await startBudget();
+    // Five addresses declare 10,000 bytes in all, more than three times the total, and send none.
+    const declared = Array.from({ length: 10 }, (_, index) =>
+      rawClient(port, `127.0.0.${String(2 + (index % 5))}`, postHead(1_000)),
+    );
+    await Promise.all(declared.map((client) => client.connected));
+    await sleep(200);
+    expect(declared.map((client) => client.received())).toEqual(declared.map(() => ''));
+    expect(budget()?.inflight()).toBe(0);
+    const victim = rawClient(port, '127.0.0.9', `${postHead(7)}{"a":1}`);
+    await victim.connected;
+    await expect.poll(() => victim.received(), { timeout: 2_000 }).toMatch(/^HTTP\/1\.1 200 /);
+  });
+
+  it('should count arrived bytes against the total, refusing the body that does not fit with blame gateway', async () => {
+    const { port, budget } = await startBudget();
+    const slow = ['127.0.0.2', '127.0.0.3', '127.0.0.4'].map((address) =>
+      rawClient(port, address, `${postHead(1_000)}{"a":"${'x'.repeat(992)}"`),
+    );
+    await Promise.all(slow.map((client) => client.connected));
+    await expect.poll(() => budget()?.inflight(), { timeout: 2_000 }).toBe(2_997);
+    const overTotal = rawClient(port, '127.0.0.5', `${postHead(9)}{"a":123}`);
+    await overTotal.connected;
+    await expect.poll(() => reasonOf(overTotal.received()), { timeout: 2_000 }).toBe('body_bytes');
+    expect(overTotal.received()).toMatch(/^HTTP\/1\.1 503 /);
+    expect(overTotal.received()).toContain('"blame":"gateway"');
+    expect(budget()?.inflight()).toBe(2_997);
+
+    // One slow body completes and is answered: its bytes are released and the retry fits.
+    slow[0]?.socket.write('}');
+    await expect.poll(() => slow[0]?.received(), { timeout: 2_000 }).toMatch(/^HTTP\/1\.1 200 /);
+    await expect.poll(() => budget()?.inflight(), { timeout: 2_000 }).toBe(1_998);
+    const retry = rawClient(port, '127.0.0.5', `${postHead(9)}{"a":123}`);
+    await retry.connected;
+    await expect.poll(() => retry.received(), { timeout: 2_000 }).toMatch(/^HTTP\/1\.1 200 /);
   });
 });

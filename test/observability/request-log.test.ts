@@ -4,9 +4,11 @@
  * the level its blame says; `LOG_LEVEL_FORMAT`. A bare app through Fastify's `inject`, and the real gateway
  * in front of the emulator for the lines an operator reads.
  */
+import { connect } from 'node:net';
 import { PassThrough } from 'node:stream';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerRequestHooks } from '../../src/app/register-request-hooks.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 import { createMetrics } from '../../src/observability/metrics.ts';
@@ -209,6 +211,74 @@ describe('request lines of the real gateway, by blame', () => {
     expect(line('no-session')).toMatchObject({ level: 'info', outcome: 'UNAUTHENTICATED' });
     expect(line('invalid')).toMatchObject({ level: 'info', outcome: 'GRAPHQL_VALIDATION_FAILED' });
     expect(line('sick-upstream')).toMatchObject({ level: 'warn', outcome: 'UPSTREAM_UNAVAILABLE' });
+  });
+});
+
+describe('busy answers in the request log', () => {
+  it("should log a full gateway's 503 at error and an address over its share at info", async () => {
+    const raw: string[] = [];
+    const stream = new PassThrough();
+    stream.on('data', (chunk: Buffer) => raw.push(chunk.toString('utf8')));
+    const config = loadConfig({
+      MAX_BODY_BYTES: '1024',
+      MAX_INFLIGHT_BODY_BYTES: '2048',
+      MAX_INFLIGHT_BODY_BYTES_PER_ADDRESS: '1024',
+      LOG_REQUESTS: 'errors',
+    });
+    const logger: FastifyBaseLogger = createLogger({ level: 'debug', stream, levelFormat: 'label' });
+    const app = Fastify({
+      loggerInstance: logger,
+      disableRequestLogging: true,
+      genReqId: requestIdFor,
+    });
+    registerRequestHooks(app, {
+      config,
+      scopes: createRequestScopes(),
+      metrics: createMetrics(),
+      graphqlPath: '/graphql',
+      trustedDocuments: undefined,
+      tracing: undefined,
+    });
+    app.post('/graphql', () => ({ data: {} }));
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address !== null ? address.port : 0;
+    const sockets = [] as ReturnType<typeof connect>[];
+    const send = (localAddress: string, id: string, declared: number, body: string) => {
+      const socket = connect({ host: '127.0.0.1', port, localAddress });
+      socket.on('error', () => undefined);
+      sockets.push(socket);
+      socket.write(
+        `POST /graphql HTTP/1.1\r\nhost: x\r\nx-request-id: ${id}\r\ncontent-type: application/json\r\ncontent-length: ${String(declared)}\r\n\r\n${body}`,
+      );
+    };
+    const line = (id: string) =>
+      raw
+        .join('')
+        .split('\n')
+        .filter((text) => text !== '')
+        .map((text) => JSON.parse(text) as LogLine)
+        .find((candidate) => candidate.reqId === id);
+    try {
+      // Two addresses hold 2,000 bytes that have arrived, of bodies still arriving.
+      send('127.0.0.2', 'slow-2', 1_024, `{"q":"${'x'.repeat(994)}`);
+      send('127.0.0.3', 'slow-3', 1_024, `{"q":"${'x'.repeat(994)}`);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      send('127.0.0.4', 'gateway-full', 100, `{"q":"${'x'.repeat(92)}"}`);
+      send('127.0.0.2', 'over-share', 100, `{"q":"${'x'.repeat(92)}"}`);
+      for (
+        let i = 0;
+        i < 60 && (line('gateway-full') === undefined || line('over-share') === undefined);
+        i++
+      ) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(line('gateway-full')).toMatchObject({ level: 'error', outcome: 'GATEWAY_BUSY', status: 503 });
+      expect(line('over-share')).toMatchObject({ level: 'info', outcome: 'GATEWAY_BUSY', status: 503 });
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await app.close();
+    }
   });
 });
 

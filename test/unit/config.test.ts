@@ -143,7 +143,7 @@ describe('hardening settings', () => {
     });
     expect(config.connectionLimits).toEqual({
       maxConnections: 1_024,
-      maxConnectionsPerAddress: 256,
+      maxConnectionsPerAddress: 64,
       maxInflightBodyBytes: 33_554_432,
       maxInflightBodyBytesPerAddress: 8_388_608,
     });
