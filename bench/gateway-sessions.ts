@@ -63,5 +63,8 @@ export function gatewayEnv(emulatorUrl: string, port: number): Record<string, st
     ORGANIZATION_CODE: DEMO.organizationCode,
     HOST: '127.0.0.1',
     PORT: String(port),
+    // Every load connection comes from 127.0.0.1, as every connection of the shipped pod comes from its
+    // front-end proxy: the same setting as deploy/kubernetes/gateway-config.yaml (W5 opens 100).
+    MAX_CONNECTIONS_PER_ADDRESS: '1024',
   };
 }

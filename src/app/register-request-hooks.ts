@@ -54,6 +54,7 @@ export function registerRequestHooks(app: FastifyInstance, options: RequestHooks
     maxInflightBodyBytes: config.connectionLimits.maxInflightBodyBytes,
     maxInflightBodyBytesPerAddress: config.connectionLimits.maxInflightBodyBytesPerAddress,
     maxBodyBytes: config.maxBodyBytes,
+    maxConnections: config.connectionLimits.maxConnections,
     onRefused,
   });
   registerGraphqlHeaders(app, graphqlPath);

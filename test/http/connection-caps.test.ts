@@ -234,7 +234,10 @@ describe('the per-address count', () => {
 });
 
 describe('request-body budget', () => {
-  const startBudget = async (): Promise<{ port: number; budget: () => BodyBudget | undefined }> => {
+  // 1,000 connections: an even share of 3 bytes, so these bodies are counted as they arrive.
+  const startBudget = async (
+    maxConnections = 1_000,
+  ): Promise<{ port: number; budget: () => BodyBudget | undefined }> => {
     let budget: BodyBudget | undefined;
     const port = await startServer((server) => {
       registerErrorHandler(server, { maxBodyBytes: 1_024 });
@@ -242,6 +245,7 @@ describe('request-body budget', () => {
         maxInflightBodyBytes: 3_000,
         maxInflightBodyBytesPerAddress: 2_000,
         maxBodyBytes: 1_024,
+        maxConnections,
       });
     });
     return { port, budget: () => budget };
@@ -275,6 +279,18 @@ describe('request-body budget', () => {
     await sleep(100);
     expect(budget()?.inflight()).toBe(0);
     expect(budget()?.addresses()).toBe(0);
+  });
+
+  it("should count a body within one connection's even share at its declared length, without a stream", async () => {
+    // Three connections: an even share of 1,000 bytes. Three of them can never declare more than the total.
+    const { port, budget } = await startBudget(3);
+    const small = rawClient(port, '127.0.0.2', postHead(1_000));
+    await small.connected;
+    await expect.poll(() => budget()?.inflight(), { timeout: 2_000 }).toBe(1_000);
+    small.socket.write(`{"a":"${'x'.repeat(992)}"}`);
+    await expect.poll(() => small.received(), { timeout: 2_000 }).toMatch(/^HTTP\/1\.1 200 /);
+    small.socket.destroy();
+    await expect.poll(() => budget()?.inflight(), { timeout: 2_000 }).toBe(0);
   });
 
   it('should not let declared lengths without bodies, from many addresses, refuse another address', async () => {
