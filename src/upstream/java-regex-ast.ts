@@ -61,6 +61,14 @@ export interface AlternationNode extends Span {
 /** Any node of the tree. */
 export type RegexNode = CharNode | AssertNode | GroupNode | RepeatNode | SequenceNode | AlternationNode;
 
+/** The nodes directly inside `node`, in pattern order (none for a character or an assertion). */
+export function childrenOf(node: RegexNode): readonly RegexNode[] {
+  if (node.type === 'group' || node.type === 'repeat') return [node.body];
+  if (node.type === 'sequence') return node.items;
+  if (node.type === 'alternation') return node.branches;
+  return [];
+}
+
 /**
  * Why a pattern cannot be accepted as it is written: `construct` names it, `span` locates it (quoted to the
  * caller, shortened), `advice` says what to write instead.

@@ -22,7 +22,7 @@
  * the JIT-compiled matcher (after warm-up) at 9,000–11,500 units. The bound keeps a factor of about 2.7
  * below the worst, which leaves room for the servlet container's own frames beneath the matcher.
  */
-import type { RegexNode } from './java-regex-ast.ts';
+import { childrenOf, type RegexNode } from './java-regex-ast.ts';
 
 /** Most stack units a pattern may need (see the module comment). */
 export const MAX_JAVA_STACK_UNITS = 2_000;
@@ -63,14 +63,7 @@ export function javaStackUnits(node: RegexNode): number {
  */
 export function deepestRepetition(node: RegexNode, maxUnits: number): RegexNode | undefined {
   if (node.type === 'repeat' && javaStackUnits(node) > maxUnits) return node;
-  const children =
-    node.type === 'group' || node.type === 'repeat'
-      ? [node.body]
-      : node.type === 'sequence'
-        ? node.items
-        : node.type === 'alternation'
-          ? node.branches
-          : [];
+  const children = childrenOf(node);
   for (const child of children) {
     const found = deepestRepetition(child, maxUnits);
     if (found !== undefined) return found;

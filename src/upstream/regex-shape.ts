@@ -3,7 +3,7 @@
  * alternatives and counts multiply (which the checker, measuring cost against the input's length, calls
  * constant), the shapes the gateway builds itself, and the checker's source with a map back to the caller's.
  */
-import { JAVA_DOT, type RegexNode, type RepeatNode, type Span } from './java-regex-ast.ts';
+import { JAVA_DOT, childrenOf, type RegexNode, type RepeatNode, type Span } from './java-regex-ast.ts';
 
 /** Above this, path counts are not told apart. */
 const SATURATED = 1e12;
@@ -202,14 +202,7 @@ export function javaSpanOf(
 /** The repetitions (count above 1) around `span`, outermost first: the loops a blow-up turns in. */
 export function loopsAround(node: RegexNode, span: Span): RepeatNode[] {
   if (!(node.start <= span.start && span.end <= node.end)) return [];
-  const children =
-    node.type === 'group' || node.type === 'repeat'
-      ? [node.body]
-      : node.type === 'sequence'
-        ? node.items
-        : node.type === 'alternation'
-          ? node.branches
-          : [];
+  const children = childrenOf(node);
   const inner = children.flatMap((child) => loopsAround(child, span));
   return node.type === 'repeat' && node.max > 1 ? [node, ...inner] : inner;
 }

@@ -14,39 +14,25 @@
  *   SIGTERM for the grace period: the gateway exits 0 promptly. (Before: it waited `SHUTDOWN_GRACE_MS`
  *   and exited 1.)
  */
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statusBytes } from '../../bench/proc-stats.ts';
 import { SETTING_DEFAULTS } from '../../src/config/defaults.ts';
 import { stopProcess } from '../support/child-process.ts';
 import { fetchFrom, type FetchFrom } from '../support/fetch-from.ts';
+import { rawClient, type RawClient } from '../support/raw-http-client.ts';
 import { LOAN_TYPES, LOGIN, postGraphql } from '../support/post-graphql.ts';
 import { startProductionGateway, type ProductionGateway } from '../support/production-gateway.ts';
 
 const MiB = 1024 * 1024;
 const sockets: Socket[] = [];
 
-/** A raw connection from `localAddress` that sends `text` once connected; collects what it is answered. */
-function rawSocket(port: number, localAddress: string, text: string) {
-  const socket = connect({ host: '127.0.0.1', port, localAddress });
-  sockets.push(socket);
-  let received = '';
-  socket.setEncoding('utf8');
-  socket.on('data', (chunk: string) => {
-    received += chunk;
-  });
-  socket.on('error', () => undefined);
-  const connected = new Promise<void>((resolve) => {
-    socket.once('connect', () => {
-      if (text !== '') socket.write(text);
-      resolve();
-    });
-    socket.once('close', () => {
-      resolve();
-    });
-  });
-  return { socket, received: () => received, connected };
+/** {@link rawClient}, destroyed after the tests. */
+function rawSocket(port: number, localAddress: string, text: string): RawClient {
+  const client = rawClient(port, localAddress, text);
+  sockets.push(client.socket);
+  return client;
 }
 
 /** Logs in and reads from `client`'s address; answers the read's status and error codes. */

@@ -6,19 +6,13 @@
  * total, refused sockets never linger, reservations are released when answers are sent, and the
  * per-address maps are empty once every connection has closed.
  */
-import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { registerBodyBudget, type BodyBudget } from '../../src/http/body-budget.ts';
 import { registerErrorHandler } from '../../src/http/error-handler.ts';
 import { limitConnections, type ConnectionCounts } from '../../src/http/connection-limits.ts';
-
-interface RawClient {
-  socket: Socket;
-  received: () => string;
-  connected: Promise<void>;
-}
+import { rawClient as openRawClient, type RawClient } from '../support/raw-http-client.ts';
 
 let app: FastifyInstance | undefined;
 const clients: RawClient[] = [];
@@ -32,22 +26,9 @@ afterEach(async () => {
   app = undefined;
 });
 
-/** A raw connection from `localAddress` that sends `text` once connected. */
+/** {@link openRawClient}, destroyed after the test. */
 function rawClient(port: number, localAddress: string, text = ''): RawClient {
-  const socket = connect({ host: '127.0.0.1', port, localAddress });
-  let received = '';
-  socket.setEncoding('utf8');
-  socket.on('data', (chunk: string) => {
-    received += chunk;
-  });
-  socket.on('error', () => undefined);
-  const connected = new Promise<void>((resolve) => {
-    socket.once('connect', () => {
-      if (text !== '') socket.write(text);
-      resolve();
-    });
-  });
-  const client = { socket, received: () => received, connected };
+  const client = openRawClient(port, localAddress, text);
   clients.push(client);
   return client;
 }

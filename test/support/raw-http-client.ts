@@ -2,7 +2,7 @@
  * A hand-driven HTTP/1.1 client on a raw `node:net` socket, for what `fetch` cannot do: send headers or a
  * body byte by byte, slowly, and see exactly what the server answers and when it closes the connection.
  */
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 
 /** What a {@link slowClient} saw. */
 export interface RawExchange {
@@ -80,4 +80,43 @@ function parseExchange(text: string, closedAfterMillis: number): RawExchange {
     headers,
     body: headEnd < 0 ? '' : text.slice(headEnd + 4),
   };
+}
+
+/** A raw connection held open by a test: what it was answered so far, and when it connected. */
+export interface RawClient {
+  socket: Socket;
+  /** Everything the server sent so far. */
+  received: () => string;
+  /** Settles once connected (and `text` written), or once the connection closed without connecting. */
+  connected: Promise<void>;
+}
+
+/**
+ * Opens a connection to `127.0.0.1:port` from `localAddress` (any 127.0.0.0/8 address stands for another
+ * client; left out, the system's choice, which spares thousands of sockets an explicit bind each) that
+ * writes `text` once connected and keeps the connection until the test destroys it.
+ */
+export function rawClient(port: number, localAddress?: string, text = ''): RawClient {
+  const socket = connect({
+    host: '127.0.0.1',
+    port,
+    ...(localAddress === undefined ? {} : { localAddress }),
+  });
+  let received = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => {
+    received += chunk;
+  });
+  // A refused or reset connection is an answer the test reads, never an unhandled error.
+  socket.on('error', () => undefined);
+  const connected = new Promise<void>((resolve) => {
+    socket.once('connect', () => {
+      if (text !== '') socket.write(text);
+      resolve();
+    });
+    socket.once('close', () => {
+      resolve();
+    });
+  });
+  return { socket, received: () => received, connected };
 }
