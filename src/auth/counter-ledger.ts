@@ -3,7 +3,8 @@
  * (rate-limiter-flexible) forgets each key when it expires, but says nothing about how many it holds, so
  * the ledger records only when each counter it was told about ends. Counters of one kind all live equally
  * long, so each lifetime's ends arrive in order: one queue of end times per lifetime, expired ones dropped
- * from the front. A counter deleted early (a successful login) stays counted until its end: the count is
+ * from the front. A counter deleted early (a successful login) is released: the earliest end of its
+ * lifetime is dropped, so every counter still alive keeps an end no earlier than its own and the count is
  * never below what the store holds, which is what a bound needs.
  */
 
@@ -11,6 +12,8 @@
 export interface CounterLedger {
   /** Records one counter that lives at most `lifetimeMillis` from now. */
   add(lifetimeMillis: number): void;
+  /** Forgets one counter of `lifetimeMillis` deleted before its end (the one ending first). */
+  release(lifetimeMillis: number): void;
   /** Counters recorded that may still be alive. */
   size(): number;
 }
@@ -49,6 +52,13 @@ export function createCounterLedger(now: () => number = Date.now): CounterLedger
       }
       queue.ends.push(now() + lifetimeMillis);
       total += 1;
+    },
+    release(lifetimeMillis) {
+      prune();
+      const queue = queues.get(lifetimeMillis);
+      if (queue === undefined || queue.head >= queue.ends.length) return;
+      queue.head += 1;
+      total -= 1;
     },
     size() {
       prune();

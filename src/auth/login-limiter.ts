@@ -23,8 +23,11 @@
  * password), and a failure that would need a new counter of an unknown client is counted instead in one of
  * the fixed counters of `overflow-slot.ts` chosen by the account, which after `maxFailuresPerUser` failures
  * block the unknown clients of that slot's accounts for `blockSeconds`: guessing stays bounded per
- * account (a shared slot only makes it stricter) while the flood adds no memory. A login with the right
- * password needs no new counter.
+ * account (a shared slot only makes it stricter) while the flood adds no memory. Likewise an address
+ * without an `ip` counter counts its failures in a slot chosen by its network (IPv6 by /64), blocked after
+ * `maxFailuresPerIp` for a day, so spraying accounts from one host stays bounded. Slots are keyed by a
+ * secret of this process, so an attacker cannot pick a victim's slot-mates. A login with the right password
+ * needs no new counter, and a counter it deletes leaves the ledger.
  */
 import type { Redis } from 'ioredis';
 import {
@@ -34,11 +37,12 @@ import {
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
 import { SETTING_DEFAULTS } from '../config/defaults.ts';
+import { clientNetwork } from '../http/client-network.ts';
 import { createCounterLedger } from './counter-ledger.ts';
 import { slotOf } from './overflow-slot.ts';
 
 /** Which counter blocked. */
-export type LoginLimit = 'device' | 'user_ip' | 'user' | 'ip' | 'overflow';
+export type LoginLimit = 'device' | 'user_ip' | 'user' | 'ip' | 'overflow' | 'overflow_ip';
 
 /** Options of {@link createLoginLimiter}; each names its setting (defaults: `SETTING_DEFAULTS`). */
 export interface LoginLimiterOptions {
@@ -128,6 +132,9 @@ export function createLoginLimiter(options: LoginLimiterOptions): LoginLimiter {
   });
   const known = (a: LoginAttempt) => a.deviceId !== undefined;
   const { maxConsecutiveFailures: consecutive, blockSeconds } = options;
+  const ipCounter = counter('ip', options.maxFailuresPerIp, DAY_SECONDS, DAY_SECONDS, (a) =>
+    known(a) ? undefined : a.clientIp,
+  );
   const counters: Counter[] = [
     // Consecutive counts live as long as a block would; a success deletes them.
     counter('device', consecutive, blockSeconds, blockSeconds, (a) =>
@@ -139,14 +146,18 @@ export function createLoginLimiter(options: LoginLimiterOptions): LoginLimiter {
     counter('user', options.maxFailuresPerUser, blockSeconds, blockSeconds, (a) =>
       known(a) ? undefined : a.account,
     ),
-    counter('ip', options.maxFailuresPerIp, DAY_SECONDS, DAY_SECONDS, (a) =>
-      known(a) ? undefined : a.clientIp,
-    ),
+    ipCounter,
     // Counts only while the table is full (`recordFailure`); its blocks are asked like every other.
     counter('overflow', options.maxFailuresPerUser, blockSeconds, blockSeconds, (a) =>
       known(a) ? undefined : `slot${slotOf(a.account)}`,
     ),
+    // The per-IP limit while the table is full, for addresses without an `ip` counter: by network (an IPv6
+    // host owns a /64), in a keyed slot, counting failures (distinct accounts would need new entries).
+    counter('overflow_ip', options.maxFailuresPerIp, DAY_SECONDS, DAY_SECONDS, (a) =>
+      known(a) ? undefined : `net${slotOf(`net\0${clientNetwork(a.clientIp)}`)}`,
+    ),
   ];
+  const overflowOnly = new Set<LoginLimit>(['overflow', 'overflow_ip']);
   const ledger = createCounterLedger();
   const maxTracked = options.maxTrackedCounters ?? SETTING_DEFAULTS.LOGIN_MAX_TRACKED_COUNTERS;
   // Which accounts already failed from an IP today: the `ip` counter counts each account once.
@@ -164,9 +175,13 @@ export function createLoginLimiter(options: LoginLimiterOptions): LoginLimiter {
     return wait;
   }
 
-  async function fail(c: Counter, key: string, attempt: LoginAttempt): Promise<number> {
-    const tracked = c.limit !== 'overflow';
-    if (c.limit === 'ip') {
+  async function fail(c: Counter, key: string, attempt: LoginAttempt, full = false): Promise<number> {
+    const tracked = !overflowOnly.has(c.limit);
+    if (c.limit === 'ip' && full) {
+      // Full: an existing `ip` counter keeps counting, but without a new "seen" entry per account (a
+      // repeated account may count twice: stricter only while full).
+      if ((await seenOnIp.get(`${attempt.clientIp}_${attempt.account}`)) !== null) return 0;
+    } else if (c.limit === 'ip') {
       const seen = await consume(seenOnIp, `${attempt.clientIp}_${attempt.account}`);
       if (seen.consumedPoints === 1) ledger.add(DAY_SECONDS * 1000);
       if (seen.consumedPoints > 1) return 0;
@@ -198,11 +213,16 @@ export function createLoginLimiter(options: LoginLimiterOptions): LoginLimiter {
       const blocks = await Promise.all(
         applying(attempt).map(async ({ c, key }) => {
           if (c.limit === 'overflow') return full ? fail(c, key, attempt) : 0;
-          // Full: a device still counts; otherwise only a counter that exists (the `ip` count of distinct
-          // accounts would need a new entry per account, so it holds its blocks but stops counting).
+          if (c.limit === 'overflow_ip') {
+            // Only for an address whose `ip` counter does not exist: that one counts by itself.
+            const ipKey = attempt.clientIp;
+            return full && (await ipCounter.limiter.get(ipKey)) === null ? fail(c, key, attempt) : 0;
+          }
+          // Full: a device still counts; otherwise only a counter that exists (a new one would add memory:
+          // the overflow counters stand in for it).
           if (!full || c.limit === 'device') return fail(c, key, attempt);
-          if (c.limit === 'ip' || (await c.limiter.get(key)) === null) return 0;
-          return fail(c, key, attempt);
+          if ((await c.limiter.get(key)) === null) return 0;
+          return fail(c, key, attempt, true);
         }),
       );
       return Math.max(0, ...blocks);
@@ -212,7 +232,12 @@ export function createLoginLimiter(options: LoginLimiterOptions): LoginLimiter {
 
     async recordSuccess(attempt) {
       const cleared = applying(attempt).filter(({ c }) => c.limit === 'device' || c.limit === 'user_ip');
-      await Promise.all(cleared.map(({ c, key }) => c.limiter.delete(key)));
+      await Promise.all(
+        cleared.map(async ({ c, key }) => {
+          // A deleted counter no longer holds memory: the ledger stops counting it (it was counted when made).
+          if (await c.limiter.delete(key)) ledger.release(c.windowSeconds * 1000);
+        }),
+      );
     },
   };
 }

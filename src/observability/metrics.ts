@@ -151,7 +151,7 @@ export function createMetrics(options: OperationNamesOptions = {}): GatewayMetri
   });
   const loginBlocks = new Counter({
     name: 'gateway_login_blocks_total',
-    help: 'Blocks started by the login limiter, by counter (device, user_ip, user, ip, overflow).',
+    help: 'Blocks started by the login limiter, by counter (device, user_ip, user, ip, overflow, overflow_ip).',
     labelNames: ['limit'] as const,
     registers,
   });

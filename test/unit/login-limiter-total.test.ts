@@ -5,18 +5,18 @@
  * from ever new addresses is still blocked (its overflow slot), and a login from a new address is not
  * refused because of the flood.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createCounterLedger } from '../../src/auth/counter-ledger.ts';
 import { createLoginLimiter, type LoginAttempt } from '../../src/auth/login-limiter.ts';
 
 const MAX = 100;
 
-function limiter() {
+function limiter(maxFailuresPerIp = 100) {
   return createLoginLimiter({
     maxConsecutiveFailures: 3,
     blockSeconds: 60,
     maxFailuresPerUser: 5,
-    maxFailuresPerIp: 100,
+    maxFailuresPerIp,
     maxTrackedCounters: MAX,
   });
 }
@@ -86,5 +86,43 @@ describe('the login limiter in total', () => {
     expect(await guard.retryAfterSeconds({ account: 'n.fresh-victim', clientIp: '2001:db8:2::1' })).toBe(60);
     // An account in another slot, from an address never seen: the flood refuses it nothing.
     expect(await guard.retryAfterSeconds({ account: 'n.someone', clientIp: '192.0.2.44' })).toBe(0);
+  });
+
+  it('should block one address spraying many accounts once full, whether its counter existed or not', async () => {
+    const guard = limiter(10);
+    const known: LoginAttempt = { account: 'n.first', clientIp: '203.0.113.9' };
+    await guard.recordFailure(known);
+    await flood(guard, 2_000);
+    for (const clientIp of ['203.0.113.9', '2001:db8:5::1']) {
+      let blocked = 0;
+      for (let i = 0; i < 50 && blocked === 0; i++) {
+        // A fresh address of the same /64 each time counts as the same network.
+        const ip = clientIp.includes(':') ? `2001:db8:5::${(i + 1).toString(16)}` : clientIp;
+        blocked = await guard.recordFailure({ account: `n.spray${clientIp}${i}`, clientIp: ip });
+      }
+      expect(blocked).toBe(86_400);
+      expect(await guard.retryAfterSeconds({ account: 'n.other', clientIp })).toBe(86_400);
+    }
+  });
+
+  it('should release a counter a successful login deletes', async () => {
+    const guard = limiter();
+    const attempt: LoginAttempt = { account: 'n.typo', clientIp: '192.0.2.9' };
+    await guard.recordFailure(attempt);
+    const before = guard.trackedCounters();
+    await guard.recordSuccess(attempt);
+    expect(guard.trackedCounters()).toBe(before - 1);
+  });
+});
+
+describe('overflow slots', () => {
+  it('should not be computable from the account name alone (a secret of the process)', async () => {
+    const accounts = Array.from({ length: 64 }, (_, i) => `n.account${i}`);
+    const first = (await import('../../src/auth/overflow-slot.ts')).slotOf;
+    vi.resetModules();
+    const second = (await import('../../src/auth/overflow-slot.ts')).slotOf;
+    expect(second).not.toBe(first);
+    const differing = accounts.filter((account) => first(account) !== second(account));
+    expect(differing.length).toBeGreaterThan(48);
   });
 });
