@@ -99,7 +99,7 @@ export const SETTING_DEFAULTS = {
   UPSTREAM_MAX_QUEUED: 512,
   UPSTREAM_MAX_QUEUED_PER_SESSION: 64,
   UPSTREAM_MAX_INFLIGHT_ANSWER_BYTES: 32 * 1024 * 1024,
-  UPSTREAM_MAX_INFLIGHT_ANSWER_BYTES_PER_USER: 8 * 1024 * 1024,
+  UPSTREAM_MAX_INFLIGHT_ANSWER_BYTES_PER_USER: 16 * 1024 * 1024,
   TRUSTED_DOCUMENTS_ONLY: false,
   UPSTREAM_PROPAGATE_TRACE: false,
   FEDERATION: false,
@@ -107,6 +107,12 @@ export const SETTING_DEFAULTS = {
   SHUTDOWN_DELAY_MS: 0,
   SHUTDOWN_GRACE_MS: 10_000,
 } as const;
+
+/** The largest upstream answer read (the upstream client's `maxResponseBytes`; not a setting). */
+export const UPSTREAM_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+
+/** Bytes of each upstream answer the answer budget's total never refuses (`answer-budget.ts`). */
+export const UPSTREAM_SMALL_ANSWER_BYTES = 64 * 1024;
 
 /** A setting that has a fixed default. */
 export type DefaultedSetting = keyof typeof SETTING_DEFAULTS;

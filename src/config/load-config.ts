@@ -3,7 +3,7 @@
  * the start with one clear line each, all of them at once (`loadConfig` throws a `ConfigError`).
  */
 import { ConfigError } from './config-error.ts';
-import { SETTING_DEFAULTS } from './defaults.ts';
+import { SETTING_DEFAULTS, UPSTREAM_MAX_RESPONSE_BYTES, UPSTREAM_SMALL_ANSWER_BYTES } from './defaults.ts';
 import { envSchema } from './env-schema.ts';
 import type { GatewayConfig, UpstreamTarget } from './gateway-config.ts';
 import { presenceProblems, settingProblem } from './settings-problems.ts';
@@ -69,6 +69,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
   if (e.MAX_INFLIGHT_BODY_BYTES_PER_ADDRESS < e.MAX_BODY_BYTES) {
     // Otherwise a body under MAX_BODY_BYTES could never be received.
     problems.push(settingProblem('MAX_INFLIGHT_BODY_BYTES_PER_ADDRESS', 'must be at least MAX_BODY_BYTES'));
+  }
+  if (
+    e.UPSTREAM_MAX_INFLIGHT_ANSWER_BYTES_PER_USER <
+    UPSTREAM_MAX_RESPONSE_BYTES + UPSTREAM_SMALL_ANSWER_BYTES
+  ) {
+    // An announced length is taken whole: a largest answer must fit beside another small one of that user.
+    problems.push(
+      settingProblem(
+        'UPSTREAM_MAX_INFLIGHT_ANSWER_BYTES_PER_USER',
+        `must be at least ${UPSTREAM_MAX_RESPONSE_BYTES + UPSTREAM_SMALL_ANSWER_BYTES} (the largest answer, 8 MiB, and one small answer, 64 KiB)`,
+      ),
+    );
   }
   const trustedFiles = (e.TRUSTED_DOCUMENTS ?? '')
     .split(',')

@@ -14,6 +14,7 @@
  * a user has an entry only while one of its answers is held, so there are at most as many entries as calls
  * in flight.
  */
+import { UPSTREAM_SMALL_ANSWER_BYTES } from '../config/defaults.ts';
 import { UpstreamError } from './errors.ts';
 
 /** Options of {@link createAnswerBudget}, in bytes. */
@@ -53,7 +54,7 @@ interface Holder {
 const ANONYMOUS = '\u0000anonymous';
 
 /** Bytes of each answer that the total never refuses (at most 4 MiB over it, with 64 calls in flight). */
-export const SMALL_ANSWER_BYTES = 64 * 1024;
+export const SMALL_ANSWER_BYTES = UPSTREAM_SMALL_ANSWER_BYTES;
 
 /** Creates an empty budget. */
 export function createAnswerBudget(options: AnswerBudgetOptions): AnswerBudget {

@@ -22,7 +22,7 @@ import {
 } from './response-schemas.ts';
 import type { PageStartMode, UpstreamClient, UpstreamClientOptions, UpstreamCredentials } from './types.ts';
 import type { Criterion, FilterCommand, WireOperation } from './wire.ts';
-import { SETTING_DEFAULTS } from '../config/defaults.ts';
+import { SETTING_DEFAULTS, UPSTREAM_MAX_RESPONSE_BYTES } from '../config/defaults.ts';
 
 /** Creates the client. Base addresses are validated now: a bad one throws a `TypeError` naming it. */
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
@@ -37,7 +37,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     headersTimeoutMillis: options.headersTimeoutMillis ?? SETTING_DEFAULTS.UPSTREAM_HEADERS_TIMEOUT_MS,
     bodyTimeoutMillis: options.bodyTimeoutMillis ?? SETTING_DEFAULTS.UPSTREAM_BODY_TIMEOUT_MS,
     callTimeoutMillis: options.callTimeoutMillis ?? SETTING_DEFAULTS.UPSTREAM_CALL_TIMEOUT_MS,
-    maxResponseBytes: options.maxResponseBytes ?? 8 * 1024 * 1024,
+    maxResponseBytes: options.maxResponseBytes ?? UPSTREAM_MAX_RESPONSE_BYTES,
     connectionsPerOrigin: options.connectionsPerOrigin ?? SETTING_DEFAULTS.UPSTREAM_CONNECTIONS,
     dispatcher: options.dispatcher,
   });

@@ -3,7 +3,7 @@
  * once, which alone passes the pod's 512 Mi limit; anything a session stores can be read back in large
  * pages. Here one user's reads are answered 6 MiB each, slowly (a proxy in front of the emulator), and that
  * user sends 32 reads at once, three times over, against the real gateway with production settings. Its
- * share of the answer budget (`UPSTREAM_MAX_INFLIGHT_ANSWER_BYTES_PER_USER`, 8 MiB) holds one such answer:
+ * share of the answer budget (`UPSTREAM_MAX_INFLIGHT_ANSWER_BYTES_PER_USER`, 16 MiB) holds two such answers:
  * the others are cut with `TOO_MANY_REQUESTS` / `answer_share` (blame caller), RSS stays bounded, the
  * breaker stays closed, and another user's reads are served meanwhile.
  *
@@ -116,7 +116,7 @@ it('should cut one user’s large answers past its share with TOO_MANY_REQUESTS 
   ).toBe(true);
   const cut = attackerAnswers.filter((answer) => answer === 'TOO_MANY_REQUESTS/answer_share/caller');
   const served = attackerAnswers.filter((answer) => answer === 'data');
-  // Its share holds one 6 MiB answer at a time: most of each burst is cut, nothing else goes wrong.
+  // Its share holds two 6 MiB answers at a time: most of each burst is cut, nothing else goes wrong.
   expect(cut.length + served.length, attackerAnswers.join(', ')).toBe(attackerAnswers.length);
   expect(cut.length).toBeGreaterThan(attackerAnswers.length / 2);
   expect(proxy.largeAnswers()).toBeGreaterThan((ROUNDS * READS_AT_ONCE) / 2);
@@ -145,7 +145,7 @@ it('should cut large answers past the total with UPSTREAM_UNAVAILABLE overloaded
   }
   const answers = await flood;
 
-  // Two readers hold at most 8 MiB each, 12 MiB together: some large answers are cut for the total.
+  // Two readers hold at most 16 MiB each, 12 MiB together: some large answers are cut for the total.
   expect(answers, answers.join(', ')).toContain('UPSTREAM_UNAVAILABLE/overloaded/upstream_health');
   expect(
     answers.every((answer) =>

@@ -171,7 +171,7 @@ describe('hardening settings', () => {
       maxConcurrentCallsPerSession: 16,
       maxQueuedCallsPerSession: 64,
       maxInflightAnswerBytes: 32 * 1024 * 1024,
-      maxInflightAnswerBytesPerUser: 8 * 1024 * 1024,
+      maxInflightAnswerBytesPerUser: 16 * 1024 * 1024,
     });
     expect(config.upstreamRequestLimits).toEqual({
       maxIdLength: 256,
@@ -219,6 +219,11 @@ describe('hardening settings', () => {
       { MAX_INFLIGHT_BODY_BYTES: '2000000', MAX_INFLIGHT_BODY_BYTES_PER_ADDRESS: '3000000' },
     ],
     ['MAX_INFLIGHT_BODY_BYTES_PER_ADDRESS', { MAX_INFLIGHT_BODY_BYTES_PER_ADDRESS: '50000' }],
+    // A largest answer (8 MiB, announced whole) must fit beside a small one of the same user.
+    [
+      'UPSTREAM_MAX_INFLIGHT_ANSWER_BYTES_PER_USER',
+      { UPSTREAM_MAX_INFLIGHT_ANSWER_BYTES_PER_USER: '8388608' },
+    ],
   ])('should refuse a bad %s with one line naming it', (name, env) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid setting ${name}:`));

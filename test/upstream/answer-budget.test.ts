@@ -5,6 +5,7 @@
  * when it holds nothing.
  */
 import { describe, expect, it } from 'vitest';
+import { SETTING_DEFAULTS, UPSTREAM_MAX_RESPONSE_BYTES } from '../../src/config/defaults.ts';
 import { SMALL_ANSWER_BYTES, createAnswerBudget } from '../../src/upstream/answer-budget.ts';
 import { blameOf, countsAgainstUpstream, isUpstreamError } from '../../src/upstream/errors.ts';
 import { CREDENTIALS, failureOf } from '../support/client-for.ts';
@@ -47,6 +48,21 @@ describe('createAnswerBudget', () => {
     expect(small.take(SMALL_ANSWER_BYTES)).toBeUndefined();
     expect(small.take(1)).toMatchObject({ kind: 'overloaded' });
     expect(budget.lease('user:a', 'getAll').take(1)).toMatchObject({ kind: 'answer_share' });
+  });
+
+  it('should read a largest answer beside another answer of the same user with the default shares', () => {
+    const budget = createAnswerBudget({
+      totalBytes: SETTING_DEFAULTS.UPSTREAM_MAX_INFLIGHT_ANSWER_BYTES,
+      perUserBytes: SETTING_DEFAULTS.UPSTREAM_MAX_INFLIGHT_ANSWER_BYTES_PER_USER,
+      anonymousBytes: 1,
+    });
+    // Two loaders of one GraphQL request: a small answer first, then one announced at the largest size.
+    const small = budget.lease('user:a', 'getAll');
+    const large = budget.lease('user:a', 'getAll');
+    expect(small.take(SMALL_ANSWER_BYTES)).toBeUndefined();
+    expect(large.take(UPSTREAM_MAX_RESPONSE_BYTES)).toBeUndefined();
+    small.release();
+    large.release();
   });
 
   it('should give calls without an identity (logins) one small share together', () => {
