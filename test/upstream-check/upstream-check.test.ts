@@ -13,6 +13,7 @@ import { startGateway } from '../support/gateway-harness.ts';
 import { forwardRequest } from '../support/servers/forward-request.ts';
 import { listenOnLoopback } from '../support/servers/listen-on-loopback.ts';
 import { runUpstreamCheck, verdictOf } from './check-command.ts';
+import { findClosedPort } from '../support/servers/misbehaving-server.ts';
 
 const READ = ['--object-name', 'com.example.Order'];
 
@@ -267,9 +268,7 @@ describe('npm run upstream:check, safely', { timeout: 60_000 }, () => {
   });
 
   it('should exit 2 when the upstream is unreachable', async () => {
-    const upstream = await emulator();
-    const { url } = upstream;
-    await upstream.close();
+    const url = `http://127.0.0.1:${String(await findClosedPort())}`;
     const run = await runUpstreamCheck({ url }, READ);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/unreachable/);
@@ -277,9 +276,8 @@ describe('npm run upstream:check, safely', { timeout: 60_000 }, () => {
 
   it('should exit 2 when the read address is unreachable though the logins answer', async () => {
     const upstream = await emulator();
-    const gone = await emulator();
-    await gone.close();
-    const run = await runUpstreamCheck({ url: upstream.url, env: { STUDIO_URL: gone.url } }, READ);
+    const gone = `http://127.0.0.1:${String(await findClosedPort())}`;
+    const run = await runUpstreamCheck({ url: upstream.url, env: { STUDIO_URL: gone } }, READ);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/unreachable at STUDIO_URL/);
   });

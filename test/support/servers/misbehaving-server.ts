@@ -5,7 +5,7 @@
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 
 /** One request as the server saw it. */
 export interface RecordedRequest {
@@ -181,15 +181,28 @@ export async function startMisbehavingServer(): Promise<MisbehavingServer> {
   };
 }
 
-/** A port on which nothing listens (bound, then released). */
+/** Whether a connection to `127.0.0.1:port` is refused at once. */
+function isRefused(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => {
+      resolve(error.code === 'ECONNREFUSED');
+    });
+  });
+}
+
+/**
+ * A port on which nothing listens, and nothing of the test suites will: a privileged one (below 1024) that
+ * refuses a connection now. A port bound and then released could be handed, a moment later, to a server
+ * another test file starts in parallel, which then answers (HTTP 404) where the test expected a refusal.
+ */
 export async function findClosedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) =>
-    server.close(() => {
-      resolve();
-    }),
-  );
-  return port;
+  for (let port = 1; port < 1024; port += 1) {
+    if (await isRefused(port)) return port;
+  }
+  throw new Error('no closed port below 1024 on 127.0.0.1');
 }
