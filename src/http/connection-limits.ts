@@ -66,6 +66,8 @@ interface Accepted {
   address: string;
   group: Group;
   inflight: number;
+  /** Its latest request: while it is still arriving (`complete` false), the connection may be closed. */
+  request?: IncomingMessage | undefined;
 }
 
 /**
@@ -150,6 +152,33 @@ export function limitConnections(
     return true;
   };
 
+  /**
+   * Closes a connection of the address holding the most whose request is still arriving (headers read, the
+   * body not all there); false if there is none. A slow body holds a connection busy until
+   * `HTTP_REQUEST_TIMEOUT_MS`, so without this a few addresses sending a byte of each body could keep the
+   * total full for everyone. A request whose body has arrived (being executed or answered) is never cut.
+   */
+  // Only at the total with nothing idle; one pass over the connections at most.
+  const closeArriving = (): boolean => {
+    let chosen: [Socket, string, number] | undefined;
+    for (const [address, group] of perAddress) {
+      if (group.sockets.size <= (chosen?.[2] ?? 0)) continue;
+      for (const socket of group.sockets) {
+        if (accepted.get(socket)?.request?.complete === false) {
+          chosen = [socket, address, group.sockets.size];
+          break;
+        }
+      }
+    }
+    if (chosen === undefined) return false;
+    const [socket, address] = chosen;
+    release(socket, address);
+    socket.destroy();
+    closedSinceLog++;
+    note('connection still sending its request closed to make room: too many connections', { address });
+    return true;
+  };
+
   const listeners = server.listeners('connection') as ConnectionListener[];
   server.removeAllListeners('connection');
   server.on('connection', (socket: Socket) => {
@@ -159,7 +188,7 @@ export function limitConnections(
       refuse(socket, 'connections_per_address', address);
       return;
     }
-    if (accepted.size >= caps.maxConnections && !closeIdle()) {
+    if (accepted.size >= caps.maxConnections && !closeIdle() && !closeArriving()) {
       refuse(socket, 'connections', address);
       return;
     }
@@ -180,9 +209,11 @@ export function limitConnections(
     const entry = accepted.get(request.socket);
     if (entry === undefined) return;
     entry.inflight++;
+    entry.request = request;
     entry.group.idle.delete(request.socket);
     response.once('close', () => {
       entry.inflight--;
+      if (entry.request === request) entry.request = undefined;
       // Idle again, unless it has gone (released) in the meantime.
       if (entry.inflight === 0 && accepted.get(request.socket) === entry)
         entry.group.idle.add(request.socket);

@@ -115,6 +115,30 @@ describe('connection caps', () => {
     ]);
   });
 
+  it('should make room by closing a connection still sending its body, never one whose request runs', async () => {
+    const port = await startServer((server) => {
+      limitConnections(server.server, { maxConnections: 8, maxConnectionsPerAddress: 4 }, server.log);
+    });
+    // One request runs (held); seven connections from two addresses send one byte of a 1,000-byte body.
+    const running = rawClient(port, '127.0.0.8', GET('/hold'));
+    await running.connected;
+    const slow = Array.from({ length: 7 }, (_, index) =>
+      rawClient(port, `127.0.0.${String(2 + (index % 2))}`, `${postHead(1_000)}{`),
+    );
+    await Promise.all(slow.map((client) => client.connected));
+    await sleep(200);
+    for (let round = 0; round < 3; round++) {
+      const victim = rawClient(port, '127.0.0.9', GET('/quick'));
+      await victim.connected;
+      await expect.poll(() => victim.received(), { timeout: 2_000 }).toMatch(/^HTTP\/1\.1 200 /);
+      victim.socket.destroy();
+    }
+    expect(slow.filter(isClosed).length).toBeGreaterThanOrEqual(1);
+    expect(isClosed(running)).toBe(false);
+    held.resolve(undefined);
+    await expect.poll(() => running.received(), { timeout: 2_000 }).toMatch(/^HTTP\/1\.1 200 /);
+  });
+
   it('should keep serving another address when several addresses fill the total with idle sockets', async () => {
     const port = await startServer((server) => {
       limitConnections(server.server, { maxConnections: 16, maxConnectionsPerAddress: 4 }, server.log);
