@@ -84,10 +84,20 @@ interface CallerState {
 
 const ANONYMOUS = '\u0000anonymous';
 
+/**
+ * How long, and for how many callers, a caller whose entry emptied is still remembered as served: one that
+ * sends a task at a time (its entry empties after each) would otherwise come back a newcomer every time and
+ * always go first, starving every caller's second task.
+ */
+const RECENTLY_SERVED_MILLIS = 10_000;
+const RECENTLY_SERVED_MAX = 256;
+
 /** Creates an empty queue. */
 export function createFairQueue(options: FairQueueOptions): FairQueue {
   // Insertion order is the turn order: newcomers in order of arrival, and a caller served moves to the end.
   const states = new Map<string, CallerState>();
+  // Callers served whose entries emptied, oldest first, with when: bounded by RECENTLY_SERVED_MAX.
+  const recentlyServed = new Map<string, number>();
   let running = 0;
   let queued = 0;
 
@@ -154,7 +164,23 @@ export function createFairQueue(options: FairQueueOptions): FairQueue {
   }
 
   function release(key: string, state: CallerState): void {
-    if (state.running === 0 && state.waiting.length === 0) states.delete(key);
+    if (state.running !== 0 || state.waiting.length !== 0) return;
+    states.delete(key);
+    if (!state.served) return;
+    recentlyServed.delete(key);
+    recentlyServed.set(key, Date.now());
+    if (recentlyServed.size > RECENTLY_SERVED_MAX) {
+      const [oldest] = recentlyServed.keys();
+      if (oldest !== undefined) recentlyServed.delete(oldest);
+    }
+  }
+
+  /** Whether `key` was served within RECENTLY_SERVED_MILLIS (and forgets it: its entry takes over). */
+  function servedRecently(key: string): boolean {
+    const at = recentlyServed.get(key);
+    if (at === undefined) return false;
+    recentlyServed.delete(key);
+    return Date.now() - at < RECENTLY_SERVED_MILLIS;
   }
 
   return {
@@ -164,7 +190,7 @@ export function createFairQueue(options: FairQueueOptions): FairQueue {
         share: caller === undefined ? options.anonymousShare : options.share,
         running: 0,
         waiting: [],
-        served: false,
+        served: servedRecently(key),
       };
       if (state.waiting.length >= state.share.queued) return Promise.reject(new FairQueueRefusal('full'));
       if (queued >= options.maxQueued && !makeRoomFor(state.waiting.length)) {
