@@ -1,4 +1,4 @@
-import type { MatchesMode } from '../src/upstream/wire.ts';
+import type { MatchesMode } from '../src/upstream/client/wire.ts';
 import type { PatternCache } from './operations/filter-command.ts';
 import type { ObjectStore } from './store/object-store.ts';
 import type { PageStartMode } from './operations/paging.ts';

@@ -1,4 +1,4 @@
-import type { MatchesMode, WireOperation } from '../src/upstream/wire.ts';
+import type { MatchesMode, WireOperation } from '../src/upstream/client/wire.ts';
 import type { EmulatorUser } from './identity/demo-users.ts';
 import type { PageStartMode } from './operations/paging.ts';
 import type { WrapperStyle } from './http/reply.ts';

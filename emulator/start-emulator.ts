@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { setFlagsFromString } from 'node:v8';
-import type { WireOperation } from '../src/upstream/wire.ts';
+import type { WireOperation } from '../src/upstream/client/wire.ts';
 import { handleControl } from './http/control-endpoints.ts';
 import { EMULATOR_USERS } from './identity/demo-users.ts';
 import type { EmulatorContext, OperationRequest } from './emulator-context.ts';

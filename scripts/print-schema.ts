@@ -12,7 +12,7 @@
  */
 import { printSubgraphSchema } from '@apollo/subgraph';
 import { printSchema } from 'graphql';
-import { buildSchema } from '../src/graphql/schema.ts';
+import { buildSchema } from '../src/app/build-schema.ts';
 
 /** The SDL of the full schema (code-file-loader reads the default export). */
 const sdl = printSchema(buildSchema());

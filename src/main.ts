@@ -5,7 +5,7 @@
 import { addressInUseLine, isAddressInUse } from './app/address-in-use.ts';
 import { ConfigError } from './config/config-error.ts';
 import { loadConfig } from './config/load-config.ts';
-import { tracingRequested, type GatewayTracing } from './observability/tracing.ts';
+import { tracingRequested, type GatewayTracing } from './observability/tracing/tracing.ts';
 import { createShutdown, shutdownDeadlineMillis } from './app/shutdown.ts';
 import { handleStopSignals } from './app/handle-stop-signals.ts';
 import { startEmbeddedEmulator } from './app/start-embedded-emulator.ts';
@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   // are imported (below), since the instrumentations patch graphql-js and node:http as they load.
   let tracing: GatewayTracing | undefined;
   if (tracingRequested()) {
-    const { startTracing } = await import('./observability/start-tracing.ts');
+    const { startTracing } = await import('./observability/tracing/start-tracing.ts');
     tracing = startTracing({
       propagateUpstream: config.upstreamPropagateTrace,
       upstreamBaggageKeys: config.upstreamBaggageKeys,

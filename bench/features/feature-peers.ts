@@ -38,9 +38,9 @@ export const NEUTRALISED_MODULES: Record<Exclude<FeatureId, 'all'>, Record<strin
     'src/observability/request-log-plugin.ts': 'request-log-plugin.ts',
   },
   metrics: { 'src/observability/metrics.ts': 'metrics.ts' },
-  coalescing: { 'src/upstream/coalesce.ts': 'coalesce.ts' },
-  resilience: { 'src/upstream/resilience.ts': 'resilience.ts' },
-  loader: { 'src/upstream/loaders.ts': 'loaders.ts' },
+  coalescing: { 'src/upstream/batching/coalesce.ts': 'coalesce.ts' },
+  resilience: { 'src/upstream/resilience/resilience.ts': 'resilience.ts' },
+  loader: { 'src/upstream/batching/loaders.ts': 'loaders.ts' },
   limits: {
     'src/limits/armor.ts': 'armor.ts',
     'src/limits/upstream-call-limit.ts': 'upstream-call-limit.ts',

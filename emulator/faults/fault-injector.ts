@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { WireOperation } from '../../src/upstream/wire.ts';
+import type { WireOperation } from '../../src/upstream/client/wire.ts';
 import { FAULT_MODES, WIRE_OPERATIONS, type FaultMode, type FaultOptions } from '../emulator-options.ts';
 
 /** Validates fault options from tests, the control endpoint and the environment. */

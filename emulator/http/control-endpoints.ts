@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { WireOperation } from '../../src/upstream/wire.ts';
+import type { WireOperation } from '../../src/upstream/client/wire.ts';
 import type { FaultInjector } from '../faults/fault-injector.ts';
 import { jsonReply, type Reply } from './reply.ts';
 import { readBody } from './request-body.ts';

@@ -1,4 +1,4 @@
-import type { WireOperation } from '../../src/upstream/wire.ts';
+import type { WireOperation } from '../../src/upstream/client/wire.ts';
 
 /** The emulator's own endpoints, under `/__emulator/` so that they never shadow a path of the real service. */
 export type ControlName = 'healthz' | 'stats' | 'statsReset' | 'faults';

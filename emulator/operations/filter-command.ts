@@ -1,4 +1,4 @@
-import type { MatchesMode, UpstreamRecord } from '../../src/upstream/wire.ts';
+import type { MatchesMode, UpstreamRecord } from '../../src/upstream/client/wire.ts';
 import { translateJavaPattern } from '../java-pattern/java-pattern.ts';
 import { MAX_PATTERN_LENGTH, rejectPattern } from './regex-guard.ts';
 

@@ -1,4 +1,4 @@
-import type { UpstreamRecord } from '../../src/upstream/wire.ts';
+import type { UpstreamRecord } from '../../src/upstream/client/wire.ts';
 import { jsonText } from '../http/json-text.ts';
 
 /** An object in the store, with the bookkeeping that metadata answers. */

@@ -1,4 +1,4 @@
-import type { UpstreamRecord } from '../../src/upstream/wire.ts';
+import type { UpstreamRecord } from '../../src/upstream/client/wire.ts';
 import { EMULATOR_USERS } from '../identity/demo-users.ts';
 import { seedObjectId } from './object-id.ts';
 

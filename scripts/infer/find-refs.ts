@@ -4,8 +4,8 @@
  * batched `getAll` per 50 ids (`_id` matching their escaped alternation, as the gateway's loaders batch).
  * A field becomes a reference only when every sampled id exists in that type.
  */
-import { alternationOf } from '../../src/upstream/regex-escape.ts';
-import type { MatchesMode, UpstreamClient, UpstreamCredentials } from '../../src/upstream/types.ts';
+import { alternationOf } from '../../src/upstream/pattern-guard/regex-escape.ts';
+import type { MatchesMode, UpstreamClient, UpstreamCredentials } from '../../src/upstream/client/types.ts';
 import type { FieldStats } from './field-stats.ts';
 import { looksLikeIdPath, type FoundRef } from './infer-fields.ts';
 

@@ -1,7 +1,7 @@
 /** Assembly step: the Fastify instance, with the listener's limits, connection caps and timeouts from the settings. */
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { GatewayConfig } from '../config/gateway-config.ts';
-import { limitConnections } from '../http/connection-limits.ts';
+import { limitConnections } from '../http/capacity/connection-limits.ts';
 import { httpServerOptions } from '../http/server-options.ts';
 import { requestIdFor } from '../observability/request-log.ts';
 

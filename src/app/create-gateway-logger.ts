@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { redisPassword } from '../auth/redis-connection.ts';
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import { createLogger } from '../observability/logger.ts';
-import type { GatewayTracing } from '../observability/tracing.ts';
+import type { GatewayTracing } from '../observability/tracing/tracing.ts';
 
 /** The logger at `LOG_LEVEL`, writing to `stream` (tests) or stdout; lines inside a span name it. */
 export function createGatewayLogger(

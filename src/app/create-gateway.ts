@@ -10,9 +10,9 @@ import { upstreamUrlsOf } from '../config/upstream-urls.ts';
 import type { GatewayServices } from '../graphql/context.ts';
 import { createMetrics, type GatewayMetrics } from '../observability/metrics.ts';
 import { createRequestScopes } from '../observability/request-scope.ts';
-import type { GatewayTracing } from '../observability/tracing.ts';
+import type { GatewayTracing } from '../observability/tracing/tracing.ts';
 import { loadTrustedDocuments } from '../trusted/trusted-documents.ts';
-import type { ResilientClient } from '../upstream/resilience.ts';
+import type { ResilientClient } from '../upstream/resilience/resilience.ts';
 import { createApollo } from './create-apollo.ts';
 import { createFastify } from './create-fastify.ts';
 import { createGatewayLogger } from './create-gateway-logger.ts';
@@ -36,7 +36,7 @@ export interface GatewayOptions {
   dispatcher?: Dispatcher;
   /** Where log lines go (tests capture them); default stdout. */
   logStream?: NodeJS.WritableStream;
-  /** OpenTelemetry, when the `OTEL_*` variables switched it on (`src/observability/start-tracing.ts`). */
+  /** OpenTelemetry, when the `OTEL_*` variables switched it on (`src/observability/tracing/start-tracing.ts`). */
   tracing?: GatewayTracing;
 }
 

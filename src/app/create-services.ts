@@ -13,9 +13,9 @@ import { createSessionRevocations } from '../auth/session-revocations.ts';
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import type { GatewayServices } from '../graphql/context.ts';
 import type { GatewayMetrics } from '../observability/metrics.ts';
-import { withCoalescing } from '../upstream/coalesce.ts';
-import { createPatternGuard } from '../upstream/pattern-guard.ts';
-import type { UpstreamClient } from '../upstream/types.ts';
+import { withCoalescing } from '../upstream/batching/coalesce.ts';
+import { createPatternGuard } from '../upstream/pattern-guard/pattern-guard.ts';
+import type { UpstreamClient } from '../upstream/client/types.ts';
 
 /** What {@link createServices} builds on. */
 export interface ServicesOptions {

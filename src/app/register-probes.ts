@@ -1,8 +1,8 @@
 /** Assembly step: the probes, `/healthz` (alive) and `/readyz` (started, not draining, and the upstream's state). */
 import type { FastifyInstance } from 'fastify';
 import type { GatewayConfig } from '../config/gateway-config.ts';
-import type { ResilientClient } from '../upstream/resilience.ts';
-import type { UpstreamUrls } from '../upstream/types.ts';
+import type { ResilientClient } from '../upstream/resilience/resilience.ts';
+import type { UpstreamUrls } from '../upstream/client/types.ts';
 import type { Draining } from './draining.ts';
 import { createReadinessProbe } from './health.ts';
 

@@ -5,9 +5,9 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GatewayConfig } from '../config/gateway-config.ts';
-import { registerBodyBudget } from '../http/body-budget.ts';
+import { registerBodyBudget } from '../http/capacity/body-budget.ts';
 import { registerDocumentLimits } from '../http/document-limits-hook.ts';
-import { ErrorCode } from '../graphql/error-codes.ts';
+import { ErrorCode } from '../errors/error-codes.ts';
 import { registerErrorHandler } from '../http/error-handler.ts';
 import { registerExactNumbers } from '../http/exact-numbers-hook.ts';
 import { registerGraphqlHeaders } from '../http/graphql-headers.ts';
@@ -15,7 +15,7 @@ import { registerTrustedDocuments } from '../http/trusted-documents-hook.ts';
 import type { GatewayMetrics } from '../observability/metrics.ts';
 import { registerRequestLog } from '../observability/request-log.ts';
 import type { RequestScopes } from '../observability/request-scope.ts';
-import type { GatewayTracing } from '../observability/tracing.ts';
+import type { GatewayTracing } from '../observability/tracing/tracing.ts';
 import type { TrustedDocuments } from '../trusted/trusted-documents.ts';
 
 /** What {@link registerRequestHooks} needs. */

@@ -6,12 +6,12 @@ import type { Dispatcher } from 'undici';
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import type { GatewayMetrics } from '../observability/metrics.ts';
 import type { RequestScopes } from '../observability/request-scope.ts';
-import { withTracing } from '../observability/traced-client.ts';
-import type { GatewayTracing } from '../observability/tracing.ts';
-import { createUpstreamClient } from '../upstream/client.ts';
-import { withResilience, type ResilientClient } from '../upstream/resilience.ts';
-import { createRetryBudget } from '../upstream/retry-budget.ts';
-import type { UpstreamUrls } from '../upstream/types.ts';
+import { withTracing } from '../observability/tracing/traced-client.ts';
+import type { GatewayTracing } from '../observability/tracing/tracing.ts';
+import { createUpstreamClient } from '../upstream/client/client.ts';
+import { withResilience, type ResilientClient } from '../upstream/resilience/resilience.ts';
+import { createRetryBudget } from '../upstream/resilience/retry-budget.ts';
+import type { UpstreamUrls } from '../upstream/client/types.ts';
 
 /** What {@link createUpstreamStack} needs besides the settings. */
 export interface UpstreamStackOptions {

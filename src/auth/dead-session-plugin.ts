@@ -13,7 +13,7 @@ import type { GraphQLFormattedError } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import type { GraphQLContext } from '../graphql/context.ts';
 import type { RequestScopes } from '../observability/request-scope.ts';
-import { ErrorCode } from '../graphql/error-codes.ts';
+import { ErrorCode } from '../errors/error-codes.ts';
 import type { SessionClaims } from './session.ts';
 import type { SessionRevocations } from './session-revocations.ts';
 

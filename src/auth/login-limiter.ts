@@ -37,7 +37,7 @@ import {
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
 import { SETTING_DEFAULTS } from '../config/defaults.ts';
-import { clientNetwork } from '../http/client-network.ts';
+import { clientNetwork } from '../http/capacity/client-network.ts';
 import { createCounterLedger } from './counter-ledger.ts';
 import { slotOf } from './overflow-slot.ts';
 

@@ -11,7 +11,7 @@
  * long as the upstream answers within the floor).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { unauthenticated } from '../graphql/errors.ts';
+import { unauthenticated } from '../errors/graphql-errors.ts';
 import { nameKey, type AccountLinks } from './account-links.ts';
 import { newDeviceId, type DeviceTokens } from './device-token.ts';
 import type { LoginAttempt, LoginLimiter } from './login-limiter.ts';

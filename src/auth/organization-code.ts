@@ -6,7 +6,7 @@
  */
 import { ORGANIZATION_CODE_PATTERN } from '../config/env-schema.ts';
 import type { GatewayConfig } from '../config/gateway-config.ts';
-import { badUserInput, forbidden } from '../graphql/errors.ts';
+import { badUserInput, forbidden } from '../errors/graphql-errors.ts';
 
 /**
  * The organization of the new session: `requested`, or the gateway's default when the argument is left out.

@@ -3,7 +3,7 @@
  * each field names its environment variable, whose default is in `SETTING_DEFAULTS` (`defaults.ts`).
  */
 import type { QueryLimitsOptions } from '../limits/armor.ts';
-import type { MatchesMode, PageStartMode, UpstreamUrls } from '../upstream/types.ts';
+import type { MatchesMode, PageStartMode, UpstreamUrls } from '../upstream/client/types.ts';
 
 /** Where the upstream is: four base addresses, or the embedded emulator. */
 export type UpstreamTarget =
@@ -54,7 +54,7 @@ export interface GatewayConfig {
   forbiddenErrorPattern: RegExp;
   /** `UPSTREAM_CALLER_ERROR_PATTERN`: upstream messages meaning "the caller's input is wrong" (`BAD_USER_INPUT`). */
   callerErrorPattern: RegExp;
-  /** What the upstream cannot take, refused before sending; see `src/upstream/request-checks.ts`. */
+  /** What the upstream cannot take, refused before sending; see `src/upstream/client/request-checks.ts`. */
   upstreamRequestLimits: {
     /** `UPSTREAM_MAX_ID_LENGTH`. */
     maxIdLength: number;
@@ -98,7 +98,7 @@ export interface GatewayConfig {
     /** `DOCUMENT_CACHE_BYTES`: the parsed-document cache's total, counted as the heap it takes; `0` = off. */
     cacheBytes: number;
   };
-  /** Connections and request bodies held at once; see `src/http/connection-limits.ts`. */
+  /** Connections and request bodies held at once; see `src/http/capacity/connection-limits.ts`. */
   connectionLimits: {
     /** `MAX_CONNECTIONS`: open client connections in all. */
     maxConnections: number;
@@ -141,7 +141,7 @@ export interface GatewayConfig {
     /** `LOGIN_FAILURE_MIN_MS`: the least time a failed login takes to answer. */
     minFailureMillis: number;
   };
-  /** Upstream resilience; see `src/upstream/resilience.ts`. */
+  /** Upstream resilience; see `src/upstream/resilience/resilience.ts`. */
   resilience: {
     /** `UPSTREAM_READ_RETRIES`. */
     readRetries: number;

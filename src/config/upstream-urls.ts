@@ -2,7 +2,7 @@
  * The upstream's four base addresses as part of the settings: read from the environment (`loadConfig`), or
  * all four at the embedded emulator's address once it listens. The only place the URL object is built.
  */
-import type { UpstreamUrls } from '../upstream/types.ts';
+import type { UpstreamUrls } from '../upstream/client/types.ts';
 import type { GatewayConfig } from './gateway-config.ts';
 
 /** All four addresses at one base: the emulator serves every operation at its root. */

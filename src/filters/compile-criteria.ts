@@ -8,9 +8,9 @@
  * repetition: at worst as slow as a plain substring search (text length × value length). Caller-written
  * `matches` patterns go through the pattern guard first. The README's "Operators" table says the same.
  */
-import type { PatternGuard } from '../upstream/pattern-guard.ts';
-import type { Criterion, MatchesMode } from '../upstream/types.ts';
-import { FilterError } from './filter-error.ts';
+import type { PatternGuard } from '../upstream/pattern-guard/pattern-guard.ts';
+import type { Criterion, MatchesMode } from '../upstream/client/types.ts';
+import { FilterError } from '../errors/filter-error.ts';
 import { ANY_TEXT, literalPattern, NOTHING } from './literal-pattern.ts';
 import { dateTimePattern } from './date-time-pattern.ts';
 import { numberPattern } from './number-pattern.ts';

@@ -5,7 +5,7 @@
  * A value stored with another offset (`2024-01-15T02:00:00+02:00`) is the same instant written in another
  * time zone, which a pattern cannot list in full: it is not matched (README, "Typed object types").
  */
-import { escapeJavaRegex } from '../upstream/regex-escape.ts';
+import { escapeJavaRegex } from '../upstream/pattern-guard/regex-escape.ts';
 
 /** `2024-01-15T00:00:00.000Z` split into date, time to the second, and milliseconds. */
 const ISO = /^([+-]?\d{4,6}-\d\d-\d\d)T(\d\d:\d\d:\d\d)\.(\d{3})Z$/;

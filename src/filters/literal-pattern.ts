@@ -2,7 +2,7 @@
  * Literal text as a piece of a Java regular expression that the upstream's `matches` (Java's
  * `String.matches`) and the emulator's JavaScript `RegExp` (with or without the `u` flag) read the same way.
  */
-import { escapeJavaRegex } from '../upstream/regex-escape.ts';
+import { escapeJavaRegex } from '../upstream/pattern-guard/regex-escape.ts';
 import { caseVariants } from './case-variants.ts';
 
 /**

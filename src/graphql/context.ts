@@ -6,11 +6,11 @@ import { randomUUID } from 'node:crypto';
 import type { LoginProtection } from '../auth/login-protection.ts';
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import type { SessionClaims, SessionSealer } from '../auth/session.ts';
-import { createLoaders, type Loaders } from '../upstream/loaders.ts';
-import type { PatternGuard } from '../upstream/pattern-guard.ts';
-import type { UpstreamCredentials, UpstreamReads, UpstreamWrites } from '../upstream/types.ts';
+import { createLoaders, type Loaders } from '../upstream/batching/loaders.ts';
+import type { PatternGuard } from '../upstream/pattern-guard/pattern-guard.ts';
+import type { UpstreamCredentials, UpstreamReads, UpstreamWrites } from '../upstream/client/types.ts';
 import type { SessionRevocations } from '../auth/session-revocations.ts';
-import { unauthenticated, type NoSessionReason } from './errors.ts';
+import { unauthenticated, type NoSessionReason } from '../errors/graphql-errors.ts';
 
 /** What every request shares: built once at start. */
 export interface GatewayServices {

@@ -8,10 +8,10 @@
  * operator's manifests, so this hook runs before the trusted-documents hook replaces the request's text.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ErrorCode } from '../graphql/error-codes.ts';
-import { limitErrorBody } from '../graphql/errors.ts';
+import { ErrorCode } from '../errors/error-codes.ts';
+import { limitErrorBody } from '../errors/graphql-errors.ts';
 import { commentBytes } from '../limits/comment-bytes.ts';
-import { JSON_CONTENT_TYPE } from './http-error.ts';
+import { JSON_CONTENT_TYPE } from '../errors/http-error.ts';
 
 /** Options of {@link registerDocumentLimits}. */
 export interface DocumentLimitsOptions {

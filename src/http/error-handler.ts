@@ -7,10 +7,10 @@
  * internals, and a stable message is easier to document.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ErrorCode } from '../graphql/error-codes.ts';
-import { limitErrorBody } from '../graphql/errors.ts';
-import { GatewayBusyError, busyBlame, sendBusy } from './busy-answer.ts';
-import { JSON_CONTENT_TYPE, httpErrorBody } from './http-error.ts';
+import { ErrorCode } from '../errors/error-codes.ts';
+import { limitErrorBody } from '../errors/graphql-errors.ts';
+import { GatewayBusyError, busyBlame, sendBusy } from './capacity/busy-answer.ts';
+import { JSON_CONTENT_TYPE, httpErrorBody } from '../errors/http-error.ts';
 
 /** Options of {@link registerErrorHandler}. */
 export interface ErrorHandlerOptions {

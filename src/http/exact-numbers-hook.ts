@@ -8,9 +8,9 @@
  * bodies and `__proto__` keys as before), a GET's `variables` parameter in the hook.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ErrorCode } from '../graphql/error-codes.ts';
-import { numberLossMessage } from '../graphql/number-loss.ts';
-import { JSON_CONTENT_TYPE, httpErrorBody } from './http-error.ts';
+import { ErrorCode } from '../errors/error-codes.ts';
+import { numberLossMessage } from '../limits/number-loss.ts';
+import { JSON_CONTENT_TYPE, httpErrorBody } from '../errors/http-error.ts';
 import { firstJsonNumberLoss, mightLoseNumber, type JsonNumberLoss } from './json-number-loss.ts';
 
 /** Options of {@link registerExactNumbers}. */

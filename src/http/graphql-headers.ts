@@ -3,7 +3,7 @@
  * results, errors (Fastify's, Apollo's and ours), the landing page, `GET` queries included.
  */
 import type { FastifyInstance } from 'fastify';
-import { NO_STORE_HEADERS } from './http-error.ts';
+import { NO_STORE_HEADERS } from '../errors/http-error.ts';
 
 /**
  * Adds the headers to every response whose path is `path`, whatever route (or none) answered it: a wrong

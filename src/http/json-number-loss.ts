@@ -10,7 +10,7 @@
  * It runs only on texts that could hold a loss at all ({@link mightLoseNumber}): most bodies are answered
  * by one regular expression.
  */
-import { numberLoss, type NumberLoss } from '../graphql/number-loss.ts';
+import { numberLoss, type NumberLoss } from '../limits/number-loss.ts';
 
 /** A number a double would change: where it is (keys and indexes from the root), as written, and how. */
 export interface JsonNumberLoss {

@@ -5,7 +5,7 @@
  */
 import type { ApolloServerPlugin, BaseContext, GraphQLRequestListener } from '@apollo/server';
 import { GraphQLError, OperationTypeNode } from 'graphql';
-import { ErrorCode } from '../graphql/error-codes.ts';
+import { ErrorCode } from '../errors/error-codes.ts';
 
 /** The refusal's message. */
 export const SUBSCRIPTIONS_NOT_SUPPORTED =

@@ -19,8 +19,8 @@ import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyBaseLogger, FastifyHttpOptions } from 'fastify';
 import { answerFor, sendAnswer } from './error-handler.ts';
-import { ErrorCode } from '../graphql/error-codes.ts';
-import { rawHttpErrorResponse } from './http-error.ts';
+import { ErrorCode } from '../errors/error-codes.ts';
+import { rawHttpErrorResponse } from '../errors/http-error.ts';
 
 /** The listener's timeouts (`GatewayConfig.http`). */
 export interface HttpTimeouts {

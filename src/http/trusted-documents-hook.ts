@@ -7,7 +7,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { resolveDocument, type DocumentResolution } from '../trusted/resolve-document.ts';
 import type { TrustedDocuments } from '../trusted/trusted-documents.ts';
-import { JSON_CONTENT_TYPE, httpErrorBody } from './http-error.ts';
+import { JSON_CONTENT_TYPE, httpErrorBody } from '../errors/http-error.ts';
 
 /** Options of {@link registerTrustedDocuments}. */
 export interface TrustedDocumentsHookOptions {

@@ -1,20 +1,20 @@
 /**
  * Query limits for Apollo Server: GraphQL Armor's depth, alias, directive and cost rules, graphql-js's own
  * token limit, the single-login rule and the introspection depth limit (Armor's depth limit skips
- * everything below `__schema`). Each refusal carries its own code (`src/graphql/error-codes.ts`).
+ * everything below `__schema`). Each refusal carries its own code (`src/errors/error-codes.ts`).
  *
  * Two Armor protections are left off on purpose:
  * - its token plugin re-parses every document and, under Apollo Server 5, reports through
  *   `unexpectedErrorProcessingRequest`, which turns the refusal (and any other unexpected error) into an
  *   HTTP 500; graphql-js counts tokens while it parses anyway (`parseOptions.maxTokens`), so we use that;
  * - field-suggestion blocking: suggestions are masked in every error while introspection is off
- *   (`src/graphql/schema-hints.ts`).
+ *   (`src/errors/schema-hints.ts`).
  */
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { GraphQLError, ParseOptions, ValidationContext, ValidationRule } from 'graphql';
 import { introspectionDepthRule } from './introspection-depth-rule.ts';
-import { ErrorCode, type LimitCode } from '../graphql/error-codes.ts';
-import { limitError } from '../graphql/errors.ts';
+import { ErrorCode, type LimitCode } from '../errors/error-codes.ts';
+import { limitError } from '../errors/graphql-errors.ts';
 import { singleLoginRule } from './single-login-rule.ts';
 
 /** The limits; each names its setting (defaults: `SETTING_DEFAULTS`, `src/config/defaults.ts`). */

@@ -9,8 +9,8 @@
  */
 import { GraphQLError, type ASTVisitor, type ValidationContext } from 'graphql';
 import type { FloatValueNode, IntValueNode } from 'graphql';
-import { ErrorCode } from '../graphql/error-codes.ts';
-import { numberLoss, numberLossMessage } from '../graphql/number-loss.ts';
+import { ErrorCode } from '../errors/error-codes.ts';
+import { numberLoss, numberLossMessage } from './number-loss.ts';
 
 /** Scalars whose literals never become a double. */
 const KEPT_EXACT: ReadonlySet<string> = new Set(['Int', 'ID']);

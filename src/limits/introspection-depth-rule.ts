@@ -16,8 +16,8 @@
  */
 import type { ASTVisitor, SelectionSetNode, ValidationContext } from 'graphql';
 import { Kind } from 'graphql';
-import { ErrorCode } from '../graphql/error-codes.ts';
-import { limitError } from '../graphql/errors.ts';
+import { ErrorCode } from '../errors/error-codes.ts';
+import { limitError } from '../errors/graphql-errors.ts';
 
 /** The most `ofType` fields on one path of an introspection query. */
 export const MAX_OF_TYPE_DEPTH = 9;

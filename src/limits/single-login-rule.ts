@@ -5,8 +5,8 @@
  */
 import { Kind, OperationTypeNode } from 'graphql';
 import type { ASTVisitor, FieldNode, SelectionSetNode, ValidationContext } from 'graphql';
-import { ErrorCode } from '../graphql/error-codes.ts';
-import { limitError } from '../graphql/errors.ts';
+import { ErrorCode } from '../errors/error-codes.ts';
+import { limitError } from '../errors/graphql-errors.ts';
 
 /** Field name the rule guards, unless the schema names another (`FEDERATION_NAME_PREFIX` renames it). */
 const LOGIN = 'login';

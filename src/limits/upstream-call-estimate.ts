@@ -1,6 +1,6 @@
 /**
  * A static estimate of the upstream calls one operation makes, from its document and variables, before any
- * resolver runs. It models the gateway's loaders (`src/upstream/loaders.ts`), not an abstract cost: a page
+ * resolver runs. It models the gateway's loaders (`src/upstream/batching/loaders.ts`), not an abstract cost: a page
  * field reads its upstream pages (`planPages`), objects read by id cost one call per batch of them, metadata
  * one call per object, a write one call. It errs on the high side: it never counts a call the loaders or
  * the coalescing would share.

@@ -23,7 +23,7 @@ export type UpstreamCallKinds = ReadonlyMap<string, UpstreamCallKind>;
 const GENERIC_OBJECT_TYPE = 'DataObject';
 /** What `metadata` answers (`schema/metadata.graphql`). */
 const METADATA_TYPE = 'ObjectMetadata';
-/** The directive of the typed object types (`src/typed/directives.ts`). */
+/** The directive of the typed object types (`src/typed/spec/directives.ts`). */
 const DATA_OBJECT_DIRECTIVE = 'dataObject';
 
 /**

@@ -14,10 +14,10 @@ import {
   type TypeNode,
 } from 'graphql';
 import type { GatewayConfig } from '../config/gateway-config.ts';
-import type { Blame } from '../upstream/errors.ts';
-import { MAX_IDS_PER_BATCH } from '../upstream/loaders.ts';
-import { ErrorCode } from '../graphql/error-codes.ts';
-import { limitError } from '../graphql/errors.ts';
+import type { Blame } from '../errors/upstream-error.ts';
+import { MAX_IDS_PER_BATCH } from '../upstream/batching/loaders.ts';
+import { ErrorCode } from '../errors/error-codes.ts';
+import { limitError } from '../errors/graphql-errors.ts';
 import { estimateUpstreamCalls } from './upstream-call-estimate.ts';
 import { upstreamCallKinds, type UpstreamCallKinds } from './upstream-call-kinds.ts';
 

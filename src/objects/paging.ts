@@ -2,7 +2,7 @@
  * Relay paging over the upstream's fixed pages: any window (offset, limit) is served from the fewest upstream
  * pages, then sliced. Cursors are opaque offsets.
  */
-import { badUserInput } from '../graphql/errors.ts';
+import { badUserInput } from '../errors/graphql-errors.ts';
 
 /** Relay arguments as GraphQL passes them. */
 export interface PageArgs {

@@ -5,8 +5,8 @@
  * allocation and no await.
  */
 import type { AuthenticatedContext } from '../graphql/context.ts';
-import type { DataObjectModel, ObjectMetadataModel } from '../resolvers/mappers.ts';
-import type { Criterion, UpstreamRecord } from '../upstream/types.ts';
+import type { DataObjectModel, ObjectMetadataModel } from './mappers.ts';
+import type { Criterion, UpstreamRecord } from '../upstream/client/types.ts';
 
 /** The object `id` of type `objectName`, or `null` when there is none. */
 export function readObject(

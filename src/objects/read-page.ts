@@ -6,12 +6,8 @@
  */
 import type { PageInfo } from '../generated/resolvers-types.ts';
 import type { AuthenticatedContext } from '../graphql/context.ts';
-import type { Criterion } from '../upstream/types.ts';
-import type {
-  DataObjectConnectionModel,
-  DataObjectEdgeModel,
-  DataObjectModel,
-} from '../resolvers/mappers.ts';
+import type { Criterion } from '../upstream/client/types.ts';
+import type { DataObjectConnectionModel, DataObjectEdgeModel, DataObjectModel } from './mappers.ts';
 import { encodeCursor, parsePageArgs, planPages, resolveBackward, type PageArgs } from './paging.ts';
 
 /**

@@ -4,7 +4,7 @@
  * so the payload's `object`, read back through the loaders only when selected, is the written version.
  */
 import type { AuthenticatedContext } from '../graphql/context.ts';
-import type { DataObjectModel, SavePayloadModel, UpdatePayloadModel } from '../resolvers/mappers.ts';
+import type { DataObjectModel, SavePayloadModel, UpdatePayloadModel } from './mappers.ts';
 import { readObject, toModel } from './read-object.ts';
 
 /** Saves a new object (or the one `data._id` names); answers the save payload. */

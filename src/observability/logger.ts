@@ -6,7 +6,7 @@
 import { pino, stdSerializers, type Logger } from 'pino';
 import { createLogDestination } from './log-destination.ts';
 import { createObjectRedactor, createTextRedactor, redactUrl } from './redact.ts';
-import { traceLogFields, type TraceContext } from './tracing.ts';
+import { traceLogFields, type TraceContext } from './tracing/tracing.ts';
 
 /** Options of {@link createLogger}. */
 export interface LoggerOptions {

@@ -9,8 +9,8 @@
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { LoginLimit } from '../auth/login-limiter.ts';
-import type { BreakerState, GuardRejection } from '../upstream/resilience.ts';
-import type { UpstreamCallEvent } from '../upstream/types.ts';
+import type { BreakerState, GuardRejection } from '../upstream/resilience/resilience.ts';
+import type { UpstreamCallEvent } from '../upstream/client/types.ts';
 import { createChildCache } from './child-cache.ts';
 import {
   createOperationNames,

@@ -18,7 +18,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { levels } from 'pino';
 import type { GatewayMetrics } from './metrics.ts';
-import { traceLogFields, type TraceContext } from './tracing.ts';
+import { traceLogFields, type TraceContext } from './tracing/tracing.ts';
 import { redactUrl } from './redact.ts';
 import { newRequestScope, type RequestScope, type RequestScopes } from './request-scope.ts';
 

@@ -4,7 +4,7 @@
  * stay free of any web framework and need no request argument.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { TraceContext } from './tracing.ts';
+import type { TraceContext } from './tracing/tracing.ts';
 
 /** One request's record; filled in as the request goes, logged once at its end. */
 export interface RequestScope {

@@ -1,11 +1,11 @@
 /** `login`, `logout` and `me`: the upstream's two logins, sealed into the gateway's own session token. */
 import { GraphQLError } from 'graphql';
 import type { Resolvers } from '../generated/resolvers-types.ts';
-import { isUpstreamError } from '../upstream/errors.ts';
+import { isUpstreamError } from '../errors/upstream-error.ts';
 import type { LoginOutcome } from '../auth/login-protection.ts';
 import { checkOrganizationCode } from '../auth/organization-code.ts';
-import { ErrorCode } from '../graphql/error-codes.ts';
-import { unauthenticated } from '../graphql/errors.ts';
+import { ErrorCode } from '../errors/error-codes.ts';
+import { unauthenticated } from '../errors/graphql-errors.ts';
 
 /** Who the upstream says logged in, and its token for them. */
 interface UpstreamIdentity {

@@ -1,7 +1,7 @@
 /** `metadata(objectId, category)`. */
 import type { Resolvers } from '../generated/resolvers-types.ts';
 import { readMetadata } from '../objects/read-object.ts';
-import { isUpstreamError } from '../upstream/errors.ts';
+import { isUpstreamError } from '../errors/upstream-error.ts';
 
 const NOT_FOUND = /not found|no such|unknown/i;
 

@@ -3,14 +3,14 @@
  * arguments to object service calls (`src/objects/`), upstream records to schema models.
  */
 import type { Resolvers } from '../generated/resolvers-types.ts';
-import { badUserInput } from '../graphql/errors.ts';
+import { badUserInput } from '../errors/graphql-errors.ts';
 import { findObject, readObject, readObjectMetadata, toModel } from '../objects/read-object.ts';
 import { connectionNodes, connectionPageInfo, readPage } from '../objects/read-page.ts';
 import { readBack, saveObject, updateObject } from '../objects/write-object.ts';
-import type { DataObjectModel } from './mappers.ts';
-import { getPath } from './object-path.ts';
-import { filterServicesOf } from './compile-filter.ts';
-import { toCriteria } from './to-criteria.ts';
+import type { DataObjectModel } from '../objects/mappers.ts';
+import { getPath } from '../objects/object-path.ts';
+import { filterServicesOf } from '../objects/compile-filter.ts';
+import { toCriteria } from '../objects/to-criteria.ts';
 
 function requireObjectName(objectName: string): string {
   if (objectName.trim() === '') throw badUserInput('"objectName" must not be empty.', 'objectName');

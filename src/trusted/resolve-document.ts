@@ -3,7 +3,7 @@
  * GraphQL-over-HTTP persisted-documents proposal) or by Apollo's `extensions.persistedQuery.sha256Hash`.
  * Decided on the raw request, before any GraphQL parsing, so a refused document costs no parse.
  */
-import { ErrorCode } from '../graphql/error-codes.ts';
+import { ErrorCode } from '../errors/error-codes.ts';
 import type { TrustedDocuments } from './trusted-documents.ts';
 
 /** The document fields of a request, as sent (unvalidated). */

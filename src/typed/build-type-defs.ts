@@ -10,8 +10,8 @@ import {
   type FieldSpec,
   type ObjectTypeSpec,
   type TypeRef,
-} from './object-type-spec.ts';
-import { withIndefiniteArticle } from './indefinite-article.ts';
+} from './spec/object-type-spec.ts';
+import { withIndefiniteArticle } from './spec/indefinite-article.ts';
 import { FILTER_INPUT_NAMES, filterInputOf, TYPED_FILTER_SDL } from './filter-inputs.ts';
 
 /** The input types every typed `where` shares. */

@@ -16,11 +16,11 @@
 import { isAbsolute, relative } from 'node:path';
 import { buildTypeDefs, SHARED_FILTER_TYPES } from './build-type-defs.ts';
 import { buildTypedResolvers, type ExecutableResolvers } from './build-typed-resolvers.ts';
-import { TYPED_DIRECTIVES_SDL } from './directives.ts';
-import type { ObjectTypeSpec } from './object-type-spec.ts';
-import { readObjectFiles } from './read-object-files.ts';
-import { ObjectSchemaError } from './schema-problem.ts';
-import { collectTakenNames, validateObjectTypes } from './validate-object-types.ts';
+import { TYPED_DIRECTIVES_SDL } from './spec/directives.ts';
+import type { ObjectTypeSpec } from './spec/object-type-spec.ts';
+import { readObjectFiles } from './spec/read-object-files.ts';
+import { ObjectSchemaError } from './spec/schema-problem.ts';
+import { collectTakenNames, validateObjectTypes } from './spec/validate-object-types.ts';
 
 /** Options of {@link buildTypedApi}. */
 export interface TypedApiOptions {

@@ -5,22 +5,22 @@
 import { GraphQLError, type GraphQLFieldResolver } from 'graphql';
 import type { IExecutableSchemaDefinition } from '@graphql-tools/schema';
 import type { GraphQLContext } from '../graphql/context.ts';
-import { ErrorCode } from '../graphql/error-codes.ts';
-import type { DataObjectConnectionModel, DataObjectModel, SavePayloadModel } from '../resolvers/mappers.ts';
-import { filterServicesOf } from '../resolvers/compile-filter.ts';
-import { getPath } from '../resolvers/object-path.ts';
+import { ErrorCode } from '../errors/error-codes.ts';
+import type { DataObjectConnectionModel, DataObjectModel, SavePayloadModel } from '../objects/mappers.ts';
+import { filterServicesOf } from '../objects/compile-filter.ts';
+import { getPath } from '../objects/object-path.ts';
 import type { PageArgs } from '../objects/paging.ts';
 import { readObject, readObjectMetadata, toModel } from '../objects/read-object.ts';
 import { connectionNodes, connectionPageInfo, readPage } from '../objects/read-page.ts';
 import { readBack, saveObject, updateObject } from '../objects/write-object.ts';
-import type { UpstreamRecord } from '../upstream/types.ts';
-import { isJsonObject } from '../upstream/response-schemas.ts';
-import { badUpstreamValue } from './bad-upstream-value.ts';
+import type { UpstreamRecord } from '../upstream/client/types.ts';
+import { isJsonObject } from '../upstream/client/response-schemas.ts';
+import { badUpstreamValue } from '../errors/bad-upstream-value.ts';
 import { hasDerivedMetadata, METADATA_FIELD } from './build-type-defs.ts';
-import { withIndefiniteArticle } from './indefinite-article.ts';
+import { withIndefiniteArticle } from './spec/indefinite-article.ts';
 import { checkValue, describeValue } from './check-value.ts';
 import { checkPatch, inputToRecord, patchNeedsCurrent, patchToFields } from './input-to-record.ts';
-import { printTypeRef, type FieldSpec, type ObjectTypeSpec } from './object-type-spec.ts';
+import { printTypeRef, type FieldSpec, type ObjectTypeSpec } from './spec/object-type-spec.ts';
 import { whereToCriteria } from './where-to-criteria.ts';
 
 /** One resolver map of those `makeExecutableSchema` takes. */

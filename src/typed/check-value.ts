@@ -4,7 +4,7 @@
  * trusts the declared type must not receive a silently converted value.
  */
 import { DateTimeResolver } from 'graphql-scalars';
-import type { TypeRef } from './object-type-spec.ts';
+import type { TypeRef } from './spec/object-type-spec.ts';
 
 /** Whether the `DateTime` scalar can serve `text` (an RFC 3339 date-time with a time zone). */
 function isDateTime(text: string): boolean {

@@ -4,7 +4,7 @@
  * }`), and only the conditions that mean the same thing upstream, where `matches` compares the value's text.
  */
 import { MAX_IN_VALUES } from '../filters/compile-criteria.ts';
-import type { FieldSpec } from './object-type-spec.ts';
+import type { FieldSpec } from './spec/object-type-spec.ts';
 
 /** The filter input of a field, by how its value is compared. */
 export type FilterInputName =

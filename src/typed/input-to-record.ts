@@ -2,10 +2,10 @@
  * Turns the typed mutation inputs into what the upstream stores: each field at its record path. GraphQL has
  * already coerced the input to the declared types; what it cannot express is checked here, before any write.
  */
-import { badUserInput } from '../graphql/errors.ts';
-import { isJsonObject } from '../upstream/response-schemas.ts';
-import type { UpstreamRecord } from '../upstream/types.ts';
-import { printTypeRef, type FieldSpec, type ObjectTypeSpec } from './object-type-spec.ts';
+import { badUserInput } from '../errors/graphql-errors.ts';
+import { isJsonObject } from '../upstream/client/response-schemas.ts';
+import type { UpstreamRecord } from '../upstream/client/types.ts';
+import { printTypeRef, type FieldSpec, type ObjectTypeSpec } from './spec/object-type-spec.ts';
 
 type RecordField = Exclude<FieldSpec, { kind: 'id' }>;
 

@@ -8,13 +8,13 @@
 import type { GraphQLFieldResolver } from 'graphql';
 import type { AuthenticatedContext, GraphQLContext } from '../graphql/context.ts';
 import type { GatewayConfig } from '../config/gateway-config.ts';
-import { ErrorCode } from '../graphql/error-codes.ts';
-import { badUserInput, limitError } from '../graphql/errors.ts';
+import { ErrorCode } from '../errors/error-codes.ts';
+import { badUserInput, limitError } from '../errors/graphql-errors.ts';
 import { readObject } from '../objects/read-object.ts';
-import type { DataObjectModel, SavePayloadModel } from '../resolvers/mappers.ts';
+import type { DataObjectModel, SavePayloadModel } from '../objects/mappers.ts';
 import type { ExecutableResolvers } from './build-typed-resolvers.ts';
 import { decodeGlobalId, encodeGlobalId, GlobalIdError } from './global-id.ts';
-import type { ObjectTypeSpec } from './object-type-spec.ts';
+import type { ObjectTypeSpec } from './spec/object-type-spec.ts';
 import { GENERIC_NODE_TYPE, MAX_NODE_IDS, UPSTREAM_ID_FIELD } from './relay-node-sdl.ts';
 
 type Args = Record<string, unknown>;

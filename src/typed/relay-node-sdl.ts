@@ -6,7 +6,7 @@
  */
 import { Kind, parse, visit, type DocumentNode, type FieldDefinitionNode } from 'graphql';
 import { MAX_GLOBAL_ID_LENGTH } from './global-id.ts';
-import type { ObjectTypeSpec } from './object-type-spec.ts';
+import type { ObjectTypeSpec } from './spec/object-type-spec.ts';
 
 /** The generic type that also implements `Node`. */
 export const GENERIC_NODE_TYPE = 'DataObject';

@@ -1,12 +1,12 @@
 /** Translates a typed `where` into the upstream's criteria (combined with AND upstream). */
 import type { GatewayServices } from '../graphql/context.ts';
 import type { FilterCondition, FilterOperator } from '../filters/compile-criteria.ts';
-import { badUserInput } from '../graphql/errors.ts';
-import { compileFilter } from '../resolvers/compile-filter.ts';
-import { isJsonObject } from '../upstream/response-schemas.ts';
-import type { Criterion } from '../upstream/types.ts';
+import { badUserInput } from '../errors/graphql-errors.ts';
+import { compileFilter } from '../objects/compile-filter.ts';
+import { isJsonObject } from '../upstream/client/response-schemas.ts';
+import type { Criterion } from '../upstream/client/types.ts';
 import { filterInputOf, operandTypeOf, type FilterInputName } from './filter-inputs.ts';
-import { isFilterable, type ObjectTypeSpec } from './object-type-spec.ts';
+import { isFilterable, type ObjectTypeSpec } from './spec/object-type-spec.ts';
 
 /** The filter fields that take one operand, in the order their criteria are sent (each input has some). */
 const TEXT_OPERATORS = ['matches', 'equals', 'contains', 'startsWith', 'endsWith'] as const;

@@ -3,7 +3,7 @@
  * view, the gateway's pattern guard, the session, and what earlier probes learnt.
  */
 import type { GatewayConfig } from '../config/gateway-config.ts';
-import type { PatternGuard } from '../upstream/pattern-guard.ts';
+import type { PatternGuard } from '../upstream/pattern-guard/pattern-guard.ts';
 import type {
   MatchesMode,
   PageStartMode,
@@ -11,7 +11,7 @@ import type {
   UpstreamCredentials,
   UpstreamRecord,
   UpstreamUrls,
-} from '../upstream/types.ts';
+} from '../upstream/client/types.ts';
 import type { Finding } from './finding.ts';
 import type { RawUpstream } from './raw-upstream.ts';
 

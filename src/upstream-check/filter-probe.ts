@@ -2,8 +2,8 @@
  * One filter probe: a getAll whose patterns have passed the gateway's pattern guard, answering whether the
  * aimed-at record is among the matches. A pattern the guard refuses is never sent.
  */
-import { isUpstreamError } from '../upstream/errors.ts';
-import type { Criterion } from '../upstream/types.ts';
+import { isUpstreamError } from '../errors/upstream-error.ts';
+import type { Criterion } from '../upstream/client/types.ts';
 import type { CheckContext } from './check-context.ts';
 
 /** Records read per probe: enough to find the aimed-at record among a few that share a prefix. */

@@ -1,5 +1,5 @@
 /** The gateway's upstream client with every call paced (`pacer.ts`). */
-import type { UpstreamClient } from '../upstream/types.ts';
+import type { UpstreamClient } from '../upstream/client/types.ts';
 import type { Pacer } from './pacer.ts';
 
 /** Wraps `client` so that each call waits its turn first. */

@@ -4,11 +4,11 @@
  * request line it takes. Built from the client's own parts (the HTTP transport, the URL join, the callback
  * names), so that what it sends is what the gateway sends, and paced like every other request of the check.
  */
-import { isUpstreamError, UpstreamError } from '../upstream/errors.ts';
-import { createHttpTransport } from '../upstream/http-transport.ts';
-import { buildRequestPath, parseBaseUrl, type UpstreamBase } from '../upstream/join-url.ts';
-import { createCallbackNames } from '../upstream/jsonp.ts';
-import type { UpstreamCredentials, UpstreamUrls, WireOperation } from '../upstream/types.ts';
+import { isUpstreamError, UpstreamError } from '../errors/upstream-error.ts';
+import { createHttpTransport } from '../upstream/client/http-transport.ts';
+import { buildRequestPath, parseBaseUrl, type UpstreamBase } from '../upstream/client/join-url.ts';
+import { createCallbackNames } from '../upstream/client/jsonp.ts';
+import type { UpstreamCredentials, UpstreamUrls, WireOperation } from '../upstream/client/types.ts';
 import type { Pacer } from './pacer.ts';
 
 /** A raw answer: the body of a 2xx, or the failure (`httpStatus` set for any other status). */

@@ -4,21 +4,21 @@
  */
 import { ConfigError } from '../config/config-error.ts';
 import { loadConfig } from '../config/load-config.ts';
-import { createUpstreamClient } from '../upstream/client.ts';
-import { createPatternGuard } from '../upstream/pattern-guard.ts';
+import { createUpstreamClient } from '../upstream/client/client.ts';
+import { createPatternGuard } from '../upstream/pattern-guard/pattern-guard.ts';
 import type { CheckOptions } from './check-options.ts';
 import type { CheckContext, Learnt } from './check-context.ts';
 import { CheckCannotRun, collectSettings, exitCodeOf, type CheckReport, type Finding } from './finding.ts';
 import { pacedClient } from './paced-client.ts';
 import { createPacer } from './pacer.ts';
-import { probeErrors } from './probe-errors.ts';
-import { probeFirstPage } from './probe-first-page.ts';
-import { probeLogins } from './probe-logins.ts';
-import { probeMatches } from './probe-matches.ts';
-import { probeObjects } from './probe-objects.ts';
-import { probePaging } from './probe-paging.ts';
-import { probeUrlLimit } from './probe-url-limit.ts';
-import { probeWrites } from './probe-writes.ts';
+import { probeErrors } from './probes/probe-errors.ts';
+import { probeFirstPage } from './probes/probe-first-page.ts';
+import { probeLogins } from './probes/probe-logins.ts';
+import { probeMatches } from './probes/probe-matches.ts';
+import { probeObjects } from './probes/probe-objects.ts';
+import { probePaging } from './probes/probe-paging.ts';
+import { probeUrlLimit } from './probes/probe-url-limit.ts';
+import { probeWrites } from './probes/probe-writes.ts';
 import { createRawUpstream } from './raw-upstream.ts';
 
 function readConfig(env: NodeJS.ProcessEnv) {

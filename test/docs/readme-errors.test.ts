@@ -1,10 +1,10 @@
 /**
- * The README's error tables against the catalogue (`src/graphql/error-codes.ts`): every code the gateway
+ * The README's error tables against the catalogue (`src/errors/error-codes.ts`): every code the gateway
  * answers is documented, and every documented code is one the gateway (or Apollo Server) answers.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ErrorCode } from '../../src/graphql/error-codes.ts';
+import { ErrorCode } from '../../src/errors/error-codes.ts';
 
 /** Codes Apollo Server answers itself, which the README documents beside ours. */
 const APOLLO_CODES = ['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED'];

@@ -17,7 +17,7 @@ import { buildSubgraphSchema, printSubgraphSchema } from '@apollo/subgraph';
 import { composeServices as composeWithTheGuild } from '@theguild/federation-composition';
 import { parse, type DocumentNode } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSchema } from '../../src/graphql/schema.ts';
+import { buildSchema } from '../../src/app/build-schema.ts';
 import { startHarness, type Harness } from '../support/gateway-harness.ts';
 
 const ACCOUNTS_SDL = `

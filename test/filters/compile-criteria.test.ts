@@ -12,9 +12,9 @@ import {
   type FilterCondition,
   type FilterOperator,
 } from '../../src/filters/compile-criteria.ts';
-import { FilterError } from '../../src/filters/filter-error.ts';
-import { createPatternGuard, type PatternGuard } from '../../src/upstream/pattern-guard.ts';
-import type { MatchesMode } from '../../src/upstream/types.ts';
+import { FilterError } from '../../src/errors/filter-error.ts';
+import { createPatternGuard, type PatternGuard } from '../../src/upstream/pattern-guard/pattern-guard.ts';
+import type { MatchesMode } from '../../src/upstream/client/types.ts';
 
 const at = { value: 'filter.criteria[0].value', values: 'filter.criteria[0].values', caseInsensitive: 'ci' };
 

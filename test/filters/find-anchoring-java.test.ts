@@ -11,8 +11,8 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compileJavaPattern } from '../../emulator/operations/filter-command.ts';
 import { compileCriteria, type FilterOperator } from '../../src/filters/compile-criteria.ts';
-import { anchorForFind } from '../../src/upstream/anchor-for-find.ts';
-import { createPatternGuard } from '../../src/upstream/pattern-guard.ts';
+import { anchorForFind } from '../../src/upstream/client/anchor-for-find.ts';
+import { createPatternGuard } from '../../src/upstream/pattern-guard/pattern-guard.ts';
 import { ensureDebianPackage } from '../support/debian-package.ts';
 
 beforeAll(async () => {

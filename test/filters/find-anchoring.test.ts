@@ -12,15 +12,15 @@ import {
   type FilterCondition,
   type FilterOperator,
 } from '../../src/filters/compile-criteria.ts';
-import { FilterError } from '../../src/filters/filter-error.ts';
-import { createUpstreamClient } from '../../src/upstream/client.ts';
-import { createPatternGuard } from '../../src/upstream/pattern-guard.ts';
+import { FilterError } from '../../src/errors/filter-error.ts';
+import { createUpstreamClient } from '../../src/upstream/client/client.ts';
+import { createPatternGuard } from '../../src/upstream/pattern-guard/pattern-guard.ts';
 import type {
   Criterion,
   MatchesMode,
   UpstreamClient,
   UpstreamCredentials,
-} from '../../src/upstream/types.ts';
+} from '../../src/upstream/client/types.ts';
 
 const TYPE = 'com.test.FindText';
 const ALPHABET = ['a', 'b', 'A', 'B', '1', ' ', '-', '.', '\n', 'é'];

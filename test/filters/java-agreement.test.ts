@@ -11,7 +11,7 @@ import { compileCriteria, type FilterOperator } from '../../src/filters/compile-
 import { NOTHING } from '../../src/filters/literal-pattern.ts';
 import { dateTimePattern } from '../../src/filters/date-time-pattern.ts';
 import { numberPattern } from '../../src/filters/number-pattern.ts';
-import { createPatternGuard } from '../../src/upstream/pattern-guard.ts';
+import { createPatternGuard } from '../../src/upstream/pattern-guard/pattern-guard.ts';
 import { ensureDebianPackage } from '../support/debian-package.ts';
 import { utcSpellings } from '../support/date-time-spellings.ts';
 import { spellings } from '../support/number-spellings.ts';

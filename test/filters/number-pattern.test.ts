@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileCriteria } from '../../src/filters/compile-criteria.ts';
 import { numberPattern } from '../../src/filters/number-pattern.ts';
-import { createPatternGuard } from '../../src/upstream/pattern-guard.ts';
+import { createPatternGuard } from '../../src/upstream/pattern-guard/pattern-guard.ts';
 import { javaSpelling, spellings } from '../support/number-spellings.ts';
 
 const matches = (pattern: string, text: string) => new RegExp(`^(?:${pattern})$`).test(text);

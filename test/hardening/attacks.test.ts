@@ -10,8 +10,8 @@
 import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
-import { createPatternGuard } from '../../src/upstream/pattern-guard.ts';
-import { createRequestChecks } from '../../src/upstream/request-checks.ts';
+import { createPatternGuard } from '../../src/upstream/pattern-guard/pattern-guard.ts';
+import { createRequestChecks } from '../../src/upstream/client/request-checks.ts';
 import { useJavaRegexTimer } from '../support/java/java-regex-timer.ts';
 import { startGateway, type TestGateway } from '../support/gateway-harness.ts';
 import { LOAN_TYPES, codesOf, loginDemo, postGraphql } from '../support/post-graphql.ts';

@@ -9,9 +9,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileJavaPattern } from '../../emulator/operations/filter-command.ts';
 import { compileCriteria } from '../../src/filters/compile-criteria.ts';
-import { FilterError } from '../../src/filters/filter-error.ts';
-import { anchorForFind } from '../../src/upstream/anchor-for-find.ts';
-import { createPatternGuard } from '../../src/upstream/pattern-guard.ts';
+import { FilterError } from '../../src/errors/filter-error.ts';
+import { anchorForFind } from '../../src/upstream/client/anchor-for-find.ts';
+import { createPatternGuard } from '../../src/upstream/pattern-guard/pattern-guard.ts';
 
 const guard = createPatternGuard();
 const at = { value: 'filter.value', values: 'filter.values', caseInsensitive: 'filter.caseInsensitive' };

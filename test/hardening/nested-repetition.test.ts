@@ -3,7 +3,7 @@
  * stack, and nested counts multiply: `(?:(?:a*b){100}){100}` repeats each group at most 100 times, yet
  * `String.matches` on JDK 17 with the default thread stack throws `StackOverflowError` on about 2,000
  * characters, which the upstream answers 500. The guard bounds the stack a pattern can need
- * (`src/upstream/java-stack-depth.ts`); here:
+ * (`src/upstream/pattern-guard/java-stack-depth.ts`); here:
  *
  * - each refused pattern really overflows Java, and is refused with a reason naming nested repetition,
  *   through the gateway as `BAD_USER_INPUT` blamed on the caller, while another user is served;
@@ -17,9 +17,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SETTING_DEFAULTS } from '../../src/config/defaults.ts';
-import { parseJavaRegex } from '../../src/upstream/java-regex-parser.ts';
-import { MAX_JAVA_STACK_UNITS, javaStackUnits } from '../../src/upstream/java-stack-depth.ts';
-import { createPatternGuard, type PatternVerdict } from '../../src/upstream/pattern-guard.ts';
+import { parseJavaRegex } from '../../src/upstream/pattern-guard/java-regex-parser.ts';
+import { MAX_JAVA_STACK_UNITS, javaStackUnits } from '../../src/upstream/pattern-guard/java-stack-depth.ts';
+import { createPatternGuard, type PatternVerdict } from '../../src/upstream/pattern-guard/pattern-guard.ts';
 import { useJavaRegexTimer } from '../support/java/java-regex-timer.ts';
 import { useHarness } from '../support/gateway-harness.ts';
 import { LOAN_TYPES } from '../support/post-graphql.ts';

@@ -14,8 +14,8 @@ import {
   createPatternGuard,
   type PatternGuard,
   type PatternVerdict,
-} from '../../src/upstream/pattern-guard.ts';
-import type { Analyser } from '../../src/upstream/redos-analyser.ts';
+} from '../../src/upstream/pattern-guard/pattern-guard.ts';
+import type { Analyser } from '../../src/upstream/pattern-guard/redos-analyser.ts';
 import { useHarness } from '../support/gateway-harness.ts';
 import { LOAN_TYPES, LOGIN, type GraphqlAnswer } from '../support/post-graphql.ts';
 

@@ -3,11 +3,11 @@
  * bulkhead, retries within the budget, writes never retried, the caller's deadline.
  */
 import { describe, expect, it } from 'vitest';
-import { UpstreamError, type UpstreamErrorKind } from '../../src/upstream/errors.ts';
-import { withResilience, type ResilienceOptions } from '../../src/upstream/resilience.ts';
-import { createRetryBudget } from '../../src/upstream/retry-budget.ts';
-import type { UpstreamClient, UpstreamCredentials } from '../../src/upstream/types.ts';
-import type { WireOperation } from '../../src/upstream/wire.ts';
+import { UpstreamError, type UpstreamErrorKind } from '../../src/errors/upstream-error.ts';
+import { withResilience, type ResilienceOptions } from '../../src/upstream/resilience/resilience.ts';
+import { createRetryBudget } from '../../src/upstream/resilience/retry-budget.ts';
+import type { UpstreamClient, UpstreamCredentials } from '../../src/upstream/client/types.ts';
+import type { WireOperation } from '../../src/upstream/client/wire.ts';
 
 const CREDENTIALS: UpstreamCredentials = { username: 'u', apiToken: 't', applicationCode: 'a' };
 const PAGE = { records: [], totalCount: 0 };

@@ -9,9 +9,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { registerBodyBudget, type BodyBudget } from '../../src/http/body-budget.ts';
+import { registerBodyBudget, type BodyBudget } from '../../src/http/capacity/body-budget.ts';
 import { registerErrorHandler } from '../../src/http/error-handler.ts';
-import { limitConnections, type ConnectionCounts } from '../../src/http/connection-limits.ts';
+import { limitConnections, type ConnectionCounts } from '../../src/http/capacity/connection-limits.ts';
 import { rawClient as openRawClient, type RawClient } from '../support/raw-http-client.ts';
 
 let app: FastifyInstance | undefined;

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { collectFieldStats } from '../../scripts/infer/field-stats.ts';
 import { inferFields } from '../../scripts/infer/infer-fields.ts';
 import { printObjectType } from '../../scripts/infer/print-object-type.ts';
-import { readTypeDefs } from '../../src/graphql/schema.ts';
+import { readTypeDefs } from '../../src/app/build-schema.ts';
 import { buildTypedApi } from '../../src/typed/build-typed-api.ts';
 
 const infer = (records: Record<string, unknown>[]) =>

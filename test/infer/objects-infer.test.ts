@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Kind, parse, print, type ObjectTypeDefinitionNode } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
-import { buildSchema } from '../../src/graphql/schema.ts';
+import { buildSchema } from '../../src/app/build-schema.ts';
 import { DEMO_OBJECTS_DIR } from '../support/object-fixtures.ts';
 
 const SCRIPT = new URL('../../scripts/objects-infer.ts', import.meta.url).pathname;

@@ -14,7 +14,7 @@ import { createLogger } from '../../src/observability/logger.ts';
 import { createMetrics } from '../../src/observability/metrics.ts';
 import { registerRequestLog, requestIdFor, type LogRequests } from '../../src/observability/request-log.ts';
 import { createRequestScopes } from '../../src/observability/request-scope.ts';
-import type { TraceContext } from '../../src/observability/tracing.ts';
+import type { TraceContext } from '../../src/observability/tracing/tracing.ts';
 import { startHarness, type Harness } from '../support/gateway-harness.ts';
 import { LOAN_TYPES } from '../support/post-graphql.ts';
 

@@ -21,9 +21,9 @@ import { core } from '@opentelemetry/sdk-node';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load-config.ts';
-import { scrubbedTracerProvider } from '../../src/observability/scrubbed-tracer.ts';
-import { spanQuery, spanUrl } from '../../src/observability/span-url.ts';
-import { createUpstreamPropagator } from '../../src/observability/upstream-propagator.ts';
+import { scrubbedTracerProvider } from '../../src/observability/tracing/scrubbed-tracer.ts';
+import { spanQuery, spanUrl } from '../../src/observability/tracing/span-url.ts';
+import { createUpstreamPropagator } from '../../src/observability/tracing/upstream-propagator.ts';
 
 describe('spanUrl', () => {
   it('should keep the origin, the path and the parameter names, and redact every value and the userinfo', () => {

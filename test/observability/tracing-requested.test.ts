@@ -1,6 +1,6 @@
 /** When tracing is on: only when the standard OTEL_* variables ask for traces. */
 import { describe, expect, it } from 'vitest';
-import { tracingRequested } from '../../src/observability/tracing.ts';
+import { tracingRequested } from '../../src/observability/tracing/tracing.ts';
 
 describe('tracingRequested', () => {
   it('should be off without any OTEL_* variable, so the SDK is never loaded', () => {

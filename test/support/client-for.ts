@@ -2,8 +2,12 @@
  * Test helper: an upstream client whose four base addresses all point at one behaviour of the
  * misbehaving server, plus the demo credentials tests send.
  */
-import { createUpstreamClient } from '../../src/upstream/client.ts';
-import type { UpstreamClient, UpstreamClientOptions, UpstreamCredentials } from '../../src/upstream/types.ts';
+import { createUpstreamClient } from '../../src/upstream/client/client.ts';
+import type {
+  UpstreamClient,
+  UpstreamClientOptions,
+  UpstreamCredentials,
+} from '../../src/upstream/client/types.ts';
 
 /** Credentials with a token distinctive enough to search for in errors and logs. */
 export const CREDENTIALS: UpstreamCredentials = {

@@ -3,7 +3,7 @@
  * `refused`, at a closed port), closed after every test.
  */
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import type { UpstreamClient, UpstreamClientOptions } from '../../src/upstream/types.ts';
+import type { UpstreamClient, UpstreamClientOptions } from '../../src/upstream/client/types.ts';
 import { clientFor } from './client-for.ts';
 import { lateBound } from './late-bound.ts';
 import {

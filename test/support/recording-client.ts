@@ -5,7 +5,7 @@
  * `matches` is evaluated like Java's `String.matches` (full-string regex, criteria ANDed, dotted paths
  * walk nested objects), with JavaScript's strict `u`-flag parser so a sloppy escape fails loudly.
  */
-import { UpstreamError } from '../../src/upstream/errors.ts';
+import { UpstreamError } from '../../src/errors/upstream-error.ts';
 import type {
   Criterion,
   MatchesMode,
@@ -13,7 +13,7 @@ import type {
   UpstreamClient,
   UpstreamCredentials,
   UpstreamRecord,
-} from '../../src/upstream/types.ts';
+} from '../../src/upstream/client/types.ts';
 
 /** Operation names, as the client interface spells them. */
 export type Operation = Exclude<keyof UpstreamClient, 'close'>;

@@ -15,7 +15,7 @@ import {
 
 const SCALARS: Record<string, unknown> = { Int: 1, Float: 1, Boolean: true, JSON: 1, JSONObject: { a: 1 } };
 
-/** Duck-typed by class tag: the schema's graphql-js copy is not this file's under vitest (see src/graphql/format-error.ts). */
+/** Duck-typed by class tag: the schema's graphql-js copy is not this file's under vitest (see src/errors/format-error.ts). */
 const tagged = (type: unknown, tag: string): boolean =>
   Object.prototype.toString.call(type) === `[object ${tag}]`;
 const isEnum = (type: GraphQLNamedType | undefined): type is GraphQLEnumType =>

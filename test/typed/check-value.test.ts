@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { GraphQLBoolean, GraphQLFloat, GraphQLID, GraphQLInt, GraphQLString } from 'graphql';
 import { expect, it } from 'vitest';
 import { checkValue } from '../../src/typed/check-value.ts';
-import { FIELD_SCALARS, type TypeRef } from '../../src/typed/object-type-spec.ts';
+import { FIELD_SCALARS, type TypeRef } from '../../src/typed/spec/object-type-spec.ts';
 
 const scalar = (name: (typeof FIELD_SCALARS)[number], nonNull = false): TypeRef => ({
   kind: 'scalar',

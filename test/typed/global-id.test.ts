@@ -11,7 +11,7 @@ import {
   MAX_GLOBAL_ID_LENGTH,
 } from '../../src/typed/global-id.ts';
 import { nodeTargetOf } from '../../src/typed/relay-node-resolvers.ts';
-import type { ObjectTypeSpec } from '../../src/typed/object-type-spec.ts';
+import type { ObjectTypeSpec } from '../../src/typed/spec/object-type-spec.ts';
 
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
 /** Parts as the gateway writes them: well-formed Unicode (upstream ids come from JSON text). */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { GraphQLObjectType } from 'graphql';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildSchema } from '../../src/graphql/schema.ts';
+import { buildSchema } from '../../src/app/build-schema.ts';
 
 const dirs: string[] = [];
 afterAll(() => {

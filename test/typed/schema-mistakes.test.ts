@@ -6,9 +6,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { buildSchema } from '../../src/graphql/schema.ts';
+import { buildSchema } from '../../src/app/build-schema.ts';
 import { DEMO_OBJECTS_DIR } from '../support/object-fixtures.ts';
-import { ObjectSchemaError } from '../../src/typed/schema-problem.ts';
+import { ObjectSchemaError } from '../../src/typed/spec/schema-problem.ts';
 
 const dirs: string[] = [];
 afterAll(() => {

@@ -1,8 +1,8 @@
 import { GraphQLError } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { ErrorCode } from '../../src/graphql/error-codes.ts';
-import { limitError } from '../../src/graphql/errors.ts';
-import { formatLimitError } from '../../src/graphql/format-error.ts';
+import { ErrorCode } from '../../src/errors/error-codes.ts';
+import { limitError } from '../../src/errors/graphql-errors.ts';
+import { formatLimitError } from '../../src/errors/format-error.ts';
 
 describe('formatLimitError', () => {
   it('should answer the limit error Apollo wrapped, without its http extension', () => {

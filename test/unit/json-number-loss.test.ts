@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { numberLoss } from '../../src/graphql/number-loss.ts';
+import { numberLoss } from '../../src/limits/number-loss.ts';
 import { firstJsonNumberLoss, mightLoseNumber } from '../../src/http/json-number-loss.ts';
 
 /** The body the reviewer sent: it returned 200 and stored `rate: 0`. */

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { didYouMean } from 'graphql/jsutils/didYouMean.js';
 import { describe, expect, it } from 'vitest';
-import { withoutSuggestion } from '../../src/graphql/schema-hints.ts';
+import { withoutSuggestion } from '../../src/errors/schema-hints.ts';
 
 const name = fc.stringMatching(/^[_A-Za-z][_0-9A-Za-z]{0,20}$/);
 const names = fc.array(name, { minLength: 1, maxLength: 8 });

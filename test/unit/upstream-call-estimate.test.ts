@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { estimateUpstreamCalls } from '../../src/limits/upstream-call-estimate.ts';
 import { upstreamCallKinds } from '../../src/limits/upstream-call-kinds.ts';
 import { encodeCursor } from '../../src/objects/paging.ts';
-import { buildSchema } from '../../src/graphql/schema.ts';
+import { buildSchema } from '../../src/app/build-schema.ts';
 import { DEMO_OBJECTS_DIR } from '../support/object-fixtures.ts';
 import * as operations from '../support/operations.ts';
 import * as typedOperations from '../support/typed-operations.ts';

@@ -1,13 +1,13 @@
 /**
- * The budget of upstream answer bytes held at once (`src/upstream/answer-budget.ts`): a user's own share
+ * The budget of upstream answer bytes held at once (`src/upstream/client/answer-budget.ts`): a user's own share
  * refused as the caller's (`answer_share`), the total refused as overload (`overloaded`), neither counted
  * against the breaker, every byte given back when the answer is parsed or cut, and a user's entry dropped
  * when it holds nothing.
  */
 import { describe, expect, it } from 'vitest';
 import { SETTING_DEFAULTS, UPSTREAM_MAX_RESPONSE_BYTES } from '../../src/config/defaults.ts';
-import { SMALL_ANSWER_BYTES, createAnswerBudget } from '../../src/upstream/answer-budget.ts';
-import { blameOf, countsAgainstUpstream, isUpstreamError } from '../../src/upstream/errors.ts';
+import { SMALL_ANSWER_BYTES, createAnswerBudget } from '../../src/upstream/client/answer-budget.ts';
+import { blameOf, countsAgainstUpstream, isUpstreamError } from '../../src/errors/upstream-error.ts';
 import { CREDENTIALS, failureOf } from '../support/client-for.ts';
 import { useMisbehavingServer } from '../support/misbehaving-fixture.ts';
 

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, startEmulator } from '../../emulator/index.ts';
 import type { RunningEmulator } from '../../emulator/index.ts';
-import { createUpstreamClient } from '../../src/upstream/client.ts';
+import { createUpstreamClient } from '../../src/upstream/client/client.ts';
 import type {
   PageStartMode,
   UpstreamCallEvent,
   UpstreamClient,
   UpstreamCredentials,
   UpstreamRecord,
-} from '../../src/upstream/types.ts';
+} from '../../src/upstream/client/types.ts';
 import { failureOf } from '../support/client-for.ts';
 
 const LOAN_TYPE = 'com.example.LoanType';

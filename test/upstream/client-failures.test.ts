@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { UpstreamError } from '../../src/upstream/errors.ts';
-import type { UpstreamErrorKind } from '../../src/upstream/errors.ts';
-import { withResilience } from '../../src/upstream/resilience.ts';
-import { createRetryBudget } from '../../src/upstream/retry-budget.ts';
-import type { UpstreamCallEvent, UpstreamClient, UpstreamClientOptions } from '../../src/upstream/types.ts';
+import { UpstreamError } from '../../src/errors/upstream-error.ts';
+import type { UpstreamErrorKind } from '../../src/errors/upstream-error.ts';
+import { withResilience } from '../../src/upstream/resilience/resilience.ts';
+import { createRetryBudget } from '../../src/upstream/resilience/retry-budget.ts';
+import type {
+  UpstreamCallEvent,
+  UpstreamClient,
+  UpstreamClientOptions,
+} from '../../src/upstream/client/types.ts';
 import { CREDENTIALS, failureOf } from '../support/client-for.ts';
 import { useMisbehavingServer } from '../support/misbehaving-fixture.ts';
 

@@ -1,8 +1,8 @@
 import { MockAgent, request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createUpstreamClient } from '../../src/upstream/client.ts';
-import { CALLBACK_NAME_PATTERN } from '../../src/upstream/jsonp.ts';
-import type { PageStartMode, UpstreamClient } from '../../src/upstream/types.ts';
+import { createUpstreamClient } from '../../src/upstream/client/client.ts';
+import { CALLBACK_NAME_PATTERN } from '../../src/upstream/client/jsonp.ts';
+import type { PageStartMode, UpstreamClient } from '../../src/upstream/client/types.ts';
 import { CREDENTIALS, clientFor } from '../support/client-for.ts';
 import { startMisbehavingServer } from '../support/servers/misbehaving-server.ts';
 import type { MisbehavingServer, RecordedRequest } from '../support/servers/misbehaving-server.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { credentialsKey, withCoalescing } from '../../src/upstream/coalesce.ts';
-import { UpstreamError } from '../../src/upstream/errors.ts';
-import type { UpstreamCredentials } from '../../src/upstream/types.ts';
+import { credentialsKey, withCoalescing } from '../../src/upstream/batching/coalesce.ts';
+import { UpstreamError } from '../../src/errors/upstream-error.ts';
+import type { UpstreamCredentials } from '../../src/upstream/client/types.ts';
 import { createRecordingClient, deferred, type Deferred } from '../support/recording-client.ts';
 
 const ORDER = 'com.acme.Order';

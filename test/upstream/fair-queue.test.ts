@@ -4,7 +4,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { createFairQueue } from '../../src/upstream/fair-queue.ts';
+import { createFairQueue } from '../../src/upstream/pattern-guard/fair-queue.ts';
 
 const TASK_MILLIS = 40;
 const task = () => sleep(TASK_MILLIS);

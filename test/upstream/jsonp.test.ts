@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isUpstreamError } from '../../src/upstream/errors.ts';
+import { isUpstreamError } from '../../src/errors/upstream-error.ts';
 import {
   CALLBACK_NAME_PATTERN,
   createCallbackNames,
   decodeJsonOrJsonp,
   decodeJsonp,
-} from '../../src/upstream/jsonp.ts';
+} from '../../src/upstream/client/jsonp.ts';
 
 type Wrap = (callback: string, json: string) => string;
 

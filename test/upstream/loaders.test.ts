@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { UpstreamError } from '../../src/upstream/errors.ts';
-import { createLoaders, type LoaderOptions } from '../../src/upstream/loaders.ts';
-import type { UpstreamRecord } from '../../src/upstream/types.ts';
+import { UpstreamError } from '../../src/errors/upstream-error.ts';
+import { createLoaders, type LoaderOptions } from '../../src/upstream/batching/loaders.ts';
+import type { UpstreamRecord } from '../../src/upstream/client/types.ts';
 import { createRecordingClient, type RecordingClientOptions } from '../support/recording-client.ts';
 
 const credentials = {

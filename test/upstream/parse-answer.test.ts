@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import type { UpstreamError } from '../../src/upstream/errors.ts';
-import { parseAnswer, toAnswerPatterns } from '../../src/upstream/parse-answer.ts';
-import type { AnswerContext } from '../../src/upstream/parse-answer.ts';
+import type { UpstreamError } from '../../src/errors/upstream-error.ts';
+import { parseAnswer, toAnswerPatterns } from '../../src/upstream/client/parse-answer.ts';
+import type { AnswerContext } from '../../src/upstream/client/parse-answer.ts';
 import {
   formLoginAnswer,
   getAllAnswer,
   jsonLoginAnswer,
   saveAnswer,
   updateAnswer,
-} from '../../src/upstream/response-schemas.ts';
-import type { WireOperation } from '../../src/upstream/wire.ts';
+} from '../../src/upstream/client/response-schemas.ts';
+import type { WireOperation } from '../../src/upstream/client/wire.ts';
 
 function context(operation: WireOperation, authPattern?: RegExp): AnswerContext {
   return {

@@ -6,10 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { check } from 'recheck';
-import { parseJavaRegex } from '../../src/upstream/java-regex-parser.ts';
-import { createPatternGuard, type PatternVerdict } from '../../src/upstream/pattern-guard.ts';
-import { alternationOf, escapeJavaRegex } from '../../src/upstream/regex-escape.ts';
-import { toCheckerSource } from '../../src/upstream/regex-shape.ts';
+import { parseJavaRegex } from '../../src/upstream/pattern-guard/java-regex-parser.ts';
+import { createPatternGuard, type PatternVerdict } from '../../src/upstream/pattern-guard/pattern-guard.ts';
+import { alternationOf, escapeJavaRegex } from '../../src/upstream/pattern-guard/regex-escape.ts';
+import { toCheckerSource } from '../../src/upstream/pattern-guard/regex-shape.ts';
 import { useJavaRegexTimer } from '../support/java/java-regex-timer.ts';
 
 const reasonOf = (verdict: PatternVerdict): string => (verdict.ok ? '' : verdict.reason);

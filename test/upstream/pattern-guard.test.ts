@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createPatternGuard, type PatternVerdict } from '../../src/upstream/pattern-guard.ts';
-import type { Analyser, Analysis } from '../../src/upstream/redos-analyser.ts';
-import { alternationOf, escapeJavaRegex } from '../../src/upstream/regex-escape.ts';
+import { createPatternGuard, type PatternVerdict } from '../../src/upstream/pattern-guard/pattern-guard.ts';
+import type { Analyser, Analysis } from '../../src/upstream/pattern-guard/redos-analyser.ts';
+import { alternationOf, escapeJavaRegex } from '../../src/upstream/pattern-guard/regex-escape.ts';
 
 /** An analyser that records its calls and answers `answer` (or waits for `release`). */
 function fakeAnalyser(answer: Analysis = { status: 'safe' }) {

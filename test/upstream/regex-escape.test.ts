@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { alternationOf, escapeJavaRegex } from '../../src/upstream/regex-escape.ts';
+import { alternationOf, escapeJavaRegex } from '../../src/upstream/pattern-guard/regex-escape.ts';
 
 /** Full-string match, as Java's `String.matches`; `flags` '' or 'u' (an emulator may use either). */
 function fullMatch(pattern: string, text: string, flags: string): boolean {

@@ -1,8 +1,8 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import type { UpstreamErrorKind } from '../../src/upstream/errors.ts';
-import { toTransportError } from '../../src/upstream/transport-error.ts';
-import type { UpstreamCallEvent, UpstreamClient } from '../../src/upstream/types.ts';
+import type { UpstreamErrorKind } from '../../src/errors/upstream-error.ts';
+import { toTransportError } from '../../src/upstream/client/transport-error.ts';
+import type { UpstreamCallEvent, UpstreamClient } from '../../src/upstream/client/types.ts';
 import { CREDENTIALS, failureOf } from '../support/client-for.ts';
 import { useMisbehavingServer } from '../support/misbehaving-fixture.ts';
 

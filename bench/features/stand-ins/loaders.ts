@@ -4,11 +4,11 @@
  * ids (W3's references) goes through the real loaders, so batching stays as it is. Ticks are cut the way
  * DataLoader cuts them (after the promise jobs, on the next tick).
  */
-import { escapeJavaRegex } from '../../../src/upstream/regex-escape.ts';
-import * as Real from '../../../src/upstream/loaders.ts';
-import type { UpstreamRecord } from '../../../src/upstream/types.ts';
+import { escapeJavaRegex } from '../../../src/upstream/pattern-guard/regex-escape.ts';
+import * as Real from '../../../src/upstream/batching/loaders.ts';
+import type { UpstreamRecord } from '../../../src/upstream/client/types.ts';
 
-export * from '../../../src/upstream/loaders.ts';
+export * from '../../../src/upstream/batching/loaders.ts';
 
 interface Pending {
   objectName: string;

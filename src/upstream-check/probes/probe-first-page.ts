@@ -1,0 +1,149 @@
+/**
+ * The first raw read of `--object-name`: the JSONP wrapper form and callback echo, the getAll answer's
+ * shape, and which `pageStart` the first page has (`0`, or `1` when the upstream refuses `0`).
+ */
+import { toAnswerPatterns, toStatusError } from '../../upstream/client/parse-answer.ts';
+import { getAllAnswer, isJsonObject } from '../../upstream/client/response-schemas.ts';
+import type { UpstreamRecord } from '../../upstream/client/types.ts';
+import type { CheckContext } from '../check-context.ts';
+import { CheckCannotRun } from '../finding.ts';
+import type { RawRead } from '../raw-upstream.ts';
+import { decodeAsGateway } from '../wrapper-form.ts';
+
+/** Records read for the sample; the probes after this one aim at them. */
+export const SAMPLE_SIZE = 10;
+
+const EMPTY_FILTER = JSON.stringify({ criteria: [] });
+
+/** A raw getAll of `objectName` with the gateway's empty filter. */
+export function rawGetAll(
+  context: Pick<CheckContext, 'raw' | 'credentials'>,
+  objectName: string,
+  paging: { pageSize?: number; pageStart?: number },
+): Promise<RawRead> {
+  return context.raw.read('getAll', context.credentials, '/studio/jsonp/getAll', {
+    objectName,
+    filterCommand: EMPTY_FILTER,
+    pageSize: paging.pageSize === undefined ? undefined : String(paging.pageSize),
+    pageStart: paging.pageStart === undefined ? undefined : String(paging.pageStart),
+  });
+}
+
+/** A raw getAll answer checked as the gateway checks it: records and total, or what was wrong. */
+export type PageAnswer =
+  | { ok: true; records: UpstreamRecord[]; totalCount: number }
+  | { ok: false; why: string; refused: boolean; message?: string };
+
+/** Reads a raw getAll answer as the gateway would. */
+export function readPageAnswer(read: RawRead): PageAnswer {
+  if (!read.outcome.ok) {
+    const { error } = read.outcome;
+    return {
+      ok: false,
+      why: error.httpStatus === undefined ? error.detail : `HTTP ${error.httpStatus}`,
+      // An HTTP error status is a refusal too (a Java service may answer 500 to a page it cannot read).
+      refused: error.httpStatus !== undefined,
+    };
+  }
+  const decoded = decodeAsGateway(read.outcome.text, read.callback);
+  if (!decoded.ok) return { ok: false, why: `answer not readable (${decoded.form})`, refused: false };
+  if (isJsonObject(decoded.value) && decoded.value.status === 'error') {
+    const message = typeof decoded.value.message === 'string' ? decoded.value.message.slice(0, 120) : '';
+    return { ok: false, why: `status: error ${JSON.stringify(message)}`, refused: true, message };
+  }
+  const answer = getAllAnswer.safeParse(decoded.value);
+  if (!answer.success) {
+    const at = answer.error.issues[0]?.path.map(String).join('.') ?? '';
+    return { ok: false, why: `not the read answer shape (at ${at === '' ? '(root)' : at})`, refused: false };
+  }
+  return { ok: true, records: answer.data.data, totalCount: answer.data.totalCount };
+}
+
+/**
+ * A first read refused for the account (`UPSTREAM_AUTH_ERROR_PATTERN`, `UPSTREAM_FORBIDDEN_ERROR_PATTERN`) or
+ * for the object name (`UPSTREAM_CALLER_ERROR_PATTERN`) is a mistake in the check's settings or arguments,
+ * not a finding: the check cannot run (exit 2).
+ */
+function refuseToGoOn(context: CheckContext, objectName: string, message: string): void {
+  const { config } = context;
+  const error = toStatusError(message, undefined, {
+    operation: 'getAll',
+    patterns: toAnswerPatterns({
+      auth: config.authErrorPattern,
+      forbidden: config.forbiddenErrorPattern,
+      callerInput: config.callerErrorPattern,
+    }),
+    secrets: [context.credentials.apiToken],
+  });
+  const said = JSON.stringify(error.upstreamMessage ?? '');
+  if (error.kind === 'unauthenticated' || error.kind === 'forbidden') {
+    throw new CheckCannotRun(
+      `the upstream refuses the test account's reads (${said}): check APPLICATION_CODE, ORGANIZATION_CODE and the account`,
+    );
+  }
+  if (error.kind === 'rejected_input') {
+    throw new CheckCannotRun(
+      `the upstream refuses --object-name ${objectName} (${said}): name an existing type`,
+    );
+  }
+}
+
+/** Runs the first read; records the sample in `context.learnt`. Answers whether reads can go on. */
+export async function probeFirstPage(context: CheckContext, objectName: string): Promise<boolean> {
+  let read = await rawGetAll(context, objectName, { pageSize: SAMPLE_SIZE, pageStart: 0 });
+  let answer = readPageAnswer(read);
+  if (!answer.ok && answer.refused) {
+    // A one-based upstream may refuse page 0 outright (status: error, or an HTTP error): its first page is 1.
+    const second = await rawGetAll(context, objectName, { pageSize: SAMPLE_SIZE, pageStart: 1 });
+    const retry = readPageAnswer(second);
+    if (retry.ok) {
+      read = second;
+      answer = retry;
+      context.learnt.firstPageStart = 1;
+    }
+  }
+  if (!answer.ok && answer.message !== undefined) refuseToGoOn(context, objectName, answer.message);
+  if (!read.outcome.ok && read.outcome.error.httpStatus === undefined) {
+    const { error } = read.outcome;
+    if (error.kind === 'unavailable' || error.kind === 'timeout') {
+      throw new CheckCannotRun(`the upstream is unreachable at STUDIO_URL: ${error.detail}`);
+    }
+  }
+  const text = read.outcome.ok ? read.outcome.text : '';
+  const decoded = read.outcome.ok ? decodeAsGateway(text, read.callback) : undefined;
+  if (decoded === undefined) {
+    context.report({
+      topic: 'getAll',
+      verdict: 'cannot-serve',
+      detail: `the first read failed: ${answer.ok ? '' : answer.why}`,
+    });
+    return false;
+  }
+  context.report({
+    topic: 'JSONP wrapper',
+    verdict: decoded.form === 'not JSON or JSONP' ? 'cannot-serve' : 'as-assumed',
+    detail: `answers as ${decoded.form}`,
+  });
+  context.report(
+    decoded.ok
+      ? { topic: 'callback echo', verdict: 'as-assumed', detail: 'answers in the callback name it was sent' }
+      : {
+          topic: 'callback echo',
+          verdict: 'cannot-serve',
+          detail: decoded.otherCallback
+            ? 'answers in another callback name than the one sent'
+            : 'the answer cannot be decoded',
+        },
+  );
+  if (!answer.ok) {
+    context.report({ topic: 'getAll', verdict: 'cannot-serve', detail: answer.why });
+    return false;
+  }
+  context.report({
+    topic: 'getAll',
+    verdict: 'as-assumed',
+    detail: `{status, data: [records with _id], totalCount} (${answer.totalCount} records of ${objectName})`,
+  });
+  context.learnt.sample = answer.records;
+  return true;
+}

@@ -1,0 +1,115 @@
+/**
+ * The batch function behind `Loaders.object`: many ids of one object type, read in as few upstream calls
+ * as the upstream's `matches` operator allows.
+ */
+import { planIdBatches } from './batch-plan.ts';
+import { invalidInput } from '../../errors/upstream-error.ts';
+import type { UpstreamCredentials, UpstreamReads } from '../client/types.ts';
+import type { Criterion, MatchesMode, UpstreamRecord } from '../client/wire.ts';
+
+/** What {@link createBatchById} needs. */
+export interface BatchByIdOptions {
+  client: UpstreamReads;
+  credentials: UpstreamCredentials;
+  matchesMode: MatchesMode;
+  objectName: string;
+  maxBatchSize: number;
+  maxCriterionLength: number;
+  /** Longest id read; longer ones (and the empty id) fail their own key as the caller's mistake. */
+  maxIdLength: number;
+  /** Runs a single `getObject` read (all of `exact` mode, the odd id in `regex` mode) under the request's cap. */
+  capped: <T>(read: () => Promise<T>) => Promise<T>;
+  onBatch: ((operation: 'objectById', size: number) => void) | undefined;
+}
+
+/** A DataLoader batch function: one value (record, `null`, or that key's error) per key, in key order. */
+export type BatchById = (ids: readonly string[]) => Promise<(UpstreamRecord | null | Error)[]>;
+
+function idCriterion(pattern: string): Criterion[] {
+  return [{ fieldName: '_id', operator: 'matches', value: pattern }];
+}
+
+function asError(reason: unknown): Error {
+  return reason instanceof Error ? reason : new Error(`upstream read failed: ${String(reason)}`);
+}
+
+/**
+ * Creates the batch function for one object type.
+ *
+ * `regex` mode: one `getAll` per planned alternation (`id1|id2|…`, split by count and length), answers
+ * matched to ids by `_id`, never by position, so order and extra records do not matter.
+ * `exact` mode: one `getObject` per id (`_id matches <id>` means equality there), under the request's cap.
+ * Either way an id without a record gets `null`, and a failed call fails only the ids it carried.
+ */
+export function createBatchById(options: BatchByIdOptions): BatchById {
+  const { client, credentials, objectName, capped, onBatch } = options;
+
+  async function readOne(id: string, pattern: string): Promise<UpstreamRecord | null> {
+    onBatch?.('objectById', 1);
+    const record = await capped(() => client.getObject(credentials, objectName, idCriterion(pattern)));
+    // A misconfigured mode or a loose upstream could answer another object: never hand it out as `id`.
+    return record !== null && record._id === id ? record : null;
+  }
+
+  async function readMany(ids: string[], pattern: string): Promise<Map<string, UpstreamRecord>> {
+    onBatch?.('objectById', ids.length);
+    const page = await client.getAll(credentials, objectName, idCriterion(pattern), ids.length, 0);
+    const wanted = new Set(ids);
+    const byId = new Map<string, UpstreamRecord>();
+    for (const record of page.records) {
+      if (wanted.has(record._id) && !byId.has(record._id)) byId.set(record._id, record);
+    }
+    return byId;
+  }
+
+  /** The caller's mistake for an id no upstream object can have, or `undefined`. */
+  function refusal(id: string): Error | undefined {
+    if (id === '') return invalidInput('getAll', 'An object id must not be empty.', 'id');
+    if (id.length > options.maxIdLength) {
+      return invalidInput(
+        'getAll',
+        `An object id is ${id.length} characters long; ids have at most ${options.maxIdLength}.`,
+        'id',
+      );
+    }
+    return undefined;
+  }
+
+  return async (requested) => {
+    const results = new Map<string, UpstreamRecord | null | Error>();
+    const ids: string[] = [];
+    for (const id of requested) {
+      const refused = refusal(id);
+      if (refused === undefined) ids.push(id);
+      else results.set(id, refused);
+    }
+    const settle = async (
+      keys: string[],
+      read: () => Promise<Map<string, UpstreamRecord>>,
+    ): Promise<void> => {
+      try {
+        const found = await read();
+        for (const key of keys) results.set(key, found.get(key) ?? null);
+      } catch (error) {
+        const failure = asError(error);
+        for (const key of keys) results.set(key, failure);
+      }
+    };
+    const single = (id: string, pattern: string): Promise<void> =>
+      settle([id], async () => {
+        const record = await readOne(id, pattern);
+        return new Map(record === null ? [] : [[id, record]]);
+      });
+
+    if (options.matchesMode === 'exact') {
+      await Promise.all([...new Set(ids)].map((id) => single(id, id)));
+    } else {
+      const plan = planIdBatches(ids, options);
+      await Promise.all([
+        ...plan.batches.map((batch) => settle(batch.ids, () => readMany(batch.ids, batch.pattern))),
+        ...plan.singles.map(({ id, pattern }) => single(id, pattern)),
+      ]);
+    }
+    return requested.map((id) => results.get(id) ?? null);
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * Coalescing identical in-flight reads across requests: when many front-ends ask the same thing with the
+ * same session at the same moment, the upstream answers once. Nothing is kept after the call settles, so
+ * this never serves stale data; per-request caching is the loaders' job.
+ */
+import { createHash } from 'node:crypto';
+import { criteriaKey } from './criteria-key.ts';
+import type { UpstreamCredentials, UpstreamReads } from '../client/types.ts';
+
+/** A read handle whose reads are shared while in flight. */
+export type CoalescingReads = UpstreamReads & {
+  /** Distinct reads currently in flight (each may have many waiters). */
+  inflightCount(): number;
+};
+
+/**
+ * A key naming who calls, without holding the raw `apiToken`: a SHA-256 over all four credentials.
+ * Two callers share a read only when every credential is equal, so one tenant never sees another's answer.
+ */
+export function credentialsKey(credentials: UpstreamCredentials): string {
+  const material = JSON.stringify([
+    credentials.username,
+    credentials.apiToken,
+    credentials.applicationCode,
+    credentials.organizationCode ?? null,
+  ]);
+  return createHash('sha256').update(material).digest('base64url');
+}
+
+/**
+ * Wraps the read handle `client` so that identical concurrent reads (`getObject`, `getAll`, `getMetadata`)
+ * with the same credentials make one upstream call; every waiter gets its answer or its failure. It has no
+ * writes or logins to share: those go through the write handle, where two saves are two saves. Waiters
+ * share the same answer object: treat it as read-only.
+ */
+export function withCoalescing(client: UpstreamReads): CoalescingReads {
+  const inflight = new Map<string, Promise<unknown>>();
+  // A SHA-256 per call was a tenth of the coalescing cost. The gateway passes one frozen credentials object
+  // per session: its key is computed once. Objects that could still change are hashed every time.
+  const keys = new WeakMap<UpstreamCredentials, string>();
+  function keyOf(credentials: UpstreamCredentials): string {
+    if (!Object.isFrozen(credentials)) return credentialsKey(credentials);
+    let key = keys.get(credentials);
+    if (key === undefined) {
+      key = credentialsKey(credentials);
+      keys.set(credentials, key);
+    }
+    return key;
+  }
+
+  function share<T>(
+    operation: string,
+    credentials: UpstreamCredentials,
+    args: unknown[],
+    call: () => Promise<T>,
+  ): Promise<T> {
+    const key = JSON.stringify([operation, keyOf(credentials), args]);
+    const existing = inflight.get(key);
+    if (existing !== undefined) return existing as Promise<T>;
+    // Started from a resolved promise so that even a synchronous throw settles through `finally`, after
+    // the entry is in the map.
+    const shared = Promise.resolve()
+      .then(call)
+      .finally(() => {
+        // Settled: the next identical read asks the upstream again.
+        if (inflight.get(key) === shared) inflight.delete(key);
+      });
+    inflight.set(key, shared);
+    return shared;
+  }
+
+  return {
+    inflightCount: () => inflight.size,
+    getMetadata: (credentials, objectId, category) =>
+      share('getMetadata', credentials, [objectId, category], () =>
+        client.getMetadata(credentials, objectId, category),
+      ),
+    getObject: (credentials, objectName, criteria) =>
+      share('getObject', credentials, [objectName, criteriaKey(criteria)], () =>
+        client.getObject(credentials, objectName, criteria),
+      ),
+    getAll: (credentials, objectName, criteria, pageSize, pageIndex) =>
+      share('getAll', credentials, [objectName, criteriaKey(criteria), pageSize, pageIndex], () =>
+        client.getAll(credentials, objectName, criteria, pageSize, pageIndex),
+      ),
+  };
+}

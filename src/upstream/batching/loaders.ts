@@ -1,0 +1,192 @@
+/**
+ * Per-request DataLoaders over the upstream's read handle: objects by id batched into one `getAll` per
+ * type and tick, filtered reads, pages and metadata deduplicated, all cached for the life of one GraphQL
+ * request only.
+ */
+import { bulkhead, type BulkheadPolicy } from 'cockatiel';
+import DataLoader from 'dataloader';
+import { createBatchById } from './batch-by-id.ts';
+import { criteriaKey } from './criteria-key.ts';
+import type { ReadPage, UpstreamCredentials, UpstreamReads } from '../client/types.ts';
+import type { Criterion, MatchesMode, UpstreamRecord } from '../client/wire.ts';
+import { SETTING_DEFAULTS } from '../../config/defaults.ts';
+
+/** Ids one `getAll` reads by default in `regex` mode (`LoaderOptions.maxBatchSize`). */
+export const MAX_IDS_PER_BATCH = 100;
+
+/** Settings of {@link createLoaders}. */
+export interface LoaderOptions {
+  /** The upstream's read handle (usually wrapped by `withCoalescing`). */
+  client: UpstreamReads;
+  /** The caller's session, sent with every read. */
+  credentials: UpstreamCredentials;
+  /** How the upstream's `matches` compares (`UPSTREAM_MATCHES`): decides between batching and single reads. */
+  matchesMode: MatchesMode;
+  /** Ids per `getAll` in `regex` mode. Default `100`. */
+  maxBatchSize?: number;
+  /** URL-encoded bytes of the `_id` alternation per `getAll` (it travels in the URL); split beyond. Default `4_000`. */
+  maxCriterionLength?: number;
+  /** Longest id read; longer ones and the empty id fail their key as `invalid_input`. Default `SETTING_DEFAULTS.UPSTREAM_MAX_ID_LENGTH`. */
+  maxIdLength?: number;
+  /** Single reads in flight at once: `getObject` (all of `exact` mode) and metadata. Default `8`. */
+  exactConcurrency?: number;
+  /** Called once per upstream call the loaders make, with the number of keys it serves (metrics). */
+  onBatch?: (operation: 'objectById' | 'page' | 'metadata', size: number) => void;
+}
+
+/** The loaders of one GraphQL request. */
+export interface Loaders {
+  /** One object by id; null when missing. */
+  object(objectName: string, id: string): Promise<UpstreamRecord | null>;
+  /** The first object matching `criteria` (one `getObject`), deduped and cached per request; null when none. */
+  find(objectName: string, criteria: Criterion[]): Promise<UpstreamRecord | null>;
+  /** One upstream page (zero-based pageIndex), deduped and cached per request; primes `object` with its records. */
+  page(objectName: string, criteria: Criterion[], pageSize: number, pageIndex: number): Promise<ReadPage>;
+  /** Metadata of an object. */
+  metadata(objectId: string, category: string): Promise<unknown>;
+  /** After a write: forget what this request cached about the object (and cached pages and finds of that type). */
+  clearObject(objectName: string, id: string): void;
+  /** Put a record known to be current into the cache. */
+  primeObject(objectName: string, record: UpstreamRecord): void;
+}
+
+interface PageKey {
+  criteria: Criterion[];
+  pageSize: number;
+  pageIndex: number;
+}
+
+interface MetadataKey {
+  objectId: string;
+  category: string;
+}
+
+/** Stable cache key of a page, whatever order its criterion objects were built in. */
+function pageCacheKey(key: PageKey): string {
+  return JSON.stringify([criteriaKey(key.criteria), key.pageSize, key.pageIndex]);
+}
+
+function findCacheKey(criteria: readonly Criterion[]): string {
+  return JSON.stringify(criteriaKey(criteria));
+}
+
+function metadataCacheKey(key: MetadataKey): string {
+  return JSON.stringify([key.objectId, key.category]);
+}
+
+/**
+ * Creates the loaders of one request. Cheap: each DataLoader is made on first use, one per object type
+ * (so the same id in two types are two keys, and a write clears only its own type's pages).
+ */
+export function createLoaders(options: LoaderOptions): Loaders {
+  const { client, credentials, onBatch } = options;
+  const maxBatchSize = options.maxBatchSize ?? MAX_IDS_PER_BATCH;
+  const maxCriterionLength = options.maxCriterionLength ?? 4_000;
+  const exactConcurrency = Math.max(1, Math.floor(options.exactConcurrency ?? 8));
+  // One cap for the whole request, whatever the number of object types it reads: the same bulkhead as the
+  // resilience layer's, with a queue as long as the request's own reads (they wait, they are never refused
+  // here). Made on first use: a request that reads by batch never needs it.
+  let cap: BulkheadPolicy | undefined;
+  const capped = <T>(read: () => Promise<T>): Promise<T> =>
+    (cap ??= bulkhead(exactConcurrency, Number.POSITIVE_INFINITY)).execute(read);
+  const objectLoaders = new Map<string, DataLoader<string, UpstreamRecord | null>>();
+  const pageLoaders = new Map<string, DataLoader<PageKey, ReadPage, string>>();
+  // Made on first use, as the cap: most requests never read by filter.
+  let findLoaders: Map<string, DataLoader<Criterion[], UpstreamRecord | null, string>> | undefined;
+  let metadataLoader: DataLoader<MetadataKey, unknown, string> | undefined;
+
+  function objectLoader(objectName: string): DataLoader<string, UpstreamRecord | null> {
+    let loader = objectLoaders.get(objectName);
+    if (loader === undefined) {
+      const batchById = createBatchById({
+        client,
+        credentials,
+        objectName,
+        matchesMode: options.matchesMode,
+        maxBatchSize,
+        maxCriterionLength,
+        maxIdLength: options.maxIdLength ?? SETTING_DEFAULTS.UPSTREAM_MAX_ID_LENGTH,
+        capped,
+        onBatch,
+      });
+      // The batch function splits by count and length itself, so DataLoader hands it the whole tick.
+      loader = new DataLoader(batchById, { name: `object:${objectName}` });
+      objectLoaders.set(objectName, loader);
+    }
+    return loader;
+  }
+
+  function pageLoader(objectName: string): DataLoader<PageKey, ReadPage, string> {
+    let loader = pageLoaders.get(objectName);
+    if (loader === undefined) {
+      loader = new DataLoader<PageKey, ReadPage, string>(
+        async ([key]) => {
+          // `batch: false` hands over one key at a time: the upstream has no multi-page call.
+          if (key === undefined) return [];
+          onBatch?.('page', 1);
+          const page = await client.getAll(
+            credentials,
+            objectName,
+            key.criteria,
+            key.pageSize,
+            key.pageIndex,
+          );
+          const objects = objectLoader(objectName);
+          // `prime` keeps an entry already loaded in this request, so one request sees one version.
+          for (const record of page.records) objects.prime(record._id, record);
+          return [page];
+        },
+        { batch: false, cacheKeyFn: pageCacheKey, name: `page:${objectName}` },
+      );
+      pageLoaders.set(objectName, loader);
+    }
+    return loader;
+  }
+
+  function findLoader(objectName: string): DataLoader<Criterion[], UpstreamRecord | null, string> {
+    findLoaders ??= new Map();
+    let loader = findLoaders.get(objectName);
+    if (loader === undefined) {
+      loader = new DataLoader<Criterion[], UpstreamRecord | null, string>(
+        // Not reported to `onBatch`: the batch metric counts the id, page and metadata loads only.
+        async ([criteria]) =>
+          criteria === undefined ? [] : [await client.getObject(credentials, objectName, criteria)],
+        { batch: false, cacheKeyFn: findCacheKey, name: `find:${objectName}` },
+      );
+      findLoaders.set(objectName, loader);
+    }
+    return loader;
+  }
+
+  function getMetadataLoader(): DataLoader<MetadataKey, unknown, string> {
+    metadataLoader ??= new DataLoader<MetadataKey, unknown, string>(
+      async ([key]) => {
+        if (key === undefined) return [];
+        onBatch?.('metadata', 1);
+        // The upstream has no batch metadata call: a page's metadata is one call per object, so they
+        // queue on the request's cap instead of all reaching the upstream at once.
+        return [await capped(() => client.getMetadata(credentials, key.objectId, key.category))];
+      },
+      { batch: false, cacheKeyFn: metadataCacheKey, name: 'metadata' },
+    );
+    return metadataLoader;
+  }
+
+  return {
+    object: (objectName, id) => objectLoader(objectName).load(id),
+    find: (objectName, criteria) => findLoader(objectName).load(criteria),
+    page: (objectName, criteria, pageSize, pageIndex) =>
+      pageLoader(objectName).load({ criteria, pageSize, pageIndex }),
+    metadata: (objectId, category) => getMetadataLoader().load({ objectId, category }),
+    clearObject(objectName, id) {
+      objectLoaders.get(objectName)?.clear(id);
+      // Any cached page or find of this type may hold the object with its old fields, or miss it from a
+      // filter it now matches.
+      pageLoaders.get(objectName)?.clearAll();
+      findLoaders?.get(objectName)?.clearAll();
+    },
+    primeObject(objectName, record) {
+      objectLoader(objectName).clear(record._id).prime(record._id, record);
+    },
+  };
+}

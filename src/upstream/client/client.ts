@@ -1,0 +1,242 @@
+/**
+ * The upstream client: the seven operations of docs/upstream-contract.md over {@link createHttpTransport}, with the
+ * decisions of docs/design.md where that document is silent. Every answer is decoded without `eval` and
+ * validated before it is returned; every failure is an `UpstreamError` that holds no secret.
+ */
+import type { z } from 'zod';
+import { createAnswerBudget } from './answer-budget.ts';
+import { createExchangeRunner } from './exchange.ts';
+import { createHttpTransport } from './http-transport.ts';
+import { parseBaseUrl } from './join-url.ts';
+import { toAnswerPatterns } from './parse-answer.ts';
+import { anchorForFind } from './anchor-for-find.ts';
+import { createRequestChecks } from './request-checks.ts';
+import {
+  formLoginAnswer,
+  getAllAnswer,
+  getObjectAnswer,
+  jsonLoginAnswer,
+  metadataAnswer,
+  saveAnswer,
+  updateAnswer,
+} from './response-schemas.ts';
+import type { PageStartMode, UpstreamClient, UpstreamClientOptions, UpstreamCredentials } from './types.ts';
+import type { Criterion, FilterCommand, WireOperation } from './wire.ts';
+import { SETTING_DEFAULTS, UPSTREAM_MAX_RESPONSE_BYTES } from '../../config/defaults.ts';
+
+/** Creates the client. Base addresses are validated now: a bad one throws a `TypeError` naming it. */
+export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
+  const api = parseBaseUrl('apiUrl', options.apiUrl);
+  const base = parseBaseUrl('baseUrl', options.baseUrl);
+  const studio = parseBaseUrl('studioUrl', options.studioUrl);
+  const server = parseBaseUrl('serverUrl', options.serverUrl);
+  const pageStartMode = options.pageStartMode ?? SETTING_DEFAULTS.UPSTREAM_PAGE_START;
+  const anchored = (options.matchesMode ?? SETTING_DEFAULTS.UPSTREAM_MATCHES) === 'find';
+  const transport = createHttpTransport({
+    connectTimeoutMillis: options.connectTimeoutMillis ?? SETTING_DEFAULTS.UPSTREAM_CONNECT_TIMEOUT_MS,
+    headersTimeoutMillis: options.headersTimeoutMillis ?? SETTING_DEFAULTS.UPSTREAM_HEADERS_TIMEOUT_MS,
+    bodyTimeoutMillis: options.bodyTimeoutMillis ?? SETTING_DEFAULTS.UPSTREAM_BODY_TIMEOUT_MS,
+    callTimeoutMillis: options.callTimeoutMillis ?? SETTING_DEFAULTS.UPSTREAM_CALL_TIMEOUT_MS,
+    maxResponseBytes: options.maxResponseBytes ?? UPSTREAM_MAX_RESPONSE_BYTES,
+    connectionsPerOrigin: options.connectionsPerOrigin ?? SETTING_DEFAULTS.UPSTREAM_CONNECTIONS,
+    dispatcher: options.dispatcher,
+  });
+
+  const checks = createRequestChecks(options.requestLimits);
+  const perUserBytes =
+    options.maxInflightAnswerBytesPerUser ?? SETTING_DEFAULTS.UPSTREAM_MAX_INFLIGHT_ANSWER_BYTES_PER_USER;
+  const run = createExchangeRunner({
+    transport,
+    checks,
+    answerBudget: createAnswerBudget({
+      totalBytes: options.maxInflightAnswerBytes ?? SETTING_DEFAULTS.UPSTREAM_MAX_INFLIGHT_ANSWER_BYTES,
+      perUserBytes,
+      // Logins answer a token: all of them together get the smallest share.
+      anonymousBytes: Math.max(1, Math.floor(perUserBytes / ANONYMOUS_SHARE_DIVISOR)),
+    }),
+    patterns: toAnswerPatterns({
+      auth: options.authErrorPattern,
+      forbidden: options.forbiddenErrorPattern,
+      callerInput: options.callerErrorPattern,
+    }),
+    callTimeoutMillis: options.callTimeoutMillis ?? SETTING_DEFAULTS.UPSTREAM_CALL_TIMEOUT_MS,
+    onCall: options.onCall,
+  });
+
+  function read<T>(
+    operation: WireOperation,
+    credentials: UpstreamCredentials,
+    schema: z.ZodType<T>,
+    path: string,
+    query: Record<string, string | undefined>,
+  ): Promise<T> {
+    return run({
+      operation,
+      base: studio,
+      method: 'GET',
+      answer: 'jsonp',
+      schema,
+      secrets: [credentials.apiToken],
+      holder: holderOf(credentials),
+      build: (callback) => ({ path, query: { ...query, ...credentialQuery(credentials), callback } }),
+    });
+  }
+
+  return {
+    async loginJson(username, password) {
+      const answer = await run({
+        operation: 'loginJson',
+        base: api,
+        method: 'POST',
+        answer: 'json',
+        schema: jsonLoginAnswer,
+        secrets: [password],
+        build: () => ({
+          path: '/v1/user/login',
+          contentType: 'application/json',
+          body: JSON.stringify({ username, password }),
+        }),
+      });
+      return { token: answer.token };
+    },
+
+    async loginForm(username, password) {
+      const answer = await run({
+        operation: 'loginForm',
+        base,
+        method: 'POST',
+        answer: 'json',
+        schema: formLoginAnswer,
+        secrets: [password],
+        build: () => ({
+          path: '/app/login.jsp',
+          contentType: 'application/x-www-form-urlencoded',
+          body: new URLSearchParams({ username, password }).toString(),
+        }),
+      });
+      return {
+        userId: answer.userId,
+        username: answer.username,
+        token: answer.token,
+        message: answer.message,
+      };
+    },
+
+    async getMetadata(credentials, objectId, category) {
+      checks.id('metadata', objectId, 'objectId', true);
+      const path = `/studio/jsonp/metadata/get/${encodeURIComponent(objectId)}/`;
+      const answer = await read('metadata', credentials, metadataAnswer, path, { category });
+      return answer.data ?? null;
+    },
+
+    async getObject(credentials, objectName, criteria) {
+      checks.objectName('getObject', objectName);
+      const query = { objectName, filterCommand: filterCommand(criteria, anchored) };
+      const answer = await read('getObject', credentials, getObjectAnswer, '/studio/jsonp/getObject/', query);
+      return answer.data[0] ?? null;
+    },
+
+    async getAll(credentials, objectName, criteria, pageSize, pageIndex) {
+      checks.objectName('getAll', objectName);
+      const query = {
+        objectName,
+        filterCommand: filterCommand(criteria, anchored),
+        pageSize: String(pageSize),
+        pageStart: String(toPageStart(pageStartMode, pageIndex, pageSize)),
+      };
+      const answer = await read('getAll', credentials, getAllAnswer, '/studio/jsonp/getAll', query);
+      return { records: answer.data, totalCount: answer.totalCount };
+    },
+
+    async save(credentials, objectName, data) {
+      const { apiToken, applicationCode, organizationCode } = credentials;
+      checks.objectName('save', objectName);
+      checks.saveId('save', data);
+      checks.data('save', data, 'data');
+      return run({
+        operation: 'save',
+        base: server,
+        method: 'POST',
+        write: true,
+        answer: 'jsonp',
+        schema: saveAnswer,
+        secrets: [apiToken],
+        holder: holderOf(credentials),
+        // docs/design.md: `callback` travels in the query string and, with the same value, in the body.
+        build: (callback) => ({
+          path: '/studio/jsonp/save',
+          query: { callback },
+          contentType: 'application/json',
+          body: JSON.stringify({ objectName, data, apiToken, applicationCode, organizationCode, callback }),
+        }),
+      });
+    },
+
+    async update(credentials, objectName, id, data) {
+      checks.objectName('update', objectName);
+      checks.id('update', id, 'id', true);
+      const json = checks.data('update', data, 'data');
+      return run({
+        operation: 'update',
+        base: server,
+        method: 'GET',
+        write: true,
+        answer: 'jsonp',
+        schema: updateAnswer,
+        secrets: [credentials.apiToken],
+        holder: holderOf(credentials),
+        build: (callback) => ({
+          path: `/studio/jsonp/update/${encodeURIComponent(id)}`,
+          query: { objectName, data: json, ...credentialQuery(credentials), callback },
+        }),
+      });
+    },
+
+    async close() {
+      await transport.close();
+    },
+  };
+}
+
+/** The anonymous share of the answer budget (all logins together) is the user's share divided by this. */
+const ANONYMOUS_SHARE_DIVISOR = 8;
+
+/**
+ * Whose share of the answer budget a call takes: the user (application and name) the upstream accepted,
+ * as the bulkhead counts it, so that more sessions give no larger share.
+ */
+function holderOf(credentials: UpstreamCredentials): string {
+  return `user:${credentials.applicationCode}\u0000${credentials.username}`;
+}
+
+/** The credentials every read and the update carry in the query string. */
+function credentialQuery(credentials: UpstreamCredentials): Record<string, string | undefined> {
+  return {
+    username: credentials.username,
+    apiToken: credentials.apiToken,
+    applicationCode: credentials.applicationCode,
+    organizationCode: credentials.organizationCode,
+  };
+}
+
+/**
+ * The `filterCommand` parameter of getObject and getAll; with `anchored` (`UPSTREAM_MATCHES=find`) each
+ * `matches` value anchored to the whole field, so that every operator keeps its meaning.
+ */
+function filterCommand(criteria: readonly Criterion[], anchored: boolean): string {
+  const command: FilterCommand = {
+    criteria: criteria.map(({ fieldName, operator, value }) => ({
+      fieldName,
+      operator,
+      value: anchored && operator === 'matches' ? anchorForFind(value) : value,
+    })),
+  };
+  return JSON.stringify(command);
+}
+
+/** Converts the zero-based page index to the upstream's `pageStart` (docs/design.md, `UPSTREAM_PAGE_START`). */
+export function toPageStart(mode: PageStartMode, pageIndex: number, pageSize: number): number {
+  if (mode === 'page1') return pageIndex + 1;
+  if (mode === 'offset') return pageIndex * pageSize;
+  return pageIndex;
+}

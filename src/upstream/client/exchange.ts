@@ -1,0 +1,160 @@
+/**
+ * One upstream operation, run once: build the request with a fresh callback name, send it, decode the
+ * answer, check it, report the call to `onCall`. Retries are the resilience layer's (`resilience.ts`), where
+ * the retry budget and the request's deadline are known.
+ */
+import type { z } from 'zod';
+import type { AnswerBudget } from './answer-budget.ts';
+import { UpstreamError, invalidInput, isBudgetCut, isUpstreamError } from '../../errors/upstream-error.ts';
+import type { HttpCall, HttpTransport } from './http-transport.ts';
+import { buildRequestPath } from './join-url.ts';
+import type { UpstreamBase } from './join-url.ts';
+import { createCallbackNames, decodeJsonOrJsonp, decodeJsonp } from './jsonp.ts';
+import { parseAnswer, type AnswerPatterns } from './parse-answer.ts';
+import type { RequestChecks } from './request-checks.ts';
+import { toTransportError, wasNeverSent } from './transport-error.ts';
+import type { UpstreamCallEvent } from './types.ts';
+import type { WireOperation } from './wire.ts';
+
+/** The request of one call; built per call, because every call (a retry too) gets a fresh callback name. */
+export interface BuiltRequest {
+  /** Below the base's prefix, starting with `/`, dynamic segments already encoded. */
+  path: string;
+  query?: Record<string, string | undefined>;
+  contentType?: string;
+  body?: string;
+}
+
+/** Everything that differs between the seven operations. */
+export interface Exchange<T> {
+  operation: WireOperation;
+  base: UpstreamBase;
+  method: 'GET' | 'POST';
+  /**
+   * A write: once sent, a lost or unreadable answer leaves its outcome unknown (`outcome_unknown`), which
+   * the caller must hear as "read before you retry", not as "it failed".
+   */
+  write?: boolean;
+  /** `jsonp`: wrapped in the callback we sent. `json`: plain JSON, though a wrapper is tolerated. */
+  answer: 'jsonp' | 'json';
+  schema: z.ZodType<T>;
+  /** Sent with the call; masked if the upstream echoes them in an error message. */
+  secrets: readonly string[];
+  /** Whose share of the answer budget the answer takes: the user, or `undefined` for a login. */
+  holder?: string | undefined;
+  build(callback: string): BuiltRequest;
+}
+
+/** What {@link createExchangeRunner} needs. */
+export interface ExchangeRunnerOptions {
+  transport: HttpTransport;
+  /** How `status: error` messages are classified (`parse-answer.ts`). */
+  patterns: AnswerPatterns;
+  /** The request-line limit every built request is held to. */
+  checks: RequestChecks;
+  callTimeoutMillis: number;
+  /** Answer bytes held at once (`answer-budget.ts`); unbounded without it. */
+  answerBudget?: AnswerBudget | undefined;
+  onCall?: ((event: UpstreamCallEvent) => void) | undefined;
+}
+
+/** Returns `run(exchange)`, which resolves to the checked answer or throws an `UpstreamError`. */
+export function createExchangeRunner(
+  options: ExchangeRunnerOptions,
+): <T>(exchange: Exchange<T>) => Promise<T> {
+  const { transport, patterns, checks, callTimeoutMillis } = options;
+  const createCallbackName = createCallbackNames();
+
+  async function run<T>(exchange: Exchange<T>): Promise<T> {
+    const { operation } = exchange;
+    const started = performance.now();
+    let outcome = 'ok';
+    // Held until the answer is parsed (or dropped): the text and the parsed value come from these bytes.
+    const lease = options.answerBudget?.lease(exchange.holder, operation);
+    try {
+      const callback = createCallbackName();
+      const built = buildRequest(exchange, callback);
+      built.lease = lease;
+      let text: string;
+      try {
+        text = await transport.send(built);
+      } catch (error) {
+        throw settleWrite(
+          exchange,
+          toTransportError(error, { operation, callTimedOut: false, callTimeoutMillis }),
+        );
+      }
+      try {
+        const decoded =
+          exchange.answer === 'jsonp'
+            ? decodeJsonp(text, callback, operation)
+            : decodeJsonOrJsonp(text, operation);
+        return parseAnswer(decoded, exchange.schema, { operation, patterns, secrets: exchange.secrets });
+      } catch (error) {
+        throw settleWrite(exchange, error);
+      }
+    } catch (error) {
+      const failure = isUpstreamError(error)
+        ? error
+        : new UpstreamError('internal', 'the gateway failed before sending', { operation });
+      outcome = failure.kind;
+      throw failure;
+    } finally {
+      lease?.release();
+      report({ operation, durationMillis: performance.now() - started, outcome });
+    }
+  }
+
+  /** The HTTP call of one run, held to the request-line limit before it can be sent. */
+  function buildRequest<T>(exchange: Exchange<T>, callback: string): HttpCall {
+    const built = exchange.build(callback);
+    let path: string;
+    try {
+      path = buildRequestPath(exchange.base, built.path, built.query);
+    } catch (error) {
+      // `encodeURIComponent` refuses a lone surrogate: a caller's string that is not well-formed Unicode.
+      if (!(error instanceof URIError)) throw error;
+      throw invalidInput(
+        exchange.operation,
+        'A value sent in the upstream URL holds a lone surrogate (not well-formed Unicode).',
+      );
+    }
+    checks.target(exchange.operation, path, exchange.base.origin);
+    return {
+      operation: exchange.operation,
+      method: exchange.method,
+      origin: exchange.base.origin,
+      path,
+      ...(built.contentType === undefined ? {} : { headers: { 'content-type': built.contentType } }),
+      ...(built.body === undefined ? {} : { body: built.body }),
+    };
+  }
+
+  function report(event: UpstreamCallEvent): void {
+    try {
+      options.onCall?.(event);
+    } catch {
+      // A failing metrics or log listener must not turn a good upstream answer into an error.
+    }
+  }
+
+  return run;
+}
+
+/**
+ * A write whose request may have reached the upstream but whose answer was lost (timeout, reset, 5xx) or
+ * unreadable (truncated, wrong callback) becomes `outcome_unknown`: it may have been applied. A failure
+ * that proves nothing was sent (connection refused, connect timeout), and any well-formed answer, stay
+ * what they are.
+ */
+function settleWrite(exchange: { write?: boolean; operation: string }, error: unknown): unknown {
+  if (!exchange.write || !isUpstreamError(error)) return error;
+  // The budget cut the answer of a write already sent: whoever's fault, it may have been applied.
+  if (error.blame !== 'upstream_health' && !isBudgetCut(error)) return error;
+  if (wasNeverSent(error)) return error;
+  return new UpstreamError('outcome_unknown', error.kind, {
+    operation: exchange.operation,
+    httpStatus: error.httpStatus,
+    cause: error,
+  });
+}

@@ -1,0 +1,137 @@
+/**
+ * Checking a decoded upstream answer at the boundary: a success of the expected shape is returned typed,
+ * `status: error` becomes the matching {@link UpstreamError} kind (docs/design.md, "your token is
+ * no good"), anything else is `bad_response`.
+ */
+import type { z } from 'zod';
+import { UpstreamError } from '../../errors/upstream-error.ts';
+import { errorAnswer, isJsonObject } from './response-schemas.ts';
+import type { WireOperation } from './wire.ts';
+import { SETTING_DEFAULTS } from '../../config/defaults.ts';
+
+/** The default of `authErrorPattern`. */
+export const DEFAULT_AUTH_ERROR_PATTERN = SETTING_DEFAULTS.UPSTREAM_AUTH_ERROR_PATTERN;
+
+/** The default of `forbiddenErrorPattern`: the session's user may not reach what it asked for. */
+export const DEFAULT_FORBIDDEN_ERROR_PATTERN = SETTING_DEFAULTS.UPSTREAM_FORBIDDEN_ERROR_PATTERN;
+
+/**
+ * The default of `callerErrorPattern`: the upstream refused the caller's input (a pattern it cannot
+ * compile, an operator or object name it does not know), which no retry and no other caller can change.
+ */
+export const DEFAULT_CALLER_ERROR_PATTERN = SETTING_DEFAULTS.UPSTREAM_CALLER_ERROR_PATTERN;
+
+/** Update and metadata messages that mean the addressed object does not exist. */
+const NOT_FOUND_PATTERN = /not found|no such|invalid id/i;
+/** `SAVE_ERR_401`'s other meaning: the body lacked a field the upstream requires (`missing fields: organizationCode`). */
+const MISSING_FIELDS_PATTERN = /^\s*missing fields?\b/i;
+
+/**
+ * How `status: error` messages are read, in this order: `auth` (the token is no good), `forbidden`, then
+ * `callerInput`; anything else is the upstream's own refusal (`service`). Case-insensitive, stateless.
+ */
+export interface AnswerPatterns {
+  auth: RegExp;
+  forbidden: RegExp;
+  callerInput: RegExp;
+}
+
+/** The patterns from settings, each normalised with {@link toAuthPattern}; defaults where unset. */
+export function toAnswerPatterns(options: {
+  auth?: RegExp | undefined;
+  forbidden?: RegExp | undefined;
+  callerInput?: RegExp | undefined;
+}): AnswerPatterns {
+  return {
+    auth: toAuthPattern(options.auth),
+    forbidden: toAuthPattern(options.forbidden ?? DEFAULT_FORBIDDEN_ERROR_PATTERN),
+    callerInput: toAuthPattern(options.callerInput ?? DEFAULT_CALLER_ERROR_PATTERN),
+  };
+}
+
+/** Longest upstream message kept on an error; the rest is cut. */
+const MAX_UPSTREAM_MESSAGE_LENGTH = 500;
+
+/** What {@link parseAnswer} needs besides the answer. */
+export interface AnswerContext {
+  operation: WireOperation;
+  /** Case-insensitive, without the `g`/`y` flags (see {@link toAnswerPatterns}). */
+  patterns: AnswerPatterns;
+  /** Values sent with the call (password, apiToken) that must not be echoed in an error. */
+  secrets: readonly string[];
+}
+
+/** Normalises a configured auth pattern: case-insensitive, and stateless (no `g`/`y`, so no `lastIndex`). */
+export function toAuthPattern(pattern: RegExp = DEFAULT_AUTH_ERROR_PATTERN): RegExp {
+  const flags = pattern.flags.replace(/[gyi]/g, '');
+  return new RegExp(pattern.source, `${flags}i`);
+}
+
+/**
+ * Validates a decoded answer against the success `schema` of its operation.
+ *
+ * @throws UpstreamError `unauthenticated`, `not_found` or `service` for `status: error`; `bad_response` for
+ *   any other shape
+ */
+export function parseAnswer<T>(value: unknown, schema: z.ZodType<T>, context: AnswerContext): T {
+  const { operation } = context;
+  if (isJsonObject(value) && value.status === 'error') {
+    const answer = errorAnswer.safeParse(value);
+    if (answer.success) throw toStatusError(answer.data.message, answer.data.error_code, context);
+  }
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  // Only the schema's own path and issue code are named: the received values may hold a token.
+  const issue = parsed.error.issues[0];
+  const where = issue === undefined || issue.path.length === 0 ? '(root)' : issue.path.map(String).join('.');
+  throw new UpstreamError(
+    'bad_response',
+    `answer has the wrong shape at ${where} (${issue?.code ?? 'invalid'})`,
+    {
+      operation,
+    },
+  );
+}
+
+/** Maps `status: error` to a kind; the upstream's message and code are kept, with any secret masked. */
+export function toStatusError(
+  rawMessage: string,
+  rawCode: string | undefined,
+  context: AnswerContext,
+): UpstreamError {
+  const { operation, patterns, secrets } = context;
+  const upstreamMessage = redact(rawMessage, secrets).slice(0, MAX_UPSTREAM_MESSAGE_LENGTH);
+  const upstreamErrorCode = rawCode === undefined ? undefined : redact(rawCode, secrets).slice(0, 100);
+  const options = { operation, upstreamMessage, upstreamErrorCode };
+  if (operation === 'loginJson' || operation === 'loginForm') {
+    return new UpstreamError('unauthenticated', 'login rejected', options);
+  }
+  if (operation === 'save' && upstreamErrorCode === 'SAVE_ERR_401') {
+    // The code also means "missing fields": a request the gateway built incomplete (no organization), not
+    // a token to give up on; taken for a rejection, it killed a good session (issue 20).
+    return MISSING_FIELDS_PATTERN.test(rawMessage)
+      ? new UpstreamError('request_rejected', 'request incomplete (SAVE_ERR_401)', options)
+      : new UpstreamError('unauthenticated', 'token rejected (SAVE_ERR_401)', options);
+  }
+  if (patterns.auth.test(rawMessage)) {
+    return new UpstreamError('unauthenticated', 'token rejected', options);
+  }
+  if (patterns.forbidden.test(rawMessage)) {
+    return new UpstreamError('forbidden', 'not open to this session', options);
+  }
+  if ((operation === 'update' || operation === 'metadata') && NOT_FOUND_PATTERN.test(rawMessage)) {
+    return new UpstreamError('not_found', 'object not found', options);
+  }
+  if (patterns.callerInput.test(rawMessage)) {
+    return new UpstreamError('rejected_input', 'input refused', options);
+  }
+  return new UpstreamError('service', 'upstream reported an error', options);
+}
+
+function redact(text: string, secrets: readonly string[]): string {
+  let result = text;
+  for (const secret of secrets) {
+    if (secret !== '') result = result.split(secret).join('[redacted]');
+  }
+  return result;
+}
