@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { readCheckOptions } from '../src/upstream-check/check-options.ts';
 import { isUpstreamError } from '../src/errors/upstream-error.ts';
-import { CheckCannotRun, EXIT } from '../src/upstream-check/finding.ts';
+import { CheckCannotRun, EXIT } from '../src/upstream-check/probes/finding.ts';
 import { renderEnv, renderReport } from '../src/upstream-check/render-report.ts';
 import { runCheck } from '../src/upstream-check/run-check.ts';
 

@@ -12,7 +12,7 @@ import type {
   UpstreamRecord,
   UpstreamUrls,
 } from '../upstream/client/types.ts';
-import type { Finding } from './finding.ts';
+import type { Finding } from './probes/finding.ts';
 import type { RawUpstream } from './raw-upstream.ts';
 
 /** What earlier probes learnt, for the later ones. */

@@ -4,7 +4,7 @@
  * histories and process lists.
  */
 import { parseArgs } from 'node:util';
-import { CheckCannotRun } from './finding.ts';
+import { CheckCannotRun } from './probes/finding.ts';
 import { DEFAULT_REQUESTS_PER_SECOND, MAX_REQUESTS_PER_SECOND, MIN_REQUESTS_PER_SECOND } from './pacer.ts';
 
 /** What the command was asked to do. */

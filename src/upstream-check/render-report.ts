@@ -2,7 +2,7 @@
  * The report for a person (a table, then the settings block to paste) and for machines (`--env-out`:
  * `KEY=value` lines, as `docker --env-file` and Kubernetes ConfigMaps take them).
  */
-import type { CheckReport, Verdict } from './finding.ts';
+import type { CheckReport, Verdict } from './probes/finding.ts';
 
 const VERDICT_WORDS: Record<Verdict, string> = {
   'as-assumed': 'as assumed',

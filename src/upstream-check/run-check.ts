@@ -8,7 +8,13 @@ import { createUpstreamClient } from '../upstream/client/client.ts';
 import { createPatternGuard } from '../upstream/pattern-guard/pattern-guard.ts';
 import type { CheckOptions } from './check-options.ts';
 import type { CheckContext, Learnt } from './check-context.ts';
-import { CheckCannotRun, collectSettings, exitCodeOf, type CheckReport, type Finding } from './finding.ts';
+import {
+  CheckCannotRun,
+  collectSettings,
+  exitCodeOf,
+  type CheckReport,
+  type Finding,
+} from './probes/finding.ts';
 import { pacedClient } from './paced-client.ts';
 import { createPacer } from './pacer.ts';
 import { probeErrors } from './probes/probe-errors.ts';

@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CheckReport } from '../../src/upstream-check/finding.ts';
+import type { CheckReport } from '../../src/upstream-check/probes/finding.ts';
 
 const SCRIPT = new URL('../../scripts/upstream-check.ts', import.meta.url).pathname;
 

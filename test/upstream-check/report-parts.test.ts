@@ -3,9 +3,9 @@
  * would, and turning findings into settings and an exit code.
  */
 import { describe, expect, it } from 'vitest';
-import { collectSettings, exitCodeOf, type Finding } from '../../src/upstream-check/finding.ts';
+import { collectSettings, exitCodeOf, type Finding } from '../../src/upstream-check/probes/finding.ts';
 import { renderEnv } from '../../src/upstream-check/render-report.ts';
-import { decodeAsGateway, wrapperForm } from '../../src/upstream-check/wrapper-form.ts';
+import { decodeAsGateway, wrapperForm } from '../../src/upstream-check/probes/wrapper-form.ts';
 
 describe('wrapperForm', () => {
   it.each([

@@ -5,7 +5,7 @@
  */
 import { isUpstreamError, type UpstreamError } from '../../errors/upstream-error.ts';
 import type { CheckContext } from '../check-context.ts';
-import type { Finding } from '../finding.ts';
+import type { Finding } from './finding.ts';
 
 /** A token no upstream issued. */
 export const MADE_UP_TOKEN = 'upstream-check-made-up-token';

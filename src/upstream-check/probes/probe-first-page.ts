@@ -6,9 +6,9 @@ import { toAnswerPatterns, toStatusError } from '../../upstream/client/parse-ans
 import { getAllAnswer, isJsonObject } from '../../upstream/client/response-schemas.ts';
 import type { UpstreamRecord } from '../../upstream/client/types.ts';
 import type { CheckContext } from '../check-context.ts';
-import { CheckCannotRun } from '../finding.ts';
+import { CheckCannotRun } from './finding.ts';
 import type { RawRead } from '../raw-upstream.ts';
-import { decodeAsGateway } from '../wrapper-form.ts';
+import { decodeAsGateway } from './wrapper-form.ts';
 
 /** Records read for the sample; the probes after this one aim at them. */
 export const SAMPLE_SIZE = 10;

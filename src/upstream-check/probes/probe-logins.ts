@@ -6,9 +6,9 @@
 import { formLoginAnswer, isJsonObject, jsonLoginAnswer } from '../../upstream/client/response-schemas.ts';
 import type { UpstreamCredentials } from '../../upstream/client/types.ts';
 import type { CheckContext } from '../check-context.ts';
-import { CheckCannotRun, type Finding } from '../finding.ts';
+import { CheckCannotRun, type Finding } from './finding.ts';
 import type { RawOutcome } from '../raw-upstream.ts';
-import { decodeAsGateway } from '../wrapper-form.ts';
+import { decodeAsGateway } from './wrapper-form.ts';
 
 /** What one login gave: a token (and the username reads must carry), a refusal, or an unusable answer. */
 type LoginResult =

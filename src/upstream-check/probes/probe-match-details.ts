@@ -5,8 +5,8 @@
  */
 import { NOTHING } from '../../filters/literal-pattern.ts';
 import type { CheckContext } from '../check-context.ts';
-import { matches } from '../filter-probe.ts';
-import { plainField, seen, type Aim, type Probe } from '../match-aim.ts';
+import { matches } from './filter-probe.ts';
+import { plainField, seen, type Aim, type Probe } from './match-aim.ts';
 
 const swapCase = (text: string) =>
   text.replace(/[A-Za-z]/g, (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()));

@@ -8,8 +8,8 @@ import { NOTHING } from '../../filters/literal-pattern.ts';
 import { anchorForFind } from '../../upstream/client/anchor-for-find.ts';
 import type { MatchesMode, UpstreamRecord } from '../../upstream/client/types.ts';
 import type { CheckContext } from '../check-context.ts';
-import { matches, probeFilter } from '../filter-probe.ts';
-import { asPattern, PLAIN, seen } from '../match-aim.ts';
+import { matches, probeFilter } from './filter-probe.ts';
+import { asPattern, PLAIN, seen } from './match-aim.ts';
 import { probeMatchDetails } from './probe-match-details.ts';
 
 /** A sampled record whose id can be aimed at, preferring ids that read the same in every dialect. */

@@ -5,7 +5,7 @@
 import { isUpstreamError } from '../../errors/upstream-error.ts';
 import { escapeJavaRegex } from '../../upstream/pattern-guard/regex-escape.ts';
 import type { CheckContext } from '../check-context.ts';
-import { matches } from '../filter-probe.ts';
+import { matches } from './filter-probe.ts';
 
 /** The pattern matching exactly `id` in the mode found (plain equality sends the id itself). */
 export function idPatternFor(context: Pick<CheckContext, 'config' | 'learnt'>, id: string): string {

@@ -7,7 +7,7 @@
 import { isUpstreamError, type UpstreamError } from '../../errors/upstream-error.ts';
 import type { UpstreamRecord } from '../../upstream/client/types.ts';
 import type { CheckContext } from '../check-context.ts';
-import { matches } from '../filter-probe.ts';
+import { matches } from './filter-probe.ts';
 import { badTokenFinding, MADE_UP_TOKEN } from './probe-errors.ts';
 import { idPatternFor } from './probe-objects.ts';
 

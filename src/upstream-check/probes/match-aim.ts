@@ -1,8 +1,8 @@
 /**
  * What the matches probes share: which text reads the same in every dialect, and the record they aim at.
  */
-import { escapeJavaRegex } from '../upstream/pattern-guard/regex-escape.ts';
-import type { Criterion, MatchesMode, UpstreamRecord } from '../upstream/client/types.ts';
+import { escapeJavaRegex } from '../../upstream/pattern-guard/regex-escape.ts';
+import type { Criterion, MatchesMode, UpstreamRecord } from '../../upstream/client/types.ts';
 import type { ProbeAnswer } from './filter-probe.ts';
 
 /** Text that reads the same as a Java regular expression and as a plain string (`-` is literal outside a class). */

@@ -2,9 +2,9 @@
  * One filter probe: a getAll whose patterns have passed the gateway's pattern guard, answering whether the
  * aimed-at record is among the matches. A pattern the guard refuses is never sent.
  */
-import { isUpstreamError } from '../errors/upstream-error.ts';
-import type { Criterion } from '../upstream/client/types.ts';
-import type { CheckContext } from './check-context.ts';
+import { isUpstreamError } from '../../errors/upstream-error.ts';
+import type { Criterion } from '../../upstream/client/types.ts';
+import type { CheckContext } from '../check-context.ts';
 
 /** Records read per probe: enough to find the aimed-at record among a few that share a prefix. */
 const PROBE_PAGE_SIZE = 100;
