@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import { registerBodyBudget } from '../http/capacity/body-budget.ts';
 import { registerDocumentLimits } from '../http/document-limits-hook.ts';
-import { ErrorCode } from '../errors/error-codes.ts';
+import { blameOfCode } from '../errors/blame.ts';
 import { registerErrorHandler } from '../http/error-handler.ts';
 import { registerExactNumbers } from '../http/exact-numbers-hook.ts';
 import { registerGraphqlHeaders } from '../http/graphql-headers.ts';
@@ -42,11 +42,11 @@ export function registerRequestHooks(app: FastifyInstance, options: RequestHooks
   });
   // Answers refused before GraphQL still reach the request log's `outcome` and level, and the server span.
   // `blame` is the answer's own when it says (a busy answer for the whole gateway is the gateway's), else
-  // as `httpErrorBody` blames them: the caller's request, but for the gateway's own failure.
+  // the table's for the code (`errors/blame.ts`), as `httpErrorBody` blames it.
   const onRefused = (request: FastifyRequest, code: string, blame?: string) => {
     const scope = scopeOf(request);
     scope?.errorCodes.push(code);
-    scope?.errorBlames.push(blame ?? (code === ErrorCode.INTERNAL_SERVER_ERROR ? 'gateway' : 'caller'));
+    scope?.errorBlames.push(blame ?? blameOfCode(code));
     tracing?.recordRefusal(code);
   };
   registerErrorHandler(app, { maxBodyBytes: config.maxBodyBytes, onRefused });

@@ -14,6 +14,7 @@ import { LRUCache } from 'lru-cache';
 import type { GraphQLContext } from '../graphql/context.ts';
 import type { RequestScopes } from '../observability/request-scope.ts';
 import { ErrorCode } from '../errors/error-codes.ts';
+import { blameOfCode } from '../errors/blame.ts';
 import type { SessionClaims } from './session.ts';
 import type { SessionRevocations } from './session-revocations.ts';
 
@@ -49,7 +50,11 @@ export function notForThisApplication(
       `The account "${session.username}" signed in, but the upstream service refused its first request: it ` +
       `cannot use application "${session.applicationCode}"${organization}. If logging in again ends the same ` +
       'way, ask an administrator for access, or sign in with another account or organization.',
-    extensions: { code: ErrorCode.FORBIDDEN, blame: 'caller', reason: 'not_allowed_after_login' },
+    extensions: {
+      code: ErrorCode.FORBIDDEN,
+      blame: blameOfCode(ErrorCode.FORBIDDEN),
+      reason: 'not_allowed_after_login',
+    },
   };
 }
 

@@ -4,9 +4,7 @@
  * every other field.
  */
 import { GraphQLError } from 'graphql';
-
-/** `extensions.code` of {@link badUpstreamValue}: the upstream holds a value the typed schema does not allow. */
-export const BAD_UPSTREAM_VALUE = 'BAD_UPSTREAM_VALUE';
+import { ErrorCode } from './error-codes.ts';
 
 /** Where the bad value is and what it is. */
 export interface BadValueDetail {
@@ -28,6 +26,16 @@ export function badUpstreamValue(detail: BadValueDetail): GraphQLError {
   const { typeName, field, objectId, recordPath, expected, received } = detail;
   return new GraphQLError(
     `${typeName}.${field}: object ${objectId} holds ${received} at "${recordPath}", where the schema declares ${expected}.`,
-    { extensions: { code: BAD_UPSTREAM_VALUE, typeName, field, objectId, recordPath, expected, received } },
+    {
+      extensions: {
+        code: ErrorCode.BAD_UPSTREAM_VALUE,
+        typeName,
+        field,
+        objectId,
+        recordPath,
+        expected,
+        received,
+      },
+    },
   );
 }

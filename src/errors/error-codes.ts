@@ -1,7 +1,7 @@
 /**
  * The one catalogue of error codes (`extensions.code`) the gateway answers, whichever layer refuses: GraphQL
  * execution, the query limits, the HTTP edge, trusted documents. The README's "Errors" table lists them with
- * their blame; a code's string never changes (front-ends switch on it).
+ * their blame (decided once, in `blame.ts`); a code's string never changes (front-ends switch on it).
  */
 
 /** Every code the gateway answers. */
@@ -15,6 +15,8 @@ export const ErrorCode = {
   UPSTREAM_ERROR: 'UPSTREAM_ERROR',
   UPSTREAM_UNAVAILABLE: 'UPSTREAM_UNAVAILABLE',
   UPSTREAM_OUTCOME_UNKNOWN: 'UPSTREAM_OUTCOME_UNKNOWN',
+  /** A typed field whose upstream value does not fit the declared type (`bad-upstream-value.ts`). */
+  BAD_UPSTREAM_VALUE: 'BAD_UPSTREAM_VALUE',
   INTERNAL_SERVER_ERROR: 'INTERNAL_SERVER_ERROR',
   // The gateway's own limits (`LIMIT_CODES`), each naming its setting in `extensions.limit`.
   MAX_DEPTH_EXCEEDED: 'MAX_DEPTH_EXCEEDED',

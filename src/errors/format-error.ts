@@ -6,8 +6,9 @@
  */
 import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { isUpstreamError, type Blame } from './upstream-error.ts';
+import { isUpstreamError } from './upstream-error.ts';
 import { ErrorCode, isLimitCode } from './error-codes.ts';
+import { blameOfCode } from './blame.ts';
 import { fromUpstreamError } from './from-upstream-error.ts';
 import { withoutSuggestion } from './schema-hints.ts';
 
@@ -60,20 +61,15 @@ function format(
   return strip(formatted, options);
 }
 
-/** Blame of the codes that are not the caller's; every other code (limits, validation, input) is. */
-const BLAME_OF_CODE: Readonly<Record<string, Blame>> = {
-  [ErrorCode.UPSTREAM_ERROR]: 'upstream_refusal',
-  [ErrorCode.UPSTREAM_UNAVAILABLE]: 'upstream_health',
-  [ErrorCode.UPSTREAM_OUTCOME_UNKNOWN]: 'upstream_health',
-  [ErrorCode.INTERNAL_SERVER_ERROR]: 'gateway',
-};
-
-/** Every error says whose fault it is (`extensions.blame`), from its code unless it already says. */
+/**
+ * Every error says whose fault it is (`extensions.blame`), as the table decides for its code and reason
+ * (`blame.ts`); a blame the error already carries was read from the same table.
+ */
 function addBlame(formatted: GraphQLFormattedError): GraphQLFormattedError {
   const extensions = formatted.extensions ?? {};
   if (extensions.blame !== undefined) return formatted;
   const code = typeof extensions.code === 'string' ? extensions.code : ErrorCode.INTERNAL_SERVER_ERROR;
-  return { ...formatted, extensions: { ...extensions, blame: BLAME_OF_CODE[code] ?? 'caller' } };
+  return { ...formatted, extensions: { ...extensions, blame: blameOfCode(code, extensions.reason) } };
 }
 
 function strip(formatted: GraphQLFormattedError, options: { production: boolean }): GraphQLFormattedError {

@@ -1,22 +1,24 @@
 /** The one place an `UpstreamError` becomes a GraphQL error (README, "Errors"; docs/design.md). */
 import { GraphQLError } from 'graphql';
 import type { UpstreamError } from './upstream-error.ts';
-import { ErrorCode } from './error-codes.ts';
+import { UPSTREAM_KIND_CODE } from './blame.ts';
 import { unauthenticated } from './graphql-errors.ts';
 
 /**
- * The GraphQL error an upstream failure becomes. Every error carries `extensions.blame` (`caller`,
- * `upstream_refusal`, `upstream_health`, `gateway`), so a front-end can tell its own mistake from an outage.
+ * The GraphQL error an upstream failure becomes: the code its kind answers ({@link UPSTREAM_KIND_CODE}) and
+ * its blame (`extensions.blame`: `caller`, `upstream_refusal`, `upstream_health`, `gateway`), so a front-end
+ * can tell its own mistake from an outage.
  */
 export function fromUpstreamError(error: UpstreamError): GraphQLError {
-  const blame = error.blame;
+  const { blame } = error;
+  const code = UPSTREAM_KIND_CODE[error.kind];
   switch (error.kind) {
     case 'unauthenticated':
       return withBlame(unauthenticated('rejected_by_upstream'), blame);
     case 'invalid_input':
       return new GraphQLError(error.detail, {
         extensions: {
-          code: ErrorCode.BAD_USER_INPUT,
+          code,
           blame,
           ...(error.argument === undefined ? {} : { argumentName: error.argument }),
         },
@@ -24,46 +26,42 @@ export function fromUpstreamError(error: UpstreamError): GraphQLError {
     case 'rejected_input':
       return new GraphQLError(
         `The upstream service refused the input of the ${error.operation}: ${error.upstreamMessage ?? 'invalid input'}`,
-        { extensions: { code: ErrorCode.BAD_USER_INPUT, blame, upstream: upstreamExtension(error) } },
+        { extensions: { code, blame, upstream: upstreamExtension(error) } },
       );
     case 'forbidden':
       return new GraphQLError(
         `The upstream service does not allow this ${error.operation} for the session: ${error.upstreamMessage ?? 'forbidden'}`,
-        { extensions: { code: ErrorCode.FORBIDDEN, blame, upstream: upstreamExtension(error) } },
+        { extensions: { code, blame, upstream: upstreamExtension(error) } },
       );
     case 'not_found':
       return new GraphQLError(error.upstreamMessage ?? 'Object not found.', {
-        extensions: { code: ErrorCode.NOT_FOUND, blame, upstream: upstreamExtension(error) },
+        extensions: { code, blame, upstream: upstreamExtension(error) },
       });
     case 'call_budget':
       return new GraphQLError(error.detail, {
-        extensions: {
-          code: ErrorCode.MAX_UPSTREAM_CALLS_EXCEEDED,
-          blame,
-          limit: 'MAX_UPSTREAM_CALLS_PER_REQUEST',
-        },
+        extensions: { code, blame, limit: 'MAX_UPSTREAM_CALLS_PER_REQUEST' },
       });
     case 'session_overloaded':
       return new GraphQLError(
         'Too many upstream calls from this session at once; wait for the ones in flight before sending more.',
-        { extensions: { code: ErrorCode.TOO_MANY_REQUESTS, blame, reason: error.kind } },
+        { extensions: { code, blame, reason: error.kind } },
       );
     case 'answer_share':
       return new GraphQLError(
         'The upstream answers this user is reading at once are too large together (UPSTREAM_MAX_INFLIGHT_ANSWER_BYTES_PER_USER); ask for smaller pages or fewer at once.',
-        { extensions: { code: ErrorCode.TOO_MANY_REQUESTS, blame, reason: error.kind } },
+        { extensions: { code, blame, reason: error.kind } },
       );
     case 'service':
       return new GraphQLError(
         `The upstream service refused the ${error.operation}: ${error.upstreamMessage ?? 'error'}`,
-        { extensions: { code: ErrorCode.UPSTREAM_ERROR, blame, upstream: upstreamExtension(error) } },
+        { extensions: { code, blame, upstream: upstreamExtension(error) } },
       );
     case 'request_rejected':
       return new GraphQLError(
         `The upstream service refused the ${error.operation} request the gateway built (${error.httpStatus === undefined ? (error.upstreamMessage ?? 'refused') : `HTTP ${error.httpStatus}`}).`,
         {
           extensions: {
-            code: ErrorCode.UPSTREAM_ERROR,
+            code,
             blame,
             reason: error.kind,
             httpStatus: error.httpStatus,
@@ -74,19 +72,17 @@ export function fromUpstreamError(error: UpstreamError): GraphQLError {
     case 'outcome_unknown':
       return new GraphQLError(
         `The ${error.operation} was sent, but the upstream's answer was lost or unreadable: it may have been applied. Read the object before trying again.`,
-        { extensions: { code: ErrorCode.UPSTREAM_OUTCOME_UNKNOWN, blame, reason: error.detail } },
+        { extensions: { code, blame, reason: error.detail } },
       );
     case 'internal':
-      return new GraphQLError('Internal server error.', {
-        extensions: { code: ErrorCode.INTERNAL_SERVER_ERROR, blame },
-      });
+      return new GraphQLError('Internal server error.', { extensions: { code, blame } });
     case 'timeout':
     case 'unavailable':
     case 'bad_response':
     case 'circuit_open':
     case 'overloaded':
       return new GraphQLError(`The upstream service is unavailable (${error.kind.replace('_', ' ')}).`, {
-        extensions: { code: ErrorCode.UPSTREAM_UNAVAILABLE, blame, reason: error.kind },
+        extensions: { code, blame, reason: error.kind },
       });
   }
 }

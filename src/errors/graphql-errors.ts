@@ -1,9 +1,12 @@
 /**
  * The gateway's own GraphQL errors, one constructor per kind, each with its code from the catalogue
- * (`error-codes.ts`): no session, not allowed, bad input, and the limits' refusals.
+ * (`error-codes.ts`): no session, not allowed, bad input, not found, a busy pattern guard, an upstream that
+ * gave no session, a refused operation type, and the limits' refusals. No other module builds a
+ * `GraphQLError`; `formatError` adds each one's blame from the table (`blame.ts`).
  */
-import { GraphQLError } from 'graphql';
+import { GraphQLError, type ASTNode } from 'graphql';
 import { ErrorCode, type LimitCode } from './error-codes.ts';
+import { blameOfCode } from './blame.ts';
 
 const UNAUTHENTICATED_MESSAGES = {
   missing: 'Authentication required: send Authorization: Bearer <token> from the login mutation.',
@@ -37,7 +40,8 @@ export function unauthenticated(
 
 /** `FORBIDDEN` (blame `caller`) with a message written for a person. */
 export function forbidden(message: string, extra: Record<string, unknown> = {}): GraphQLError {
-  return new GraphQLError(message, { extensions: { ...extra, code: ErrorCode.FORBIDDEN, blame: 'caller' } });
+  const code = ErrorCode.FORBIDDEN;
+  return new GraphQLError(message, { extensions: { ...extra, code, blame: blameOfCode(code) } });
 }
 
 /** `BAD_USER_INPUT` naming the argument. */
@@ -45,6 +49,43 @@ export function badUserInput(message: string, argumentName?: string): GraphQLErr
   return new GraphQLError(message, {
     extensions: { code: ErrorCode.BAD_USER_INPUT, ...(argumentName ? { argumentName } : {}) },
   });
+}
+
+/** `BAD_USER_INPUT` for a number literal of the document at `node` that a double would change. */
+export function inexactNumber(message: string, node: ASTNode): GraphQLError {
+  return new GraphQLError(message, {
+    nodes: node,
+    extensions: { code: ErrorCode.BAD_USER_INPUT, reason: 'inexact_number' },
+  });
+}
+
+/** `NOT_FOUND`: the object the operation addresses does not exist. */
+export function notFound(message: string): GraphQLError {
+  return new GraphQLError(message, { extensions: { code: ErrorCode.NOT_FOUND } });
+}
+
+/**
+ * `TOO_MANY_REQUESTS` with `reason: pattern_guard_busy`: the pattern guard is checking as many new patterns
+ * as it may. The gateway's capacity, not the caller's pattern (blame `gateway`): worth a retry in a second.
+ */
+export function patternGuardBusy(message: string): GraphQLError {
+  const code = ErrorCode.TOO_MANY_REQUESTS;
+  const reason = 'pattern_guard_busy';
+  return new GraphQLError(message, {
+    extensions: { code, blame: blameOfCode(code, reason), reason, retryAfter: 1 },
+  });
+}
+
+/** `UPSTREAM_ERROR` for an answer of the upstream's `operation` that the gateway cannot use. */
+export function unusableUpstreamAnswer(message: string, operation: string): GraphQLError {
+  return new GraphQLError(message, {
+    extensions: { code: ErrorCode.UPSTREAM_ERROR, upstream: { operation } },
+  });
+}
+
+/** `BAD_REQUEST` (HTTP 400) for an operation the gateway does not run (a `subscription`). */
+export function badRequest(message: string): GraphQLError {
+  return new GraphQLError(message, { extensions: { code: ErrorCode.BAD_REQUEST, http: { status: 400 } } });
 }
 
 /**
@@ -65,5 +106,5 @@ export function limitError(
 
 /** The wire form of a limit error outside GraphQL execution (the body cap, answered before Apollo). */
 export function limitErrorBody(code: LimitCode, message: string, setting: string, max: number) {
-  return { errors: [{ message, extensions: { code, limit: setting, max, blame: 'caller' } }] };
+  return { errors: [{ message, extensions: { code, limit: setting, max, blame: blameOfCode(code) } }] };
 }

@@ -3,21 +3,23 @@
  * slow client), in the GraphQL-over-HTTP shape `{"errors":[{"message","extensions":{"code"}}]}`, so that a
  * GraphQL client shows them like any other error instead of failing to read Fastify's or Node's own shapes.
  */
-import { ErrorCode } from './error-codes.ts';
+import { blameOfCode } from './blame.ts';
 
 /** The wire form of one HTTP-level error. */
 export interface HttpErrorBody {
   errors: [{ message: string; extensions: { code: string } & Record<string, unknown> }];
 }
 
-/** The body of an HTTP-level error; `extensions` adds to the code (never replaces it). */
+/**
+ * The body of an HTTP-level error; `extensions` adds to the code (never replaces it). Its blame is the
+ * table's for the code and `extensions.reason` (`blame.ts`).
+ */
 export function httpErrorBody(
   code: string,
   message: string,
   extensions: Record<string, unknown> = {},
 ): HttpErrorBody {
-  // Every HTTP-level refusal is the caller's request, but for the gateway's own failure (500).
-  const blame = code === ErrorCode.INTERNAL_SERVER_ERROR ? 'gateway' : 'caller';
+  const blame = blameOfCode(code, extensions.reason);
   return { errors: [{ message, extensions: { blame, ...extensions, code } }] };
 }
 

@@ -1,76 +1,12 @@
 /**
- * The one error type the upstream layer throws, and the one model of blame: every failure is the caller's,
- * the upstream's refusal, the upstream's ill health, or the gateway's own bug ({@link blameOf}). The
- * breaker and the retry budget count only ill health; the GraphQL layer maps each kind to a public code in
- * exactly one place (`src/errors/graphql-errors.ts`); nothing else about a failure leaves the gateway.
+ * The one error type the upstream layer throws. Every failure is the caller's, the upstream's refusal, the
+ * upstream's ill health, or the gateway's own bug ({@link blameOf}, read from the one table in `blame.ts`).
+ * The breaker and the retry budget count only ill health; each kind becomes a public GraphQL error in
+ * exactly one place (`from-upstream-error.ts`); nothing else about a failure leaves the gateway.
  */
+import { UPSTREAM_KIND_CODE, blameOfCode, type Blame, type UpstreamErrorKind } from './blame.ts';
 
-/** What went wrong, from the gateway's point of view. {@link blameOf} says whose fault each kind is. */
-export type UpstreamErrorKind =
-  // ── the caller's ──────────────────────────────────────────────────────────────────────────────────────
-  /** Refused before sending: the upstream cannot take this input (empty id, URL too long, data too deep…). */
-  | 'invalid_input'
-  /** The upstream refused the input in a way that names the caller's mistake (pattern, object name…). */
-  | 'rejected_input'
-  /** The upstream says the session's user may not do this (an organization not open to them). */
-  | 'forbidden'
-  /** The upstream rejected the credentials or the token (bad login, `SAVE_ERR_401`, auth-like message). */
-  | 'unauthenticated'
-  /** The upstream said the addressed object does not exist (update of an unknown id). */
-  | 'not_found'
-  /** Not sent: the request already made `MAX_UPSTREAM_CALLS_PER_REQUEST` upstream calls. */
-  | 'call_budget'
-  /** Not sent: this session already holds its share of the bulkhead and its own queue is full. */
-  | 'session_overloaded'
-  /** Cut: this user's upstream answers held at once would pass its share of the answer budget. */
-  | 'answer_share'
-  // ── the upstream's refusal ────────────────────────────────────────────────────────────────────────────
-  /** The upstream answered a well-formed `status: error` (its `message` and `error_code` are kept). */
-  | 'service'
-  // ── the upstream's ill health ─────────────────────────────────────────────────────────────────────────
-  /** A deadline passed: connect, headers, body or the whole call. */
-  | 'timeout'
-  /** Refused, reset, 5xx. */
-  | 'unavailable'
-  /** The body could not be decoded: not JSONP/JSON, wrong callback, wrong shape, too large. */
-  | 'bad_response'
-  /** A write was sent but its answer is missing or unreadable: it may or may not have been applied. */
-  | 'outcome_unknown'
-  /** Not sent: the origin's circuit breaker is open after repeated failures (`resilience.ts`). */
-  | 'circuit_open'
-  /**
-   * Not sent: too many upstream calls already in flight and waiting (the bulkhead, `resilience.ts`); or
-   * cut: all answers held at once would pass the answer budget (`answer-budget.ts`).
-   */
-  | 'overloaded'
-  // ── the gateway's own ─────────────────────────────────────────────────────────────────────────────────
-  /** The upstream answered HTTP 4xx to a request the gateway built: the gateway should have refused it. */
-  | 'request_rejected'
-  /** The gateway failed before sending (a bug): never the upstream's fault. */
-  | 'internal';
-
-/** Whose fault a failure is. */
-export type Blame = 'caller' | 'upstream_refusal' | 'upstream_health' | 'gateway';
-
-const BLAME: Readonly<Record<UpstreamErrorKind, Blame>> = {
-  invalid_input: 'caller',
-  rejected_input: 'caller',
-  forbidden: 'caller',
-  unauthenticated: 'caller',
-  not_found: 'caller',
-  call_budget: 'caller',
-  session_overloaded: 'caller',
-  answer_share: 'caller',
-  service: 'upstream_refusal',
-  timeout: 'upstream_health',
-  unavailable: 'upstream_health',
-  bad_response: 'upstream_health',
-  outcome_unknown: 'upstream_health',
-  circuit_open: 'upstream_health',
-  overloaded: 'upstream_health',
-  request_rejected: 'gateway',
-  internal: 'gateway',
-};
+export type { Blame, UpstreamErrorKind } from './blame.ts';
 
 /** Options of {@link UpstreamError}. */
 export interface UpstreamErrorOptions {
@@ -117,7 +53,7 @@ export class UpstreamError extends Error {
 
   /** Whose fault this is. */
   get blame(): Blame {
-    return BLAME[this.kind];
+    return blameOf(this.kind);
   }
 
   /** Reads may be retried after these kinds; writes never are. */
@@ -131,9 +67,9 @@ export function isUpstreamError(value: unknown): value is UpstreamError {
   return value instanceof UpstreamError;
 }
 
-/** Whose fault `kind` is. */
+/** Whose fault `kind` is: the blame of the code it answers, the kind being its reason (`blame.ts`). */
 export function blameOf(kind: UpstreamErrorKind): Blame {
-  return BLAME[kind];
+  return blameOfCode(UPSTREAM_KIND_CODE[kind], kind);
 }
 
 /**

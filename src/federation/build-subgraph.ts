@@ -7,7 +7,6 @@
  * API's names that another subgraph commonly has (`name-prefix.ts`).
  */
 import { buildSubgraphSchema } from '@apollo/subgraph';
-import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/index.js';
 import { addResolversToSchema } from '@graphql-tools/schema';
 import { mergeResolvers } from '@graphql-tools/merge';
 import { Kind, parse, visit, type DirectiveNode, type DocumentNode, type GraphQLSchema } from 'graphql';
@@ -132,11 +131,19 @@ function upstreamIdOf(
   return target.id;
 }
 
+/**
+ * The resolvers `buildSubgraphSchema` takes beside the type definitions, read off its public signature: the
+ * package exports no name for them (only its internal `dist/` paths do).
+ */
+type SubgraphResolvers = NonNullable<
+  Extract<Parameters<typeof buildSubgraphSchema>[0], { typeDefs: unknown }>['resolvers']
+>;
+
 /** `__resolveReference` of every entity, through the object service (the request's loaders). */
 export function entityResolvers(
   specs: readonly ObjectTypeSpec[],
   options: SubgraphOptions = {},
-): GraphQLResolverMap<unknown> {
+): SubgraphResolvers {
   const byType = options.relayNode === true ? new Map(specs.map((spec) => [spec.typeName, spec])) : null;
   const resolve =
     (typeName: string, objectNameOf: (reference: EntityReference) => string | null) =>

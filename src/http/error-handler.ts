@@ -8,6 +8,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode } from '../errors/error-codes.ts';
+import { blameOfCode, httpStatusOf } from '../errors/blame.ts';
 import { limitErrorBody } from '../errors/graphql-errors.ts';
 import { GatewayBusyError, busyBlame, sendBusy } from './capacity/busy-answer.ts';
 import { JSON_CONTENT_TYPE, httpErrorBody } from '../errors/http-error.ts';
@@ -16,7 +17,7 @@ import { JSON_CONTENT_TYPE, httpErrorBody } from '../errors/http-error.ts';
 export interface ErrorHandlerOptions {
   /** `MAX_BODY_BYTES`, quoted in `BODY_TOO_LARGE`. */
   maxBodyBytes: number;
-  /** Called with every refusal's code (the request log's outcome, metrics) and, when it is not the caller's, blame. */
+  /** Called with every refusal's code (the request log's outcome, metrics) and its blame (`errors/blame.ts`). */
   onRefused?: (request: FastifyRequest, code: string, blame?: string) => void;
 }
 
@@ -27,49 +28,38 @@ export interface HttpAnswer {
   message: string;
 }
 
-const BAD_JSON: HttpAnswer = {
-  status: 400,
-  code: ErrorCode.BAD_REQUEST,
-  message: 'The request body is not valid JSON.',
-};
-const UNSUPPORTED_TYPE: HttpAnswer = {
-  status: 415,
-  code: ErrorCode.UNSUPPORTED_MEDIA_TYPE,
-  message: 'Unsupported content type: send the operation as application/json.',
-};
-const FORBIDDEN_KEY: HttpAnswer = {
-  status: 400,
-  code: ErrorCode.BAD_REQUEST,
-  message: 'The request body holds a forbidden key (`__proto__` or `constructor.prototype`).',
-};
-const NOT_FOUND: HttpAnswer = { status: 404, code: ErrorCode.NOT_FOUND, message: 'Not found.' };
-const TIMEOUT: HttpAnswer = {
-  status: 408,
-  code: ErrorCode.REQUEST_TIMEOUT,
-  message: 'The request took too long to arrive.',
-};
-const INTERNAL: HttpAnswer = {
-  status: 500,
-  code: ErrorCode.INTERNAL_SERVER_ERROR,
-  message: 'Internal server error.',
-};
+/** The answer with `code`, at the HTTP status the table gives it (`errors/blame.ts`). */
+function answerWith(code: ErrorCode, message: string): HttpAnswer {
+  return { status: httpStatusOf(code), code, message };
+}
+
+const BAD_JSON = answerWith(ErrorCode.BAD_REQUEST, 'The request body is not valid JSON.');
+const UNSUPPORTED_TYPE = answerWith(
+  ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+  'Unsupported content type: send the operation as application/json.',
+);
+const FORBIDDEN_KEY = answerWith(
+  ErrorCode.BAD_REQUEST,
+  'The request body holds a forbidden key (`__proto__` or `constructor.prototype`).',
+);
+const NOT_FOUND = answerWith(ErrorCode.NOT_FOUND, 'Not found.');
+const TIMEOUT = answerWith(ErrorCode.REQUEST_TIMEOUT, 'The request took too long to arrive.');
+const INTERNAL = answerWith(ErrorCode.INTERNAL_SERVER_ERROR, 'Internal server error.');
 
 /** Fastify's own errors, by their code. */
 const BY_FASTIFY_CODE: Readonly<Record<string, HttpAnswer>> = {
   FST_ERR_CTP_INVALID_JSON_BODY: BAD_JSON,
-  FST_ERR_CTP_EMPTY_JSON_BODY: {
-    status: 400,
-    code: ErrorCode.BAD_REQUEST,
-    message: 'The request body is empty; send a JSON object with a `query`.',
-  },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
-    status: 400,
-    code: ErrorCode.BAD_REQUEST,
-    message: 'The request body does not match its Content-Length.',
-  },
+  FST_ERR_CTP_EMPTY_JSON_BODY: answerWith(
+    ErrorCode.BAD_REQUEST,
+    'The request body is empty; send a JSON object with a `query`.',
+  ),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: answerWith(
+    ErrorCode.BAD_REQUEST,
+    'The request body does not match its Content-Length.',
+  ),
   FST_ERR_CTP_INVALID_MEDIA_TYPE: UNSUPPORTED_TYPE,
   FST_ERR_CTP_INVALID_TYPE: UNSUPPORTED_TYPE,
-  FST_ERR_BAD_URL: { status: 400, code: ErrorCode.BAD_REQUEST, message: 'The request URL is malformed.' },
+  FST_ERR_BAD_URL: answerWith(ErrorCode.BAD_REQUEST, 'The request URL is malformed.'),
 };
 
 /** Any other client error, by its status. */
@@ -115,9 +105,9 @@ export function registerErrorHandler(app: FastifyInstance, options: ErrorHandler
       return sendBusy(reply, error.reason);
     }
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      options.onRefused?.(request, ErrorCode.BODY_TOO_LARGE);
+      options.onRefused?.(request, ErrorCode.BODY_TOO_LARGE, blameOfCode(ErrorCode.BODY_TOO_LARGE));
       return reply
-        .code(413)
+        .code(httpStatusOf(ErrorCode.BODY_TOO_LARGE))
         .type(JSON_CONTENT_TYPE)
         .send(
           limitErrorBody(
@@ -130,7 +120,7 @@ export function registerErrorHandler(app: FastifyInstance, options: ErrorHandler
     }
     const answer = answerFor(error);
     if (answer.status >= 500) request.log.error({ err: error }, 'unhandled error');
-    options.onRefused?.(request, answer.code);
+    options.onRefused?.(request, answer.code, blameOfCode(answer.code));
     return sendAnswer(reply, answer);
   });
 
@@ -140,14 +130,16 @@ export function registerErrorHandler(app: FastifyInstance, options: ErrorHandler
     const allowed = methodsAt(app, path);
     // A route that answers this method found nothing (`reply.callNotFound()`): the path is wrong, not the method.
     if (allowed.length === 0 || allowed.includes(request.method)) {
-      options.onRefused?.(request, ErrorCode.NOT_FOUND);
+      options.onRefused?.(request, ErrorCode.NOT_FOUND, blameOfCode(ErrorCode.NOT_FOUND));
       return sendAnswer(reply, NOT_FOUND);
     }
-    options.onRefused?.(request, ErrorCode.METHOD_NOT_ALLOWED);
-    return sendAnswer(reply.header('allow', allowed.join(', ')), {
-      status: 405,
-      code: ErrorCode.METHOD_NOT_ALLOWED,
-      message: `The method ${request.method} is not allowed here (allowed: ${allowed.join(', ')}).`,
-    });
+    options.onRefused?.(request, ErrorCode.METHOD_NOT_ALLOWED, blameOfCode(ErrorCode.METHOD_NOT_ALLOWED));
+    return sendAnswer(
+      reply.header('allow', allowed.join(', ')),
+      answerWith(
+        ErrorCode.METHOD_NOT_ALLOWED,
+        `The method ${request.method} is not allowed here (allowed: ${allowed.join(', ')}).`,
+      ),
+    );
   });
 }

@@ -4,8 +4,8 @@
  * `INTERNAL_SERVER_ERROR`, blaming the gateway for the caller's request.
  */
 import type { ApolloServerPlugin, BaseContext, GraphQLRequestListener } from '@apollo/server';
-import { GraphQLError, OperationTypeNode } from 'graphql';
-import { ErrorCode } from '../errors/error-codes.ts';
+import { OperationTypeNode } from 'graphql';
+import { badRequest } from '../errors/graphql-errors.ts';
 
 /** The refusal's message. */
 export const SUBSCRIPTIONS_NOT_SUPPORTED =
@@ -21,11 +21,7 @@ export function refuseSubscriptions<TContext extends BaseContext>(): ApolloServe
   const listener: GraphQLRequestListener<TContext> = {
     didResolveOperation({ operation }) {
       if (operation?.operation !== OperationTypeNode.SUBSCRIPTION) return Promise.resolve();
-      return Promise.reject(
-        new GraphQLError(SUBSCRIPTIONS_NOT_SUPPORTED, {
-          extensions: { code: ErrorCode.BAD_REQUEST, http: { status: 400 } },
-        }),
-      );
+      return Promise.reject(badRequest(SUBSCRIPTIONS_NOT_SUPPORTED));
     },
   };
   return { requestDidStart: () => Promise.resolve(listener) };

@@ -7,9 +7,9 @@
  * `Int` and `ID` positions are left alone: graphql-js refuses an `Int` beyond 32 bits itself, and an `ID`
  * keeps an integer literal's digits as text.
  */
-import { GraphQLError, type ASTVisitor, type ValidationContext } from 'graphql';
+import type { ASTVisitor, ValidationContext } from 'graphql';
 import type { FloatValueNode, IntValueNode } from 'graphql';
-import { ErrorCode } from '../errors/error-codes.ts';
+import { inexactNumber } from '../errors/graphql-errors.ts';
 import { numberLoss, numberLossMessage } from './number-loss.ts';
 
 /** Scalars whose literals never become a double. */
@@ -39,12 +39,7 @@ export function exactNumbersRule(context: ValidationContext): ASTVisitor {
     if (name !== undefined && KEPT_EXACT.has(name)) return;
     const loss = numberLoss(node.value);
     if (loss === undefined) return;
-    context.reportError(
-      new GraphQLError(numberLossMessage('The document', node.value, loss), {
-        nodes: node,
-        extensions: { code: ErrorCode.BAD_USER_INPUT, reason: 'inexact_number' },
-      }),
-    );
+    context.reportError(inexactNumber(numberLossMessage('The document', node.value, loss), node));
   };
   return { IntValue: check, FloatValue: check };
 }

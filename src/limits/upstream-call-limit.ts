@@ -14,7 +14,6 @@ import {
   type TypeNode,
 } from 'graphql';
 import type { GatewayConfig } from '../config/gateway-config.ts';
-import type { Blame } from '../errors/upstream-error.ts';
 import { MAX_IDS_PER_BATCH } from '../upstream/batching/loaders.ts';
 import { ErrorCode } from '../errors/error-codes.ts';
 import { limitError } from '../errors/graphql-errors.ts';
@@ -28,8 +27,6 @@ export type UpstreamCallLimitSettings = Pick<
 >;
 
 const SETTING = 'MAX_UPSTREAM_CALLS_PER_REQUEST';
-/** The operation is the caller's to change, as with the run-time budget's refusal of the same code. */
-const BLAME: Blame = 'caller';
 
 function refusal(estimated: number, max: number) {
   const tooLarge = !Number.isFinite(estimated);
@@ -42,7 +39,7 @@ function refusal(estimated: number, max: number) {
       'page fields, and do not select metadata on every object of a large page.',
     SETTING,
     max,
-    { ...(tooLarge ? {} : { estimated }), blame: BLAME, http: { status: 400 } },
+    { ...(tooLarge ? {} : { estimated }), http: { status: 400 } },
   );
 }
 

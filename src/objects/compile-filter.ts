@@ -2,13 +2,11 @@
  * The resolvers' door to the filter compiler: the gateway's settings and pattern guard in, `BAD_USER_INPUT`
  * out for a filter it refuses. Used by the generic `filter` and the typed `where`.
  */
-import { GraphQLError } from 'graphql';
 import type { GatewayServices, GraphQLContext } from '../graphql/context.ts';
 import { compileCriteria, type FilterCondition } from '../filters/compile-criteria.ts';
 import { FilterError } from '../errors/filter-error.ts';
 import type { Criterion } from '../upstream/client/types.ts';
-import { ErrorCode } from '../errors/error-codes.ts';
-import { badUserInput } from '../errors/graphql-errors.ts';
+import { badUserInput, patternGuardBusy } from '../errors/graphql-errors.ts';
 
 /**
  * The upstream criteria of `conditions`, which came in the field argument `argumentName`. Throws
@@ -29,14 +27,7 @@ export async function compileFilter(
   } catch (error) {
     if (error instanceof FilterError && error.busy) {
       // The guard's own capacity, not the caller's pattern: blamed on the gateway, worth a retry.
-      throw new GraphQLError(error.message, {
-        extensions: {
-          code: ErrorCode.TOO_MANY_REQUESTS,
-          blame: 'gateway',
-          reason: 'pattern_guard_busy',
-          retryAfter: 1,
-        },
-      });
+      throw patternGuardBusy(error.message);
     }
     if (error instanceof FilterError) throw badUserInput(error.message, error.argumentName);
     throw error;

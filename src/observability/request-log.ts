@@ -21,6 +21,7 @@ import type { GatewayMetrics } from './metrics.ts';
 import { traceLogFields, type TraceContext } from './tracing/tracing.ts';
 import { redactUrl } from './redact.ts';
 import { newRequestScope, type RequestScope, type RequestScopes } from './request-scope.ts';
+import { LOG_LEVEL_OF_BLAME } from '../errors/blame.ts';
 
 /** `LOG_REQUESTS`: every request, or only those that failed or were slow. */
 export type LogRequests = 'all' | 'errors';
@@ -62,12 +63,8 @@ export function requestIdFor(request: IncomingMessage): string {
 /** The levels a request line is written at. */
 type LineLevel = 'error' | 'warn' | 'info' | 'debug';
 
-/** The level of a failure by its blame; the caller's own stay at the route's level. */
-const LEVEL_OF_BLAME: Readonly<Record<string, LineLevel>> = {
-  upstream_refusal: 'warn',
-  upstream_health: 'warn',
-  gateway: 'error',
-};
+/** The level of a failure by its blame (`errors/blame.ts`); the caller's own stay at the route's level. */
+const LEVEL_OF_BLAME: Readonly<Record<string, LineLevel | undefined>> = LOG_LEVEL_OF_BLAME;
 
 /**
  * The level of a request's line: the worst of its errors' blames (`gateway` → `error`, the upstream's →

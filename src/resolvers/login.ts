@@ -1,11 +1,9 @@
 /** `login`, `logout` and `me`: the upstream's two logins, sealed into the gateway's own session token. */
-import { GraphQLError } from 'graphql';
 import type { Resolvers } from '../generated/resolvers-types.ts';
 import { isUpstreamError } from '../errors/upstream-error.ts';
 import type { LoginOutcome } from '../auth/login-protection.ts';
 import { checkOrganizationCode } from '../auth/organization-code.ts';
-import { ErrorCode } from '../errors/error-codes.ts';
-import { unauthenticated } from '../errors/graphql-errors.ts';
+import { unauthenticated, unusableUpstreamAnswer } from '../errors/graphql-errors.ts';
 
 /** Who the upstream says logged in, and its token for them. */
 interface UpstreamIdentity {
@@ -55,9 +53,10 @@ export const loginResolvers: Resolvers = {
         },
       );
       if (identity.apiToken === undefined || identity.apiToken === '') {
-        throw new GraphQLError('The upstream form login returned no token, so no session can be opened.', {
-          extensions: { code: ErrorCode.UPSTREAM_ERROR, upstream: { operation: 'loginForm' } },
-        });
+        throw unusableUpstreamAnswer(
+          'The upstream form login returned no token, so no session can be opened.',
+          'loginForm',
+        );
       }
       const { token, claims } = await sessions.seal({
         username: identity.username,

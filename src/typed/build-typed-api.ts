@@ -13,12 +13,11 @@
  * (names: `derive-names.ts`). A mistake stops the start with an {@link ObjectSchemaError} naming the file,
  * the line and the fix.
  */
-import { isAbsolute, relative } from 'node:path';
 import { buildTypeDefs, SHARED_FILTER_TYPES } from './build-type-defs.ts';
 import { buildTypedResolvers, type ExecutableResolvers } from './build-typed-resolvers.ts';
 import { TYPED_DIRECTIVES_SDL } from './spec/directives.ts';
 import type { ObjectTypeSpec } from './spec/object-type-spec.ts';
-import { readObjectFiles } from './spec/read-object-files.ts';
+import { displayPath, readObjectFiles } from './spec/read-object-files.ts';
 import { ObjectSchemaError } from './spec/schema-problem.ts';
 import { collectTakenNames, validateObjectTypes } from './spec/validate-object-types.ts';
 
@@ -40,18 +39,13 @@ export interface TypedApi {
   resolvers: ExecutableResolvers;
 }
 
-function shownDir(dir: string): string {
-  const shown = relative(process.cwd(), dir);
-  return shown.startsWith('..') || isAbsolute(shown) ? dir : shown;
-}
-
 /** Reads, validates and generates the typed API; throws {@link ObjectSchemaError} listing every mistake. */
 export function buildTypedApi(options: TypedApiOptions): TypedApi {
   const { files, problems } = readObjectFiles(options.dir);
   const specs = validateObjectTypes(
     files,
     {
-      dir: shownDir(options.dir),
+      dir: displayPath(options.dir),
       taken: collectTakenNames(options.baseTypeDefs),
       sharedTypeNames: SHARED_FILTER_TYPES,
     },

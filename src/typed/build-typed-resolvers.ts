@@ -2,10 +2,9 @@
  * The resolvers of the typed API, built from the specs at start-up. They only translate: arguments to the
  * same object service the generic API uses (`src/objects/`), records to checked values.
  */
-import { GraphQLError, type GraphQLFieldResolver } from 'graphql';
+import type { GraphQLFieldResolver } from 'graphql';
 import type { IExecutableSchemaDefinition } from '@graphql-tools/schema';
 import type { GraphQLContext } from '../graphql/context.ts';
-import { ErrorCode } from '../errors/error-codes.ts';
 import type { DataObjectConnectionModel, DataObjectModel, SavePayloadModel } from '../objects/mappers.ts';
 import { filterServicesOf } from '../objects/compile-filter.ts';
 import { getPath } from '../objects/object-path.ts';
@@ -16,6 +15,7 @@ import { readBack, saveObject, updateObject } from '../objects/write-object.ts';
 import type { UpstreamRecord } from '../upstream/client/types.ts';
 import { isJsonObject } from '../upstream/client/response-schemas.ts';
 import { badUpstreamValue } from '../errors/bad-upstream-value.ts';
+import { notFound } from '../errors/graphql-errors.ts';
 import { hasDerivedMetadata, METADATA_FIELD } from './build-type-defs.ts';
 import { withIndefiniteArticle } from './spec/indefinite-article.ts';
 import { checkValue, describeValue } from './check-value.ts';
@@ -104,9 +104,7 @@ function rootResolvers(spec: ObjectTypeSpec): {
     if (patchNeedsCurrent(patch, spec)) {
       current = await readObject(auth, objectName, id);
       if (current === null) {
-        throw new GraphQLError(`No ${typeName} with id "${id}".`, {
-          extensions: { code: ErrorCode.NOT_FOUND },
-        });
+        throw notFound(`No ${typeName} with id "${id}".`);
       }
     }
     return updateObject(auth, objectName, id, patchToFields(patch, spec, current));

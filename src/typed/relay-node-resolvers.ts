@@ -89,7 +89,7 @@ function refuseFanOut(targets: readonly NodeTarget[], config: GatewayConfig): vo
     `These ids would make ${String(calls)} upstream calls (one per object type); at most ${String(max)} are allowed per request.`,
     'MAX_UPSTREAM_CALLS_PER_REQUEST',
     max,
-    { estimated: calls, blame: 'caller' },
+    { estimated: calls },
   );
 }
 

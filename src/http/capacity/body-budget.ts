@@ -25,7 +25,7 @@
  */
 import { Transform, type TransformCallback } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { GatewayBusyError, sendBusy } from './busy-answer.ts';
+import { GatewayBusyError, busyBlame, sendBusy } from './busy-answer.ts';
 import { clientNetwork } from './client-network.ts';
 
 /** Options of {@link registerBodyBudget}. */
@@ -102,7 +102,7 @@ export function registerBodyBudget(app: FastifyInstance, options: BodyBudgetOpti
     const address = clientNetwork(request.ip);
     const fromAddress = perAddress.get(address) ?? 0;
     if (fromAddress + bytes > options.maxInflightBodyBytesPerAddress) {
-      options.onRefused?.(request, 'GATEWAY_BUSY', 'caller');
+      options.onRefused?.(request, 'GATEWAY_BUSY', busyBlame('body_bytes_per_address'));
       void sendBusy(reply, 'body_bytes_per_address');
       return;
     }

@@ -5,6 +5,7 @@
  */
 import type { FastifyReply } from 'fastify';
 import { ErrorCode } from '../../errors/error-codes.ts';
+import { blameOfCode, type Blame } from '../../errors/blame.ts';
 import {
   JSON_CONTENT_TYPE,
   NO_STORE_HEADERS,
@@ -32,9 +33,9 @@ const MESSAGE: Readonly<Record<BusyReason, string>> = {
     'Your address is sending as many request bytes at once as one client may; retry later.',
 };
 
-/** Whose a busy answer is: a per-address share is the caller's to respect, the total is the gateway's. */
-export function busyBlame(reason: BusyReason): 'caller' | 'gateway' {
-  return reason.endsWith('_per_address') ? 'caller' : 'gateway';
+/** Whose a busy answer is (`blame.ts`): a per-address share is the caller's to respect, the total the gateway's. */
+export function busyBlame(reason: BusyReason): Blame {
+  return blameOfCode(ErrorCode.GATEWAY_BUSY, reason);
 }
 
 /** The error body of a busy answer. */
@@ -42,7 +43,6 @@ export function busyBody(reason: BusyReason): HttpErrorBody {
   return httpErrorBody(ErrorCode.GATEWAY_BUSY, MESSAGE[reason], {
     reason,
     limit: SETTING[reason],
-    blame: busyBlame(reason),
     retryAfter: 1,
   });
 }

@@ -17,7 +17,8 @@ export interface ReadObjectFilesResult {
   problems: SchemaProblem[];
 }
 
-function displayPath(path: string): string {
+/** `path` as messages show it: relative to the working directory when inside it, else as given. */
+export function displayPath(path: string): string {
   const shown = relative(process.cwd(), path);
   return shown.startsWith('..') || isAbsolute(shown) ? path : shown;
 }
