@@ -36,7 +36,6 @@ import {
   RateLimiterRes,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
-import { SETTING_DEFAULTS } from '../config/defaults.ts';
 import { clientNetwork } from '../http/capacity/client-network.ts';
 import { createCounterLedger } from './counter-ledger.ts';
 import { slotOf } from './overflow-slot.ts';
@@ -44,7 +43,7 @@ import { slotOf } from './overflow-slot.ts';
 /** Which counter blocked. */
 export type LoginLimit = 'device' | 'user_ip' | 'user' | 'ip' | 'overflow' | 'overflow_ip';
 
-/** Options of {@link createLoginLimiter}; each names its setting (defaults: `SETTING_DEFAULTS`). */
+/** Options of {@link createLoginLimiter}; each names its setting. */
 export interface LoginLimiterOptions {
   /** `LOGIN_MAX_CONSECUTIVE_FAILURES`: failures in a row per account + IP, or per known device. */
   maxConsecutiveFailures: number;
@@ -54,8 +53,8 @@ export interface LoginLimiterOptions {
   maxFailuresPerUser: number;
   /** `LOGIN_MAX_FAILURES_PER_IP`: distinct accounts failing from one IP in a day. */
   maxFailuresPerIp: number;
-  /** `LOGIN_MAX_TRACKED_COUNTERS`: counters this process makes, all kinds together. Default in `SETTING_DEFAULTS`. */
-  maxTrackedCounters?: number | undefined;
+  /** `LOGIN_MAX_TRACKED_COUNTERS`: counters this process makes, all kinds together. */
+  maxTrackedCounters: number;
   /** Shared store (`REDIS_URL`); counters stay in this process without it. */
   redis?: Redis | undefined;
   /** Prefix of the store's keys. Default `login`. */
@@ -159,7 +158,7 @@ export function createLoginLimiter(options: LoginLimiterOptions): LoginLimiter {
   ];
   const overflowOnly = new Set<LoginLimit>(['overflow', 'overflow_ip']);
   const ledger = createCounterLedger();
-  const maxTracked = options.maxTrackedCounters ?? SETTING_DEFAULTS.LOGIN_MAX_TRACKED_COUNTERS;
+  const maxTracked = options.maxTrackedCounters;
   // Which accounts already failed from an IP today: the `ip` counter counts each account once.
   const seenOnIp = make('ip_seen', 1, DAY_SECONDS);
 

@@ -4,7 +4,7 @@
  * code would widen reads beyond `ORGANIZATION_CODE`), and, when the operator lists them, codes outside
  * `ALLOWED_ORGANIZATION_CODES`. Membership itself is the upstream's to check, on the first read.
  */
-import { ORGANIZATION_CODE_PATTERN } from '../config/env-schema.ts';
+import { ORGANIZATION_CODE_PATTERN } from '../config/parsers.ts';
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import { badUserInput, forbidden } from '../errors/graphql-errors.ts';
 

@@ -10,7 +10,6 @@
  */
 import type { Redis } from 'ioredis';
 import { createRevocationLedger, type LedgerSession } from './revocation-ledger.ts';
-import { SETTING_DEFAULTS } from '../config/defaults.ts';
 
 /** Why a genuine, unexpired session is dead. */
 export type DeadSessionReason = 'revoked' | 'rejected_by_upstream';
@@ -23,11 +22,11 @@ export interface SessionRevocationsOptions {
   keyPrefix?: string;
   /**
    * Dead sessions one user may have listed in this process before they are folded into "every session of
-   * this user issued before its newest logout". Default `SETTING_DEFAULTS.SESSION_REVOCATIONS_PER_USER`.
+   * this user issued before its newest logout" (`SESSION_REVOCATIONS_PER_USER`).
    */
-  maxEntriesPerUser?: number;
-  /** Entries all users together may hold here. Default `SETTING_DEFAULTS.SESSION_REVOCATIONS_MAX`. */
-  maxLocalEntries?: number;
+  maxEntriesPerUser: number;
+  /** Entries all users together may hold here (`SESSION_REVOCATIONS_MAX`). */
+  maxLocalEntries: number;
   /** Clock, for tests. */
   now?: () => number;
   /** Told when Redis fails (the local list still answers). */
@@ -47,12 +46,12 @@ export interface SessionRevocations {
 const REASONS: ReadonlySet<string> = new Set<DeadSessionReason>(['revoked', 'rejected_by_upstream']);
 
 /** Creates the list. */
-export function createSessionRevocations(options: SessionRevocationsOptions = {}): SessionRevocations {
+export function createSessionRevocations(options: SessionRevocationsOptions): SessionRevocations {
   const prefix = options.keyPrefix ?? 'session_dead';
   const now = options.now ?? Date.now;
   const local = createRevocationLedger<DeadSessionReason>({
-    maxPerUser: options.maxEntriesPerUser ?? SETTING_DEFAULTS.SESSION_REVOCATIONS_PER_USER,
-    maxEntries: options.maxLocalEntries ?? SETTING_DEFAULTS.SESSION_REVOCATIONS_MAX,
+    maxPerUser: options.maxEntriesPerUser,
+    maxEntries: options.maxLocalEntries,
     cutOffReason: 'revoked',
     now,
   });

@@ -6,7 +6,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { EncryptJWT, errors, jwtDecrypt } from 'jose';
 import { z } from 'zod';
-import { SETTING_DEFAULTS } from '../config/defaults.ts';
 
 /** What a session carries. `apiToken` is the upstream's token: a secret, never logged or returned. */
 export interface SessionClaims {
@@ -37,8 +36,8 @@ export interface SessionSealerOptions {
   secret: string | undefined;
   /** `SESSION_SECRET_PREVIOUS`: the secret being rotated out; its tokens still open, none is sealed with it. */
   previousSecret?: string | undefined;
-  /** Lifetime of new sessions. Default `SETTING_DEFAULTS.SESSION_TTL_SECONDS`. */
-  ttlSeconds?: number;
+  /** `SESSION_TTL_SECONDS`: lifetime of new sessions. */
+  ttlSeconds: number;
   /** Opened sessions kept to skip the decrypt on repeat requests. Default `10_000`. */
   cacheSize?: number;
   /** Clock, for tests. */
@@ -85,7 +84,7 @@ export function deriveSessionKey(secret: string): Uint8Array {
 export function createSessionSealer(options: SessionSealerOptions): SessionSealer {
   const key = options.secret === undefined ? randomBytes(32) : deriveSessionKey(options.secret);
   const keys = options.previousSecret === undefined ? [key] : [key, deriveSessionKey(options.previousSecret)];
-  const ttlSeconds = options.ttlSeconds ?? SETTING_DEFAULTS.SESSION_TTL_SECONDS;
+  const { ttlSeconds } = options;
   const cacheSize = options.cacheSize ?? 10_000;
   const now = options.now ?? Date.now;
   // Decrypting a JWE costs more than the rest of a small request; opened sessions are cached by token. Only

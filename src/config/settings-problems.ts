@@ -1,14 +1,14 @@
 /**
- * The problems of the settings that need only their presence to be found: which settings production
- * requires, and the upstream addresses' all-or-none rule. Each problem is one line naming one setting, so a
- * start lists them all at once instead of one failed start per missing setting (issue 20).
+ * The problems of the settings that no single setting's schema can see: which settings production
+ * requires, the upstream addresses' all-or-none rule (`presenceProblems`), and the rules between settings
+ * (`crossProblems`). Each problem is one line naming one setting, so a start lists them all at once instead
+ * of one failed start per missing setting (issue 20).
  */
+import { UPSTREAM_MAX_RESPONSE_BYTES, UPSTREAM_SMALL_ANSWER_BYTES } from './defaults.ts';
+import type { GatewayConfig } from './gateway-config.ts';
 
 /** The four upstream addresses: all of them, or none for the embedded emulator. */
 export const UPSTREAM_KEYS = ['API_URL', 'BASE_URL', 'STUDIO_URL', 'SERVER_URL'] as const;
-
-/** The values `NODE_ENV` may take; unset means development. */
-export const NODE_ENVS = ['production', 'development', 'test'] as const;
 
 /** One line of a refused start. */
 export function settingProblem(key: string, message: string): string {
@@ -76,6 +76,62 @@ export function presenceProblems(env: Readonly<Record<string, string>>): string[
   }
   if (production && env.SESSION_SECRET === undefined) {
     problems.push(settingProblem('SESSION_SECRET', 'required in production (at least 32 characters)'));
+  }
+  return problems;
+}
+
+/** The problems between settings of `config` (each valid alone), one line each. */
+export function crossProblems(config: GatewayConfig): string[] {
+  const problems: string[] = [];
+  const problem = (key: string, message: string): void => void problems.push(settingProblem(key, message));
+  const { connectionLimits: connections, http } = config;
+  if (config.defaultPageSize > config.maxPageSize)
+    problem('DEFAULT_PAGE_SIZE', 'must not exceed MAX_PAGE_SIZE');
+  if (config.requestTimeoutMillis <= config.upstreamCallTimeoutMillis) {
+    // Otherwise a slow upstream answer would be cut by the request's deadline instead of its own.
+    problem('REQUEST_TIMEOUT_MS', 'must exceed UPSTREAM_CALL_TIMEOUT_MS');
+  }
+  if (http.headersTimeoutMillis > http.requestTimeoutMillis) {
+    // Node refuses to start a server whose headers may take longer than the whole request.
+    problem('HTTP_HEADERS_TIMEOUT_MS', 'must not exceed HTTP_REQUEST_TIMEOUT_MS');
+  }
+  if (http.connectionTimeoutMillis <= config.requestTimeoutMillis) {
+    // A request's execution sends nothing on its socket: a shorter idle limit would cut slow answers.
+    problem('HTTP_CONNECTION_TIMEOUT_MS', 'must exceed REQUEST_TIMEOUT_MS');
+  }
+  if (connections.maxConnectionsPerAddress > connections.maxConnections) {
+    problem('MAX_CONNECTIONS_PER_ADDRESS', 'must not exceed MAX_CONNECTIONS');
+  }
+  if (connections.maxInflightBodyBytesPerAddress > connections.maxInflightBodyBytes) {
+    problem('MAX_INFLIGHT_BODY_BYTES_PER_ADDRESS', 'must not exceed MAX_INFLIGHT_BODY_BYTES');
+  }
+  if (connections.maxInflightBodyBytesPerAddress < config.maxBodyBytes) {
+    // Otherwise a body under MAX_BODY_BYTES could never be received.
+    problem('MAX_INFLIGHT_BODY_BYTES_PER_ADDRESS', 'must be at least MAX_BODY_BYTES');
+  }
+  const largest = UPSTREAM_MAX_RESPONSE_BYTES + UPSTREAM_SMALL_ANSWER_BYTES;
+  if (config.resilience.maxInflightAnswerBytesPerUser < largest) {
+    // An announced length is taken whole: a largest answer must fit beside another small one of that user.
+    problem(
+      'UPSTREAM_MAX_INFLIGHT_ANSWER_BYTES_PER_USER',
+      `must be at least ${largest} (the largest answer, 8 MiB, and one small answer, 64 KiB)`,
+    );
+  }
+  const trusted = config.trustedDocuments;
+  if (trusted.only && trusted.files.length === 0) {
+    // Otherwise every request would be refused: say so at start, not on the first request.
+    problem('TRUSTED_DOCUMENTS_ONLY', 'needs TRUSTED_DOCUMENTS (the manifest files)');
+  }
+  if (config.federation && trusted.only) {
+    // The router sends generated texts (`_entities`, `_service`, query plans) that no manifest can hold:
+    // this subgraph would start and then refuse every router query. Refuse the start instead.
+    problem(
+      'TRUSTED_DOCUMENTS_ONLY',
+      'cannot be combined with FEDERATION=true (the router sends query plans no manifest holds); enforce trusted documents at the router (Apollo Router persisted_queries safelist, Hive Gateway persistedDocuments) and unset TRUSTED_DOCUMENTS_ONLY here',
+    );
+  }
+  if (config.federationNamePrefix !== undefined && !config.federation) {
+    problem('FEDERATION_NAME_PREFIX', 'only with FEDERATION=true');
   }
   return problems;
 }

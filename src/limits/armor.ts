@@ -17,7 +17,7 @@ import { ErrorCode, type LimitCode } from '../errors/error-codes.ts';
 import { limitError } from '../errors/graphql-errors.ts';
 import { singleLoginRule } from './single-login-rule.ts';
 
-/** The limits; each names its setting (defaults: `SETTING_DEFAULTS`, `src/config/defaults.ts`). */
+/** The limits; each names its setting (their defaults: `src/config/server-settings.ts`). */
 export interface QueryLimitsOptions {
   /** `MAX_DEPTH`: deepest field nesting. */
   maxDepth: number;

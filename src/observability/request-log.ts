@@ -37,8 +37,8 @@ export interface RequestLogOptions {
   requestTimeoutMillis: number;
   /** The GraphQL route (`/graphql`). */
   graphqlPath: string;
-  /** `LOG_REQUESTS`. Default `all`. */
-  logRequests?: LogRequests | undefined;
+  /** `LOG_REQUESTS`: every request, or only failed and slow ones. */
+  logRequests: LogRequests;
   /** With `logRequests: 'errors'`, requests at least this slow are logged too. Default {@link SLOW_REQUEST_MILLIS}. */
   slowRequestMillis?: number | undefined;
   /** When tracing is on: the ids of the request's server span, for its log line. */
@@ -102,7 +102,7 @@ export function registerRequestLog(
   options: RequestLogOptions,
 ): (request: FastifyRequest) => RequestScope | undefined {
   const { scopes, metrics, graphqlPath, requestTimeoutMillis, currentTraceContext } = options;
-  const logAll = (options.logRequests ?? 'all') === 'all';
+  const logAll = options.logRequests === 'all';
   const slowMillis = options.slowRequestMillis ?? SLOW_REQUEST_MILLIS;
   // A decorated property (not a WeakMap): every request object keeps one shape, and no ephemeron for the GC.
   app.decorateRequest('requestScope', null);

@@ -1,16 +1,21 @@
 /**
- * The README's settings table against the code: it lists exactly the settings the schema reads, and every
- * fixed default as `SETTING_DEFAULTS` holds it, so neither can drift from the other.
+ * The README's settings table against the settings' one description (`src/config/env-schema.ts`): it lists
+ * exactly the settings the schema reads, every fixed default as the schema gives it (`SETTING_DEFAULTS` is
+ * read from the schema), and the derived defaults as `loadConfig` derives them; every setting has its doc
+ * line in the schema. So neither can drift from the other.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SETTING_DEFAULTS, type DefaultedSetting } from '../../src/config/defaults.ts';
 import { envSchema } from '../../src/config/env-schema.ts';
+import { loadConfig } from '../../src/config/load-config.ts';
 
 /** One row of the table: its settings, and the default cell cut into one part per setting when it can be. */
 interface SettingsRow {
   names: string[];
   defaults: string[];
+  /** The default cell whole. */
+  cell: string;
 }
 
 /** The rows of the table under "## Settings". */
@@ -27,6 +32,7 @@ function settingsTable(): SettingsRow[] {
       return {
         names: [...names.matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((match) => match[1] ?? ''),
         defaults: defaults.trim().split(/, | \/ /),
+        cell: defaults.trim(),
       };
     });
 }
@@ -50,13 +56,49 @@ describe("README's settings table", () => {
     expect([...listed].sort()).toEqual(Object.keys(envSchema.shape).sort());
   });
 
-  it.each(Object.keys(SETTING_DEFAULTS))('should give the default of %s', (name) => {
+  /** The default cell of one setting. */
+  function cellOf(name: string): string {
     const row = rows.find((candidate) => candidate.names.includes(name));
     expect(row, `${name} is not in the table`).toBeDefined();
-    if (row === undefined || !isDefaulted(name)) return;
     // One default per setting of the row, in the same order.
-    expect(row.defaults).toHaveLength(row.names.length);
-    const cell = row.defaults[row.names.indexOf(name)] ?? '';
-    expect(cell.startsWith(written(SETTING_DEFAULTS[name])), `${name}: "${cell}"`).toBe(true);
+    expect(row?.defaults).toHaveLength(row?.names.length ?? 0);
+    return row?.defaults[row.names.indexOf(name)] ?? '';
+  }
+
+  it.each(Object.keys(SETTING_DEFAULTS))('should give the default of %s', (name) => {
+    const cell = cellOf(name);
+    if (!isDefaulted(name)) return;
+    const value: unknown = SETTING_DEFAULTS[name];
+    if (Array.isArray(value) && value.length === 0) {
+      // An empty list is written in words ("none", "any well-formed code"), never as a value.
+      expect(cell.startsWith('`'), `${name}: "${cell}"`).toBe(false);
+    } else {
+      expect(cell.startsWith(written(value)), `${name}: "${cell}"`).toBe(true);
+    }
   });
+
+  it('should give the derived defaults as loading derives them', () => {
+    const development = loadConfig({});
+    const production = loadConfig({
+      NODE_ENV: 'production',
+      UPSTREAM: 'emulator',
+      SESSION_SECRET: 's'.repeat(32),
+    });
+    const share = String(development.resilience.maxConcurrentCallsPerSession);
+    const wholeCell = (name: string): string | undefined =>
+      rows.find((row) => row.names.includes(name))?.cell;
+    expect(cellOf('UPSTREAM_MAX_CONCURRENT_PER_SESSION')).toBe(
+      `a quarter of \`UPSTREAM_MAX_CONCURRENT\` (\`${share}\`)`,
+    );
+    expect(wholeCell('LOG_REQUESTS')).toBe(
+      `${written(production.logRequests)} in production, else ${written(development.logRequests)}`,
+    );
+  });
+
+  it.each(Object.entries(envSchema.shape))(
+    'should describe %s in one doc line in the schema',
+    (_, schema) => {
+      expect(schema.description ?? '').toMatch(/^\S.*\.$/);
+    },
+  );
 });

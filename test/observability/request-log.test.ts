@@ -27,7 +27,7 @@ interface LogLine {
 
 /** A bare app with the request log, a GraphQL-like route and a probe; answers the app and its log lines. */
 async function createApp(
-  logRequests: LogRequests | undefined,
+  logRequests: LogRequests,
   slowRequestMillis?: number,
   levelFormat?: 'number' | 'label',
 ) {

@@ -1,7 +1,9 @@
 /** The settings: defaults as documented, the upstream target, and one clear line naming a bad setting. */
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/config-error.ts';
+import { DERIVATION_INPUTS, SETTINGS } from '../../src/config/env-schema.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
+import { settingsOf } from '../../src/config/setting.ts';
 import { upstreamUrlsAt, upstreamUrlsOf, withEmulatorAt } from '../../src/config/upstream-urls.ts';
 
 const upstream = {
@@ -125,10 +127,43 @@ describe('loadConfig', () => {
   });
 });
 
+describe('the settings described once', () => {
+  it('should read each variable once, into the field its description names', () => {
+    const variables = [...settingsOf(SETTINGS), ...settingsOf(DERIVATION_INPUTS)].map((s) => s.env);
+    expect(new Set(variables).size).toBe(variables.length);
+    const config = loadConfig({
+      MAX_DEPTH: '7',
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: '1000',
+      LOGIN_BLOCK_SECONDS: '5',
+      UPSTREAM_MAX_QUEUED: '3',
+      TRUSTED_DOCUMENTS: 'a.json, ,b.json',
+      UPSTREAM_PAGE_START: 'offset',
+      SESSION_TTL_SECONDS: '120',
+    });
+    expect(config).toMatchObject({
+      queryLimits: { maxDepth: 7, maxAliases: 15 },
+      http: { keepAliveTimeoutMillis: 1000 },
+      login: { blockSeconds: 5 },
+      resilience: { maxQueuedCalls: 3, maxConcurrentCalls: 64 },
+      trustedDocuments: { files: ['a.json', 'b.json'], only: false },
+      pageStartMode: 'offset',
+      sessionTtlSeconds: 120,
+    });
+  });
+
+  it('should give a session a quarter of the bulkhead unless its share is set, at least one call', () => {
+    const share = (env: Record<string, string>) => loadConfig(env).resilience.maxConcurrentCallsPerSession;
+    expect(share({})).toBe(16);
+    expect(share({ UPSTREAM_MAX_CONCURRENT: '10' })).toBe(2);
+    expect(share({ UPSTREAM_MAX_CONCURRENT: '3' })).toBe(1);
+    expect(share({ UPSTREAM_MAX_CONCURRENT: '10', UPSTREAM_MAX_CONCURRENT_PER_SESSION: '7' })).toBe(7);
+  });
+});
+
 describe('hardening settings', () => {
   it('should default to the documented limits, login protection, resilience and shutdown values', () => {
     const config = loadConfig({});
-    expect(config.queryLimits).toEqual({
+    expect(config.queryLimits).toMatchObject({
       maxDepth: 6,
       maxAliases: 15,
       maxDirectives: 50,
@@ -136,12 +171,12 @@ describe('hardening settings', () => {
       maxCost: 5000,
     });
     expect(config.maxBodyBytes).toBe(100_000);
-    expect(config.documentLimits).toEqual({
+    expect(config.documentLimits).toMatchObject({
       maxBytes: 32_768,
       maxCommentBytes: 4_096,
       cacheBytes: 16_777_216,
     });
-    expect(config.connectionLimits).toEqual({
+    expect(config.connectionLimits).toMatchObject({
       maxConnections: 1_024,
       maxConnectionsPerAddress: 64,
       maxInflightBodyBytes: 33_554_432,
@@ -149,7 +184,7 @@ describe('hardening settings', () => {
     });
     expect(config.trustedProxies).toEqual([]);
     expect(config.redisUrl).toBeUndefined();
-    expect(config.login).toEqual({
+    expect(config.login).toMatchObject({
       maxConsecutiveFailures: 10,
       blockSeconds: 3600,
       maxFailuresPerUser: 100,
@@ -158,7 +193,7 @@ describe('hardening settings', () => {
       minFailureMillis: 400,
       deviceTtlSeconds: 7_776_000,
     });
-    expect(config.resilience).toEqual({
+    expect(config.resilience).toMatchObject({
       readRetries: 2,
       retryBudgetPercent: 20,
       breakerFailurePercent: 50,
@@ -173,7 +208,7 @@ describe('hardening settings', () => {
       maxInflightAnswerBytes: 32 * 1024 * 1024,
       maxInflightAnswerBytesPerUser: 16 * 1024 * 1024,
     });
-    expect(config.upstreamRequestLimits).toEqual({
+    expect(config.upstreamRequestLimits).toMatchObject({
       maxIdLength: 256,
       maxUrlBytes: 8192,
       maxDataDepth: 32,
@@ -182,9 +217,9 @@ describe('hardening settings', () => {
     expect(config.maxUpstreamCallsPerRequest).toBe(50);
     expect(config.maxPatternLength).toBe(512);
     expect(config.readinessRequiresUpstream).toBe(false);
-    expect(config.shutdown).toEqual({ delayMillis: 0, graceMillis: 10_000 });
+    expect(config.shutdown).toMatchObject({ delayMillis: 0, graceMillis: 10_000 });
     expect(config.requestTimeoutMillis).toBeGreaterThan(config.upstreamCallTimeoutMillis);
-    expect(config.http).toEqual({
+    expect(config.http).toMatchObject({
       requestTimeoutMillis: 10_000,
       headersTimeoutMillis: 5_000,
       keepAliveTimeoutMillis: 72_000,

@@ -20,6 +20,7 @@ function protection(maxConsecutiveFailures = 2) {
       blockSeconds: 60,
       maxFailuresPerUser: 100,
       maxFailuresPerIp: 100,
+      maxTrackedCounters: 50_000,
     }),
     links: createAccountLinks({ ttlSeconds: 60 }),
     devices: createDeviceTokens({ secret: 's'.repeat(32), ttlSeconds: 60 }),

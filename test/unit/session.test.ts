@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { EncryptJWT } from 'jose';
 import { createSessionSealer, deriveSessionKey } from '../../src/auth/session.ts';
+import { SETTING_DEFAULTS } from '../../src/config/defaults.ts';
+
+const TTL_SECONDS = SETTING_DEFAULTS.SESSION_TTL_SECONDS;
 
 const claims = {
   username: 'demo',
@@ -12,7 +15,7 @@ const claims = {
 
 describe('session tokens', () => {
   it('should open what it sealed, and hide the upstream token', async () => {
-    const sealer = createSessionSealer({ secret: 'k'.repeat(32) });
+    const sealer = createSessionSealer({ secret: 'k'.repeat(32), ttlSeconds: TTL_SECONDS });
     const { token } = await sealer.seal(claims);
     expect(token).not.toContain('upstream-secret-token');
     expect(Buffer.from(token.split('.').join(''), 'base64url').toString('latin1')).not.toContain(
@@ -22,12 +25,16 @@ describe('session tokens', () => {
   });
 
   it('should refuse a token sealed with another key', async () => {
-    const { token } = await createSessionSealer({ secret: 'a'.repeat(32) }).seal(claims);
-    expect(await createSessionSealer({ secret: 'b'.repeat(32) }).open(token)).toBeNull();
+    const { token } = await createSessionSealer({ secret: 'a'.repeat(32), ttlSeconds: TTL_SECONDS }).seal(
+      claims,
+    );
+    expect(
+      await createSessionSealer({ secret: 'b'.repeat(32), ttlSeconds: TTL_SECONDS }).open(token),
+    ).toBeNull();
   });
 
   it('should refuse a tampered token', async () => {
-    const sealer = createSessionSealer({ secret: 'k'.repeat(32) });
+    const sealer = createSessionSealer({ secret: 'k'.repeat(32), ttlSeconds: TTL_SECONDS });
     const { token } = await sealer.seal(claims);
     const parts = token.split('.');
     const cipher = parts[3]!;
@@ -47,8 +54,12 @@ describe('session tokens', () => {
   });
 
   it('should survive a restart with the same secret', async () => {
-    const { token } = await createSessionSealer({ secret: 'k'.repeat(32) }).seal(claims);
-    expect(await createSessionSealer({ secret: 'k'.repeat(32) }).open(token)).toMatchObject(claims);
+    const { token } = await createSessionSealer({ secret: 'k'.repeat(32), ttlSeconds: TTL_SECONDS }).seal(
+      claims,
+    );
+    expect(
+      await createSessionSealer({ secret: 'k'.repeat(32), ttlSeconds: TTL_SECONDS }).open(token),
+    ).toMatchObject(claims);
   });
 
   it('should give every token its own jti and iat, and tell an expired token from an invalid one', async () => {
@@ -64,7 +75,7 @@ describe('session tokens', () => {
   });
 
   it('should refuse tokens under algorithms it does not issue, or compressed, even with its own key', async () => {
-    const sealer = createSessionSealer({ secret: 'k'.repeat(32) });
+    const sealer = createSessionSealer({ secret: 'k'.repeat(32), ttlSeconds: TTL_SECONDS });
     const key = deriveSessionKey('k'.repeat(32));
     const payload = { u: 'demo', i: null, a: 'demo', o: 'acme', t: 'x' };
     for (const header of [
@@ -90,11 +101,22 @@ describe('session tokens', () => {
   });
 
   it('should open tokens of the previous secret during a rotation, and seal with the current one', async () => {
-    const { token: old } = await createSessionSealer({ secret: 'a'.repeat(32) }).seal(claims);
-    const rotating = createSessionSealer({ secret: 'b'.repeat(32), previousSecret: 'a'.repeat(32) });
+    const { token: old } = await createSessionSealer({
+      secret: 'a'.repeat(32),
+      ttlSeconds: TTL_SECONDS,
+    }).seal(claims);
+    const rotating = createSessionSealer({
+      secret: 'b'.repeat(32),
+      previousSecret: 'a'.repeat(32),
+      ttlSeconds: TTL_SECONDS,
+    });
     expect(await rotating.open(old)).toMatchObject(claims);
     const { token: fresh } = await rotating.seal(claims);
-    expect(await createSessionSealer({ secret: 'a'.repeat(32) }).open(fresh)).toBeNull();
-    expect(await createSessionSealer({ secret: 'b'.repeat(32) }).open(fresh)).toMatchObject(claims);
+    expect(
+      await createSessionSealer({ secret: 'a'.repeat(32), ttlSeconds: TTL_SECONDS }).open(fresh),
+    ).toBeNull();
+    expect(
+      await createSessionSealer({ secret: 'b'.repeat(32), ttlSeconds: TTL_SECONDS }).open(fresh),
+    ).toMatchObject(claims);
   });
 });
