@@ -9,7 +9,7 @@ import type { LoadClient } from './load-client.ts';
 import { createBodyCheck, decodeJsonp } from './load-job.ts';
 import type { BodyCheck, LoadJob } from './load-job.ts';
 import type { RunningPeer } from './peer-registry.ts';
-import { cpuSeconds, samplePeakRss } from './proc-stats.ts';
+import { cpuSeconds, samplePeakRss } from '../support/proc-stats.ts';
 import type { RoundMeasure } from './summary.ts';
 import { expectedGraphqlData, workloadVariants } from './workloads.ts';
 import type { Fixture, UpstreamRecord, WorkloadId } from './workloads.ts';

@@ -8,7 +8,7 @@ import { DEMO, directRequests } from './emulator-client.ts';
 import type { PlainRequest } from './emulator-client.ts';
 import { freePort, httpProbe, startNodeProcess, stopProcess, waitUntilReady } from './processes.ts';
 import type { BenchProcess } from './processes.ts';
-import { startCommandNodeOptions } from './start-command.ts';
+import { startCommandNodeOptions } from '../support/start-command.ts';
 import type { BenchSession } from './bench-users.ts';
 import {
   FEATURES,

@@ -19,7 +19,7 @@ import { describeMachine } from './machine.ts';
 import type { RoundContext } from './measure.ts';
 import { GATEWAY_SCRIPT, PEER_IDS, peerOrder, startPeer } from './peer-registry.ts';
 import type { PeerId, RunningPeer } from './peer-registry.ts';
-import { clockTicksPerSecond } from './proc-stats.ts';
+import { clockTicksPerSecond } from '../support/proc-stats.ts';
 import { logTail, stopProcess } from './processes.ts';
 import type { BenchProcess } from './processes.ts';
 import { markdownReport } from './report.ts';

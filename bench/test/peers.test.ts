@@ -7,16 +7,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setUpBench } from '../../bench/bench-setup.ts';
-import { SESSIONS } from '../../bench/bench-users.ts';
-import { createBodyCheck } from '../../bench/load-job.ts';
-import { preflight } from '../../bench/measure.ts';
-import { startPeer } from '../../bench/peer-registry.ts';
-import type { PeerEnvironment, PeerId, RunningPeer } from '../../bench/peer-registry.ts';
-import { stopProcess } from '../../bench/processes.ts';
-import type { BenchProcess } from '../../bench/processes.ts';
-import { WORKLOAD_IDS, WORKLOADS } from '../../bench/workloads.ts';
-import type { WorkloadId } from '../../bench/workloads.ts';
+import { setUpBench } from '../bench-setup.ts';
+import { SESSIONS } from '../bench-users.ts';
+import { createBodyCheck } from '../load-job.ts';
+import { preflight } from '../measure.ts';
+import { startPeer } from '../peer-registry.ts';
+import type { PeerEnvironment, PeerId, RunningPeer } from '../peer-registry.ts';
+import { stopProcess } from '../processes.ts';
+import type { BenchProcess } from '../processes.ts';
+import { WORKLOAD_IDS, WORKLOADS } from '../workloads.ts';
+import type { WorkloadId } from '../workloads.ts';
 
 // P4-all: the gateway with every feature swapped for its bench stand-in (`bench/features/`) still answers
 // every workload right, so the feature-cost mode measures a gateway that works.

@@ -3,8 +3,8 @@
  * `--features` mode's defaults.
  */
 import { describe, expect, it } from 'vitest';
-import { parseBenchArgs, USAGE } from '../../bench/args.ts';
-import { WORKLOAD_IDS } from '../../bench/workloads.ts';
+import { parseBenchArgs, USAGE } from '../args.ts';
+import { WORKLOAD_IDS } from '../workloads.ts';
 
 describe('bench arguments', () => {
   it('should default to every workload, three rounds of 3 s and a 500 req/s fixed-rate run', () => {
