@@ -17,6 +17,8 @@ import {
   isFeaturePeer,
   type FeaturePeerId,
 } from './features/feature-peers.ts';
+import { gcProbe, gcStartOptions } from './gc/gc-probe.ts';
+import type { GcProbe } from './gc/gc-probe.ts';
 import { at, gatewayEnv, gatewaySessions } from './gateway-sessions.ts';
 import { setUpVariant, type VariantSetup } from './gateway-variants.ts';
 import { graphqlBody, workloadVariants } from './workloads.ts';
@@ -74,6 +76,8 @@ export interface PeerEnvironment {
   logDir: string;
   /** The checkout PB runs (`--baseline`), for a before/after of the gateway in one run. */
   baselineRoot?: string | undefined;
+  /** Count every started peer's garbage collections (`--gc`, `gc/`). */
+  gc?: boolean;
 }
 
 /** A peer that is up: its process (the emulator's for P0) and how to build a workload's request. */
@@ -85,6 +89,8 @@ export interface RunningPeer {
    * when the peer has no equivalent (P0 on W3).
    */
   requests(workload: WorkloadId): PlainRequest[] | undefined;
+  /** Its collection totals, when started with `--gc` (not P0: the emulator serves every peer). */
+  gc?: GcProbe;
 }
 
 /**
@@ -129,6 +135,9 @@ export async function startPeer(id: PeerId, env: PeerEnvironment): Promise<Runni
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const url = `${base}/graphql`;
+  const counting = env.gc === true ? gcStartOptions(id, env.logDir) : undefined;
+  const probeOf = (child: BenchProcess): { gc?: GcProbe } =>
+    counting === undefined ? {} : { gc: gcProbe(child.pid, counting.file) };
   if (id === 'P4' || id === 'PB' || id === 'P4T' || id === 'P4D' || isFeaturePeer(id)) {
     const feature = featureOf(id);
     const checkout = id === 'PB' ? env.baselineRoot : root;
@@ -142,10 +151,14 @@ export async function startPeer(id: PeerId, env: PeerEnvironment): Promise<Runni
     const child = startNodeProcess(
       id,
       `${dir}src/main.ts`,
-      { ...gatewayEnv(emulatorUrl, port), ...variant?.env, ...neutralised?.env },
+      { ...gatewayEnv(emulatorUrl, port), ...variant?.env, ...neutralised?.env, ...counting?.env },
       env.logDir,
       'log',
-      [...startCommandNodeOptions(`${dir}package.json`), ...(neutralised?.nodeOptions ?? [])],
+      [
+        ...startCommandNodeOptions(`${dir}package.json`),
+        ...(neutralised?.nodeOptions ?? []),
+        ...(counting?.nodeOptions ?? []),
+      ],
     );
     const headersOf = await stopOnFailure(child, async () => {
       await waitUntilReady(child, httpProbe(`${base}/healthz`));
@@ -155,6 +168,7 @@ export async function startPeer(id: PeerId, env: PeerEnvironment): Promise<Runni
       id,
       process: child,
       requests: (w) => graphqlRequests(url, headersOf, w, fixture, variant?.body),
+      ...probeOf(child),
     };
   }
   const child = startNodeProcess(
@@ -166,8 +180,11 @@ export async function startPeer(id: PeerId, env: PeerEnvironment): Promise<Runni
       UPSTREAM_URL: emulatorUrl,
       APPLICATION_CODE: DEMO.applicationCode,
       ORGANIZATION_CODE: DEMO.organizationCode,
+      ...counting?.env,
     },
     env.logDir,
+    'log',
+    counting?.nodeOptions,
   );
   const probe =
     id === 'P1'
@@ -186,5 +203,10 @@ export async function startPeer(id: PeerId, env: PeerEnvironment): Promise<Runni
       'x-upstream-username': user?.username ?? DEMO.username,
     };
   };
-  return { id, process: child, requests: (w) => graphqlRequests(url, headersOf, w, fixture) };
+  return {
+    id,
+    process: child,
+    requests: (w) => graphqlRequests(url, headersOf, w, fixture),
+    ...probeOf(child),
+  };
 }

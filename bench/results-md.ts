@@ -75,7 +75,7 @@ export function renderResultsMd(
     '',
     markdownRatios(report),
     '',
-    '## Added latency at a fixed rate',
+    '## The tail at a fixed rate (P0, F1 and P4, paired rounds)',
     '',
     markdownFixedRate(report.fixedRate),
     '',
