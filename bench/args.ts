@@ -121,6 +121,8 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   }
   const quick = values.quick === true;
   const features = values.features === true;
+  // The feature pairs load two peers at once and measure CPU only (features/run-feature-pairs.ts).
+  if (features && values.gc === true) throw new Error(`--gc: not with --features\n${USAGE}`);
   const rate = nonNegative(values.rate ?? '500', '--rate');
   const defaultWorkloads: readonly WorkloadId[] = features ? ['W1'] : WORKLOAD_IDS;
   const rounds = Math.max(1, Math.round(nonNegative(values.rounds ?? (features ? '5' : '3'), '--rounds')));

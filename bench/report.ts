@@ -4,7 +4,7 @@
  */
 import { machineLine } from './machine.ts';
 import type { MachineInfo } from './machine.ts';
-import { peerTitle } from './peer-registry.ts';
+import { peerTitle } from './peer-titles.ts';
 import type { PeerId } from './peer-registry.ts';
 import type { FixedRateSummary } from './fixed-rate.ts';
 import { errorCount, RATIO_PEERS } from './summary.ts';

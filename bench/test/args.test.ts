@@ -73,6 +73,7 @@ describe('bench arguments', () => {
     [['--rate-rounds=x'], /--rate-rounds: expected a number ≥ 0, got x/],
     [['--rate-duration=-2'], /--rate-duration: expected a number ≥ 0, got -2/],
     [['--gc=yes'], /--gc/],
+    [['--gc', '--features'], /--gc: not with --features/],
     [['--speed=3'], /Unknown option '--speed'/],
     [['--quick=yes'], /--quick/],
     [['W1'], /positional/],

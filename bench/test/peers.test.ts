@@ -98,6 +98,37 @@ describe('bench peers', () => {
     },
   );
 
+  // `--gc`: the preload rides along with each start's own Node options (P4's are npm start's) and answers.
+  it.each(['F1', 'P4'] as const)(
+    'should count the collections and allocation of a peer started with --gc (%s)',
+    async (id) => {
+      const peer = await startPeer(id, { ...env, gc: true });
+      started.push(peer.process);
+      const probe = peer.gc!;
+      const before = await probe.snapshot();
+      const [request] = peer.requests('W1')!;
+      for (let index = 0; index < 200; index++) {
+        const response = await fetch(request!.url, {
+          method: 'POST',
+          headers: request!.headers,
+          body: request!.body!,
+        });
+        expect(response.status).toBe(200);
+        await response.text();
+      }
+      const after = await probe.snapshot();
+      // Any GraphQL request allocates well over a kilobyte (parse, validate, execute, the answer).
+      expect(after.allocatedBytes - before.allocatedBytes).toBeGreaterThan(200 * 1024);
+      expect(after.seq).toBeGreaterThan(before.seq);
+      expect(peer.process.exited).toBeUndefined();
+    },
+    60_000,
+  );
+
+  it('should not count P0 (the emulator all peers share)', async () => {
+    expect((await startPeer('P0', { ...env, gc: true })).gc).toBeUndefined();
+  });
+
   it('should send P4D every workload as a documentId, never as text', () => {
     const peer = peers.get('P4D')!;
     for (const workload of WORKLOAD_IDS) {
