@@ -32,7 +32,7 @@ export default tseslint.config(
     ...tseslint.configs.disableTypeChecked,
   },
   {
-    files: ['test/**/*.ts', 'bench/**/*.ts'],
+    files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/test/**/*.ts', 'support/**/*.ts'],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',
       // `expect.any(…)` and friends are typed `any` by vitest.

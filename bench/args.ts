@@ -1,6 +1,6 @@
 /**
- * The command line of `npm run bench`: `--quick`, `--peers=P1,P4`, `--workloads=W1,W3`, `--features`, and
- * overrides of the timings for experiments. Parsed by `node:util`'s `parseArgs` (strict: an unknown option
+ * The command line of `npm run bench`: `--quick`, `--peers=P1,P4`, `--workloads=W1,W3`, `--features`,
+ * `--gc`, and overrides of the timings for experiments. Parsed by `node:util`'s `parseArgs` (strict: an unknown option
  * or a value where none belongs fails with the usage).
  */
 import { parseArgs } from 'node:util';
@@ -26,6 +26,12 @@ export interface BenchOptions {
   firstWarmupSeconds: number;
   /** Requests per second of the fixed-rate run; `undefined` = no fixed-rate run. */
   fixedRate: number | undefined;
+  /** Paired rounds of the fixed-rate run (default: `rounds`). */
+  fixedRateRounds: number;
+  /** Seconds per fixed-rate round (default: the round length, at least 1 s). */
+  fixedRateSeconds: number;
+  /** Count each peer's garbage collections: GC time and allocated bytes per request (`gc/`). */
+  gc: boolean;
   /** Write RESULTS.md even though the run is quick or filtered. */
   writeResultsMd: boolean;
   /** A checkout of the gateway (with its own node_modules) run as peer PB beside P4. */
@@ -46,7 +52,13 @@ export const USAGE = `npm run bench -- [options]
   --duration=S          seconds per round (default 3, quick 0.5)
   --warmup=S            seconds of warm-up per peer and workload (default 1, quick 0.25)
   --first-warmup=S      seconds of warm-up per peer before the first workload (default 5, quick 1)
-  --rate=N              requests per second of the fixed-rate run (default 500; 0 = skip it)
+  --rate=N              requests per second of the fixed-rate tail run: W1 to P0, F1 and P4, 32 connections
+                        each its own session, paired rounds (order reversed every round) (default 500;
+                        0 = skip it)
+  --rate-rounds=N       paired rounds of the fixed-rate run (default: --rounds)
+  --rate-duration=S     seconds per fixed-rate round (default: --duration, at least 1)
+  --gc                  count every peer's garbage collections (v8.GCProfiler, loaded with --import):
+                        GC µs and allocated KiB per request, full collections, in the table and RESULTS.md
   --results-md          write bench/RESULTS.md even for a quick or filtered run
   --baseline=DIR        also run the gateway of another checkout (e.g. a git worktree of main) as peer PB,
                         for a before/after in one run (PB's cells are in the table; the summary ignores it)
@@ -66,6 +78,9 @@ const OPTIONS = {
   warmup: { type: 'string' },
   'first-warmup': { type: 'string' },
   rate: { type: 'string' },
+  'rate-rounds': { type: 'string' },
+  'rate-duration': { type: 'string' },
+  gc: { type: 'boolean' },
   'results-md': { type: 'boolean' },
   baseline: { type: 'string' },
   features: { type: 'boolean' },
@@ -106,8 +121,12 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   }
   const quick = values.quick === true;
   const features = values.features === true;
+  // The feature pairs load two peers at once and measure CPU only (features/run-feature-pairs.ts).
+  if (features && values.gc === true) throw new Error(`--gc: not with --features\n${USAGE}`);
   const rate = nonNegative(values.rate ?? '500', '--rate');
   const defaultWorkloads: readonly WorkloadId[] = features ? ['W1'] : WORKLOAD_IDS;
+  const rounds = Math.max(1, Math.round(nonNegative(values.rounds ?? (features ? '5' : '3'), '--rounds')));
+  const roundSeconds = nonNegative(values.duration ?? (quick ? '0.5' : '3'), '--duration');
   return {
     quick,
     peers: values.peers === undefined ? undefined : idList(values.peers, ALL_PEER_IDS, '--peers'),
@@ -115,11 +134,20 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
       values.workloads === undefined
         ? [...defaultWorkloads]
         : idList(values.workloads, WORKLOAD_IDS, '--workloads'),
-    rounds: Math.max(1, Math.round(nonNegative(values.rounds ?? (features ? '5' : '3'), '--rounds'))),
-    roundSeconds: nonNegative(values.duration ?? (quick ? '0.5' : '3'), '--duration'),
+    rounds,
+    roundSeconds,
     warmupSeconds: nonNegative(values.warmup ?? (quick ? '0.25' : '1'), '--warmup'),
     firstWarmupSeconds: nonNegative(values['first-warmup'] ?? (quick ? '1' : '5'), '--first-warmup'),
     fixedRate: rate === 0 || features ? undefined : rate,
+    fixedRateRounds:
+      values['rate-rounds'] === undefined
+        ? rounds
+        : Math.max(1, Math.round(nonNegative(values['rate-rounds'], '--rate-rounds'))),
+    fixedRateSeconds: Math.max(
+      1,
+      nonNegative(values['rate-duration'] ?? String(roundSeconds), '--rate-duration'),
+    ),
+    gc: values.gc === true,
     writeResultsMd: values['results-md'] === true,
     baseline: values.baseline,
     features,

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { BenchSession } from './bench-users.ts';
 import { DEMO } from './emulator-client.ts';
 import { GATEWAY_LOGIN_QUERY } from './gateway-variants.ts';
-import { PRODUCTION_PROCESS_ENV } from './start-command.ts';
+import { PRODUCTION_PROCESS_ENV } from '../support/start-command.ts';
 
 /** The entry of `list` at `index`; a missing one is a bug of the bench, not a peer's failure. */
 export function at<T>(list: readonly T[], index: number): T {

@@ -5,11 +5,12 @@
 import { isDeepStrictEqual } from 'node:util';
 import { upstreamCallCount, waitForQuiet } from './emulator-client.ts';
 import type { PlainRequest } from './emulator-client.ts';
+import { gcPerRequest } from './gc/gc-totals.ts';
 import type { LoadClient } from './load-client.ts';
 import { createBodyCheck, decodeJsonp } from './load-job.ts';
 import type { BodyCheck, LoadJob } from './load-job.ts';
 import type { RunningPeer } from './peer-registry.ts';
-import { cpuSeconds, samplePeakRss } from './proc-stats.ts';
+import { cpuSeconds, samplePeakRss } from '../support/proc-stats.ts';
 import type { RoundMeasure } from './summary.ts';
 import { expectedGraphqlData, workloadVariants } from './workloads.ts';
 import type { Fixture, UpstreamRecord, WorkloadId } from './workloads.ts';
@@ -128,11 +129,14 @@ export async function measureRound(
 ): Promise<{ measure: RoundMeasure; mismatchSamples: string[] }> {
   const { pid } = peer.process;
   const callsBefore = await upstreamCallCount(context.emulatorUrl);
+  // Read before the CPU starts counting and after it stops, so the reading costs the round nothing.
+  const gcBefore = await peer.gc?.snapshot();
   const cpuBefore = cpuSeconds(pid, context.ticksPerSecond);
   const rss = samplePeakRss(pid);
   const result = await context.load.run(job);
   const peakRssBytes = rss.stop();
   const cpu = cpuSeconds(pid, context.ticksPerSecond) - cpuBefore;
+  const gcAfter = gcBefore === undefined ? undefined : await peer.gc?.snapshot();
   // The stats request itself is not an upstream operation, so it does not count.
   const calls = (await upstreamCallCount(context.emulatorUrl)) - callsBefore;
   // Requests the load generator abandoned at the end still run in the peer: let them finish before the
@@ -151,6 +155,9 @@ export async function measureRound(
       non2xx: result.non2xx,
       socketErrors: result.errors,
       mismatches: result.mismatches,
+      ...(gcBefore === undefined || gcAfter === undefined
+        ? {}
+        : gcPerRequest(gcBefore, gcAfter, result.requests)),
     },
     mismatchSamples: result.mismatchSamples,
   };

@@ -1,11 +1,14 @@
 /**
- * The fixed-rate run: requests evenly spaced in time (open loop), over a keep-alive undici pool. Not
- * autocannon: its `overallRate` sends each connection's share of a second back to back at the start of
- * every second, which measures bursts, not a steady rate. Latency runs from handing a request to the pool
- * (queueing included) to the last byte of its answer.
+ * The fixed-rate run: requests evenly spaced in time (open loop), over `job.connections` keep-alive undici
+ * clients, one connection each. Connection `i` always sends variant `i % variants.length` (its own user's
+ * session, as autocannon's connections do), and request `n` goes to connection `n % connections`: one
+ * session per connection, as the workloads have it. Not autocannon: its `overallRate` sends each
+ * connection's share of a second back to back at the start of every second, which measures bursts, not a
+ * steady rate. Latency runs from handing a request to its connection (waiting behind that connection's
+ * previous request included) to the last byte of its answer.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Pool } from 'undici';
+import { Client } from 'undici';
 import { latencyPercentiles } from './load-job.ts';
 import type { LoadJob, LoadResult } from './load-job.ts';
 
@@ -17,24 +20,28 @@ export async function runPaced(
 ): Promise<LoadResult> {
   const first = job.variants[0];
   if (first === undefined) throw new Error('a load job needs at least one request variant');
-  const pool = new Pool(new URL(first.url).origin, { connections: job.connections, pipelining: 1 });
-  const requests = job.variants.map((variant) => {
+  const origin = new URL(first.url).origin;
+  const connections = Array.from({ length: Math.max(1, job.connections) }, (_, index) => {
+    const variant = job.variants[index % job.variants.length] ?? first;
     const url = new URL(variant.url);
     return {
-      path: url.pathname + url.search,
-      method: job.method,
-      headers: variant.headers,
-      body: variant.body,
+      client: new Client(origin, { pipelining: 1 }),
+      request: {
+        path: url.pathname + url.search,
+        method: job.method,
+        headers: variant.headers,
+        body: variant.body,
+      },
     };
   });
   const latencies: number[] = [];
   const result = { non2xx: 0, errors: 0, mismatches: 0, mismatchSamples: [] as string[] };
   const send = async (index: number): Promise<void> => {
-    const request = requests[index % requests.length];
-    if (request === undefined) return;
+    const connection = connections[index % connections.length];
+    if (connection === undefined) return;
     const started = performance.now();
     try {
-      const response = await pool.request(request);
+      const response = await connection.client.request(connection.request);
       const body = await response.body.text();
       latencies.push(performance.now() - started);
       if (response.statusCode < 200 || response.statusCode >= 300) result.non2xx++;
@@ -59,7 +66,7 @@ export async function runPaced(
   }
   await Promise.all(pending);
   const durationSeconds = (performance.now() - start) / 1000;
-  await pool.close();
+  await Promise.all(connections.map(({ client }) => client.close()));
   return {
     requests: latencies.length,
     durationSeconds,

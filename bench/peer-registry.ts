@@ -8,15 +8,16 @@ import { DEMO, directRequests } from './emulator-client.ts';
 import type { PlainRequest } from './emulator-client.ts';
 import { freePort, httpProbe, startNodeProcess, stopProcess, waitUntilReady } from './processes.ts';
 import type { BenchProcess } from './processes.ts';
-import { startCommandNodeOptions } from './start-command.ts';
+import { startCommandNodeOptions } from '../support/start-command.ts';
 import type { BenchSession } from './bench-users.ts';
 import {
-  FEATURES,
   featureOf,
   featureStartOptions,
   isFeaturePeer,
   type FeaturePeerId,
 } from './features/feature-peers.ts';
+import { gcProbe, gcStartOptions } from './gc/gc-probe.ts';
+import type { GcProbe } from './gc/gc-probe.ts';
 import { at, gatewayEnv, gatewaySessions } from './gateway-sessions.ts';
 import { setUpVariant, type VariantSetup } from './gateway-variants.ts';
 import { graphqlBody, workloadVariants } from './workloads.ts';
@@ -26,30 +27,6 @@ import type { Fixture, GraphQLBody, WorkloadId } from './workloads.ts';
 export const PEER_IDS = ['P0', 'P1', 'P2', 'P3', 'F1', 'P4', 'P4T', 'P4D', 'PB'] as const;
 /** A peer id: one of {@link PEER_IDS}, or a feature-cost copy of P4 (`P4-log`, …). */
 export type PeerId = (typeof PEER_IDS)[number] | FeaturePeerId;
-
-const TITLES: Record<(typeof PEER_IDS)[number], string> = {
-  P0: 'emulator called directly (JSONP)',
-  P1: 'minimal pass-through (node:http + undici, no GraphQL)',
-  P2: 'naive Apollo Server 5 (fetch, regex, no DataLoader)',
-  P3: 'Apollo Server 5 + RESTDataSource',
-  F1: "the floor: Fastify 5 + Apollo Server 5 with the gateway's options, one undici call per field",
-  P4: 'this gateway (production)',
-  P4T: 'P4 with OpenTelemetry traces on (OTLP/HTTP to a sink)',
-  P4D: 'P4 on trusted documents only, sent as documentId',
-  PB: 'this gateway from another checkout (--baseline), started as P4',
-};
-
-/** What a peer is, in a few words. */
-export function peerTitle(id: PeerId): string {
-  const feature = featureOf(id);
-  return feature === undefined ? TITLES[id as (typeof PEER_IDS)[number]] : `P4 without ${FEATURES[feature]}`;
-}
-
-/** Where a peer sits in the table: the order of {@link PEER_IDS}, feature copies after P4. */
-export function peerOrder(id: PeerId): number {
-  const index = (PEER_IDS as readonly string[]).indexOf(id);
-  return index >= 0 ? index : PEER_IDS.indexOf('P4') + 0.5;
-}
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const scripts = {
@@ -74,6 +51,8 @@ export interface PeerEnvironment {
   logDir: string;
   /** The checkout PB runs (`--baseline`), for a before/after of the gateway in one run. */
   baselineRoot?: string | undefined;
+  /** Count every started peer's garbage collections (`--gc`, `gc/`). */
+  gc?: boolean;
 }
 
 /** A peer that is up: its process (the emulator's for P0) and how to build a workload's request. */
@@ -85,6 +64,8 @@ export interface RunningPeer {
    * when the peer has no equivalent (P0 on W3).
    */
   requests(workload: WorkloadId): PlainRequest[] | undefined;
+  /** Its collection totals, when started with `--gc` (not P0: the emulator serves every peer). */
+  gc?: GcProbe;
 }
 
 /**
@@ -129,6 +110,9 @@ export async function startPeer(id: PeerId, env: PeerEnvironment): Promise<Runni
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const url = `${base}/graphql`;
+  const counting = env.gc === true ? gcStartOptions(id, env.logDir) : undefined;
+  const probeOf = (child: BenchProcess): { gc?: GcProbe } =>
+    counting === undefined ? {} : { gc: gcProbe(child.pid, counting.file) };
   if (id === 'P4' || id === 'PB' || id === 'P4T' || id === 'P4D' || isFeaturePeer(id)) {
     const feature = featureOf(id);
     const checkout = id === 'PB' ? env.baselineRoot : root;
@@ -142,10 +126,14 @@ export async function startPeer(id: PeerId, env: PeerEnvironment): Promise<Runni
     const child = startNodeProcess(
       id,
       `${dir}src/main.ts`,
-      { ...gatewayEnv(emulatorUrl, port), ...variant?.env, ...neutralised?.env },
+      { ...gatewayEnv(emulatorUrl, port), ...variant?.env, ...neutralised?.env, ...counting?.env },
       env.logDir,
       'log',
-      [...startCommandNodeOptions(`${dir}package.json`), ...(neutralised?.nodeOptions ?? [])],
+      [
+        ...startCommandNodeOptions(`${dir}package.json`),
+        ...(neutralised?.nodeOptions ?? []),
+        ...(counting?.nodeOptions ?? []),
+      ],
     );
     const headersOf = await stopOnFailure(child, async () => {
       await waitUntilReady(child, httpProbe(`${base}/healthz`));
@@ -155,6 +143,7 @@ export async function startPeer(id: PeerId, env: PeerEnvironment): Promise<Runni
       id,
       process: child,
       requests: (w) => graphqlRequests(url, headersOf, w, fixture, variant?.body),
+      ...probeOf(child),
     };
   }
   const child = startNodeProcess(
@@ -166,8 +155,11 @@ export async function startPeer(id: PeerId, env: PeerEnvironment): Promise<Runni
       UPSTREAM_URL: emulatorUrl,
       APPLICATION_CODE: DEMO.applicationCode,
       ORGANIZATION_CODE: DEMO.organizationCode,
+      ...counting?.env,
     },
     env.logDir,
+    'log',
+    counting?.nodeOptions,
   );
   const probe =
     id === 'P1'
@@ -186,5 +178,10 @@ export async function startPeer(id: PeerId, env: PeerEnvironment): Promise<Runni
       'x-upstream-username': user?.username ?? DEMO.username,
     };
   };
-  return { id, process: child, requests: (w) => graphqlRequests(url, headersOf, w, fixture) };
+  return {
+    id,
+    process: child,
+    requests: (w) => graphqlRequests(url, headersOf, w, fixture),
+    ...probeOf(child),
+  };
 }

@@ -2,13 +2,13 @@
  * Child processes of the bench: each peer, the emulator and the load generator run as their own Node
  * process, on loopback, on ports the OS picked. Output goes to a log file, not a pipe, so a chatty process
  * never blocks and the orchestrator spends no CPU reading it. Spawning, waiting and stopping are the
- * shared process helper's (`test/support/child-process.ts`); this file only fixes the bench's defaults.
+ * shared process helper's (`support/child-process.ts`); this file only fixes the bench's defaults.
  */
 import { join } from 'node:path';
-import { startProcess, type RunningProcess } from '../test/support/child-process.ts';
+import { startProcess, type RunningProcess } from '../support/child-process.ts';
 
-export { freePort } from '../test/support/free-port.ts';
-export { httpProbe, stopProcess, waitUntilReady } from '../test/support/child-process.ts';
+export { freePort } from '../support/free-port.ts';
+export { httpProbe, stopProcess, waitUntilReady } from '../support/child-process.ts';
 
 /** A started child process and where its output goes. */
 export interface BenchProcess extends RunningProcess {

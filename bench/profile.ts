@@ -23,7 +23,7 @@ import { FEATURE_IDS } from './features/feature-peers.ts';
 import { startLoadClient } from './load-client.ts';
 import { loadJob, preflight } from './measure.ts';
 import { PEER_IDS, startPeer } from './peer-registry.ts';
-import { samplePeakRss } from './proc-stats.ts';
+import { samplePeakRss } from '../support/proc-stats.ts';
 import { stopProcess } from './processes.ts';
 import type { BenchProcess } from './processes.ts';
 import { WORKLOAD_IDS, WORKLOADS } from './workloads.ts';

@@ -4,10 +4,12 @@
  */
 import { machineLine } from './machine.ts';
 import type { MachineInfo } from './machine.ts';
-import { peerTitle } from './peer-registry.ts';
+import { peerTitle } from './peer-titles.ts';
 import type { PeerId } from './peer-registry.ts';
+import type { FixedRateSummary } from './fixed-rate.ts';
 import { errorCount, RATIO_PEERS } from './summary.ts';
-import type { CellSummary, FixedRateSummary, Ratios, TargetCheck } from './summary.ts';
+import type { CellSummary, Ratios } from './summary.ts';
+import type { TargetCheck } from './targets.ts';
 import { WORKLOADS } from './workloads.ts';
 import type { WorkloadId } from './workloads.ts';
 
@@ -22,6 +24,8 @@ export interface RunSettings {
   peers: PeerId[];
   workloads: WorkloadId[];
   fixedRate: number | undefined;
+  /** Whether the peers counted their garbage collections (`--gc`; absent in older results). */
+  gc?: boolean;
 }
 
 /** Everything a run produced; also the shape of `bench/results/*.json`. */
@@ -46,18 +50,32 @@ function errorsCell(cell: CellSummary): string {
   return `**${total}** (${cell.mismatches} wrong body, ${cell.non2xx} non-2xx, ${cell.socketErrors} socket)`;
 }
 
-/** The main table: one row per workload and peer. */
+/** The GC columns' cells (`–` where the peer did not count: P0, or a run without `--gc`). */
+export function gcCells(values: {
+  gcMicrosPerRequest?: number | undefined;
+  allocatedBytesPerRequest?: number | undefined;
+  majorGcs?: number | undefined;
+}): string {
+  if (values.gcMicrosPerRequest === undefined) return '– | – | –';
+  return `${num(values.gcMicrosPerRequest, 1)} | ${num((values.allocatedBytesPerRequest ?? 0) / 1024, 1)} | ${values.majorGcs ?? 0}`;
+}
+
+/** The GC columns' headers. */
+const GC_HEADERS = 'GC µs/req | alloc KiB/req | full GCs';
+
+/** The main table: one row per workload and peer; the GC columns when any peer counted. */
 export function markdownTable(report: RunReport): string {
+  const gc = report.cells.some((cell) => cell.gcMicrosPerRequest !== undefined);
   const lines = [
-    '| workload | peer | req/s | p50 ms | p99 ms | upstream calls/req (1 client) | upstream calls/req (load) | CPU s/1k req | peak RSS MiB | errors |',
-    '|---|---|--:|--:|--:|--:|--:|--:|--:|---|',
+    `| workload | peer | req/s | p50 ms | p99 ms | upstream calls/req (1 client) | upstream calls/req (load) | CPU s/1k req | ${gc ? `${GC_HEADERS} | ` : ''}peak RSS MiB | errors |`,
+    `|---|---|--:|--:|--:|--:|--:|--:|${gc ? '--:|--:|--:|' : ''}--:|---|`,
   ];
   for (const workload of report.settings.workloads) {
     for (const cell of report.cells.filter((c) => c.workload === workload)) {
       lines.push(
         `| ${workload} ${WORKLOADS[workload].title} | ${cell.peer} | ${num(cell.requestsPerSecond, 0)} | ${num(cell.p50Millis, 2)} | ` +
           `${num(cell.p99Millis, 2)} | ${num(cell.sequentialCallsPerRequest, 2)} | ${num(cell.upstreamCallsPerRequest, 2)} | ${num(cell.cpuSecondsPer1000, 3)} | ` +
-          `${num(cell.peakRssBytes / 1024 ** 2, 0)} | ${errorsCell(cell)} |`,
+          `${gc ? `${gcCells(cell)} | ` : ''}${num(cell.peakRssBytes / 1024 ** 2, 0)} | ${errorsCell(cell)} |`,
       );
     }
   }
@@ -78,24 +96,37 @@ export function markdownRatios(report: RunReport): string {
   return lines.join('\n');
 }
 
-/** The fixed-rate run, when there was one. */
+/** The fixed-rate run, when there was one: each peer's medians, its rounds' p99, and P4's differences. */
 export function markdownFixedRate(fixed: FixedRateSummary | undefined): string {
   if (fixed === undefined) return '(no fixed-rate run)';
+  const peers = Object.entries(fixed.peers);
+  const gc = peers.some(([, value]) => value.gcMicrosPerRequest !== undefined);
   const lines = [
-    `| peer at ${fixed.rate} req/s (W1) | achieved req/s | p50 ms | p99 ms | errors |`,
-    '|---|--:|--:|--:|--:|',
+    ...(fixed.rounds === undefined
+      ? []
+      : [
+          `${fixed.rounds} paired rounds (order reversed every round), ${fixed.connections ?? 32} connections each its own session; medians of the rounds.`,
+          '',
+        ]),
+    `| peer at ${fixed.rate} req/s (W1) | achieved req/s | p50 ms | p99 ms | p99 ms by round | ${gc ? `${GC_HEADERS} | ` : ''}errors |`,
+    `|---|--:|--:|--:|--:|${gc ? '--:|--:|--:|' : ''}--:|`,
   ];
-  for (const [peer, value] of Object.entries(fixed.peers)) {
+  for (const [peer, value] of peers) {
+    const byRound = (value.roundP99Millis ?? []).map((p99) => num(p99, 2)).join(', ');
     lines.push(
-      `| ${peer} | ${num(value.requestsPerSecond, 0)} | ${num(value.p50Millis, 2)} | ${num(value.p99Millis, 2)} | ${value.errors} |`,
+      `| ${peer} | ${num(value.requestsPerSecond, 0)} | ${num(value.p50Millis, 2)} | ${num(value.p99Millis, 2)} | ${byRound} | ` +
+        `${gc ? `${gcCells(value)} | ` : ''}${value.errors} |`,
     );
   }
-  if (fixed.addedP99Millis !== undefined && fixed.addedP50Millis !== undefined) {
-    lines.push(
-      '',
-      `Added latency of P4 over P0: p50 ${num(fixed.addedP50Millis, 2)} ms, p99 ${num(fixed.addedP99Millis, 2)} ms.`,
-    );
-  }
+  const difference = (label: string, p50: number | undefined, p99: number | undefined): string[] =>
+    p50 === undefined || p99 === undefined
+      ? []
+      : [`${label}: p50 ${num(p50, 2)} ms, p99 ${num(p99, 2)} ms (median of the rounds' differences).`];
+  const sentences = [
+    ...difference('P4 over F1, its floor', fixed.p50OverFloorMillis, fixed.p99OverFloorMillis),
+    ...difference('P4 over P0, the upstream itself', fixed.addedP50Millis, fixed.addedP99Millis),
+  ];
+  if (sentences.length > 0) lines.push('', ...sentences.map((sentence) => `- ${sentence}`));
   return lines.join('\n');
 }
 
@@ -136,11 +167,11 @@ export function markdownReport(report: RunReport): string {
     '',
     markdownRatios(report),
     '',
-    'Fixed rate:',
+    'The tail at a fixed rate:',
     '',
     markdownFixedRate(report.fixedRate),
     '',
-    'Targets (issues 5 and 15):',
+    'Targets (issues 5, 15 and 24):',
     '',
     markdownTargets(report.targets),
     ...(report.notes.length > 0 ? ['', 'Notes:', '', ...report.notes.map((note) => `- ${note}`)] : []),

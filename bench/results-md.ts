@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { machineLine } from './machine.ts';
 import { markdownFixedRate, markdownRatios, markdownTable, markdownTargets, warmUpText } from './report.ts';
 import type { RunReport } from './report.ts';
-import { peerTitle } from './peer-registry.ts';
+import { peerTitle } from './peer-titles.ts';
 
 /** The sections of RESULTS.md that a full run keeps, and what each holds before anything was written. */
 const PLACEHOLDERS = {
@@ -75,7 +75,7 @@ export function renderResultsMd(
     '',
     markdownRatios(report),
     '',
-    '## Added latency at a fixed rate',
+    '## The tail at a fixed rate (P0, F1 and P4, paired rounds)',
     '',
     markdownFixedRate(report.fixedRate),
     '',

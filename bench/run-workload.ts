@@ -1,14 +1,14 @@
 /**
  * The measured part of a run: for one workload, a pre-flight and a warm-up per peer, then interleaved
- * rounds (each starting with a different peer); and the fixed-rate latency run of P0 and P4.
+ * rounds (each starting with a different peer). The fixed-rate tail is `run-fixed-rate.ts`.
  */
 import type { BenchOptions } from './args.ts';
 import { waitForQuiet } from './emulator-client.ts';
 import { loadJob, measureRound, preflight } from './measure.ts';
 import type { RoundContext } from './measure.ts';
 import type { PeerEnvironment, PeerId, RunningPeer } from './peer-registry.ts';
-import { median, summarise } from './summary.ts';
-import type { CellSummary, FixedRateSummary, RoundMeasure } from './summary.ts';
+import { summarise } from './summary.ts';
+import type { CellSummary, RoundMeasure } from './summary.ts';
 import { WORKLOADS } from './workloads.ts';
 import type { WorkloadId } from './workloads.ts';
 
@@ -25,7 +25,7 @@ function rotated<T>(items: readonly T[], by: number): T[] {
  * Runs `step` for a peer; when it throws (typically because the peer died), notes why and answers
  * `undefined` so the run goes on with the other peers.
  */
-async function guarded<T>(
+export async function guarded<T>(
   peer: RunningPeer,
   what: string,
   notes: string[],
@@ -115,62 +115,4 @@ export async function runWorkload(
           }),
         ];
   });
-}
-
-/** P0 and P4 at the same fixed request rate (W1's requests), for the latency P4 adds. */
-export async function runFixedRate(
-  context: RoundContext,
-  peers: readonly RunningPeer[],
-  options: BenchOptions,
-  env: PeerEnvironment,
-  notes: string[],
-  log: ProgressLog,
-): Promise<FixedRateSummary | undefined> {
-  const rate = options.fixedRate;
-  const chosen = peers.filter((peer) => peer.id === 'P0' || peer.id === 'P4');
-  if (rate === undefined || chosen.length === 0) return undefined;
-  const jobs = new Map<PeerId, ReturnType<typeof loadJob>>();
-  for (const peer of chosen) {
-    const requests = peer.requests('W1');
-    if (requests === undefined) continue;
-    const checked = await guarded(peer, 'fixed-rate pre-flight', notes, log, () =>
-      preflight(peer, 'W1', requests, env.fixture, env.emulatorUrl),
-    );
-    if (checked === undefined) continue;
-    const { check } = checked;
-    // At least a second per round, so the p99 stands on at least `rate / 100` requests above it.
-    const seconds = Math.max(1, options.roundSeconds);
-    jobs.set(peer.id, loadJob(requests, check, WORKLOADS.W1.connections, seconds, rate));
-  }
-  const measured = new Map<PeerId, RoundMeasure[]>();
-  for (let round = 0; round < options.rounds; round++) {
-    for (const peer of rotated(chosen, round)) {
-      const job = jobs.get(peer.id);
-      if (job === undefined) continue;
-      const result = await guarded(peer, `fixed-rate round ${round + 1}`, notes, log, () =>
-        measureRound(context, peer, job),
-      );
-      if (result === undefined) continue;
-      const { measure } = result;
-      measured.set(peer.id, [...(measured.get(peer.id) ?? []), measure]);
-      log(
-        `  fixed ${rate} req/s round ${round + 1}/${options.rounds} ${peer.id}: p50 ${measure.p50Millis.toFixed(2)} ms, p99 ${measure.p99Millis.toFixed(2)} ms`,
-      );
-    }
-  }
-  const summary: FixedRateSummary = { rate, peers: {} };
-  for (const [peer, measures] of measured) {
-    summary.peers[peer] = {
-      requestsPerSecond: median(measures.map((m) => m.requestsPerSecond)),
-      p50Millis: median(measures.map((m) => m.p50Millis)),
-      p99Millis: median(measures.map((m) => m.p99Millis)),
-      errors: measures.reduce((sum, m) => sum + m.mismatches + m.non2xx + m.socketErrors, 0),
-    };
-  }
-  const { P0, P4 } = summary.peers;
-  if (P0 !== undefined && P4 !== undefined) {
-    summary.addedP99Millis = P4.p99Millis - P0.p99Millis;
-    summary.addedP50Millis = P4.p50Millis - P0.p50Millis;
-  }
-  return summary;
 }

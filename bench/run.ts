@@ -17,17 +17,20 @@ import { startLoadClient } from './load-client.ts';
 import type { LoadClient } from './load-client.ts';
 import { describeMachine } from './machine.ts';
 import type { RoundContext } from './measure.ts';
-import { GATEWAY_SCRIPT, PEER_IDS, peerOrder, startPeer } from './peer-registry.ts';
+import { GATEWAY_SCRIPT, PEER_IDS, startPeer } from './peer-registry.ts';
+import { peerOrder } from './peer-titles.ts';
 import type { PeerId, RunningPeer } from './peer-registry.ts';
-import { clockTicksPerSecond } from './proc-stats.ts';
+import { clockTicksPerSecond } from '../support/proc-stats.ts';
 import { logTail, stopProcess } from './processes.ts';
 import type { BenchProcess } from './processes.ts';
 import { markdownReport } from './report.ts';
 import { writeOutputs } from './write-results.ts';
 import type { RunReport } from './report.ts';
-import { checkTargets, ratios } from './summary.ts';
+import { ratios } from './summary.ts';
+import { checkTargets } from './targets.ts';
 import type { CellSummary } from './summary.ts';
-import { runFixedRate, runWorkload } from './run-workload.ts';
+import { runFixedRate } from './run-fixed-rate.ts';
+import { runWorkload } from './run-workload.ts';
 import { EXECUTION_ORDER, WORKLOAD_IDS, WORKLOADS } from './workloads.ts';
 
 const log = (line: string): void => {
@@ -64,6 +67,7 @@ async function main(): Promise<void> {
     const env = {
       ...(await setUpBench(logDir, (emulator) => started.push(emulator))),
       baselineRoot: options.baseline,
+      gc: options.gc,
     };
     const { emulator, emulatorUrl } = env;
     const wanted = wantedPeers(options, notes);
@@ -132,6 +136,7 @@ async function main(): Promise<void> {
         peers: peerIds,
         workloads: shownWorkloads,
         fixedRate: options.fixedRate,
+        gc: options.gc,
       },
       startedAt: startedAt.toISOString(),
       finishedAt: new Date().toISOString(),

@@ -17,6 +17,12 @@ export interface RoundMeasure {
   non2xx: number;
   socketErrors: number;
   mismatches: number;
+  /** Main-thread GC time per request, µs (`--gc` only). */
+  gcMicrosPerRequest?: number;
+  /** Bytes allocated on the V8 heap per request (`--gc` only). */
+  allocatedBytesPerRequest?: number;
+  /** Full mark-compact collections during the round (`--gc` only). */
+  majorGcs?: number;
 }
 
 /** A (workload, peer) cell of the table: medians of its rounds, peak RSS and errors over all of them. */
@@ -37,6 +43,11 @@ export interface CellSummary {
   mismatches: number;
   /** Bodies that failed the check (a few), to show what went wrong. */
   mismatchSamples: string[];
+  /** Medians of the rounds that counted collections (`--gc`); absent otherwise. */
+  gcMicrosPerRequest?: number;
+  allocatedBytesPerRequest?: number;
+  /** Full collections over all rounds. */
+  majorGcs?: number;
 }
 
 /** The median (mean of the middle two for an even count); 0 for none. */
@@ -46,6 +57,28 @@ export function median(values: readonly number[]): number {
   if (sorted.length === 0) return 0;
   if (sorted.length % 2 === 1) return sorted[middle] ?? 0;
   return ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
+
+/** The median of the rounds that have `pick`'s value, or `undefined` when none has (no `--gc`). */
+export function medianOfPresent(
+  rounds: readonly RoundMeasure[],
+  pick: (round: RoundMeasure) => number | undefined,
+): number | undefined {
+  const values = rounds.map(pick).filter((value): value is number => value !== undefined);
+  return values.length === 0 ? undefined : median(values);
+}
+
+/** The GC fields of a cell or a fixed-rate peer: medians per request, full collections summed. */
+export function gcSummary(
+  rounds: readonly RoundMeasure[],
+): Pick<CellSummary, 'gcMicrosPerRequest' | 'allocatedBytesPerRequest' | 'majorGcs'> {
+  const gcMicrosPerRequest = medianOfPresent(rounds, (r) => r.gcMicrosPerRequest);
+  if (gcMicrosPerRequest === undefined) return {};
+  return {
+    gcMicrosPerRequest,
+    allocatedBytesPerRequest: medianOfPresent(rounds, (r) => r.allocatedBytesPerRequest) ?? 0,
+    majorGcs: rounds.reduce((total, round) => total + (round.majorGcs ?? 0), 0),
+  };
 }
 
 /** Summarises the rounds of one cell. */
@@ -73,6 +106,7 @@ export function summarise(
     socketErrors: sum((r) => r.socketErrors),
     mismatches: sum((r) => r.mismatches),
     mismatchSamples: extra.mismatchSamples,
+    ...gcSummary(rounds),
   };
 }
 
@@ -104,85 +138,4 @@ export function ratios(cells: readonly CellSummary[], workloads: readonly Worklo
     result[workload] = row;
   }
   return result;
-}
-
-/** The fixed-rate run: P0's and P4's latency at the same request rate. */
-export interface FixedRateSummary {
-  rate: number;
-  peers: Partial<
-    Record<PeerId, { p50Millis: number; p99Millis: number; requestsPerSecond: number; errors: number }>
-  >;
-  /** P4's p99 minus P0's, in milliseconds. */
-  addedP99Millis?: number;
-  addedP50Millis?: number;
-}
-
-/** One of the issue's targets and whether this run met it. */
-export interface TargetCheck {
-  target: string;
-  measured: string;
-  met: boolean | undefined;
-}
-
-/** Checks the issue's targets against a run (`met` is `undefined` when the run lacks the numbers). */
-export function checkTargets(
-  cells: readonly CellSummary[],
-  ratioTable: Ratios,
-  fixedRate: FixedRateSummary | undefined,
-): TargetCheck[] {
-  const fmt = (value: number | undefined, digits = 2): string =>
-    value === undefined ? 'n/a' : value.toFixed(digits);
-  const cell = (workload: WorkloadId): CellSummary | undefined =>
-    cells.find((c) => c.workload === workload && c.peer === 'P4');
-  const atLeast = (value: number | undefined, bound: number): boolean | undefined =>
-    value === undefined ? undefined : value >= bound;
-  const w3 = cell('W3');
-  const w5 = cell('W5');
-  const peakRss = cells.filter((c) => c.peer === 'P4').map((c) => c.peakRssBytes);
-  const rssMiB = peakRss.length === 0 ? undefined : Math.max(...peakRss) / 1024 ** 2;
-  const ratioTarget = (
-    workload: WorkloadId,
-    other: (typeof RATIO_PEERS)[number],
-    bound: number,
-  ): TargetCheck => {
-    const value = ratioTable[workload]?.[`P4/${other}`];
-    return {
-      target: `${workload}: P4 ≥ ${bound}× ${other}`,
-      measured: fmt(value),
-      met: atLeast(value, bound),
-    };
-  };
-  return [
-    ratioTarget('W1', 'P1', 0.6),
-    ratioTarget('W1', 'F1', 0.75),
-    ratioTarget('W1', 'P3', 2),
-    ratioTarget('W2', 'P1', 0.6),
-    ratioTarget('W2', 'P3', 2),
-    ratioTarget('W4', 'P1', 0.5),
-    ratioTarget('W4', 'P3', 2),
-    {
-      target: 'W3: P4 makes exactly 2 upstream calls per request (one client; at most 2 under load)',
-      measured: `${fmt(w3?.sequentialCallsPerRequest)} / ${fmt(w3?.upstreamCallsPerRequest)}`,
-      met:
-        w3 === undefined
-          ? undefined
-          : w3.sequentialCallsPerRequest === 2 && w3.upstreamCallsPerRequest <= 2.01 && errorCount(w3) === 0,
-    },
-    {
-      target:
-        'W5 (one session): P4 makes far fewer upstream calls than requests (≤ 0.5 per request), all correct',
-      measured: fmt(w5?.upstreamCallsPerRequest, 3),
-      met: w5 === undefined ? undefined : w5.upstreamCallsPerRequest <= 0.5 && errorCount(w5) === 0,
-    },
-    {
-      target: `added p99 latency over P0 at ${fixedRate?.rate ?? 500} req/s ≤ 3 ms`,
-      measured: fixedRate?.addedP99Millis === undefined ? 'n/a' : `${fmt(fixedRate.addedP99Millis)} ms`,
-      met: fixedRate?.addedP99Millis === undefined ? undefined : fixedRate.addedP99Millis <= 3,
-    },
-    {
-      target: 'P4 peak RSS under load ≤ 200 MB',
-      measured: rssMiB === undefined ? 'n/a' : `${fmt(rssMiB, 0)} MiB`,
-      met: rssMiB === undefined ? undefined : rssMiB * 1.048576 <= 200,
-    },
-  ];
 }

@@ -11,7 +11,7 @@ import { loadConfig } from '../src/config/load-config.ts';
 import { withEmulatorAt } from '../src/config/upstream-urls.ts';
 import { DEMO, startEmulator } from '../emulator/index.ts';
 import { createGateway } from '../src/app/create-gateway.ts';
-import { EXAMPLE_TRUSTED_DOCUMENTS, buildExampleWeb, serveExampleWeb } from './example-web.ts';
+import { EXAMPLE_TRUSTED_DOCUMENTS, buildExampleWeb, serveExampleWeb } from '../support/example-web.ts';
 
 async function main(): Promise<void> {
   const pagePort = Number(process.env.EXAMPLE_PORT ?? 5173);

@@ -16,8 +16,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { startEmulator, type FaultMode } from '../emulator/index.ts';
-import { stopProcess } from '../test/support/child-process.ts';
-import { startGatewayCommand } from '../test/support/gateway-command.ts';
+import { stopProcess } from '../support/child-process.ts';
+import { startGatewayCommand } from '../support/gateway-command.ts';
 
 const { values } = parseArgs({
   options: {

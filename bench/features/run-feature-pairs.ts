@@ -11,7 +11,7 @@ import type { LoadClient } from '../load-client.ts';
 import type { LoadJob } from '../load-job.ts';
 import { loadJob, preflight } from '../measure.ts';
 import type { PeerEnvironment, PeerId, RunningPeer } from '../peer-registry.ts';
-import { cpuSeconds, samplePeakRss } from '../proc-stats.ts';
+import { cpuSeconds, samplePeakRss } from '../../support/proc-stats.ts';
 import type { RoundMeasure } from '../summary.ts';
 import { WORKLOADS, type WorkloadId } from '../workloads.ts';
 

@@ -10,7 +10,7 @@ import type { BenchOptions } from '../args.ts';
 import { startLoadClient, type LoadClient } from '../load-client.ts';
 import { describeMachine, machineLine } from '../machine.ts';
 import type { PeerEnvironment, RunningPeer } from '../peer-registry.ts';
-import { clockTicksPerSecond } from '../proc-stats.ts';
+import { clockTicksPerSecond } from '../../support/proc-stats.ts';
 import { FEATURES_HEADING, withSection } from '../results-md.ts';
 import { writeResultsMd } from '../write-results.ts';
 import { WORKLOADS } from '../workloads.ts';

@@ -1,5 +1,5 @@
 /**
- * Vite settings of the example page. `npm run example` builds it with these (see scripts/example-web.ts);
+ * Vite settings of the example page. `npm run example` builds it with these (see support/example-web.ts);
  * `npx vite examples/web` serves it with hot reload against a gateway at VITE_GRAPHQL_URL.
  */
 import { defineConfig } from 'vite';

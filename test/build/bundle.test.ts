@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCommandNodeOptions } from '../../bench/start-command.ts';
-import { startHttpProcess, stopProcess, type RunningProcess } from '../support/child-process.ts';
-import { freePort } from '../support/free-port.ts';
+import { startCommandNodeOptions } from '../../support/start-command.ts';
+import { startHttpProcess, stopProcess, type RunningProcess } from '../../support/child-process.ts';
+import { freePort } from '../../support/free-port.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 let image: string;

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { readEmulatorConfig } from '../../emulator/emulator-config.ts';
-import { startProcess, stopProcess } from '../support/child-process.ts';
+import { startProcess, stopProcess } from '../../support/child-process.ts';
 import { EMULATOR_MAIN, startEmulatorCommand } from '../support/emulator-command.ts';
 import { DEMO_OBJECTS_DIR } from '../support/object-fixtures.ts';
 

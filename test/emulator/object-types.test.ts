@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDeclaredObjectNames } from '../../emulator/store/declared-object-names.ts';
 import { readEmulatorConfig } from '../../emulator/emulator-config.ts';
-import { stopProcess } from '../support/child-process.ts';
+import { stopProcess } from '../../support/child-process.ts';
 import { DEMO_OBJECTS_DIR } from '../support/object-fixtures.ts';
 import { startEmulatorCommand, type EmulatorCommand } from '../support/emulator-command.ts';
 

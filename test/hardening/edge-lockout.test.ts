@@ -17,9 +17,9 @@
 import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { statusBytes } from '../../bench/proc-stats.ts';
+import { statusBytes } from '../../support/proc-stats.ts';
 import { SETTING_DEFAULTS } from '../../src/config/defaults.ts';
-import { stopProcess } from '../support/child-process.ts';
+import { stopProcess } from '../../support/child-process.ts';
 import { fetchFrom, type FetchFrom } from '../support/fetch-from.ts';
 import { rawClient, type RawClient } from '../support/raw-http-client.ts';
 import { LOAN_TYPES, LOGIN, postGraphql } from '../support/post-graphql.ts';

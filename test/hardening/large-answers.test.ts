@@ -12,10 +12,11 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { statusBytes } from '../../bench/proc-stats.ts';
+import { statusBytes } from '../../support/proc-stats.ts';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
-import { stopProcess } from '../support/child-process.ts';
-import { startGatewayCommand, type GatewayCommand } from '../support/gateway-command.ts';
+import { stopProcess } from '../../support/child-process.ts';
+import { startGatewayCommand, type GatewayCommand } from '../../support/gateway-command.ts';
+import { DEMO_OBJECTS_DIR } from '../support/object-fixtures.ts';
 import { LOAN_TYPES, LOGIN, postGraphql, type GraphqlAnswer } from '../support/post-graphql.ts';
 import { startNodeOptions } from '../support/production-gateway.ts';
 import { startLargeAnswerProxy, type LargeAnswerProxy } from '../support/servers/large-answer-proxy.ts';
@@ -37,6 +38,7 @@ let smallTotal: GatewayCommand;
 function startProduction(env: Record<string, string> = {}): Promise<GatewayCommand> {
   return startGatewayCommand({
     upstreamUrl: proxy.url,
+    objectTypesDir: DEMO_OBJECTS_DIR,
     nodeOptions: startNodeOptions(),
     env: { NODE_ENV: 'production', SESSION_SECRET: 'a-test-secret-of-at-least-32-characters', ...env },
   });

@@ -9,7 +9,7 @@
  * document cache alone keeps the heap bounded.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { statusBytes } from '../../bench/proc-stats.ts';
+import { statusBytes } from '../../support/proc-stats.ts';
 import { LOAN_TYPES, loginDemo, postGraphql } from '../support/post-graphql.ts';
 import { startProductionGateway, type ProductionGateway } from '../support/production-gateway.ts';
 

@@ -9,8 +9,9 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
-import { stopProcess, type RunningProcess } from '../support/child-process.ts';
-import { startGatewayCommand } from '../support/gateway-command.ts';
+import { stopProcess, type RunningProcess } from '../../support/child-process.ts';
+import { startGatewayCommand } from '../../support/gateway-command.ts';
+import { DEMO_OBJECTS_DIR } from '../support/object-fixtures.ts';
 import { LOGIN, postGraphql, type GraphqlAnswer } from '../support/post-graphql.ts';
 
 const LATENCY_MS = 1_000;
@@ -41,7 +42,11 @@ function storedRecords(): Record<string, unknown>[] {
 
 /** Starts the gateway command in front of the slow emulator; answers the child and its base URL once it serves. */
 async function startCommand(env: Record<string, string>) {
-  const command = await startGatewayCommand({ upstreamUrl: emulator.url, env });
+  const command = await startGatewayCommand({
+    upstreamUrl: emulator.url,
+    objectTypesDir: DEMO_OBJECTS_DIR,
+    env,
+  });
   processes.push(command.process);
   return { child: command.process, baseUrl: command.baseUrl };
 }

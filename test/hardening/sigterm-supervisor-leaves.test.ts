@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect, it } from 'vitest';
 import { SETTING_DEFAULTS } from '../../src/config/defaults.ts';
-import { freePort } from '../support/free-port.ts';
+import { freePort } from '../../support/free-port.ts';
 
 const TRIES = 10;
 const GONE_WITHIN_MS = SETTING_DEFAULTS.SHUTDOWN_GRACE_MS + 5_000;

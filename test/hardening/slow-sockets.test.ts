@@ -9,7 +9,7 @@
 import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { statusBytes } from '../../bench/proc-stats.ts';
+import { statusBytes } from '../../support/proc-stats.ts';
 import { SETTING_DEFAULTS } from '../../src/config/defaults.ts';
 import { fetchFrom, type FetchFrom } from '../support/fetch-from.ts';
 import { LOAN_TYPES, LOGIN, postGraphql } from '../support/post-graphql.ts';

@@ -12,8 +12,9 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
-import { stopProcess } from '../support/child-process.ts';
-import { startGatewayCommand, type GatewayCommand } from '../support/gateway-command.ts';
+import { stopProcess } from '../../support/child-process.ts';
+import { startGatewayCommand, type GatewayCommand } from '../../support/gateway-command.ts';
+import { DEMO_OBJECTS_DIR } from '../support/object-fixtures.ts';
 import {
   attribute,
   SpanKindNumber,
@@ -83,6 +84,7 @@ beforeAll(async () => {
   receiver = await startOtlpReceiver();
   gateway = await startGatewayCommand({
     upstreamUrl: `http://127.0.0.1:${String((proxy.address() as AddressInfo).port)}`,
+    objectTypesDir: DEMO_OBJECTS_DIR,
     env: {
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
@@ -247,6 +249,7 @@ describe('OTLP metrics', () => {
     const metricsReceiver = await startOtlpReceiver();
     const withMetrics = await startGatewayCommand({
       upstreamUrl: emulator.url,
+      objectTypesDir: DEMO_OBJECTS_DIR,
       env: {
         OTEL_EXPORTER_OTLP_ENDPOINT: metricsReceiver.url,
         OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',

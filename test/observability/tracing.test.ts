@@ -13,8 +13,9 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
-import { stopProcess } from '../support/child-process.ts';
-import { startGatewayCommand, type GatewayCommand } from '../support/gateway-command.ts';
+import { stopProcess } from '../../support/child-process.ts';
+import { startGatewayCommand, type GatewayCommand } from '../../support/gateway-command.ts';
+import { DEMO_OBJECTS_DIR } from '../support/object-fixtures.ts';
 import {
   attribute,
   SpanKindNumber,
@@ -49,6 +50,7 @@ const spans = (): OtlpSpan[] => receiver.spans();
 async function startCommand(upstreamUrl: string, env: Record<string, string>): Promise<GatewayCommand> {
   const command = await startGatewayCommand({
     upstreamUrl,
+    objectTypesDir: DEMO_OBJECTS_DIR,
     env: {
       LOG_LEVEL: 'info',
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,

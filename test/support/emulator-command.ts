@@ -2,8 +2,8 @@
  * `npm run emulator` (`node emulator/main.ts`) as a child process on a free loopback port, ready once its
  * `/__emulator/healthz` answers.
  */
-import { startHttpProcess, type RunningProcess } from './child-process.ts';
-import { freePort } from './free-port.ts';
+import { startHttpProcess, type RunningProcess } from '../../support/child-process.ts';
+import { freePort } from '../../support/free-port.ts';
 
 /** The command's script. */
 export const EMULATOR_MAIN = new URL('../../emulator/main.ts', import.meta.url).pathname;

@@ -5,8 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
-import { stopProcess, type RunningProcess } from './child-process.ts';
-import { startGatewayCommand } from './gateway-command.ts';
+import { stopProcess, type RunningProcess } from '../../support/child-process.ts';
+import { startGatewayCommand } from '../../support/gateway-command.ts';
+import { DEMO_OBJECTS_DIR } from './object-fixtures.ts';
 
 /** A production gateway in front of its own emulator. */
 export interface ProductionGateway {
@@ -30,6 +31,7 @@ export async function startProductionGateway(env: Record<string, string> = {}): 
   try {
     const command = await startGatewayCommand({
       upstreamUrl: emulator.url,
+      objectTypesDir: DEMO_OBJECTS_DIR,
       nodeOptions: startNodeOptions(),
       env: { NODE_ENV: 'production', SESSION_SECRET: 'a-test-secret-of-at-least-32-characters', ...env },
     });

@@ -7,7 +7,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EXAMPLE_TRUSTED_DOCUMENTS, buildExampleWeb, serveExampleWeb } from '../../../scripts/example-web.ts';
+import { EXAMPLE_TRUSTED_DOCUMENTS, buildExampleWeb, serveExampleWeb } from '../../../support/example-web.ts';
 import { startHarness, type Harness } from '../gateway-harness.ts';
 
 /** The running stack. */

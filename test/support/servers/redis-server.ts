@@ -6,9 +6,9 @@
 import { existsSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, type TestContext } from 'vitest';
-import { startProcess, stopProcess, waitUntilReady } from '../child-process.ts';
+import { startProcess, stopProcess, waitUntilReady } from '../../../support/child-process.ts';
 import { ensureDebianPackage } from '../debian-package.ts';
-import { freePort } from '../free-port.ts';
+import { freePort } from '../../../support/free-port.ts';
 
 /** A running server. */
 export interface RedisServer {

@@ -2,17 +2,12 @@
  * The `--features` mode: every module its table swaps exists where the table says (a move in `src/` must
  * be followed here), and the cost is the median of differences measured in the same round.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { featureCosts } from '../../bench/features/feature-costs.ts';
-import {
-  featureOf,
-  FEATURE_IDS,
-  NEUTRALISED_MODULES,
-  redirectsOf,
-} from '../../bench/features/feature-peers.ts';
-import type { RoundMeasure } from '../../bench/summary.ts';
+import { featureCosts } from '../features/feature-costs.ts';
+import { featureOf, FEATURE_IDS, NEUTRALISED_MODULES, redirectsOf } from '../features/feature-peers.ts';
+import type { RoundMeasure } from '../summary.ts';
 
 const round = (microsPerRequest: number): RoundMeasure => ({
   requests: 1000,
@@ -33,9 +28,29 @@ describe('feature-cost mode', () => {
     (_feature, table) => {
       for (const [from, to] of Object.entries(table)) {
         if (from.startsWith('src/'))
-          expect(existsSync(new URL(`../../${from}`, import.meta.url)), from).toBe(true);
-        expect(existsSync(new URL(`../../bench/features/stand-ins/${to}`, import.meta.url)), to).toBe(true);
+          expect(
+            existsSync(new URL(`../../${from}`, import.meta.url)),
+            `${from} is gone: fix NEUTRALISED_MODULES`,
+          ).toBe(true);
+        expect(existsSync(new URL(`../features/stand-ins/${to}`, import.meta.url)), to).toBe(true);
       }
+    },
+  );
+
+  // The hook swaps the module the table names; the stand-in re-exports the module its import names. When
+  // the two part (a file of src/ moved and only one of them followed), the copy would silently measure P4.
+  it.each(Object.entries(NEUTRALISED_MODULES))(
+    'should re-export from each stand-in the very module the table swaps (%s)',
+    (feature, table) => {
+      const redirects = redirectsOf(feature as keyof typeof NEUTRALISED_MODULES);
+      for (const [swapped, standInUrl] of Object.entries(redirects)) {
+        const source = readFileSync(new URL(standInUrl), 'utf8');
+        const reExported = /^export \* from '([^']+)';$/m.exec(source)?.[1];
+        expect(reExported, `${standInUrl} re-exports nothing`).toBeDefined();
+        const real = reExported?.startsWith('.') === true ? new URL(reExported, standInUrl).href : reExported;
+        expect(real, `NEUTRALISED_MODULES.${feature} and its stand-in name different modules`).toBe(swapped);
+      }
+      expect(Object.keys(redirects)).toHaveLength(Object.keys(table).length);
     },
   );
 

@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { collectFieldStats } from '../../scripts/infer/field-stats.ts';
-import { inferFields } from '../../scripts/infer/infer-fields.ts';
-import { printObjectType } from '../../scripts/infer/print-object-type.ts';
+import { collectFieldStats } from '../infer/field-stats.ts';
+import { inferFields } from '../infer/infer-fields.ts';
+import { printObjectType } from '../infer/print-object-type.ts';
 import { readTypeDefs } from '../../src/app/build-schema.ts';
 import { buildTypedApi } from '../../src/typed/build-typed-api.ts';
 

@@ -3,8 +3,8 @@
  * `--features` mode's defaults.
  */
 import { describe, expect, it } from 'vitest';
-import { parseBenchArgs, USAGE } from '../../bench/args.ts';
-import { WORKLOAD_IDS } from '../../bench/workloads.ts';
+import { parseBenchArgs, USAGE } from '../args.ts';
+import { WORKLOAD_IDS } from '../workloads.ts';
 
 describe('bench arguments', () => {
   it('should default to every workload, three rounds of 3 s and a 500 req/s fixed-rate run', () => {
@@ -17,6 +17,9 @@ describe('bench arguments', () => {
       warmupSeconds: 1,
       firstWarmupSeconds: 5,
       fixedRate: 500,
+      fixedRateRounds: 3,
+      fixedRateSeconds: 3,
+      gc: false,
       writeResultsMd: false,
       baseline: undefined,
       features: false,
@@ -40,6 +43,20 @@ describe('bench arguments', () => {
     });
   });
 
+  it('should take the GC mode and the fixed-rate rounds and duration, defaulting to the rounds', () => {
+    expect(parseBenchArgs(['--gc', '--rounds=5', '--duration=0.5'])).toMatchObject({
+      gc: true,
+      fixedRateRounds: 5,
+      // A p99 needs a few hundred requests: at least a second.
+      fixedRateSeconds: 1,
+    });
+    expect(parseBenchArgs(['--rate-rounds=6', '--rate-duration=10'])).toMatchObject({
+      rounds: 3,
+      fixedRateRounds: 6,
+      fixedRateSeconds: 10,
+    });
+  });
+
   it('should default --features to W1, five rounds and no fixed-rate run', () => {
     expect(parseBenchArgs(['--features'])).toMatchObject({
       features: true,
@@ -53,6 +70,10 @@ describe('bench arguments', () => {
     [['--peers=P9'], /--peers: unknown P9/],
     [['--rounds=-1'], /--rounds: expected a number ≥ 0, got -1/],
     [['--rate='], /--rate: expected a number ≥ 0/],
+    [['--rate-rounds=x'], /--rate-rounds: expected a number ≥ 0, got x/],
+    [['--rate-duration=-2'], /--rate-duration: expected a number ≥ 0, got -2/],
+    [['--gc=yes'], /--gc/],
+    [['--gc', '--features'], /--gc: not with --features/],
     [['--speed=3'], /Unknown option '--speed'/],
     [['--quick=yes'], /--quick/],
     [['W1'], /positional/],

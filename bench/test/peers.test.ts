@@ -7,16 +7,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setUpBench } from '../../bench/bench-setup.ts';
-import { SESSIONS } from '../../bench/bench-users.ts';
-import { createBodyCheck } from '../../bench/load-job.ts';
-import { preflight } from '../../bench/measure.ts';
-import { startPeer } from '../../bench/peer-registry.ts';
-import type { PeerEnvironment, PeerId, RunningPeer } from '../../bench/peer-registry.ts';
-import { stopProcess } from '../../bench/processes.ts';
-import type { BenchProcess } from '../../bench/processes.ts';
-import { WORKLOAD_IDS, WORKLOADS } from '../../bench/workloads.ts';
-import type { WorkloadId } from '../../bench/workloads.ts';
+import { setUpBench } from '../bench-setup.ts';
+import { SESSIONS } from '../bench-users.ts';
+import { createBodyCheck } from '../load-job.ts';
+import { preflight } from '../measure.ts';
+import { startPeer } from '../peer-registry.ts';
+import type { PeerEnvironment, PeerId, RunningPeer } from '../peer-registry.ts';
+import { stopProcess } from '../processes.ts';
+import type { BenchProcess } from '../processes.ts';
+import { WORKLOAD_IDS, WORKLOADS } from '../workloads.ts';
+import type { WorkloadId } from '../workloads.ts';
 
 // P4-all: the gateway with every feature swapped for its bench stand-in (`bench/features/`) still answers
 // every workload right, so the feature-cost mode measures a gateway that works.
@@ -97,6 +97,37 @@ describe('bench peers', () => {
       expect(WORKLOADS.W1.connections).toBe(SESSIONS);
     },
   );
+
+  // `--gc`: the preload rides along with each start's own Node options (P4's are npm start's) and answers.
+  it.each(['F1', 'P4'] as const)(
+    'should count the collections and allocation of a peer started with --gc (%s)',
+    async (id) => {
+      const peer = await startPeer(id, { ...env, gc: true });
+      started.push(peer.process);
+      const probe = peer.gc!;
+      const before = await probe.snapshot();
+      const [request] = peer.requests('W1')!;
+      for (let index = 0; index < 200; index++) {
+        const response = await fetch(request!.url, {
+          method: 'POST',
+          headers: request!.headers,
+          body: request!.body!,
+        });
+        expect(response.status).toBe(200);
+        await response.text();
+      }
+      const after = await probe.snapshot();
+      // Any GraphQL request allocates well over a kilobyte (parse, validate, execute, the answer).
+      expect(after.allocatedBytes - before.allocatedBytes).toBeGreaterThan(200 * 1024);
+      expect(after.seq).toBeGreaterThan(before.seq);
+      expect(peer.process.exited).toBeUndefined();
+    },
+    60_000,
+  );
+
+  it('should not count P0 (the emulator all peers share)', async () => {
+    expect((await startPeer('P0', { ...env, gc: true })).gc).toBeUndefined();
+  });
 
   it('should send P4D every workload as a documentId, never as text', () => {
     const peer = peers.get('P4D')!;

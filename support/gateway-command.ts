@@ -1,10 +1,10 @@
 /**
  * The real gateway command (`node src/main.ts`) as a child process in front of an upstream address, on a
- * free loopback port, ready once its `/healthz` answers: what the shutdown test and the soak run.
+ * free loopback port, ready once its `/healthz` answers: what the shutdown test and the soak run. Shared by
+ * `test/` and `scripts/` (this folder imports neither).
  */
 import { startHttpProcess, type RunningProcess } from './child-process.ts';
 import { freePort } from './free-port.ts';
-import { DEMO_OBJECTS_DIR } from './object-fixtures.ts';
 
 /** A running gateway command. */
 export interface GatewayCommand {
@@ -24,6 +24,11 @@ export interface GatewayCommandOptions {
   nodeOptions?: readonly string[];
   /** Output to this file instead of memory (a long run). */
   logFile?: string;
+  /**
+   * The typed object types (`OBJECT_TYPES_DIR`); default the gateway's own (`schema/objects/`). The tests
+   * pass their copy of the demo types, so that a team's types change no test.
+   */
+  objectTypesDir?: string;
 }
 
 /** Starts `node src/main.ts` and waits until it serves. */
@@ -46,8 +51,7 @@ export async function startGatewayCommand(options: GatewayCommandOptions): Promi
       SERVER_URL: upstreamUrl,
       APPLICATION_CODE: 'demo',
       ORGANIZATION_CODE: 'acme',
-      // The tests' own copy of the demo types: a team's types in schema/objects/ change no test.
-      OBJECT_TYPES_DIR: DEMO_OBJECTS_DIR,
+      ...(options.objectTypesDir === undefined ? {} : { OBJECT_TYPES_DIR: options.objectTypesDir }),
       ...options.env,
     },
     readyUrl: `${baseUrl}/healthz`,

@@ -8,7 +8,7 @@ import {
   parseNodeCommand,
   PRODUCTION_PROCESS_ENV,
   startCommandNodeOptions,
-} from '../../bench/start-command.ts';
+} from '../../support/start-command.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 

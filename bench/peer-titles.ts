@@ -1,0 +1,30 @@
+/**
+ * What each peer is called in the report and RESULTS.md, and where it sits in the table.
+ */
+import { FEATURES, featureOf } from './features/feature-peers.ts';
+import { PEER_IDS } from './peer-registry.ts';
+import type { PeerId } from './peer-registry.ts';
+
+const TITLES: Record<(typeof PEER_IDS)[number], string> = {
+  P0: 'emulator called directly (JSONP)',
+  P1: 'minimal pass-through (node:http + undici, no GraphQL)',
+  P2: 'naive Apollo Server 5 (fetch, regex, no DataLoader)',
+  P3: 'Apollo Server 5 + RESTDataSource',
+  F1: "the floor: Fastify 5 + Apollo Server 5 with the gateway's options, one undici call per field",
+  P4: 'this gateway (production)',
+  P4T: 'P4 with OpenTelemetry traces on (OTLP/HTTP to a sink)',
+  P4D: 'P4 on trusted documents only, sent as documentId',
+  PB: 'this gateway from another checkout (--baseline), started as P4',
+};
+
+/** What a peer is, in a few words. */
+export function peerTitle(id: PeerId): string {
+  const feature = featureOf(id);
+  return feature === undefined ? TITLES[id as (typeof PEER_IDS)[number]] : `P4 without ${FEATURES[feature]}`;
+}
+
+/** Where a peer sits in the table: the order of {@link PEER_IDS}, feature copies after P4. */
+export function peerOrder(id: PeerId): number {
+  const index = (PEER_IDS as readonly string[]).indexOf(id);
+  return index >= 0 ? index : PEER_IDS.indexOf('P4') + 0.5;
+}

@@ -1,0 +1,99 @@
+/**
+ * The issues' targets, checked against a run: P4's req/s over the other peers', its upstream calls, its
+ * tail at a fixed rate against P0's and F1's, its GC time per request against F1's, its peak RSS.
+ */
+import type { FixedRateSummary } from './fixed-rate.ts';
+import { errorCount } from './summary.ts';
+import type { CellSummary, RATIO_PEERS, Ratios } from './summary.ts';
+import type { WorkloadId } from './workloads.ts';
+
+/** One of the issue's targets and whether this run met it. */
+export interface TargetCheck {
+  target: string;
+  measured: string;
+  met: boolean | undefined;
+}
+
+/** Checks the issue's targets against a run (`met` is `undefined` when the run lacks the numbers). */
+export function checkTargets(
+  cells: readonly CellSummary[],
+  ratioTable: Ratios,
+  fixedRate: FixedRateSummary | undefined,
+): TargetCheck[] {
+  const fmt = (value: number | undefined, digits = 2): string =>
+    value === undefined ? 'n/a' : value.toFixed(digits);
+  const cell = (workload: WorkloadId): CellSummary | undefined =>
+    cells.find((c) => c.workload === workload && c.peer === 'P4');
+  const atLeast = (value: number | undefined, bound: number): boolean | undefined =>
+    value === undefined ? undefined : value >= bound;
+  const gcRatio = (workload: WorkloadId): TargetCheck => {
+    const of = (peer: string): number | undefined =>
+      cells.find((c) => c.workload === workload && c.peer === peer)?.gcMicrosPerRequest;
+    const p4 = of('P4');
+    const f1 = of('F1');
+    const ratio = p4 === undefined || f1 === undefined || f1 <= 0 ? undefined : p4 / f1;
+    return {
+      target: `${workload}: P4's GC time per request ≤ 2× F1's (--gc)`,
+      measured: ratio === undefined ? 'n/a' : `${fmt(p4, 1)} / ${fmt(f1, 1)} µs = ${fmt(ratio)}×`,
+      met: ratio === undefined ? undefined : ratio <= 2,
+    };
+  };
+  const overFloor = fixedRate?.p99OverFloorMillis;
+  const w3 = cell('W3');
+  const w5 = cell('W5');
+  const peakRss = cells.filter((c) => c.peer === 'P4').map((c) => c.peakRssBytes);
+  const rssMiB = peakRss.length === 0 ? undefined : Math.max(...peakRss) / 1024 ** 2;
+  const ratioTarget = (
+    workload: WorkloadId,
+    other: (typeof RATIO_PEERS)[number],
+    bound: number,
+  ): TargetCheck => {
+    const value = ratioTable[workload]?.[`P4/${other}`];
+    return {
+      target: `${workload}: P4 ≥ ${bound}× ${other}`,
+      measured: fmt(value),
+      met: atLeast(value, bound),
+    };
+  };
+  return [
+    ratioTarget('W1', 'P1', 0.6),
+    ratioTarget('W1', 'F1', 0.75),
+    ratioTarget('W1', 'P3', 2),
+    ratioTarget('W2', 'P1', 0.6),
+    ratioTarget('W2', 'P3', 2),
+    ratioTarget('W4', 'P1', 0.5),
+    ratioTarget('W4', 'P3', 2),
+    {
+      target: 'W3: P4 makes exactly 2 upstream calls per request (one client; at most 2 under load)',
+      measured: `${fmt(w3?.sequentialCallsPerRequest)} / ${fmt(w3?.upstreamCallsPerRequest)}`,
+      met:
+        w3 === undefined
+          ? undefined
+          : w3.sequentialCallsPerRequest === 2 && w3.upstreamCallsPerRequest <= 2.01 && errorCount(w3) === 0,
+    },
+    {
+      target:
+        'W5 (one session): P4 makes far fewer upstream calls than requests (≤ 0.5 per request), all correct',
+      measured: fmt(w5?.upstreamCallsPerRequest, 3),
+      met: w5 === undefined ? undefined : w5.upstreamCallsPerRequest <= 0.5 && errorCount(w5) === 0,
+    },
+    {
+      target: `added p99 latency over P0 at ${fixedRate?.rate ?? 500} req/s ≤ 3 ms`,
+      measured: fixedRate?.addedP99Millis === undefined ? 'n/a' : `${fmt(fixedRate.addedP99Millis)} ms`,
+      met: fixedRate?.addedP99Millis === undefined ? undefined : fixedRate.addedP99Millis <= 3,
+    },
+    {
+      target: `P4's p99 within 3 ms of F1's at ${fixedRate?.rate ?? 500} req/s (paired rounds)`,
+      measured: overFloor === undefined ? 'n/a' : `${fmt(overFloor)} ms`,
+      met: overFloor === undefined ? undefined : overFloor <= 3,
+    },
+    gcRatio('W1'),
+    gcRatio('W2'),
+    gcRatio('W4'),
+    {
+      target: 'P4 peak RSS under load ≤ 200 MB',
+      measured: rssMiB === undefined ? 'n/a' : `${fmt(rssMiB, 0)} MiB`,
+      met: rssMiB === undefined ? undefined : rssMiB * 1.048576 <= 200,
+    },
+  ];
+}
