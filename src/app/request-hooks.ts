@@ -1,16 +1,18 @@
 /**
- * Assembly step: what runs around every request before GraphQL does: the request log and its scope, the
- * HTTP error answers, the request-body budget, the `/graphql` headers, the document size limits, and the trusted-documents check when
- * manifests are set.
+ * Assembly step: what runs around every request before GraphQL does, as one plugin: the request log and its
+ * scope, the HTTP error answers, the request-body budget, the response headers (`/graphql`'s, and
+ * `Connection: close` while draining), the document size limits, and the trusted-documents check when
+ * manifests are set. Also the draining switch that SIGTERM flips (`shutdown.ts`) and readiness reads.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
+import fastifyPlugin from 'fastify-plugin';
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import { registerBodyBudget } from '../http/capacity/body-budget.ts';
 import { registerDocumentLimits } from '../http/document-limits-hook.ts';
 import { ErrorCode } from '../errors/error-codes.ts';
 import { registerErrorHandler } from '../http/error-handler.ts';
 import { registerExactNumbers } from '../http/exact-numbers-hook.ts';
-import { registerGraphqlHeaders } from '../http/graphql-headers.ts';
+import { registerResponseHeaders } from '../http/response-headers.ts';
 import { registerTrustedDocuments } from '../http/trusted-documents-hook.ts';
 import type { GatewayMetrics } from '../observability/metrics.ts';
 import { registerRequestLog } from '../observability/request-log.ts';
@@ -18,7 +20,25 @@ import type { RequestScopes } from '../observability/request-scope.ts';
 import type { GatewayTracing } from '../observability/tracing/tracing.ts';
 import type { TrustedDocuments } from '../trusted/trusted-documents.ts';
 
-/** What {@link registerRequestHooks} needs. */
+/** Whether the gateway is draining, and the switch. */
+export interface Draining {
+  /** From {@link Draining.start} on: `/readyz` answers 503 and every response closes its connection. */
+  readonly active: boolean;
+  start(): void;
+}
+
+/** A switch, off. */
+export function createDraining(): Draining {
+  const state = {
+    active: false,
+    start() {
+      state.active = true;
+    },
+  };
+  return state;
+}
+
+/** What {@link requestHooks} needs. */
 export interface RequestHooksOptions {
   config: GatewayConfig;
   scopes: RequestScopes;
@@ -27,10 +47,10 @@ export interface RequestHooksOptions {
   /** Loaded manifests (`TRUSTED_DOCUMENTS`), if any. */
   trustedDocuments: TrustedDocuments | undefined;
   tracing: GatewayTracing | undefined;
+  draining: Draining;
 }
 
-/** Adds the hooks; register before the routes. */
-export function registerRequestHooks(app: FastifyInstance, options: RequestHooksOptions): void {
+const hooks: FastifyPluginCallback<RequestHooksOptions> = (app, options, done) => {
   const { config, tracing, graphqlPath } = options;
   const scopeOf = registerRequestLog(app, {
     scopes: options.scopes,
@@ -57,7 +77,7 @@ export function registerRequestHooks(app: FastifyInstance, options: RequestHooks
     maxConnections: config.connectionLimits.maxConnections,
     onRefused,
   });
-  registerGraphqlHeaders(app, graphqlPath);
+  registerResponseHeaders(app, { path: graphqlPath, draining: options.draining });
   // Before the trusted-documents hook: only the text the caller sent is measured.
   registerDocumentLimits(app, {
     path: graphqlPath,
@@ -74,4 +94,11 @@ export function registerRequestHooks(app: FastifyInstance, options: RequestHooks
       onRefused,
     });
   }
-}
+  done();
+};
+
+/**
+ * The plugin; register before the routes. Its hooks are the gateway's own instance's (no encapsulation:
+ * they cover every route and the not-found handler).
+ */
+export const requestHooks = fastifyPlugin(hooks, { name: 'request-hooks', fastify: '5.x' });
