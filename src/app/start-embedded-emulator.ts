@@ -3,7 +3,6 @@
  * on the settings' `UPSTREAM_*` switches, and the settings with its address filled in.
  */
 import { resolve } from 'node:path';
-import type { EmulatorOptions } from '../../emulator/index.ts';
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import { withEmulatorAt } from '../config/upstream-urls.ts';
 import { addressInUseLine, isAddressInUse, StartProblem } from './start-problem.ts';
@@ -25,7 +24,10 @@ export interface EmbeddedEmulator {
  * The emulator's switches that must follow the gateway's settings (`UPSTREAM_MATCHES`,
  * `UPSTREAM_PAGE_START`), so both sides agree: the embedded emulator's, and the test harness's.
  */
-export function emulatorSwitchesOf(config: GatewayConfig): Pick<EmulatorOptions, 'matches' | 'pageStart'> {
+export function emulatorSwitchesOf(config: GatewayConfig): {
+  matches: GatewayConfig['matchesMode'];
+  pageStart: GatewayConfig['pageStartMode'];
+} {
   return { matches: config.matchesMode, pageStart: config.pageStartMode };
 }
 
