@@ -8,12 +8,13 @@ import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import { registerBodyBudget } from '../http/capacity/body-budget.ts';
-import { registerDocumentLimits } from '../http/document-limits-hook.ts';
+import { documentLimitsCheck } from '../http/document-limits-hook.ts';
 import { ErrorCode } from '../errors/error-codes.ts';
 import { registerErrorHandler } from '../http/error-handler.ts';
 import { registerExactNumbers } from '../http/exact-numbers-hook.ts';
 import { registerResponseHeaders } from '../http/response-headers.ts';
-import { registerTrustedDocuments } from '../http/trusted-documents-hook.ts';
+import { registerGraphqlChecks } from '../http/graphql-checks.ts';
+import { trustedDocumentsCheck } from '../http/trusted-documents-hook.ts';
 import type { GatewayMetrics } from '../observability/metrics.ts';
 import { registerRequestLog } from '../observability/request-log.ts';
 import type { RequestScopes } from '../observability/request-scope.ts';
@@ -78,22 +79,24 @@ const hooks: FastifyPluginCallback<RequestHooksOptions> = (app, options, done) =
     onRefused,
   });
   registerResponseHeaders(app, { path: graphqlPath, draining: options.draining });
-  // Before the trusted-documents hook: only the text the caller sent is measured.
-  registerDocumentLimits(app, {
+  // One hook for the GraphQL route's checks, in order. The size limits before the trusted documents' check:
+  // only the text the caller sent is measured.
+  registerGraphqlChecks(app, {
     path: graphqlPath,
-    maxBytes: config.documentLimits.maxBytes,
-    maxCommentBytes: config.documentLimits.maxCommentBytes,
+    checks: [
+      documentLimitsCheck(config.documentLimits),
+      registerExactNumbers(app, graphqlPath),
+      ...(options.trustedDocuments === undefined
+        ? []
+        : [
+            trustedDocumentsCheck({
+              documents: options.trustedDocuments,
+              only: config.trustedDocuments.only,
+            }),
+          ]),
+    ],
     onRefused,
   });
-  registerExactNumbers(app, { path: graphqlPath, onRefused });
-  if (options.trustedDocuments !== undefined) {
-    registerTrustedDocuments(app, {
-      path: graphqlPath,
-      documents: options.trustedDocuments,
-      only: config.trustedDocuments.only,
-      onRefused,
-    });
-  }
   done();
 };
 
