@@ -4,13 +4,13 @@
  *
  * Settings: the gateway's own (`PORT`, `EMULATOR_PORT`, …) plus `EXAMPLE_PORT` (5173) for the page. The
  * page's trusted documents are added to `TRUSTED_DOCUMENTS`; `TRUSTED_DOCUMENTS_ONLY=true` runs nothing else.
- * Ctrl+C stops all three.
+ * Ctrl+C stops all three, as `npm start` stops (`src/app/run-gateway.ts`: draining, then a bounded close).
  */
 import { ConfigError } from '../src/config/config-error.ts';
 import { loadConfig } from '../src/config/load-config.ts';
-import { withEmulatorAt } from '../src/config/upstream-urls.ts';
-import { DEMO, startEmulator } from '../emulator/index.ts';
-import { createGateway } from '../src/app/create-gateway.ts';
+import { DEMO } from '../emulator/index.ts';
+import { runGateway } from '../src/app/run-gateway.ts';
+import { StartProblem } from '../src/app/start-problem.ts';
 import { EXAMPLE_TRUSTED_DOCUMENTS, buildExampleWeb, serveExampleWeb } from '../support/example-web.ts';
 
 async function main(): Promise<void> {
@@ -37,12 +37,14 @@ async function main(): Promise<void> {
     TRUSTED_DOCUMENTS: [...new Set([...base.trustedDocuments.files, EXAMPLE_TRUSTED_DOCUMENTS])].join(','),
   });
 
-  const emulator =
-    config.upstream.kind === 'embedded'
-      ? await startEmulator({ port: config.upstream.emulatorPort, host: '127.0.0.1' })
-      : undefined;
-  const gateway = await createGateway({ config: emulator ? withEmulatorAt(config, emulator.url) : config });
-  const gatewayUrl = await gateway.listen();
+  // The same process as `npm start` (the embedded emulator on the settings' UPSTREAM_* switches and the
+  // team's object types, the gateway, the graceful shutdown on SIGINT/SIGTERM); the page stops with it.
+  const { url: gatewayUrl, emulator } = await runGateway({ config, afterClose: () => page.close() }).catch(
+    async (error: unknown) => {
+      await page.close();
+      throw error;
+    },
+  );
   graphqlUrl = `${gatewayUrl}/graphql`;
 
   process.stdout.write(
@@ -59,22 +61,11 @@ async function main(): Promise<void> {
       .filter((line, i, all) => line !== '' || i === 0 || i === all.length - 1)
       .join('\n') + '\n',
   );
-
-  let stopping = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    void Promise.allSettled([page.close(), gateway.close()])
-      .then(() => emulator?.close())
-      .then(() => process.exit(0));
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
 }
 
 main().catch((error: unknown) => {
   process.stderr.write(
-    error instanceof ConfigError
+    error instanceof ConfigError || error instanceof StartProblem
       ? `${error.message}\n`
       : `example failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
   );

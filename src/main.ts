@@ -1,14 +1,11 @@
 /**
- * The command line (`npm start`): reads the settings, starts the emulator in-process when no upstream is
- * set, starts the gateway, and stops both cleanly on SIGTERM/SIGINT (`shutdown.ts`).
+ * The command line (`npm start`): reads the settings, starts tracing when asked, then the gateway process
+ * (`app/run-gateway.ts`: the emulator in-process when no upstream is set, the gateway, and a clean stop of
+ * both on SIGTERM/SIGINT), and prints the banner.
  */
-import { addressInUseLine, isAddressInUse } from './app/address-in-use.ts';
 import { ConfigError } from './config/config-error.ts';
 import { loadConfig } from './config/load-config.ts';
 import { tracingRequested, type GatewayTracing } from './observability/tracing/tracing.ts';
-import { createShutdown, shutdownDeadlineMillis } from './app/shutdown.ts';
-import { handleStopSignals } from './app/handle-stop-signals.ts';
-import { startEmbeddedEmulator } from './app/start-embedded-emulator.ts';
 import { StartProblem } from './app/start-problem.ts';
 
 async function main(): Promise<void> {
@@ -24,27 +21,9 @@ async function main(): Promise<void> {
       graphqlPath: '/graphql',
     });
   }
-  const { createGateway } = await import('./app/create-gateway.ts');
-  const emulator =
-    config.upstream.kind === 'embedded'
-      ? await startEmbeddedEmulator(config, config.upstream.emulatorPort)
-      : undefined;
-  const gateway = await createGateway({
-    config: emulator?.config ?? config,
-    ...(tracing ? { tracing } : {}),
-  });
-  const url = await gateway.listen().catch(async (error: unknown) => {
-    await emulator?.close();
-    throw isAddressInUse(error)
-      ? new StartProblem(addressInUseLine('gateway', config.host, config.port, 'PORT'))
-      : error;
-  });
-  if (config.production && config.upstream.kind === 'embedded') {
-    gateway.app.log.warn(
-      { upstream: 'emulator' },
-      'production gateway running on the embedded demo emulator',
-    );
-  }
+  // The gateway's modules after the tracing's start (above).
+  const { runGateway } = await import('./app/run-gateway.ts');
+  const { gateway, url, emulator } = await runGateway({ config, tracing });
   gateway.app.log.info(
     {
       node: process.version,
@@ -75,22 +54,8 @@ async function main(): Promise<void> {
     );
   }
 
-  const shutdown = createShutdown({
-    gateway,
-    delayMillis: config.shutdown.delayMillis,
-    graceMillis: config.shutdown.graceMillis,
-    afterClose: async () => {
-      await emulator?.close();
-      // The last spans (the shutdown's own requests included) leave before the process does.
-      await tracing?.shutdown().catch(() => undefined);
-    },
-  });
-  handleStopSignals({
-    shutdown,
-    deadlineMillis: shutdownDeadlineMillis(config.shutdown.delayMillis, config.shutdown.graceMillis),
-  });
-  // The banner last: whoever waits for it (a test, a supervisor) may signal at once, and must find the
-  // handlers in place rather than Node's default, which would kill the process without a drain.
+  // The banner last: whoever waits for it (a test, a supervisor) may signal at once, and finds the
+  // handlers `runGateway` installed rather than Node's default, which would kill the process without a drain.
   process.stdout.write(`\n${lines.join('\n')}\n\n`);
 }
 

@@ -31,7 +31,7 @@ import type { RequestScopes } from '../observability/request-scope.ts';
 import type { GatewayTracing } from '../observability/tracing/tracing.ts';
 import type { SessionClaims } from '../auth/session.ts';
 import type { TrustedDocuments } from '../trusted/trusted-documents.ts';
-import { EXAMPLE_DOCUMENT, EXAMPLE_HEADERS } from './landing-page.ts';
+import { EXAMPLE_DOCUMENT, EXAMPLE_HEADERS } from './graphql-route.ts';
 
 /** What {@link createApollo} needs. */
 export interface ApolloOptions {

@@ -1,6 +1,7 @@
 /**
  * Builds the gateway: the upstream client, the Apollo Server, and the Fastify listener with `/graphql`,
- * `/healthz`, `/readyz` and `/metrics`. Each step is one file of this folder, called in order below.
+ * `/healthz`, `/readyz` and `/metrics`. Each step is one file of this folder, called in order below; the
+ * Fastify parts are plugins, registered with `app.register`.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Dispatcher } from 'undici';
@@ -14,16 +15,12 @@ import type { GatewayTracing } from '../observability/tracing/tracing.ts';
 import { loadTrustedDocuments } from '../trusted/trusted-documents.ts';
 import type { ResilientClient } from '../upstream/resilience/resilience.ts';
 import { createApollo } from './create-apollo.ts';
-import { createFastify } from './create-fastify.ts';
-import { createGatewayLogger } from './create-gateway-logger.ts';
+import { createFastify, listenUrl } from './create-fastify.ts';
+import { createGatewayLogger, logBreakerChanges } from './create-gateway-logger.ts';
 import { createServices } from './create-services.ts';
-import { registerDraining } from './draining.ts';
-import { listenUrl } from './listen-url.ts';
-import { logBreakerChanges } from './log-breaker-changes.ts';
-import { registerGraphqlRoute } from './register-graphql-route.ts';
-import { registerMetricsEndpoint } from './register-metrics-endpoint.ts';
-import { registerProbes } from './register-probes.ts';
-import { registerRequestHooks } from './register-request-hooks.ts';
+import { graphqlRoute } from './graphql-route.ts';
+import { createDraining, requestHooks } from './request-hooks.ts';
+import { gatewayRoutes } from './routes.ts';
 import { createUpstreamStack } from './upstream-stack.ts';
 
 const GRAPHQL_PATH = '/graphql';
@@ -80,14 +77,16 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const services = createServices({ config, upstream, logger, metrics, redis });
 
   const app = createFastify(config, logger);
-  const draining = registerDraining(app);
-  registerRequestHooks(app, {
+  const draining = createDraining();
+  // Fastify's plugins, in order: the hooks before the routes they cover.
+  await app.register(requestHooks, {
     config,
     scopes,
     metrics,
     graphqlPath: GRAPHQL_PATH,
     trustedDocuments,
     tracing,
+    draining,
   });
   const apollo = await createApollo({
     config,
@@ -98,9 +97,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     metrics,
     trustedDocuments,
   });
-  await registerGraphqlRoute(app, { config, apollo, services, path: GRAPHQL_PATH });
-  registerProbes(app, { config, urls, upstream, draining });
-  registerMetricsEndpoint(app, metrics);
+  await app.register(graphqlRoute, { config, apollo, services, path: GRAPHQL_PATH });
+  await app.register(gatewayRoutes, { config, urls, upstream, draining, metrics });
 
   return {
     app,

@@ -10,8 +10,17 @@
  *
  * Every awaited step has a deadline, so the whole is bounded by {@link shutdownDeadlineMillis}: a close that
  * never settles, an emulator or exporter that hangs, or a log reader that is gone cannot hold the process.
+ *
+ * SIGTERM and SIGINT start the shutdown once ({@link handleStopSignals}); a second signal ends the process at
+ * once. That second signal must work even when the event loop is blocked, so it is not left to a JavaScript
+ * handler: the first signal removes the handlers, which gives both signals back their default action (the
+ * kernel ends the process), and starts a watchdog thread that kills the process if the shutdown outlives
+ * its deadline. A blocked event loop (a synchronous loop, a native call waiting on a futex) runs no timer
+ * and no signal handler of the main thread, so only another thread can still act; SIGKILL, sent to
+ * itself, is the one signal no handler can defer.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Worker } from 'node:worker_threads';
 import type { Gateway } from './create-gateway.ts';
 
 /** After the grace period, how long the forced close of the remaining connections may take. */
@@ -100,4 +109,67 @@ export function createShutdown(options: ShutdownOptions): (signal: string) => Pr
   }
 
   return (signal) => (running ??= shutdown(signal));
+}
+
+/** The worker's code: CommonJS, evaluated, nothing of the gateway's modules (it must start in any state). */
+const WATCHDOG_SOURCE = `
+const { workerData } = require('node:worker_threads');
+const { writeSync } = require('node:fs');
+setTimeout(() => {
+  try {
+    writeSync(2, 'shutdown did not finish within ' + workerData.deadlineMillis + ' ms: killing the process\\n');
+  } catch {
+    // stderr is gone too: end the process all the same.
+  }
+  process.kill(process.pid, 'SIGKILL');
+}, workerData.deadlineMillis);
+`;
+
+/**
+ * Starts the watchdog: the process is killed `deadlineMillis` from now unless it has exited. Unreferenced,
+ * so it never keeps a process alive that is about to exit on its own.
+ */
+function startShutdownWatchdog(deadlineMillis: number): void {
+  const worker = new Worker(WATCHDOG_SOURCE, {
+    eval: true,
+    workerData: { deadlineMillis },
+    // A few MiB at most. None of the process's flags: a worker inherits them by default, and with them
+    // `--eval` (a process started by `node -e` never got its watchdog) or the heap sizes of the gateway.
+    resourceLimits: { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 2 },
+    env: {},
+    execArgv: [],
+    stdout: true,
+    stderr: true,
+  });
+  worker.unref();
+}
+
+const STOP_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
+
+/** How long past the shutdown's own deadline the watchdog waits before it kills the process. */
+const WATCHDOG_MARGIN_MS = 500;
+
+/** Options of {@link handleStopSignals}. */
+export interface StopSignalOptions {
+  /** Runs the shutdown, resolving to the exit code (`createShutdown`). */
+  shutdown: (signal: string) => Promise<number>;
+  /** The longest the shutdown takes (`shutdownDeadlineMillis`). */
+  deadlineMillis: number;
+}
+
+/** Installs the handlers of SIGTERM and SIGINT. */
+export function handleStopSignals(options: StopSignalOptions): void {
+  const onSignal = (signal: NodeJS.Signals) => {
+    for (const name of STOP_SIGNALS) process.removeListener(name, onSignal);
+    try {
+      startShutdownWatchdog(options.deadlineMillis + WATCHDOG_MARGIN_MS);
+    } catch {
+      // No thread to spare (resource limits): the shutdown's own deadlines and the second signal remain.
+    }
+    void options.shutdown(signal).then(
+      (code) => process.exit(code),
+      () => process.exit(1),
+    );
+  };
+  for (const name of STOP_SIGNALS) process.on(name, onSignal);
 }

@@ -1,12 +1,11 @@
 /**
- * Assembly step of `npm start` without upstream addresses: the emulator in-process, on the settings'
- * `UPSTREAM_*` switches, and the settings with its address filled in.
+ * Assembly step of `npm start` (and `npm run example`) without upstream addresses: the emulator in-process,
+ * on the settings' `UPSTREAM_*` switches, and the settings with its address filled in.
  */
 import { resolve } from 'node:path';
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import { withEmulatorAt } from '../config/upstream-urls.ts';
-import { addressInUseLine, isAddressInUse } from './address-in-use.ts';
-import { StartProblem } from './start-problem.ts';
+import { addressInUseLine, isAddressInUse, StartProblem } from './start-problem.ts';
 
 /** A running embedded emulator. */
 export interface EmbeddedEmulator {
@@ -19,6 +18,17 @@ export interface EmbeddedEmulator {
   /** The demo account, for the start banner. */
   demo: { username: string; mobile: string; password: string };
   close(): Promise<void>;
+}
+
+/**
+ * The emulator's switches that must follow the gateway's settings (`UPSTREAM_MATCHES`,
+ * `UPSTREAM_PAGE_START`), so both sides agree: the embedded emulator's, and the test harness's.
+ */
+export function emulatorSwitchesOf(config: GatewayConfig): {
+  matches: GatewayConfig['matchesMode'];
+  pageStart: GatewayConfig['pageStartMode'];
+} {
+  return { matches: config.matchesMode, pageStart: config.pageStartMode };
 }
 
 /**
@@ -42,8 +52,7 @@ export async function startEmbeddedEmulator(config: GatewayConfig, port: number)
   const emulator = await startEmulator({
     port,
     host: '127.0.0.1',
-    matches: config.matchesMode,
-    pageStart: config.pageStartMode,
+    ...emulatorSwitchesOf(config),
     // The team's own types (schema/objects/, EMULATOR_OBJECT_TYPES) are served too, empty at first.
     objectTypes: readObjectTypes(process.env),
     // A team restarts after every SDL change: what it saved must still be there (`npm run emulator` alike).

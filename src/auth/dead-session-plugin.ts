@@ -8,7 +8,7 @@
  * user), and logging in again would loop. That answer becomes `FORBIDDEN` with a message a person
  * understands; the session is dead all the same.
  */
-import type { ApolloServerPlugin } from '@apollo/server';
+import type { ApolloServerPlugin, GraphQLRequestListener } from '@apollo/server';
 import type { GraphQLFormattedError } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import type { GraphQLContext } from '../graphql/context.ts';
@@ -64,26 +64,28 @@ export function createDeadSessionPlugin(
 ): ApolloServerPlugin<GraphQLContext> {
   // Per replica: a session proven on another replica is only unproven here until its first accepted call.
   const proven = new LRUCache<string, true>({ max: options.maxProvenSessions ?? 100_000 });
-  return {
-    requestDidStart() {
-      return Promise.resolve({
-        async willSendResponse({ contextValue, response }) {
-          const { session } = contextValue;
-          if (session === null || response.body.kind !== 'single') return;
-          const result = response.body.singleResult;
-          const errors = result.errors ?? [];
-          if (!errors.some(isRejection)) {
-            const calls = options.scopes.current()?.upstreamCalls ?? 0;
-            if (calls > 0 && !errors.some(isAuthError)) proven.set(session.tokenId, true);
-            return;
-          }
-          await options.revocations.revoke(session, 'rejected_by_upstream');
-          if (proven.has(session.tokenId)) return;
-          result.errors = errors.map((error) =>
-            isRejection(error) ? notForThisApplication(session, error) : error,
-          );
-        },
-      });
+  // One listener for every request with a session; none for a request without one: nothing to do there.
+  const listener: GraphQLRequestListener<GraphQLContext> = {
+    async willSendResponse({ contextValue, response }) {
+      const { session } = contextValue;
+      if (session === null || response.body.kind !== 'single') return;
+      const result = response.body.singleResult;
+      const errors = result.errors ?? [];
+      if (!errors.some(isRejection)) {
+        const calls = options.scopes.current()?.upstreamCalls ?? 0;
+        if (calls > 0 && !errors.some(isAuthError)) proven.set(session.tokenId, true);
+        return;
+      }
+      await options.revocations.revoke(session, 'rejected_by_upstream');
+      if (proven.has(session.tokenId)) return;
+      result.errors = errors.map((error) =>
+        isRejection(error) ? notForThisApplication(session, error) : error,
+      );
     },
+  };
+  const started = Promise.resolve(listener);
+  const none = Promise.resolve(undefined);
+  return {
+    requestDidStart: ({ contextValue }) => (contextValue.session === null ? none : started),
   };
 }

@@ -10,6 +10,7 @@
  */
 import type { PatternGuard } from '../upstream/pattern-guard/pattern-guard.ts';
 import type { Criterion, MatchesMode } from '../upstream/client/types.ts';
+import { MAX_CRITERION_LENGTH } from '../upstream/batching/loaders.ts';
 import { FilterError } from '../errors/filter-error.ts';
 import { ANY_TEXT, literalPattern, NOTHING } from './literal-pattern.ts';
 import { dateTimePattern } from './date-time-pattern.ts';
@@ -29,9 +30,9 @@ export const MAX_IN_VALUES = 100;
 
 /**
  * Longest pattern the gateway compiles, in UTF-16 units: the same bound as a batched id lookup's
- * alternation (`loaders.ts`), since the pattern travels in the upstream URL.
+ * alternation, since the pattern travels in the upstream URL.
  */
-export const MAX_COMPILED_PATTERN_LENGTH = 4000;
+export const MAX_COMPILED_PATTERN_LENGTH = MAX_CRITERION_LENGTH;
 
 /** One condition as the caller wrote it, before compilation. */
 export interface FilterCondition {

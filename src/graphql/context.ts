@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { LoginProtection } from '../auth/login-protection.ts';
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import type { SessionClaims, SessionSealer } from '../auth/session.ts';
-import { createLoaders, type Loaders } from '../upstream/batching/loaders.ts';
+import { createLoaders, MAX_CRITERION_LENGTH, type Loaders } from '../upstream/batching/loaders.ts';
 import type { PatternGuard } from '../upstream/pattern-guard/pattern-guard.ts';
 import type { UpstreamCredentials, UpstreamReads, UpstreamWrites } from '../upstream/client/types.ts';
 import type { SessionRevocations } from '../auth/session-revocations.ts';
@@ -107,7 +107,10 @@ export async function createContext(
           matchesMode: config.matchesMode,
           maxIdLength: config.upstreamRequestLimits.maxIdLength,
           // The `_id` alternation travels in the URL: leave half of it for everything else.
-          maxCriterionLength: Math.min(4_000, Math.floor(config.upstreamRequestLimits.maxUrlBytes / 2)),
+          maxCriterionLength: Math.min(
+            MAX_CRITERION_LENGTH,
+            Math.floor(config.upstreamRequestLimits.maxUrlBytes / 2),
+          ),
           ...(services.onLoaderBatch ? { onBatch: services.onLoaderBatch } : {}),
         }),
       };

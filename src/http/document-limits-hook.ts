@@ -5,24 +5,20 @@
  * whole text kept by the tree), so the caller's mistake is named before any of it is paid.
  *
  * Only text the caller sent is measured: a trusted document (`documentId`, a registered hash) comes from the
- * operator's manifests, so this hook runs before the trusted-documents hook replaces the request's text.
+ * operator's manifests, so this check runs before the trusted-documents check replaces the request's text.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { ErrorCode } from '../errors/error-codes.ts';
 import { limitErrorBody } from '../errors/graphql-errors.ts';
 import { commentBytes } from '../limits/comment-bytes.ts';
-import { JSON_CONTENT_TYPE } from '../errors/http-error.ts';
+import type { GraphqlCheck } from './graphql-checks.ts';
 
-/** Options of {@link registerDocumentLimits}. */
+/** Options of {@link documentLimitsCheck}. */
 export interface DocumentLimitsOptions {
-  /** The GraphQL route (`/graphql`). */
-  path: string;
   /** `MAX_DOCUMENT_BYTES`. */
   maxBytes: number;
   /** `MAX_COMMENT_BYTES`. */
   maxCommentBytes: number;
-  /** Called with every refusal's code (the request log's outcome). */
-  onRefused?: (request: FastifyRequest, code: string) => void;
 }
 
 /** How a document over a limit is answered. */
@@ -82,16 +78,10 @@ export function checkDocument(
   return undefined;
 }
 
-/** Adds the hook (after body parsing, before the route's handler). Register before the trusted-documents hook. */
-export function registerDocumentLimits(app: FastifyInstance, options: DocumentLimitsOptions): void {
-  app.addHook('preValidation', (request, reply, done) => {
-    const text = request.routeOptions.url === options.path ? sentDocument(request) : undefined;
-    const refusal = text === undefined ? undefined : checkDocument(text, options);
-    if (refusal === undefined) {
-      done();
-      return;
-    }
-    options.onRefused?.(request, refusal.code);
-    void reply.code(refusal.status).type(JSON_CONTENT_TYPE).send(refusal.body);
-  });
+/** The check of the GraphQL route (`graphql-checks.ts`); before the trusted documents' check. */
+export function documentLimitsCheck(limits: DocumentLimitsOptions): GraphqlCheck {
+  return (request) => {
+    const text = sentDocument(request);
+    return text === undefined ? undefined : checkDocument(text, limits);
+  };
 }

@@ -10,16 +10,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ErrorCode } from '../errors/error-codes.ts';
 import { numberLossMessage } from '../limits/number-loss.ts';
-import { JSON_CONTENT_TYPE, httpErrorBody } from '../errors/http-error.ts';
+import { httpErrorBody } from '../errors/http-error.ts';
+import type { GraphqlCheck } from './graphql-checks.ts';
 import { firstJsonNumberLoss, mightLoseNumber, type JsonNumberLoss } from './json-number-loss.ts';
-
-/** Options of {@link registerExactNumbers}. */
-export interface ExactNumbersOptions {
-  /** The GraphQL route (`/graphql`). */
-  path: string;
-  /** Called with every refusal's code (the request log's outcome). */
-  onRefused?: (request: FastifyRequest, code: string) => void;
-}
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -52,8 +45,11 @@ function variablesLoss(request: FastifyRequest): JsonNumberLoss | null {
   return loss === null ? null : { ...loss, path: ['variables', ...loss.path] };
 }
 
-/** Wraps the JSON body parser and adds the refusing hook. Register before the routes. */
-export function registerExactNumbers(app: FastifyInstance, options: ExactNumbersOptions): void {
+/**
+ * Wraps the JSON body parser, which notes the first changed number of the GraphQL route's (`path`)
+ * variables, and answers the check that refuses it (`graphql-checks.ts`). Register before the routes.
+ */
+export function registerExactNumbers(app: FastifyInstance, path: string): GraphqlCheck {
   app.decorateRequest('jsonNumberLoss', null);
   // Fastify's defaults for both: a body with `__proto__` or `constructor.prototype` is refused.
   const parseJson = app.getDefaultJsonParser('error', 'error');
@@ -62,7 +58,7 @@ export function registerExactNumbers(app: FastifyInstance, options: ExactNumbers
     // `parseAs: 'string'` hands a string; the type allows a Buffer too.
     const text = typeof body === 'string' ? body : body.toString('utf8');
     void parseJson(request, text, (error, parsed) => {
-      if (error === null && request.routeOptions.url === options.path) {
+      if (error === null && request.routeOptions.url === path) {
         // Only the variables: numbers elsewhere (`extensions`) never reach the upstream.
         request.jsonNumberLoss = firstJsonNumberLoss(text, 'variables') ?? null;
       }
@@ -70,21 +66,16 @@ export function registerExactNumbers(app: FastifyInstance, options: ExactNumbers
     });
   });
 
-  app.addHook('preValidation', (request, reply, done) => {
-    const loss = request.routeOptions.url === options.path ? variablesLoss(request) : null;
-    if (loss === null) {
-      done();
-      return;
-    }
+  return (request) => {
+    const loss = variablesLoss(request);
+    if (loss === null) return undefined;
     const where = loss.path.join('.');
-    options.onRefused?.(request, ErrorCode.BAD_USER_INPUT);
-    void reply
-      .code(400)
-      .type(JSON_CONTENT_TYPE)
-      .send(
-        httpErrorBody(ErrorCode.BAD_USER_INPUT, numberLossMessage(where, loss.literal, loss.loss), {
-          reason: 'inexact_number',
-        }),
-      );
-  });
+    return {
+      status: 400,
+      code: ErrorCode.BAD_USER_INPUT,
+      body: httpErrorBody(ErrorCode.BAD_USER_INPUT, numberLossMessage(where, loss.literal, loss.loss), {
+        reason: 'inexact_number',
+      }),
+    };
+  };
 }

@@ -4,20 +4,16 @@
  * every other document is refused with its code before Apollo parses anything. Registered only when
  * `TRUSTED_DOCUMENTS` is set, so it costs nothing otherwise.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { resolveDocument, type DocumentResolution } from '../trusted/resolve-document.ts';
 import type { TrustedDocuments } from '../trusted/trusted-documents.ts';
-import { JSON_CONTENT_TYPE, httpErrorBody } from '../errors/http-error.ts';
+import { httpErrorBody } from '../errors/http-error.ts';
+import type { GraphqlCheck } from './graphql-checks.ts';
 
-/** Options of {@link registerTrustedDocuments}. */
+/** Options of {@link trustedDocumentsCheck}. */
 export interface TrustedDocumentsHookOptions {
-  /** The GraphQL route (`/graphql`). */
-  path: string;
   documents: TrustedDocuments;
   /** `TRUSTED_DOCUMENTS_ONLY`. */
   only: boolean;
-  /** Called with every refusal's code (the request log's outcome). */
-  onRefused?: (request: FastifyRequest, code: string) => void;
 }
 
 /** `extensions` without `persistedQuery` (Apollo would look its hash up in its own APQ cache), if any is left. */
@@ -37,22 +33,18 @@ function parseJson(text: string | null): unknown {
   }
 }
 
-/** Adds the hook (after body parsing, before the route's handler). Register before the routes. */
-export function registerTrustedDocuments(app: FastifyInstance, options: TrustedDocumentsHookOptions): void {
+/**
+ * The check of the GraphQL route (`graphql-checks.ts`): rewrites a request naming a registered document to
+ * run its text, and refuses what `TRUSTED_DOCUMENTS_ONLY` does not allow. The last check.
+ */
+export function trustedDocumentsCheck(options: TrustedDocumentsHookOptions): GraphqlCheck {
   const { documents, only } = options;
-  app.addHook('preValidation', (request, reply, done) => {
-    if (request.routeOptions.url !== options.path) {
-      done();
-      return;
-    }
+  return (request) => {
     let resolution: DocumentResolution = { kind: 'as-sent' };
     if (request.method === 'POST') {
       const body = request.body;
       // Anything but an object is Apollo's to refuse (BAD_REQUEST), with no document to look at.
-      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-        done();
-        return;
-      }
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
       const fields = body as Record<string, unknown>;
       resolution = resolveDocument(
         { query: fields.query, documentId: fields.documentId, extensions: fields.extensions },
@@ -87,11 +79,11 @@ export function registerTrustedDocuments(app: FastifyInstance, options: TrustedD
         request.raw.url = `${url.pathname}?${params.toString()}`;
       }
     }
-    if (resolution.kind !== 'refused') {
-      done();
-      return;
-    }
-    options.onRefused?.(request, resolution.code);
-    void reply.code(400).type(JSON_CONTENT_TYPE).send(httpErrorBody(resolution.code, resolution.message));
-  });
+    if (resolution.kind !== 'refused') return undefined;
+    return {
+      status: 400,
+      code: resolution.code,
+      body: httpErrorBody(resolution.code, resolution.message),
+    };
+  };
 }

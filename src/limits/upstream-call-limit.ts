@@ -5,7 +5,7 @@
  * `MAX_UPSTREAM_CALLS_EXCEEDED`, an operation estimated over the setting. No resolver runs, so a refused
  * fan-out costs the upstream, and the other tenants, nothing. The run-time budget still counts the real calls.
  */
-import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
+import type { ApolloServerPlugin, BaseContext, GraphQLRequestListener } from '@apollo/server';
 import {
   Kind,
   type DocumentNode,
@@ -66,38 +66,37 @@ export function createUpstreamCallLimit<TContext extends BaseContext>(
     if (byKey.size < MAX_KEYS_PER_DOCUMENT) byKey.set(key, estimated);
   }
 
-  return {
-    requestDidStart() {
-      return Promise.resolve({
-        didResolveOperation({ schema, document, operation, request }) {
-          // No operation to run (an unknown operation name): execution answers that, with no call.
-          if (operation === undefined) return Promise.resolve();
-          let kinds = kindsOf.get(schema);
-          if (kinds === undefined) {
-            kinds = upstreamCallKinds(schema);
-            kindsOf.set(schema, kinds);
-          }
-          const key = estimateKey(operation, request.variables);
-          let estimated = key === undefined ? undefined : known.get(document)?.get(key);
-          if (estimated === undefined) {
-            estimated = estimateUpstreamCalls({
-              schema,
-              kinds,
-              document,
-              operationName: operation.name?.value,
-              variables: request.variables,
-              pageLimits,
-              idsPerCall,
-            });
-            if (key !== undefined && estimated !== undefined) remember(document, key, estimated);
-          }
-          return estimated !== undefined && estimated > max
-            ? Promise.reject(refusal(estimated, max))
-            : Promise.resolve();
-        },
-      });
+  // One listener for every request: it keeps no per-request state.
+  const listener: GraphQLRequestListener<TContext> = {
+    didResolveOperation({ schema, document, operation, request }) {
+      // No operation to run (an unknown operation name): execution answers that, with no call.
+      if (operation === undefined) return Promise.resolve();
+      let kinds = kindsOf.get(schema);
+      if (kinds === undefined) {
+        kinds = upstreamCallKinds(schema);
+        kindsOf.set(schema, kinds);
+      }
+      const key = estimateKey(operation, request.variables);
+      let estimated = key === undefined ? undefined : known.get(document)?.get(key);
+      if (estimated === undefined) {
+        estimated = estimateUpstreamCalls({
+          schema,
+          kinds,
+          document,
+          operationName: operation.name?.value,
+          variables: request.variables,
+          pageLimits,
+          idsPerCall,
+        });
+        if (key !== undefined && estimated !== undefined) remember(document, key, estimated);
+      }
+      return estimated !== undefined && estimated > max
+        ? Promise.reject(refusal(estimated, max))
+        : Promise.resolve();
     },
   };
+  const started = Promise.resolve(listener);
+  return { requestDidStart: () => started };
 }
 
 /** The named type under list and non-null wrappers. */

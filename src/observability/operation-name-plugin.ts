@@ -45,20 +45,29 @@ export function createOperationNamePlugin<TContext extends BaseContext>(
   options: OperationNamePluginOptions<TContext>,
 ): ApolloServerPlugin<TContext> {
   // The listener keeps no state of its own: one object, and one settled promise of it, serve every request.
+  const done = Promise.resolve();
+  /** Admits the name of a request with no session whose `login` answered a token, once its user is known. */
+  async function admitLogin(name: string, token: string): Promise<void> {
+    const user = await options.userOfToken(token);
+    if (user !== undefined) options.admit(name, { user });
+  }
+  // Not `async`: the usual request settles with one shared promise, only a login waits for its session.
   const listener: GraphQLRequestListener<TContext> = {
-    async willSendResponse({ operation, operationName, source, contextValue, response, schema }) {
+    willSendResponse({ operation, operationName, source, contextValue, response, schema }) {
       // No resolved operation: it never parsed or validated, and its name stays the caller's word.
-      if (operation === undefined || typeof operationName !== 'string') return;
+      if (operation === undefined || typeof operationName !== 'string') return done;
       if (options.isTrustedDocument?.(source) === true) {
         options.admit(operationName, { trusted: true });
-        return;
+        return done;
       }
-      let user = options.userOf(contextValue);
-      if (user === undefined && response.body.kind === 'single') {
-        const token = loginToken(response.body.singleResult.data, loginFieldOf(schema));
-        if (token !== undefined) user = await options.userOfToken(token);
+      const user = options.userOf(contextValue);
+      if (user !== undefined) {
+        options.admit(operationName, { user });
+        return done;
       }
-      if (user !== undefined) options.admit(operationName, { user });
+      if (response.body.kind !== 'single') return done;
+      const token = loginToken(response.body.singleResult.data, loginFieldOf(schema));
+      return token === undefined ? done : admitLogin(operationName, token);
     },
   };
   const started = Promise.resolve(listener);

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { Kind, getIntrospectionQuery, parse, print, type DocumentNode } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { EXAMPLE_DOCUMENT } from '../../src/app/landing-page.ts';
+import { EXAMPLE_DOCUMENT } from '../../src/app/graphql-route.ts';
 import { useHarness } from '../support/gateway-harness.ts';
 import * as operations from '../support/operations.ts';
 import * as typedOperations from '../support/typed-operations.ts';

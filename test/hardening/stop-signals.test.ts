@@ -1,5 +1,5 @@
 /**
- * The way out of a shutdown that hangs (`src/app/handle-stop-signals.ts`): a process whose shutdown blocks
+ * The way out of a shutdown that hangs (`src/app/shutdown.ts`): a process whose shutdown blocks
  * its event loop for good (as the logger's exit flush once did) still ends on a second signal, through the
  * kernel's default action, and without one when the watchdog thread's deadline passes.
  */
@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, expect, it } from 'vitest';
 
-const MODULE = resolve('src/app/handle-stop-signals.ts');
+const MODULE = resolve('src/app/shutdown.ts');
 const started: ReturnType<typeof spawn>[] = [];
 // A process a failed test left blocked would wait on its futex for good.
 afterAll(() => {

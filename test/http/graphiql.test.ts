@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { renderGraphiqlPage } from '../../src/http/graphiql.ts';
-import { EXAMPLE_DOCUMENT } from '../../src/app/landing-page.ts';
+import { EXAMPLE_DOCUMENT } from '../../src/app/graphql-route.ts';
 import { useHarness } from '../support/gateway-harness.ts';
 
 /** The `src`/`href` of every script and stylesheet of a page. */

@@ -8,7 +8,7 @@ import { connect } from 'node:net';
 import { PassThrough } from 'node:stream';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerRequestHooks } from '../../src/app/register-request-hooks.ts';
+import { createDraining, requestHooks } from '../../src/app/request-hooks.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 import { createMetrics } from '../../src/observability/metrics.ts';
@@ -231,13 +231,14 @@ describe('busy answers in the request log', () => {
       disableRequestLogging: true,
       genReqId: requestIdFor,
     });
-    registerRequestHooks(app, {
+    await app.register(requestHooks, {
       config,
       scopes: createRequestScopes(),
       metrics: createMetrics(),
       graphqlPath: '/graphql',
       trustedDocuments: undefined,
       tracing: undefined,
+      draining: createDraining(),
     });
     app.post('/graphql', () => ({ data: {} }));
     await app.listen({ host: '127.0.0.1', port: 0 });

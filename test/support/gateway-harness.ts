@@ -9,6 +9,8 @@ import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { loadConfig } from '../../src/config/load-config.ts';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../emulator/index.ts';
 import { createGateway, type Gateway } from '../../src/app/create-gateway.ts';
+import { emulatorSwitchesOf } from '../../src/app/start-embedded-emulator.ts';
+import type { GatewayConfig } from '../../src/config/gateway-config.ts';
 import { injectFetch, type InjectFetch } from './inject-fetch.ts';
 import { lateBound } from './late-bound.ts';
 import { DEMO_OBJECTS_DIR } from './object-fixtures.ts';
@@ -45,12 +47,9 @@ export interface GatewayHarnessOptions {
   listen?: boolean;
 }
 
-/** Starts a gateway whose four upstream addresses are `upstreamUrl`; call `close()` after. */
-export async function startGateway(
-  options: GatewayHarnessOptions & { upstreamUrl: string },
-): Promise<TestGateway> {
-  const { upstreamUrl } = options;
-  const config = loadConfig({
+/** The settings of a test gateway whose four upstream addresses are `upstreamUrl`. */
+function testConfig(options: GatewayHarnessOptions, upstreamUrl: string): GatewayConfig {
+  return loadConfig({
     NODE_ENV: 'test',
     PORT: '0',
     HOST: '127.0.0.1',
@@ -67,6 +66,14 @@ export async function startGateway(
     OBJECT_TYPES_DIR: DEMO_OBJECTS_DIR,
     ...options.env,
   });
+}
+
+/** Starts a gateway whose four upstream addresses are `upstreamUrl`; call `close()` after. */
+export async function startGateway(
+  options: GatewayHarnessOptions & { upstreamUrl: string },
+): Promise<TestGateway> {
+  const config = testConfig(options, options.upstreamUrl);
+  // The same assembly as `npm start` and `npm run example` (`src/app/run-gateway.ts`).
   const gateway = await createGateway({
     config,
     ...(options.logStream ? { logStream: options.logStream } : {}),
@@ -109,7 +116,10 @@ export interface HarnessOptions extends GatewayHarnessOptions {
 
 /** Starts emulator and gateway; call `close()` in `afterAll`. */
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const emulator = options.upstream ?? (await startEmulator({ port: 0, ...options.emulator }));
+  // The emulator follows the gateway's UPSTREAM_* switches as the embedded one does (the same function);
+  // a test's own emulator options still win.
+  const switches = emulatorSwitchesOf(testConfig(options, UNREACHABLE_ORIGIN));
+  const emulator = options.upstream ?? (await startEmulator({ port: 0, ...switches, ...options.emulator }));
   const started = await startGateway({ ...options, upstreamUrl: emulator.url });
   const linkFetch: typeof fetch = (input, init) =>
     started.fetch(input instanceof Request ? input.url : String(input), init);

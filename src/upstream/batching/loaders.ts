@@ -14,6 +14,13 @@ import { SETTING_DEFAULTS } from '../../config/defaults.ts';
 /** Ids one `getAll` reads by default in `regex` mode (`LoaderOptions.maxBatchSize`). */
 export const MAX_IDS_PER_BATCH = 100;
 
+/**
+ * Longest criterion the gateway sends in one upstream URL, in characters: a batched read's `_id`
+ * alternation is split beyond it, and a compiled filter pattern longer than it is refused
+ * (`filters/compile-criteria.ts`).
+ */
+export const MAX_CRITERION_LENGTH = 4_000;
+
 /** Settings of {@link createLoaders}. */
 export interface LoaderOptions {
   /** The upstream's read handle (usually wrapped by `withCoalescing`). */
@@ -24,7 +31,7 @@ export interface LoaderOptions {
   matchesMode: MatchesMode;
   /** Ids per `getAll` in `regex` mode. Default `100`. */
   maxBatchSize?: number;
-  /** URL-encoded bytes of the `_id` alternation per `getAll` (it travels in the URL); split beyond. Default `4_000`. */
+  /** URL-encoded bytes of the `_id` alternation per `getAll` (it travels in the URL); split beyond. Default {@link MAX_CRITERION_LENGTH}. */
   maxCriterionLength?: number;
   /** Longest id read; longer ones and the empty id fail their key as `invalid_input`. Default `SETTING_DEFAULTS.UPSTREAM_MAX_ID_LENGTH`. */
   maxIdLength?: number;
@@ -81,7 +88,7 @@ function metadataCacheKey(key: MetadataKey): string {
 export function createLoaders(options: LoaderOptions): Loaders {
   const { client, credentials, onBatch } = options;
   const maxBatchSize = options.maxBatchSize ?? MAX_IDS_PER_BATCH;
-  const maxCriterionLength = options.maxCriterionLength ?? 4_000;
+  const maxCriterionLength = options.maxCriterionLength ?? MAX_CRITERION_LENGTH;
   const exactConcurrency = Math.max(1, Math.floor(options.exactConcurrency ?? 8));
   // One cap for the whole request, whatever the number of object types it reads: the same bulkhead as the
   // resilience layer's, with a queue as long as the request's own reads (they wait, they are never refused

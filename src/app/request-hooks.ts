@@ -1,24 +1,45 @@
 /**
- * Assembly step: what runs around every request before GraphQL does: the request log and its scope, the
- * HTTP error answers, the request-body budget, the `/graphql` headers, the document size limits, and the trusted-documents check when
- * manifests are set.
+ * Assembly step: what runs around every request before GraphQL does, as one plugin: the request log and its
+ * scope, the HTTP error answers, the request-body budget, the response headers (`/graphql`'s, and
+ * `Connection: close` while draining), the document size limits, and the trusted-documents check when
+ * manifests are set. Also the draining switch that SIGTERM flips (`shutdown.ts`) and readiness reads.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
+import fastifyPlugin from 'fastify-plugin';
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import { registerBodyBudget } from '../http/capacity/body-budget.ts';
-import { registerDocumentLimits } from '../http/document-limits-hook.ts';
+import { documentLimitsCheck } from '../http/document-limits-hook.ts';
 import { blameOfCode } from '../errors/blame.ts';
 import { registerErrorHandler } from '../http/error-handler.ts';
 import { registerExactNumbers } from '../http/exact-numbers-hook.ts';
-import { registerGraphqlHeaders } from '../http/graphql-headers.ts';
-import { registerTrustedDocuments } from '../http/trusted-documents-hook.ts';
+import { registerResponseHeaders } from '../http/response-headers.ts';
+import { registerGraphqlChecks } from '../http/graphql-checks.ts';
+import { trustedDocumentsCheck } from '../http/trusted-documents-hook.ts';
 import type { GatewayMetrics } from '../observability/metrics.ts';
 import { registerRequestLog } from '../observability/request-log.ts';
 import type { RequestScopes } from '../observability/request-scope.ts';
 import type { GatewayTracing } from '../observability/tracing/tracing.ts';
 import type { TrustedDocuments } from '../trusted/trusted-documents.ts';
 
-/** What {@link registerRequestHooks} needs. */
+/** Whether the gateway is draining, and the switch. */
+export interface Draining {
+  /** From {@link Draining.start} on: `/readyz` answers 503 and every response closes its connection. */
+  readonly active: boolean;
+  start(): void;
+}
+
+/** A switch, off. */
+export function createDraining(): Draining {
+  const state = {
+    active: false,
+    start() {
+      state.active = true;
+    },
+  };
+  return state;
+}
+
+/** What {@link requestHooks} needs. */
 export interface RequestHooksOptions {
   config: GatewayConfig;
   scopes: RequestScopes;
@@ -27,10 +48,10 @@ export interface RequestHooksOptions {
   /** Loaded manifests (`TRUSTED_DOCUMENTS`), if any. */
   trustedDocuments: TrustedDocuments | undefined;
   tracing: GatewayTracing | undefined;
+  draining: Draining;
 }
 
-/** Adds the hooks; register before the routes. */
-export function registerRequestHooks(app: FastifyInstance, options: RequestHooksOptions): void {
+const hooks: FastifyPluginCallback<RequestHooksOptions> = (app, options, done) => {
   const { config, tracing, graphqlPath } = options;
   const scopeOf = registerRequestLog(app, {
     scopes: options.scopes,
@@ -57,21 +78,30 @@ export function registerRequestHooks(app: FastifyInstance, options: RequestHooks
     maxConnections: config.connectionLimits.maxConnections,
     onRefused,
   });
-  registerGraphqlHeaders(app, graphqlPath);
-  // Before the trusted-documents hook: only the text the caller sent is measured.
-  registerDocumentLimits(app, {
+  registerResponseHeaders(app, { path: graphqlPath, draining: options.draining });
+  // One hook for the GraphQL route's checks, in order. The size limits before the trusted documents' check:
+  // only the text the caller sent is measured.
+  registerGraphqlChecks(app, {
     path: graphqlPath,
-    maxBytes: config.documentLimits.maxBytes,
-    maxCommentBytes: config.documentLimits.maxCommentBytes,
+    checks: [
+      documentLimitsCheck(config.documentLimits),
+      registerExactNumbers(app, graphqlPath),
+      ...(options.trustedDocuments === undefined
+        ? []
+        : [
+            trustedDocumentsCheck({
+              documents: options.trustedDocuments,
+              only: config.trustedDocuments.only,
+            }),
+          ]),
+    ],
     onRefused,
   });
-  registerExactNumbers(app, { path: graphqlPath, onRefused });
-  if (options.trustedDocuments !== undefined) {
-    registerTrustedDocuments(app, {
-      path: graphqlPath,
-      documents: options.trustedDocuments,
-      only: config.trustedDocuments.only,
-      onRefused,
-    });
-  }
-}
+  done();
+};
+
+/**
+ * The plugin; register before the routes. Its hooks are the gateway's own instance's (no encapsulation:
+ * they cover every route and the not-found handler).
+ */
+export const requestHooks = fastifyPlugin(hooks, { name: 'request-hooks', fastify: '5.x' });

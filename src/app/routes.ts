@@ -1,0 +1,91 @@
+/**
+ * Assembly step: the gateway's routes besides `/graphql`, as one plugin: the probes, `/healthz` (alive) and
+ * `/readyz` (started, not draining, and the upstream's state), `GET /metrics` (the Prometheus text of the
+ * gateway's registry), and, when the landing page is on, the redirects that take a browser to the
+ * explorers: `GET /` to the landing page (Apollo Sandbox on `/graphql`), and the trailing-slash spellings
+ * `/graphql/` and `/graphiql/` to the real paths. Without them a first visit to the gateway's root, or a
+ * pasted URL with a slash, meets a bare 404.
+ *
+ * Every `Location` is relative, so a path prefix added by a proxy in front of the gateway is kept. The
+ * slash redirects are 308 (method and body kept), so a `POST /graphql/` still reaches GraphQL.
+ */
+import type { FastifyPluginCallback } from 'fastify';
+import fastifyPlugin from 'fastify-plugin';
+import { request } from 'undici';
+import type { GatewayConfig } from '../config/gateway-config.ts';
+import type { GatewayMetrics } from '../observability/metrics.ts';
+import type { UpstreamUrls } from '../upstream/client/types.ts';
+import type { ResilientClient } from '../upstream/resilience/resilience.ts';
+import type { Draining } from './request-hooks.ts';
+
+/** What {@link gatewayRoutes} reads. */
+export interface RoutesOptions {
+  config: GatewayConfig;
+  urls: UpstreamUrls;
+  /** The upstream stack, whose breakers `/readyz` reports. */
+  upstream: ResilientClient;
+  draining: Draining;
+  metrics: GatewayMetrics;
+}
+
+/**
+ * Readiness: whether `url` answers HTTP at all (any status) within a second, checked at most every
+ * `cacheMillis` so probes stay cheap.
+ */
+function createReadinessProbe(url: string, cacheMillis = 2_000): () => Promise<boolean> {
+  let last: { at: number; ok: boolean } | undefined;
+  return async () => {
+    const now = Date.now();
+    if (last && now - last.at < cacheMillis) return last.ok;
+    let ok: boolean;
+    try {
+      const response = await request(url, { method: 'GET', headersTimeout: 1_000, bodyTimeout: 1_000 });
+      await response.body.dump();
+      ok = true;
+    } catch {
+      ok = false;
+    }
+    last = { at: now, ok };
+    return ok;
+  };
+}
+
+const routes: FastifyPluginCallback<RoutesOptions> = (app, options, done) => {
+  const { config, upstream, draining, metrics } = options;
+  const upstreamReachable = createReadinessProbe(options.urls.studioUrl);
+  app.get('/healthz', () => ({ status: 'ok' }));
+  // A sidecar's readiness is its own: an upstream outage it cannot fix must not take the front-end beside it
+  // out of the Service (answers there are coded UPSTREAM_UNAVAILABLE). READINESS_REQUIRES_UPSTREAM=true
+  // makes the upstream gate readiness, for deployments where another replica could do better.
+  app.get('/readyz', async (_request, reply) => {
+    const breakers = upstream.breakerStates();
+    const reachable = await upstreamReachable();
+    const upstreamStatus = upstream.isFailingFast() ? 'circuit open' : reachable ? 'ok' : 'unreachable';
+    const status = draining.active
+      ? 'draining'
+      : config.readinessRequiresUpstream && upstreamStatus !== 'ok'
+        ? `upstream ${upstreamStatus}`
+        : 'ready';
+    return reply
+      .code(status === 'ready' ? 200 : 503)
+      .send({ status, upstream: { status: upstreamStatus, breakers } });
+  });
+  app.get('/metrics', async (_request, reply) =>
+    reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
+  );
+  // The explorers follow the landing page setting (off in production unless LANDING_PAGE=true); GraphiQL
+  // is served at `/graphiql` whenever the landing page is (`graphql-route.ts`).
+  if (config.landingPage) {
+    app.get('/', (_request, reply) => reply.code(302).header('location', 'graphql').send());
+    app.route({
+      method: ['GET', 'POST'],
+      url: '/graphql/',
+      handler: (_request, reply) => reply.code(308).header('location', '../graphql').send(),
+    });
+    app.get('/graphiql/', (_request, reply) => reply.code(308).header('location', '../graphiql').send());
+  }
+  done();
+};
+
+/** The plugin; routes on the gateway's own instance (no encapsulation: the gateway's hooks cover them). */
+export const gatewayRoutes = fastifyPlugin(routes, { name: 'gateway-routes', fastify: '5.x' });

@@ -1,0 +1,40 @@
+/**
+ * `npm start` and `npm run example` are one gateway process (`src/app/run-gateway.ts`): the example's
+ * embedded emulator follows `UPSTREAM_MATCHES`, `UPSTREAM_PAGE_START` and the team's object types exactly as
+ * `npm start`'s does, because neither command starts an emulator, a gateway or a shutdown of its own.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { emulatorSwitchesOf } from '../../src/app/start-embedded-emulator.ts';
+import { loadConfig } from '../../src/config/load-config.ts';
+
+const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+
+describe.each(['src/main.ts', 'scripts/example.ts'])('%s', (path) => {
+  const source = read(path);
+
+  it('should start the gateway process through runGateway', () => {
+    expect(source).toMatch(/runGateway\(\{/);
+  });
+
+  it('should start no emulator, gateway, listener or shutdown of its own', () => {
+    expect(source).not.toMatch(/\bstartEmulator\b|\bstartEmbeddedEmulator\b/);
+    expect(source).not.toMatch(/\bcreateGateway\b|\bcreateShutdown\b|\bhandleStopSignals\b/);
+    expect(source).not.toMatch(/process\.on\('SIG/);
+  });
+});
+
+it("should start the embedded emulator on the settings' UPSTREAM_* switches", () => {
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    UPSTREAM_MATCHES: 'exact',
+    UPSTREAM_PAGE_START: 'offset',
+    SESSION_SECRET: 's'.repeat(40),
+  });
+  expect(config.upstream.kind).toBe('embedded');
+  expect(emulatorSwitchesOf(config)).toEqual({ matches: 'exact', pageStart: 'offset' });
+  // The embedded emulator's options come from that one function, the team's object types beside it.
+  const embedded = read('src/app/start-embedded-emulator.ts');
+  expect(embedded).toMatch(/\.\.\.emulatorSwitchesOf\(config\)/);
+  expect(embedded).toMatch(/objectTypes: readObjectTypes\(process\.env\)/);
+});
