@@ -6,7 +6,7 @@
 import type { EmulatorUser } from '../emulator/identity/demo-users.ts';
 import { DEMO } from '../emulator/identity/demo-users.ts';
 
-/** Sessions (and connections) of W1–W4: 32, so every connection is its own user (issue 15). */
+/** Sessions (and connections) of W1–W4: 32, so every connection is its own user. */
 export const SESSIONS = 32;
 
 /** `count` users of the demo tenant: `bench-01` … with the password `bench-password`. */

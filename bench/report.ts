@@ -171,7 +171,7 @@ export function markdownReport(report: RunReport): string {
     '',
     markdownFixedRate(report.fixedRate),
     '',
-    'Targets (issues 5, 15 and 24):',
+    'Targets:',
     '',
     markdownTargets(report.targets),
     ...(report.notes.length > 0 ? ['', 'Notes:', '', ...report.notes.map((note) => `- ${note}`)] : []),

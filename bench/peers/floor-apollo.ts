@@ -1,5 +1,5 @@
 /**
- * Peer F1, the floor (issue 15): what Fastify 5 + `@as-integrations/fastify` + Apollo Server 5 cost with the
+ * Peer F1, the floor: what Fastify 5 + `@as-integrations/fastify` + Apollo Server 5 cost with the
  * gateway's Apollo options (`src/app/create-gateway.ts`: CSRF prevention off, no batching, no stack traces,
  * schema details hidden, the drain plugin, usage/schema reporting, inline traces, cache control and
  * suggestions off, no landing page, introspection off) and each field doing what P1 does by hand: one

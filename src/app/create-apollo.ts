@@ -75,7 +75,7 @@ export async function createApollo(options: ApolloOptions): Promise<ApolloServer
     stopOnTerminationSignals: false,
     validationRules: [...limits.validationRules, exactNumbersRule],
     parseOptions: limits.parseOptions,
-    // Apollo's defaults size documents by their JSON, not by the source text and tokens they keep (issue 19).
+    // Apollo's defaults size documents by their JSON, not by the source text and tokens they keep.
     documentStore: createDocumentStore(config.documentLimits.cacheBytes),
     persistedQueries: { cache: createPersistedQueryCache(config.documentLimits.cacheBytes) },
     // No `Did you mean …?` while the schema is closed: validation drops them at the source (graphql-js's

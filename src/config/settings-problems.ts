@@ -2,7 +2,7 @@
  * The problems of the settings that no single setting's schema can see: which settings production
  * requires, the upstream addresses' all-or-none rule (`presenceProblems`), and the rules between settings
  * (`crossProblems`). Each problem is one line naming one setting, so a start lists them all at once instead
- * of one failed start per missing setting (issue 20).
+ * of one failed start per missing setting.
  */
 import { UPSTREAM_MAX_RESPONSE_BYTES, UPSTREAM_SMALL_ANSWER_BYTES } from './defaults.ts';
 import type { GatewayConfig } from './gateway-config.ts';

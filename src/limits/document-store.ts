@@ -5,7 +5,7 @@
  * `JSON.stringify(document)`. That string holds neither the source text a document keeps
  * (`document.loc.source.body`) nor its token list (comments included): a 95 KB comment-padded
  * `query Q1 { __typename }` was counted as 510 bytes while keeping 98 KB, so about 60,000 such documents
- * fitted "30 MiB", and 1,700 distinct ones exhausted a 256 MiB heap (issue 19). Measured on Node 24 with
+ * fitted "30 MiB", and 1,700 distinct ones exhausted a 256 MiB heap. Measured on Node 24 with
  * graphql-js 16 (`--expose-gc`, 300 retained documents of each shape):
  *
  * | document                            | heap kept | JSON | source | tokens |

@@ -1,6 +1,6 @@
 /**
  * Whether a number literal survives the trip through a double (JavaScript's number, and the upstream's JSON)
- * unchanged. Issue 19: `1e-400` was stored as `0`, and `0.12345678901234567890123` as
+ * unchanged. Before this check, `1e-400` was stored as `0`, and `0.12345678901234567890123` as
  * `0.12345678901234568`, without a word, while `1e400` and 2^64 were refused.
  *
  * The rule: a literal is exact when its decimal digits are those of the double it becomes, written the

@@ -6,7 +6,7 @@
  * is where a supervisor that signals the process and closes its end of the stdout pipe (a test harness,
  * some process managers, `docker stop` with a log driver gone) used to hang the gateway for good: sonic-boom
  * 4 retried a write failing with EPIPE every 100 ms forever (`Atomics.wait`, a futex no signal interrupts),
- * whenever the exit flush was the first write after the pipe closed (issue 20). sonic-boom 5 (the
+ * whenever the exit flush was the first write after the pipe closed. sonic-boom 5 (the
  * `overrides` of package.json) throws instead, and bounds the retries of a full pipe (`maxWriteRetries`);
  * what it throws at exit is dropped here, since a reader that is gone cannot receive the lines anyway.
  */

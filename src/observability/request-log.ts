@@ -10,7 +10,7 @@
  * ill health are `warn`, the gateway's own failures `error`, so an alert on `warn`+ never fires for a typo.
  *
  * With `LOG_REQUESTS=errors` (production's default) only failed and slow requests are logged: the line was
- * about a seventh of a small request's CPU (issue 15), and a healthy request's line tells an operator nothing
+ * about a seventh of a small request's CPU, and a healthy request's line tells an operator nothing
  * the metrics do not.
  */
 import { randomUUID } from 'node:crypto';

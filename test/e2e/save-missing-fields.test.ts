@@ -1,6 +1,6 @@
 /**
  * A save the upstream refuses for a missing field (`SAVE_ERR_401 "missing fields: organizationCode"`) is the
- * gateway's error, not a rejected token: the session lives on (issue 20). The gateway here has no
+ * gateway's error, not a rejected token: the session lives on. The gateway here has no
  * ORGANIZATION_CODE (development allows it), so a login without one makes sessions whose saves lack it.
  */
 import { expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Issue 19 item 3, as reviewed: the connection and body caps must not let a few addresses lock everyone
+ * The connection and body caps must not let a few addresses lock everyone
  * else out at no cost, and a refused client must not hold a socket (or a shutdown) open. Against the real
  * gateway with production settings and the default caps, from several loopback addresses (Linux routes
  * all of 127/8 to lo):

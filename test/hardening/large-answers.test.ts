@@ -1,5 +1,5 @@
 /**
- * Issue 19, shared resources: upstream answers in bytes. An answer may be 8 MiB and 64 calls may be read at
+ * Shared resources: upstream answers in bytes. An answer may be 8 MiB and 64 calls may be read at
  * once, which alone passes the pod's 512 Mi limit; anything a session stores can be read back in large
  * pages. Here one user's reads are answered 6 MiB each, slowly (a proxy in front of the emulator), and that
  * user sends 32 reads at once, three times over, against the real gateway with production settings. Its

@@ -1,5 +1,5 @@
 /**
- * Login protection an attacker cannot aim (issue 11, item 5): an attacker rotating `X-Forwarded-For` behind
+ * Login protection an attacker cannot aim: an attacker rotating `X-Forwarded-For` behind
  * a trusted proxy neither locks the victim's known client out nor gets more than the documented number of
  * guesses; per-address limits count distinct accounts; a username and its mobile number share counters once
  * a successful form login has linked them.

@@ -1,5 +1,5 @@
 /**
- * Issue 19, shared resources: the login limiter's counters in total. A caller with many addresses (an IPv6
+ * Shared resources: the login limiter's counters in total. A caller with many addresses (an IPv6
  * host owns a /64) fails logins on invented usernames from a new address each time; every failure used to
  * add a few counters that live a day. Now the process holds at most `LOGIN_MAX_TRACKED_COUNTERS` of them
  * (`gateway_login_tracked_counters`), an attacker blocked before the flood stays blocked, and a real user

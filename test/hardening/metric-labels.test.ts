@@ -1,5 +1,5 @@
 /**
- * Metric label sets are fixed by the server, not the caller. The attack of issue 19: 205 junk operation
+ * Metric label sets are fixed by the server, not the caller. The attack: 205 junk operation
  * names from an anonymous caller used to take every one of the 200 operation-name series, so every real
  * operation counted as `operation="other"` from then on. Now a name counts only when a trusted document or
  * a user the upstream accepted vouches for it, one user at most {@link MAX_OPERATION_NAMES_PER_USER}.

@@ -1,5 +1,5 @@
 /**
- * Numbers are never changed silently. Issue 19: `1e-400` was stored as `0` and `0.12345678901234567890123`
+ * Numbers are never changed silently. Before, `1e-400` was stored as `0` and `0.12345678901234567890123`
  * rounded, with no error, while `1e400` and 2^64 were refused. Every number a double would change, written
  * in the document or in the variables (a POST's JSON body, a GET's `variables` parameter), for the generic
  * `saveObject` and the typed `saveLoanType` alike, is now `BAD_USER_INPUT` (`reason: "inexact_number"`,

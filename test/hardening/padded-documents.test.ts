@@ -1,5 +1,5 @@
 /**
- * Issue 19, item 2: eight loops posting distinct small documents padded with a 95 KB comment
+ * Eight loops posting distinct small documents padded with a 95 KB comment
  * (`{"query":"#xxxx…\nquery Q<i> { __typename }"}`) killed a production gateway (256 MiB heap) in about
  * four seconds: Apollo's document cache counted each parsed document by its JSON (510 bytes) while it kept
  * the 95 KB source. Against the real command with `npm start`'s heap settings, the flood is now refused at

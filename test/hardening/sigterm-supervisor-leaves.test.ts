@@ -1,6 +1,6 @@
 /**
- * SIGTERM always ends the gateway, even when whoever sent it has closed the pipes of its stdout and stderr
- * (issue 20): a supervisor (`test/support/signal-and-leave.ts`) starts the command, logs in once, signals
+ * SIGTERM always ends the gateway, even when whoever sent it has closed the pipes of its stdout and stderr:
+ * a supervisor (`test/support/signal-and-leave.ts`) starts the command, logs in once, signals
  * the process group and exits. The gateway used to hang in about half the tries, for good: the logger's
  * exit flush retried EPIPE forever, its main thread on a futex, deaf to a second SIGTERM. Ten tries, the
  * moment of the signal shifted across the logger's one-second flush period, every other try with the pipes

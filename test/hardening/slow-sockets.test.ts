@@ -1,5 +1,5 @@
 /**
- * Issue 19, item 3: 2,500 slow bodies from one address (each declaring 100,000 bytes, sending 99,990, then
+ * 2,500 slow bodies from one address (each declaring 100,000 bytes, sending 99,990, then
  * stalling) against the real gateway with production settings. Before the connection caps, 2,500 such
  * sockets added about 270 MiB of RSS. Now one address holds at most `MAX_CONNECTIONS_PER_ADDRESS` (64)
  * connections and `MAX_INFLIGHT_BODY_BYTES_PER_ADDRESS` (8 MiB) of bodies; every socket past them is

@@ -1,5 +1,5 @@
 /**
- * A supervisor that signals and leaves (issue 20), run as its own process: starts the gateway command
+ * A supervisor that signals and leaves, run as its own process: starts the gateway command
  * (`scripts/start.js`, no settings but PORT: the embedded emulator) in a process group of its own with
  * piped stdout and stderr, waits until it serves, logs in once, optionally waits `WAIT_MS`, prints the
  * gateway's pid, sends SIGTERM to the group and exits at once, closing its ends of the pipes.

@@ -2,7 +2,7 @@
  * Caps the request-body bytes the gateway holds at once: `MAX_INFLIGHT_BODY_BYTES` in all and
  * `MAX_INFLIGHT_BODY_BYTES_PER_ADDRESS` from one client address. A body is buffered whole in the heap
  * before it is parsed (and the parsed body lives until the answer is sent), so many slow bodies add up: in
- * issue 19, 1,000 sockets each holding 99,990 of 99,999 declared bytes added about 100 MiB.
+ * a measurement, 1,000 sockets each holding 99,990 of 99,999 declared bytes added about 100 MiB.
  *
  * The two bounds count differently, so that headers alone cannot fill the gateway:
  * - the per-address share reserves each request's declared `Content-Length` (a chunked body:

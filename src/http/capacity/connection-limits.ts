@@ -3,7 +3,7 @@
  * `MAX_CONNECTIONS_PER_ADDRESS` from one peer address (an IPv6 one by its /64: `client-network.ts`). Each
  * open connection costs a socket, Node's HTTP parser and buffers (and, while a body arrives, the body: see
  * `body-budget.ts`); without a cap, 4,500 slow clients took a replica past the 512 Mi of
- * `deploy/kubernetes/web.yaml` (issue 19).
+ * `deploy/kubernetes/web.yaml`.
  *
  * A connection past its address's share is answered 503 `GATEWAY_BUSY` (`connections_per_address`) before
  * any of its bytes are read, and closed; Node's HTTP handling never sees it. When the total is reached, the
