@@ -144,6 +144,7 @@ async function main(): Promise<void> {
       authErrorPattern: config.authErrorPattern,
     }),
     {
+      ...config.resilience,
       originOf: () => studioUrl,
       retryBudget: createRetryBudget({ minRetriesPerWindow: Number.POSITIVE_INFINITY }),
     },

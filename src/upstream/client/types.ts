@@ -4,16 +4,8 @@
  */
 import type { Dispatcher } from 'undici';
 import type { RequestLimits } from './request-checks.ts';
-import type {
-  Criterion,
-  FormLoginAnswer,
-  MatchesMode,
-  JsonLoginAnswer,
-  SaveAnswer,
-  UpdateAnswer,
-  UpstreamRecord,
-  WireOperation,
-} from './wire.ts';
+import type { FormLoginAnswer, JsonLoginAnswer, SaveAnswer, UpdateAnswer } from './response-schemas.ts';
+import type { Criterion, MatchesMode, UpstreamRecord, WireOperation } from './wire.ts';
 
 // The wire's own words, declared once in wire.ts; re-exported as part of the client's surface.
 export type { Criterion, MatchesMode, UpstreamRecord, WireOperation } from './wire.ts';

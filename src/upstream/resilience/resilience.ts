@@ -22,64 +22,65 @@
  *   {@link RetryBudget} allows (retries at most 20 % of recent successes by default). Writes never.
  * - Deadline: `remainingMillis()` (the GraphQL request's time left) bounds queueing, attempts and backoff;
  *   when it runs out the caller gets kind `timeout` while an attempt already sent finishes on its own.
+ *
+ * The read path is flat (docs/design.md, "The upstream read path"): the checks, the session share, the
+ * breaker and the bulkhead are synchronous counters when a slot is free (`slot-gate.ts`,
+ * `origin-breaker.ts`); a promise, a timer or a wait is made only when a call must queue, when the
+ * request's deadline is nearer than the client's own call deadline, or when a retry happens. No layer here
+ * makes an `AbortSignal`: the one per call is the HTTP transport's.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  BrokenCircuitError,
-  BulkheadRejectedError,
-  CircuitState,
-  IsolatedCircuitError,
-  SamplingBreaker,
-  TaskCancelledError,
-  bulkhead,
-  circuitBreaker,
-  handleWhen,
-  type BulkheadPolicy,
-  type CircuitBreakerPolicy,
-} from 'cockatiel';
+import { SamplingBreaker } from 'cockatiel';
 import { UpstreamError, countsAgainstUpstream, isUpstreamError } from '../../errors/upstream-error.ts';
-import { createRetryBudget, type RetryBudget } from './retry-budget.ts';
+import type { RetryBudget } from './retry-budget.ts';
+import { OriginBreaker, type BreakerState } from './origin-breaker.ts';
+import { SlotGate, type SlotWait } from './slot-gate.ts';
 import { ANONYMOUS_SOURCE, SpreadBreaker } from './spread-breaker.ts';
 import type { UpstreamClient, UpstreamCredentials } from '../client/types.ts';
 import type { WireOperation } from '../client/wire.ts';
-import { SETTING_DEFAULTS } from '../../config/defaults.ts';
+import { OPERATION_LIST, wrapOperations, type UpstreamOperation } from '../operations.ts';
 
-/** A breaker's state, as metrics and readiness report it. */
-export type BreakerState = 'closed' | 'open' | 'half_open';
+export type { BreakerState } from './origin-breaker.ts';
 
 /** Why the guard itself refused or cut a call. */
 export type GuardRejection =
   'circuit_open' | 'overloaded' | 'session_overloaded' | 'call_budget' | 'deadline';
 
-/** Options of {@link withResilience}; durations in milliseconds. */
+/** Options of {@link withResilience}; durations in milliseconds. Values are taken as given (config). */
 export interface ResilienceOptions {
-  /** The origin (`http://host:port`) each operation is sent to: one breaker per origin. */
+  /** The origin (`http://host:port`) each operation is sent to: one breaker per origin (`originsOf`). */
   originOf(operation: WireOperation): string;
-  /** Retries of a failed read (`timeout`/`unavailable`). Default `SETTING_DEFAULTS.UPSTREAM_READ_RETRIES`. */
-  readRetries?: number;
-  /** Default: 20 % of the successes of the last 10 s. */
-  retryBudget?: RetryBudget;
-  /** Share of sick answers, in per cent of the window's calls, that opens an origin's breaker. Default `SETTING_DEFAULTS.UPSTREAM_BREAKER_FAILURE_PERCENT`. */
-  breakerFailurePercent?: number;
-  /** The window the breaker samples. Default `SETTING_DEFAULTS.UPSTREAM_BREAKER_WINDOW_MS`. */
-  breakerWindowMillis?: number;
-  /** Calls the window must hold before the breaker may open (low traffic never opens it). Default `SETTING_DEFAULTS.UPSTREAM_BREAKER_MIN_CALLS`. */
-  breakerMinimumCalls?: number;
+  /** Retries of a failed read (`timeout`/`unavailable`): `UPSTREAM_READ_RETRIES`. */
+  readRetries: number;
+  /** Retries at most a share of recent successes (`createRetryBudget`). */
+  retryBudget: RetryBudget;
+  /** Share of sick answers, in per cent of the window's calls, that opens an origin's breaker. */
+  breakerFailurePercent: number;
+  /** The window the breaker samples. */
+  breakerWindowMillis: number;
+  /** Calls the window must hold before the breaker may open (low traffic never opens it). */
+  breakerMinimumCalls: number;
   /**
    * Different sources (users the upstream accepted; all logins together one, which counts only where one
-   * is enough) whose calls must have failed in the window before the breaker may open, so that no single tenant can open it (`spread-breaker.ts`). Default `SETTING_DEFAULTS.UPSTREAM_BREAKER_MIN_SOURCES`.
+   * is enough) whose calls must have failed in the window before the breaker may open, so that no single
+   * tenant can open it (`spread-breaker.ts`).
    */
-  breakerMinimumSources?: number;
-  /** How long an open breaker fails fast before a half-open probe. Default `SETTING_DEFAULTS.UPSTREAM_BREAKER_HALF_OPEN_MS`. */
-  breakerHalfOpenAfterMillis?: number;
-  /** Upstream calls in flight at once, over all origins. Default `SETTING_DEFAULTS.UPSTREAM_MAX_CONCURRENT`. */
-  maxConcurrentCalls?: number;
-  /** Calls waiting for a slot; more are refused with `overloaded`. Default `SETTING_DEFAULTS.UPSTREAM_MAX_QUEUED`. */
-  maxQueuedCalls?: number;
-  /** Of `maxConcurrentCalls`, the most one session may hold at once. Default a quarter of it (`16`). */
-  maxConcurrentCallsPerSession?: number;
-  /** Calls of one session waiting for its share; more are refused with `session_overloaded`. Default `SETTING_DEFAULTS.UPSTREAM_MAX_QUEUED_PER_SESSION`. */
-  maxQueuedCallsPerSession?: number;
+  breakerMinimumSources: number;
+  /** How long an open breaker fails fast before a half-open probe. */
+  breakerHalfOpenAfterMillis: number;
+  /** Upstream calls in flight at once, over all origins. */
+  maxConcurrentCalls: number;
+  /** Calls waiting for a slot; more are refused with `overloaded`. */
+  maxQueuedCalls: number;
+  /** Of `maxConcurrentCalls`, the most one session may hold at once (its share is computed by the config). */
+  maxConcurrentCallsPerSession: number;
+  /** Calls of one session waiting for its share; more are refused with `session_overloaded`. */
+  maxQueuedCallsPerSession: number;
+  /**
+   * The client's own whole-call deadline (`UPSTREAM_CALL_TIMEOUT_MS`): no attempt outlives it, so a request
+   * deadline further away than this needs no timer of its own. Without it every deadline gets a timer.
+   */
+  attemptTimeoutMillis?: number | undefined;
   /** Asked before every attempt; `false` refuses it with `call_budget` (the request spent its budget). */
   takeCall?: () => boolean;
   /** Time the caller still waits, or `undefined` for no deadline (called once per call and retry). */
@@ -98,87 +99,57 @@ export type ResilientClient = UpstreamClient & {
   isFailingFast(): boolean;
 };
 
-const STATE_NAMES: Record<CircuitState, BreakerState> = {
-  [CircuitState.Closed]: 'closed',
-  [CircuitState.Open]: 'open',
-  [CircuitState.HalfOpen]: 'half_open',
-  [CircuitState.Isolated]: 'open',
-};
+type Call = () => Promise<unknown>;
 
 /** Wraps `client`; see the module comment. */
 export function withResilience(client: UpstreamClient, options: ResilienceOptions): ResilientClient {
-  const readRetries = options.readRetries ?? SETTING_DEFAULTS.UPSTREAM_READ_RETRIES;
-  const budget = options.retryBudget ?? createRetryBudget();
-  const halfOpenAfter = options.breakerHalfOpenAfterMillis ?? SETTING_DEFAULTS.UPSTREAM_BREAKER_HALF_OPEN_MS;
-  const windowMillis = options.breakerWindowMillis ?? SETTING_DEFAULTS.UPSTREAM_BREAKER_WINDOW_MS;
-  const minimumCalls = options.breakerMinimumCalls ?? SETTING_DEFAULTS.UPSTREAM_BREAKER_MIN_CALLS;
-  const failureShare =
-    (options.breakerFailurePercent ?? SETTING_DEFAULTS.UPSTREAM_BREAKER_FAILURE_PERCENT) / 100;
-  const maxConcurrent = options.maxConcurrentCalls ?? SETTING_DEFAULTS.UPSTREAM_MAX_CONCURRENT;
-  const perSession = options.maxConcurrentCallsPerSession ?? Math.max(1, Math.floor(maxConcurrent / 4));
-  const queuedPerSession =
-    options.maxQueuedCallsPerSession ?? SETTING_DEFAULTS.UPSTREAM_MAX_QUEUED_PER_SESSION;
-  const slots = bulkhead(maxConcurrent, options.maxQueuedCalls ?? SETTING_DEFAULTS.UPSTREAM_MAX_QUEUED);
-  const sessionSlots = new Map<string, BulkheadPolicy>();
-  const breakers = new Map<string, { policy: CircuitBreakerPolicy; openedAt: number }>();
+  const { readRetries, retryBudget: budget, attemptTimeoutMillis } = options;
+  const { maxConcurrentCallsPerSession: perSession, maxQueuedCallsPerSession: queuedPerSession } = options;
+  const slots = new SlotGate(options.maxConcurrentCalls, options.maxQueuedCalls);
+  const sessionSlots = new Map<string, SlotGate>();
+  const breakers = new Map<string, OriginBreaker>();
   // Errors this guard made itself: they say nothing about the upstream's health.
   const own = new WeakSet<object>();
-  // Whose call each failure came from, for the breaker's "more than one source" rule.
-  const sourceOfError = new WeakMap<object, string>();
-  const minSources = options.breakerMinimumSources ?? SETTING_DEFAULTS.UPSTREAM_BREAKER_MIN_SOURCES;
+  // Whose call the failure being reported came from, for the breaker's "more than one source" rule.
+  let sourceOfFailure: string | undefined;
 
-  function breakerFor(origin: string) {
-    let entry = breakers.get(origin);
-    if (entry === undefined) {
-      const breaker = new SpreadBreaker({
+  function breakerFor(origin: string): OriginBreaker {
+    let breaker = breakers.get(origin);
+    if (breaker === undefined) {
+      const windowMillis = options.breakerWindowMillis;
+      const spread = new SpreadBreaker({
         inner: new SamplingBreaker({
-          threshold: failureShare,
+          threshold: options.breakerFailurePercent / 100,
           duration: windowMillis,
-          minimumRps: minimumCalls / (windowMillis / 1000),
+          minimumRps: options.breakerMinimumCalls / (windowMillis / 1000),
         }),
-        minSources,
+        minSources: options.breakerMinimumSources,
         windowMillis,
-        // The policy records the failure it is about to report as `lastFailure` just before.
-        sourceOfLastFailure: () => {
-          const last = policy.lastFailure;
-          return last !== undefined &&
-            'error' in last &&
-            typeof last.error === 'object' &&
-            last.error !== null
-            ? sourceOfError.get(last.error)
-            : undefined;
-        },
+        sourceOfLastFailure: () => sourceOfFailure,
       });
-      const policy: CircuitBreakerPolicy = circuitBreaker(
-        handleWhen((error) => countsAgainstUpstream(error) && !own.has(error)),
-        { halfOpenAfter, breaker },
+      breaker = new OriginBreaker(spread, options.breakerHalfOpenAfterMillis, (state) =>
+        options.onBreakerStateChange?.(origin, state),
       );
-      const created = { policy, openedAt: 0 };
-      policy.onBreak(() => {
-        created.openedAt = Date.now();
-      });
-      policy.onStateChange((state) => options.onBreakerStateChange?.(origin, STATE_NAMES[state]));
-      entry = created;
-      breakers.set(origin, entry);
+      breakers.set(origin, breaker);
       options.onBreakerStateChange?.(origin, 'closed');
     }
-    return entry.policy;
+    return breaker;
   }
 
   /** The session's own share of the bulkhead; made on its first call, dropped when it is idle. */
-  function sessionSlotsFor(key: string): BulkheadPolicy {
-    let policy = sessionSlots.get(key);
-    if (policy === undefined) {
-      policy = bulkhead(perSession, queuedPerSession);
-      sessionSlots.set(key, policy);
+  function sessionSlotsFor(key: string): SlotGate {
+    let gate = sessionSlots.get(key);
+    if (gate === undefined) {
+      gate = new SlotGate(perSession, queuedPerSession);
+      sessionSlots.set(key, gate);
     }
-    return policy;
+    return gate;
   }
 
-  function releaseSession(key: string, policy: BulkheadPolicy): void {
-    if (policy.executionSlots === perSession && policy.queueSlots === queuedPerSession) {
-      sessionSlots.delete(key);
-    }
+  function releaseSession(key: string | undefined, gate: SlotGate | undefined): void {
+    if (gate === undefined || key === undefined) return;
+    gate.release();
+    if (gate.idle) sessionSlots.delete(key);
   }
 
   function refuse(operation: WireOperation, reason: GuardRejection): UpstreamError {
@@ -190,139 +161,201 @@ export function withResilience(client: UpstreamClient, options: ResilienceOption
     return error;
   }
 
-  /** Through the breaker and the shared bulkhead; a failure remembers its source for the breaker. */
-  function guarded<T>(
-    operation: WireOperation,
-    call: () => Promise<T>,
-    signal: AbortSignal,
+  /** Sends an admitted call (holding a bulkhead slot and its session's share) and settles the books. */
+  function send(
+    call: Call,
+    breaker: OriginBreaker,
+    probe: boolean,
     source: string | undefined,
-  ): Promise<T> {
-    const sourced = async (): Promise<T> => {
-      try {
-        return await slots.execute(call, signal);
-      } catch (error) {
-        if (source !== undefined && typeof error === 'object' && error !== null)
-          sourceOfError.set(error, source);
+    session: string | undefined,
+    share: SlotGate | undefined,
+  ): Promise<unknown> {
+    // `call` never throws synchronously (`wrapOperations`).
+    return call().then(
+      (value) => {
+        slots.release();
+        breaker.succeeded(probe);
+        releaseSession(session, share);
+        return value;
+      },
+      (error: unknown) => {
+        slots.release();
+        if (countsAgainstUpstream(error) && !own.has(error)) {
+          sourceOfFailure = source;
+          breaker.failed(probe);
+          sourceOfFailure = undefined;
+        } else {
+          breaker.passed(probe);
+        }
+        releaseSession(session, share);
         throw error;
-      }
-    };
-    return breakerFor(options.originOf(operation)).execute(sourced, signal);
+      },
+    );
+  }
+
+  /** `running`, or the deadline refusal if `remaining` passes first (the call then finishes on its own). */
+  function withDeadline(operation: WireOperation, running: Promise<unknown>, remaining: number) {
+    return new Promise<unknown>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        reject(refuse(operation, 'deadline'));
+      }, remaining);
+      running.then(
+        (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passed on as it came
+          reject(error);
+        },
+      );
+    });
   }
 
   /** One attempt through budget, session share, breaker, bulkhead and deadline. */
-  async function attempt<T>(
-    operation: WireOperation,
-    call: () => Promise<T>,
+  function attempt(
+    operation: UpstreamOperation,
+    call: Call,
     session: string | undefined,
-    source: string | undefined = session,
-  ): Promise<T> {
-    if (options.takeCall?.() === false) throw refuse(operation, 'call_budget');
+    source: string | undefined,
+  ): Promise<unknown> {
+    const wire = operation.wire;
+    if (options.takeCall?.() === false) return Promise.reject(refuse(wire, 'call_budget'));
     const remaining = options.remainingMillis?.();
-    if (remaining !== undefined && remaining <= 0) throw refuse(operation, 'deadline');
-    const controller = new AbortController();
-    let admitted = session === undefined;
-    let running: Promise<T>;
-    if (session === undefined) {
-      running = guarded(operation, call, controller.signal, source);
-    } else {
-      const share = sessionSlotsFor(session);
-      running = share
-        .execute(() => {
-          admitted = true;
-          return guarded(operation, call, controller.signal, source);
-        }, controller.signal)
-        .finally(() => {
-          releaseSession(session, share);
-        });
+    if (remaining !== undefined && remaining <= 0) return Promise.reject(refuse(wire, 'deadline'));
+    const share = session === undefined ? undefined : sessionSlotsFor(session);
+    if (share !== undefined && !share.tryTake()) {
+      return attemptQueued(wire, call, session, source, share, false, remaining);
     }
-    let timer: NodeJS.Timeout | undefined;
+    const breaker = breakerFor(options.originOf(wire));
+    const admission = breaker.admit();
+    if (admission === 'refuse') {
+      releaseSession(session, share);
+      return Promise.reject(refuse(wire, 'circuit_open'));
+    }
+    if (typeof admission !== 'string' || !slots.tryTake()) {
+      return attemptQueued(wire, call, session, source, share, true, remaining, admission);
+    }
+    const running = send(call, breaker, admission === 'probe', source, session, share);
+    // The client's call deadline ends the attempt first: a farther request deadline needs no timer.
+    if (remaining === undefined || (attemptTimeoutMillis !== undefined && remaining > attemptTimeoutMillis)) {
+      return running;
+    }
+    return withDeadline(wire, running, remaining);
+  }
+
+  /**
+   * The slow path of {@link attempt}: a wait for the session's share, the breaker's probe or a bulkhead
+   * slot, all under one deadline timer. `shared` tells whether the session's share is already held.
+   */
+  async function attemptQueued(
+    wire: WireOperation,
+    call: Call,
+    session: string | undefined,
+    source: string | undefined,
+    share: SlotGate | undefined,
+    shared: boolean,
+    remaining: number | undefined,
+    firstAdmission?: Exclude<ReturnType<OriginBreaker['admit']>, 'refuse'>,
+  ): Promise<unknown> {
+    let wait: SlotWait | undefined;
+    let rejectDeadline: (error: UpstreamError) => void = () => undefined;
+    const deadline = new Promise<never>((_resolve, reject) => {
+      rejectDeadline = reject;
+    });
+    deadline.catch(() => undefined);
+    const timer =
+      remaining === undefined
+        ? undefined
+        : setTimeout(() => {
+            // A queued call never starts now; one already sent finishes (or times out) on its own.
+            wait?.cancel();
+            rejectDeadline(refuse(wire, 'deadline'));
+          }, remaining);
+    const until = <T>(promise: Promise<T>): Promise<T> =>
+      timer === undefined ? promise : Promise.race([promise, deadline]);
+    let holdsShare = shared;
+    let holdsSlot = false;
     try {
-      if (remaining === undefined) return await running;
-      const deadline = new Promise<never>((_resolve, reject) => {
-        timer = setTimeout(() => {
-          // A queued call never starts now; one already sent finishes (or times out) on its own.
-          controller.abort();
-          reject(refuse(operation, 'deadline'));
-        }, remaining);
-      });
-      running.catch(() => undefined);
-      return await Promise.race([running, deadline]);
-    } catch (error) {
-      if (error instanceof BrokenCircuitError || error instanceof IsolatedCircuitError) {
-        throw refuse(operation, 'circuit_open');
+      if (share !== undefined && !holdsShare) {
+        wait = share.wait();
+        if (wait === undefined) throw refuse(wire, 'session_overloaded');
+        await until(wait.promise);
+        wait = undefined;
+        holdsShare = true;
       }
-      if (error instanceof BulkheadRejectedError) {
-        throw refuse(operation, admitted ? 'overloaded' : 'session_overloaded');
+      const breaker = breakerFor(options.originOf(wire));
+      let admission = firstAdmission ?? breaker.admit();
+      while (typeof admission !== 'string') {
+        await until(admission);
+        admission = breaker.admit();
       }
-      if (error instanceof TaskCancelledError) throw refuse(operation, 'deadline');
-      throw error;
+      if (admission === 'refuse') throw refuse(wire, 'circuit_open');
+      if (!slots.tryTake()) {
+        wait = slots.wait();
+        if (wait === undefined) throw refuse(wire, 'overloaded');
+        await until(wait.promise);
+        wait = undefined;
+      }
+      holdsSlot = true;
+      const running = send(call, breaker, admission === 'probe', source, session, share);
+      holdsShare = false;
+      return await until(running);
     } finally {
       clearTimeout(timer);
+      if (!holdsSlot && holdsShare) releaseSession(session, share);
+      else if (share !== undefined && session !== undefined && share.idle) sessionSlots.delete(session);
     }
   }
 
-  /** Reads: retried on `timeout`/`unavailable` while retries, budget and deadline allow. */
-  async function read<T>(operation: WireOperation, session: string, call: () => Promise<T>): Promise<T> {
+  function succeeded(value: unknown): unknown {
+    budget.recordSuccess();
+    return value;
+  }
+
+  /** After a failed first attempt: retried on `timeout`/`unavailable` while retries, budget and deadline allow. */
+  async function retry(operation: UpstreamOperation, session: string, call: Call, failure: unknown) {
+    let error = failure;
     for (let attemptNumber = 1; ; attemptNumber++) {
+      if (attemptNumber > readRetries || !isUpstreamError(error) || !error.retryable || own.has(error)) {
+        throw error;
+      }
+      const delay = backoffMillis(attemptNumber);
+      const remaining = options.remainingMillis?.();
+      const allowed = (remaining === undefined || remaining > delay) && budget.tryRetry();
+      options.onRetry?.(operation.wire, allowed);
+      if (!allowed) throw error;
+      await sleep(delay);
       try {
-        const result = await attempt(operation, call, session);
-        budget.recordSuccess();
-        return result;
-      } catch (error) {
-        if (attemptNumber > readRetries || !isUpstreamError(error) || !error.retryable || own.has(error)) {
-          throw error;
-        }
-        const delay = backoffMillis(attemptNumber);
-        const remaining = options.remainingMillis?.();
-        const allowed = (remaining === undefined || remaining > delay) && budget.tryRetry();
-        options.onRetry?.(operation, allowed);
-        if (!allowed) throw error;
-        await sleep(delay);
+        return succeeded(await attempt(operation, call, session, session));
+      } catch (next) {
+        error = next;
       }
     }
   }
 
-  /** Writes and logins: one attempt, never retried (a retried save could create the object twice). */
-  async function once<T>(
-    operation: WireOperation,
-    session: string | undefined,
-    call: () => Promise<T>,
-    source: string | undefined = session,
-  ): Promise<T> {
-    const result = await attempt(operation, call, session, source);
-    budget.recordSuccess();
-    return result;
-  }
+  const guarded = wrapOperations(client, OPERATION_LIST, (operation, args, call) => {
+    if (operation.access === 'login') {
+      // A login's username is the caller's to invent and its network cheap to vary: all logins are one source.
+      return attempt(operation, call, undefined, ANONYMOUS_SOURCE).then(succeeded);
+    }
+    const session = sessionOf(args[0] as UpstreamCredentials);
+    const first = attempt(operation, call, session, session);
+    // Writes: one attempt, never retried (a retried save could create the object twice).
+    if (operation.access === 'write') return first.then(succeeded);
+    return first.then(succeeded, (error: unknown) => retry(operation, session, call, error));
+  });
 
   return {
-    // A login's username is the caller's to invent and its network cheap to vary: all logins are one source.
-    loginJson: (username, password) =>
-      once('loginJson', undefined, () => client.loginJson(username, password), ANONYMOUS_SOURCE),
-    loginForm: (username, password) =>
-      once('loginForm', undefined, () => client.loginForm(username, password), ANONYMOUS_SOURCE),
-    getMetadata: (credentials, objectId, category) =>
-      read('metadata', sessionOf(credentials), () => client.getMetadata(credentials, objectId, category)),
-    getObject: (credentials, objectName, criteria) =>
-      read('getObject', sessionOf(credentials), () => client.getObject(credentials, objectName, criteria)),
-    getAll: (credentials, objectName, criteria, pageSize, pageIndex) =>
-      read('getAll', sessionOf(credentials), () =>
-        client.getAll(credentials, objectName, criteria, pageSize, pageIndex),
-      ),
-    save: (credentials, objectName, data) =>
-      once('save', sessionOf(credentials), () => client.save(credentials, objectName, data)),
-    update: (credentials, objectName, id, data) =>
-      once('update', sessionOf(credentials), () => client.update(credentials, objectName, id, data)),
+    ...guarded,
     close: () => client.close(),
     breakerStates() {
-      return Object.fromEntries(
-        [...breakers].map(([origin, { policy }]) => [origin, STATE_NAMES[policy.state]]),
-      );
+      return Object.fromEntries([...breakers].map(([origin, breaker]) => [origin, breaker.state]));
     },
     isFailingFast() {
       const now = Date.now();
-      return [...breakers.values()].some(
-        ({ policy, openedAt }) => policy.state === CircuitState.Open && now - openedAt < halfOpenAfter,
-      );
+      return [...breakers.values()].some((breaker) => breaker.isFailingFast(now));
     },
   };
 }
