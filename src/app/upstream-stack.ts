@@ -9,6 +9,7 @@ import type { RequestScopes } from '../observability/request-scope.ts';
 import { withTracing } from '../observability/tracing/traced-client.ts';
 import type { GatewayTracing } from '../observability/tracing/tracing.ts';
 import { createUpstreamClient } from '../upstream/client/client.ts';
+import { clientSettingsOf } from '../upstream/client/client-settings.ts';
 import { withResilience, type ResilientClient } from '../upstream/resilience/resilience.ts';
 import { createRetryBudget } from '../upstream/resilience/retry-budget.ts';
 import type { UpstreamUrls } from '../upstream/client/types.ts';
@@ -33,19 +34,7 @@ export function createUpstreamStack(options: UpstreamStackOptions): ResilientCli
   const { config, urls, metrics, scopes } = options;
   const client = createUpstreamClient({
     ...urls,
-    pageStartMode: config.pageStartMode,
-    matchesMode: config.matchesMode,
-    authErrorPattern: config.authErrorPattern,
-    forbiddenErrorPattern: config.forbiddenErrorPattern,
-    callerErrorPattern: config.callerErrorPattern,
-    requestLimits: config.upstreamRequestLimits,
-    connectTimeoutMillis: config.upstreamConnectTimeoutMillis,
-    headersTimeoutMillis: config.upstreamHeadersTimeoutMillis,
-    bodyTimeoutMillis: config.upstreamBodyTimeoutMillis,
-    callTimeoutMillis: config.upstreamCallTimeoutMillis,
-    connectionsPerOrigin: config.upstreamConnections,
-    maxInflightAnswerBytes: config.resilience.maxInflightAnswerBytes,
-    maxInflightAnswerBytesPerUser: config.resilience.maxInflightAnswerBytesPerUser,
+    ...clientSettingsOf(config),
     onCall(event) {
       metrics.observeUpstreamCall(event);
       const scope = scopes.current();

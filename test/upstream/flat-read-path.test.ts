@@ -12,6 +12,10 @@ import type { UpstreamCredentials } from '../../src/upstream/client/types.ts';
 import { withResilience } from '../../src/upstream/resilience/resilience.ts';
 import { createRetryBudget } from '../../src/upstream/resilience/retry-budget.ts';
 import { createRecordingClient } from '../support/recording-client.ts';
+import { clientSettingsOf } from '../../src/upstream/client/client-settings.ts';
+
+/** The client settings a user gets by default. */
+const DEFAULT_CLIENT_SETTINGS = clientSettingsOf(loadConfig({}));
 
 const CREDENTIALS: UpstreamCredentials = { username: 'u', apiToken: 't', applicationCode: 'a' };
 const URL = 'http://upstream.test:9';
@@ -68,7 +72,7 @@ function stack(
   callTimeoutMillis: number,
   remainingMillis?: () => number | undefined,
 ) {
-  const client = createUpstreamClient({ ...URLS, dispatcher, callTimeoutMillis });
+  const client = createUpstreamClient({ ...DEFAULT_CLIENT_SETTINGS, ...URLS, dispatcher, callTimeoutMillis });
   return withResilience(client, {
     ...loadConfig({}).resilience,
     originOf: () => URL,

@@ -21,6 +21,10 @@ import {
 import { withResilience } from '../../src/upstream/resilience/resilience.ts';
 import { createRetryBudget } from '../../src/upstream/resilience/retry-budget.ts';
 import { createRecordingClient } from '../support/recording-client.ts';
+import { clientSettingsOf } from '../../src/upstream/client/client-settings.ts';
+
+/** The client settings a user gets by default. */
+const DEFAULT_CLIENT_SETTINGS = clientSettingsOf(loadConfig({}));
 
 const URLS = {
   apiUrl: 'http://api.test:1/v',
@@ -61,7 +65,7 @@ const ALL_METHODS = OPERATION_LIST.map((operation) => operation.method);
 
 describe('the list of upstream operations', () => {
   it('should hold exactly one entry per method of the client, and nothing else', async () => {
-    const client = createUpstreamClient(URLS);
+    const client = createUpstreamClient({ ...DEFAULT_CLIENT_SETTINGS, ...URLS });
     const methods = Object.keys(client).filter((key) => key !== 'close');
     expect([...ALL_METHODS].sort()).toEqual(methods.sort());
     expect(new Set(ALL_METHODS).size).toBe(ALL_METHODS.length);
