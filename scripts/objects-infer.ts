@@ -144,7 +144,10 @@ async function main(): Promise<void> {
     {
       ...config.resilience,
       originOf: () => studioUrl,
-      retryBudget: createRetryBudget({ minRetriesPerWindow: Number.POSITIVE_INFINITY }),
+      retryBudget: createRetryBudget({
+        ratio: config.resilience.retryBudgetPercent / 100,
+        minRetriesPerWindow: Number.POSITIVE_INFINITY,
+      }),
     },
   );
   try {

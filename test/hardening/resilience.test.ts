@@ -57,7 +57,7 @@ function guarded(client: UpstreamClient, options: Partial<ResilienceOptions> = {
     ...DEFAULT_SETTINGS,
     originOf: (operation) => (operation === 'save' ? 'http://writes' : 'http://reads'),
     // Budget generous unless a test says otherwise.
-    retryBudget: createRetryBudget({ minRetriesPerWindow: 100 }),
+    retryBudget: createRetryBudget({ ratio: 0.2, minRetriesPerWindow: 100 }),
     ...options,
   });
 }

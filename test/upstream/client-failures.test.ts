@@ -31,7 +31,7 @@ function retrying(
   return withResilience(client(behaviour, options), {
     ...loadConfig({}).resilience,
     originOf: () => server.url,
-    retryBudget: createRetryBudget({ minRetriesPerWindow: 100 }),
+    retryBudget: createRetryBudget({ ratio: 0.2, minRetriesPerWindow: 100 }),
     ...(readRetries === undefined ? {} : { readRetries }),
   });
 }

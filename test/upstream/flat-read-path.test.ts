@@ -76,7 +76,7 @@ function stack(
   return withResilience(client, {
     ...loadConfig({}).resilience,
     originOf: () => URL,
-    retryBudget: createRetryBudget({ minRetriesPerWindow: 100 }),
+    retryBudget: createRetryBudget({ ratio: 0.2, minRetriesPerWindow: 100 }),
     readRetries: 0,
     attemptTimeoutMillis: callTimeoutMillis,
     ...(remainingMillis === undefined ? {} : { remainingMillis }),
@@ -118,7 +118,7 @@ describe('the flat read path', () => {
     const reads = withResilience(client, {
       ...loadConfig({}).resilience,
       originOf: () => URL,
-      retryBudget: createRetryBudget({ minRetriesPerWindow: 100 }),
+      retryBudget: createRetryBudget({ ratio: 0.2, minRetriesPerWindow: 100 }),
       remainingMillis: () => 60_000,
     });
     void reads.getAll(CREDENTIALS, 'X', [], 10, 0);

@@ -57,7 +57,7 @@ function resilient(client: UpstreamClient) {
   return withResilience(client, {
     ...loadConfig({}).resilience,
     originOf: () => 'http://one',
-    retryBudget: createRetryBudget({ minRetriesPerWindow: 100 }),
+    retryBudget: createRetryBudget({ ratio: 0.2, minRetriesPerWindow: 100 }),
   });
 }
 
