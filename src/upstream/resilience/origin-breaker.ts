@@ -85,6 +85,16 @@ export class OriginBreaker {
     if (probe) this.succeeded(true);
   }
 
+  /**
+   * An admitted call was never sent (its deadline passed while it waited for a bulkhead slot): a probe's
+   * turn goes to the next caller, without a decision.
+   */
+  withdrawn(probe: boolean): void {
+    if (!probe || this.#state !== 'half_open') return;
+    this.#probing = false;
+    this.#decide();
+  }
+
   /** A call admitted as `probe` or `pass` found the upstream sick. */
   failed(probe: boolean): void {
     if (!probe) {

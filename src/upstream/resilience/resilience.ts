@@ -294,8 +294,13 @@ export function withResilience(client: UpstreamClient, options: ResilienceOption
       if (admission === 'refuse') throw refuse(wire, 'circuit_open');
       if (!slots.tryTake()) {
         wait = slots.wait();
-        if (wait === undefined) throw refuse(wire, 'overloaded');
-        await until(wait.promise);
+        try {
+          if (wait === undefined) throw refuse(wire, 'overloaded');
+          await until(wait.promise);
+        } catch (error) {
+          breaker.withdrawn(admission === 'probe');
+          throw error;
+        }
         wait = undefined;
       }
       holdsSlot = true;
