@@ -85,11 +85,16 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
         reject(toTransportError(error, { operation: call.operation, callTimedOut, callTimeoutMillis }));
       }
 
-      /** Gives up on the call: the connection is dropped (an unread or refused answer is never read). */
-      function drop(error: Error): void {
+      /**
+       * Gives up on the call with `error`: the connection is dropped (an unread or refused answer is never
+       * read). undici is told it was cancelled on purpose (an `AbortError`, as an aborted signal would say),
+       * so that its HTTP span keeps the status and does not record the gateway's own error as an exception.
+       */
+      function drop(error: unknown): void {
         fail(error);
-        if (controller === undefined) cut = error;
-        else if (!controller.aborted) controller.abort(error);
+        const reason = new DOMException('This operation was aborted', 'AbortError');
+        if (controller === undefined) cut = reason;
+        else if (!controller.aborted) controller.abort(reason);
       }
 
       // One plain timer per call: the whole-call deadline, connection wait and body included.
