@@ -15,6 +15,7 @@ import type { GatewayConfig } from '../src/config/gateway-config.ts';
 import { OBJECTS_DIR, readTypeDefs } from '../src/app/build-schema.ts';
 import { buildTypedApi } from '../src/typed/build-typed-api.ts';
 import { createUpstreamClient } from '../src/upstream/client/client.ts';
+import { clientSettingsOf } from '../src/upstream/client/client-settings.ts';
 import { UpstreamError } from '../src/errors/upstream-error.ts';
 import { withResilience } from '../src/upstream/resilience/resilience.ts';
 import { createRetryBudget } from '../src/upstream/resilience/retry-budget.ts';
@@ -138,14 +139,15 @@ async function main(): Promise<void> {
   const client = withResilience(
     createUpstreamClient({
       ...config.upstream.urls,
-      pageStartMode: config.pageStartMode,
-      matchesMode: config.matchesMode,
-      requestLimits: config.upstreamRequestLimits,
-      authErrorPattern: config.authErrorPattern,
+      ...clientSettingsOf(config),
     }),
     {
+      ...config.resilience,
       originOf: () => studioUrl,
-      retryBudget: createRetryBudget({ minRetriesPerWindow: Number.POSITIVE_INFINITY }),
+      retryBudget: createRetryBudget({
+        ratio: config.resilience.retryBudgetPercent / 100,
+        minRetriesPerWindow: Number.POSITIVE_INFINITY,
+      }),
     },
   );
   try {

@@ -9,9 +9,11 @@ import type { RequestScopes } from '../observability/request-scope.ts';
 import { withTracing } from '../observability/tracing/traced-client.ts';
 import type { GatewayTracing } from '../observability/tracing/tracing.ts';
 import { createUpstreamClient } from '../upstream/client/client.ts';
+import { clientSettingsOf } from '../upstream/client/client-settings.ts';
 import { withResilience, type ResilientClient } from '../upstream/resilience/resilience.ts';
 import { createRetryBudget } from '../upstream/resilience/retry-budget.ts';
 import type { UpstreamUrls } from '../upstream/client/types.ts';
+import { originsOf } from '../upstream/operations.ts';
 
 /** What {@link createUpstreamStack} needs besides the settings. */
 export interface UpstreamStackOptions {
@@ -32,19 +34,7 @@ export function createUpstreamStack(options: UpstreamStackOptions): ResilientCli
   const { config, urls, metrics, scopes } = options;
   const client = createUpstreamClient({
     ...urls,
-    pageStartMode: config.pageStartMode,
-    matchesMode: config.matchesMode,
-    authErrorPattern: config.authErrorPattern,
-    forbiddenErrorPattern: config.forbiddenErrorPattern,
-    callerErrorPattern: config.callerErrorPattern,
-    requestLimits: config.upstreamRequestLimits,
-    connectTimeoutMillis: config.upstreamConnectTimeoutMillis,
-    headersTimeoutMillis: config.upstreamHeadersTimeoutMillis,
-    bodyTimeoutMillis: config.upstreamBodyTimeoutMillis,
-    callTimeoutMillis: config.upstreamCallTimeoutMillis,
-    connectionsPerOrigin: config.upstreamConnections,
-    maxInflightAnswerBytes: config.resilience.maxInflightAnswerBytes,
-    maxInflightAnswerBytesPerUser: config.resilience.maxInflightAnswerBytesPerUser,
+    ...clientSettingsOf(config),
     onCall(event) {
       metrics.observeUpstreamCall(event);
       const scope = scopes.current();
@@ -55,31 +45,14 @@ export function createUpstreamStack(options: UpstreamStackOptions): ResilientCli
     },
     ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
   });
-  const origins = {
-    loginJson: new URL(urls.apiUrl).origin,
-    loginForm: new URL(urls.baseUrl).origin,
-    reads: new URL(urls.studioUrl).origin,
-    writes: new URL(urls.serverUrl).origin,
-  };
   const settings = config.resilience;
+  const origins = originsOf(urls);
   const resilient = withResilience(client, {
-    originOf: (operation) =>
-      operation === 'loginJson' || operation === 'loginForm'
-        ? origins[operation]
-        : operation === 'save' || operation === 'update'
-          ? origins.writes
-          : origins.reads,
-    readRetries: settings.readRetries,
+    ...settings,
+    originOf: (operation) => origins[operation],
     retryBudget: createRetryBudget({ ratio: settings.retryBudgetPercent / 100 }),
-    breakerFailurePercent: settings.breakerFailurePercent,
-    breakerWindowMillis: settings.breakerWindowMillis,
-    breakerMinimumCalls: settings.breakerMinimumCalls,
-    breakerMinimumSources: settings.breakerMinimumSources,
-    breakerHalfOpenAfterMillis: settings.breakerHalfOpenAfterMillis,
-    maxConcurrentCalls: settings.maxConcurrentCalls,
-    maxQueuedCalls: settings.maxQueuedCalls,
-    maxConcurrentCallsPerSession: settings.maxConcurrentCallsPerSession,
-    maxQueuedCallsPerSession: settings.maxQueuedCallsPerSession,
+    // No attempt outlives the client's call deadline: a farther request deadline needs no timer.
+    attemptTimeoutMillis: config.upstreamCallTimeoutMillis,
     takeCall: () => {
       const scope = scopes.current();
       if (scope === undefined) return true;

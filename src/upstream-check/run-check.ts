@@ -5,6 +5,7 @@
 import { ConfigError } from '../config/config-error.ts';
 import { loadConfig } from '../config/load-config.ts';
 import { createUpstreamClient } from '../upstream/client/client.ts';
+import { clientSettingsOf } from '../upstream/client/client-settings.ts';
 import { createPatternGuard } from '../upstream/pattern-guard/pattern-guard.ts';
 import type { CheckOptions } from './check-options.ts';
 import type { CheckContext, Learnt } from './check-context.ts';
@@ -51,14 +52,10 @@ export async function runCheck(options: CheckOptions, env: NodeJS.ProcessEnv): P
   const client = pacedClient(
     createUpstreamClient({
       ...urls,
+      ...clientSettingsOf(config),
       // Probes send raw `pageStart` values and anchor patterns themselves.
       pageStartMode: 'page0',
       matchesMode: 'regex',
-      authErrorPattern: config.authErrorPattern,
-      forbiddenErrorPattern: config.forbiddenErrorPattern,
-      callerErrorPattern: config.callerErrorPattern,
-      requestLimits: config.upstreamRequestLimits,
-      callTimeoutMillis: config.upstreamCallTimeoutMillis,
       connectionsPerOrigin: 2,
     }),
     pacer,

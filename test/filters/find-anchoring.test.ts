@@ -21,6 +21,11 @@ import type {
   UpstreamClient,
   UpstreamCredentials,
 } from '../../src/upstream/client/types.ts';
+import { clientSettingsOf } from '../../src/upstream/client/client-settings.ts';
+import { loadConfig } from '../../src/config/load-config.ts';
+
+/** The client settings a user gets by default. */
+const DEFAULT_CLIENT_SETTINGS = clientSettingsOf(loadConfig({}));
 
 const TYPE = 'com.test.FindText';
 const ALPHABET = ['a', 'b', 'A', 'B', '1', ' ', '-', '.', '\n', 'é'];
@@ -49,6 +54,7 @@ async function startSide(upstream: MatchesMode, client: MatchesMode): Promise<Si
   const emulator = await startEmulator({ port: 0, matches: upstream, objectTypes: [TYPE] });
   const { url } = emulator;
   const upstreamClient = createUpstreamClient({
+    ...DEFAULT_CLIENT_SETTINGS,
     apiUrl: url,
     baseUrl: url,
     studioUrl: url,

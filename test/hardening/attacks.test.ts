@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
 import { createPatternGuard } from '../../src/upstream/pattern-guard/pattern-guard.ts';
 import { createRequestChecks } from '../../src/upstream/client/request-checks.ts';
+import { loadConfig } from '../../src/config/load-config.ts';
 import { useJavaRegexTimer } from '../support/java/java-regex-timer.ts';
 import { startGateway, type TestGateway } from '../support/gateway-harness.ts';
 import { LOAN_TYPES, codesOf, loginDemo, postGraphql } from '../support/post-graphql.ts';
@@ -49,7 +50,9 @@ describe('pattern guard vs. a real JVM on values a caller may store', () => {
     'should refuse %j, which Java overflows on or takes over 100 ms for (%#)',
     async (pattern, subject) => {
       // The value is one the gateway lets any caller save.
-      expect(() => createRequestChecks().data('save', { note: subject }, 'data')).not.toThrow();
+      expect(() =>
+        createRequestChecks(loadConfig({}).upstreamRequestLimits).data('save', { note: subject }, 'data'),
+      ).not.toThrow();
       const { outcome } = await java.run(pattern, subject, LIMIT_MILLIS);
       expect(['overflow', 'timeout']).toContain(outcome);
       expect(await guard.check(pattern)).toMatchObject({ ok: false });

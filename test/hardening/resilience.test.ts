@@ -6,9 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { UpstreamError, type UpstreamErrorKind } from '../../src/errors/upstream-error.ts';
 import { withResilience, type ResilienceOptions } from '../../src/upstream/resilience/resilience.ts';
 import { createRetryBudget } from '../../src/upstream/resilience/retry-budget.ts';
+import { loadConfig } from '../../src/config/load-config.ts';
 import type { UpstreamClient, UpstreamCredentials } from '../../src/upstream/client/types.ts';
 import type { WireOperation } from '../../src/upstream/client/wire.ts';
 
+const DEFAULT_SETTINGS = loadConfig({}).resilience;
 const CREDENTIALS: UpstreamCredentials = { username: 'u', apiToken: 't', applicationCode: 'a' };
 const PAGE = { records: [], totalCount: 0 };
 
@@ -51,9 +53,11 @@ const fail = (kind: UpstreamErrorKind, operation = 'getAll') =>
 
 function guarded(client: UpstreamClient, options: Partial<ResilienceOptions> = {}) {
   return withResilience(client, {
+    // The settings as a user gets them by default.
+    ...DEFAULT_SETTINGS,
     originOf: (operation) => (operation === 'save' ? 'http://writes' : 'http://reads'),
     // Budget generous unless a test says otherwise.
-    retryBudget: createRetryBudget({ minRetriesPerWindow: 100 }),
+    retryBudget: createRetryBudget({ ratio: 0.2, minRetriesPerWindow: 100 }),
     ...options,
   });
 }

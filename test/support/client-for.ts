@@ -8,6 +8,11 @@ import type {
   UpstreamClientOptions,
   UpstreamCredentials,
 } from '../../src/upstream/client/types.ts';
+import { clientSettingsOf } from '../../src/upstream/client/client-settings.ts';
+import { loadConfig } from '../../src/config/load-config.ts';
+
+/** The client settings a user gets by default. */
+const DEFAULT_CLIENT_SETTINGS = clientSettingsOf(loadConfig({}));
 
 /** Credentials with a token distinctive enough to search for in errors and logs. */
 export const CREDENTIALS: UpstreamCredentials = {
@@ -24,7 +29,14 @@ export function clientFor(
   overrides: Partial<UpstreamClientOptions> = {},
 ): UpstreamClient {
   const url = `${baseUrl}/${behaviour}`;
-  return createUpstreamClient({ apiUrl: url, baseUrl: url, studioUrl: url, serverUrl: url, ...overrides });
+  return createUpstreamClient({
+    ...DEFAULT_CLIENT_SETTINGS,
+    apiUrl: url,
+    baseUrl: url,
+    studioUrl: url,
+    serverUrl: url,
+    ...overrides,
+  });
 }
 
 /** Runs `call` and returns what it threw (fails the test when it resolves). */

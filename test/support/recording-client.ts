@@ -14,9 +14,15 @@ import type {
   UpstreamCredentials,
   UpstreamRecord,
 } from '../../src/upstream/client/types.ts';
+import {
+  OPERATION_LIST,
+  wrapOperations,
+  type OperationMethod,
+  type UpstreamOperation,
+} from '../../src/upstream/operations.ts';
 
 /** Operation names, as the client interface spells them. */
-export type Operation = Exclude<keyof UpstreamClient, 'close'>;
+export type Operation = OperationMethod;
 
 /** One recorded call: the operation and its arguments after the credentials. */
 export type RecordedCall = [operation: Operation, args: unknown[]];
@@ -106,18 +112,21 @@ export function createRecordingClient(options: RecordingClientOptions = {}): Rec
   let maxInFlight = 0;
   let nextId = 1;
 
-  async function record<T>(
-    credentials: UpstreamCredentials | undefined,
-    call: RecordedCall,
-    answer: () => T,
-  ): Promise<T> {
-    calls.push(call);
-    credentialsOfCalls.push(credentials);
+  // Every operation of the list is recorded the same way: its arguments after the credentials (all of a login's).
+  async function record(
+    operation: UpstreamOperation,
+    args: readonly unknown[],
+    answer: () => Promise<unknown>,
+  ): Promise<unknown> {
+    const login = operation.access === 'login';
+    calls.push([operation.method, login ? [...args] : args.slice(1)]);
+    credentialsOfCalls.push(login ? undefined : (args[0] as UpstreamCredentials));
     inFlight += 1;
     maxInFlight = Math.max(maxInFlight, inFlight);
     try {
-      await options.intercept?.(call);
-      return answer();
+      const call = calls[calls.length - 1];
+      if (call !== undefined) await options.intercept?.(call);
+      return await answer();
     } finally {
       inFlight -= 1;
     }
@@ -133,7 +142,51 @@ export function createRecordingClient(options: RecordingClientOptions = {}): Rec
     );
   }
 
+  // The fake answers at once; `async` keeps a throw a rejection, as the real client's.
+  /* eslint-disable @typescript-eslint/require-await */
+  const answers: Omit<UpstreamClient, 'close'> = {
+    loginJson: async (username) => ({ token: `token-${username}` }),
+    loginForm: async (username) => ({
+      userId: `user-${username}`,
+      username,
+      token: `token-${username}`,
+      message: undefined,
+    }),
+    getMetadata: async (_credentials, objectId, category) => ({ objectId, category }),
+    getObject: async (_credentials, objectName, criteria) =>
+      select('getObject', objectName, criteria)[0] ?? null,
+    async getAll(_credentials, objectName, criteria, pageSize, pageIndex) {
+      const matched = select('getAll', objectName, criteria);
+      const start = pageIndex * pageSize;
+      const page = { records: matched.slice(start, start + pageSize), totalCount: matched.length };
+      const call: RecordedCall = ['getAll', [objectName, criteria, pageSize, pageIndex]];
+      return options.reshapePage ? options.reshapePage(page, call) : page;
+    },
+    save: async (_credentials, objectName, data) => {
+      const list = store.get(objectName) ?? [];
+      store.set(objectName, list);
+      const existing = typeof data._id === 'string' ? list.find((r) => r._id === data._id) : undefined;
+      if (existing !== undefined) {
+        Object.assign(existing, data);
+        return { savedObjectId: existing._id, message: 'updated' };
+      }
+      const created = { ...data, _id: `${objectName}-${nextId++}` };
+      list.push(created);
+      return { savedObjectId: created._id, message: 'created' };
+    },
+    update: async (_credentials, objectName, id, data) => {
+      const existing = store.get(objectName)?.find((r) => r._id === id);
+      if (existing === undefined) {
+        throw new UpstreamError('not_found', 'no such object', { operation: 'update' });
+      }
+      Object.assign(existing, data);
+      return { savedObjectId: id, message: 'updated', updatedFields: data };
+    },
+  };
+  /* eslint-enable @typescript-eslint/require-await */
+
   return {
+    ...wrapOperations(answers, OPERATION_LIST, record),
     get calls() {
       return calls;
     },
@@ -146,54 +199,6 @@ export function createRecordingClient(options: RecordingClientOptions = {}): Rec
     get maxInFlight() {
       return maxInFlight;
     },
-    loginJson: (username, password) =>
-      record(undefined, ['loginJson', [username, password]], () => ({ token: `token-${username}` })),
-    loginForm: (username, password) =>
-      record(undefined, ['loginForm', [username, password]], () => ({
-        userId: `user-${username}`,
-        username,
-        token: `token-${username}`,
-        message: undefined,
-      })),
-    getMetadata: (credentials, objectId, category) =>
-      record(credentials, ['getMetadata', [objectId, category]], () => ({ objectId, category })),
-    getObject: (credentials, objectName, criteria) =>
-      record(
-        credentials,
-        ['getObject', [objectName, criteria]],
-        () => select('getObject', objectName, criteria)[0] ?? null,
-      ),
-    getAll(credentials, objectName, criteria, pageSize, pageIndex) {
-      const call: RecordedCall = ['getAll', [objectName, criteria, pageSize, pageIndex]];
-      return record(credentials, call, () => {
-        const matched = select('getAll', objectName, criteria);
-        const start = pageIndex * pageSize;
-        const page = { records: matched.slice(start, start + pageSize), totalCount: matched.length };
-        return options.reshapePage ? options.reshapePage(page, call) : page;
-      });
-    },
-    save: (credentials, objectName, data) =>
-      record(credentials, ['save', [objectName, data]], () => {
-        const list = store.get(objectName) ?? [];
-        store.set(objectName, list);
-        const existing = typeof data._id === 'string' ? list.find((r) => r._id === data._id) : undefined;
-        if (existing !== undefined) {
-          Object.assign(existing, data);
-          return { savedObjectId: existing._id, message: 'updated' };
-        }
-        const created = { ...data, _id: `${objectName}-${nextId++}` };
-        list.push(created);
-        return { savedObjectId: created._id, message: 'created' };
-      }),
-    update: (credentials, objectName, id, data) =>
-      record(credentials, ['update', [objectName, id, data]], () => {
-        const existing = store.get(objectName)?.find((r) => r._id === id);
-        if (existing === undefined) {
-          throw new UpstreamError('not_found', 'no such object', { operation: 'update' });
-        }
-        Object.assign(existing, data);
-        return { savedObjectId: id, message: 'updated', updatedFields: data };
-      }),
     close: () => Promise.resolve(),
   };
 }

@@ -10,6 +10,11 @@ import type {
   UpstreamRecord,
 } from '../../src/upstream/client/types.ts';
 import { failureOf } from '../support/client-for.ts';
+import { clientSettingsOf } from '../../src/upstream/client/client-settings.ts';
+import { loadConfig } from '../../src/config/load-config.ts';
+
+/** The client settings a user gets by default. */
+const DEFAULT_CLIENT_SETTINGS = clientSettingsOf(loadConfig({}));
 
 const LOAN_TYPE = 'com.example.LoanType';
 const CUSTOMER = 'com.example.Customer';
@@ -20,7 +25,14 @@ function clientOf(
   options: { pageStartMode?: PageStartMode; onCall?: (e: UpstreamCallEvent) => void } = {},
 ) {
   const { url } = emulator;
-  return createUpstreamClient({ apiUrl: url, baseUrl: url, studioUrl: url, serverUrl: url, ...options });
+  return createUpstreamClient({
+    ...DEFAULT_CLIENT_SETTINGS,
+    apiUrl: url,
+    baseUrl: url,
+    studioUrl: url,
+    serverUrl: url,
+    ...options,
+  });
 }
 
 async function demoCredentials(client: UpstreamClient): Promise<UpstreamCredentials> {

@@ -3,6 +3,7 @@ import { UpstreamError } from '../../src/errors/upstream-error.ts';
 import type { UpstreamErrorKind } from '../../src/errors/upstream-error.ts';
 import { withResilience } from '../../src/upstream/resilience/resilience.ts';
 import { createRetryBudget } from '../../src/upstream/resilience/retry-budget.ts';
+import { loadConfig } from '../../src/config/load-config.ts';
 import type {
   UpstreamCallEvent,
   UpstreamClient,
@@ -28,8 +29,9 @@ function retrying(
   options: Partial<UpstreamClientOptions> = {},
 ): UpstreamClient {
   return withResilience(client(behaviour, options), {
+    ...loadConfig({}).resilience,
     originOf: () => server.url,
-    retryBudget: createRetryBudget({ minRetriesPerWindow: 100 }),
+    retryBudget: createRetryBudget({ ratio: 0.2, minRetriesPerWindow: 100 }),
     ...(readRetries === undefined ? {} : { readRetries }),
   });
 }

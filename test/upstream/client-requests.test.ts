@@ -6,6 +6,11 @@ import type { PageStartMode, UpstreamClient } from '../../src/upstream/client/ty
 import { CREDENTIALS, clientFor } from '../support/client-for.ts';
 import { startMisbehavingServer } from '../support/servers/misbehaving-server.ts';
 import type { MisbehavingServer, RecordedRequest } from '../support/servers/misbehaving-server.ts';
+import { clientSettingsOf } from '../../src/upstream/client/client-settings.ts';
+import { loadConfig } from '../../src/config/load-config.ts';
+
+/** The client settings a user gets by default. */
+const DEFAULT_CLIENT_SETTINGS = clientSettingsOf(loadConfig({}));
 
 let server: MisbehavingServer;
 const clients: UpstreamClient[] = [];
@@ -23,6 +28,7 @@ afterAll(async () => {
 
 function client(base = `${server.url}/ok`, pageStartMode: PageStartMode = 'page0'): UpstreamClient {
   const created = createUpstreamClient({
+    ...DEFAULT_CLIENT_SETTINGS,
     apiUrl: base,
     baseUrl: base,
     studioUrl: base,
@@ -80,6 +86,7 @@ describe('base addresses', () => {
 
   it('should send each operation to its own base address', async () => {
     const upstream = createUpstreamClient({
+      ...DEFAULT_CLIENT_SETTINGS,
       apiUrl: `${server.url}/ok/api`,
       baseUrl: `${server.url}/ok/base`,
       studioUrl: `${server.url}/ok/studio`,
@@ -105,9 +112,9 @@ describe('base addresses', () => {
     ['credentials', 'http://user:pw@127.0.0.1/x'],
   ])('should refuse %s as base address, naming the setting', (_name, studioUrl) => {
     const ok = 'http://127.0.0.1/';
-    expect(() => createUpstreamClient({ apiUrl: ok, baseUrl: ok, serverUrl: ok, studioUrl })).toThrow(
-      /studioUrl/,
-    );
+    expect(() =>
+      createUpstreamClient({ ...DEFAULT_CLIENT_SETTINGS, apiUrl: ok, baseUrl: ok, serverUrl: ok, studioUrl }),
+    ).toThrow(/studioUrl/);
   });
 });
 
@@ -281,6 +288,7 @@ describe('injected dispatcher', () => {
       .persist();
     const base = `${origin}/legacy`;
     const upstream = createUpstreamClient({
+      ...DEFAULT_CLIENT_SETTINGS,
       apiUrl: base,
       baseUrl: base,
       studioUrl: base,

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { UpstreamError } from '../../src/errors/upstream-error.ts';
+import { loadConfig } from '../../src/config/load-config.ts';
 import { createLoaders, type LoaderOptions } from '../../src/upstream/batching/loaders.ts';
 import type { UpstreamRecord } from '../../src/upstream/client/types.ts';
 import { createRecordingClient, type RecordingClientOptions } from '../support/recording-client.ts';
@@ -29,7 +30,13 @@ function setup(
   fake: Omit<RecordingClientOptions, 'records'> = {},
 ) {
   const client = createRecordingClient({ records, matchesMode: options.matchesMode, ...fake });
-  const loaders = createLoaders({ client, credentials, matchesMode: 'regex', ...options });
+  const loaders = createLoaders({
+    client,
+    credentials,
+    matchesMode: 'regex',
+    maxIdLength: loadConfig({}).upstreamRequestLimits.maxIdLength,
+    ...options,
+  });
   return { client, loaders };
 }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import type { UpstreamError } from '../../src/errors/upstream-error.ts';
 import { parseAnswer, toAnswerPatterns } from '../../src/upstream/client/parse-answer.ts';
+import { loadConfig } from '../../src/config/load-config.ts';
 import type { AnswerContext } from '../../src/upstream/client/parse-answer.ts';
 import {
   formLoginAnswer,
@@ -12,10 +13,17 @@ import {
 } from '../../src/upstream/client/response-schemas.ts';
 import type { WireOperation } from '../../src/upstream/client/wire.ts';
 
+/** The settings a user gets by default. */
+const CONFIG = loadConfig({});
+
 function context(operation: WireOperation, authPattern?: RegExp): AnswerContext {
   return {
     operation,
-    patterns: toAnswerPatterns({ auth: authPattern }),
+    patterns: toAnswerPatterns({
+      auth: authPattern ?? CONFIG.authErrorPattern,
+      forbidden: CONFIG.forbiddenErrorPattern,
+      callerInput: CONFIG.callerErrorPattern,
+    }),
     secrets: ['tok-SECRET-1', 'pw-SECRET-2'],
   };
 }

@@ -5,7 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import { criteriaKey } from './criteria-key.ts';
-import type { UpstreamCredentials, UpstreamReads } from '../client/types.ts';
+import type { Criterion, UpstreamCredentials, UpstreamReads } from '../client/types.ts';
+import { READ_OPERATIONS, wrapOperations } from '../operations.ts';
 
 /** A read handle whose reads are shared while in flight. */
 export type CoalescingReads = UpstreamReads & {
@@ -48,40 +49,20 @@ export function withCoalescing(client: UpstreamReads): CoalescingReads {
     return key;
   }
 
-  function share<T>(
-    operation: string,
-    credentials: UpstreamCredentials,
-    args: unknown[],
-    call: () => Promise<T>,
-  ): Promise<T> {
-    const key = JSON.stringify([operation, keyOf(credentials), args]);
+  const shared = wrapOperations(client, READ_OPERATIONS, (operation, args, call) => {
+    // The credentials are keyed by hash; criteria by their canonical key, so that order does not matter.
+    const rest = args.slice(1).map((arg) => (Array.isArray(arg) ? criteriaKey(arg as Criterion[]) : arg));
+    const key = JSON.stringify([operation.method, keyOf(args[0] as UpstreamCredentials), rest]);
     const existing = inflight.get(key);
-    if (existing !== undefined) return existing as Promise<T>;
-    // Started from a resolved promise so that even a synchronous throw settles through `finally`, after
-    // the entry is in the map.
-    const shared = Promise.resolve()
-      .then(call)
-      .finally(() => {
-        // Settled: the next identical read asks the upstream again.
-        if (inflight.get(key) === shared) inflight.delete(key);
-      });
-    inflight.set(key, shared);
-    return shared;
-  }
+    if (existing !== undefined) return existing;
+    // `call` never throws synchronously (`wrapOperations`): the entry is in the map before it settles.
+    const settled = call().finally(() => {
+      // Settled: the next identical read asks the upstream again.
+      if (inflight.get(key) === settled) inflight.delete(key);
+    });
+    inflight.set(key, settled);
+    return settled;
+  });
 
-  return {
-    inflightCount: () => inflight.size,
-    getMetadata: (credentials, objectId, category) =>
-      share('getMetadata', credentials, [objectId, category], () =>
-        client.getMetadata(credentials, objectId, category),
-      ),
-    getObject: (credentials, objectName, criteria) =>
-      share('getObject', credentials, [objectName, criteriaKey(criteria)], () =>
-        client.getObject(credentials, objectName, criteria),
-      ),
-    getAll: (credentials, objectName, criteria, pageSize, pageIndex) =>
-      share('getAll', credentials, [objectName, criteriaKey(criteria), pageSize, pageIndex], () =>
-        client.getAll(credentials, objectName, criteria, pageSize, pageIndex),
-      ),
-  };
+  return { ...shared, inflightCount: () => inflight.size };
 }

@@ -9,7 +9,6 @@ import { createBatchById } from './batch-by-id.ts';
 import { criteriaKey } from './criteria-key.ts';
 import type { ReadPage, UpstreamCredentials, UpstreamReads } from '../client/types.ts';
 import type { Criterion, MatchesMode, UpstreamRecord } from '../client/wire.ts';
-import { SETTING_DEFAULTS } from '../../config/defaults.ts';
 
 /** Ids one `getAll` reads by default in `regex` mode (`LoaderOptions.maxBatchSize`). */
 export const MAX_IDS_PER_BATCH = 100;
@@ -33,8 +32,8 @@ export interface LoaderOptions {
   maxBatchSize?: number;
   /** URL-encoded bytes of the `_id` alternation per `getAll` (it travels in the URL); split beyond. Default {@link MAX_CRITERION_LENGTH}. */
   maxCriterionLength?: number;
-  /** Longest id read; longer ones and the empty id fail their key as `invalid_input`. Default `SETTING_DEFAULTS.UPSTREAM_MAX_ID_LENGTH`. */
-  maxIdLength?: number;
+  /** Longest id read (`UPSTREAM_MAX_ID_LENGTH`); longer ones and the empty id fail their key as `invalid_input`. */
+  maxIdLength: number;
   /** Single reads in flight at once: `getObject` (all of `exact` mode) and metadata. Default `8`. */
   exactConcurrency?: number;
   /** Called once per upstream call the loaders make, with the number of keys it serves (metrics). */
@@ -112,7 +111,7 @@ export function createLoaders(options: LoaderOptions): Loaders {
         matchesMode: options.matchesMode,
         maxBatchSize,
         maxCriterionLength,
-        maxIdLength: options.maxIdLength ?? SETTING_DEFAULTS.UPSTREAM_MAX_ID_LENGTH,
+        maxIdLength: options.maxIdLength,
         capped,
         onBatch,
       });

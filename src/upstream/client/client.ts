@@ -22,7 +22,7 @@ import {
 } from './response-schemas.ts';
 import type { PageStartMode, UpstreamClient, UpstreamClientOptions, UpstreamCredentials } from './types.ts';
 import type { Criterion, FilterCommand, WireOperation } from './wire.ts';
-import { SETTING_DEFAULTS, UPSTREAM_MAX_RESPONSE_BYTES } from '../../config/defaults.ts';
+import { UPSTREAM_MAX_RESPONSE_BYTES } from '../../config/defaults.ts';
 
 /** Creates the client. Base addresses are validated now: a bad one throws a `TypeError` naming it. */
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
@@ -30,26 +30,25 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   const base = parseBaseUrl('baseUrl', options.baseUrl);
   const studio = parseBaseUrl('studioUrl', options.studioUrl);
   const server = parseBaseUrl('serverUrl', options.serverUrl);
-  const pageStartMode = options.pageStartMode ?? SETTING_DEFAULTS.UPSTREAM_PAGE_START;
-  const anchored = (options.matchesMode ?? SETTING_DEFAULTS.UPSTREAM_MATCHES) === 'find';
+  const { pageStartMode, callTimeoutMillis } = options;
+  const anchored = options.matchesMode === 'find';
   const transport = createHttpTransport({
-    connectTimeoutMillis: options.connectTimeoutMillis ?? SETTING_DEFAULTS.UPSTREAM_CONNECT_TIMEOUT_MS,
-    headersTimeoutMillis: options.headersTimeoutMillis ?? SETTING_DEFAULTS.UPSTREAM_HEADERS_TIMEOUT_MS,
-    bodyTimeoutMillis: options.bodyTimeoutMillis ?? SETTING_DEFAULTS.UPSTREAM_BODY_TIMEOUT_MS,
-    callTimeoutMillis: options.callTimeoutMillis ?? SETTING_DEFAULTS.UPSTREAM_CALL_TIMEOUT_MS,
+    connectTimeoutMillis: options.connectTimeoutMillis,
+    headersTimeoutMillis: options.headersTimeoutMillis,
+    bodyTimeoutMillis: options.bodyTimeoutMillis,
+    callTimeoutMillis,
     maxResponseBytes: options.maxResponseBytes ?? UPSTREAM_MAX_RESPONSE_BYTES,
-    connectionsPerOrigin: options.connectionsPerOrigin ?? SETTING_DEFAULTS.UPSTREAM_CONNECTIONS,
+    connectionsPerOrigin: options.connectionsPerOrigin,
     dispatcher: options.dispatcher,
   });
 
   const checks = createRequestChecks(options.requestLimits);
-  const perUserBytes =
-    options.maxInflightAnswerBytesPerUser ?? SETTING_DEFAULTS.UPSTREAM_MAX_INFLIGHT_ANSWER_BYTES_PER_USER;
+  const perUserBytes = options.maxInflightAnswerBytesPerUser;
   const run = createExchangeRunner({
     transport,
     checks,
     answerBudget: createAnswerBudget({
-      totalBytes: options.maxInflightAnswerBytes ?? SETTING_DEFAULTS.UPSTREAM_MAX_INFLIGHT_ANSWER_BYTES,
+      totalBytes: options.maxInflightAnswerBytes,
       perUserBytes,
       // Logins answer a token: all of them together get the smallest share.
       anonymousBytes: Math.max(1, Math.floor(perUserBytes / ANONYMOUS_SHARE_DIVISOR)),
@@ -59,7 +58,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       forbidden: options.forbiddenErrorPattern,
       callerInput: options.callerErrorPattern,
     }),
-    callTimeoutMillis: options.callTimeoutMillis ?? SETTING_DEFAULTS.UPSTREAM_CALL_TIMEOUT_MS,
+    callTimeoutMillis,
     onCall: options.onCall,
   });
 

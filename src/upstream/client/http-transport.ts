@@ -1,7 +1,9 @@
 /**
  * The HTTP layer under the upstream client: one keep-alive undici `Pool` per upstream origin, undici's own
  * connect/headers/body deadlines, one timer per call for the whole-call deadline, and a response size cap
- * enforced while streaming. It returns the body text of a 2xx answer and throws only `UpstreamError`.
+ * enforced while the body arrives. It returns the body text of a 2xx answer and throws only
+ * `UpstreamError`. It speaks undici's handler API (`dispatch`) rather than `request`: undici hands the
+ * handler a controller to abort with, so no call makes an `AbortSignal`, a listener or a body stream.
  */
 import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
@@ -43,6 +45,7 @@ export interface HttpTransport {
 
 /** Creates the transport; pools are created lazily, one per origin. */
 export function createHttpTransport(options: HttpTransportOptions): HttpTransport {
+  const { callTimeoutMillis, maxResponseBytes } = options;
   const pools = new Map<string, Pool>();
 
   function dispatcherFor(origin: string): Dispatcher {
@@ -60,48 +63,122 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
     return pool;
   }
 
-  async function send(call: HttpCall): Promise<string> {
-    const controller = new AbortController();
-    let callTimedOut = false;
-    // One plain timer per call (cheaper than AbortSignal.timeout): aborting destroys the request or its body.
-    const timer = setTimeout(() => {
-      callTimedOut = true;
-      controller.abort();
-    }, options.callTimeoutMillis);
-    try {
-      // The dispatcher's own `request` with origin and path: the top-level `request(url)` parses the URL again.
-      const response = await dispatcherFor(call.origin).request({
-        origin: call.origin,
-        path: call.path,
-        method: call.method,
-        headers: { accept: 'application/javascript, application/json;q=0.9, */*;q=0.1', ...call.headers },
-        body: call.body ?? null,
-        headersTimeout: options.headersTimeoutMillis,
-        bodyTimeout: options.bodyTimeoutMillis,
-        signal: controller.signal,
-      });
-      const { statusCode, body } = response;
-      if (statusCode < 200 || statusCode > 299) {
-        // An error page can be large and slow: never read it, just drop the connection.
-        discard(body);
-        throw fromHttpStatus(statusCode, call.operation);
+  /**
+   * One exchange through the dispatcher's own `dispatch` and a handler: no `AbortSignal` (the handler is
+   * given undici's controller to abort with), no body stream, and one promise for the whole call.
+   */
+  function send(call: HttpCall): Promise<string> {
+    return new Promise<string>((resolve, reject) => {
+      let controller: Dispatcher.DispatchController | undefined;
+      // Why the call was cut before undici handed over its controller; applied as soon as it does.
+      let cut: Error | undefined;
+      let settled = false;
+      let callTimedOut = false;
+      let counting: AnswerLease | undefined;
+      const chunks: Buffer[] = [];
+      let total = 0;
+
+      function fail(error: unknown): void {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        reject(toTransportError(error, { operation: call.operation, callTimedOut, callTimeoutMillis }));
       }
-      return await readCapped(
-        body,
-        response.headers['content-length'],
-        options.maxResponseBytes,
-        call.operation,
-        call.lease,
-      );
-    } catch (error) {
-      throw toTransportError(error, {
-        operation: call.operation,
-        callTimedOut,
-        callTimeoutMillis: options.callTimeoutMillis,
-      });
-    } finally {
-      clearTimeout(timer);
-    }
+
+      /**
+       * Gives up on the call with `error`: the connection is dropped (an unread or refused answer is never
+       * read). undici is told it was cancelled on purpose (an `AbortError`, as an aborted signal would say),
+       * so that its HTTP span keeps the status and does not record the gateway's own error as an exception.
+       */
+      function drop(error: unknown): void {
+        fail(error);
+        const reason = new DOMException('This operation was aborted', 'AbortError');
+        if (controller === undefined) cut = reason;
+        else if (!controller.aborted) controller.abort(reason);
+      }
+
+      // One plain timer per call: the whole-call deadline, connection wait and body included.
+      const timer = setTimeout(() => {
+        callTimedOut = true;
+        drop(new DOMException('This operation was aborted', 'AbortError'));
+      }, callTimeoutMillis);
+
+      const handler: Dispatcher.DispatchHandler = {
+        onRequestStart(started) {
+          controller = started;
+          if (cut !== undefined) started.abort(cut);
+        },
+        onResponseStart(_controller, statusCode, headers) {
+          if (statusCode < 200 || statusCode > 299) {
+            // An error page can be large and slow: never read it, just drop the connection.
+            drop(fromHttpStatus(statusCode, call.operation));
+            return;
+          }
+          const length = headers['content-length'];
+          const announced = typeof length === 'string' ? Number(length) : Number.NaN;
+          if (announced > maxResponseBytes) {
+            drop(tooLarge(call.operation, maxResponseBytes));
+            return;
+          }
+          // An announced length is taken from the lease at once (undici holds the body to it), so a
+          // refused answer is never read; otherwise each chunk is taken as it arrives.
+          const lease = call.lease;
+          const prepaid = lease !== undefined && Number.isSafeInteger(announced) && announced >= 0;
+          const refusal = prepaid ? lease.take(announced) : undefined;
+          if (refusal !== undefined) {
+            drop(refusal);
+            return;
+          }
+          counting = prepaid ? undefined : lease;
+        },
+        onResponseData(_controller, chunk) {
+          if (settled) return;
+          total += chunk.length;
+          if (total > maxResponseBytes) {
+            drop(tooLarge(call.operation, maxResponseBytes));
+            return;
+          }
+          const refusal = counting?.take(chunk.length);
+          if (refusal !== undefined) {
+            drop(refusal);
+            return;
+          }
+          chunks.push(chunk);
+        },
+        onResponseEnd() {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          const [only] = chunks;
+          resolve(
+            chunks.length === 1 && only !== undefined
+              ? only.toString('utf8')
+              : Buffer.concat(chunks, total).toString('utf8'),
+          );
+        },
+        onResponseError(_controller, error) {
+          fail(error);
+        },
+      };
+
+      try {
+        // The dispatcher's own `dispatch` with origin and path: the top-level `request(url)` parses the URL again.
+        dispatcherFor(call.origin).dispatch(
+          {
+            origin: call.origin,
+            path: call.path,
+            method: call.method,
+            headers: { accept: ACCEPT, ...call.headers },
+            body: call.body ?? null,
+            headersTimeout: options.headersTimeoutMillis,
+            bodyTimeout: options.bodyTimeoutMillis,
+          },
+          handler,
+        );
+      } catch (error) {
+        fail(error);
+      }
+    });
   }
 
   async function close(): Promise<void> {
@@ -113,65 +190,9 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
   return { send, close };
 }
 
-/**
- * Reads the body as UTF-8, giving up as soon as it passes `maxBytes` (or announces it will), or as soon as
- * `lease` refuses more bytes. An announced length is taken from the lease at once (undici holds the body to
- * it), so a refused answer is never read; otherwise each chunk is taken as it arrives. Plain `data`
- * events: an async iterator over the body costs a promise per chunk and a good part of a small call's time.
- */
-function readCapped(
-  body: Dispatcher.ResponseData['body'],
-  contentLength: string | string[] | undefined,
-  maxBytes: number,
-  operation: string,
-  lease: AnswerLease | undefined,
-): Promise<string> {
-  const tooLarge = (): UpstreamError =>
-    new UpstreamError('bad_response', `response larger than ${maxBytes} bytes`, { operation });
-  const announced = typeof contentLength === 'string' ? Number(contentLength) : Number.NaN;
-  if (announced > maxBytes) {
-    discard(body);
-    return Promise.reject(tooLarge());
-  }
-  const prepaid = lease !== undefined && Number.isSafeInteger(announced) && announced >= 0;
-  const refusal = prepaid ? lease.take(announced) : undefined;
-  if (refusal !== undefined) {
-    discard(body);
-    return Promise.reject(refusal);
-  }
-  const counting = prepaid ? undefined : lease;
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    body.on('data', (chunk: Buffer) => {
-      total += chunk.length;
-      if (total > maxBytes) {
-        discard(body);
-        reject(tooLarge());
-        return;
-      }
-      const cut = counting?.take(chunk.length);
-      if (cut !== undefined) {
-        discard(body);
-        reject(cut);
-        return;
-      }
-      chunks.push(chunk);
-    });
-    body.once('end', () => {
-      const [only] = chunks;
-      resolve(
-        chunks.length === 1 && only !== undefined
-          ? only.toString('utf8')
-          : Buffer.concat(chunks, total).toString('utf8'),
-      );
-    });
-    body.once('error', reject);
-  });
-}
+/** What the client accepts: the JSONP the reads answer, JSON the logins answer. */
+const ACCEPT = 'application/javascript, application/json;q=0.9, */*;q=0.1';
 
-/** Drops a body we will not read; destroying it unread emits an abort error that nobody needs to see. */
-function discard(body: Dispatcher.ResponseData['body']): void {
-  body.on('error', () => undefined);
-  body.destroy();
+function tooLarge(operation: string, maxBytes: number): UpstreamError {
+  return new UpstreamError('bad_response', `response larger than ${maxBytes} bytes`, { operation });
 }

@@ -7,19 +7,6 @@ import type { z } from 'zod';
 import { UpstreamError } from '../../errors/upstream-error.ts';
 import { errorAnswer, isJsonObject } from './response-schemas.ts';
 import type { WireOperation } from './wire.ts';
-import { SETTING_DEFAULTS } from '../../config/defaults.ts';
-
-/** The default of `authErrorPattern`. */
-export const DEFAULT_AUTH_ERROR_PATTERN = SETTING_DEFAULTS.UPSTREAM_AUTH_ERROR_PATTERN;
-
-/** The default of `forbiddenErrorPattern`: the session's user may not reach what it asked for. */
-export const DEFAULT_FORBIDDEN_ERROR_PATTERN = SETTING_DEFAULTS.UPSTREAM_FORBIDDEN_ERROR_PATTERN;
-
-/**
- * The default of `callerErrorPattern`: the upstream refused the caller's input (a pattern it cannot
- * compile, an operator or object name it does not know), which no retry and no other caller can change.
- */
-export const DEFAULT_CALLER_ERROR_PATTERN = SETTING_DEFAULTS.UPSTREAM_CALLER_ERROR_PATTERN;
 
 /** Update and metadata messages that mean the addressed object does not exist. */
 const NOT_FOUND_PATTERN = /not found|no such|invalid id/i;
@@ -36,16 +23,19 @@ export interface AnswerPatterns {
   callerInput: RegExp;
 }
 
-/** The patterns from settings, each normalised with {@link toAuthPattern}; defaults where unset. */
+/**
+ * The patterns from settings (`UPSTREAM_AUTH_ERROR_PATTERN`, `UPSTREAM_FORBIDDEN_ERROR_PATTERN`,
+ * `UPSTREAM_CALLER_ERROR_PATTERN`, taken as given), each normalised with {@link toAuthPattern}.
+ */
 export function toAnswerPatterns(options: {
-  auth?: RegExp | undefined;
-  forbidden?: RegExp | undefined;
-  callerInput?: RegExp | undefined;
+  auth: RegExp;
+  forbidden: RegExp;
+  callerInput: RegExp;
 }): AnswerPatterns {
   return {
     auth: toAuthPattern(options.auth),
-    forbidden: toAuthPattern(options.forbidden ?? DEFAULT_FORBIDDEN_ERROR_PATTERN),
-    callerInput: toAuthPattern(options.callerInput ?? DEFAULT_CALLER_ERROR_PATTERN),
+    forbidden: toAuthPattern(options.forbidden),
+    callerInput: toAuthPattern(options.callerInput),
   };
 }
 
@@ -62,7 +52,7 @@ export interface AnswerContext {
 }
 
 /** Normalises a configured auth pattern: case-insensitive, and stateless (no `g`/`y`, so no `lastIndex`). */
-export function toAuthPattern(pattern: RegExp = DEFAULT_AUTH_ERROR_PATTERN): RegExp {
+export function toAuthPattern(pattern: RegExp): RegExp {
   const flags = pattern.flags.replace(/[gyi]/g, '');
   return new RegExp(pattern.source, `${flags}i`);
 }

@@ -7,30 +7,21 @@
  * against its circuit breaker.
  */
 import { invalidInput } from '../../errors/upstream-error.ts';
-import { SETTING_DEFAULTS } from '../../config/defaults.ts';
 
 /** Limits of {@link createRequestChecks}. */
 export interface RequestLimits {
-  /** Longest id, in UTF-16 units. Default `SETTING_DEFAULTS.UPSTREAM_MAX_ID_LENGTH`. */
+  /** Longest id, in UTF-16 units. `UPSTREAM_MAX_ID_LENGTH`. */
   maxIdLength: number;
   /**
-   * Longest request line plus headers the upstream accepts, in bytes. Default `SETTING_DEFAULTS.UPSTREAM_MAX_URL_BYTES`, Tomcat's
+   * Longest request line plus headers the upstream accepts, in bytes. `UPSTREAM_MAX_URL_BYTES`, Tomcat's
    * `maxHttpHeaderSize`; the update's fields travel in the query string, so they count too.
    */
   maxUrlBytes: number;
-  /** Deepest nesting of objects and arrays in written data. Default `SETTING_DEFAULTS.UPSTREAM_MAX_DATA_DEPTH`. */
+  /** Deepest nesting of objects and arrays in written data. `UPSTREAM_MAX_DATA_DEPTH`. */
   maxDataDepth: number;
-  /** Largest written data, as JSON, in bytes. Default `SETTING_DEFAULTS.UPSTREAM_MAX_DATA_BYTES`. */
+  /** Largest written data, as JSON, in bytes. `UPSTREAM_MAX_DATA_BYTES`. */
   maxDataBytes: number;
 }
-
-/** The defaults of {@link RequestLimits}. */
-export const DEFAULT_REQUEST_LIMITS: Readonly<RequestLimits> = Object.freeze({
-  maxIdLength: SETTING_DEFAULTS.UPSTREAM_MAX_ID_LENGTH,
-  maxUrlBytes: SETTING_DEFAULTS.UPSTREAM_MAX_URL_BYTES,
-  maxDataDepth: SETTING_DEFAULTS.UPSTREAM_MAX_DATA_DEPTH,
-  maxDataBytes: SETTING_DEFAULTS.UPSTREAM_MAX_DATA_BYTES,
-});
 
 /**
  * Bytes of the request line and headers besides the request target: method, version, host, accept,
@@ -64,9 +55,9 @@ export interface RequestChecks {
   saveId(operation: string, data: Record<string, unknown>): void;
 }
 
-/** Creates the checks for `limits` (each limit defaults as {@link DEFAULT_REQUEST_LIMITS}). */
-export function createRequestChecks(limits: Partial<RequestLimits> = {}): RequestChecks {
-  const bound: RequestLimits = { ...DEFAULT_REQUEST_LIMITS, ...limits };
+/** Creates the checks for `limits` (the settings, taken as given). */
+export function createRequestChecks(limits: RequestLimits): RequestChecks {
+  const bound: RequestLimits = { ...limits };
   return {
     limits: bound,
     objectName(operation, objectName) {

@@ -1,5 +1,5 @@
 /**
- * zod schemas of the upstream's answers (docs/upstream-contract.md; wire.ts infers its types from them).
+ * zod schemas of the upstream's answers (docs/upstream-contract.md), and the answer types inferred from them.
  * Records and other pass-through objects are checked with guards, not rebuilt, so they reach the caller
  * exactly as `JSON.parse` made them: zod's object parsing copies keys and silently drops an own `__proto__`
  * field.
@@ -76,3 +76,15 @@ export const saveAnswer = z.object({
 
 /** Update success: the save answer plus the fields that changed. */
 export const updateAnswer = saveAnswer.extend({ updatedFields: jsonObject });
+
+/** JSON login success, as checked. */
+export type JsonLoginAnswer = z.output<typeof jsonLoginAnswer>;
+
+/** Form login success, as checked: `userId` a string even when the upstream sent a number. */
+export type FormLoginAnswer = z.output<typeof formLoginAnswer>;
+
+/** Save success, as checked. */
+export type SaveAnswer = z.output<typeof saveAnswer>;
+
+/** Update success, as checked. */
+export type UpdateAnswer = z.output<typeof updateAnswer>;

@@ -4,16 +4,8 @@
  */
 import type { Dispatcher } from 'undici';
 import type { RequestLimits } from './request-checks.ts';
-import type {
-  Criterion,
-  FormLoginAnswer,
-  MatchesMode,
-  JsonLoginAnswer,
-  SaveAnswer,
-  UpdateAnswer,
-  UpstreamRecord,
-  WireOperation,
-} from './wire.ts';
+import type { FormLoginAnswer, JsonLoginAnswer, SaveAnswer, UpdateAnswer } from './response-schemas.ts';
+import type { Criterion, MatchesMode, UpstreamRecord, WireOperation } from './wire.ts';
 
 // The wire's own words, declared once in wire.ts; re-exported as part of the client's surface.
 export type { Criterion, MatchesMode, UpstreamRecord, WireOperation } from './wire.ts';
@@ -59,39 +51,46 @@ export interface UpstreamUrls {
   serverUrl: string;
 }
 
-/** Settings of {@link UpstreamClient}. Every deadline is in milliseconds. */
-export interface UpstreamClientOptions extends UpstreamUrls {
-  /** How `pageStart` counts. Default `SETTING_DEFAULTS.UPSTREAM_PAGE_START`. */
-  pageStartMode?: PageStartMode;
+/**
+ * The settings of {@link UpstreamClient}, taken as given (`clientSettingsOf(config)`: the defaults are the
+ * config's). Every deadline is in milliseconds.
+ */
+export interface UpstreamClientSettings {
+  /** How `pageStart` counts (`UPSTREAM_PAGE_START`). */
+  pageStartMode: PageStartMode;
   /**
-   * How the upstream's `matches` compares. `find` anchors every pattern sent (`anchorForFind`); the other
-   * modes send patterns as they are. Default `SETTING_DEFAULTS.UPSTREAM_MATCHES`.
+   * How the upstream's `matches` compares (`UPSTREAM_MATCHES`). `find` anchors every pattern sent
+   * (`anchorForFind`); the other modes send patterns as they are.
    */
-  matchesMode?: MatchesMode;
-  /** Connection deadline. Default `SETTING_DEFAULTS.UPSTREAM_CONNECT_TIMEOUT_MS`. */
-  connectTimeoutMillis?: number;
-  /** Deadline for the response headers. Default `SETTING_DEFAULTS.UPSTREAM_HEADERS_TIMEOUT_MS`. */
-  headersTimeoutMillis?: number;
-  /** Deadline between body chunks. Default `SETTING_DEFAULTS.UPSTREAM_BODY_TIMEOUT_MS`. */
-  bodyTimeoutMillis?: number;
-  /** Deadline for the whole call. Default `SETTING_DEFAULTS.UPSTREAM_CALL_TIMEOUT_MS`. */
-  callTimeoutMillis?: number;
-  /** Largest response body accepted, in bytes. Default `8 * 1024 * 1024`. */
-  maxResponseBytes?: number;
-  /** Answer bytes held at once, all calls together (`answer-budget.ts`). Default `SETTING_DEFAULTS.UPSTREAM_MAX_INFLIGHT_ANSWER_BYTES`. */
-  maxInflightAnswerBytes?: number;
-  /** Of those, one user's share; logins together get an eighth of it. Default `SETTING_DEFAULTS.UPSTREAM_MAX_INFLIGHT_ANSWER_BYTES_PER_USER`. */
-  maxInflightAnswerBytesPerUser?: number;
-  /** Connections per upstream origin. Default `SETTING_DEFAULTS.UPSTREAM_CONNECTIONS`. */
-  connectionsPerOrigin?: number;
+  matchesMode: MatchesMode;
+  /** Connection deadline (`UPSTREAM_CONNECT_TIMEOUT_MS`). */
+  connectTimeoutMillis: number;
+  /** Deadline for the response headers (`UPSTREAM_HEADERS_TIMEOUT_MS`). */
+  headersTimeoutMillis: number;
+  /** Deadline between body chunks (`UPSTREAM_BODY_TIMEOUT_MS`). */
+  bodyTimeoutMillis: number;
+  /** Deadline for the whole call (`UPSTREAM_CALL_TIMEOUT_MS`). */
+  callTimeoutMillis: number;
+  /** Answer bytes held at once, all calls together (`answer-budget.ts`). */
+  maxInflightAnswerBytes: number;
+  /** Of those, one user's share; logins together get an eighth of it. */
+  maxInflightAnswerBytesPerUser: number;
+  /** Connections per upstream origin (`UPSTREAM_CONNECTIONS`). */
+  connectionsPerOrigin: number;
   /** Case-insensitive pattern of upstream messages that mean "your token is no good". */
-  authErrorPattern?: RegExp;
-  /** Upstream messages that mean "this session may not": `forbidden`. Default in `parse-answer.ts`. */
-  forbiddenErrorPattern?: RegExp | undefined;
-  /** Upstream messages that mean "the caller's input is wrong": `rejected_input`. Default in `parse-answer.ts`. */
-  callerErrorPattern?: RegExp | undefined;
-  /** What the upstream cannot take, refused before sending. Defaults in `request-checks.ts`. */
-  requestLimits?: Partial<RequestLimits> | undefined;
+  authErrorPattern: RegExp;
+  /** Upstream messages that mean "this session may not": `forbidden`. */
+  forbiddenErrorPattern: RegExp;
+  /** Upstream messages that mean "the caller's input is wrong": `rejected_input`. */
+  callerErrorPattern: RegExp;
+  /** What the upstream cannot take, refused before sending. */
+  requestLimits: RequestLimits;
+}
+
+/** Options of {@link UpstreamClient}: where the upstream is, its settings, and the hooks. */
+export interface UpstreamClientOptions extends UpstreamUrls, UpstreamClientSettings {
+  /** Largest response body accepted, in bytes. Default `UPSTREAM_MAX_RESPONSE_BYTES` (8 MiB, not a setting). */
+  maxResponseBytes?: number;
   /** Inject a dispatcher (tests); by default one undici `Pool` per origin. */
   dispatcher?: Dispatcher;
   /** Called after every upstream call, for metrics and request logs. Never receives a secret. */

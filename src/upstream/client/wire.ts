@@ -3,12 +3,9 @@
  *
  * This is the only module the emulator and the upstream client share, and it holds types only: a bug in
  * how one side builds or reads a message cannot hide on both sides of the wire. What the gateway receives
- * is inferred from the zod schemas that check it (`response-schemas.ts`), so the types cannot drift from
- * what is accepted.
+ * is inferred from the zod schemas that check it (`response-schemas.ts`, which declares those types beside
+ * them), so the types cannot drift from what is accepted.
  */
-import type { z } from 'zod';
-import type { formLoginAnswer, jsonLoginAnswer, saveAnswer, updateAnswer } from './response-schemas.ts';
-
 /** The seven upstream operations, as named in counters, metrics and logs. */
 export type WireOperation =
   'loginJson' | 'loginForm' | 'metadata' | 'getObject' | 'getAll' | 'save' | 'update';
@@ -40,15 +37,3 @@ export interface UpstreamRecord {
   _id: string;
   [field: string]: unknown;
 }
-
-/** JSON login success, as checked. */
-export type JsonLoginAnswer = z.output<typeof jsonLoginAnswer>;
-
-/** Form login success, as checked: `userId` a string even when the upstream sent a number. */
-export type FormLoginAnswer = z.output<typeof formLoginAnswer>;
-
-/** Save success, as checked. */
-export type SaveAnswer = z.output<typeof saveAnswer>;
-
-/** Update success, as checked. */
-export type UpdateAnswer = z.output<typeof updateAnswer>;

@@ -4,12 +4,11 @@
  * upstream gets three times the traffic); a budget keeps the extra load proportional to what is working.
  * See "Handling Overload" in Google's SRE book, and Finagle's `RetryBudget`.
  */
-import { SETTING_DEFAULTS } from '../../config/defaults.ts';
 
 /** Options of {@link createRetryBudget}. */
 export interface RetryBudgetOptions {
-  /** Retries allowed per success in the window. Default `0.2` (20 %). */
-  ratio?: number;
+  /** Retries allowed per success in the window (`UPSTREAM_RETRY_BUDGET_PERCENT` / 100). */
+  ratio: number;
   /** Retries allowed in the window whatever the successes, so a cold start can still retry. Default `0`. */
   minRetriesPerWindow?: number;
   /** Length of the sliding window. Default `10_000`. */
@@ -31,8 +30,8 @@ export interface RetryBudget {
 const BUCKETS = 10;
 
 /** Creates a budget over a sliding window of ten buckets. */
-export function createRetryBudget(options: RetryBudgetOptions = {}): RetryBudget {
-  const ratio = options.ratio ?? SETTING_DEFAULTS.UPSTREAM_RETRY_BUDGET_PERCENT / 100;
+export function createRetryBudget(options: RetryBudgetOptions): RetryBudget {
+  const { ratio } = options;
   const minRetries = options.minRetriesPerWindow ?? 0;
   const bucketMillis = (options.windowMillis ?? 10_000) / BUCKETS;
   const now = options.now ?? Date.now;
