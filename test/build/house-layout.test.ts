@@ -41,7 +41,7 @@ function sourceFiles(dir: string): string[] {
 function isTypeOnlyImport(node: ts.ImportDeclaration): boolean {
   const clause = node.importClause;
   if (!clause) return false;
-  return clause.isTypeOnly;
+  return clause.phaseModifier === ts.SyntaxKind.TypeKeyword;
 }
 
 /** Relative imports of one file (static, re-exports and dynamic `import()`), resolved to absolute paths. */
