@@ -56,7 +56,11 @@ function importsOf(file: string): Edge[] {
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
       add(node.moduleSpecifier.text, isTypeOnlyImport(node));
-    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+    } else if (
+      ts.isExportDeclaration(node) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
       add(node.moduleSpecifier.text, node.isTypeOnly);
     } else if (
       ts.isCallExpression(node) &&
@@ -170,7 +174,8 @@ describe('the house layout', () => {
 
   it('keeps bench/, scripts/ and test/ from importing one another', () => {
     const tools = ['bench', 'scripts', 'test'];
-    const toolOf = (path: string): string | undefined => tools.find((tool) => short(path).startsWith(`${tool}/`));
+    const toolOf = (path: string): string | undefined =>
+      tools.find((tool) => short(path).startsWith(`${tool}/`));
     const crossings = tools
       .flatMap((tool) => sourceFiles(join(ROOT, tool)))
       .flatMap(importsOf)
