@@ -65,7 +65,7 @@ async function sendMany(sender: HttpTransport, count: number): Promise<string[]>
   return outcomes;
 }
 
-describe('an answer refused at its headers', () => {
+describe('an answer refused', () => {
   it('should keep the connection of small error pages: one connection for twenty 503s', async () => {
     answer = (_request, response) => {
       response.writeHead(503, { 'content-length': '5' });
@@ -83,6 +83,20 @@ describe('an answer refused at its headers', () => {
   it('should keep the connection of an answer announced too large that arrived whole', async () => {
     answer = (_request, response) => {
       response.writeHead(200, { 'content-length': '2000' });
+      response.end('x'.repeat(2_000));
+    };
+    const sender = transport();
+    try {
+      expect(await sendMany(sender, 5)).toEqual(Array<string>(5).fill('bad_response'));
+    } finally {
+      await sender.close();
+    }
+    expect(connections.size).toBe(1);
+  });
+
+  it('should keep the connection of an unannounced answer over the size cap that arrived whole', async () => {
+    answer = (_request, response) => {
+      response.writeHead(200);
       response.end('x'.repeat(2_000));
     };
     const sender = transport();

@@ -100,8 +100,8 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
       }
 
       /**
-       * Gives up on an answer its headers refuse (an error status, too large) without reading it: the caller
-       * is answered now; the connection is dropped only if the rest of the answer is still arriving. A small
+       * Gives up on an answer (an error status, too large, past the answer budget) without reading more of it:
+       * the caller is answered now; the connection is dropped only if the rest of the answer is still arriving. A small
        * error page that came with its headers, as a sick upstream answers every call, leaves its connection
        * in the pool, as the body stream destroyed after its end did before: otherwise every failed call (and
        * its retries) would open a new connection to an upstream already in trouble.
@@ -152,12 +152,12 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
           if (settled) return;
           total += chunk.length;
           if (total > maxResponseBytes) {
-            drop(tooLarge(call.operation, maxResponseBytes));
+            refuse(tooLarge(call.operation, maxResponseBytes));
             return;
           }
           const refusal = counting?.take(chunk.length);
           if (refusal !== undefined) {
-            drop(refusal);
+            refuse(refusal);
             return;
           }
           chunks.push(chunk);
