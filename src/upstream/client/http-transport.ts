@@ -100,11 +100,9 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
       }
 
       /**
-       * Gives up on an answer (an error status, too large, past the answer budget) without reading more of it:
-       * the caller is answered now; the connection is dropped only if the rest of the answer is still arriving. A small
-       * error page that came with its headers, as a sick upstream answers every call, leaves its connection
-       * in the pool, as the body stream destroyed after its end did before: otherwise every failed call (and
-       * its retries) would open a new connection to an upstream already in trouble.
+       * Gives up on an answer (error status, too large, past the answer budget) without reading more: the
+       * caller is answered now, the connection cut only if the answer is still arriving. A small error page
+       * that came whole keeps its connection, or every failed call of a sick upstream would open a new one.
        */
       function refuse(error: unknown): void {
         fail(error);
