@@ -73,6 +73,8 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
       // Why the call was cut before undici handed over its controller; applied as soon as it does.
       let cut: Error | undefined;
       let settled = false;
+      // The answer arrived to its end (or failed): its connection is undici's again.
+      let ended = false;
       let callTimedOut = false;
       let counting: AnswerLease | undefined;
       const chunks: Buffer[] = [];
@@ -97,6 +99,19 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
         else if (!controller.aborted) controller.abort(reason);
       }
 
+      /**
+       * Gives up on an answer (error status, too large, past the answer budget) without reading more: the
+       * caller is answered now, the connection cut only if the answer is still arriving. A small error page
+       * that came whole keeps its connection, or every failed call of a sick upstream would open a new one.
+       */
+      function refuse(error: unknown): void {
+        fail(error);
+        // undici hands over a response that came in one read (headers and body) in one go, before this runs.
+        queueMicrotask(() => {
+          if (!ended) drop(error);
+        });
+      }
+
       // One plain timer per call: the whole-call deadline, connection wait and body included.
       const timer = setTimeout(() => {
         callTimedOut = true;
@@ -110,14 +125,14 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
         },
         onResponseStart(_controller, statusCode, headers) {
           if (statusCode < 200 || statusCode > 299) {
-            // An error page can be large and slow: never read it, just drop the connection.
-            drop(fromHttpStatus(statusCode, call.operation));
+            // An error page can be large and slow: never read it.
+            refuse(fromHttpStatus(statusCode, call.operation));
             return;
           }
           const length = headers['content-length'];
           const announced = typeof length === 'string' ? Number(length) : Number.NaN;
           if (announced > maxResponseBytes) {
-            drop(tooLarge(call.operation, maxResponseBytes));
+            refuse(tooLarge(call.operation, maxResponseBytes));
             return;
           }
           // An announced length is taken from the lease at once (undici holds the body to it), so a
@@ -126,7 +141,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
           const prepaid = lease !== undefined && Number.isSafeInteger(announced) && announced >= 0;
           const refusal = prepaid ? lease.take(announced) : undefined;
           if (refusal !== undefined) {
-            drop(refusal);
+            refuse(refusal);
             return;
           }
           counting = prepaid ? undefined : lease;
@@ -135,17 +150,18 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
           if (settled) return;
           total += chunk.length;
           if (total > maxResponseBytes) {
-            drop(tooLarge(call.operation, maxResponseBytes));
+            refuse(tooLarge(call.operation, maxResponseBytes));
             return;
           }
           const refusal = counting?.take(chunk.length);
           if (refusal !== undefined) {
-            drop(refusal);
+            refuse(refusal);
             return;
           }
           chunks.push(chunk);
         },
         onResponseEnd() {
+          ended = true;
           if (settled) return;
           settled = true;
           clearTimeout(timer);
@@ -157,6 +173,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
           );
         },
         onResponseError(_controller, error) {
+          ended = true;
           fail(error);
         },
       };
