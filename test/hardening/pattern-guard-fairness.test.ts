@@ -22,12 +22,12 @@ import { LOAN_TYPES, LOGIN, type GraphqlAnswer } from '../support/post-graphql.t
 /** Just under the guard's 2 s limit per analysis. */
 const SLOW_MILLIS = 1_800;
 
-/** An analyser that takes {@link SLOW_MILLIS} for sources holding "slow", and answers the rest at once. */
-function slowForFloods() {
+/** An analyser that takes `slowMillis` for sources holding "slow", and answers the rest at once. */
+function slowForFloods(slowMillis = SLOW_MILLIS) {
   const analysed: string[] = [];
   const analyser: Analyser = async (source, _flags, _timeout, signal) => {
     analysed.push(source);
-    if (source.includes('slow')) await sleep(SLOW_MILLIS, undefined, { signal }).catch(() => undefined);
+    if (source.includes('slow')) await sleep(slowMillis, undefined, { signal }).catch(() => undefined);
     return { status: 'safe' };
   };
   return { analyser, analysed };
@@ -156,16 +156,6 @@ describe('several flooding accounts', () => {
   /** Under the guard's 2 s limit per analysis, with room for a loaded machine either way. */
   const FLOOD_MILLIS = 1_500;
 
-  function slowAnalyser() {
-    const analysed: string[] = [];
-    const analyser: Analyser = async (source, _flags, _timeout, signal) => {
-      analysed.push(source);
-      if (source.includes('slow')) await sleep(FLOOD_MILLIS, undefined, { signal }).catch(() => undefined);
-      return { status: 'safe' };
-    };
-    return { analyser, analysed };
-  }
-
   /** Each account fills its share: one analysis running (or waiting for a slot) and its line of four. */
   const floodFrom = (guard: PatternGuard, accounts: number) =>
     Array.from({ length: accounts }, (_unused, account) =>
@@ -177,7 +167,7 @@ describe('several flooding accounts', () => {
   it.each([2, 4])(
     'should analyse another account’s new pattern while %i accounts flood the checker',
     async (accounts) => {
-      const fake = slowAnalyser();
+      const fake = slowForFloods(FLOOD_MILLIS);
       const guard = createPatternGuard({ analyser: fake.analyser });
       const flood = floodFrom(guard, accounts);
       await sleep(100);
