@@ -6,7 +6,7 @@ import {
   getJsonp,
   ids,
   login,
-  postJson,
+  saveObject,
   type Credentials,
 } from '../support/emulator-wire.ts';
 
@@ -79,18 +79,10 @@ it('should behave as not found for another tenant id, on every operation', async
 
 it('should not let a save with another tenant _id touch that object', async () => {
   const [foreign] = await all(ops, 'globex');
-  const save = await postJson(
-    emulator,
-    '/studio/jsonp/save?callback=cb',
-    {
-      objectName: CUSTOMER,
-      data: { _id: foreign, name: 'overwritten' },
-      apiToken: demo.apiToken,
-      applicationCode: DEMO.applicationCode,
-      organizationCode: DEMO.organizationCode,
-    },
-    'cb',
-  );
+  const save = await saveObject(emulator, { ...demo, organizationCode: DEMO.organizationCode }, CUSTOMER, {
+    _id: foreign,
+    name: 'overwritten',
+  });
   expect(save.json.status).toBe('success');
   expect(save.json.savedObjectId).not.toBe(foreign);
   const theirs = await getAll(emulator, { ...ops, organizationCode: 'globex' }, CUSTOMER, {
@@ -100,18 +92,7 @@ it('should not let a save with another tenant _id touch that object', async () =
 });
 
 it('should refuse a save into an organization the user does not belong to', async () => {
-  const save = await postJson(
-    emulator,
-    '/studio/jsonp/save?callback=cb',
-    {
-      objectName: LOAN,
-      data: { loanType: 'x' },
-      apiToken: demo.apiToken,
-      applicationCode: 'demo',
-      organizationCode: 'globex',
-    },
-    'cb',
-  );
+  const save = await saveObject(emulator, { ...demo, organizationCode: 'globex' }, LOAN, { loanType: 'x' });
   expect(save.json).toEqual({
     status: 'error',
     message: expect.stringMatching(/organization/),
