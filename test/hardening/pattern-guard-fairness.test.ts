@@ -33,6 +33,29 @@ function slowForFloods(slowMillis = SLOW_MILLIS) {
   return { analyser, analysed };
 }
 
+/** An analyser that holds every analysis until released (or aborted), answering "safe". */
+function heldAnalyser() {
+  const releases: (() => void)[] = [];
+  const analyser: Analyser = (_source, _flags, _timeout, signal) =>
+    new Promise((resolve) => {
+      const release = () => {
+        resolve({ status: 'safe' });
+      };
+      releases.push(release);
+      signal.addEventListener('abort', release);
+    });
+  return {
+    analyser,
+    releaseAll: () => {
+      releases.splice(0).forEach((release) => {
+        release();
+      });
+    },
+    /** How many analyses are held. */
+    pending: () => releases.length,
+  };
+}
+
 const FILTERED = `query F($p: String!) { objects(objectName: "com.example.LoanType", filter: { criteria: [{ fieldName: "loanType", value: $p }] }) { totalCount } }`;
 const codeOf = (answer: GraphqlAnswer) => answer.errors?.[0]?.extensions;
 
@@ -97,26 +120,6 @@ describe('through the gateway', () => {
 });
 
 describe('the guard’s shares', () => {
-  function heldAnalyser() {
-    const releases: (() => void)[] = [];
-    const analyser: Analyser = (_source, _flags, _timeout, signal) =>
-      new Promise((resolve) => {
-        const release = () => {
-          resolve({ status: 'safe' });
-        };
-        releases.push(release);
-        signal.addEventListener('abort', release);
-      });
-    return {
-      analyser,
-      releaseAll: () => {
-        releases.splice(0).forEach((release) => {
-          release();
-        });
-      },
-    };
-  }
-
   it('should give anonymous callers together the smallest share', async () => {
     const held = heldAnalyser();
     const guard = createPatternGuard({ analyser: held.analyser, analysisTimeoutMillis: 30_000 });
@@ -212,16 +215,8 @@ describe('several flooding accounts', () => {
   });
 
   it('should give a caller holding nothing a place in a full queue, refusing the largest holder’s newest', async () => {
-    const releases: (() => void)[] = [];
-    const analyser: Analyser = (_source, _flags, _timeout, signal) =>
-      new Promise((resolve) => {
-        const release = () => {
-          resolve({ status: 'safe' });
-        };
-        releases.push(release);
-        signal.addEventListener('abort', release);
-      });
-    const guard = createPatternGuard({ analyser, analysisTimeoutMillis: 30_000 });
+    const held = heldAnalyser();
+    const guard = createPatternGuard({ analyser: held.analyser, analysisTimeoutMillis: 30_000 });
     // Four accounts: two running, sixteen waiting (four each), the total line full; the fifth pattern of
     // the two accounts that found no free slot is their own busy answer.
     const flood = floodFrom(guard, 4);
@@ -235,10 +230,8 @@ describe('several flooding accounts', () => {
     expect(victimSettled).toBe(false);
     const busy = { ok: false, reason: expect.any(String) as string, busy: true };
     expect(settled).toEqual([busy, busy, busy]);
-    for (let round = 0; round < 50 && releases.length > 0; round++) {
-      releases.splice(0).forEach((release) => {
-        release();
-      });
+    for (let round = 0; round < 50 && held.pending() > 0; round++) {
+      held.releaseAll();
       await sleep(10);
     }
     expect(await victim).toEqual({ ok: true });

@@ -9,7 +9,7 @@
 import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { statusBytes } from '../../support/proc-stats.ts';
+import { samplePeakRss, statusBytes } from '../../support/proc-stats.ts';
 import { SETTING_DEFAULTS } from '../../src/config/defaults.ts';
 import { fetchFrom, type FetchFrom } from '../support/fetch-from.ts';
 import { LOAN_TYPES, LOGIN, postGraphql } from '../support/post-graphql.ts';
@@ -77,10 +77,7 @@ it('should keep RSS within 150 MiB of idle under 2,500 slow bodies from one addr
   await sleep(500);
   const idle = statusBytes(pid, 'VmRSS');
 
-  let peak = idle;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, statusBytes(pid, 'VmRSS'));
-  }, 100);
+  const sampler = samplePeakRss(pid, 100);
   const opened: RawClient[] = [];
   try {
     for (let start = 0; start < SOCKETS; start += BATCH) {
@@ -93,7 +90,7 @@ it('should keep RSS within 150 MiB of idle under 2,500 slow bodies from one addr
     await sleep(1_500);
     const served = await otherClientReads();
     await sleep(500);
-    peak = Math.max(peak, statusBytes(pid, 'VmRSS'));
+    const peak = sampler.stop();
 
     expect(served).toEqual({ status: 200, codes: [], totalCount: expect.any(Number) });
     expect(gateway.process.exited).toBeUndefined();
@@ -109,7 +106,7 @@ it('should keep RSS within 150 MiB of idle under 2,500 slow bodies from one addr
     expect([...reasons].every((reason) => reason?.endsWith('_per_address'))).toBe(true);
     expect(busy[0]).toMatch(/retry-after: 1/i);
   } finally {
-    clearInterval(sampler);
+    sampler.stop();
     for (const slow of opened) slow.socket.destroy();
   }
   // The held sockets gone, the gateway still answers.
