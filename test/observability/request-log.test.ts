@@ -5,7 +5,6 @@
  * in front of the emulator for the lines an operator reads.
  */
 import { connect } from 'node:net';
-import { PassThrough } from 'node:stream';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDraining, requestHooks } from '../../src/app/request-hooks.ts';
@@ -17,31 +16,7 @@ import { createRequestScopes } from '../../src/observability/request-scope.ts';
 import type { TraceContext } from '../../src/observability/tracing/tracing.ts';
 import { startHarness, type Harness } from '../support/gateway-harness.ts';
 import { LOAN_TYPES } from '../support/post-graphql.ts';
-
-interface LogLine {
-  msg: string;
-  reqId?: string;
-  outcome?: string;
-  [key: string]: unknown;
-}
-
-/** A stream for a logger to write to, and the JSON lines written to it so far. */
-function logCapture(): { stream: PassThrough; lines: () => LogLine[] } {
-  const raw: string[] = [];
-  const stream = new PassThrough();
-  stream.on('data', (chunk: Buffer) => raw.push(chunk.toString('utf8')));
-  const lines = (): LogLine[] =>
-    raw
-      .join('')
-      .split('\n')
-      .filter((line) => line !== '')
-      .map((line) => JSON.parse(line) as LogLine);
-  return { stream, lines };
-}
-
-/** The request line of request `id` among `lines`. */
-const lineOf = (lines: LogLine[], id: string): LogLine | undefined =>
-  lines.find((candidate) => candidate.reqId === id);
+import { lineOf, logCapture } from '../support/log-capture.ts';
 
 /** A bare app with the request log, a GraphQL-like route and a probe; answers the app and its log lines. */
 async function createApp(
