@@ -106,10 +106,11 @@ async function graphql(
   return response.json();
 }
 
-/** The HTTP client spans whose parent is one of `parents`. */
-function clientSpansUnder(trace: OtlpSpan[], parents: OtlpSpan[]): OtlpSpan[] {
-  const ids = new Set(parents.map((s) => s.spanId));
-  return trace.filter((s) => s.parentSpanId !== undefined && ids.has(s.parentSpanId));
+/** The HTTP CLIENT spans of trace `traceId` whose parent is one of its `upstream getAll` spans. */
+function getAllClientSpans(traceId: string): OtlpSpan[] {
+  const trace = spans().filter((s) => s.traceId === traceId);
+  const parents = new Set(trace.filter((s) => s.name === 'upstream getAll').map((s) => s.spanId));
+  return trace.filter((s) => s.parentSpanId !== undefined && parents.has(s.parentSpanId));
 }
 
 describe('tracing switched on by OTEL_* variables, context sent upstream', () => {
@@ -163,11 +164,7 @@ describe('tracing switched on by OTEL_* variables, context sent upstream', () =>
   });
 
   it('should make each upstream call an HTTP CLIENT span by the semantic conventions, its context sent', () => {
-    const trace = spans().filter((s) => s.traceId === TRACE_ID);
-    const clients = clientSpansUnder(
-      trace,
-      trace.filter((s) => s.name === 'upstream getAll'),
-    );
+    const clients = getAllClientSpans(TRACE_ID);
     expect(clients).toHaveLength(2);
     const proxyPort = Number(new URL(proxyUrl).port);
     for (const client of clients) {
@@ -263,11 +260,7 @@ describe('tracing with UPSTREAM_PROPAGATE_TRACE off (the default), on a sick ups
   });
 
   it('should still make an HTTP CLIENT span per attempt, with the status, error.type and resend count', () => {
-    const trace = spans().filter((s) => s.traceId === SICK_TRACE);
-    const clients = clientSpansUnder(
-      trace,
-      trace.filter((s) => s.name === 'upstream getAll'),
-    );
+    const clients = getAllClientSpans(SICK_TRACE);
     expect(clients).toHaveLength(3);
     for (const client of clients) {
       expect(client.kind).toBe(SpanKindNumber.CLIENT);
