@@ -8,8 +8,6 @@
  * upstream; a caller's baggage leaves only as far as `UPSTREAM_BAGGAGE_KEYS` allows; the log line carries the
  * server span's `trace_id`, `span_id` and `trace_flags`.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
@@ -23,14 +21,15 @@ import {
   type OtlpReceiver,
   type OtlpSpan,
 } from '../support/otlp-receiver.ts';
-import { forwardRequest } from '../support/servers/forward-request.ts';
+import { startNotingProxy } from '../support/servers/forward-request.ts';
+import type { Listening } from '../support/servers/listen-on-loopback.ts';
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const CALLER_SPAN_ID = '00f067aa0ba902b7';
 const BAGGAGE = 'tenant=acme,user.secret=hunter2-baggage,padding=' + 'x'.repeat(2000);
 
 let emulator: RunningEmulator;
-let proxy: Server;
+let proxy: Listening;
 let receiver: OtlpReceiver;
 let baseUrl: string;
 let proxyUrl: string;
@@ -38,11 +37,6 @@ const commands: GatewayCommand[] = [];
 /** The `traceparent` and `baggage` headers of every upstream call, in order. */
 const upstreamTraceparents: string[] = [];
 const upstreamBaggage: string[] = [];
-
-async function listen(server: Server): Promise<string> {
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  return `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`;
-}
 
 const spans = (): OtlpSpan[] => receiver.spans();
 
@@ -70,15 +64,13 @@ const output = (): string =>
 
 beforeAll(async () => {
   emulator = await startEmulator({ port: 0 });
-  const upstream = new URL(emulator.url);
   // Forwards to the emulator, noting the trace context and baggage each upstream call carries.
-  proxy = createServer((req, res) => {
+  proxy = await startNotingProxy(emulator.url, (req) => {
     const { traceparent, baggage } = req.headers;
     if (typeof traceparent === 'string') upstreamTraceparents.push(traceparent);
     if (typeof baggage === 'string') upstreamBaggage.push(baggage);
-    forwardRequest(upstream, req, res);
   });
-  proxyUrl = await listen(proxy);
+  proxyUrl = proxy.url;
   receiver = await startOtlpReceiver();
   ({ baseUrl } = await startCommand(proxyUrl, {
     UPSTREAM_PROPAGATE_TRACE: 'true',
@@ -88,7 +80,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(commands.map((command) => stopProcess(command.process, 0, 'SIGKILL')));
-  await new Promise((done) => proxy.close(done));
+  await proxy.close();
   await receiver.close();
   await emulator.close();
 });
