@@ -79,14 +79,19 @@ describe('typed reads', () => {
 });
 
 describe('typed pages', () => {
+  /** One page of `loanTypes` read as the demo user. */
+  const loanTypesPage = async (variables: {
+    first?: number;
+    last?: number;
+    after?: string;
+    before?: string;
+  }) => (await h.client(demo.token).query({ query: LoanTypesDocument, variables })).data!.loanTypes;
+
   it('should page forward through every loan type in the generic order, with totalCount', async () => {
     const seen: string[] = [];
     let after: string | undefined;
     for (;;) {
-      const page = await h
-        .client(demo.token)
-        .query({ query: LoanTypesDocument, variables: { first: 7, ...(after ? { after } : {}) } });
-      const c = page.data!.loanTypes;
+      const c = await loanTypesPage({ first: 7, ...(after ? { after } : {}) });
       expect(c.totalCount).toBe(demo.ids.length);
       expect(c.edges.map((e) => e.node?.id)).toEqual(c.nodes.map((n) => n?.id));
       seen.push(...c.nodes.map((n) => n!.id));
@@ -100,10 +105,7 @@ describe('typed pages', () => {
     const seen: string[] = [];
     let before: string | undefined;
     for (;;) {
-      const page = await h
-        .client(demo.token)
-        .query({ query: LoanTypesDocument, variables: { last: 9, ...(before ? { before } : {}) } });
-      const c = page.data!.loanTypes;
+      const c = await loanTypesPage({ last: 9, ...(before ? { before } : {}) });
       seen.unshift(...c.nodes.map((n) => n!.id));
       if (!c.pageInfo.hasPreviousPage) break;
       before = c.pageInfo.startCursor!;
