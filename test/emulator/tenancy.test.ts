@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { DEMO, startEmulator, type RunningEmulator } from '../../emulator/index.ts';
+import { beforeAll, expect, it } from 'vitest';
+import { DEMO } from '../../emulator/index.ts';
 import {
   filter,
   getAll,
@@ -9,23 +9,20 @@ import {
   saveObject,
   type Credentials,
 } from '../support/emulator-wire.ts';
+import { useEmulator } from '../support/emulator-fixture.ts';
 
-let emulator: RunningEmulator;
-let demo: Credentials;
+const { emulator, demo } = useEmulator();
 let ops: Credentials;
 let admin: Credentials;
 let crm: Credentials;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
-  [demo, ops, admin, crm] = await Promise.all([
-    login(emulator),
+  [ops, admin, crm] = await Promise.all([
     login(emulator, 'ops', 'ops-password'),
     login(emulator, 'admin', 'admin-password'),
     login(emulator, 'crm', 'crm-password', 'crm'),
   ]);
 });
-afterAll(() => emulator.close());
 
 const CUSTOMER = 'com.example.Customer';
 const LOAN = 'com.example.LoanType';

@@ -4,20 +4,20 @@
  * Deadlines are shortened so that the suite runs in seconds (the defaults are 2/5/5/10/15 s).
  */
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { startEmulator, type FaultMode, type RunningEmulator } from '../../emulator/index.ts';
+import { type FaultMode } from '../../emulator/index.ts';
 import { startFaultProxy, type FaultProxy, type ProxyFault } from '../support/servers/fault-proxy.ts';
 import { startGateway, type TestGateway } from '../support/gateway-harness.ts';
 import { LOAN_TYPES, LOGIN, codesOf, loginDemo, postGraphql } from '../support/post-graphql.ts';
+import { useEmulator } from '../support/emulator-fixture.ts';
 
 const REQUEST_TIMEOUT_MS = 1_500;
 const HALF_OPEN_MS = 400;
-let emulator: RunningEmulator;
+const { emulator } = useEmulator();
 let proxy: FaultProxy;
 let gw: TestGateway;
 let token: string;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
   proxy = await startFaultProxy(emulator.url);
   gw = await startGateway({
     upstreamUrl: proxy.url,
@@ -36,7 +36,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await gw.close();
   await proxy.close();
-  await emulator.close();
 });
 beforeEach(() => {
   proxy.setFault(undefined);
