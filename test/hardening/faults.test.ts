@@ -4,7 +4,7 @@
  * Deadlines are shortened so that the suite runs in seconds (the defaults are 2/5/5/10/15 s).
  */
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { type FaultMode } from '../../emulator/index.ts';
+import type { FaultMode } from '../../emulator/index.ts';
 import { startFaultProxy, type FaultProxy, type ProxyFault } from '../support/servers/fault-proxy.ts';
 import { startGateway, type TestGateway } from '../support/gateway-harness.ts';
 import { LOAN_TYPES, LOGIN, codesOf, loginDemo, postGraphql } from '../support/post-graphql.ts';
