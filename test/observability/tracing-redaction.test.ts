@@ -9,7 +9,6 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
 import { stopProcess } from '../../support/child-process.ts';
 import { startGatewayCommand, type GatewayCommand } from '../../support/gateway-command.ts';
 import { DEMO_OBJECTS_DIR } from '../support/object-fixtures.ts';
@@ -22,6 +21,7 @@ import {
 } from '../support/otlp-receiver.ts';
 import { startNotingProxy } from '../support/servers/forward-request.ts';
 import type { Listening } from '../support/servers/listen-on-loopback.ts';
+import { useEmulator } from '../support/emulator-fixture.ts';
 
 const LOAN = 'com.example.LoanType';
 const USERNAME = 'demo';
@@ -41,7 +41,7 @@ const TRACES = {
   tooLarge: '66666666666666666666666666666666',
 } as const;
 
-let emulator: RunningEmulator;
+const { emulator } = useEmulator();
 let proxy: Listening;
 let receiver: OtlpReceiver;
 let gateway: GatewayCommand;
@@ -72,7 +72,6 @@ function attributeValues(spans: OtlpSpan[]): string[] {
 }
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
   proxy = await startNotingProxy(emulator.url, (req) => {
     const found = new URL(req.url ?? '/', 'http://x').searchParams.get('apiToken');
     if (found !== null && found !== '') apiTokens.add(found);
@@ -155,7 +154,6 @@ afterAll(async () => {
   await stopProcess(gateway.process, 0, 'SIGKILL');
   await proxy.close();
   await receiver.close();
-  await emulator.close();
 });
 
 /** The server span of the request sent in `traceId`. */

@@ -10,7 +10,6 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
 import { stopProcess } from '../../support/child-process.ts';
 import { startGatewayCommand, type GatewayCommand } from '../../support/gateway-command.ts';
 import { DEMO_OBJECTS_DIR } from '../support/object-fixtures.ts';
@@ -23,12 +22,13 @@ import {
 } from '../support/otlp-receiver.ts';
 import { startNotingProxy } from '../support/servers/forward-request.ts';
 import type { Listening } from '../support/servers/listen-on-loopback.ts';
+import { useEmulator } from '../support/emulator-fixture.ts';
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const CALLER_SPAN_ID = '00f067aa0ba902b7';
 const BAGGAGE = 'tenant=acme,user.secret=hunter2-baggage,padding=' + 'x'.repeat(2000);
 
-let emulator: RunningEmulator;
+const { emulator } = useEmulator();
 let proxy: Listening;
 let receiver: OtlpReceiver;
 let baseUrl: string;
@@ -63,7 +63,6 @@ const output = (): string =>
   commands.map((command) => `${command.process.stdout()}\n${command.process.stderr()}`).join('\n');
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
   // Forwards to the emulator, noting the trace context and baggage each upstream call carries.
   proxy = await startNotingProxy(emulator.url, (req) => {
     const { traceparent, baggage } = req.headers;
@@ -82,7 +81,6 @@ afterAll(async () => {
   await Promise.all(commands.map((command) => stopProcess(command.process, 0, 'SIGKILL')));
   await proxy.close();
   await receiver.close();
-  await emulator.close();
 });
 
 async function graphql(
