@@ -5,14 +5,8 @@
 import { readEmulatorConfig } from '../emulator/emulator-config.ts';
 import { startEmulator } from '../emulator/start-emulator.ts';
 import { benchUsers } from './bench-users.ts';
+import { closeOnSignals } from '../support/close-on-signals.ts';
 
 const emulator = await startEmulator({ ...readEmulatorConfig(process.env), users: benchUsers() });
 process.stdout.write(`bench emulator listening on ${emulator.url}\n`);
-const stop = (): void => {
-  emulator.close().then(
-    () => process.exit(0),
-    () => process.exit(1),
-  );
-};
-process.once('SIGINT', stop);
-process.once('SIGTERM', stop);
+closeOnSignals(() => emulator.close());

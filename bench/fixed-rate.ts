@@ -81,21 +81,17 @@ export function summariseFixedRate(
   const add = (key: keyof FixedRateSummary, value: number | undefined): void => {
     if (value !== undefined) Object.assign(summary, { [key]: value });
   };
-  add(
-    'addedP99Millis',
-    pairedDifference(P0, P4, (m) => m.p99Millis),
-  );
-  add(
-    'addedP50Millis',
-    pairedDifference(P0, P4, (m) => m.p50Millis),
-  );
-  add(
-    'p99OverFloorMillis',
-    pairedDifference(F1, P4, (m) => m.p99Millis),
-  );
-  add(
-    'p50OverFloorMillis',
-    pairedDifference(F1, P4, (m) => m.p50Millis),
-  );
+  // What P4 adds to the bare upstream (P0) and to the floor (F1), at the median and the 99th percentile.
+  const pairs = [
+    ['addedP99Millis', P0, 'p99Millis'],
+    ['addedP50Millis', P0, 'p50Millis'],
+    ['p99OverFloorMillis', F1, 'p99Millis'],
+    ['p50OverFloorMillis', F1, 'p50Millis'],
+  ] as const;
+  for (const [key, base, percentile] of pairs)
+    add(
+      key,
+      pairedDifference(base, P4, (m) => m[percentile]),
+    );
   return summary;
 }

@@ -83,40 +83,30 @@ const SAVE = `mutation Save($objectName: String!, $data: JSONObject!) {
 /** The fields of the object every W4 request saves (each save creates a new object). */
 export const SAVED_FIELDS = { loanType: 'Benchmark', description: 'Created by npm run bench' };
 
+const body = (operationName: string, query: string, variables: Record<string, unknown>): GraphQLBody => ({
+  operationName,
+  query,
+  variables,
+});
+
 /** The GraphQL request of a workload; `objectId` is the object W1 or W5 asks for. */
 export function graphqlBody(workload: WorkloadId, objectId = ''): GraphQLBody {
   switch (workload) {
     case 'W1':
     case 'W5':
-      return {
-        operationName: 'Object',
-        query: OBJECT,
-        variables: { objectName: TYPES.loanType, id: objectId },
-      };
+      return body('Object', OBJECT, { objectName: TYPES.loanType, id: objectId });
     case 'W2':
     case 'W2H':
-      return {
-        operationName: 'Objects',
-        query: OBJECTS,
-        variables: { objectName: TYPES.order, first: PAGE_SIZE },
-      };
+      return body('Objects', OBJECTS, { objectName: TYPES.order, first: PAGE_SIZE });
     case 'W3':
-      return {
-        operationName: 'OrdersWithCustomers',
-        query: ORDERS_WITH_CUSTOMERS,
-        variables: {
-          objectName: TYPES.order,
-          first: PAGE_SIZE,
-          refPath: 'customer.id',
-          refObjectName: TYPES.customer,
-        },
-      };
+      return body('OrdersWithCustomers', ORDERS_WITH_CUSTOMERS, {
+        objectName: TYPES.order,
+        first: PAGE_SIZE,
+        refPath: 'customer.id',
+        refObjectName: TYPES.customer,
+      });
     case 'W4':
-      return {
-        operationName: 'Save',
-        query: SAVE,
-        variables: { objectName: TYPES.loanType, data: SAVED_FIELDS },
-      };
+      return body('Save', SAVE, { objectName: TYPES.loanType, data: SAVED_FIELDS });
   }
 }
 

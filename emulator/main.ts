@@ -5,6 +5,7 @@
 import { DEMO } from './identity/demo-users.ts';
 import { readEmulatorConfig } from './emulator-config.ts';
 import { startEmulator } from './start-emulator.ts';
+import { closeOnSignals } from '../support/close-on-signals.ts';
 
 const fail = (line: string): never => {
   process.stderr.write(`emulator: ${line}\n`);
@@ -33,12 +34,5 @@ if (emulator !== undefined && options !== undefined) {
       `${DEMO.organizationCode}, mobile ${DEMO.mobile}); matches=${options.matches ?? 'regex'}, ` +
       `pageStart=${options.pageStart ?? 'page0'}, store=${options.dataFile ?? 'memory'}\n`,
   );
-  const stop = (): void => {
-    running.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  closeOnSignals(() => running.close());
 }

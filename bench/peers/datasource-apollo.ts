@@ -5,16 +5,14 @@
  * GraphQL request (so W3 costs one call for the page plus one per distinct customer). Same production
  * settings as P2.
  */
-import { ApolloServer } from '@apollo/server';
 import { startStandaloneServer } from '@apollo/server/standalone';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { ApolloServerPluginUsageReportingDisabled } from '@apollo/server/plugin/disabled';
 import { RESTDataSource } from '@apollo/datasource-rest';
 import type { DataSourceConfig } from '@apollo/datasource-rest';
 import { GraphQLError } from 'graphql';
 import { JSONObjectResolver } from 'graphql-scalars';
-import { credentialsFrom, escapeRegex, peerTypeDefs, readPeerSettings, valueAtPath } from './peer-schema.ts';
+import { credentialsFrom, escapeRegex, readPeerSettings, saveBody, valueAtPath } from './peer-schema.ts';
 import type { PeerCredentials, PeerRecord, PeerSettings } from './peer-schema.ts';
+import { peerApolloServer } from './peer-apollo-server.ts';
 
 interface ReadAnswer {
   status: string;
@@ -73,14 +71,7 @@ class ObjectDataSource extends RESTDataSource {
   }
 
   async save(objectName: string, data: object): Promise<string | undefined> {
-    const body = {
-      objectName,
-      data,
-      apiToken: this.credentials.token,
-      applicationCode: this.settings.applicationCode,
-      organizationCode: this.settings.organizationCode,
-      callback: 'cb',
-    };
+    const body = saveBody(this.settings, this.credentials, objectName, data);
     const answer = checked(
       await this.post<ReadAnswer>('studio/jsonp/save', { params: { callback: 'cb' }, body }),
     );
@@ -121,12 +112,7 @@ const resolvers = {
 };
 
 const settings = readPeerSettings(process.env);
-const server = new ApolloServer<Context>({
-  typeDefs: peerTypeDefs,
-  resolvers,
-  introspection: false,
-  plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginUsageReportingDisabled()],
-});
+const server = peerApolloServer<Context>(resolvers);
 
 const { url } = await startStandaloneServer(server, {
   listen: { port: settings.port, host: '127.0.0.1' },

@@ -23,9 +23,17 @@ import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastif
 import Fastify from 'fastify';
 import { GraphQLError } from 'graphql';
 import { JSONObjectResolver } from 'graphql-scalars';
-import { credentialsFrom, escapeRegex, peerTypeDefs, readPeerSettings, valueAtPath } from './peer-schema.ts';
+import {
+  credentialsFrom,
+  escapeRegex,
+  peerTypeDefs,
+  readPeerSettings,
+  saveBody,
+  valueAtPath,
+} from './peer-schema.ts';
 import type { PeerCredentials, PeerRecord } from './peer-schema.ts';
 import { createUpstreamCaller } from './upstream-reads.ts';
+import { closeOnSignals } from '../../support/close-on-signals.ts';
 
 const settings = readPeerSettings(process.env);
 const { call, read } = createUpstreamCaller(settings, (message) => new GraphQLError(message));
@@ -80,14 +88,7 @@ const resolvers = {
   },
   Mutation: {
     saveObject: async (_: unknown, args: { objectName: string; data: object }, context: Context) => {
-      const body = JSON.stringify({
-        objectName: args.objectName,
-        data: args.data,
-        apiToken: context.credentials.token,
-        applicationCode: settings.applicationCode,
-        organizationCode: settings.organizationCode,
-        callback: 'cb',
-      });
+      const body = JSON.stringify(saveBody(settings, context.credentials, args.objectName, args.data));
       const answer = await call('/studio/jsonp/save?callback=cb', body);
       return { id: answer.savedObjectId };
     },
@@ -135,13 +136,6 @@ await app.register(fastifyApollo(apollo), {
   method: ['GET', 'POST', 'OPTIONS'],
   context: (request) => Promise.resolve({ credentials: credentialsFrom(request.raw) }),
 });
-const stop = (): void => {
-  app.close().then(
-    () => process.exit(0),
-    () => process.exit(1),
-  );
-};
-process.once('SIGINT', stop);
-process.once('SIGTERM', stop);
+closeOnSignals(() => app.close());
 await app.listen({ port: settings.port, host: '127.0.0.1' });
 console.log(`floor peer (Fastify + Apollo) listening on ${String(settings.port)}`);

@@ -4,14 +4,12 @@
  * calls). Production settings: NODE_ENV=production (set by the bench), introspection off, no landing page,
  * usage reporting off.
  */
-import { ApolloServer } from '@apollo/server';
 import { startStandaloneServer } from '@apollo/server/standalone';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { ApolloServerPluginUsageReportingDisabled } from '@apollo/server/plugin/disabled';
 import { GraphQLError } from 'graphql';
 import { JSONObjectResolver } from 'graphql-scalars';
-import { credentialsFrom, escapeRegex, peerTypeDefs, readPeerSettings, valueAtPath } from './peer-schema.ts';
+import { credentialsFrom, escapeRegex, readPeerSettings, saveBody, valueAtPath } from './peer-schema.ts';
 import type { PeerCredentials, PeerRecord } from './peer-schema.ts';
+import { peerApolloServer } from './peer-apollo-server.ts';
 import { readPath, type ReadOperation } from './upstream-reads.ts';
 
 const settings = readPeerSettings(process.env);
@@ -76,14 +74,7 @@ const resolvers = {
   },
   Mutation: {
     saveObject: async (_: unknown, args: { objectName: string; data: object }, context: Context) => {
-      const body = {
-        objectName: args.objectName,
-        data: args.data,
-        apiToken: context.credentials.token,
-        applicationCode: settings.applicationCode,
-        organizationCode: settings.organizationCode,
-        callback: 'cb',
-      };
+      const body = saveBody(settings, context.credentials, args.objectName, args.data);
       const answer = await upstream(`${settings.upstreamUrl}/studio/jsonp/save?callback=cb`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -102,12 +93,7 @@ const resolvers = {
   },
 };
 
-const server = new ApolloServer<Context>({
-  typeDefs: peerTypeDefs,
-  resolvers,
-  introspection: false,
-  plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginUsageReportingDisabled()],
-});
+const server = peerApolloServer<Context>(resolvers);
 
 const { url } = await startStandaloneServer(server, {
   listen: { port: settings.port, host: '127.0.0.1' },

@@ -64,6 +64,23 @@ export function readPeerSettings(env: NodeJS.ProcessEnv): PeerSettings {
   };
 }
 
+/** The body of the upstream's `save` call, as every peer sends it (docs/upstream-contract.md). */
+export function saveBody(
+  settings: PeerSettings,
+  credentials: PeerCredentials,
+  objectName: string,
+  data: object,
+): Record<string, unknown> {
+  return {
+    objectName,
+    data,
+    apiToken: credentials.token,
+    applicationCode: settings.applicationCode,
+    organizationCode: settings.organizationCode,
+    callback: 'cb',
+  };
+}
+
 /** The credentials the bench passes in the `x-upstream-token` and `x-upstream-username` headers. */
 export function credentialsFrom(req: IncomingMessage): PeerCredentials {
   const header = (name: string): string => {

@@ -1,34 +1,27 @@
 import { authenticateQuery } from './caller.ts';
 import type { EmulatorContext, OperationRequest } from '../emulator-context.ts';
 import { matchesFilter, parseFilterCommand, type Filter } from './filter-command.ts';
-import type { ObjectStore, StoredObject, TenantScope } from '../store/object-store.ts';
+import type { ObjectStore, StoredObject } from '../store/object-store.ts';
 import { parsePaging } from './paging.ts';
 import { badCallbackReply, isCallbackName, serviceError, type Reply } from '../http/reply.ts';
 import { jsonText } from '../http/json-text.ts';
+import { checkTypedQueryCall, type TypedQueryCall } from './typed-query-call.ts';
 
 const nonEmpty = (value: string | null): string | undefined =>
   value === null || value === '' ? undefined : value;
 
 /** The validated parts of a getObject or getAll call. */
-interface ReadCall {
-  callback: string;
-  scope: TenantScope;
-  objectName: string;
+interface ReadCall extends TypedQueryCall {
   filter: Filter;
 }
 
 /** Callback, then credentials, then object name, then filter: each failure answered in the callback. */
 function prepareRead(context: EmulatorContext, query: URLSearchParams): ReadCall | Reply {
-  const callback = query.get('callback');
-  if (!isCallbackName(callback)) return badCallbackReply();
-  const caller = authenticateQuery(context, query, true);
-  if (!caller.ok) return serviceError(caller.message, callback);
-  const objectName = query.get('objectName');
-  if (objectName === null || objectName === '') return serviceError('missing objectName', callback);
-  if (!context.store.isKnownType(objectName)) return serviceError('unknown object name', callback);
+  const call = checkTypedQueryCall(context, query, true);
+  if ('statusCode' in call) return call;
   const filter = parseFilterCommand(query.get('filterCommand'), context.matches, context.patterns);
-  if (typeof filter === 'string') return serviceError(filter, callback);
-  return { callback, scope: caller.scope, objectName, filter };
+  if (typeof filter === 'string') return serviceError(filter, call.callback);
+  return { ...call, filter };
 }
 
 /** The objects a filter can match, in insertion order: looked up by id when the filter pins `_id`. */

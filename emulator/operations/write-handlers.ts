@@ -1,4 +1,5 @@
-import { authenticateQuery, authenticateToken } from './caller.ts';
+import { authenticateToken } from './caller.ts';
+import { checkTypedQueryCall } from './typed-query-call.ts';
 import type { EmulatorContext, OperationRequest } from '../emulator-context.ts';
 import { jsonText } from '../http/json-text.ts';
 import { badCallbackReply, isCallbackName, serviceError, type Reply } from '../http/reply.ts';
@@ -121,19 +122,15 @@ export async function handleSave(context: EmulatorContext, request: OperationReq
  */
 export async function handleUpdate(context: EmulatorContext, request: OperationRequest): Promise<Reply> {
   const { query } = request;
-  const callback = query.get('callback');
-  if (!isCallbackName(callback)) return badCallbackReply();
-  const caller = authenticateQuery(context, query, false);
-  if (!caller.ok) return serviceError(caller.message, callback);
-  const objectName = query.get('objectName');
-  if (objectName === null || objectName === '') return serviceError('missing objectName', callback);
-  if (!context.store.isKnownType(objectName)) return serviceError('unknown object name', callback);
+  const call = checkTypedQueryCall(context, query, false);
+  if ('statusCode' in call) return call;
+  const { callback, scope, objectName } = call;
   const rawData = query.get('data');
   if (rawData === null || rawData === '')
     return serviceError('missing data: the fields to change, as a JSON object', callback);
   const data = parseJson(rawData)?.value;
   if (!isPlainObject(data)) return serviceError('data must be a JSON object', callback);
-  const object = request.pathId === undefined ? undefined : context.store.get(request.pathId, caller.scope);
+  const object = request.pathId === undefined ? undefined : context.store.get(request.pathId, scope);
   if (object?.objectName !== objectName) return serviceError('object not found', callback);
   if (data._id !== undefined && data._id !== object.id)
     return serviceError('the _id of an object cannot be changed', callback);

@@ -126,27 +126,7 @@ export function createObjectStore(objectNames: readonly string[]): ObjectStore {
       jsonCache.set(object, { version: object.version, json });
       return json;
     },
-    snapshot: () =>
-      all.map(
-        ({
-          objectName,
-          applicationCode,
-          organizationCode,
-          createdAt,
-          updatedAt,
-          createdBy,
-          version,
-          record,
-        }) => ({
-          objectName,
-          applicationCode,
-          organizationCode,
-          createdAt,
-          updatedAt,
-          createdBy,
-          version,
-          record,
-        }),
-      ),
+    // What a restart needs: all but the id (it is the record's `_id`) and the insertion order (the file's order).
+    snapshot: () => all.map(({ id: _id, seq: _seq, ...persisted }) => persisted),
   };
 }

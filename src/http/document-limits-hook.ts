@@ -28,6 +28,17 @@ interface Refusal {
   body: ReturnType<typeof limitErrorBody>;
 }
 
+/** A refusal with `status` and the limit error body naming `setting` and its `limit`. */
+function refusal(
+  status: Refusal['status'],
+  code: typeof ErrorCode.DOCUMENT_TOO_LARGE | typeof ErrorCode.COMMENTS_TOO_LARGE,
+  message: string,
+  setting: string,
+  limit: number,
+): Refusal {
+  return { status, code, body: limitErrorBody(code, message, setting, limit) };
+}
+
 /** The document text the caller sent, if any: a POST body's `query`, a GET's `query` parameter. */
 function sentDocument(request: FastifyRequest): string | undefined {
   if (request.method === 'POST') {
@@ -51,29 +62,23 @@ export function checkDocument(
 ): Refusal | undefined {
   const bytes = Buffer.byteLength(text);
   if (bytes > limits.maxBytes) {
-    return {
-      status: 413,
-      code: ErrorCode.DOCUMENT_TOO_LARGE,
-      body: limitErrorBody(
-        ErrorCode.DOCUMENT_TOO_LARGE,
-        `The GraphQL document is ${bytes} bytes, over the ${limits.maxBytes} this gateway accepts: send a smaller document.`,
-        'MAX_DOCUMENT_BYTES',
-        limits.maxBytes,
-      ),
-    };
+    return refusal(
+      413,
+      ErrorCode.DOCUMENT_TOO_LARGE,
+      `The GraphQL document is ${bytes} bytes, over the ${limits.maxBytes} this gateway accepts: send a smaller document.`,
+      'MAX_DOCUMENT_BYTES',
+      limits.maxBytes,
+    );
   }
   const comments = commentBytes(text);
   if (comments > limits.maxCommentBytes) {
-    return {
-      status: 400,
-      code: ErrorCode.COMMENTS_TOO_LARGE,
-      body: limitErrorBody(
-        ErrorCode.COMMENTS_TOO_LARGE,
-        `The GraphQL document's comments take ${comments} bytes, over the ${limits.maxCommentBytes} this gateway accepts: send the document without its comments.`,
-        'MAX_COMMENT_BYTES',
-        limits.maxCommentBytes,
-      ),
-    };
+    return refusal(
+      400,
+      ErrorCode.COMMENTS_TOO_LARGE,
+      `The GraphQL document's comments take ${comments} bytes, over the ${limits.maxCommentBytes} this gateway accepts: send the document without its comments.`,
+      'MAX_COMMENT_BYTES',
+      limits.maxCommentBytes,
+    );
   }
   return undefined;
 }

@@ -49,24 +49,20 @@ const SETUP_SCRIPT = `'use strict';
 })();
 `;
 
+const JAVASCRIPT = 'text/javascript; charset=utf-8';
+
+/** An asset served from `file` of the installed package `packageName`. */
+const fromPackage = (packageName: string, file: string, contentType = JAVASCRIPT): Asset => ({
+  from: { packageName, file },
+  contentType,
+});
+
 const ASSETS: Record<string, Asset> = {
-  'react.js': {
-    from: { packageName: 'react', file: 'umd/react.production.min.js' },
-    contentType: 'text/javascript; charset=utf-8',
-  },
-  'react-dom.js': {
-    from: { packageName: 'react-dom', file: 'umd/react-dom.production.min.js' },
-    contentType: 'text/javascript; charset=utf-8',
-  },
-  'graphiql.js': {
-    from: { packageName: 'graphiql', file: 'graphiql.min.js' },
-    contentType: 'text/javascript; charset=utf-8',
-  },
-  'graphiql.css': {
-    from: { packageName: 'graphiql', file: 'graphiql.min.css' },
-    contentType: 'text/css; charset=utf-8',
-  },
-  'setup.js': { content: SETUP_SCRIPT, contentType: 'text/javascript; charset=utf-8' },
+  'react.js': fromPackage('react', 'umd/react.production.min.js'),
+  'react-dom.js': fromPackage('react-dom', 'umd/react-dom.production.min.js'),
+  'graphiql.js': fromPackage('graphiql', 'graphiql.min.js'),
+  'graphiql.css': fromPackage('graphiql', 'graphiql.min.css', 'text/css; charset=utf-8'),
+  'setup.js': { content: SETUP_SCRIPT, contentType: JAVASCRIPT },
 };
 
 /**

@@ -46,29 +46,24 @@ function reporter(code: LimitCode, setting: string, max: number) {
   };
 }
 
+/** An Armor limit of `n` whose refusal is our coded error naming `setting`, not Armor's own (not propagated). */
+function countLimit(n: number, code: LimitCode, setting: string) {
+  return { n, propagateOnRejection: false, onReject: [reporter(code, setting, n)] };
+}
+
 /** Builds the limits from the settings. */
 export function createQueryLimits(options: QueryLimitsOptions): QueryLimits {
   const armor = new ApolloArmor({
     blockFieldSuggestion: { enabled: false },
     maxTokens: { enabled: false },
     maxDepth: {
-      n: options.maxDepth,
+      ...countLimit(options.maxDepth, ErrorCode.MAX_DEPTH_EXCEEDED, 'MAX_DEPTH'),
       // Count fields, not fragment spreads: the client preset writes a fragment per component, and the
       // same selection inline must not be cheaper than through fragments (cycles are invalid anyway).
       flattenFragments: true,
-      propagateOnRejection: false,
-      onReject: [reporter(ErrorCode.MAX_DEPTH_EXCEEDED, 'MAX_DEPTH', options.maxDepth)],
     },
-    maxAliases: {
-      n: options.maxAliases,
-      propagateOnRejection: false,
-      onReject: [reporter(ErrorCode.MAX_ALIASES_EXCEEDED, 'MAX_ALIASES', options.maxAliases)],
-    },
-    maxDirectives: {
-      n: options.maxDirectives,
-      propagateOnRejection: false,
-      onReject: [reporter(ErrorCode.MAX_DIRECTIVES_EXCEEDED, 'MAX_DIRECTIVES', options.maxDirectives)],
-    },
+    maxAliases: countLimit(options.maxAliases, ErrorCode.MAX_ALIASES_EXCEEDED, 'MAX_ALIASES'),
+    maxDirectives: countLimit(options.maxDirectives, ErrorCode.MAX_DIRECTIVES_EXCEEDED, 'MAX_DIRECTIVES'),
     costLimit: {
       maxCost: options.maxCost,
       propagateOnRejection: false,

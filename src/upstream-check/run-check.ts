@@ -15,6 +15,7 @@ import {
   exitCodeOf,
   type CheckReport,
   type Finding,
+  cannotTell,
 } from './probes/finding.ts';
 import { pacedClient } from './paced-client.ts';
 import { createPacer } from './pacer.ts';
@@ -113,11 +114,9 @@ export async function runCheck(options: CheckOptions, env: NodeJS.ProcessEnv): P
 
 async function probeReads(context: CheckContext, objectName: string | undefined): Promise<void> {
   if (objectName === undefined) {
-    context.report({
-      topic: 'reads',
-      verdict: 'cannot-tell',
-      detail: 'not probed: pass --object-name NAME (an existing type with a few records)',
-    });
+    context.report(
+      cannotTell('reads', 'not probed: pass --object-name NAME (an existing type with a few records)'),
+    );
     return;
   }
   if (!(await probeFirstPage(context, objectName))) return;

@@ -5,12 +5,13 @@ import { LoginDocument, MeDocument, ObjectsDocument } from '../support/operation
 
 const h = useHarness();
 
+/** Logs in with `method` through a client without a session. */
+const logIn = (username: string, password: string, method: 'JSON' | 'FORM') =>
+  h.client().mutate({ mutation: LoginDocument, variables: { username, password, method } });
+
 describe('login', () => {
   it('should open a session with the JSON login', async () => {
-    const result = await h.client().mutate({
-      mutation: LoginDocument,
-      variables: { username: 'demo', password: 'demo-password', method: 'JSON' },
-    });
+    const result = await logIn('demo', 'demo-password', 'JSON');
     expect(result.error).toBeUndefined();
     const login = result.data!.login;
     expect(login.user).toMatchObject({ id: null, username: 'demo' });
@@ -21,20 +22,14 @@ describe('login', () => {
   });
 
   it('should open a session with the form login by username, with the user id', async () => {
-    const result = await h.client().mutate({
-      mutation: LoginDocument,
-      variables: { username: 'demo', password: 'demo-password', method: 'FORM' },
-    });
+    const result = await logIn('demo', 'demo-password', 'FORM');
     expect(result.error).toBeUndefined();
     expect(result.data!.login.user.username).toBe('demo');
     expect(result.data!.login.user.id).toEqual(expect.any(String));
   });
 
   it('should open a session with the form login by mobile number, and read with it', async () => {
-    const result = await h.client().mutate({
-      mutation: LoginDocument,
-      variables: { username: '5550100', password: 'demo-password', method: 'FORM' },
-    });
+    const result = await logIn('5550100', 'demo-password', 'FORM');
     expect(result.error).toBeUndefined();
     expect(result.data!.login.user.username).toBe('5550100');
     const page = await h.client(result.data!.login.token).query({
@@ -53,9 +48,7 @@ describe('login', () => {
   ] as const)(
     'should answer one generic UNAUTHENTICATED error for %s',
     async (_case, username, password, method) => {
-      const result = await h
-        .client()
-        .mutate({ mutation: LoginDocument, variables: { username, password, method } });
+      const result = await logIn(username, password, method);
       expect(result.data?.login ?? null).toBeNull();
       const error = firstError(result.error);
       expect(error.extensions.code).toBe('UNAUTHENTICATED');

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { gql, type TypedDocumentNode } from '@apollo/client';
-import { listObjects } from '../support/list-objects.ts';
+import { useDemoSession } from '../support/list-objects.ts';
 import { useHarness } from '../support/gateway-harness.ts';
 import { errorCodes, firstError } from '../support/graphql-errors.ts';
 import {
@@ -14,20 +14,14 @@ import {
 } from '../support/operations.ts';
 
 const LOAN = 'com.example.LoanType';
-let token: string;
-let loanIds: string[];
-
 const h = useHarness({ resetStatsEachTest: true });
-beforeAll(async () => {
-  token = await h.login();
-  loanIds = (await listObjects(h, token, LOAN)).map((n) => n.id);
-});
+const demo = useDemoSession(h, LOAN);
 
 describe('object', () => {
   it('should read one object by id', async () => {
-    const id = loanIds[3]!;
+    const id = demo.ids[3]!;
     const result = await h
-      .client(token)
+      .client(demo.token)
       .query({ query: ObjectDocument, variables: { objectName: LOAN, id } });
     expect(result.error).toBeUndefined();
     expect(result.data!.object).toMatchObject({ id, objectName: LOAN, data: { _id: id } });
@@ -35,8 +29,8 @@ describe('object', () => {
   });
 
   it('should read one object by filter', async () => {
-    const id = loanIds[5]!;
-    const result = await h.client(token).query({
+    const id = demo.ids[5]!;
+    const result = await h.client(demo.token).query({
       query: ObjectDocument,
       variables: { objectName: LOAN, filter: { criteria: [{ fieldName: '_id', value: id }] } },
     });
@@ -44,7 +38,7 @@ describe('object', () => {
   });
 
   it('should answer null, not an error, for an id that does not exist', async () => {
-    const result = await h.client(token).query({
+    const result = await h.client(demo.token).query({
       query: ObjectDocument,
       variables: { objectName: LOAN, id: '000000000000000000000000' },
     });
@@ -53,7 +47,7 @@ describe('object', () => {
   });
 
   it('should refuse both id and filter with BAD_USER_INPUT', async () => {
-    const result = await h.client(token).query({
+    const result = await h.client(demo.token).query({
       query: ObjectDocument,
       variables: { objectName: LOAN, id: 'x', filter: { criteria: [] } },
     });
@@ -61,10 +55,10 @@ describe('object', () => {
   });
 
   it('should read N objects by id in one operation with ONE upstream call', async () => {
-    const ids = loanIds.slice(0, 8);
+    const ids = demo.ids.slice(0, 8);
     const fields = ids.map((id, i) => `o${i}: object(objectName: "${LOAN}", id: "${id}") { id }`).join('\n');
     const query: TypedDocumentNode<Record<string, { id: string } | null>> = gql(`query Many { ${fields} }`);
-    const result = await h.client(token).query({ query });
+    const result = await h.client(demo.token).query({ query });
     expect(ids.map((_, i) => result.data![`o${i}`]?.id)).toEqual(ids);
     expect(h.upstreamCalls()).toMatchObject({ getAll: 1, getObject: 0 });
     expect(h.totalUpstreamCalls()).toBe(1);
@@ -81,18 +75,18 @@ describe('objects', () => {
           let after: string | undefined;
           for (let i = 0; ; i++) {
             const first = sizes[i % sizes.length]!;
-            const page = await h.client(token).query({
+            const page = await h.client(demo.token).query({
               query: ObjectsDocument,
               variables: { objectName: LOAN, first, ...(after ? { after } : {}) },
             });
             const c = page.data!.objects;
-            expect(c.totalCount).toBe(loanIds.length);
+            expect(c.totalCount).toBe(demo.ids.length);
             expect(c.nodes.length).toBeLessThanOrEqual(first);
             seen.push(...c.nodes.map((n) => n.id));
             if (!c.pageInfo.hasNextPage) break;
             after = c.pageInfo.endCursor!;
           }
-          expect(seen).toEqual(loanIds);
+          expect(seen).toEqual(demo.ids);
         },
       ),
       { numRuns: 6 },
@@ -103,7 +97,7 @@ describe('objects', () => {
     const seen: string[] = [];
     let before: string | undefined;
     for (;;) {
-      const page = await h.client(token).query({
+      const page = await h.client(demo.token).query({
         query: ObjectsDocument,
         variables: { objectName: LOAN, last: 7, ...(before ? { before } : {}) },
       });
@@ -112,29 +106,29 @@ describe('objects', () => {
       if (!c.pageInfo.hasPreviousPage) break;
       before = c.pageInfo.startCursor!;
     }
-    expect(seen).toEqual(loanIds);
+    expect(seen).toEqual(demo.ids);
   });
 
   it('should serve a page that does not align with upstream pages in one upstream call', async () => {
     const first = await h
-      .client(token)
+      .client(demo.token)
       .query({ query: ObjectsDocument, variables: { objectName: LOAN, first: 5 } });
     h.emulator.resetStats();
-    const second = await h.client(token).query({
+    const second = await h.client(demo.token).query({
       query: ObjectsDocument,
       variables: { objectName: LOAN, first: 7, after: first.data!.objects.pageInfo.endCursor! },
     });
-    expect(second.data!.objects.nodes.map((n) => n.id)).toEqual(loanIds.slice(5, 12));
+    expect(second.data!.objects.nodes.map((n) => n.id)).toEqual(demo.ids.slice(5, 12));
     expect(h.totalUpstreamCalls()).toBe(1);
   });
 
   it('should filter with full-string regular expressions combined with AND', async () => {
-    const orders = await h.client(token).query({
+    const orders = await h.client(demo.token).query({
       query: ObjectsDocument,
       variables: { objectName: 'com.example.Order', first: 1 },
     });
     const sample = orders.data!.objects.nodes[0]!.data as { status: string; customer: { id: string } };
-    const filtered = await h.client(token).query({
+    const filtered = await h.client(demo.token).query({
       query: ObjectsDocument,
       variables: {
         objectName: 'com.example.Order',
@@ -152,12 +146,12 @@ describe('objects', () => {
     for (const node of c.nodes) {
       expect(node.data).toMatchObject({ status: sample.status, customer: { id: sample.customer.id } });
     }
-    const partial = await h.client(token).query({
+    const partial = await h.client(demo.token).query({
       query: ObjectsDocument,
       variables: {
         objectName: LOAN,
         first: 5,
-        filter: { criteria: [{ fieldName: '_id', value: loanIds[0]!.slice(0, 5) }] },
+        filter: { criteria: [{ fieldName: '_id', value: demo.ids[0]!.slice(0, 5) }] },
       },
     });
     expect(partial.data!.objects.totalCount).toBe(0);
@@ -170,14 +164,14 @@ describe('objects', () => {
     ['both first and last', { first: 2, last: 2 }],
   ])('should refuse %s with BAD_USER_INPUT', async (_case, args) => {
     const result = await h
-      .client(token)
+      .client(demo.token)
       .query({ query: ObjectsDocument, variables: { objectName: LOAN, ...args } });
     expect(errorCodes(result.error)).toEqual(['BAD_USER_INPUT']);
   });
 
   it('should resolve 50 orders with their customers in exactly 2 upstream calls', async () => {
     const result = await h
-      .client(token)
+      .client(demo.token)
       .query({ query: OrdersWithCustomersDocument, variables: { first: 50 } });
     expect(result.error).toBeUndefined();
     const nodes = result.data!.objects.nodes;
@@ -191,15 +185,15 @@ describe('objects', () => {
 describe('metadata', () => {
   it('should pass the upstream metadata of an object through', async () => {
     const result = await h
-      .client(token)
-      .query({ query: MetadataDocument, variables: { objectId: loanIds[0]! } });
+      .client(demo.token)
+      .query({ query: MetadataDocument, variables: { objectId: demo.ids[0]! } });
     expect(result.error).toBeUndefined();
-    expect(result.data!.metadata).toMatchObject({ objectId: loanIds[0], category: 'none' });
+    expect(result.data!.metadata).toMatchObject({ objectId: demo.ids[0], category: 'none' });
     expect(result.data!.metadata!.data).toEqual(expect.any(Object));
   });
 
   it('should answer null for an unknown object', async () => {
-    const result = await h.client(token).query({
+    const result = await h.client(demo.token).query({
       query: MetadataDocument,
       variables: { objectId: 'ffffffffffffffffffffffff' },
     });
@@ -210,7 +204,7 @@ describe('metadata', () => {
 
 describe('saveObject and updateObject', () => {
   it('should create, update and read back the current value', async () => {
-    const client = h.client(token);
+    const client = h.client(demo.token);
     const saved = await client.mutate({
       mutation: SaveDocument,
       variables: { objectName: LOAN, data: { loanType: 'E2E', description: 'created by a test', rate: 1.5 } },
@@ -235,8 +229,8 @@ describe('saveObject and updateObject', () => {
   });
 
   it('should update through save when data carries an existing _id', async () => {
-    const id = loanIds[1]!;
-    const saved = await h.client(token).mutate({
+    const id = demo.ids[1]!;
+    const saved = await h.client(demo.token).mutate({
       mutation: SaveDocument,
       variables: { objectName: LOAN, data: { _id: id, description: 'merged by save' } },
     });
@@ -246,7 +240,7 @@ describe('saveObject and updateObject', () => {
   });
 
   it('should answer NOT_FOUND when updating an object that does not exist', async () => {
-    const result = await h.client(token).mutate({
+    const result = await h.client(demo.token).mutate({
       mutation: UpdateDocument,
       variables: { id: '000000000000000000000000', objectName: LOAN, data: { description: 'x' } },
     });
@@ -255,9 +249,9 @@ describe('saveObject and updateObject', () => {
 
   it('should refuse an update that names no field, or changes _id, with BAD_USER_INPUT', async () => {
     for (const data of [{}, { _id: 'other' }]) {
-      const result = await h.client(token).mutate({
+      const result = await h.client(demo.token).mutate({
         mutation: UpdateDocument,
-        variables: { id: loanIds[0]!, objectName: LOAN, data },
+        variables: { id: demo.ids[0]!, objectName: LOAN, data },
       });
       expect(errorCodes(result.error)).toEqual(['BAD_USER_INPUT']);
     }
@@ -290,7 +284,7 @@ describe('saveObject and updateObject', () => {
 
 describe('upstream failures', () => {
   it('should answer BAD_USER_INPUT, blaming the caller, with the upstream message for an unknown object name', async () => {
-    const result = await h.client(token).query({
+    const result = await h.client(demo.token).query({
       query: ObjectsDocument,
       variables: { objectName: 'com.example.DoesNotExist', first: 1 },
     });
@@ -303,7 +297,7 @@ describe('upstream failures', () => {
     h.emulator.setFaults({ every: 1, mode: 'error500' });
     try {
       const result = await h
-        .client(token)
+        .client(demo.token)
         .query({ query: ObjectsDocument, variables: { objectName: LOAN, first: 1 } });
       expect(errorCodes(result.error)).toEqual(['UPSTREAM_UNAVAILABLE']);
       expect(JSON.stringify(result.error)).not.toContain('127.0.0.1');
@@ -311,7 +305,7 @@ describe('upstream failures', () => {
       h.emulator.setFaults(undefined);
     }
     const ok = await h
-      .client(token)
+      .client(demo.token)
       .query({ query: ObjectsDocument, variables: { objectName: LOAN, first: 1 } });
     expect(ok.error).toBeUndefined();
   });

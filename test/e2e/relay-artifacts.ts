@@ -31,6 +31,19 @@ const typenameField = {
 const idArgument = [{ defaultValue: null, kind: 'LocalArgument', name: 'id' }] as const;
 const nodeArgs = [{ kind: 'Variable', name: 'id', variableName: 'id' }] as const;
 
+/** `node(id: $id) { ...selections }`, as the reader and the normalization AST both write it. */
+const nodeField = <S extends readonly unknown[]>(selections: S) =>
+  ({
+    alias: null,
+    args: [...nodeArgs],
+    concreteType: null,
+    kind: 'LinkedField',
+    name: 'node',
+    plural: false,
+    selections: [...selections],
+    storageKey: null,
+  }) as const;
+
 /** `CustomerCardRefetchQuery`, the `@refetchable` fragment's query. */
 export const CustomerCardRefetchQuery: ConcreteRequest = {
   fragment: {
@@ -38,18 +51,7 @@ export const CustomerCardRefetchQuery: ConcreteRequest = {
     kind: 'Fragment',
     metadata: null,
     name: 'CustomerCardRefetchQuery',
-    selections: [
-      {
-        alias: null,
-        args: [...nodeArgs],
-        concreteType: null,
-        kind: 'LinkedField',
-        name: 'node',
-        plural: false,
-        selections: [{ args: null, kind: 'FragmentSpread', name: 'CustomerCard_customer' }],
-        storageKey: null,
-      },
-    ],
+    selections: [nodeField([{ args: null, kind: 'FragmentSpread', name: 'CustomerCard_customer' }] as const)],
     type: 'Query',
     abstractKey: null,
   },
@@ -59,20 +61,11 @@ export const CustomerCardRefetchQuery: ConcreteRequest = {
     kind: 'Operation',
     name: 'CustomerCardRefetchQuery',
     selections: [
-      {
-        alias: null,
-        args: [...nodeArgs],
-        concreteType: null,
-        kind: 'LinkedField',
-        name: 'node',
-        plural: false,
-        selections: [
-          typenameField,
-          { kind: 'InlineFragment', selections: [nameField], type: 'Customer', abstractKey: null },
-          idField,
-        ],
-        storageKey: null,
-      },
+      nodeField([
+        typenameField,
+        { kind: 'InlineFragment', selections: [nameField], type: 'Customer', abstractKey: null },
+        idField,
+      ] as const),
     ],
   },
   params: {
@@ -105,6 +98,30 @@ export const CustomerCardFragment: ReaderFragment = {
 
 const customersArgs = [{ kind: 'Literal', name: 'first', value: 2 }] as const;
 
+/** `customers(first: 2) { nodes { ...nodeSelections } }`, as the reader and the normalization AST both write it. */
+const customersField = <S extends readonly unknown[]>(nodeSelections: S) =>
+  ({
+    alias: null,
+    args: [...customersArgs],
+    concreteType: 'CustomerConnection',
+    kind: 'LinkedField',
+    name: 'customers',
+    plural: false,
+    selections: [
+      {
+        alias: null,
+        args: null,
+        concreteType: 'Customer',
+        kind: 'LinkedField',
+        name: 'nodes',
+        plural: true,
+        selections: [...nodeSelections],
+        storageKey: null,
+      },
+    ],
+    storageKey: 'customers(first:2)',
+  }) as const;
+
 /** `CustomerListQuery`: a page of customers, each spreading the card fragment. */
 export const CustomerListQuery: ConcreteRequest = {
   fragment: {
@@ -113,27 +130,10 @@ export const CustomerListQuery: ConcreteRequest = {
     metadata: null,
     name: 'CustomerListQuery',
     selections: [
-      {
-        alias: null,
-        args: [...customersArgs],
-        concreteType: 'CustomerConnection',
-        kind: 'LinkedField',
-        name: 'customers',
-        plural: false,
-        selections: [
-          {
-            alias: null,
-            args: null,
-            concreteType: 'Customer',
-            kind: 'LinkedField',
-            name: 'nodes',
-            plural: true,
-            selections: [idField, { args: null, kind: 'FragmentSpread', name: 'CustomerCard_customer' }],
-            storageKey: null,
-          },
-        ],
-        storageKey: 'customers(first:2)',
-      },
+      customersField([
+        idField,
+        { args: null, kind: 'FragmentSpread', name: 'CustomerCard_customer' },
+      ] as const),
     ],
     type: 'Query',
     abstractKey: null,
@@ -143,29 +143,7 @@ export const CustomerListQuery: ConcreteRequest = {
     argumentDefinitions: [],
     kind: 'Operation',
     name: 'CustomerListQuery',
-    selections: [
-      {
-        alias: null,
-        args: [...customersArgs],
-        concreteType: 'CustomerConnection',
-        kind: 'LinkedField',
-        name: 'customers',
-        plural: false,
-        selections: [
-          {
-            alias: null,
-            args: null,
-            concreteType: 'Customer',
-            kind: 'LinkedField',
-            name: 'nodes',
-            plural: true,
-            selections: [idField, nameField],
-            storageKey: null,
-          },
-        ],
-        storageKey: 'customers(first:2)',
-      },
-    ],
+    selections: [customersField([idField, nameField] as const)],
   },
   params: {
     cacheID: 'CustomerListQuery',

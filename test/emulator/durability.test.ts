@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEMO, DEMO_SEED_COUNTS, startEmulator } from '../../emulator/index.ts';
-import { filter, getAll, getJsonp, ids, login, postJson } from '../support/emulator-wire.ts';
+import { filter, getAll, getJsonp, ids, login, postJson, saveObject } from '../support/emulator-wire.ts';
 
 let dir: string;
 beforeAll(async () => {
@@ -22,18 +22,9 @@ it('should seed the data file on first start and read saved objects back after a
     const demo = await login(first);
     seeded = ids(await getAll(first, demo, LOAN, { pageSize: '1000' }));
     expect(seeded).toHaveLength(DEMO_SEED_COUNTS[LOAN]);
-    const saved = await postJson(
-      first,
-      '/studio/jsonp/save?callback=cb',
-      {
-        objectName: LOAN,
-        data: { loanType: 'Durable' },
-        apiToken: demo.apiToken,
-        applicationCode: 'demo',
-        organizationCode: 'acme',
-      },
-      'cb',
-    );
+    const saved = await saveObject(first, { ...demo, organizationCode: 'acme' }, LOAN, {
+      loanType: 'Durable',
+    });
     id = saved.json.savedObjectId as string;
     const updated = await getJsonp(first, `/studio/jsonp/update/${seeded[0]!}`, {
       ...demo,
@@ -70,18 +61,7 @@ it('should persist every save of a concurrent burst', async () => {
     const demo = await login(emulator);
     const answers = await Promise.all(
       Array.from({ length: 25 }, (_, i) =>
-        postJson(
-          emulator,
-          '/studio/jsonp/save?callback=cb',
-          {
-            objectName: LOAN,
-            data: { loanType: `Burst ${i}` },
-            apiToken: demo.apiToken,
-            applicationCode: 'demo',
-            organizationCode: 'acme',
-          },
-          'cb',
-        ),
+        saveObject(emulator, { ...demo, organizationCode: 'acme' }, LOAN, { loanType: `Burst ${i}` }),
       ),
     );
     for (const answer of answers) saved.push(answer.json.savedObjectId as string);

@@ -196,18 +196,16 @@ describe('metadata', () => {
 });
 
 describe('HTTP surface', () => {
-  it('should answer 404 for unknown paths', async () => {
-    for (const path of [
-      '/',
-      '/studio/jsonp/getAllX',
-      '/studio/jsonp/update/',
-      '/v2/user/login',
-      '/studio/jsonp/metadata/get/a/b',
-    ]) {
-      const response = await fetch(`${emulator.url}${path}`);
-      expect(response.status).toBe(404);
-      await response.text();
-    }
+  it.each([
+    '/',
+    '/studio/jsonp/getAllX',
+    '/studio/jsonp/update/',
+    '/v2/user/login',
+    '/studio/jsonp/metadata/get/a/b',
+  ])('should answer 404 for the unknown path %s', async (path) => {
+    const response = await fetch(`${emulator.url}${path}`);
+    expect(response.status).toBe(404);
+    await response.text();
   });
 
   it('should answer 405 for a known path with another method', async () => {

@@ -1,31 +1,28 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { DEMO, startEmulator, type RunningEmulator } from '../../emulator/index.ts';
+import { beforeAll, expect, it } from 'vitest';
+import { DEMO } from '../../emulator/index.ts';
 import {
   filter,
   getAll,
   getJsonp,
   ids,
   login,
-  postJson,
+  saveObject,
   type Credentials,
 } from '../support/emulator-wire.ts';
+import { useEmulator } from '../support/emulator-fixture.ts';
 
-let emulator: RunningEmulator;
-let demo: Credentials;
+const { emulator, demo } = useEmulator();
 let ops: Credentials;
 let admin: Credentials;
 let crm: Credentials;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
-  [demo, ops, admin, crm] = await Promise.all([
-    login(emulator),
+  [ops, admin, crm] = await Promise.all([
     login(emulator, 'ops', 'ops-password'),
     login(emulator, 'admin', 'admin-password'),
     login(emulator, 'crm', 'crm-password', 'crm'),
   ]);
 });
-afterAll(() => emulator.close());
 
 const CUSTOMER = 'com.example.Customer';
 const LOAN = 'com.example.LoanType';
@@ -79,18 +76,10 @@ it('should behave as not found for another tenant id, on every operation', async
 
 it('should not let a save with another tenant _id touch that object', async () => {
   const [foreign] = await all(ops, 'globex');
-  const save = await postJson(
-    emulator,
-    '/studio/jsonp/save?callback=cb',
-    {
-      objectName: CUSTOMER,
-      data: { _id: foreign, name: 'overwritten' },
-      apiToken: demo.apiToken,
-      applicationCode: DEMO.applicationCode,
-      organizationCode: DEMO.organizationCode,
-    },
-    'cb',
-  );
+  const save = await saveObject(emulator, { ...demo, organizationCode: DEMO.organizationCode }, CUSTOMER, {
+    _id: foreign,
+    name: 'overwritten',
+  });
   expect(save.json.status).toBe('success');
   expect(save.json.savedObjectId).not.toBe(foreign);
   const theirs = await getAll(emulator, { ...ops, organizationCode: 'globex' }, CUSTOMER, {
@@ -100,18 +89,7 @@ it('should not let a save with another tenant _id touch that object', async () =
 });
 
 it('should refuse a save into an organization the user does not belong to', async () => {
-  const save = await postJson(
-    emulator,
-    '/studio/jsonp/save?callback=cb',
-    {
-      objectName: LOAN,
-      data: { loanType: 'x' },
-      apiToken: demo.apiToken,
-      applicationCode: 'demo',
-      organizationCode: 'globex',
-    },
-    'cb',
-  );
+  const save = await saveObject(emulator, { ...demo, organizationCode: 'globex' }, LOAN, { loanType: 'x' });
   expect(save.json).toEqual({
     status: 'error',
     message: expect.stringMatching(/organization/),

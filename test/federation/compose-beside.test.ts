@@ -6,7 +6,6 @@
  * compose. Each supergraph is served by @apollo/gateway, and one query through it reaches both subgraphs.
  */
 import { composeServices as composeWithApollo } from '@apollo/composition';
-import { ApolloGateway, RemoteGraphQLDataSource } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
 import {
   ApolloServerPluginSchemaReportingDisabled,
@@ -19,6 +18,7 @@ import { parse, type DocumentNode } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSchema } from '../../src/app/build-schema.ts';
 import { startHarness, type Harness } from '../support/gateway-harness.ts';
+import { startFederationRouter, type FederationRouter } from '../support/federation-router.ts';
 
 const ACCOUNTS_SDL = `
   extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key", "@shareable"])
@@ -56,10 +56,6 @@ const ACCOUNTS_SDL = `
 const ALICE = { id: 'u1', name: 'Alice' };
 const PAGE = { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null };
 
-interface RouterContext {
-  authorization: string | undefined;
-}
-
 type Compose = (services: { name: string; typeDefs: DocumentNode; url: string }[]) => {
   errors?: readonly { message: string }[] | undefined;
   supergraphSdl?: string | undefined;
@@ -73,7 +69,7 @@ const COMPOSERS: [string, Compose][] = [
 let subgraph: Harness;
 let accounts: ApolloServer;
 let accountsUrl: string;
-const routers: ApolloServer<RouterContext>[] = [];
+const routers: FederationRouter[] = [];
 
 beforeAll(async () => {
   subgraph = await startHarness({ env: { FEDERATION: 'true', FEDERATION_NAME_PREFIX: 'Objects' } });
@@ -116,26 +112,9 @@ async function servedSdl(): Promise<DocumentNode> {
 }
 
 async function startRouter(supergraphSdl: string): Promise<string> {
-  const router = new ApolloServer<RouterContext>({
-    gateway: new ApolloGateway({
-      supergraphSdl,
-      buildService: ({ url }) =>
-        new RemoteGraphQLDataSource<RouterContext>({
-          url,
-          willSendRequest({ request, context }) {
-            const authorization: unknown = context.authorization;
-            if (typeof authorization === 'string') request.http?.headers.set('authorization', authorization);
-          },
-        }),
-    }),
-    plugins: [ApolloServerPluginUsageReportingDisabled(), ApolloServerPluginSchemaReportingDisabled()],
-  });
+  const router = await startFederationRouter(supergraphSdl);
   routers.push(router);
-  const { url } = await startStandaloneServer(router, {
-    listen: { host: '127.0.0.1', port: 0 },
-    context: ({ req }) => Promise.resolve({ authorization: req.headers.authorization }),
-  });
-  return url;
+  return router.url;
 }
 
 describe('the subgraph beside an accounts subgraph', () => {

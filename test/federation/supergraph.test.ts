@@ -5,7 +5,6 @@
  * that crosses both subgraphs answers right, and this subgraph's upstream sees one `getAll` for all the
  * referenced customers.
  */
-import { ApolloGateway, RemoteGraphQLDataSource } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
 import {
   ApolloServerPluginSchemaReportingDisabled,
@@ -17,10 +16,7 @@ import { composeServices } from '@theguild/federation-composition';
 import { parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../support/gateway-harness.ts';
-
-interface GatewayContext {
-  authorization: string | undefined;
-}
+import { startFederationRouter, type FederationRouter } from '../support/federation-router.ts';
 
 const BILLING_SDL = `
   extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key"])
@@ -41,7 +37,7 @@ let subgraph: Harness;
 let token: string;
 let customers: { id: string; name: string }[];
 let billing: ApolloServer;
-let router: ApolloServer<GatewayContext>;
+let router: FederationRouter;
 let routerUrl: string;
 
 async function post(url: string, query: string, authorization?: string): Promise<unknown> {
@@ -91,28 +87,8 @@ beforeAll(async () => {
   ]);
   if (composed.errors) throw new Error(composed.errors.map((e) => e.message).join('\n'));
 
-  router = new ApolloServer<GatewayContext>({
-    gateway: new ApolloGateway({
-      supergraphSdl: composed.supergraphSdl,
-      // The router setting the README documents: forward the caller's Authorization to the subgraphs.
-      buildService: ({ url }) =>
-        new RemoteGraphQLDataSource<GatewayContext>({
-          url,
-          willSendRequest({ request, context }) {
-            // Health checks and the like carry no caller's context.
-            const authorization: unknown = context.authorization;
-            if (typeof authorization === 'string') request.http?.headers.set('authorization', authorization);
-          },
-        }),
-    }),
-    plugins: [ApolloServerPluginUsageReportingDisabled(), ApolloServerPluginSchemaReportingDisabled()],
-  });
-  routerUrl = (
-    await startStandaloneServer(router, {
-      listen: { host: '127.0.0.1', port: 0 },
-      context: ({ req }) => Promise.resolve({ authorization: req.headers.authorization }),
-    })
-  ).url;
+  router = await startFederationRouter(composed.supergraphSdl);
+  routerUrl = router.url;
 }, 60_000);
 
 afterAll(async () => {

@@ -5,34 +5,24 @@
  * terminator). And the emulator's part-matching dialect (`EMULATOR_MATCHES=find`) gives `Matcher.find()`'s
  * verdict. Installs `openjdk-17-jdk-headless` when `java` is missing, as the other Java tests do.
  */
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { compileJavaPattern } from '../../emulator/operations/filter-command.ts';
 import { compileCriteria, type FilterOperator } from '../../src/filters/compile-criteria.ts';
 import { anchorForFind } from '../../src/upstream/client/anchor-for-find.ts';
 import { createPatternGuard } from '../../src/upstream/pattern-guard/pattern-guard.ts';
-import { ensureDebianPackage } from '../support/debian-package.ts';
+import { javaLines, useJava } from '../support/java/java-pairs.ts';
 
-beforeAll(async () => {
-  const installed = await ensureDebianPackage({ binary: 'java', packageName: 'openjdk-17-jdk-headless' });
-  if (!installed.ok) throw new Error(installed.reason);
-}, 900_000);
-const source = fileURLToPath(new URL('../support/java/JavaFind.java', import.meta.url));
-
-const hex = (text: string) =>
-  Array.from({ length: text.length }, (_, i) => text.charCodeAt(i).toString(16).padStart(4, '0')).join('');
+useJava();
 
 /** Per pair: [String.matches, find of \A(?:p)\z, find of ^(?:p)$, find of p] in Java. */
 function javaVerdicts(pairs: readonly (readonly [string, string])[]): [boolean, boolean, boolean, boolean][] {
-  const input = pairs.map(([pattern, text]) => `${hex(pattern)}\t${hex(text)}\n`).join('');
-  const run = spawnSync('java', [source], { input, encoding: 'utf8', timeout: 60_000 });
-  if (run.status !== 0) throw new Error(`java failed: ${run.stderr}`);
-  return run.stdout
-    .trim()
-    .split('\n')
-    .map((line) => [line.startsWith('1'), line[1] === '1', line[2] === '1', line[3] === '1']);
+  return javaLines('JavaFind.java', pairs).map((line) => [
+    line.startsWith('1'),
+    line[1] === '1',
+    line[2] === '1',
+    line[3] === '1',
+  ]);
 }
 
 const letters = fc.constantFrom(...'aAb1 .|-\n\r'.split(''), '\u0085', '\u2028', 'é');

@@ -13,7 +13,6 @@ import {
   type FilterOperator,
 } from '../../src/filters/compile-criteria.ts';
 import { FilterError } from '../../src/errors/filter-error.ts';
-import { createUpstreamClient } from '../../src/upstream/client/client.ts';
 import { createPatternGuard } from '../../src/upstream/pattern-guard/pattern-guard.ts';
 import type {
   Criterion,
@@ -21,11 +20,7 @@ import type {
   UpstreamClient,
   UpstreamCredentials,
 } from '../../src/upstream/client/types.ts';
-import { clientSettingsOf } from '../../src/upstream/client/client-settings.ts';
-import { loadConfig } from '../../src/config/load-config.ts';
-
-/** The client settings a user gets by default. */
-const DEFAULT_CLIENT_SETTINGS = clientSettingsOf(loadConfig({}));
+import { clientAt } from '../support/client-for.ts';
 
 const TYPE = 'com.test.FindText';
 const ALPHABET = ['a', 'b', 'A', 'B', '1', ' ', '-', '.', '\n', 'é'];
@@ -53,14 +48,7 @@ interface Side {
 async function startSide(upstream: MatchesMode, client: MatchesMode): Promise<Side> {
   const emulator = await startEmulator({ port: 0, matches: upstream, objectTypes: [TYPE] });
   const { url } = emulator;
-  const upstreamClient = createUpstreamClient({
-    ...DEFAULT_CLIENT_SETTINGS,
-    apiUrl: url,
-    baseUrl: url,
-    studioUrl: url,
-    serverUrl: url,
-    matchesMode: client,
-  });
+  const upstreamClient = clientAt(url, { matchesMode: client });
   const { token } = await upstreamClient.loginJson('demo', 'demo-password');
   const credentials = {
     username: 'demo',

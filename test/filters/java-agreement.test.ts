@@ -3,38 +3,22 @@
  * JavaScript. Installs `openjdk-17-jdk-headless` when `java` is missing, as the browser test does for
  * chromium.
  */
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { compileCriteria, type FilterOperator } from '../../src/filters/compile-criteria.ts';
 import { NOTHING } from '../../src/filters/literal-pattern.ts';
 import { dateTimePattern } from '../../src/filters/date-time-pattern.ts';
 import { numberPattern } from '../../src/filters/number-pattern.ts';
 import { createPatternGuard } from '../../src/upstream/pattern-guard/pattern-guard.ts';
-import { ensureDebianPackage } from '../support/debian-package.ts';
 import { utcSpellings } from '../support/date-time-spellings.ts';
 import { spellings } from '../support/number-spellings.ts';
+import { javaLines, useJava } from '../support/java/java-pairs.ts';
 
-beforeAll(async () => {
-  const installed = await ensureDebianPackage({ binary: 'java', packageName: 'openjdk-17-jdk-headless' });
-  if (!installed.ok) throw new Error(installed.reason);
-}, 900_000);
-const source = fileURLToPath(new URL('../support/java/JavaMatches.java', import.meta.url));
-
-/** UTF-16 units as 4-digit hex: lone surrogates and line breaks survive the trip to Java. */
-const hex = (text: string) =>
-  Array.from({ length: text.length }, (_, i) => text.charCodeAt(i).toString(16).padStart(4, '0')).join('');
+useJava();
 
 /** `text.matches(pattern)` in Java, for each pair. */
 function javaMatches(pairs: readonly (readonly [string, string])[]): boolean[] {
-  const input = pairs.map(([pattern, text]) => `${hex(pattern)}\t${hex(text)}\n`).join('');
-  const run = spawnSync('java', [source], { input, encoding: 'utf8', timeout: 60_000 });
-  if (run.status !== 0) throw new Error(`java failed: ${run.stderr}`);
-  return run.stdout
-    .trim()
-    .split('\n')
-    .map((line) => line === '1');
+  return javaLines('JavaMatches.java', pairs).map((line) => line === '1');
 }
 
 const letters = fc.constantFrom(

@@ -11,19 +11,18 @@
  * source, which counts only where one source is enough; the second vote must be a second accepted user.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
 import { startChokingLoginProxy, type ChokingLoginProxy } from '../support/servers/choking-login-proxy.ts';
 import { startGateway, type TestGateway } from '../support/gateway-harness.ts';
 import { LOAN_TYPES, LOGIN, codesOf, loginDemo, postGraphql } from '../support/post-graphql.ts';
+import { useEmulator } from '../support/emulator-fixture.ts';
 
 const ATTACK_LOGINS = 48;
-let emulator: RunningEmulator;
+const { emulator } = useEmulator();
 let proxy: ChokingLoginProxy;
 let gw: TestGateway;
 let victim: Record<string, string>;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
   proxy = await startChokingLoginProxy(emulator.url, ['demo']);
   // The breaker's settings are the defaults: 20 calls in 10 s, half of them sick, from 2 sources.
   gw = await startGateway({ upstreamUrl: proxy.url });
@@ -32,7 +31,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await gw.close();
   await proxy.close();
-  await emulator.close();
 });
 
 const attackLogin = (i: number) =>

@@ -8,7 +8,6 @@
  * request the gateway should have refused itself would show up there.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
 import { startServletProxy, type ServletProxy } from '../support/servers/servlet-proxy.ts';
 import { startGateway, type TestGateway } from '../support/gateway-harness.ts';
 import {
@@ -19,15 +18,15 @@ import {
   postGraphql,
   type GraphqlAnswer,
 } from '../support/post-graphql.ts';
+import { useEmulator } from '../support/emulator-fixture.ts';
 
 const LOAN = 'com.example.LoanType';
-let emulator: RunningEmulator;
+const { emulator } = useEmulator();
 let proxy: ServletProxy;
 let gw: TestGateway;
 let attacker: Record<string, string>;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
   proxy = await startServletProxy(emulator.url);
   gw = await startGateway({
     upstreamUrl: proxy.url,
@@ -39,7 +38,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await gw.close();
   await proxy.close();
-  await emulator.close();
 });
 
 /** The JSON text of `{ a: { a: … } }`, `levels` deep (too deep for this process to stringify itself). */

@@ -4,20 +4,20 @@
  * Deadlines are shortened so that the suite runs in seconds (the defaults are 2/5/5/10/15 s).
  */
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { startEmulator, type FaultMode, type RunningEmulator } from '../../emulator/index.ts';
+import type { FaultMode } from '../../emulator/index.ts';
 import { startFaultProxy, type FaultProxy, type ProxyFault } from '../support/servers/fault-proxy.ts';
 import { startGateway, type TestGateway } from '../support/gateway-harness.ts';
 import { LOAN_TYPES, LOGIN, codesOf, loginDemo, postGraphql } from '../support/post-graphql.ts';
+import { useEmulator } from '../support/emulator-fixture.ts';
 
 const REQUEST_TIMEOUT_MS = 1_500;
 const HALF_OPEN_MS = 400;
-let emulator: RunningEmulator;
+const { emulator } = useEmulator();
 let proxy: FaultProxy;
 let gw: TestGateway;
 let token: string;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
   proxy = await startFaultProxy(emulator.url);
   gw = await startGateway({
     upstreamUrl: proxy.url,
@@ -36,7 +36,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await gw.close();
   await proxy.close();
-  await emulator.close();
 });
 beforeEach(() => {
   proxy.setFault(undefined);
@@ -181,13 +180,26 @@ it('should stay ready while the upstream is unreachable, unless READINESS_REQUIR
   }
 });
 
-it('should cut a read at the GraphQL request deadline even when retries are left', async () => {
-  const tight = await startGateway({
-    upstreamUrl: proxy.url,
-    env: { UPSTREAM_BODY_TIMEOUT_MS: '300', UPSTREAM_CALL_TIMEOUT_MS: '600', REQUEST_TIMEOUT_MS: '700' },
-  });
+/**
+ * Runs `test` against a gateway of its own over the fault proxy, with `env`, logged in as the demo user;
+ * then clears the proxy's fault and closes that gateway.
+ */
+async function withGatewayOverProxy(
+  env: Record<string, string>,
+  test: (gateway: TestGateway, auth: Record<string, string>) => Promise<void>,
+): Promise<void> {
+  const own = await startGateway({ upstreamUrl: proxy.url, env });
   try {
-    const auth = { authorization: `Bearer ${await loginDemo(tight.graphqlUrl)}` };
+    await test(own, { authorization: `Bearer ${await loginDemo(own.graphqlUrl)}` });
+  } finally {
+    proxy.setFault(undefined);
+    await own.close();
+  }
+}
+
+it('should cut a read at the GraphQL request deadline even when retries are left', async () => {
+  const env = { UPSTREAM_BODY_TIMEOUT_MS: '300', UPSTREAM_CALL_TIMEOUT_MS: '600', REQUEST_TIMEOUT_MS: '700' };
+  await withGatewayOverProxy(env, async (tight, auth) => {
     // Enough successes that the retry budget would allow both retries (20 % of 20).
     for (let i = 0; i < 20; i++) await postGraphql(tight.graphqlUrl, LOAN_TYPES, {}, auth);
     proxy.setFault('drip');
@@ -195,19 +207,12 @@ it('should cut a read at the GraphQL request deadline even when retries are left
     expect(answer.errors?.[0]?.extensions).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', reason: 'timeout' });
     // One 600 ms attempt plus a retry would take over 1.2 s; the 700 ms deadline answers first.
     expect(answer.elapsedMillis).toBeLessThan(1_100);
-  } finally {
-    proxy.setFault(undefined);
-    await tight.close();
-  }
+  });
 });
 
 it('should refuse at once, coded, a call beyond the bulkhead while the upstream is slow', async () => {
-  const narrow = await startGateway({
-    upstreamUrl: proxy.url,
-    env: { UPSTREAM_MAX_CONCURRENT: '1', UPSTREAM_MAX_QUEUED: '0', UPSTREAM_HEADERS_TIMEOUT_MS: '500' },
-  });
-  try {
-    const auth = { authorization: `Bearer ${await loginDemo(narrow.graphqlUrl)}` };
+  const env = { UPSTREAM_MAX_CONCURRENT: '1', UPSTREAM_MAX_QUEUED: '0', UPSTREAM_HEADERS_TIMEOUT_MS: '500' };
+  await withGatewayOverProxy(env, async (narrow, auth) => {
     // Another user: the first one's own share would make its second call wait, not be refused.
     const admin = await postGraphql(narrow.graphqlUrl, LOGIN, {
       username: 'admin',
@@ -232,8 +237,5 @@ it('should refuse at once, coded, a call beyond the bulkhead while the upstream 
     // Answered while the slow call still held the only slot.
     expect(order).toEqual(['refused']);
     expect(codesOf(await slow)).toEqual(['UPSTREAM_UNAVAILABLE']);
-  } finally {
-    proxy.setFault(undefined);
-    await narrow.close();
-  }
+  });
 });

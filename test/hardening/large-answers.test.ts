@@ -12,7 +12,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { statusBytes } from '../../support/proc-stats.ts';
+import { samplePeakRss, statusBytes } from '../../support/proc-stats.ts';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
 import { stopProcess } from '../../support/child-process.ts';
 import { startGatewayCommand, type GatewayCommand } from '../../support/gateway-command.ts';
@@ -87,10 +87,7 @@ it('should cut one user’s large answers past its share with TOO_MANY_REQUESTS 
   expect(summary(await postGraphql(gateway.graphqlUrl, LOAN_TYPES, {}, other))).toBe('data');
   await sleep(500);
   const idle = statusBytes(pid, 'VmRSS');
-  let peak = idle;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, statusBytes(pid, 'VmRSS'));
-  }, 50);
+  const sampler = samplePeakRss(pid, 50);
 
   const attackerAnswers: string[] = [];
   const otherAnswers: string[] = [];
@@ -109,8 +106,9 @@ it('should cut one user’s large answers past its share with TOO_MANY_REQUESTS 
       attackerAnswers.push(...(await flood).map(summary));
     }
   } finally {
-    clearInterval(sampler);
+    sampler.stop();
   }
+  const peak = sampler.stop();
 
   expect(
     otherAnswers.every((answer) => answer === 'data'),

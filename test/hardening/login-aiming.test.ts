@@ -157,9 +157,8 @@ describe('shared by replicas through Redis', () => {
   const redis = useRedisServer();
 
   it('should hold the attacker to the same guesses across two replicas, and let the known client in on either', async (context) => {
-    const redisUrl = redis.urlOrSkip(context);
-    const env = { REDIS_URL: redisUrl, LOGIN_MAX_FAILURES_PER_USER: '20', SESSION_SECRET: 'k'.repeat(40) };
-    const [a, b] = [await gateway(env), await gateway(env)];
+    const env = { LOGIN_MAX_FAILURES_PER_USER: '20', SESSION_SECRET: 'k'.repeat(40) };
+    const [a, b] = await redis.twoReplicas(context, gateway, env);
     const device = deviceTokenOf(await login(a, { from: '198.51.100.10' }));
     emulator.resetStats();
     await rotateAttack(a, 100, 1);

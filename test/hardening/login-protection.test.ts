@@ -135,9 +135,7 @@ describe('shared by replicas through Redis', () => {
   const redis = useRedisServer();
 
   it('should block the 11th failed login for one user on a second replica', async (context) => {
-    const redisUrl = redis.urlOrSkip(context);
-    const a = await gateway({ REDIS_URL: redisUrl });
-    const b = await gateway({ REDIS_URL: redisUrl });
+    const [a, b] = await redis.twoReplicas(context, gateway);
     const answers = await failTimes(a, 10);
     expect(failure(answers[9]!)).toEqual({ ...REFUSED, retryAfter: 3600 });
 
@@ -148,7 +146,7 @@ describe('shared by replicas through Redis', () => {
     expect(emulator.stats().loginJson).toBe(0);
 
     // The counters are in Redis, under hashed usernames (no username in any key).
-    const client = new Redis(redisUrl);
+    const client = new Redis(redis.urlOrSkip(context));
     const keys = await client.keys('*');
     client.disconnect();
     expect(keys.length).toBeGreaterThan(0);

@@ -9,25 +9,10 @@ import { MAX_OPERATION_NAMES, createMetrics } from '../../src/observability/metr
 import { REDACTED, createTextRedactor, redactObject, redactUrl } from '../../src/observability/redact.ts';
 import { useHarness } from '../support/gateway-harness.ts';
 import { LOAN_TYPES, codesOf, postGraphql } from '../support/post-graphql.ts';
-
-interface LogLine {
-  msg: string;
-  level: number;
-  reqId?: string;
-  [key: string]: unknown;
-}
+import { logCapture } from '../support/log-capture.ts';
 
 let auth: Record<string, string>;
-const raw: string[] = [];
-const lines = (): LogLine[] =>
-  raw
-    .join('')
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as LogLine);
-
-const logStream = new PassThrough();
-logStream.on('data', (chunk: Buffer) => raw.push(chunk.toString('utf8')));
+const { stream: logStream, lines } = logCapture();
 const h = useHarness({ logStream, env: { LOG_LEVEL: 'info' } });
 beforeAll(async () => {
   auth = { authorization: `Bearer ${await h.login()}` };

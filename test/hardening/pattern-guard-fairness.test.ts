@@ -22,15 +22,38 @@ import { LOAN_TYPES, LOGIN, type GraphqlAnswer } from '../support/post-graphql.t
 /** Just under the guard's 2 s limit per analysis. */
 const SLOW_MILLIS = 1_800;
 
-/** An analyser that takes {@link SLOW_MILLIS} for sources holding "slow", and answers the rest at once. */
-function slowForFloods() {
+/** An analyser that takes `slowMillis` for sources holding "slow", and answers the rest at once. */
+function slowForFloods(slowMillis = SLOW_MILLIS) {
   const analysed: string[] = [];
   const analyser: Analyser = async (source, _flags, _timeout, signal) => {
     analysed.push(source);
-    if (source.includes('slow')) await sleep(SLOW_MILLIS, undefined, { signal }).catch(() => undefined);
+    if (source.includes('slow')) await sleep(slowMillis, undefined, { signal }).catch(() => undefined);
     return { status: 'safe' };
   };
   return { analyser, analysed };
+}
+
+/** An analyser that holds every analysis until released (or aborted), answering "safe". */
+function heldAnalyser() {
+  const releases: (() => void)[] = [];
+  const analyser: Analyser = (_source, _flags, _timeout, signal) =>
+    new Promise((resolve) => {
+      const release = () => {
+        resolve({ status: 'safe' });
+      };
+      releases.push(release);
+      signal.addEventListener('abort', release);
+    });
+  return {
+    analyser,
+    releaseAll: () => {
+      releases.splice(0).forEach((release) => {
+        release();
+      });
+    },
+    /** How many analyses are held. */
+    pending: () => releases.length,
+  };
 }
 
 const FILTERED = `query F($p: String!) { objects(objectName: "com.example.LoanType", filter: { criteria: [{ fieldName: "loanType", value: $p }] }) { totalCount } }`;
@@ -97,26 +120,6 @@ describe('through the gateway', () => {
 });
 
 describe('the guard’s shares', () => {
-  function heldAnalyser() {
-    const releases: (() => void)[] = [];
-    const analyser: Analyser = (_source, _flags, _timeout, signal) =>
-      new Promise((resolve) => {
-        const release = () => {
-          resolve({ status: 'safe' });
-        };
-        releases.push(release);
-        signal.addEventListener('abort', release);
-      });
-    return {
-      analyser,
-      releaseAll: () => {
-        releases.splice(0).forEach((release) => {
-          release();
-        });
-      },
-    };
-  }
-
   it('should give anonymous callers together the smallest share', async () => {
     const held = heldAnalyser();
     const guard = createPatternGuard({ analyser: held.analyser, analysisTimeoutMillis: 30_000 });
@@ -156,16 +159,6 @@ describe('several flooding accounts', () => {
   /** Under the guard's 2 s limit per analysis, with room for a loaded machine either way. */
   const FLOOD_MILLIS = 1_500;
 
-  function slowAnalyser() {
-    const analysed: string[] = [];
-    const analyser: Analyser = async (source, _flags, _timeout, signal) => {
-      analysed.push(source);
-      if (source.includes('slow')) await sleep(FLOOD_MILLIS, undefined, { signal }).catch(() => undefined);
-      return { status: 'safe' };
-    };
-    return { analyser, analysed };
-  }
-
   /** Each account fills its share: one analysis running (or waiting for a slot) and its line of four. */
   const floodFrom = (guard: PatternGuard, accounts: number) =>
     Array.from({ length: accounts }, (_unused, account) =>
@@ -177,7 +170,7 @@ describe('several flooding accounts', () => {
   it.each([2, 4])(
     'should analyse another account’s new pattern while %i accounts flood the checker',
     async (accounts) => {
-      const fake = slowAnalyser();
+      const fake = slowForFloods(FLOOD_MILLIS);
       const guard = createPatternGuard({ analyser: fake.analyser });
       const flood = floodFrom(guard, accounts);
       await sleep(100);
@@ -222,16 +215,8 @@ describe('several flooding accounts', () => {
   });
 
   it('should give a caller holding nothing a place in a full queue, refusing the largest holder’s newest', async () => {
-    const releases: (() => void)[] = [];
-    const analyser: Analyser = (_source, _flags, _timeout, signal) =>
-      new Promise((resolve) => {
-        const release = () => {
-          resolve({ status: 'safe' });
-        };
-        releases.push(release);
-        signal.addEventListener('abort', release);
-      });
-    const guard = createPatternGuard({ analyser, analysisTimeoutMillis: 30_000 });
+    const held = heldAnalyser();
+    const guard = createPatternGuard({ analyser: held.analyser, analysisTimeoutMillis: 30_000 });
     // Four accounts: two running, sixteen waiting (four each), the total line full; the fifth pattern of
     // the two accounts that found no free slot is their own busy answer.
     const flood = floodFrom(guard, 4);
@@ -245,10 +230,8 @@ describe('several flooding accounts', () => {
     expect(victimSettled).toBe(false);
     const busy = { ok: false, reason: expect.any(String) as string, busy: true };
     expect(settled).toEqual([busy, busy, busy]);
-    for (let round = 0; round < 50 && releases.length > 0; round++) {
-      releases.splice(0).forEach((release) => {
-        release();
-      });
+    for (let round = 0; round < 50 && held.pending() > 0; round++) {
+      held.releaseAll();
       await sleep(10);
     }
     expect(await victim).toEqual({ ok: true });

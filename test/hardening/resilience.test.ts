@@ -34,7 +34,7 @@ function fakeClient(script: (operation: WireOperation, n: number) => Promise<unk
   return { client, calls };
 }
 
-/** A fake client whose calls all wait until a test calls one of `releases` (each answers an empty page). */
+/** A fake client whose calls all wait until the test releases them (each answers an empty page). */
 function heldClient() {
   const releases: (() => void)[] = [];
   const fake = fakeClient(
@@ -45,7 +45,17 @@ function heldClient() {
         }),
       ),
   );
-  return { fake, releases };
+  return {
+    fake,
+    /** How many calls are waiting. */
+    held: () => releases.length,
+    /** Answers every waiting call. */
+    releaseAll: () => {
+      releases.splice(0).forEach((release) => {
+        release();
+      });
+    },
+  };
 }
 
 const fail = (kind: UpstreamErrorKind, operation = 'getAll') =>
@@ -246,7 +256,7 @@ describe('fair share per session', () => {
   const other: UpstreamCredentials = { username: 'v', apiToken: 'other', applicationCode: 'a' };
 
   it('should serve another session at once while one session waits behind its own share', async () => {
-    const { fake, releases } = heldClient();
+    const { fake, held, releaseAll } = heldClient();
     const c = guarded(fake.client, {
       maxConcurrentCalls: 8,
       maxConcurrentCallsPerSession: 2,
@@ -259,10 +269,8 @@ describe('fair share per session', () => {
     const served = c.getAll(other, 'X', [], 10, 0);
     await new Promise((resolve) => setTimeout(resolve, 5));
     expect(fake.calls.length).toBe(3);
-    while (releases.length > 0) {
-      releases.splice(0).forEach((release) => {
-        release();
-      });
+    while (held() > 0) {
+      releaseAll();
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     expect(await kindOf(served)).toBe('ok');
@@ -272,7 +280,7 @@ describe('fair share per session', () => {
 
 describe('bulkhead', () => {
   it('should refuse at once with "overloaded" when every slot and queue place is taken', async () => {
-    const { fake, releases } = heldClient();
+    const { fake, releaseAll } = heldClient();
     const c = guarded(fake.client, {
       maxConcurrentCalls: 2,
       maxQueuedCalls: 1,
@@ -281,13 +289,9 @@ describe('bulkhead', () => {
     const running = [getAll(c), getAll(c), getAll(c)];
     expect(await kindOf(getAll(c))).toBe('overloaded');
     expect(fake.calls.length).toBe(2);
-    releases.splice(0).forEach((release) => {
-      release();
-    });
+    releaseAll();
     await new Promise((resolve) => setTimeout(resolve, 10));
-    releases.splice(0).forEach((release) => {
-      release();
-    });
+    releaseAll();
     expect(await Promise.all(running.map(kindOf))).toEqual(['ok', 'ok', 'ok']);
   });
 });

@@ -67,9 +67,7 @@ describe('logout', () => {
     const redis = useRedisServer();
 
     it('should answer me null and reads UNAUTHENTICATED on the replica that did not see the logout', async (context) => {
-      const redisUrl = redis.urlOrSkip(context);
-      const a = await gateway({ REDIS_URL: redisUrl });
-      const b = await gateway({ REDIS_URL: redisUrl });
+      const [a, b] = await redis.twoReplicas(context, gateway);
       const token = await loginDemo(a.graphqlUrl);
       // B has opened (and cached) the session before the logout: the list is consulted after that cache.
       expect((await postGraphql(b.graphqlUrl, ME, {}, bearer(token))).data).toMatchObject({ me: {} });

@@ -6,13 +6,14 @@
  * answered 503 `GATEWAY_BUSY` with its reason, a log line says so, RSS stays within 150 MiB of idle, and a
  * client at another address (127.0.0.2) logs in and reads meanwhile.
  */
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { statusBytes } from '../../support/proc-stats.ts';
+import { samplePeakRss, statusBytes } from '../../support/proc-stats.ts';
 import { SETTING_DEFAULTS } from '../../src/config/defaults.ts';
 import { fetchFrom, type FetchFrom } from '../support/fetch-from.ts';
 import { LOAN_TYPES, LOGIN, postGraphql } from '../support/post-graphql.ts';
+import { rawClient, type RawClient } from '../support/raw-http-client.ts';
 import { startProductionGateway, type ProductionGateway } from '../support/production-gateway.ts';
 
 const SOCKETS = 2_500;
@@ -36,28 +37,13 @@ afterAll(async () => {
 });
 
 /** A slow body: headers, then most of the declared body, then nothing. Collects what the gateway answers. */
-function slowBody(port: number): { socket: Socket; answer: () => string; connected: Promise<void> } {
-  const socket = connect({ host: '127.0.0.1', port });
-  let received = '';
-  socket.setEncoding('utf8');
-  socket.on('data', (chunk: string) => {
-    received += chunk;
-  });
-  socket.on('error', () => undefined);
-  const connected = new Promise<void>((resolve) => {
-    socket.once('connect', () => {
-      socket.write(
-        `POST /graphql HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${DECLARED}\r\n\r\n`,
-      );
-      socket.write(`{"query":"${'x'.repeat(SENT - 10)}`);
-      resolve();
-    });
-    socket.once('close', () => {
-      resolve();
-    });
-  });
-  return { socket, answer: () => received, connected };
-}
+const slowBody = (port: number): RawClient =>
+  rawClient(
+    port,
+    undefined,
+    `POST /graphql HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${DECLARED}\r\n\r\n` +
+      `{"query":"${'x'.repeat(SENT - 10)}`,
+  );
 
 /** The other client's session and a read with it, from 127.0.0.2. */
 async function otherClientReads(): Promise<{ status: number; codes: unknown[]; totalCount: unknown }> {
@@ -91,11 +77,8 @@ it('should keep RSS within 150 MiB of idle under 2,500 slow bodies from one addr
   await sleep(500);
   const idle = statusBytes(pid, 'VmRSS');
 
-  let peak = idle;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, statusBytes(pid, 'VmRSS'));
-  }, 100);
-  const opened: ReturnType<typeof slowBody>[] = [];
+  const sampler = samplePeakRss(pid, 100);
+  const opened: RawClient[] = [];
   try {
     for (let start = 0; start < SOCKETS; start += BATCH) {
       const batch = Array.from({ length: BATCH }, () => slowBody(port));
@@ -107,13 +90,13 @@ it('should keep RSS within 150 MiB of idle under 2,500 slow bodies from one addr
     await sleep(1_500);
     const served = await otherClientReads();
     await sleep(500);
-    peak = Math.max(peak, statusBytes(pid, 'VmRSS'));
+    const peak = sampler.stop();
 
     expect(served).toEqual({ status: 200, codes: [], totalCount: expect.any(Number) });
     expect(gateway.process.exited).toBeUndefined();
     expect(peak - idle, `idle ${idle} B, peak ${peak} B`).toBeLessThan(150 * MiB);
 
-    const answers = opened.map((slow) => slow.answer());
+    const answers = opened.map((slow) => slow.received());
     const busy = answers.filter((text) => text.startsWith('HTTP/1.1 503') && text.includes('"GATEWAY_BUSY"'));
     const reasons = new Set(busy.map((text) => /"reason":"(\w+)"/.exec(text)?.[1]));
     // The address's share (64 connections, 8 MiB of bodies: about 83 of them) holds a few; every other
@@ -123,7 +106,7 @@ it('should keep RSS within 150 MiB of idle under 2,500 slow bodies from one addr
     expect([...reasons].every((reason) => reason?.endsWith('_per_address'))).toBe(true);
     expect(busy[0]).toMatch(/retry-after: 1/i);
   } finally {
-    clearInterval(sampler);
+    sampler.stop();
     for (const slow of opened) slow.socket.destroy();
   }
   // The held sockets gone, the gateway still answers.
@@ -134,12 +117,12 @@ it('should keep RSS within 150 MiB of idle under 2,500 slow bodies from one addr
 it('should refuse connections past MAX_CONNECTIONS_PER_ADDRESS with 503 GATEWAY_BUSY and a log line, and keep serving another address', async () => {
   const port = Number(new URL(gateway.baseUrl).port);
   // Idle connections (nothing sent) from one address: the first 64 are held until the headers timeout.
-  const idle = Array.from({ length: 300 }, () => slowIdle(port));
+  const idle = Array.from({ length: 300 }, () => rawClient(port));
   sockets.push(...idle.map((one) => one.socket));
   try {
     await Promise.all(idle.map((one) => one.connected));
     await sleep(500);
-    const refused = idle.map((one) => one.answer()).filter((text) => text.startsWith('HTTP/1.1 503'));
+    const refused = idle.map((one) => one.received()).filter((text) => text.startsWith('HTTP/1.1 503'));
     expect(refused.length).toBeGreaterThanOrEqual(300 - SETTING_DEFAULTS.MAX_CONNECTIONS_PER_ADDRESS);
     expect(refused[0]).toContain('"reason":"connections_per_address"');
     expect(refused[0]).toContain('"limit":"MAX_CONNECTIONS_PER_ADDRESS"');
@@ -152,23 +135,3 @@ it('should refuse connections past MAX_CONNECTIONS_PER_ADDRESS with 503 GATEWAY_
     for (const one of idle) one.socket.destroy();
   }
 }, 30_000);
-
-/** A connection that sends nothing; collects what the gateway answers. */
-function slowIdle(port: number): { socket: Socket; answer: () => string; connected: Promise<void> } {
-  const socket = connect({ host: '127.0.0.1', port });
-  let received = '';
-  socket.setEncoding('utf8');
-  socket.on('data', (chunk: string) => {
-    received += chunk;
-  });
-  socket.on('error', () => undefined);
-  const connected = new Promise<void>((resolve) => {
-    socket.once('connect', () => {
-      resolve();
-    });
-    socket.once('close', () => {
-      resolve();
-    });
-  });
-  return { socket, answer: () => received, connected };
-}

@@ -11,7 +11,11 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { registerBodyBudget, type BodyBudget } from '../../src/http/capacity/body-budget.ts';
 import { registerErrorHandler } from '../../src/http/error-handler.ts';
-import { limitConnections, type ConnectionCounts } from '../../src/http/capacity/connection-limits.ts';
+import {
+  limitConnections,
+  type ConnectionCaps,
+  type ConnectionCounts,
+} from '../../src/http/capacity/connection-limits.ts';
 import { rawClient as openRawClient, type RawClient } from '../support/raw-http-client.ts';
 
 let app: FastifyInstance | undefined;
@@ -56,18 +60,40 @@ async function startServer(setUp: (server: FastifyInstance) => void): Promise<nu
   return address.port;
 }
 
+/** A server with {@link limitConnections} at `caps`, and its counts. */
+async function startLimited(caps: ConnectionCaps): Promise<{ port: number; counts: ConnectionCounts }> {
+  let counts: ConnectionCounts | undefined;
+  const port = await startServer((server) => {
+    counts = limitConnections(server.server, caps, server.log);
+  });
+  if (counts === undefined) throw new Error('limitConnections was not called');
+  return { port, counts };
+}
+
+/** One idle connection holding 127.0.0.1's only place, and a refused one that keeps sending a byte every 400 ms. */
+async function refusedWhileTrickling(port: number): Promise<{ refused: RawClient; trickle: NodeJS.Timeout }> {
+  const holder = rawClient(port, '127.0.0.1');
+  await holder.connected;
+  const refused = rawClient(port, '127.0.0.1');
+  await refused.connected;
+  return { refused, trickle: setInterval(() => refused.socket.write('x'), 400) };
+}
+
+/** Three requests in a row from another address (127.0.0.9) are each answered 200 within 2 s. */
+async function expectVictimServed(port: number, connections: 'close each' | 'keep them open'): Promise<void> {
+  for (let round = 0; round < 3; round++) {
+    const victim = rawClient(port, '127.0.0.9', GET('/quick'));
+    await victim.connected;
+    await expect.poll(() => victim.received(), { timeout: 2_000 }).toMatch(/^HTTP\/1\.1 200 /);
+    if (connections === 'close each') victim.socket.destroy();
+  }
+}
+
 const reasonOf = (text: string) => /"reason":"(\w+)"/.exec(text)?.[1];
 
 describe('connection caps', () => {
   it('should refuse past the per-address share, and make room for another address by closing an idle connection of the biggest holder', async () => {
-    let counts: ConnectionCounts | undefined;
-    const port = await startServer((server) => {
-      counts = limitConnections(
-        server.server,
-        { maxConnections: 3, maxConnectionsPerAddress: 2 },
-        server.log,
-      );
-    });
+    const { port, counts } = await startLimited({ maxConnections: 3, maxConnectionsPerAddress: 2 });
     const biggest = [rawClient(port, '127.0.0.1'), rawClient(port, '127.0.0.1')];
     await Promise.all(biggest.map((client) => client.connected));
     const sameAddress = rawClient(port, '127.0.0.1');
@@ -77,7 +103,7 @@ describe('connection caps', () => {
     expect(reasonOf(sameAddress.received())).toBe('connections_per_address');
     expect(sameAddress.received()).toMatch(/^HTTP\/1\.1 503 /);
     expect(sameAddress.received()).toContain('"blame":"caller"');
-    expect(counts?.open()).toBe(3);
+    expect(counts.open()).toBe(3);
 
     // The total is reached: a newcomer is let in, and one of 127.0.0.1's idle connections closed instead.
     const newcomer = rawClient(port, '127.0.0.3', GET('/quick'));
@@ -86,18 +112,16 @@ describe('connection caps', () => {
     expect(newcomer.received()).toMatch(/^HTTP\/1\.1 200 /);
     expect(biggest.filter(isClosed)).toHaveLength(1);
     expect(isClosed(otherAddress)).toBe(false);
-    expect(counts?.open()).toBe(3);
+    expect(counts.open()).toBe(3);
 
     for (const client of clients) client.socket.destroy();
     await sleep(100);
-    expect(counts?.open()).toBe(0);
-    expect(counts?.addresses()).toBe(0);
+    expect(counts.open()).toBe(0);
+    expect(counts.addresses()).toBe(0);
   });
 
   it('should refuse the total, blaming the gateway, only when every connection has a request in flight', async () => {
-    const port = await startServer((server) => {
-      limitConnections(server.server, { maxConnections: 2, maxConnectionsPerAddress: 2 }, server.log);
-    });
+    const { port } = await startLimited({ maxConnections: 2, maxConnectionsPerAddress: 2 });
     const busy = [rawClient(port, '127.0.0.1', GET('/hold')), rawClient(port, '127.0.0.2', GET('/hold'))];
     await Promise.all(busy.map((client) => client.connected));
     await sleep(100);
@@ -116,9 +140,7 @@ describe('connection caps', () => {
   });
 
   it('should make room by closing a connection still sending its body, never one whose request runs', async () => {
-    const port = await startServer((server) => {
-      limitConnections(server.server, { maxConnections: 8, maxConnectionsPerAddress: 4 }, server.log);
-    });
+    const { port } = await startLimited({ maxConnections: 8, maxConnectionsPerAddress: 4 });
     // One request runs (held); seven connections from two addresses send one byte of a 1,000-byte body.
     const running = rawClient(port, '127.0.0.8', GET('/hold'));
     await running.connected;
@@ -127,12 +149,7 @@ describe('connection caps', () => {
     );
     await Promise.all(slow.map((client) => client.connected));
     await sleep(200);
-    for (let round = 0; round < 3; round++) {
-      const victim = rawClient(port, '127.0.0.9', GET('/quick'));
-      await victim.connected;
-      await expect.poll(() => victim.received(), { timeout: 2_000 }).toMatch(/^HTTP\/1\.1 200 /);
-      victim.socket.destroy();
-    }
+    await expectVictimServed(port, 'close each');
     expect(slow.filter(isClosed).length).toBeGreaterThanOrEqual(1);
     expect(isClosed(running)).toBe(false);
     held.resolve(undefined);
@@ -140,41 +157,24 @@ describe('connection caps', () => {
   });
 
   it('should keep serving another address when several addresses fill the total with idle sockets', async () => {
-    const port = await startServer((server) => {
-      limitConnections(server.server, { maxConnections: 16, maxConnectionsPerAddress: 4 }, server.log);
-    });
+    const { port } = await startLimited({ maxConnections: 16, maxConnectionsPerAddress: 4 });
     // 127.0.0.2-5 fill the total: half send nothing, half one request and then idle on keep-alive.
     const attackers = Array.from({ length: 16 }, (_, index) =>
       rawClient(port, `127.0.0.${String(2 + (index % 4))}`, index % 2 === 0 ? '' : GET('/quick')),
     );
     await Promise.all(attackers.map((client) => client.connected));
     await sleep(200);
-    for (let round = 0; round < 3; round++) {
-      const victim = rawClient(port, '127.0.0.9', GET('/quick'));
-      await victim.connected;
-      await expect.poll(() => victim.received(), { timeout: 2_000 }).toMatch(/^HTTP\/1\.1 200 /);
-    }
+    await expectVictimServed(port, 'keep them open');
   });
 
   it('should destroy a refused connection within about a second even while it keeps sending', async () => {
-    let counts: ConnectionCounts | undefined;
-    const port = await startServer((server) => {
-      counts = limitConnections(
-        server.server,
-        { maxConnections: 1, maxConnectionsPerAddress: 1 },
-        server.log,
-      );
-    });
-    const holder = rawClient(port, '127.0.0.1');
-    await holder.connected;
-    const refused = rawClient(port, '127.0.0.1');
-    await refused.connected;
-    const trickle = setInterval(() => refused.socket.write('x'), 400);
+    const { port, counts } = await startLimited({ maxConnections: 1, maxConnectionsPerAddress: 1 });
+    const { refused, trickle } = await refusedWhileTrickling(port);
     try {
       await expect
         .poll(() => refused.socket.destroyed || refused.socket.readableEnded, { timeout: 5_000 })
         .toBe(true);
-      await expect.poll(() => counts?.lingering(), { timeout: 5_000 }).toBe(0);
+      await expect.poll(() => counts.lingering(), { timeout: 5_000 }).toBe(0);
     } finally {
       clearInterval(trickle);
     }
@@ -182,21 +182,14 @@ describe('connection caps', () => {
   });
 
   it('should destroy lingering refused connections, and accepted ones that sent nothing, when the server closes', async () => {
-    let counts: ConnectionCounts | undefined;
-    const port = await startServer((server) => {
-      counts = limitConnections(
-        server.server,
-        { maxConnections: 1, maxConnectionsPerAddress: 1, refusedLingerMillis: 600_000 },
-        server.log,
-      );
+    const { port, counts } = await startLimited({
+      maxConnections: 1,
+      maxConnectionsPerAddress: 1,
+      refusedLingerMillis: 600_000,
     });
-    const holder = rawClient(port, '127.0.0.1');
-    await holder.connected;
-    const refused = rawClient(port, '127.0.0.1');
-    await refused.connected;
-    const trickle = setInterval(() => refused.socket.write('x'), 400);
+    const { trickle } = await refusedWhileTrickling(port);
     try {
-      await expect.poll(() => counts?.lingering(), { timeout: 2_000 }).toBe(1);
+      await expect.poll(() => counts.lingering(), { timeout: 2_000 }).toBe(1);
       // The holder has sent nothing: Node's own close would wait for it too.
       const closing = app?.close();
       app = undefined;
@@ -204,8 +197,8 @@ describe('connection caps', () => {
       await expect(
         Promise.race([closing, sleep(5_000).then(() => Promise.reject(new Error('close waited')))]),
       ).resolves.toBeUndefined();
-      expect(counts?.lingering()).toBe(0);
-      expect(counts?.open()).toBe(0);
+      expect(counts.lingering()).toBe(0);
+      expect(counts.open()).toBe(0);
     } finally {
       clearInterval(trickle);
     }
@@ -214,27 +207,20 @@ describe('connection caps', () => {
 
 describe('the per-address count', () => {
   it('should hold no more addresses than MAX_CONNECTIONS, however many addresses connect', async () => {
-    let counts: ConnectionCounts | undefined;
-    const port = await startServer((server) => {
-      counts = limitConnections(
-        server.server,
-        { maxConnections: 5, maxConnectionsPerAddress: 1 },
-        server.log,
-      );
-    });
+    const { port, counts } = await startLimited({ maxConnections: 5, maxConnectionsPerAddress: 1 });
     let most = 0;
     for (let host = 10; host < 40; host++) {
       const client = rawClient(port, `127.0.0.${String(host)}`);
       await client.connected;
-      most = Math.max(most, counts?.addresses() ?? 0);
+      most = Math.max(most, counts.addresses());
     }
     await sleep(100);
     // Every newcomer was let in, an idle connection closed to make room.
     expect(clients.filter((client) => reasonOf(client.received()) !== undefined)).toHaveLength(0);
     expect(clients.filter(isClosed)).toHaveLength(25);
     expect(most).toBeLessThanOrEqual(5);
-    expect(counts?.addresses()).toBe(5);
-    expect(counts?.open()).toBe(5);
+    expect(counts.addresses()).toBe(5);
+    expect(counts.open()).toBe(5);
   });
 });
 

@@ -5,7 +5,6 @@
  * in front of the emulator for the lines an operator reads.
  */
 import { connect } from 'node:net';
-import { PassThrough } from 'node:stream';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDraining, requestHooks } from '../../src/app/request-hooks.ts';
@@ -17,13 +16,7 @@ import { createRequestScopes } from '../../src/observability/request-scope.ts';
 import type { TraceContext } from '../../src/observability/tracing/tracing.ts';
 import { startHarness, type Harness } from '../support/gateway-harness.ts';
 import { LOAN_TYPES } from '../support/post-graphql.ts';
-
-interface LogLine {
-  msg: string;
-  reqId?: string;
-  outcome?: string;
-  [key: string]: unknown;
-}
+import { lineOf, logCapture } from '../support/log-capture.ts';
 
 /** A bare app with the request log, a GraphQL-like route and a probe; answers the app and its log lines. */
 async function createApp(
@@ -31,9 +24,7 @@ async function createApp(
   slowRequestMillis?: number,
   levelFormat?: 'number' | 'label',
 ) {
-  const raw: string[] = [];
-  const stream = new PassThrough();
-  stream.on('data', (chunk: Buffer) => raw.push(chunk.toString('utf8')));
+  const { stream, lines } = logCapture();
   const metrics = createMetrics();
   // As a trusted document's operation: a name counts under itself only when vouched for.
   metrics.admitOperationName('Probe', { trusted: true });
@@ -63,12 +54,6 @@ async function createApp(
   });
   app.get('/healthz', () => ({ status: 'ok' }));
   await app.ready();
-  const lines = (): LogLine[] =>
-    raw
-      .join('')
-      .split('\n')
-      .filter((line) => line !== '')
-      .map((line) => JSON.parse(line) as LogLine);
   const post = (id: string, body: object) =>
     app.inject({ method: 'POST', url: '/graphql', headers: { 'x-request-id': id }, payload: body });
   return { app, metrics, lines, post };
@@ -171,20 +156,12 @@ describe('the level of a failed request', () => {
 
 describe('request lines of the real gateway, by blame', () => {
   let h: Harness;
-  const raw: string[] = [];
-  const line = (id: string): LogLine | undefined =>
-    raw
-      .join('')
-      .split('\n')
-      .filter((text) => text !== '')
-      .map((text) => JSON.parse(text) as LogLine)
-      .find((candidate) => candidate.reqId === id);
+  const log = logCapture();
+  const line = (id: string) => lineOf(log.lines(), id);
 
   beforeAll(async () => {
-    const logStream = new PassThrough();
-    logStream.on('data', (chunk: Buffer) => raw.push(chunk.toString('utf8')));
     h = await startHarness({
-      logStream,
+      logStream: log.stream,
       listen: false,
       env: { LOG_LEVEL: 'info', LOG_LEVEL_FORMAT: 'label', LOG_REQUESTS: 'errors' },
     });
@@ -216,9 +193,7 @@ describe('request lines of the real gateway, by blame', () => {
 
 describe('busy answers in the request log', () => {
   it("should log a full gateway's 503 at error and an address over its share at info", async () => {
-    const raw: string[] = [];
-    const stream = new PassThrough();
-    stream.on('data', (chunk: Buffer) => raw.push(chunk.toString('utf8')));
+    const { stream, lines } = logCapture();
     const config = loadConfig({
       MAX_BODY_BYTES: '1024',
       MAX_INFLIGHT_BODY_BYTES: '2048',
@@ -253,13 +228,7 @@ describe('busy answers in the request log', () => {
         `POST /graphql HTTP/1.1\r\nhost: x\r\nx-request-id: ${id}\r\ncontent-type: application/json\r\ncontent-length: ${String(declared)}\r\n\r\n${body}`,
       );
     };
-    const line = (id: string) =>
-      raw
-        .join('')
-        .split('\n')
-        .filter((text) => text !== '')
-        .map((text) => JSON.parse(text) as LogLine)
-        .find((candidate) => candidate.reqId === id);
+    const line = (id: string) => lineOf(lines(), id);
     try {
       // Two addresses hold 2,000 bytes that have arrived, of bodies still arriving.
       send('127.0.0.2', 'slow-2', 1_024, `{"q":"${'x'.repeat(994)}`);
@@ -285,20 +254,14 @@ describe('busy answers in the request log', () => {
 
 describe('lines written inside a span', () => {
   it("should carry the active span's trace_id, span_id and trace_flags, a line's own fields first", () => {
-    const raw: string[] = [];
-    const stream = new PassThrough();
-    stream.on('data', (chunk: Buffer) => raw.push(chunk.toString('utf8')));
+    const { stream, lines } = logCapture();
     const active: { span?: TraceContext } = {};
     const logger = createLogger({ level: 'info', stream, traceContext: () => active.span });
     logger.info('outside');
     active.span = { traceId: 'a'.repeat(32), spanId: 'b'.repeat(16), traceFlags: 1 };
     logger.warn({ origin: 'http://up.test' }, 'upstream circuit breaker open');
     logger.info({ span_id: 'c'.repeat(16) }, 'request line');
-    const [outside, inside, own] = raw
-      .join('')
-      .split('\n')
-      .filter((line) => line !== '')
-      .map((line) => JSON.parse(line) as LogLine);
+    const [outside, inside, own] = lines();
     expect(outside).not.toHaveProperty('trace_id');
     expect(inside).toMatchObject({ trace_id: 'a'.repeat(32), span_id: 'b'.repeat(16), trace_flags: '01' });
     expect(own).toMatchObject({ trace_id: 'a'.repeat(32), span_id: 'c'.repeat(16) });

@@ -7,11 +7,8 @@
  * Also: no span outside a request (the schema's parse at start), refusals recorded on the server span,
  * and no metrics pushed unless `OTEL_METRICS_EXPORTER` asks.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
 import { stopProcess } from '../../support/child-process.ts';
 import { startGatewayCommand, type GatewayCommand } from '../../support/gateway-command.ts';
 import { DEMO_OBJECTS_DIR } from '../support/object-fixtures.ts';
@@ -22,7 +19,9 @@ import {
   type OtlpReceiver,
   type OtlpSpan,
 } from '../support/otlp-receiver.ts';
-import { forwardRequest } from '../support/servers/forward-request.ts';
+import { startNotingProxy } from '../support/servers/forward-request.ts';
+import type { Listening } from '../support/servers/listen-on-loopback.ts';
+import { useEmulator } from '../support/emulator-fixture.ts';
 
 const LOAN = 'com.example.LoanType';
 const USERNAME = 'demo';
@@ -42,8 +41,8 @@ const TRACES = {
   tooLarge: '66666666666666666666666666666666',
 } as const;
 
-let emulator: RunningEmulator;
-let proxy: Server;
+const { emulator } = useEmulator();
+let proxy: Listening;
 let receiver: OtlpReceiver;
 let gateway: GatewayCommand;
 let token: string;
@@ -73,17 +72,13 @@ function attributeValues(spans: OtlpSpan[]): string[] {
 }
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
-  const upstream = new URL(emulator.url);
-  proxy = createServer((req, res) => {
+  proxy = await startNotingProxy(emulator.url, (req) => {
     const found = new URL(req.url ?? '/', 'http://x').searchParams.get('apiToken');
     if (found !== null && found !== '') apiTokens.add(found);
-    forwardRequest(upstream, req, res);
   });
-  await new Promise<void>((done) => proxy.listen(0, '127.0.0.1', done));
   receiver = await startOtlpReceiver();
   gateway = await startGatewayCommand({
-    upstreamUrl: `http://127.0.0.1:${String((proxy.address() as AddressInfo).port)}`,
+    upstreamUrl: proxy.url,
     objectTypesDir: DEMO_OBJECTS_DIR,
     env: {
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
@@ -157,9 +152,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stopProcess(gateway.process, 0, 'SIGKILL');
-  await new Promise((done) => proxy.close(done));
+  await proxy.close();
   await receiver.close();
-  await emulator.close();
 });
 
 /** The server span of the request sent in `traceId`. */

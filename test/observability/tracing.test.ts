@@ -8,11 +8,8 @@
  * upstream; a caller's baggage leaves only as far as `UPSTREAM_BAGGAGE_KEYS` allows; the log line carries the
  * server span's `trace_id`, `span_id` and `trace_flags`.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
 import { stopProcess } from '../../support/child-process.ts';
 import { startGatewayCommand, type GatewayCommand } from '../../support/gateway-command.ts';
 import { DEMO_OBJECTS_DIR } from '../support/object-fixtures.ts';
@@ -23,14 +20,16 @@ import {
   type OtlpReceiver,
   type OtlpSpan,
 } from '../support/otlp-receiver.ts';
-import { forwardRequest } from '../support/servers/forward-request.ts';
+import { startNotingProxy } from '../support/servers/forward-request.ts';
+import type { Listening } from '../support/servers/listen-on-loopback.ts';
+import { useEmulator } from '../support/emulator-fixture.ts';
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const CALLER_SPAN_ID = '00f067aa0ba902b7';
 const BAGGAGE = 'tenant=acme,user.secret=hunter2-baggage,padding=' + 'x'.repeat(2000);
 
-let emulator: RunningEmulator;
-let proxy: Server;
+const { emulator } = useEmulator();
+let proxy: Listening;
 let receiver: OtlpReceiver;
 let baseUrl: string;
 let proxyUrl: string;
@@ -38,11 +37,6 @@ const commands: GatewayCommand[] = [];
 /** The `traceparent` and `baggage` headers of every upstream call, in order. */
 const upstreamTraceparents: string[] = [];
 const upstreamBaggage: string[] = [];
-
-async function listen(server: Server): Promise<string> {
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  return `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`;
-}
 
 const spans = (): OtlpSpan[] => receiver.spans();
 
@@ -69,16 +63,13 @@ const output = (): string =>
   commands.map((command) => `${command.process.stdout()}\n${command.process.stderr()}`).join('\n');
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
-  const upstream = new URL(emulator.url);
   // Forwards to the emulator, noting the trace context and baggage each upstream call carries.
-  proxy = createServer((req, res) => {
+  proxy = await startNotingProxy(emulator.url, (req) => {
     const { traceparent, baggage } = req.headers;
     if (typeof traceparent === 'string') upstreamTraceparents.push(traceparent);
     if (typeof baggage === 'string') upstreamBaggage.push(baggage);
-    forwardRequest(upstream, req, res);
   });
-  proxyUrl = await listen(proxy);
+  proxyUrl = proxy.url;
   receiver = await startOtlpReceiver();
   ({ baseUrl } = await startCommand(proxyUrl, {
     UPSTREAM_PROPAGATE_TRACE: 'true',
@@ -88,9 +79,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(commands.map((command) => stopProcess(command.process, 0, 'SIGKILL')));
-  await new Promise((done) => proxy.close(done));
+  await proxy.close();
   await receiver.close();
-  await emulator.close();
 });
 
 async function graphql(
@@ -106,10 +96,11 @@ async function graphql(
   return response.json();
 }
 
-/** The HTTP client spans whose parent is one of `parents`. */
-function clientSpansUnder(trace: OtlpSpan[], parents: OtlpSpan[]): OtlpSpan[] {
-  const ids = new Set(parents.map((s) => s.spanId));
-  return trace.filter((s) => s.parentSpanId !== undefined && ids.has(s.parentSpanId));
+/** The HTTP CLIENT spans of trace `traceId` whose parent is one of its `upstream getAll` spans. */
+function getAllClientSpans(traceId: string): OtlpSpan[] {
+  const trace = spans().filter((s) => s.traceId === traceId);
+  const parents = new Set(trace.filter((s) => s.name === 'upstream getAll').map((s) => s.spanId));
+  return trace.filter((s) => s.parentSpanId !== undefined && parents.has(s.parentSpanId));
 }
 
 describe('tracing switched on by OTEL_* variables, context sent upstream', () => {
@@ -163,11 +154,7 @@ describe('tracing switched on by OTEL_* variables, context sent upstream', () =>
   });
 
   it('should make each upstream call an HTTP CLIENT span by the semantic conventions, its context sent', () => {
-    const trace = spans().filter((s) => s.traceId === TRACE_ID);
-    const clients = clientSpansUnder(
-      trace,
-      trace.filter((s) => s.name === 'upstream getAll'),
-    );
+    const clients = getAllClientSpans(TRACE_ID);
     expect(clients).toHaveLength(2);
     const proxyPort = Number(new URL(proxyUrl).port);
     for (const client of clients) {
@@ -263,11 +250,7 @@ describe('tracing with UPSTREAM_PROPAGATE_TRACE off (the default), on a sick ups
   });
 
   it('should still make an HTTP CLIENT span per attempt, with the status, error.type and resend count', () => {
-    const trace = spans().filter((s) => s.traceId === SICK_TRACE);
-    const clients = clientSpansUnder(
-      trace,
-      trace.filter((s) => s.name === 'upstream getAll'),
-    );
+    const clients = getAllClientSpans(SICK_TRACE);
     expect(clients).toHaveLength(3);
     for (const client of clients) {
       expect(client.kind).toBe(SpanKindNumber.CLIENT);

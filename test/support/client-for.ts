@@ -28,7 +28,11 @@ export function clientFor(
   behaviour: string,
   overrides: Partial<UpstreamClientOptions> = {},
 ): UpstreamClient {
-  const url = `${baseUrl}/${behaviour}`;
+  return clientAt(`${baseUrl}/${behaviour}`, overrides);
+}
+
+/** A client with the default settings and every base address at `url`; `overrides` win. */
+export function clientAt(url: string, overrides: Partial<UpstreamClientOptions> = {}): UpstreamClient {
   return createUpstreamClient({
     ...DEFAULT_CLIENT_SETTINGS,
     apiUrl: url,

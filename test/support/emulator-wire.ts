@@ -71,6 +71,22 @@ export async function postJson(
   return decode(response, callback);
 }
 
+/** Saves `data` as a new `objectName` object (JSONP, callback `cb`) with `credentials`' token and tenant. */
+export function saveObject(
+  emulator: RunningEmulator,
+  credentials: Pick<Credentials, 'apiToken' | 'applicationCode'> & { organizationCode: string },
+  objectName: string,
+  data: Record<string, unknown>,
+): Promise<WireAnswer> {
+  const { apiToken, applicationCode, organizationCode } = credentials;
+  return postJson(
+    emulator,
+    '/studio/jsonp/save?callback=cb',
+    { objectName, data, apiToken, applicationCode, organizationCode },
+    'cb',
+  );
+}
+
 /** POSTs a form body to the form login. */
 export async function postForm(emulator: RunningEmulator, body: string): Promise<WireAnswer> {
   const response = await fetch(`${emulator.url}/app/login.jsp`, {

@@ -4,8 +4,8 @@
  */
 import { gql, type TypedDocumentNode } from '@apollo/client';
 import { CombinedGraphQLErrors } from '@apollo/client/errors';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { listObjects } from '../support/list-objects.ts';
+import { describe, expect, it } from 'vitest';
+import { useDemoSession } from '../support/list-objects.ts';
 import { useHarness } from '../support/gateway-harness.ts';
 import { errorCodes, firstError } from '../support/graphql-errors.ts';
 import { ObjectDocument, ObjectsDocument, SaveDocument } from '../support/operations.ts';
@@ -22,24 +22,18 @@ import {
 const LOAN = 'com.example.LoanType';
 const CUSTOMER = 'com.example.Customer';
 const ORDER = 'com.example.Order';
-let token: string;
-let loanIds: string[];
-
 const h = useHarness({ resetStatsEachTest: true });
-beforeAll(async () => {
-  token = await h.login();
-  loanIds = (await listObjects(h, token, LOAN)).map((n) => n.id);
-});
+const demo = useDemoSession(h, LOAN);
 
 async function generic(objectName: string, id: string): Promise<Record<string, unknown>> {
-  const result = await h.client(token).query({ query: ObjectDocument, variables: { objectName, id } });
+  const result = await h.client(demo.token).query({ query: ObjectDocument, variables: { objectName, id } });
   return result.data!.object!.data;
 }
 
 describe('typed reads', () => {
   it('should read a loan type by id with its declared fields, agreeing with the generic view', async () => {
-    const id = loanIds[4]!;
-    const typed = await h.client(token).query({ query: LoanTypeDocument, variables: { id } });
+    const id = demo.ids[4]!;
+    const typed = await h.client(demo.token).query({ query: LoanTypeDocument, variables: { id } });
     expect(typed.error).toBeUndefined();
     const data = await generic(LOAN, id);
     expect(withoutTypename(typed.data!.loanType)).toEqual({
@@ -51,7 +45,7 @@ describe('typed reads', () => {
   });
 
   it('should read nested record paths declared with @field, agreeing with the generic view', async () => {
-    const page = await h.client(token).query({ query: CustomersDocument, variables: { first: 12 } });
+    const page = await h.client(demo.token).query({ query: CustomersDocument, variables: { first: 12 } });
     expect(page.error).toBeUndefined();
     for (const customer of page.data!.customers.nodes) {
       const data = (await generic(CUSTOMER, customer!.id)) as Record<string, unknown> & {
@@ -69,15 +63,15 @@ describe('typed reads', () => {
   });
 
   it('should read a customer by id with its @field paths', async () => {
-    const page = await h.client(token).query({ query: CustomersDocument, variables: { first: 1 } });
+    const page = await h.client(demo.token).query({ query: CustomersDocument, variables: { first: 1 } });
     const first = page.data!.customers.nodes[0]!;
-    const one = await h.client(token).query({ query: CustomerDocument, variables: { id: first.id } });
+    const one = await h.client(demo.token).query({ query: CustomerDocument, variables: { id: first.id } });
     expect(one.data!.customer).toEqual(first);
   });
 
   it('should answer null, not an error, for an id that does not exist', async () => {
     const result = await h
-      .client(token)
+      .client(demo.token)
       .query({ query: LoanTypeDocument, variables: { id: '000000000000000000000000' } });
     expect(result.error).toBeUndefined();
     expect(result.data!.loanType).toBeNull();
@@ -85,47 +79,49 @@ describe('typed reads', () => {
 });
 
 describe('typed pages', () => {
+  /** One page of `loanTypes` read as the demo user. */
+  const loanTypesPage = async (variables: {
+    first?: number;
+    last?: number;
+    after?: string;
+    before?: string;
+  }) => (await h.client(demo.token).query({ query: LoanTypesDocument, variables })).data!.loanTypes;
+
   it('should page forward through every loan type in the generic order, with totalCount', async () => {
     const seen: string[] = [];
     let after: string | undefined;
     for (;;) {
-      const page = await h
-        .client(token)
-        .query({ query: LoanTypesDocument, variables: { first: 7, ...(after ? { after } : {}) } });
-      const c = page.data!.loanTypes;
-      expect(c.totalCount).toBe(loanIds.length);
+      const c = await loanTypesPage({ first: 7, ...(after ? { after } : {}) });
+      expect(c.totalCount).toBe(demo.ids.length);
       expect(c.edges.map((e) => e.node?.id)).toEqual(c.nodes.map((n) => n?.id));
       seen.push(...c.nodes.map((n) => n!.id));
       if (!c.pageInfo.hasNextPage) break;
       after = c.pageInfo.endCursor!;
     }
-    expect(seen).toEqual(loanIds);
+    expect(seen).toEqual(demo.ids);
   });
 
   it('should page backward with last/before', async () => {
     const seen: string[] = [];
     let before: string | undefined;
     for (;;) {
-      const page = await h
-        .client(token)
-        .query({ query: LoanTypesDocument, variables: { last: 9, ...(before ? { before } : {}) } });
-      const c = page.data!.loanTypes;
+      const c = await loanTypesPage({ last: 9, ...(before ? { before } : {}) });
       seen.unshift(...c.nodes.map((n) => n!.id));
       if (!c.pageInfo.hasPreviousPage) break;
       before = c.pageInfo.startCursor!;
     }
-    expect(seen).toEqual(loanIds);
+    expect(seen).toEqual(demo.ids);
   });
 
   it('should refuse a page over the cap with BAD_USER_INPUT, as the generic API does', async () => {
-    const result = await h.client(token).query({ query: LoanTypesDocument, variables: { first: 101 } });
+    const result = await h.client(demo.token).query({ query: LoanTypesDocument, variables: { first: 101 } });
     expect(errorCodes(result.error)).toEqual(['BAD_USER_INPUT']);
   });
 });
 
 describe('typed filters', () => {
   it('should filter with a full-string regular expression', async () => {
-    const result = await h.client(token).query({
+    const result = await h.client(demo.token).query({
       query: LoanTypesDocument,
       variables: { first: 100, where: { loanType: { matches: 'Home.*' } } },
     });
@@ -136,16 +132,16 @@ describe('typed filters', () => {
   });
 
   it('should combine conditions with AND, references by id, and agree with the generic filter', async () => {
-    const sample = await h.client(token).query({ query: OrdersDocument, variables: { first: 1 } });
+    const sample = await h.client(demo.token).query({ query: OrdersDocument, variables: { first: 1 } });
     const order = sample.data!.orders.nodes[0]!;
-    const typed = await h.client(token).query({
+    const typed = await h.client(demo.token).query({
       query: OrdersDocument,
       variables: {
         first: 100,
         where: { customer: { id: { equals: order.customer!.id } }, status: { equals: order.status! } },
       },
     });
-    const genericPage = await h.client(token).query({
+    const genericPage = await h.client(demo.token).query({
       query: ObjectsDocument,
       variables: {
         objectName: ORDER,
@@ -168,9 +164,9 @@ describe('typed filters', () => {
   it('should treat `equals` as a literal, regular-expression characters included', async () => {
     const odd = 'Odd (a+b).* loan';
     const saved = await h
-      .client(token)
+      .client(demo.token)
       .mutate({ mutation: SaveDocument, variables: { objectName: LOAN, data: { loanType: odd } } });
-    const result = await h.client(token).query({
+    const result = await h.client(demo.token).query({
       query: LoanTypesDocument,
       variables: { first: 10, where: { loanType: { equals: odd } } },
     });
@@ -179,11 +175,11 @@ describe('typed filters', () => {
 
   it('should filter on id and on a nested @field path', async () => {
     const byId = await h
-      .client(token)
-      .query({ query: LoanTypesDocument, variables: { where: { id: { equals: loanIds[2]! } } } });
-    expect(byId.data!.loanTypes.nodes.map((n) => n!.id)).toEqual([loanIds[2]]);
+      .client(demo.token)
+      .query({ query: LoanTypesDocument, variables: { where: { id: { equals: demo.ids[2]! } } } });
+    expect(byId.data!.loanTypes.nodes.map((n) => n!.id)).toEqual([demo.ids[2]]);
     const pt = await h
-      .client(token)
+      .client(demo.token)
       .query({ query: CustomersDocument, variables: { first: 100, where: { country: { equals: 'PT' } } } });
     expect(pt.data!.customers.totalCount).toBeGreaterThan(0);
     for (const c of pt.data!.customers.nodes) expect(c!.country).toBe('PT');
@@ -197,7 +193,7 @@ describe('typed filters', () => {
         }
       }
     `;
-    const result = await h.client(token).query({ query });
+    const result = await h.client(demo.token).query({ query });
     expect(errorCodes(result.error)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
     expect(firstError(result.error).message).toContain('colour');
     expect(h.totalUpstreamCalls()).toBe(0);
@@ -206,7 +202,7 @@ describe('typed filters', () => {
 
 describe('typed references', () => {
   it('should resolve 50 orders with their customers in exactly 2 upstream calls', async () => {
-    const result = await h.client(token).query({ query: OrdersDocument, variables: { first: 50 } });
+    const result = await h.client(demo.token).query({ query: OrdersDocument, variables: { first: 50 } });
     expect(result.error).toBeUndefined();
     const nodes = result.data!.orders.nodes;
     expect(nodes).toHaveLength(50);
@@ -216,7 +212,7 @@ describe('typed references', () => {
   });
 
   it('should answer null for a reference to a missing object, and nothing else breaks', async () => {
-    const saved = await h.client(token).mutate({
+    const saved = await h.client(demo.token).mutate({
       mutation: SaveDocument,
       variables: {
         objectName: ORDER,
@@ -224,7 +220,7 @@ describe('typed references', () => {
       },
     });
     const result = await h
-      .client(token)
+      .client(demo.token)
       .query({ query: OrderDocument, variables: { id: saved.data!.saveObject.id } });
     expect(result.error).toBeUndefined();
     expect(withoutTypename(result.data!.order)).toEqual({
@@ -239,7 +235,7 @@ describe('typed references', () => {
 
 describe('values checked against the declared types', () => {
   it('should make a string where Float is declared a clear field error, other fields intact', async () => {
-    const saved = await h.client(token).mutate({
+    const saved = await h.client(demo.token).mutate({
       mutation: SaveDocument,
       variables: {
         objectName: LOAN,
@@ -247,7 +243,7 @@ describe('values checked against the declared types', () => {
       },
     });
     const id = saved.data!.saveObject.id;
-    const result = await h.client(token).query({ query: LoanTypeDocument, variables: { id } });
+    const result = await h.client(demo.token).query({ query: LoanTypeDocument, variables: { id } });
     expect(withoutTypename(result.data!.loanType)).toEqual({
       id,
       loanType: 'Mismatch',
@@ -271,19 +267,19 @@ describe('values checked against the declared types', () => {
   });
 
   it('should null only the bad object of a page when a non-null field is missing, keeping the others', async () => {
-    const saved = await h.client(token).mutate({
+    const saved = await h.client(demo.token).mutate({
       mutation: SaveDocument,
       variables: { objectName: LOAN, data: { description: 'no loanType at all', rate: 1 } },
     });
     const id = saved.data!.saveObject.id;
-    const result = await h.client(token).query({
+    const result = await h.client(demo.token).query({
       query: LoanTypesDocument,
-      variables: { first: 3, where: { id: { in: [id, loanIds[0]!] } } },
+      variables: { first: 3, where: { id: { in: [id, demo.ids[0]!] } } },
     });
     const nodes = result.data!.loanTypes.nodes;
     expect(nodes).toHaveLength(2);
     expect(nodes.filter((n) => n === null)).toHaveLength(1);
-    expect(nodes.find((n) => n !== null)?.id).toBe(loanIds[0]);
+    expect(nodes.find((n) => n !== null)?.id).toBe(demo.ids[0]);
     expect(errorCodes(result.error)).toEqual(['BAD_UPSTREAM_VALUE']);
     expect(firstError(result.error).message).toBe(
       `LoanType.loanType: object ${id} holds nothing at "loanType", where the schema declares String!.`,

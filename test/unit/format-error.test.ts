@@ -4,18 +4,19 @@ import { ErrorCode } from '../../src/errors/error-codes.ts';
 import { limitError } from '../../src/errors/graphql-errors.ts';
 import { formatLimitError } from '../../src/errors/format-error.ts';
 
+/** A MAX_UPSTREAM_CALLS_EXCEEDED error of the 50-call limit. */
+const callsLimitError = (message: string, extensions?: Parameters<typeof limitError>[4]) =>
+  limitError(
+    ErrorCode.MAX_UPSTREAM_CALLS_EXCEEDED,
+    message,
+    'MAX_UPSTREAM_CALLS_PER_REQUEST',
+    50,
+    extensions,
+  );
+
 describe('formatLimitError', () => {
   it('should answer the limit error Apollo wrapped, without its http extension', () => {
-    const refusal = limitError(
-      ErrorCode.MAX_UPSTREAM_CALLS_EXCEEDED,
-      'Too many calls.',
-      'MAX_UPSTREAM_CALLS_PER_REQUEST',
-      50,
-      {
-        estimated: 303,
-        http: { status: 400 },
-      },
-    );
+    const refusal = callsLimitError('Too many calls.', { estimated: 303, http: { status: 400 } });
     const wrapped = new GraphQLError(refusal.message, {
       originalError: refusal,
       extensions: { code: 'WRAPPED' },
@@ -32,12 +33,7 @@ describe('formatLimitError', () => {
   });
 
   it('should keep the path of a limit error a resolver threw', () => {
-    const error = limitError(
-      ErrorCode.MAX_UPSTREAM_CALLS_EXCEEDED,
-      'Budget spent.',
-      'MAX_UPSTREAM_CALLS_PER_REQUEST',
-      50,
-    );
+    const error = callsLimitError('Budget spent.');
     const formatted = formatLimitError(
       { message: 'Budget spent.', path: ['objects', 'nodes', 3, 'metadata'] },
       error,

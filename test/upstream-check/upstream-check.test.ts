@@ -16,6 +16,8 @@ import { runUpstreamCheck, verdictOf } from './check-command.ts';
 import { findClosedPort } from '../support/servers/misbehaving-server.ts';
 
 const READ = ['--object-name', 'com.example.Order'];
+/** The scratch type the write probes may save into (only with `--allow-writes`). */
+const WRITE_TYPE = ['--write-object-name', 'com.example.LoanType'];
 
 let running: RunningEmulator[] = [];
 afterEach(async () => {
@@ -151,12 +153,7 @@ describe('npm run upstream:check, in each dialect of the emulator', { timeout: 6
 
   it('should write the default settings for the emulator as it ships, with writes allowed', async () => {
     const upstream = await emulator();
-    const run = await runUpstreamCheck({ url: upstream.url }, [
-      ...READ,
-      '--allow-writes',
-      '--write-object-name',
-      'com.example.LoanType',
-    ]);
+    const run = await runUpstreamCheck({ url: upstream.url }, [...READ, '--allow-writes', ...WRITE_TYPE]);
     expect(run.code).toBe(0);
     expect(run.env).toEqual({
       LOGIN_METHOD: 'JSON',
@@ -176,11 +173,7 @@ describe('npm run upstream:check, in each dialect of the emulator', { timeout: 6
 describe('npm run upstream:check, safely', { timeout: 60_000 }, () => {
   it('should write nothing without --allow-writes, even given a scratch type', async () => {
     const upstream = await emulator();
-    const run = await runUpstreamCheck({ url: upstream.url }, [
-      ...READ,
-      '--write-object-name',
-      'com.example.LoanType',
-    ]);
+    const run = await runUpstreamCheck({ url: upstream.url }, [...READ, ...WRITE_TYPE]);
     expect(run.code).toBe(0);
     expect(upstream.stats().save).toBe(0);
     expect(upstream.stats().update).toBe(0);
@@ -205,8 +198,7 @@ describe('npm run upstream:check, safely', { timeout: 60_000 }, () => {
     const run = await runUpstreamCheck({ url: upstream.url, username: 'checker', password }, [
       ...READ,
       '--allow-writes',
-      '--write-object-name',
-      'com.example.LoanType',
+      ...WRITE_TYPE,
     ]);
     expect(run.code).toBe(0);
     for (const output of [run.stdout, run.stderr, run.jsonText, run.envText]) {

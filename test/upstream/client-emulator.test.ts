@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, startEmulator } from '../../emulator/index.ts';
 import type { RunningEmulator } from '../../emulator/index.ts';
-import { createUpstreamClient } from '../../src/upstream/client/client.ts';
 import type {
   PageStartMode,
   UpstreamCallEvent,
@@ -9,12 +8,7 @@ import type {
   UpstreamCredentials,
   UpstreamRecord,
 } from '../../src/upstream/client/types.ts';
-import { failureOf } from '../support/client-for.ts';
-import { clientSettingsOf } from '../../src/upstream/client/client-settings.ts';
-import { loadConfig } from '../../src/config/load-config.ts';
-
-/** The client settings a user gets by default. */
-const DEFAULT_CLIENT_SETTINGS = clientSettingsOf(loadConfig({}));
+import { clientAt, failureOf } from '../support/client-for.ts';
 
 const LOAN_TYPE = 'com.example.LoanType';
 const CUSTOMER = 'com.example.Customer';
@@ -24,15 +18,7 @@ function clientOf(
   emulator: RunningEmulator,
   options: { pageStartMode?: PageStartMode; onCall?: (e: UpstreamCallEvent) => void } = {},
 ) {
-  const { url } = emulator;
-  return createUpstreamClient({
-    ...DEFAULT_CLIENT_SETTINGS,
-    apiUrl: url,
-    baseUrl: url,
-    studioUrl: url,
-    serverUrl: url,
-    ...options,
-  });
+  return clientAt(emulator.url, options);
 }
 
 async function demoCredentials(client: UpstreamClient): Promise<UpstreamCredentials> {

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createUpstreamClient } from '../../src/upstream/client/client.ts';
 import { CALLBACK_NAME_PATTERN } from '../../src/upstream/client/jsonp.ts';
 import type { PageStartMode, UpstreamClient } from '../../src/upstream/client/types.ts';
-import { CREDENTIALS, clientFor } from '../support/client-for.ts';
+import { CREDENTIALS, clientAt, clientFor } from '../support/client-for.ts';
 import { startMisbehavingServer } from '../support/servers/misbehaving-server.ts';
 import type { MisbehavingServer, RecordedRequest } from '../support/servers/misbehaving-server.ts';
 import { clientSettingsOf } from '../../src/upstream/client/client-settings.ts';
@@ -27,14 +27,7 @@ afterAll(async () => {
 });
 
 function client(base = `${server.url}/ok`, pageStartMode: PageStartMode = 'page0'): UpstreamClient {
-  const created = createUpstreamClient({
-    ...DEFAULT_CLIENT_SETTINGS,
-    apiUrl: base,
-    baseUrl: base,
-    studioUrl: base,
-    serverUrl: base,
-    pageStartMode,
-  });
+  const created = clientAt(base, { pageStartMode });
   clients.push(created);
   return created;
 }

@@ -118,28 +118,34 @@ describe('object() in regex mode', () => {
     expect(client.calls).toHaveLength(2);
   });
 
-  it('should split a batch larger than maxBatchSize into several getAll calls', async () => {
-    const ids = ['o1', 'o2', 'o3', 'o4', 'o5'];
-    const { client, loaders } = setup({ [ORDER]: ids.map((id) => order(id)) }, { maxBatchSize: 2 });
+  it.each([
+    {
+      title: 'larger than maxBatchSize into several getAll calls',
+      ids: ['o1', 'o2', 'o3', 'o4', 'o5'],
+      options: { maxBatchSize: 2 },
+      batches: [
+        ['o1|o2', 2],
+        ['o3|o4', 2],
+        ['o5', 1],
+      ],
+    },
+    {
+      title: 'whose alternation, URL-encoded, would exceed maxCriterionLength',
+      ids: ['aaaa', 'bbbb', 'cccc'],
+      // 'aaaa|bbbb' travels as aaaa%7Cbbbb: 11 bytes.
+      options: { maxCriterionLength: 11 },
+      batches: [
+        ['aaaa|bbbb', 2],
+        ['cccc', 1],
+      ],
+    },
+  ] as const)('should split a batch $title', async ({ ids, options, batches }) => {
+    const { client, loaders } = setup({ [ORDER]: ids.map((id) => order(id)) }, options);
     const found = await Promise.all(ids.map((id) => loaders.object(ORDER, id)));
     expect(found.map((r) => r?._id)).toEqual(ids);
-    expect(client.calls).toEqual([
-      ['getAll', [ORDER, byIds('o1|o2'), 2, 0]],
-      ['getAll', [ORDER, byIds('o3|o4'), 2, 0]],
-      ['getAll', [ORDER, byIds('o5'), 1, 0]],
-    ]);
-  });
-
-  it('should split a batch whose alternation, URL-encoded, would exceed maxCriterionLength', async () => {
-    const ids = ['aaaa', 'bbbb', 'cccc'];
-    // 'aaaa|bbbb' travels as aaaa%7Cbbbb: 11 bytes.
-    const { client, loaders } = setup({ [ORDER]: ids.map((id) => order(id)) }, { maxCriterionLength: 11 });
-    const found = await Promise.all(ids.map((id) => loaders.object(ORDER, id)));
-    expect(found.map((r) => r?._id)).toEqual(ids);
-    expect(client.calls).toEqual([
-      ['getAll', [ORDER, byIds('aaaa|bbbb'), 2, 0]],
-      ['getAll', [ORDER, byIds('cccc'), 1, 0]],
-    ]);
+    expect(client.calls).toEqual(
+      batches.map(([alternation, size]) => ['getAll', [ORDER, byIds(alternation), size, 0]]),
+    );
   });
 
   it('should read alone, with getObject, an id too long for the criterion', async () => {

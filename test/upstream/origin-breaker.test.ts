@@ -37,20 +37,16 @@ describe('OriginBreaker', () => {
     expect(states).toEqual(['open', 'half_open', 'closed']);
   });
 
-  it('should reopen when the probe finds the upstream sick', () => {
+  it.each([
+    ['reopen when the probe finds the upstream sick', 'failed', 'open'],
+    ['close when the probe fails in a way that says nothing of health', 'passed', 'closed'],
+  ] as const)('should %s', (_outcome, probeEnds, state) => {
     const { breaker: b } = breaker(0);
     b.failed(false);
     expect(b.admit()).toBe('probe');
-    b.failed(true);
-    expect(b.state).toBe('open');
-  });
-
-  it('should close when the probe fails in a way that says nothing of health', () => {
-    const { breaker: b } = breaker(0);
-    b.failed(false);
-    expect(b.admit()).toBe('probe');
-    b.passed(true);
-    expect(b.state).toBe('closed');
+    // The probe ends sick (`failed(true)`), or in a way that says nothing of health (`passed(true)`).
+    b[probeEnds](true);
+    expect(b.state).toBe(state);
   });
 
   it('should hand the probe to the next caller when the probe was never sent', async () => {

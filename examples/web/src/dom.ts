@@ -33,6 +33,19 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   return element;
 }
 
+/** A form that calls `onSubmit` instead of navigating when it is submitted. */
+export function form(
+  props: Partial<Pick<HTMLFormElement, 'className' | 'role' | 'ariaLabel'>>,
+  onSubmit: () => void,
+  ...children: Child[]
+): HTMLFormElement {
+  const submit = (event: SubmitEvent) => {
+    event.preventDefault();
+    onSubmit();
+  };
+  return h('form', { ...props, on: { submit } }, ...children);
+}
+
 /** Replaces an element's children. */
 export function setChildren(element: Element, ...children: Child[]): void {
   element.replaceChildren(...childNodes(children));

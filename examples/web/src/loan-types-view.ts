@@ -4,7 +4,7 @@
  * the gateway's typed API (`loanTypes(where:)`, `saveLoanType`, `updateLoanType`).
  */
 import type { ApolloClient } from '@apollo/client';
-import { h, setChildren } from './dom.ts';
+import { form, h, setChildren } from './dom.ts';
 import { describeError, type ErrorDescription } from './error-message.ts';
 import { createLoanFieldsInputs } from './loan-fields-inputs.ts';
 import { createLoanTable } from './loan-table.ts';
@@ -131,18 +131,9 @@ export function createLoanTypesView(options: LoanTypesViewOptions): HTMLElement 
     clearTimeout(debounce);
     debounce = setTimeout(applyFilter, 300);
   });
-  const filterForm = h(
-    'form',
-    {
-      className: 'filter',
-      role: 'search',
-      on: {
-        submit: (event: SubmitEvent) => {
-          event.preventDefault();
-          applyFilter();
-        },
-      },
-    },
+  const filterForm = form(
+    { className: 'filter', role: 'search' },
+    applyFilter,
     h('label', {}, 'Filter by loan type ', filterInput),
   );
 
@@ -164,18 +155,9 @@ export function createLoanTypesView(options: LoanTypesViewOptions): HTMLElement 
       fail(error);
     }
   };
-  const createForm = h(
-    'form',
-    {
-      className: 'card create',
-      ariaLabel: 'New loan type',
-      on: {
-        submit: (event: SubmitEvent) => {
-          event.preventDefault();
-          void create();
-        },
-      },
-    },
+  const createForm = form(
+    { className: 'card create', ariaLabel: 'New loan type' },
+    () => void create(),
     h('h2', {}, 'New loan type'),
     h('label', {}, 'Loan type', fields.loanType),
     h('label', {}, 'Description', fields.description),

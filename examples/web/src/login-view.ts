@@ -3,7 +3,7 @@
  * gateway's one generic message; a lock-out shows when to try again and keeps the button off until then.
  */
 import type { ApolloClient } from '@apollo/client';
-import { h } from './dom.ts';
+import { form, h } from './dom.ts';
 import type { DeviceTokenStore } from './device-token-store.ts';
 import { describeError, type ErrorDescription } from './error-message.ts';
 import { SignInDocument } from './operations.ts';
@@ -66,18 +66,9 @@ export function createLoginView(options: LoginViewOptions): HTMLElement {
     }
   };
 
-  return h(
-    'form',
-    {
-      className: 'card login',
-      ariaLabel: 'Sign in',
-      on: {
-        submit: (event: SubmitEvent) => {
-          event.preventDefault();
-          void signIn();
-        },
-      },
-    },
+  return form(
+    { className: 'card login', ariaLabel: 'Sign in' },
+    () => void signIn(),
     h('h2', {}, 'Sign in'),
     h('label', {}, 'Username or mobile number', username),
     h('label', {}, 'Password', password),

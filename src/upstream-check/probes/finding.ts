@@ -25,6 +25,11 @@ export interface Finding {
   settings?: Record<string, string>;
 }
 
+/** A finding that the check could not settle `topic`, and why (`detail`). */
+export function cannotTell(topic: string, detail: string): Finding {
+  return { topic, verdict: 'cannot-tell', detail };
+}
+
 /** The exit codes of the command (README, "Pointing it at your upstream"). */
 export const EXIT = {
   /** The gateway can work with this upstream with the printed settings. */

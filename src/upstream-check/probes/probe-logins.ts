@@ -25,6 +25,19 @@ function unreachable(outcome: Extract<RawOutcome, { ok: false }>): LoginResult {
   return { kind: 'unreachable', detail: error.detail };
 }
 
+/** A login's answer decoded as the gateway would, or what it says of the login when it cannot be or says error. */
+function readLoginAnswer(
+  outcome: RawOutcome,
+): { ok: true; value: unknown; form: string } | { ok: false; result: LoginResult } {
+  if (!outcome.ok) return { ok: false, result: unreachable(outcome) };
+  const decoded = decodeAsGateway(outcome.text, undefined);
+  if (!decoded.ok)
+    return { ok: false, result: { kind: 'unusable', detail: `the answer is ${decoded.form}` } };
+  if (isJsonObject(decoded.value) && decoded.value.status === 'error')
+    return { ok: false, result: { kind: 'refused', detail: 'status: error' } };
+  return { ok: true, value: decoded.value, form: decoded.form };
+}
+
 async function jsonLogin(
   context: Pick<CheckContext, 'raw'>,
   username: string,
@@ -37,11 +50,8 @@ async function jsonLogin(
     'application/json',
     JSON.stringify({ username, password }),
   );
-  if (!outcome.ok) return unreachable(outcome);
-  const decoded = decodeAsGateway(outcome.text, undefined);
-  if (!decoded.ok) return { kind: 'unusable', detail: `the answer is ${decoded.form}` };
-  if (isJsonObject(decoded.value) && decoded.value.status === 'error')
-    return { kind: 'refused', detail: 'status: error' };
+  const decoded = readLoginAnswer(outcome);
+  if (!decoded.ok) return decoded.result;
   const answer = jsonLoginAnswer.safeParse(decoded.value);
   if (!answer.success) return { kind: 'unusable', detail: `no {status: "success", token} (${decoded.form})` };
   return { kind: 'token', token: answer.data.token, username, detail: `{status, token} as ${decoded.form}` };
@@ -60,11 +70,8 @@ async function formLogin(
     'application/x-www-form-urlencoded',
     body,
   );
-  if (!outcome.ok) return unreachable(outcome);
-  const decoded = decodeAsGateway(outcome.text, undefined);
-  if (!decoded.ok) return { kind: 'unusable', detail: `the answer is ${decoded.form}` };
-  if (isJsonObject(decoded.value) && decoded.value.status === 'error')
-    return { kind: 'refused', detail: 'status: error' };
+  const decoded = readLoginAnswer(outcome);
+  if (!decoded.ok) return decoded.result;
   const answer = formLoginAnswer.safeParse(decoded.value);
   if (!answer.success)
     return { kind: 'unusable', detail: `no {status: "success", userId, username} (${decoded.form})` };

@@ -3,6 +3,7 @@
  * escapes the gateway writes, treats a text field as it treats `_id`, combines criteria with AND, and walks
  * dotted paths.
  */
+import { cannotTell } from './finding.ts';
 import { NOTHING } from '../../filters/literal-pattern.ts';
 import type { CheckContext } from '../check-context.ts';
 import { matches } from './filter-probe.ts';
@@ -78,11 +79,7 @@ export async function probeMatchDetails(
   );
   const nested = plainField(record, true);
   if (nested === undefined) {
-    context.report({
-      topic: 'dotted paths',
-      verdict: 'cannot-tell',
-      detail: 'the record has no nested text field',
-    });
+    context.report(cannotTell('dotted paths', 'the record has no nested text field'));
     return;
   }
   const walked = seen(await probe([byId, matches(nested.path, nested.value)]));

@@ -4,6 +4,7 @@
  * escapes, treats fields as it treats `_id`, walks dotted paths, and (for a part-matching upstream) honours
  * the gateway's `\A(?:…)\z` anchoring. Every probe aims at one sampled record and asks whether it matches.
  */
+import { cannotTell } from './finding.ts';
 import { NOTHING } from '../../filters/literal-pattern.ts';
 import { anchorForFind } from '../../upstream/client/anchor-for-find.ts';
 import type { MatchesMode, UpstreamRecord } from '../../upstream/client/types.ts';
@@ -30,11 +31,7 @@ function modeOf(exact: boolean, prefix: boolean, dot: boolean): { mode: MatchesM
 export async function probeMatches(context: CheckContext, objectName: string): Promise<void> {
   const record = pickTarget(context.learnt.sample);
   if (record === undefined) {
-    context.report({
-      topic: 'matches semantics',
-      verdict: 'cannot-tell',
-      detail: `no record of ${objectName} to aim at`,
-    });
+    context.report(cannotTell('matches semantics', `no record of ${objectName} to aim at`));
     return;
   }
   context.learnt.target = record;
@@ -58,11 +55,7 @@ export async function probeMatches(context: CheckContext, objectName: string): P
   const prefix = seen(await probe([matches('_id', prefixPattern)]));
   const dot = seen(await probe([matches('_id', `${prefixPattern}.`)]));
   if (exact === undefined || prefix === undefined || dot === undefined) {
-    context.report({
-      topic: 'matches semantics',
-      verdict: 'cannot-tell',
-      detail: 'a filter probe failed (see the other findings)',
-    });
+    context.report(cannotTell('matches semantics', 'a filter probe failed (see the other findings)'));
     return;
   }
   const found = modeOf(exact, prefix, dot);

@@ -2,6 +2,7 @@
  * getObject and metadata (docs/design.md, "getObject's answer", "metadata payload"), read through the
  * gateway's own client: the shapes it accepts are the shapes checked.
  */
+import { cannotTell } from './finding.ts';
 import { isUpstreamError } from '../../errors/upstream-error.ts';
 import { escapeJavaRegex } from '../../upstream/pattern-guard/regex-escape.ts';
 import type { CheckContext } from '../check-context.ts';
@@ -16,18 +17,14 @@ export function idPatternFor(context: Pick<CheckContext, 'config' | 'learnt'>, i
 export async function probeObjects(context: CheckContext, objectName: string): Promise<void> {
   const record = context.learnt.target ?? context.learnt.sample[0];
   if (record === undefined) {
-    context.report({ topic: 'getObject', verdict: 'cannot-tell', detail: 'no record to read' });
-    context.report({ topic: 'metadata', verdict: 'cannot-tell', detail: 'no record to read' });
+    context.report(cannotTell('getObject', 'no record to read'));
+    context.report(cannotTell('metadata', 'no record to read'));
     return;
   }
   const pattern = idPatternFor(context, record._id);
   const verdict = await context.guard.check(pattern);
   if (!verdict.ok) {
-    context.report({
-      topic: 'getObject',
-      verdict: 'cannot-tell',
-      detail: 'the id pattern was refused by the guard',
-    });
+    context.report(cannotTell('getObject', 'the id pattern was refused by the guard'));
   } else {
     try {
       const found = await context.client.getObject(context.credentials, objectName, [

@@ -2,6 +2,7 @@
  * Paging (docs/design.md, `pageStart` and page defaults): what `pageStart` counts, the page size without
  * `pageSize`, the largest page the upstream serves, and whether `totalCount` is the same on every page.
  */
+import { cannotTell } from './finding.ts';
 import { MAX_IDS_PER_BATCH } from '../../upstream/batching/loaders.ts';
 import type { PageStartMode } from '../../upstream/client/types.ts';
 import type { CheckContext } from '../check-context.ts';
@@ -29,7 +30,7 @@ async function probePageBase(context: CheckContext, objectName: string, totals: 
   const page = readPageAnswer(await rawGetAll(context, objectName, { pageSize: SMALL_PAGE, pageStart }));
   if (!reference.ok || !page.ok) {
     const why = !reference.ok ? reference.why : page.ok ? '' : page.why;
-    context.report({ topic: 'pageStart base', verdict: 'cannot-tell', detail: `a page read failed: ${why}` });
+    context.report(cannotTell('pageStart base', `a page read failed: ${why}`));
     return;
   }
   totals.push(reference.totalCount, page.totalCount);
@@ -116,11 +117,9 @@ async function probeLargestPage(context: CheckContext, objectName: string, total
     return;
   }
   if (n >= answer.totalCount) {
-    context.report({
-      topic: 'largest page size',
-      verdict: 'cannot-tell',
-      detail: `only ${n} records to read; the gateway asks up to ${largest} at once`,
-    });
+    context.report(
+      cannotTell('largest page size', `only ${n} records to read; the gateway asks up to ${largest} at once`),
+    );
     return;
   }
   if (n < MAX_IDS_PER_BATCH) {
@@ -150,7 +149,7 @@ export async function probePaging(context: CheckContext, objectName: string): Pr
   await probeDefaultPageSize(context, objectName, totals);
   await probeLargestPage(context, objectName, totals);
   if (totals.length < 2) {
-    context.report({ topic: 'totalCount', verdict: 'cannot-tell', detail: 'too few pages were read' });
+    context.report(cannotTell('totalCount', 'too few pages were read'));
     return;
   }
   const consistent = totals.every((t) => t === totals[0]);

@@ -94,6 +94,15 @@ export async function startRedisServer(): Promise<RedisServer | { skipped: strin
 export interface RedisFixture {
   /** The server's URL; skips the calling test, saying why, when there is no server. */
   urlOrSkip(context: TestContext): string;
+  /**
+   * Two replicas sharing the server, started one after the other by `start` with `env` and `REDIS_URL`;
+   * skips the calling test as {@link urlOrSkip} does.
+   */
+  twoReplicas<T>(
+    context: TestContext,
+    start: (env: Record<string, string>) => Promise<T>,
+    env?: Record<string, string>,
+  ): Promise<[T, T]>;
 }
 
 /** A redis-server for the calling block's tests (installed first if need be), stopped after them. */
@@ -112,10 +121,15 @@ export function useRedisServer(): RedisFixture {
   afterAll(async () => {
     await server?.close();
   });
+  const urlOrSkip = (context: TestContext): string => {
+    if (server === undefined) return context.skip(`no redis-server: ${skipped ?? ''}`);
+    return server.url;
+  };
   return {
-    urlOrSkip(context) {
-      if (server === undefined) return context.skip(`no redis-server: ${skipped ?? ''}`);
-      return server.url;
+    urlOrSkip,
+    async twoReplicas(context, start, env = {}) {
+      const shared = { ...env, REDIS_URL: urlOrSkip(context) };
+      return [await start(shared), await start(shared)];
     },
   };
 }
