@@ -13,7 +13,7 @@ import { relayNodeResolvers } from '../typed/relay-node-resolvers.ts';
 import { withRelayNode } from '../typed/relay-node-sdl.ts';
 
 /** Where the SDL lives, relative to this file. */
-export const SCHEMA_DIR = join(import.meta.dirname, '..', '..', 'schema');
+const SCHEMA_DIR = join(import.meta.dirname, '..', '..', 'schema');
 
 /** Where the typed object types live. */
 export const OBJECTS_DIR = join(SCHEMA_DIR, 'objects');

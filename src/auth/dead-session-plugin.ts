@@ -38,10 +38,7 @@ function isAuthError(error: GraphQLFormattedError): boolean {
 }
 
 /** The `FORBIDDEN` a session gets when the upstream refuses it before ever accepting it. */
-export function notForThisApplication(
-  session: SessionClaims,
-  error: GraphQLFormattedError,
-): GraphQLFormattedError {
+function notForThisApplication(session: SessionClaims, error: GraphQLFormattedError): GraphQLFormattedError {
   const organization =
     session.organizationCode === null ? '' : ` in organization "${session.organizationCode}"`;
   return {

@@ -7,7 +7,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 
 /** How many overflow counters there are, at most: each is one counter of the limiter's store. */
-export const OVERFLOW_SLOTS = 4096;
+const OVERFLOW_SLOTS = 4096;
 
 /**
  * Keys the slot mapping. Without it anyone could compute which accounts share a slot with a victim and

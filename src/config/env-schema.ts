@@ -12,7 +12,7 @@ import { setting, settingsOf, type DefaultsOf } from './setting.ts';
 import { UPSTREAM_SETTINGS } from './upstream-settings.ts';
 
 /** The values `NODE_ENV` may take; unset means development. */
-export const NODE_ENVS = ['production', 'development', 'test'] as const;
+const NODE_ENVS = ['production', 'development', 'test'] as const;
 
 /** The settings read into the config as they are. */
 export const SETTINGS = { ...SERVER_SETTINGS, ...UPSTREAM_SETTINGS, ...AUTH_SETTINGS } as const;

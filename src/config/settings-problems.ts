@@ -8,7 +8,7 @@ import { UPSTREAM_MAX_RESPONSE_BYTES, UPSTREAM_SMALL_ANSWER_BYTES } from './defa
 import type { GatewayConfig } from './gateway-config.ts';
 
 /** The four upstream addresses: all of them, or none for the embedded emulator. */
-export const UPSTREAM_KEYS = ['API_URL', 'BASE_URL', 'STUDIO_URL', 'SERVER_URL'] as const;
+const UPSTREAM_KEYS = ['API_URL', 'BASE_URL', 'STUDIO_URL', 'SERVER_URL'] as const;
 
 /** One line of a refused start. */
 export function settingProblem(key: string, message: string): string {

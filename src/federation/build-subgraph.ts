@@ -21,10 +21,10 @@ import { UPSTREAM_ID_FIELD } from '../typed/relay-node-sdl.ts';
 import { prefixedFieldName, prefixResolvers, prefixTypeDefs } from './name-prefix.ts';
 
 /** The Federation version this subgraph declares (`@link`). */
-export const FEDERATION_SPEC_URL = 'https://specs.apollo.dev/federation/v2.3';
+const FEDERATION_SPEC_URL = 'https://specs.apollo.dev/federation/v2.3';
 
 /** The key of the generic `DataObject`: an id is unique only within its object type. */
-export const DATA_OBJECT_KEY = 'objectName id';
+const DATA_OBJECT_KEY = 'objectName id';
 
 /** One resolver map, as `mergeResolvers` takes them. */
 type Resolvers = Exclude<
@@ -55,7 +55,7 @@ export interface SubgraphOptions {
 }
 
 /** The types every connection of a supergraph shares: `PageInfo` and the connection and edge types. */
-export function shareableTypeNames(specs: readonly ObjectTypeSpec[]): Set<string> {
+function shareableTypeNames(specs: readonly ObjectTypeSpec[]): Set<string> {
   return new Set([
     'PageInfo',
     'DataObjectConnection',
@@ -70,7 +70,7 @@ const SHAREABLE: DirectiveNode = { kind: Kind.DIRECTIVE, name: { kind: Kind.NAME
  * The SDL with the `@link` to Federation, the `@key`s of every entity, `@shareable` on the connection helper
  * types (a `PageInfo` in another subgraph composes beside this one), and the renames of `namePrefix`.
  */
-export function federatedTypeDefs(
+function federatedTypeDefs(
   document: DocumentNode,
   specs: readonly ObjectTypeSpec[],
   options: SubgraphOptions = {},
@@ -140,10 +140,7 @@ type SubgraphResolvers = NonNullable<
 >;
 
 /** `__resolveReference` of every entity, through the object service (the request's loaders). */
-export function entityResolvers(
-  specs: readonly ObjectTypeSpec[],
-  options: SubgraphOptions = {},
-): SubgraphResolvers {
+function entityResolvers(specs: readonly ObjectTypeSpec[], options: SubgraphOptions = {}): SubgraphResolvers {
   const byType = options.relayNode === true ? new Map(specs.map((spec) => [spec.typeName, spec])) : null;
   const resolve =
     (typeName: string, objectNameOf: (reference: EntityReference) => string | null) =>

@@ -13,7 +13,7 @@ import { visit, type DocumentNode, type FieldDefinitionNode, type NameNode } fro
 import { SHARED_FILTER_TYPES } from '../typed/build-type-defs.ts';
 
 /** The root fields renamed, by root type. */
-export const PREFIXED_ROOT_FIELDS: Readonly<Record<string, readonly string[]>> = {
+const PREFIXED_ROOT_FIELDS: Readonly<Record<string, readonly string[]>> = {
   Query: ['me', 'object', 'objects', 'metadata'],
   Mutation: ['login', 'logout'],
 };
@@ -22,7 +22,7 @@ export const PREFIXED_ROOT_FIELDS: Readonly<Record<string, readonly string[]>> =
  * The types renamed: the session API's (every accounts subgraph has them), and the generic API's and the
  * typed filters' types whose names say nothing of this gateway.
  */
-export const PREFIXED_TYPES: readonly string[] = [
+const PREFIXED_TYPES: readonly string[] = [
   'Session',
   'User',
   'LoginPayload',

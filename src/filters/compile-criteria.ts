@@ -23,7 +23,7 @@ export const FILTER_OPERATORS = ['matches', 'equals', 'in', 'contains', 'startsW
 export type FilterOperator = (typeof FILTER_OPERATORS)[number];
 
 /** Most `matches` conditions in one filter: each new pattern costs the shared pattern guard an analysis. */
-export const MAX_MATCHES_PER_FILTER = 5;
+const MAX_MATCHES_PER_FILTER = 5;
 
 /** Most values one `in` may list. */
 export const MAX_IN_VALUES = 100;

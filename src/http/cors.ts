@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
  * Request headers a front-end may send cross-origin: the JSON body's content type, the session token, and
  * the headers Apollo Client and Apollo's CSRF prevention use.
  */
-export const CORS_ALLOWED_HEADERS = [
+const CORS_ALLOWED_HEADERS = [
   'content-type',
   'authorization',
   'apollo-require-preflight',
@@ -17,7 +17,7 @@ export const CORS_ALLOWED_HEADERS = [
 ] as const;
 
 /** How long a browser may reuse a preflight answer: ten minutes, Chromium's own upper bound is two hours. */
-export const CORS_MAX_AGE_SECONDS = 600;
+const CORS_MAX_AGE_SECONDS = 600;
 
 /**
  * Lets the listed origins (exact `scheme://host[:port]` strings) call the gateway from a browser, preflight

@@ -56,7 +56,7 @@ function sentDocument(request: FastifyRequest): string | undefined {
 }
 
 /** Checks `text` against the limits: its length first (cheap), then its comments (one pass). */
-export function checkDocument(
+function checkDocument(
   text: string,
   limits: Pick<DocumentLimitsOptions, 'maxBytes' | 'maxCommentBytes'>,
 ): Refusal | undefined {

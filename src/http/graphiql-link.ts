@@ -9,7 +9,7 @@ import type { ApolloServerPlugin, BaseContext, LandingPage } from '@apollo/serve
  * over the fallback even when Sandbox failed to load, so while it is empty it must let clicks through: a
  * style with the page's own CSP nonce (the page allows no other inline style).
  */
-export function addGraphiqlLink(html: string, href: string): string {
+function addGraphiqlLink(html: string, href: string): string {
   const nonce = /\snonce="?([A-Za-z0-9+/=_-]+)"?/.exec(html)?.[1];
   const style =
     nonce === undefined

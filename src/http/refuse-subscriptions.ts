@@ -8,7 +8,7 @@ import { OperationTypeNode } from 'graphql';
 import { badRequest } from '../errors/graphql-errors.ts';
 
 /** The refusal's message. */
-export const SUBSCRIPTIONS_NOT_SUPPORTED =
+const SUBSCRIPTIONS_NOT_SUPPORTED =
   'Subscriptions are not supported: this gateway answers queries and mutations over HTTP only.';
 
 /**

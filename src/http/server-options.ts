@@ -42,7 +42,7 @@ export type HttpServerOptions = Pick<
 >;
 
 /** How often Node looks for requests past their deadline: a few times per deadline, at least once a second. */
-export function connectionsCheckingInterval(timeouts: HttpTimeouts): number {
+function connectionsCheckingInterval(timeouts: HttpTimeouts): number {
   const shortest = Math.min(timeouts.requestTimeoutMillis, timeouts.headersTimeoutMillis);
   return Math.max(10, Math.min(1_000, Math.floor(shortest / 4)));
 }

@@ -20,10 +20,10 @@ import { ErrorCode } from '../errors/error-codes.ts';
 import { limitError } from '../errors/graphql-errors.ts';
 
 /** The most `ofType` fields on one path of an introspection query. */
-export const MAX_OF_TYPE_DEPTH = 9;
+const MAX_OF_TYPE_DEPTH = 9;
 
 /** The most list fields (`types`, `fields`…) on one path of an introspection query. */
-export const MAX_LIST_DEPTH = 2;
+const MAX_LIST_DEPTH = 2;
 
 const LIST_FIELDS: ReadonlySet<string> = new Set([
   'types',

@@ -17,8 +17,8 @@ export const MAX_OPERATION_NAMES = 200;
 export const MAX_OPERATION_NAMES_PER_USER = 20;
 
 /** The label of operations with no name, and of those whose name never counted. */
-export const ANONYMOUS_OPERATION = 'anonymous';
-export const OTHER_OPERATION = 'other';
+const ANONYMOUS_OPERATION = 'anonymous';
+const OTHER_OPERATION = 'other';
 
 /** Who vouches for a name: a trusted document, or a user the upstream accepted (any stable key of it). */
 export type OperationNameSource = { trusted: true } | { user: string };

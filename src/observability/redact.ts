@@ -22,7 +22,7 @@ const SENSITIVE =
 const GRAPHQL_PARAMS: ReadonlySet<string> = new Set(['query', 'variables', 'extensions']);
 
 /** Whether a key (object key, query parameter, header name) names a credential. */
-export function isSensitiveKey(key: string): boolean {
+function isSensitiveKey(key: string): boolean {
   return SENSITIVE.test(key.toLowerCase().replace(/[-_]/g, ''));
 }
 

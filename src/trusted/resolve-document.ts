@@ -22,7 +22,7 @@ export type DocumentResolution =
 const AS_SENT: DocumentResolution = { kind: 'as-sent' };
 
 /** The `sha256Hash` of Apollo's persisted-query extension, when the request carries one. */
-export function persistedQueryHash(extensions: unknown): string | undefined {
+function persistedQueryHash(extensions: unknown): string | undefined {
   if (typeof extensions !== 'object' || extensions === null) return undefined;
   const persisted: unknown = (extensions as Record<string, unknown>).persistedQuery;
   if (typeof persisted !== 'object' || persisted === null) return undefined;

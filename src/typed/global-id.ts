@@ -10,7 +10,7 @@
  */
 
 /** The version this gateway writes and reads. */
-export const GLOBAL_ID_VERSION = '1';
+const GLOBAL_ID_VERSION = '1';
 
 /** The longest global id accepted (characters): far above any real id, far below a costly decode. */
 export const MAX_GLOBAL_ID_LENGTH = 1024;

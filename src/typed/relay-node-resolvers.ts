@@ -33,7 +33,7 @@ interface NodeModel extends DataObjectModel {
 }
 
 /** The global id of a typed object (`[typeName, _id]`) or of a `DataObject` (`[DataObject, objectName, _id]`). */
-export function globalIdOf(nodeType: string, objectName: string, id: string): string {
+function globalIdOf(nodeType: string, objectName: string, id: string): string {
   return encodeGlobalId(nodeType === GENERIC_NODE_TYPE ? [nodeType, objectName, id] : [nodeType, id]);
 }
 

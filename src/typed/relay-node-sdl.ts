@@ -70,7 +70,7 @@ function upstreamIdField(typeName: string): FieldDefinitionNode {
 }
 
 /** The names of the types that implement `Node`. */
-export function nodeTypeNames(specs: readonly ObjectTypeSpec[]): string[] {
+function nodeTypeNames(specs: readonly ObjectTypeSpec[]): string[] {
   return [GENERIC_NODE_TYPE, ...specs.map((spec) => spec.typeName)];
 }
 

@@ -51,7 +51,7 @@ export interface BodyBudget {
 }
 
 /** The bytes a request's body may take: its declared length, at most `maxBodyBytes`. */
-export function declaredBodyBytes(headers: FastifyRequest['headers'], maxBodyBytes: number): number {
+function declaredBodyBytes(headers: FastifyRequest['headers'], maxBodyBytes: number): number {
   const length = headers['content-length'];
   if (length !== undefined) {
     const bytes = Number(length);

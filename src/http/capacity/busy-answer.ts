@@ -39,7 +39,7 @@ export function busyBlame(reason: BusyReason): Blame {
 }
 
 /** The error body of a busy answer. */
-export function busyBody(reason: BusyReason): HttpErrorBody {
+function busyBody(reason: BusyReason): HttpErrorBody {
   return httpErrorBody(ErrorCode.GATEWAY_BUSY, MESSAGE[reason], {
     reason,
     limit: SETTING[reason],

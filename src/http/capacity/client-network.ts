@@ -19,7 +19,7 @@ export function clientNetwork(address: string | undefined): string {
 }
 
 /** The eight groups of an IPv6 address (zone and embedded IPv4 tail ignored: the prefix is what counts). */
-export function expandIPv6(address: string): string[] {
+function expandIPv6(address: string): string[] {
   const bare = address.split('%')[0] ?? address;
   const [head = '', tail] = bare.split('::');
   const left = head === '' ? [] : head.split(':');

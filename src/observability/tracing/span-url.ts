@@ -7,7 +7,7 @@
  */
 
 /** What a value becomes in a span. */
-export const SPAN_REDACTED = 'REDACTED';
+const SPAN_REDACTED = 'REDACTED';
 
 /** A query string (without `?`) with every value replaced: `a=1&b` → `a=REDACTED&b`. */
 export function spanQuery(query: string): string {

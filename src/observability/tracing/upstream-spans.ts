@@ -8,7 +8,7 @@ import { isUpstreamError } from '../../errors/upstream-error.ts';
 import type { GatewayTracing } from './tracing.ts';
 
 /** The span attributes of an upstream call. */
-export const UpstreamSpanAttribute = {
+const UpstreamSpanAttribute = {
   OPERATION: 'gateway.upstream.operation',
   BATCH_SIZE: 'gateway.upstream.batch_size',
   RETRIES: 'gateway.upstream.retries',

@@ -81,7 +81,7 @@ export function typedDirectiveSpecs(): Map<string, DirectiveSpec> {
 }
 
 /** `@ref(field: String!)`: how a directive is written, for fixes. */
-export function signatureOf(spec: DirectiveSpec): string {
+function signatureOf(spec: DirectiveSpec): string {
   const args = spec.args.map((a) => `${a.name}: String${a.required ? '!' : ''}`);
   return `@${spec.name}(${args.join(', ')})`;
 }

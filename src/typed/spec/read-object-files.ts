@@ -24,7 +24,7 @@ export function displayPath(path: string): string {
 }
 
 /** Parses SDL text as the file `file`: a syntax error becomes a problem at its line. */
-export function parseObjectFile(file: string, text: string): ObjectFile | SchemaProblem {
+function parseObjectFile(file: string, text: string): ObjectFile | SchemaProblem {
   try {
     return { file, document: parse(new Source(text, file), { noLocation: false }) };
   } catch (error) {

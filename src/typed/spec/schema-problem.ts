@@ -27,7 +27,7 @@ export function problemAt(node: ASTNode, problem: string, fix: string): SchemaPr
 }
 
 /** `file:line:column problem` and the fix on the next line, one problem after the other. */
-export function formatProblems(problems: readonly SchemaProblem[]): string {
+function formatProblems(problems: readonly SchemaProblem[]): string {
   const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
   const lines = problems.map((p) => `${p.file}:${p.line}:${p.column} ${p.problem}\n  Fix: ${p.fix}`);
   return `Invalid typed object schema (${count}):\n${lines.join('\n')}`;

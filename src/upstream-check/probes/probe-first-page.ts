@@ -11,7 +11,7 @@ import type { RawRead } from '../raw-upstream.ts';
 import { decodeAsGateway } from './wrapper-form.ts';
 
 /** Records read for the sample; the probes after this one aim at them. */
-export const SAMPLE_SIZE = 10;
+const SAMPLE_SIZE = 10;
 
 const EMPTY_FILTER = JSON.stringify({ criteria: [] });
 

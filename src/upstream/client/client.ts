@@ -234,7 +234,7 @@ function filterCommand(criteria: readonly Criterion[], anchored: boolean): strin
 }
 
 /** Converts the zero-based page index to the upstream's `pageStart` (docs/design.md, `UPSTREAM_PAGE_START`). */
-export function toPageStart(mode: PageStartMode, pageIndex: number, pageSize: number): number {
+function toPageStart(mode: PageStartMode, pageIndex: number, pageSize: number): number {
   if (mode === 'page1') return pageIndex + 1;
   if (mode === 'offset') return pageIndex * pageSize;
   return pageIndex;

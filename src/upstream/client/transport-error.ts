@@ -109,7 +109,7 @@ export function fromHttpStatus(status: number, operation: string): UpstreamError
 }
 
 /** Keeps `name` and `code` of an error when they look like identifiers; drops everything else. */
-export function sanitizeCause(error: unknown): SanitizedCause {
+function sanitizeCause(error: unknown): SanitizedCause {
   const name = readIdentifier(error, 'name') ?? 'Error';
   const code = readIdentifier(error, 'code') ?? 'UNKNOWN';
   return Object.freeze({ name, code });

@@ -19,7 +19,7 @@ import { literalJs, readEscape } from './java-regex-escapes.ts';
 /** Deepest group nesting accepted: keeps the parser's recursion (and Java's) shallow. */
 const MAX_GROUP_DEPTH = 32;
 /** Largest `{n,m}` count accepted. */
-export const MAX_REPEAT_COUNT = 1000;
+const MAX_REPEAT_COUNT = 1000;
 
 const BRACE_QUANTIFIER = /\{(\d{1,9})(?:(,)(\d{0,9}))?\}/y;
 const GROUP_PREFIXES: readonly (readonly [RegExp, string, string])[] = [

@@ -6,7 +6,7 @@ import type { PatternRefusal, RegexNode, RepeatNode, Span } from './java-regex-a
 import { MAX_GROUP_REPEAT, holdsRepeat, loopsAround, widenToRepeats } from './regex-shape.ts';
 
 /** Longest piece of the caller's pattern a reason quotes, in UTF-16 units (with the ellipsis). */
-export const MAX_QUOTE_LENGTH = 40;
+const MAX_QUOTE_LENGTH = 40;
 
 const ALTERNATIVES = 'use the contains/startsWith/equals operators or a simpler pattern';
 
