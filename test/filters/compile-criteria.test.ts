@@ -13,7 +13,8 @@ import {
   type FilterOperator,
 } from '../../src/filters/compile-criteria.ts';
 import { FilterError } from '../../src/errors/filter-error.ts';
-import { createPatternGuard, type PatternGuard } from '../../src/upstream/pattern-guard/pattern-guard.ts';
+import { type PatternGuard } from '../../src/upstream/pattern-guard/pattern-guard.ts';
+import { defaultPatternGuard } from '../support/pattern-guard.ts';
 import type { MatchesMode } from '../../src/upstream/client/types.ts';
 
 const at = { value: 'filter.criteria[0].value', values: 'filter.criteria[0].values', caseInsensitive: 'ci' };
@@ -36,7 +37,7 @@ interface Options {
 async function compileAll(conditions: FilterCondition[], options: Options = {}) {
   return compileCriteria(conditions, {
     matchesMode: options.mode ?? 'regex',
-    guard: options.guard ?? createPatternGuard(),
+    guard: options.guard ?? defaultPatternGuard(),
     argumentName: 'filter',
   });
 }

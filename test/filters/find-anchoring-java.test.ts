@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { compileJavaPattern } from '../../emulator/operations/filter-command.ts';
 import { compileCriteria, type FilterOperator } from '../../src/filters/compile-criteria.ts';
 import { anchorForFind } from '../../src/upstream/client/anchor-for-find.ts';
-import { createPatternGuard } from '../../src/upstream/pattern-guard/pattern-guard.ts';
+import { defaultPatternGuard } from '../support/pattern-guard.ts';
 import { javaLines, useJava } from '../support/java/java-pairs.ts';
 
 useJava();
@@ -32,7 +32,7 @@ const CALLER_PATTERNS = ['a', 'a|b', '[ab]+', 'a.*', '.', '(?:a|b)b*', 'a$', '^a
 
 describe('\\A(?:…)\\z under Java’s Matcher.find()', () => {
   it('should give String.matches’s verdict for every compiled and caller pattern, where ^(?:…)$ does not', async () => {
-    const guard = createPatternGuard();
+    const guard = defaultPatternGuard();
     const cases = fc.sample(fc.tuple(operator, text, text, fc.boolean()), { numRuns: 300, seed: 22 });
     const pairs: [string, string][] = [];
     for (const [op, value, other, caseInsensitive] of cases) {

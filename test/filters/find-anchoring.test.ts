@@ -13,7 +13,7 @@ import {
   type FilterOperator,
 } from '../../src/filters/compile-criteria.ts';
 import { FilterError } from '../../src/errors/filter-error.ts';
-import { createPatternGuard } from '../../src/upstream/pattern-guard/pattern-guard.ts';
+import { defaultPatternGuard } from '../support/pattern-guard.ts';
 import type {
   Criterion,
   MatchesMode,
@@ -85,7 +85,7 @@ async function keys(side: Side, criteria: Criterion[]): Promise<number[]> {
   return page.records.map((r) => Number(r.key)).sort((a, b) => a - b);
 }
 
-const guard = createPatternGuard();
+const guard = defaultPatternGuard();
 
 async function compile(condition: Omit<FilterCondition, 'at'>, matchesMode: MatchesMode) {
   const at = { value: 'filter.value', values: 'filter.values', caseInsensitive: 'filter.caseInsensitive' };

@@ -9,7 +9,7 @@ import { compileCriteria, type FilterOperator } from '../../src/filters/compile-
 import { NOTHING } from '../../src/filters/literal-pattern.ts';
 import { dateTimePattern } from '../../src/filters/date-time-pattern.ts';
 import { numberPattern } from '../../src/filters/number-pattern.ts';
-import { createPatternGuard } from '../../src/upstream/pattern-guard/pattern-guard.ts';
+import { defaultPatternGuard } from '../support/pattern-guard.ts';
 import { utcSpellings } from '../support/date-time-spellings.ts';
 import { spellings } from '../support/number-spellings.ts';
 import { javaLines, useJava } from '../support/java/java-pairs.ts';
@@ -45,7 +45,7 @@ describe("agreement with Java's String.matches", () => {
             at: { value: 'v', values: 'v', caseInsensitive: 'c' },
           },
         ],
-        { matchesMode: 'regex', guard: createPatternGuard(), argumentName: 'filter' },
+        { matchesMode: 'regex', guard: defaultPatternGuard(), argumentName: 'filter' },
       );
       const pattern = criterion!.value;
       // Around the value in another case, and the raw sample: both hits and misses.

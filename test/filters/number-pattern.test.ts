@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileCriteria } from '../../src/filters/compile-criteria.ts';
 import { numberPattern } from '../../src/filters/number-pattern.ts';
-import { createPatternGuard } from '../../src/upstream/pattern-guard/pattern-guard.ts';
+import { defaultPatternGuard } from '../support/pattern-guard.ts';
 import { javaSpelling, spellings } from '../support/number-spellings.ts';
 
 const matches = (pattern: string, text: string) => new RegExp(`^(?:${pattern})$`).test(text);
@@ -84,7 +84,7 @@ describe('numeric conditions', () => {
           at: { value: 'v', values: 'v', caseInsensitive: 'c' },
         },
       ],
-      { matchesMode: 'regex', guard: createPatternGuard(), argumentName: 'where' },
+      { matchesMode: 'regex', guard: defaultPatternGuard(), argumentName: 'where' },
     );
 
   it('should compile in to the alternation of each number, matching any of them in any spelling', async () => {

@@ -10,7 +10,7 @@
 import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
-import { createPatternGuard } from '../../src/upstream/pattern-guard/pattern-guard.ts';
+import { defaultPatternGuard } from '../support/pattern-guard.ts';
 import { createRequestChecks } from '../../src/upstream/client/request-checks.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
 import { useJavaRegexTimer } from '../support/java/java-regex-timer.ts';
@@ -23,7 +23,7 @@ const LIMIT_MILLIS = 100;
 const LOAN = 'com.example.LoanType';
 
 const java = useJavaRegexTimer();
-const guard = createPatternGuard();
+const guard = defaultPatternGuard();
 
 /**
  * [pattern, a field value a caller may store, why]. Every value is far inside the gateway's limits

@@ -11,9 +11,9 @@ import { compileJavaPattern } from '../../emulator/operations/filter-command.ts'
 import { compileCriteria } from '../../src/filters/compile-criteria.ts';
 import { FilterError } from '../../src/errors/filter-error.ts';
 import { anchorForFind } from '../../src/upstream/client/anchor-for-find.ts';
-import { createPatternGuard } from '../../src/upstream/pattern-guard/pattern-guard.ts';
+import { defaultPatternGuard } from '../support/pattern-guard.ts';
 
-const guard = createPatternGuard();
+const guard = defaultPatternGuard();
 const at = { value: 'filter.value', values: 'filter.values', caseInsensitive: 'filter.caseInsensitive' };
 
 /**

@@ -19,14 +19,15 @@ import { describe, expect, it } from 'vitest';
 import { SETTING_DEFAULTS } from '../../src/config/defaults.ts';
 import { parseJavaRegex } from '../../src/upstream/pattern-guard/java-regex-parser.ts';
 import { MAX_JAVA_STACK_UNITS, javaStackUnits } from '../../src/upstream/pattern-guard/java-stack-depth.ts';
-import { createPatternGuard, type PatternVerdict } from '../../src/upstream/pattern-guard/pattern-guard.ts';
+import { type PatternVerdict } from '../../src/upstream/pattern-guard/pattern-guard.ts';
+import { defaultPatternGuard } from '../support/pattern-guard.ts';
 import { useJavaRegexTimer } from '../support/java/java-regex-timer.ts';
 import { useHarness } from '../support/gateway-harness.ts';
 import { LOAN_TYPES } from '../support/post-graphql.ts';
 
 const java = useJavaRegexTimer(['-Xint']);
 // A patient analysis: on a loaded machine a timed-out analysis would refuse, and prove nothing here.
-const guard = createPatternGuard({ analysisTimeoutMillis: 60_000 });
+const guard = defaultPatternGuard({ analysisTimeoutMillis: 60_000 });
 const MAX_LENGTH = SETTING_DEFAULTS.UPSTREAM_MAX_DATA_BYTES;
 /** Java's limit per run: these patterns are linear, so only a stack overflow or a bug could take long. */
 const LIMIT_MILLIS = 60_000;

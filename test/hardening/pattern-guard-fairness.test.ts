@@ -10,11 +10,8 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import {
-  createPatternGuard,
-  type PatternGuard,
-  type PatternVerdict,
-} from '../../src/upstream/pattern-guard/pattern-guard.ts';
+import { type PatternGuard, type PatternVerdict } from '../../src/upstream/pattern-guard/pattern-guard.ts';
+import { defaultPatternGuard } from '../support/pattern-guard.ts';
 import type { Analyser } from '../../src/upstream/pattern-guard/redos-analyser.ts';
 import { useHarness } from '../support/gateway-harness.ts';
 import { LOAN_TYPES, LOGIN, type GraphqlAnswer } from '../support/post-graphql.ts';
@@ -71,7 +68,7 @@ describe('through the gateway', () => {
 
   it('should let one account flood only itself: another account’s new pattern is analysed and its reads served', async () => {
     const fake = slowForFloods();
-    h.gateway.services.patternGuard = createPatternGuard({ analyser: fake.analyser });
+    h.gateway.services.patternGuard = defaultPatternGuard({ analyser: fake.analyser });
     const attacker = await login('admin');
     const victim = await login('demo');
     // A pattern the victim had judged before the flood.
@@ -122,7 +119,7 @@ describe('through the gateway', () => {
 describe('the guard’s shares', () => {
   it('should give anonymous callers together the smallest share', async () => {
     const held = heldAnalyser();
-    const guard = createPatternGuard({ analyser: held.analyser, analysisTimeoutMillis: 30_000 });
+    const guard = defaultPatternGuard({ analyser: held.analyser, analysisTimeoutMillis: 30_000 });
     const running = guard.check('anon1[a-z]+');
     const waiting = guard.check('anon2[a-z]+');
     // A third anonymous pattern finds the anonymous share taken and its one place in line filled...
@@ -138,7 +135,7 @@ describe('the guard’s shares', () => {
 
   it('should bound each user’s line and take turns between users', async () => {
     const held = heldAnalyser();
-    const guard = createPatternGuard({ analyser: held.analyser, analysisTimeoutMillis: 30_000 });
+    const guard = defaultPatternGuard({ analyser: held.analyser, analysisTimeoutMillis: 30_000 });
     // One user: one running and four waiting; the sixth is its own busy answer.
     const flood = Array.from({ length: 5 }, (_unused, i) => guard.check(`flood${i}[a-z]+`, 'flooder'));
     expect(await guard.check('flood5[a-z]+', 'flooder')).toMatchObject({ ok: false, busy: true });
@@ -171,7 +168,7 @@ describe('several flooding accounts', () => {
     'should analyse another account’s new pattern while %i accounts flood the checker',
     async (accounts) => {
       const fake = slowForFloods(FLOOD_MILLIS);
-      const guard = createPatternGuard({ analyser: fake.analyser });
+      const guard = defaultPatternGuard({ analyser: fake.analyser });
       const flood = floodFrom(guard, accounts);
       await sleep(100);
       // Before: with two accounts it joined the turns behind both and its wait ran out (busy); with four
@@ -195,7 +192,7 @@ describe('several flooding accounts', () => {
           resolve({ status: 'safe' });
         });
       });
-    const guard = createPatternGuard({ analyser, analysisTimeoutMillis: 30_000 });
+    const guard = defaultPatternGuard({ analyser, analysisTimeoutMillis: 30_000 });
     const flood = floodFrom(guard, 2);
     const victim = guard.check('victim[a-z]+', 'victim');
     await sleep(10);
@@ -216,7 +213,7 @@ describe('several flooding accounts', () => {
 
   it('should give a caller holding nothing a place in a full queue, refusing the largest holder’s newest', async () => {
     const held = heldAnalyser();
-    const guard = createPatternGuard({ analyser: held.analyser, analysisTimeoutMillis: 30_000 });
+    const guard = defaultPatternGuard({ analyser: held.analyser, analysisTimeoutMillis: 30_000 });
     // Four accounts: two running, sixteen waiting (four each), the total line full; the fifth pattern of
     // the two accounts that found no free slot is their own busy answer.
     const flood = floodFrom(guard, 4);

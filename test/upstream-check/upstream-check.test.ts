@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../emulator/index.ts';
-import { createPatternGuard } from '../../src/upstream/pattern-guard/pattern-guard.ts';
+import { defaultPatternGuard } from '../support/pattern-guard.ts';
 import { HEADER_ALLOWANCE_BYTES } from '../../src/upstream/client/request-checks.ts';
 import { startGateway } from '../support/gateway-harness.ts';
 import { forwardRequest } from '../support/servers/forward-request.ts';
@@ -236,7 +236,7 @@ describe('npm run upstream:check, safely', { timeout: 60_000 }, () => {
       expect((arrivals[i + 10] ?? 0) - (arrivals[i] ?? 0)).toBeGreaterThan(500);
     }
     expect(patterns.length).toBeGreaterThan(10);
-    const guard = createPatternGuard();
+    const guard = defaultPatternGuard();
     const verdicts = await Promise.all(patterns.map((p) => guard.check(p)));
     expect(verdicts.filter((v) => !v.ok)).toEqual([]);
   });

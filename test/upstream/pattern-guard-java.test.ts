@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { check } from 'recheck';
 import { parseJavaRegex } from '../../src/upstream/pattern-guard/java-regex-parser.ts';
-import { createPatternGuard, type PatternVerdict } from '../../src/upstream/pattern-guard/pattern-guard.ts';
+import { type PatternVerdict } from '../../src/upstream/pattern-guard/pattern-guard.ts';
+import { defaultPatternGuard } from '../support/pattern-guard.ts';
 import { alternationOf, escapeJavaRegex } from '../../src/upstream/pattern-guard/regex-escape.ts';
 import { toCheckerSource } from '../../src/upstream/pattern-guard/regex-shape.ts';
 import { useJavaRegexTimer } from '../support/java/java-regex-timer.ts';
@@ -138,7 +139,7 @@ async function fastestRun(pattern: string, subject: string, tries = 3) {
 }
 
 const java = useJavaRegexTimer();
-const guard = createPatternGuard();
+const guard = defaultPatternGuard();
 
 describe('the pattern guard against java.util.regex', () => {
   it('should refuse every pattern Java cannot finish in 100 ms on an attack string', async () => {

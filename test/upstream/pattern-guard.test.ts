@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createPatternGuard, type PatternVerdict } from '../../src/upstream/pattern-guard/pattern-guard.ts';
+import { type PatternVerdict } from '../../src/upstream/pattern-guard/pattern-guard.ts';
+import { defaultPatternGuard } from '../support/pattern-guard.ts';
 import type { Analyser, Analysis } from '../../src/upstream/pattern-guard/redos-analyser.ts';
 import { alternationOf, escapeJavaRegex } from '../../src/upstream/pattern-guard/regex-escape.ts';
 
@@ -60,14 +61,14 @@ const ids = Array.from({ length: 200 }, (_, index) => `5f0c3e9b1a2d${String(inde
 
 describe('createPatternGuard', () => {
   it.each(ORDINARY)('should accept the ordinary pattern %j', async (pattern) => {
-    expect(await createPatternGuard().check(pattern)).toEqual({ ok: true });
+    expect(await defaultPatternGuard().check(pattern)).toEqual({ ok: true });
   });
 
   it.each(GATEWAY_SHAPES)(
     'should accept the gateway-built %j without running the checker',
     async (pattern) => {
       const fake = fakeAnalyser({ status: 'unknown', error: 'never called' });
-      expect(await createPatternGuard({ analyser: fake.analyser }).check(pattern)).toEqual({ ok: true });
+      expect(await defaultPatternGuard({ analyser: fake.analyser }).check(pattern)).toEqual({ ok: true });
       expect(fake.calls).toEqual([]);
     },
   );
@@ -77,18 +78,18 @@ describe('createPatternGuard', () => {
     expect(pattern.length).toBeGreaterThan(4_000);
     const fake = fakeAnalyser();
     const started = performance.now();
-    expect(await createPatternGuard({ analyser: fake.analyser }).check(pattern)).toEqual({ ok: true });
+    expect(await defaultPatternGuard({ analyser: fake.analyser }).check(pattern)).toEqual({ ok: true });
     expect(performance.now() - started).toBeLessThan(50);
     expect(fake.calls).toEqual([]);
   });
 
   it('should refuse a pattern longer than maxLength without quoting it', async () => {
-    const guard = createPatternGuard({ maxLength: 20 });
+    const guard = defaultPatternGuard({ maxLength: 20 });
     expect(await guard.check('a'.repeat(20))).toEqual({ ok: true });
     const verdict = await guard.check(`${'b'.repeat(20)}.*`);
     expect(reasonOf(verdict)).toMatch(/22 characters long, more than the 20 accepted/);
     expect(reasonOf(verdict)).not.toContain('bbb');
-    expect(await createPatternGuard().check('a'.repeat(513))).toMatchObject({ ok: false });
+    expect(await defaultPatternGuard().check('a'.repeat(513))).toMatchObject({ ok: false });
   });
 
   it.each([
@@ -110,13 +111,13 @@ describe('createPatternGuard', () => {
     ['\\p{InGreek}', 'character property "\\p{InGreek}"', 'POSIX class'],
     ['a{2', 'not a valid Java regular expression: malformed count', 'fix'],
   ])('should refuse %j, naming the construct', async (pattern, named, advice) => {
-    const reason = reasonOf(await createPatternGuard().check(pattern));
+    const reason = reasonOf(await defaultPatternGuard().check(pattern));
     expect(reason).toContain(named);
     expect(reason).toContain(advice);
   });
 
   it('should tell the caller what to use instead of a slow pattern', async () => {
-    expect(reasonOf(await createPatternGuard().check('(a|b)*'))).toBe(
+    expect(reasonOf(await defaultPatternGuard().check('(a|b)*'))).toBe(
       'the repeated group "(a|b)*" can overflow the upstream regex engine\'s stack on long values (Java ' +
         'repeats a group recursively); repeat single characters or classes instead ([ab]* for (a|b)*), bound ' +
         'the group to at most 100 turns, or use the contains/startsWith/equals operators or a simpler pattern',
@@ -131,16 +132,16 @@ describe('createPatternGuard', () => {
       hotspots: [],
       attack: '',
     });
-    expect(await createPatternGuard({ analyser: fake.analyser }).check('\\s*x?\\s*')).toMatchObject({
+    expect(await defaultPatternGuard({ analyser: fake.analyser }).check('\\s*x?\\s*')).toMatchObject({
       ok: false,
     });
-    const lenient = createPatternGuard({ analyser: fake.analyser, maxPolynomialDegree: 2 });
+    const lenient = defaultPatternGuard({ analyser: fake.analyser, maxPolynomialDegree: 2 });
     expect(await lenient.check('\\s*x?\\s*')).toEqual({ ok: true });
   });
 
   it('should remember a verdict, and share one analysis between concurrent checks of a pattern', async () => {
     const fake = fakeAnalyser();
-    const guard = createPatternGuard({ analyser: fake.analyser });
+    const guard = defaultPatternGuard({ analyser: fake.analyser });
     const verdicts = await Promise.all([guard.check('[a-z]+x'), guard.check('[a-z]+x')]);
     expect(verdicts).toEqual([{ ok: true }, { ok: true }]);
     expect(await guard.check('[a-z]+x')).toEqual({ ok: true });
@@ -149,7 +150,7 @@ describe('createPatternGuard', () => {
 
   it('should forget the least recently used verdict past cacheMaxEntries', async () => {
     const fake = fakeAnalyser();
-    const guard = createPatternGuard({ analyser: fake.analyser, cacheMaxEntries: 2 });
+    const guard = defaultPatternGuard({ analyser: fake.analyser, cacheMaxEntries: 2 });
     for (const pattern of ['a+b', 'c+d', 'a+b', 'e+f', 'a+b', 'c+d']) await guard.check(pattern);
     // a+b stayed hot; c+d was evicted by e+f and analysed again.
     expect(fake.calls.filter((source) => source.includes('a'))).toHaveLength(1);
@@ -159,7 +160,11 @@ describe('createPatternGuard', () => {
   it('should run at most maxConcurrentChecks analyses and refuse at once past maxQueuedChecks', async () => {
     const fake = fakeAnalyser();
     fake.holdAnswers();
-    const guard = createPatternGuard({ analyser: fake.analyser, maxConcurrentChecks: 2, maxQueuedChecks: 1 });
+    const guard = defaultPatternGuard({
+      analyser: fake.analyser,
+      maxConcurrentChecks: 2,
+      maxQueuedChecks: 1,
+    });
     // Three callers, one new pattern each: two run, one waits, and a fourth finds no room.
     const pending = ['a+b', 'c+d', 'e+f'].map((pattern, i) => guard.check(pattern, `user${i}`));
     expect(reasonOf(await guard.check('g+h', 'user3'))).toMatch(
@@ -177,7 +182,7 @@ describe('createPatternGuard', () => {
   it('should refuse (fail closed) when the analysis does not finish in time', async () => {
     const fake = fakeAnalyser();
     fake.holdAnswers();
-    const guard = createPatternGuard({ analyser: fake.analyser, analysisTimeoutMillis: 50 });
+    const guard = defaultPatternGuard({ analyser: fake.analyser, analysisTimeoutMillis: 50 });
     const started = performance.now();
     const verdict = await guard.check('x+y');
     expect(performance.now() - started).toBeLessThan(1_000);
@@ -188,13 +193,13 @@ describe('createPatternGuard', () => {
     ['throws', () => Promise.reject(new Error('agent died'))],
     ['gives up', () => Promise.resolve({ status: 'unknown', error: 'unexpected' })],
   ])('should refuse (fail closed) when the checker %s', async (_label, analyser) => {
-    const verdict = await createPatternGuard({ analyser }).check('x+y');
+    const verdict = await defaultPatternGuard({ analyser }).check('x+y');
     expect(reasonOf(verdict)).toMatch(/could not (check|be checked)/);
     expect(reasonOf(verdict)).not.toContain('agent died');
   });
 
   it('should keep the event loop free while recheck analyses a hard pattern', async () => {
-    const guard = createPatternGuard();
+    const guard = defaultPatternGuard();
     await guard.check('[a-z]+@warm-up'); // starts recheck's agent
     let longestGap = 0;
     let last = performance.now();
@@ -229,7 +234,7 @@ describe('createPatternGuard on untrusted input', () => {
       hotspots: [{ start: 0, end: 10_000 }],
       attack: '',
     });
-    const guard = createPatternGuard({ analyser: fake.analyser, cacheMaxEntries: 1 });
+    const guard = defaultPatternGuard({ analyser: fake.analyser, cacheMaxEntries: 1 });
     await fc.assert(
       fc.asyncProperty(
         fc.oneof(fc.string({ unit: 'binary', maxLength: 700 }), regexLike),
@@ -247,7 +252,7 @@ describe('createPatternGuard on untrusted input', () => {
   });
 
   it('should answer arbitrary regex-like strings with recheck itself, never throwing', async () => {
-    const guard = createPatternGuard({ analysisTimeoutMillis: 3_000 });
+    const guard = defaultPatternGuard({ analysisTimeoutMillis: 3_000 });
     await fc.assert(
       fc.asyncProperty(regexLike, async (pattern) => {
         const verdict = await guard.check(pattern);

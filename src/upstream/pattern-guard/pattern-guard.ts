@@ -48,7 +48,6 @@ import {
   pathCount,
   toCheckerSource,
 } from './regex-shape.ts';
-import { SETTING_DEFAULTS } from '../../config/defaults.ts';
 
 /** The guard's answer for one pattern. */
 export type PatternVerdict =
@@ -58,8 +57,8 @@ export type PatternVerdict =
 
 /** Options of {@link createPatternGuard}. */
 export interface PatternGuardOptions {
-  /** Longest pattern accepted, in UTF-16 units. Default `512` (the setting `MAX_PATTERN_LENGTH`). */
-  maxLength?: number;
+  /** Longest pattern accepted, in UTF-16 units (the setting `MAX_PATTERN_LENGTH`). */
+  maxLength: number;
   /**
    * Longest plain alternation of literals (`a|b\.c|d`) accepted, in UTF-16 units: 200 escaped ids are
    * about 4,000. Default `16_384`.
@@ -126,8 +125,8 @@ const refuse = (reason: string, cache: Outcome['cache'] = 'always'): Outcome => 
 });
 
 /** Creates a guard with its own verdict cache and its own limit on concurrent analyses. */
-export function createPatternGuard(options: PatternGuardOptions = {}): PatternGuard {
-  const maxLength = options.maxLength ?? SETTING_DEFAULTS.MAX_PATTERN_LENGTH;
+export function createPatternGuard(options: PatternGuardOptions): PatternGuard {
+  const maxLength = options.maxLength;
   const maxLiteralAlternationLength = Math.max(maxLength, options.maxLiteralAlternationLength ?? 16_384);
   const maxPaths = options.maxPaths ?? 10_000;
   const maxPolynomialDegree = options.maxPolynomialDegree ?? 1;
