@@ -66,42 +66,39 @@ async function sendMany(sender: HttpTransport, count: number): Promise<string[]>
 }
 
 describe('an answer refused', () => {
-  it('should keep the connection of small error pages: one connection for twenty 503s', async () => {
-    answer = (_request, response) => {
-      response.writeHead(503, { 'content-length': '5' });
-      response.end('sorry');
-    };
+  it.each([
+    {
+      answer: 'small error pages (twenty 503s)',
+      send: (response: ServerResponse) => {
+        response.writeHead(503, { 'content-length': '5' });
+        response.end('sorry');
+      },
+      calls: 20,
+      kind: 'unavailable',
+    },
+    {
+      answer: 'an answer announced too large that arrived whole',
+      send: (response: ServerResponse) => {
+        response.writeHead(200, { 'content-length': '2000' });
+        response.end('x'.repeat(2_000));
+      },
+      calls: 5,
+      kind: 'bad_response',
+    },
+    {
+      answer: 'an unannounced answer over the size cap that arrived whole',
+      send: (response: ServerResponse) => {
+        response.writeHead(200);
+        response.end('x'.repeat(2_000));
+      },
+      calls: 5,
+      kind: 'bad_response',
+    },
+  ])('should keep one connection for $answer', async ({ send, calls, kind }) => {
+    answer = (_request, response) => send(response);
     const sender = transport();
     try {
-      expect(await sendMany(sender, 20)).toEqual(Array<string>(20).fill('unavailable'));
-    } finally {
-      await sender.close();
-    }
-    expect(connections.size).toBe(1);
-  });
-
-  it('should keep the connection of an answer announced too large that arrived whole', async () => {
-    answer = (_request, response) => {
-      response.writeHead(200, { 'content-length': '2000' });
-      response.end('x'.repeat(2_000));
-    };
-    const sender = transport();
-    try {
-      expect(await sendMany(sender, 5)).toEqual(Array<string>(5).fill('bad_response'));
-    } finally {
-      await sender.close();
-    }
-    expect(connections.size).toBe(1);
-  });
-
-  it('should keep the connection of an unannounced answer over the size cap that arrived whole', async () => {
-    answer = (_request, response) => {
-      response.writeHead(200);
-      response.end('x'.repeat(2_000));
-    };
-    const sender = transport();
-    try {
-      expect(await sendMany(sender, 5)).toEqual(Array<string>(5).fill('bad_response'));
+      expect(await sendMany(sender, calls)).toEqual(Array<string>(calls).fill(kind));
     } finally {
       await sender.close();
     }
