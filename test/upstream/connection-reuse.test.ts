@@ -95,7 +95,9 @@ describe('an answer refused', () => {
       kind: 'bad_response',
     },
   ])('should keep one connection for $answer', async ({ send, calls, kind }) => {
-    answer = (_request, response) => { send(response); };
+    answer = (_request, response) => {
+      send(response);
+    };
     const sender = transport();
     try {
       expect(await sendMany(sender, calls)).toEqual(Array<string>(calls).fill(kind));
