@@ -222,12 +222,26 @@ describe('a breaker one tenant cannot open', () => {
     const fake = fakeClient(() => fail('unavailable'));
     const c = guarded(fake.client, { breakerMinimumCalls: 5, readRetries: 0 });
     for (let i = 0; i < 10; i++) await kindOf(c.loginJson(`name-${i}`, 'x'));
-    await kindOf(readAs(c, users[0]!));
+    for (let i = 0; i < 4; i++) await kindOf(readAs(c, users[0]!));
     for (let i = 0; i < 10; i++) await kindOf(c.loginForm(`name-${i}`, 'x'));
     expect(c.breakerStates()).toEqual({ 'http://reads': 'closed' });
     // A second user's failure is: now two identities the upstream accepted found it sick.
     await kindOf(readAs(c, users[1]!));
     expect(c.breakerStates()).toEqual({ 'http://reads': 'open' });
+  });
+
+  it('should leave failing logins out of the failure rate: two users failing once each among their successes', async () => {
+    let failing = false;
+    const fake = fakeClient(() => (failing ? fail('unavailable') : Promise.resolve(PAGE)));
+    const c = guarded(fake.client, { breakerMinimumCalls: 5, readRetries: 0 });
+    for (let i = 0; i < 5; i++) await kindOf(readAs(c, users[0]!));
+    for (let i = 0; i < 5; i++) await kindOf(readAs(c, users[1]!));
+    failing = true;
+    for (let i = 0; i < 20; i++) await kindOf(c.loginForm(`name-${i}`, 'x'));
+    await kindOf(readAs(c, users[0]!));
+    await kindOf(readAs(c, users[1]!));
+    // 22 of 32 calls failed, but 2 of the 12 of accepted users: not a sick upstream.
+    expect(c.breakerStates()).toEqual({ 'http://reads': 'closed' });
   });
 
   it('should let failing logins open it where one source is enough', async () => {

@@ -10,6 +10,7 @@ import type { OriginBreaker } from './origin-breaker.ts';
 import type { OriginBreakers } from './origin-breakers.ts';
 import type { GuardRejection, ResilienceOptions } from './resilience-options.ts';
 import { SlotGate, type SlotWait } from './slot-gate.ts';
+import { ANONYMOUS_SOURCE } from './spread-breaker.ts';
 import type { WireOperation } from '../client/wire.ts';
 import type { UpstreamOperation } from '../operations.ts';
 
@@ -67,18 +68,23 @@ export function createAttempt(context: AttemptContext): Attempt {
     session: string | undefined,
     share: SlotGate | undefined,
   ): Promise<unknown> {
+    // Where the anonymous source (logins, unattributed calls) has no vote, its calls are not in the failure
+    // rate either, successes and failures alike: else many failing logins plus one unrelated failure each
+    // of two users would make the window look sick (`spread-breaker.ts`). A half-open probe always counts.
+    const counted =
+      probe || options.breakerMinimumSources <= 1 || (source ?? ANONYMOUS_SOURCE) !== ANONYMOUS_SOURCE;
     // `call` never throws synchronously (`wrapOperations`).
     return call().then(
       (value) => {
         slots.release();
-        breaker.succeeded(probe);
+        if (counted) breaker.succeeded(probe);
         releaseSession(session, share);
         return value;
       },
       (error: unknown) => {
         slots.release();
         if (countsAgainstUpstream(error) && !own.has(error)) {
-          breakers.failed(breaker, probe, source);
+          if (counted) breakers.failed(breaker, probe, source);
         } else {
           breaker.passed(probe);
         }

@@ -61,11 +61,6 @@ export class SpreadBreaker implements IBreaker {
   failure(state: CircuitState): boolean {
     const now = (this.#options.now ?? Date.now)();
     const source = this.#options.sourceOfLastFailure() ?? ANONYMOUS_SOURCE;
-    // Where the anonymous source has no vote, its failures are not in the rate either: else many failing
-    // logins plus one unrelated failure each of two users would make the window look sick and spread.
-    if (state === CircuitState.Closed && source === ANONYMOUS_SOURCE && this.#options.minSources > 1) {
-      return false;
-    }
     // Re-inserted to move it to the end; the oldest beyond `minSources` identities and the anonymous
     // source cannot change the answer.
     this.#lastFailureAt.delete(source);
