@@ -153,6 +153,20 @@ describe('object() in regex mode', () => {
     ]);
   });
 
+  it('should read an id loaded alone as a batch would: getAll on its pattern, getObject when too long, refused when empty', async () => {
+    const long = 'x'.repeat(12);
+    const { client, loaders } = setup({ [ORDER]: [order(long), order('a.b')] }, { maxCriterionLength: 10 });
+    expect((await loaders.object(ORDER, 'a.b'))?._id).toBe('a.b');
+    expect((await loaders.object(ORDER, long))?._id).toBe(long);
+    await expect(loaders.object(ORDER, '')).rejects.toMatchObject({ kind: 'invalid_input', blame: 'caller' });
+    expect(await loaders.object(ORDER, 'missing')).toBeNull();
+    expect(client.calls).toEqual([
+      ['getAll', [ORDER, byIds('a\\.b'), 1, 0]],
+      ['getObject', [ORDER, byIds(long)]],
+      ['getAll', [ORDER, byIds('missing'), 1, 0]],
+    ]);
+  });
+
   it('should fail only their own keys, as the caller mistake and without a call, for the empty id and an over-long id', async () => {
     const { client, loaders } = setup({ [ORDER]: [order('o1')] }, { maxIdLength: 8 });
     const settled = await Promise.allSettled(
