@@ -307,6 +307,40 @@ describe('page() and metadata()', () => {
     expect(client.calls).toHaveLength(1);
   });
 
+  it('should keep the first version of a record a request saw, whether read by id or by page first', async () => {
+    // Every read answers a new version of `o1`: which one a request keeps shows who primed whom.
+    let version = 0;
+    const fresh = (): UpstreamRecord => ({ _id: 'o1', version: (version += 1) });
+    const client = {
+      getAll: () => Promise.resolve({ records: [fresh()], totalCount: 1 }),
+      getObject: () => Promise.resolve(fresh()),
+      getMetadata: () => Promise.resolve(null),
+    };
+    const make = () => createLoaders({ client, credentials, matchesMode: 'regex', maxIdLength: 100 });
+
+    const byIdFirst = make();
+    expect(await byIdFirst.object(ORDER, 'o1')).toEqual({ _id: 'o1', version: 1 });
+    await byIdFirst.page(ORDER, open, 10, 0);
+    await byIdFirst.page(ORDER, open, 10, 1);
+    expect(await byIdFirst.object(ORDER, 'o1')).toEqual({ _id: 'o1', version: 1 });
+
+    const pageFirst = make();
+    await pageFirst.page(ORDER, open, 10, 0);
+    await pageFirst.page(ORDER, open, 10, 1);
+    expect(await pageFirst.object(ORDER, 'o1')).toEqual({ _id: 'o1', version: 4 });
+    expect(version).toBe(5);
+
+    // After a write, the next read asks the upstream again, primed page or not.
+    pageFirst.clearObject(ORDER, 'o1');
+    expect(await pageFirst.object(ORDER, 'o1')).toEqual({ _id: 'o1', version: 6 });
+    const cleared = make();
+    await cleared.page(ORDER, open, 10, 0);
+    cleared.clearObject(ORDER, 'o1');
+    expect(await cleared.object(ORDER, 'o1')).toEqual({ _id: 'o1', version: 8 });
+    cleared.primeObject(ORDER, { _id: 'o1', version: 0 });
+    expect(await cleared.object(ORDER, 'o1')).toEqual({ _id: 'o1', version: 0 });
+  });
+
   it('should ask once for identical metadata and separately for another category', async () => {
     const { client, loaders } = setup({});
     const [a, b, c] = await Promise.all([

@@ -109,6 +109,12 @@ class RequestLoaders implements Loaders {
   #pageLoaders: Map<string, DataLoader<PageKey, ReadPage, string>> | undefined;
   #findLoaders: Map<string, DataLoader<Criterion[], UpstreamRecord | null, string>> | undefined;
   #metadataLoader: DataLoader<MetadataKey, unknown, string> | undefined;
+  /**
+   * Records pages brought, per type, not yet handed to that type's object loader: primed into it when
+   * `object()` asks for one, so a page that nobody reads by id again (most pages) costs no loader and no
+   * resolved promise per record. First version wins, as with DataLoader's `prime`.
+   */
+  #primed: Map<string, Map<string, UpstreamRecord>> | undefined;
   readonly #capped = <T>(read: () => Promise<T>): Promise<T> =>
     (this.#cap ??= bulkhead(this.#exactConcurrency(), Number.POSITIVE_INFINITY)).execute(read);
 
@@ -170,9 +176,13 @@ class RequestLoaders implements Loaders {
             key.pageSize,
             key.pageIndex,
           );
-          const objects = this.#objectLoader(objectName);
-          // `prime` keeps an entry already loaded in this request, so one request sees one version.
-          for (const record of page.records) objects.prime(record._id, record);
+          this.#primed ??= new Map();
+          let primed = this.#primed.get(objectName);
+          if (primed === undefined)
+            this.#primed.set(objectName, (primed = new Map<string, UpstreamRecord>()));
+          // Kept until `object()` asks; then DataLoader's `prime` keeps an entry already loaded in this
+          // request, so one request sees one version.
+          for (const record of page.records) if (!primed.has(record._id)) primed.set(record._id, record);
           return [page];
         },
         { batch: false, cacheKeyFn: pageCacheKey, name: `page:${objectName}` },
@@ -214,7 +224,14 @@ class RequestLoaders implements Loaders {
   }
 
   object(objectName: string, id: string): Promise<UpstreamRecord | null> {
-    return this.#objectLoader(objectName).load(id);
+    const loader = this.#objectLoader(objectName);
+    const primed = this.#primed?.get(objectName);
+    const record = primed?.get(id);
+    if (record !== undefined) {
+      primed?.delete(id);
+      loader.prime(id, record);
+    }
+    return loader.load(id);
   }
 
   find(objectName: string, criteria: Criterion[]): Promise<UpstreamRecord | null> {
@@ -231,6 +248,7 @@ class RequestLoaders implements Loaders {
 
   clearObject(objectName: string, id: string): void {
     this.#knownObjectLoader(objectName)?.clear(id);
+    this.#primed?.get(objectName)?.delete(id);
     // Any cached page or find of this type may hold the object with its old fields, or miss it from a
     // filter it now matches.
     this.#pageLoaders?.get(objectName)?.clearAll();
@@ -238,6 +256,7 @@ class RequestLoaders implements Loaders {
   }
 
   primeObject(objectName: string, record: UpstreamRecord): void {
+    this.#primed?.get(objectName)?.delete(record._id);
     this.#objectLoader(objectName).clear(record._id).prime(record._id, record);
   }
 }
