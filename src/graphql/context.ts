@@ -84,8 +84,13 @@ export async function createContext(
   clientIp = 'unknown',
 ): Promise<GraphQLContext> {
   const token = authorization === undefined ? undefined : BEARER.exec(authorization)?.[1];
-  const opened = await openSession(services, token);
-  return new RequestContext(services, requestId, clientIp, opened);
+  // The live session of the token, or why there is none (missing, invalid, expired, logged out, or
+  // rejected): the claims themselves or the reason's string, opened here without a second async frame.
+  if (token === undefined) return new RequestContext(services, requestId, clientIp, 'missing');
+  const opening = await services.sessions.inspect(token);
+  if (opening.status !== 'open') return new RequestContext(services, requestId, clientIp, opening.status);
+  const dead = await services.revocations.reasonOf(opening.claims);
+  return new RequestContext(services, requestId, clientIp, dead ?? opening.claims);
 }
 
 /**
@@ -143,19 +148,4 @@ class RequestContext implements GraphQLContext {
     };
     return this.authenticated;
   }
-}
-
-/**
- * The live session of `token`, or why there is none (missing, invalid, expired, logged out, or rejected):
- * the claims themselves or the reason's string, so that opening allocates nothing of its own.
- */
-async function openSession(
-  services: GatewayServices,
-  token: string | undefined,
-): Promise<SessionClaims | NoSessionReason> {
-  if (token === undefined) return 'missing';
-  const opening = await services.sessions.inspect(token);
-  if (opening.status !== 'open') return opening.status;
-  const dead = await services.revocations.reasonOf(opening.claims);
-  return dead ?? opening.claims;
 }
