@@ -84,50 +84,68 @@ export async function createContext(
   clientIp = 'unknown',
 ): Promise<GraphQLContext> {
   const token = authorization === undefined ? undefined : BEARER.exec(authorization)?.[1];
-  const { session, noSessionReason } = await openSession(services, token);
-  let authenticated: AuthenticatedContext | undefined;
-  return {
-    services,
-    requestId,
-    clientIp,
-    session,
-    noSessionReason,
-    requireSession() {
-      if (authenticated) return authenticated;
-      if (session === null) throw unauthenticated(noSessionReason ?? 'invalid');
-      const credentials = credentialsOf(session);
-      const { config } = services;
-      authenticated = {
-        session,
-        credentials,
-        writes: services.writes,
-        loaders: createLoaders({
-          client: services.reads,
-          credentials,
-          matchesMode: config.matchesMode,
-          maxIdLength: config.upstreamRequestLimits.maxIdLength,
-          // The `_id` alternation travels in the URL: leave half of it for everything else.
-          maxCriterionLength: Math.min(
-            MAX_CRITERION_LENGTH,
-            Math.floor(config.upstreamRequestLimits.maxUrlBytes / 2),
-          ),
-          ...(services.onLoaderBatch ? { onBatch: services.onLoaderBatch } : {}),
-        }),
-      };
-      return authenticated;
-    },
-  };
+  // The live session of the token, or why there is none (missing, invalid, expired, logged out, or
+  // rejected): the claims themselves or the reason's string, opened here without a second async frame.
+  if (token === undefined) return new RequestContext(services, requestId, clientIp, 'missing');
+  const opening = await services.sessions.inspect(token);
+  if (opening.status !== 'open') return new RequestContext(services, requestId, clientIp, opening.status);
+  const dead = await services.revocations.reasonOf(opening.claims);
+  return new RequestContext(services, requestId, clientIp, dead ?? opening.claims);
 }
 
-/** The live session of `token`, or why there is none: missing, invalid, expired, logged out, or rejected. */
-async function openSession(
-  services: GatewayServices,
-  token: string | undefined,
-): Promise<{ session: SessionClaims | null; noSessionReason: NoSessionReason | undefined }> {
-  if (token === undefined) return { session: null, noSessionReason: 'missing' };
-  const opening = await services.sessions.inspect(token);
-  if (opening.status !== 'open') return { session: null, noSessionReason: opening.status };
-  const dead = await services.revocations.reasonOf(opening.claims);
-  if (dead !== undefined) return { session: null, noSessionReason: dead };
-  return { session: opening.claims, noSessionReason: undefined };
+/**
+ * One request's context: a class, so that `requireSession` is one method on the prototype, not a closure
+ * per request, and the loaders' settings are read from the config when a resolver first needs them.
+ */
+class RequestContext implements GraphQLContext {
+  services: GatewayServices;
+  requestId: string;
+  clientIp: string;
+  session: SessionClaims | null;
+  noSessionReason: NoSessionReason | undefined;
+  /**
+   * A plain (TypeScript-private) property, not a `#` field: Apollo clones every context onto its prototype
+   * with `Object.assign` (`internalExecuteOperation`), which copies own properties and no `#` field.
+   */
+  private authenticated: AuthenticatedContext | undefined = undefined;
+
+  constructor(
+    services: GatewayServices,
+    requestId: string,
+    clientIp: string,
+    opened: SessionClaims | NoSessionReason,
+  ) {
+    this.services = services;
+    this.requestId = requestId;
+    this.clientIp = clientIp;
+    const reason = typeof opened === 'string';
+    this.session = reason ? null : opened;
+    this.noSessionReason = reason ? opened : undefined;
+  }
+
+  requireSession(): AuthenticatedContext {
+    if (this.authenticated) return this.authenticated;
+    const { session, services } = this;
+    if (session === null) throw unauthenticated(this.noSessionReason ?? 'invalid');
+    const credentials = credentialsOf(session);
+    const { config } = services;
+    this.authenticated = {
+      session,
+      credentials,
+      writes: services.writes,
+      loaders: createLoaders({
+        client: services.reads,
+        credentials,
+        matchesMode: config.matchesMode,
+        maxIdLength: config.upstreamRequestLimits.maxIdLength,
+        // The `_id` alternation travels in the URL: leave half of it for everything else.
+        maxCriterionLength: Math.min(
+          MAX_CRITERION_LENGTH,
+          Math.floor(config.upstreamRequestLimits.maxUrlBytes / 2),
+        ),
+        onBatch: services.onLoaderBatch,
+      }),
+    };
+    return this.authenticated;
+  }
 }

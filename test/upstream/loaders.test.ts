@@ -159,6 +159,20 @@ describe('object() in regex mode', () => {
     ]);
   });
 
+  it('should read an id loaded alone as a batch would: getAll on its pattern, getObject when too long, refused when empty', async () => {
+    const long = 'x'.repeat(12);
+    const { client, loaders } = setup({ [ORDER]: [order(long), order('a.b')] }, { maxCriterionLength: 10 });
+    expect((await loaders.object(ORDER, 'a.b'))?._id).toBe('a.b');
+    expect((await loaders.object(ORDER, long))?._id).toBe(long);
+    await expect(loaders.object(ORDER, '')).rejects.toMatchObject({ kind: 'invalid_input', blame: 'caller' });
+    expect(await loaders.object(ORDER, 'missing')).toBeNull();
+    expect(client.calls).toEqual([
+      ['getAll', [ORDER, byIds('a\\.b'), 1, 0]],
+      ['getObject', [ORDER, byIds(long)]],
+      ['getAll', [ORDER, byIds('missing'), 1, 0]],
+    ]);
+  });
+
   it('should fail only their own keys, as the caller mistake and without a call, for the empty id and an over-long id', async () => {
     const { client, loaders } = setup({ [ORDER]: [order('o1')] }, { maxIdLength: 8 });
     const settled = await Promise.allSettled(
@@ -297,6 +311,40 @@ describe('page() and metadata()', () => {
     const o2 = await loaders.object(ORDER, 'o2');
     expect(o2).toEqual(order('o2'));
     expect(client.calls).toHaveLength(1);
+  });
+
+  it('should keep the first version of a record a request saw, whether read by id or by page first', async () => {
+    // Every read answers a new version of `o1`: which one a request keeps shows who primed whom.
+    let version = 0;
+    const fresh = (): UpstreamRecord => ({ _id: 'o1', version: (version += 1) });
+    const client = {
+      getAll: () => Promise.resolve({ records: [fresh()], totalCount: 1 }),
+      getObject: () => Promise.resolve(fresh()),
+      getMetadata: () => Promise.resolve(null),
+    };
+    const make = () => createLoaders({ client, credentials, matchesMode: 'regex', maxIdLength: 100 });
+
+    const byIdFirst = make();
+    expect(await byIdFirst.object(ORDER, 'o1')).toEqual({ _id: 'o1', version: 1 });
+    await byIdFirst.page(ORDER, open, 10, 0);
+    await byIdFirst.page(ORDER, open, 10, 1);
+    expect(await byIdFirst.object(ORDER, 'o1')).toEqual({ _id: 'o1', version: 1 });
+
+    const pageFirst = make();
+    await pageFirst.page(ORDER, open, 10, 0);
+    await pageFirst.page(ORDER, open, 10, 1);
+    expect(await pageFirst.object(ORDER, 'o1')).toEqual({ _id: 'o1', version: 4 });
+    expect(version).toBe(5);
+
+    // After a write, the next read asks the upstream again, primed page or not.
+    pageFirst.clearObject(ORDER, 'o1');
+    expect(await pageFirst.object(ORDER, 'o1')).toEqual({ _id: 'o1', version: 6 });
+    const cleared = make();
+    await cleared.page(ORDER, open, 10, 0);
+    cleared.clearObject(ORDER, 'o1');
+    expect(await cleared.object(ORDER, 'o1')).toEqual({ _id: 'o1', version: 8 });
+    cleared.primeObject(ORDER, { _id: 'o1', version: 0 });
+    expect(await cleared.object(ORDER, 'o1')).toEqual({ _id: 'o1', version: 0 });
   });
 
   it('should ask once for identical metadata and separately for another category', async () => {

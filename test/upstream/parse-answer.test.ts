@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import type { UpstreamError } from '../../src/errors/upstream-error.ts';
@@ -7,6 +8,7 @@ import type { AnswerContext } from '../../src/upstream/client/parse-answer.ts';
 import {
   formLoginAnswer,
   getAllAnswer,
+  getObjectAnswer,
   jsonLoginAnswer,
   saveAnswer,
   updateAnswer,
@@ -139,4 +141,59 @@ describe('parseAnswer', () => {
     const answer = { status: 'success', savedObjectId: 'r1', message: 'ok', updatedFields: [] };
     expect(failure(() => parseAnswer(answer, updateAnswer, context('update'))).kind).toBe('bad_response');
   });
+});
+
+describe('parseAnswer on read answers (property: the hand-written guard and the schema agree)', () => {
+  const record = fc.oneof(
+    fc.record({ _id: fc.string(), n: fc.integer() }),
+    fc.record({ _id: fc.oneof(fc.integer(), fc.constant(null)) }),
+    fc.constantFrom(null, [], 'x', 1),
+    fc.anything(),
+  );
+  const answer = fc.record(
+    {
+      status: fc.constantFrom('success', 'Success', 'ok', undefined),
+      data: fc.oneof(fc.array(record, { maxLength: 4 }), fc.anything()),
+      totalCount: fc.oneof(
+        fc.nat(),
+        fc.constantFrom(-1, -0, 0.5, 2 ** 53, Number.NaN, Number.POSITIVE_INFINITY, '3', null),
+        fc.double(),
+      ),
+      extra: fc.anything(),
+    },
+    { requiredKeys: [] },
+  );
+  const cases: [string, z.ZodType, WireOperation][] = [
+    ['getAll', getAllAnswer, 'getAll'],
+    ['getObject', getObjectAnswer, 'getObject'],
+  ];
+
+  it.each(cases)(
+    'should accept exactly what the %s schema accepts, records untouched',
+    (_name, schema, op) => {
+      fc.assert(
+        fc.property(fc.oneof(answer, fc.anything()), (value) => {
+          const expected = schema.safeParse(value);
+          if (expected.success) {
+            const got = parseAnswer(value, schema, context(op)) as { data: unknown[] };
+            const want = expected.data as { data: unknown[] };
+            expect(got.data).toEqual(want.data);
+            got.data.forEach((element, i) => {
+              expect(element).toBe(want.data[i]);
+            });
+            // getObject's schema drops totalCount (the client never reads it); getAll's keeps it.
+            if (op === 'getAll') {
+              expect((got as { totalCount?: unknown }).totalCount).toBe(
+                (want as { totalCount?: unknown }).totalCount,
+              );
+            }
+          } else {
+            const error = failure(() => parseAnswer(value, schema, context(op)));
+            expect(error.kind).toBe('bad_response');
+          }
+        }),
+        { numRuns: 1000 },
+      );
+    },
+  );
 });

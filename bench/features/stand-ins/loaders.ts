@@ -40,8 +40,17 @@ export const createLoaders: typeof Real.createLoaders = (options) => {
     for (const entry of tick) real.object(entry.objectName, entry.id).then(entry.resolve, entry.reject);
   }
 
+  // The real loaders keep their methods on a prototype: delegate each, a spread would copy none.
   return {
-    ...real,
+    find: (objectName, criteria) => real.find(objectName, criteria),
+    page: (objectName, criteria, pageSize, pageIndex) => real.page(objectName, criteria, pageSize, pageIndex),
+    metadata: (objectId, category) => real.metadata(objectId, category),
+    clearObject(objectName, id) {
+      real.clearObject(objectName, id);
+    },
+    primeObject(objectName, record) {
+      real.primeObject(objectName, record);
+    },
     object(objectName, id) {
       return new Promise((resolve, reject) => {
         if (pending.length === 0) {

@@ -44,10 +44,10 @@ export function planIdBatches(ids: readonly string[], limits: BatchPlanLimits): 
   const singles: BatchPlan['singles'] = [];
   let current: IdBatch | undefined;
   let currentBytes = 0;
-  for (const id of new Set(ids)) {
-    const pattern = escapeJavaRegex(id);
+  for (const id of ids.length === 1 ? ids : new Set(ids)) {
+    const pattern = idPattern(id);
     const bytes = urlBytes(pattern);
-    if (id === '' || bytes > limits.maxCriterionLength) {
+    if (!fitsOneCall(id, bytes, limits)) {
       singles.push({ id, pattern });
       continue;
     }
@@ -71,7 +71,33 @@ export function planIdBatches(ids: readonly string[], limits: BatchPlanLimits): 
 /** `|` in the URL: `%7C`. */
 const SEPARATOR_BYTES = 3;
 
+/**
+ * Letters, digits and `_`: what `escapeJavaRegex` leaves as it is, what JSON leaves unescaped and what
+ * `encodeURIComponent` leaves unencoded. Most ids are made of these alone: their pattern is the id itself
+ * and costs its length in the URL, with no string built to find that out.
+ */
+const PLAIN = /^[A-Za-z0-9_]+$/;
+
+/** The alternative that matches exactly `id` (`escapeJavaRegex`). */
+export function idPattern(id: string): string {
+  return PLAIN.test(id) ? id : escapeJavaRegex(id);
+}
+
+/** Whether `id`, whose pattern costs `bytes`, can go in a `getAll` alternation, rather than be read alone. */
+function fitsOneCall(id: string, bytes: number, limits: BatchPlanLimits): boolean {
+  return id !== '' && bytes <= limits.maxCriterionLength;
+}
+
+/**
+ * The plan of one id alone, without building one: whether a one-id batch of {@link planIdBatches} would read
+ * `id` with `getAll` (`true`) or as a single (`false`), for the pattern {@link idPattern} gave.
+ */
+export function readsInBatch(id: string, pattern: string, limits: BatchPlanLimits): boolean {
+  return fitsOneCall(id, urlBytes(pattern), limits);
+}
+
 /** What `pattern` costs in the request URL: a JSON string, percent-encoded, without its two quotes. */
 function urlBytes(pattern: string): number {
+  if (PLAIN.test(pattern)) return pattern.length;
   return encodeURIComponent(JSON.stringify(pattern)).length - 6;
 }

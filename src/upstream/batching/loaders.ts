@@ -85,46 +85,85 @@ function metadataCacheKey(key: MetadataKey): string {
  * (so the same id in two types are two keys, and a write clears only its own type's pages).
  */
 export function createLoaders(options: LoaderOptions): Loaders {
-  const { client, credentials, onBatch } = options;
-  const maxBatchSize = options.maxBatchSize ?? MAX_IDS_PER_BATCH;
-  const maxCriterionLength = options.maxCriterionLength ?? MAX_CRITERION_LENGTH;
-  const exactConcurrency = Math.max(1, Math.floor(options.exactConcurrency ?? 8));
-  // One cap for the whole request, whatever the number of object types it reads: the same bulkhead as the
-  // resilience layer's, with a queue as long as the request's own reads (they wait, they are never refused
-  // here). Made on first use: a request that reads by batch never needs it.
-  let cap: BulkheadPolicy | undefined;
-  const capped = <T>(read: () => Promise<T>): Promise<T> =>
-    (cap ??= bulkhead(exactConcurrency, Number.POSITIVE_INFINITY)).execute(read);
-  const objectLoaders = new Map<string, DataLoader<string, UpstreamRecord | null>>();
-  const pageLoaders = new Map<string, DataLoader<PageKey, ReadPage, string>>();
-  // Made on first use, as the cap: most requests never read by filter.
-  let findLoaders: Map<string, DataLoader<Criterion[], UpstreamRecord | null, string>> | undefined;
-  let metadataLoader: DataLoader<MetadataKey, unknown, string> | undefined;
+  return new RequestLoaders(options);
+}
 
-  function objectLoader(objectName: string): DataLoader<string, UpstreamRecord | null> {
-    let loader = objectLoaders.get(objectName);
-    if (loader === undefined) {
-      const batchById = createBatchById({
-        client,
-        credentials,
-        objectName,
-        matchesMode: options.matchesMode,
-        maxBatchSize,
-        maxCriterionLength,
-        maxIdLength: options.maxIdLength,
-        capped,
-        onBatch,
-      });
-      // The batch function splits by count and length itself, so DataLoader hands it the whole tick.
-      loader = new DataLoader(batchById, { name: `object:${objectName}` });
-      objectLoaders.set(objectName, loader);
+/**
+ * The loaders of one request, as one object with its methods on the prototype: a request pays for one
+ * object, not a dozen closures, and for the maps and loaders it uses only (most read one object type by id).
+ */
+class RequestLoaders implements Loaders {
+  readonly #options: LoaderOptions;
+  readonly #maxBatchSize: number;
+  readonly #maxCriterionLength: number;
+  /**
+   * One cap for the whole request, whatever the number of object types it reads: the same bulkhead as the
+   * resilience layer's, with a queue as long as the request's own reads (they wait, they are never
+   * refused here). Made on first use: a request that reads by batch never needs it.
+   */
+  #cap: BulkheadPolicy | undefined;
+  /** The first object type's loader, without a map: most requests read one type. */
+  #firstObjectName: string | undefined;
+  #firstObjectLoader: DataLoader<string, UpstreamRecord | null> | undefined;
+  #objectLoaders: Map<string, DataLoader<string, UpstreamRecord | null>> | undefined;
+  #pageLoaders: Map<string, DataLoader<PageKey, ReadPage, string>> | undefined;
+  #findLoaders: Map<string, DataLoader<Criterion[], UpstreamRecord | null, string>> | undefined;
+  #metadataLoader: DataLoader<MetadataKey, unknown, string> | undefined;
+  /**
+   * Records pages brought, per type, not yet handed to that type's object loader: primed into it when
+   * `object()` asks for one, so a page that nobody reads by id again (most pages) costs no loader and no
+   * resolved promise per record. First version wins, as with DataLoader's `prime`.
+   */
+  #primed: Map<string, Map<string, UpstreamRecord>> | undefined;
+  readonly #capped = <T>(read: () => Promise<T>): Promise<T> =>
+    (this.#cap ??= bulkhead(this.#exactConcurrency(), Number.POSITIVE_INFINITY)).execute(read);
+
+  constructor(options: LoaderOptions) {
+    this.#options = options;
+    this.#maxBatchSize = options.maxBatchSize ?? MAX_IDS_PER_BATCH;
+    this.#maxCriterionLength = options.maxCriterionLength ?? MAX_CRITERION_LENGTH;
+  }
+
+  #exactConcurrency(): number {
+    return Math.max(1, Math.floor(this.#options.exactConcurrency ?? 8));
+  }
+
+  #knownObjectLoader(objectName: string): DataLoader<string, UpstreamRecord | null> | undefined {
+    if (objectName === this.#firstObjectName) return this.#firstObjectLoader;
+    return this.#objectLoaders?.get(objectName);
+  }
+
+  #objectLoader(objectName: string): DataLoader<string, UpstreamRecord | null> {
+    const known = this.#knownObjectLoader(objectName);
+    if (known !== undefined) return known;
+    const { client, credentials, onBatch, matchesMode, maxIdLength } = this.#options;
+    const batchById = createBatchById({
+      client,
+      credentials,
+      objectName,
+      matchesMode,
+      maxBatchSize: this.#maxBatchSize,
+      maxCriterionLength: this.#maxCriterionLength,
+      maxIdLength,
+      capped: this.#capped,
+      onBatch,
+    });
+    // The batch function splits by count and length itself, so DataLoader hands it the whole tick.
+    const loader = new DataLoader(batchById, { name: `object:${objectName}` });
+    if (this.#firstObjectName === undefined) {
+      this.#firstObjectName = objectName;
+      this.#firstObjectLoader = loader;
+    } else {
+      (this.#objectLoaders ??= new Map()).set(objectName, loader);
     }
     return loader;
   }
 
-  function pageLoader(objectName: string): DataLoader<PageKey, ReadPage, string> {
-    let loader = pageLoaders.get(objectName);
+  #pageLoader(objectName: string): DataLoader<PageKey, ReadPage, string> {
+    this.#pageLoaders ??= new Map();
+    let loader = this.#pageLoaders.get(objectName);
     if (loader === undefined) {
+      const { client, credentials, onBatch } = this.#options;
       loader = new DataLoader<PageKey, ReadPage, string>(
         async ([key]) => {
           // `batch: false` hands over one key at a time: the upstream has no multi-page call.
@@ -137,62 +176,87 @@ export function createLoaders(options: LoaderOptions): Loaders {
             key.pageSize,
             key.pageIndex,
           );
-          const objects = objectLoader(objectName);
-          // `prime` keeps an entry already loaded in this request, so one request sees one version.
-          for (const record of page.records) objects.prime(record._id, record);
+          this.#primed ??= new Map();
+          let primed = this.#primed.get(objectName);
+          if (primed === undefined)
+            this.#primed.set(objectName, (primed = new Map<string, UpstreamRecord>()));
+          // Kept until `object()` asks; then DataLoader's `prime` keeps an entry already loaded in this
+          // request, so one request sees one version.
+          for (const record of page.records) if (!primed.has(record._id)) primed.set(record._id, record);
           return [page];
         },
         { batch: false, cacheKeyFn: pageCacheKey, name: `page:${objectName}` },
       );
-      pageLoaders.set(objectName, loader);
+      this.#pageLoaders.set(objectName, loader);
     }
     return loader;
   }
 
-  function findLoader(objectName: string): DataLoader<Criterion[], UpstreamRecord | null, string> {
-    findLoaders ??= new Map();
-    let loader = findLoaders.get(objectName);
+  #findLoader(objectName: string): DataLoader<Criterion[], UpstreamRecord | null, string> {
+    this.#findLoaders ??= new Map();
+    let loader = this.#findLoaders.get(objectName);
     if (loader === undefined) {
+      const { client, credentials } = this.#options;
       loader = new DataLoader<Criterion[], UpstreamRecord | null, string>(
         // Not reported to `onBatch`: the batch metric counts the id, page and metadata loads only.
         async ([criteria]) =>
           criteria === undefined ? [] : [await client.getObject(credentials, objectName, criteria)],
         { batch: false, cacheKeyFn: findCacheKey, name: `find:${objectName}` },
       );
-      findLoaders.set(objectName, loader);
+      this.#findLoaders.set(objectName, loader);
     }
     return loader;
   }
 
-  function getMetadataLoader(): DataLoader<MetadataKey, unknown, string> {
-    metadataLoader ??= new DataLoader<MetadataKey, unknown, string>(
+  #getMetadataLoader(): DataLoader<MetadataKey, unknown, string> {
+    const { client, credentials, onBatch } = this.#options;
+    this.#metadataLoader ??= new DataLoader<MetadataKey, unknown, string>(
       async ([key]) => {
         if (key === undefined) return [];
         onBatch?.('metadata', 1);
         // The upstream has no batch metadata call: a page's metadata is one call per object, so they
         // queue on the request's cap instead of all reaching the upstream at once.
-        return [await capped(() => client.getMetadata(credentials, key.objectId, key.category))];
+        return [await this.#capped(() => client.getMetadata(credentials, key.objectId, key.category))];
       },
       { batch: false, cacheKeyFn: metadataCacheKey, name: 'metadata' },
     );
-    return metadataLoader;
+    return this.#metadataLoader;
   }
 
-  return {
-    object: (objectName, id) => objectLoader(objectName).load(id),
-    find: (objectName, criteria) => findLoader(objectName).load(criteria),
-    page: (objectName, criteria, pageSize, pageIndex) =>
-      pageLoader(objectName).load({ criteria, pageSize, pageIndex }),
-    metadata: (objectId, category) => getMetadataLoader().load({ objectId, category }),
-    clearObject(objectName, id) {
-      objectLoaders.get(objectName)?.clear(id);
-      // Any cached page or find of this type may hold the object with its old fields, or miss it from a
-      // filter it now matches.
-      pageLoaders.get(objectName)?.clearAll();
-      findLoaders?.get(objectName)?.clearAll();
-    },
-    primeObject(objectName, record) {
-      objectLoader(objectName).clear(record._id).prime(record._id, record);
-    },
-  };
+  object(objectName: string, id: string): Promise<UpstreamRecord | null> {
+    const loader = this.#objectLoader(objectName);
+    const primed = this.#primed?.get(objectName);
+    const record = primed?.get(id);
+    if (record !== undefined) {
+      primed?.delete(id);
+      loader.prime(id, record);
+    }
+    return loader.load(id);
+  }
+
+  find(objectName: string, criteria: Criterion[]): Promise<UpstreamRecord | null> {
+    return this.#findLoader(objectName).load(criteria);
+  }
+
+  page(objectName: string, criteria: Criterion[], pageSize: number, pageIndex: number): Promise<ReadPage> {
+    return this.#pageLoader(objectName).load({ criteria, pageSize, pageIndex });
+  }
+
+  metadata(objectId: string, category: string): Promise<unknown> {
+    return this.#getMetadataLoader().load({ objectId, category });
+  }
+
+  clearObject(objectName: string, id: string): void {
+    this.#knownObjectLoader(objectName)?.clear(id);
+    this.#primed?.get(objectName)?.delete(id);
+    // Any cached page or find of this type may hold the object with its old fields, or miss it from a
+    // filter it now matches.
+    this.#pageLoaders?.get(objectName)?.clearAll();
+    this.#findLoaders?.get(objectName)?.clearAll();
+  }
+
+  primeObject(objectName: string, record: UpstreamRecord): void {
+    this.#primed?.get(objectName)?.delete(record._id);
+    this.#objectLoader(objectName).clear(record._id).prime(record._id, record);
+  }
 }

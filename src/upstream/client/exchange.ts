@@ -4,7 +4,7 @@
  * the retry budget and the request's deadline are known.
  */
 import type { z } from 'zod';
-import type { AnswerBudget } from './answer-budget.ts';
+import type { AnswerBudget, AnswerLease } from './answer-budget.ts';
 import { UpstreamError, invalidInput, isBudgetCut, isUpstreamError } from '../../errors/upstream-error.ts';
 import type { HttpCall, HttpTransport } from './http-transport.ts';
 import { buildRequestPath } from './join-url.ts';
@@ -73,8 +73,7 @@ export function createExchangeRunner(
     const lease = options.answerBudget?.lease(exchange.holder, operation);
     try {
       const callback = createCallbackName();
-      const built = buildRequest(exchange, callback);
-      built.lease = lease;
+      const built = buildRequest(exchange, callback, lease);
       let text: string;
       try {
         text = await transport.send(built);
@@ -106,7 +105,11 @@ export function createExchangeRunner(
   }
 
   /** The HTTP call of one run, held to the request-line limit before it can be sent. */
-  function buildRequest<T>(exchange: Exchange<T>, callback: string): HttpCall {
+  function buildRequest<T>(
+    exchange: Exchange<T>,
+    callback: string,
+    lease: AnswerLease | undefined,
+  ): HttpCall {
     const built = exchange.build(callback);
     let path: string;
     try {
@@ -120,13 +123,15 @@ export function createExchangeRunner(
       );
     }
     checks.target(exchange.operation, path, exchange.base.origin);
+    // One object of one shape for every call (no spread of a temporary, no property added afterwards).
     return {
       operation: exchange.operation,
       method: exchange.method,
       origin: exchange.base.origin,
       path,
-      ...(built.contentType === undefined ? {} : { headers: { 'content-type': built.contentType } }),
-      ...(built.body === undefined ? {} : { body: built.body }),
+      headers: built.contentType === undefined ? undefined : { 'content-type': built.contentType },
+      body: built.body,
+      lease,
     };
   }
 

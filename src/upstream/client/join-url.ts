@@ -47,7 +47,18 @@ export function buildRequestPath(
   for (const key in query) {
     const value = query[key];
     if (value === undefined || !Object.hasOwn(query, key)) continue;
-    search += `${search === '' ? '?' : '&'}${encodeURIComponent(key)}=${encodeURIComponent(value)}`;
+    search += `${search === '' ? '?' : '&'}${encodeComponent(key)}=${encodeComponent(value)}`;
   }
   return `${base.prefix}${path}${search}`;
+}
+
+/** What `encodeURIComponent` leaves as it is (RFC 3986 unreserved, plus `!*'()`). */
+const UNENCODED = /^[A-Za-z0-9\-_.!~*'()]*$/;
+
+/**
+ * `encodeURIComponent(value)`, without a new string when nothing needs encoding: most parameters (names,
+ * tokens, codes, page numbers, the callback) are plain, and every upstream call sends about ten.
+ */
+function encodeComponent(value: string): string {
+  return UNENCODED.test(value) ? value : encodeURIComponent(value);
 }

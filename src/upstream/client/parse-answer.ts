@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import { UpstreamError } from '../../errors/upstream-error.ts';
-import { errorAnswer, isJsonObject } from './response-schemas.ts';
+import { errorAnswer, isJsonObject, passesAsDecoded } from './response-schemas.ts';
 import type { WireOperation } from './wire.ts';
 
 /** Update and metadata messages that mean the addressed object does not exist. */
@@ -69,6 +69,8 @@ export function parseAnswer<T>(value: unknown, schema: z.ZodType<T>, context: An
     const answer = errorAnswer.safeParse(value);
     if (answer.success) throw toStatusError(answer.data.message, answer.data.error_code, context);
   }
+  // The read answers are checked by hand, without zod's copy of every record (`response-schemas.ts`).
+  if (passesAsDecoded(schema, value)) return value as T;
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   // Only the schema's own path and issue code are named: the received values may hold a token.
