@@ -1,0 +1,71 @@
+/**
+ * Hostile getAll/getObject answers against the hand-written read guard (`response-schemas.ts`), decoded as
+ * the client decodes them (`JSON.parse`): what zod refused is still refused as `bad_response`, a
+ * `__proto__` key sets no prototype and fills no field, and nothing reaches `Object.prototype`.
+ */
+import { describe, expect, it } from 'vitest';
+import { UpstreamError } from '../../src/errors/upstream-error.ts';
+import { loadConfig } from '../../src/config/load-config.ts';
+import { parseAnswer, toAnswerPatterns, type AnswerContext } from '../../src/upstream/client/parse-answer.ts';
+import { getAllAnswer, getObjectAnswer } from '../../src/upstream/client/response-schemas.ts';
+
+const CONFIG = loadConfig({});
+const CONTEXT: AnswerContext = {
+  operation: 'getAll',
+  patterns: toAnswerPatterns({
+    auth: CONFIG.authErrorPattern,
+    forbidden: CONFIG.forbiddenErrorPattern,
+    callerInput: CONFIG.callerErrorPattern,
+  }),
+  secrets: [],
+};
+
+const kindOf = (text: string, schema: typeof getAllAnswer | typeof getObjectAnswer) => {
+  try {
+    parseAnswer(JSON.parse(text) as unknown, schema, CONTEXT);
+    return 'accepted';
+  } catch (error) {
+    return error instanceof UpstreamError ? error.kind : 'other';
+  }
+};
+
+describe('the read guard on hostile answers', () => {
+  it.each([
+    ['the whole answer under __proto__', '{"__proto__":{"status":"success","data":[],"totalCount":0}}'],
+    ['data under __proto__', '{"status":"success","__proto__":{"data":[]},"totalCount":0}'],
+    ['totalCount under __proto__', '{"status":"success","data":[],"__proto__":{"totalCount":0}}'],
+    [
+      'a record whose _id is under __proto__',
+      '{"status":"success","data":[{"__proto__":{"_id":"a"}}],"totalCount":1}',
+    ],
+    ['an array-like data', '{"status":"success","data":{"length":1,"0":{"_id":"a"}},"totalCount":1}'],
+    ['an answer that is an array', '[{"status":"success","data":[],"totalCount":0}]'],
+    ['a null record', '{"status":"success","data":[null],"totalCount":1}'],
+    ['an array record', '{"status":"success","data":[["a"]],"totalCount":1}'],
+    ['an object _id', '{"status":"success","data":[{"_id":{"toString":"a"}}],"totalCount":1}'],
+    ['an infinite totalCount', '{"status":"success","data":[],"totalCount":1e400}'],
+    ['an unsafe totalCount', '{"status":"success","data":[],"totalCount":9007199254740993}'],
+    ['a negative totalCount', '{"status":"success","data":[],"totalCount":-1}'],
+    ['a null totalCount', '{"status":"success","data":[],"totalCount":null}'],
+    ['a status of another case', '{"status":"Success","data":[],"totalCount":0}'],
+  ])('should refuse %s as bad_response', (_name, text) => {
+    expect(kindOf(text, getAllAnswer)).toBe('bad_response');
+    expect(Object.prototype).not.toHaveProperty('status');
+    expect(Object.prototype).not.toHaveProperty('_id');
+  });
+
+  it('should refuse a getObject answer whose record hides its _id under __proto__', () => {
+    expect(kindOf('{"status":"success","data":[{"__proto__":{"_id":"a"}}]}', getObjectAnswer)).toBe(
+      'bad_response',
+    );
+  });
+
+  it('should hand on records whose own __proto__ key leaves their prototype and Object.prototype alone', () => {
+    const text = '{"status":"success","totalCount":1,"data":[{"_id":"a","__proto__":{"polluted":true}}]}';
+    const answer = parseAnswer(JSON.parse(text) as unknown, getAllAnswer, CONTEXT);
+    const [record] = answer.data;
+    expect(Object.getPrototypeOf(record)).toBe(Object.prototype);
+    expect((record as { polluted?: unknown }).polluted).toBeUndefined();
+    expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
+  });
+});
