@@ -102,9 +102,6 @@ class RequestLoaders implements Loaders {
    * refused here). Made on first use: a request that reads by batch never needs it.
    */
   #cap: BulkheadPolicy | undefined;
-  /** The first object type's loader, without a map: most requests read one type. */
-  #firstObjectName: string | undefined;
-  #firstObjectLoader: DataLoader<string, UpstreamRecord | null> | undefined;
   #objectLoaders: Map<string, DataLoader<string, UpstreamRecord | null>> | undefined;
   #pageLoaders: Map<string, DataLoader<PageKey, ReadPage, string>> | undefined;
   #findLoaders: Map<string, DataLoader<Criterion[], UpstreamRecord | null, string>> | undefined;
@@ -129,7 +126,6 @@ class RequestLoaders implements Loaders {
   }
 
   #knownObjectLoader(objectName: string): DataLoader<string, UpstreamRecord | null> | undefined {
-    if (objectName === this.#firstObjectName) return this.#firstObjectLoader;
     return this.#objectLoaders?.get(objectName);
   }
 
@@ -150,12 +146,7 @@ class RequestLoaders implements Loaders {
     });
     // The batch function splits by count and length itself, so DataLoader hands it the whole tick.
     const loader = new DataLoader(batchById, { name: `object:${objectName}` });
-    if (this.#firstObjectName === undefined) {
-      this.#firstObjectName = objectName;
-      this.#firstObjectLoader = loader;
-    } else {
-      (this.#objectLoaders ??= new Map()).set(objectName, loader);
-    }
+    (this.#objectLoaders ??= new Map()).set(objectName, loader);
     return loader;
   }
 
