@@ -45,6 +45,8 @@ export interface ApolloOptions {
   metrics: GatewayMetrics;
   /** Loaded manifests (`TRUSTED_DOCUMENTS`), if any: their operations' names always count. */
   trustedDocuments: TrustedDocuments | undefined;
+  /** Told of every `UPSTREAM_DIALECT_MISMATCH` answered (`logDialectMismatches` logs each assumption once). */
+  onDialectMismatch?: (mismatch: { assumption: string; setting: string; message: string }) => void;
 }
 
 /** The key of a session's user in the metrics' per-user share of operation names (no secret in it). */
@@ -88,7 +90,7 @@ export async function createApollo(options: ApolloOptions): Promise<ApolloServer
     }),
     plugins: [
       fastifyApolloDrainPlugin(options.app),
-      createRequestLogPlugin<GraphQLContext>(options.scopes),
+      createRequestLogPlugin<GraphQLContext>(options.scopes, options.onDialectMismatch),
       createOperationNamePlugin<GraphQLContext>({
         admit: (name, source) => {
           options.metrics.admitOperationName(name, source);

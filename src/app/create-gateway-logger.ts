@@ -37,3 +37,19 @@ export function logBreakerChanges(logger: Logger): (origin: string, state: strin
     else logger.warn({ origin, state }, `upstream circuit breaker ${state.replace('_', '-')}`);
   };
 }
+
+/**
+ * Logs each assumption about the upstream that an answer contradicted (`UPSTREAM_DIALECT_MISMATCH`) once per
+ * process, at `error`: the upstream answers so every time, so one line tells the operator which setting to
+ * change, and a thousand more would bury it.
+ */
+export function logDialectMismatches(
+  logger: Logger,
+): (mismatch: { assumption: string; setting: string; message: string }) => void {
+  const seen = new Set<string>();
+  return ({ assumption, setting, message }) => {
+    if (seen.has(assumption)) return;
+    seen.add(assumption);
+    logger.error({ assumption, setting }, `upstream dialect mismatch: ${message}`);
+  };
+}

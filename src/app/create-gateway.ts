@@ -16,7 +16,7 @@ import { loadTrustedDocuments } from '../trusted/trusted-documents.ts';
 import type { ResilientClient } from '../upstream/resilience/resilience.ts';
 import { createApollo } from './create-apollo.ts';
 import { createFastify, listenUrl } from './create-fastify.ts';
-import { createGatewayLogger, logBreakerChanges } from './create-gateway-logger.ts';
+import { createGatewayLogger, logBreakerChanges, logDialectMismatches } from './create-gateway-logger.ts';
 import { createServices } from './create-services.ts';
 import { graphqlRoute } from './graphql-route.ts';
 import { createDraining, requestHooks } from './request-hooks.ts';
@@ -96,6 +96,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     tracing,
     metrics,
     trustedDocuments,
+    onDialectMismatch: logDialectMismatches(logger),
   });
   await app.register(graphqlRoute, { config, apollo, services, path: GRAPHQL_PATH });
   await app.register(gatewayRoutes, { config, urls, upstream, draining, metrics });

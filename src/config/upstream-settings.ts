@@ -18,6 +18,51 @@ export const UPSTREAM_SETTINGS = {
     z.enum(['page0', 'page1', 'offset']).default('page0'),
     'How `pageStart` counts.',
   ),
+  // The upstream's dialect where the interface document is silent (docs/upstream-contract.md, "Assumptions";
+  // `src/upstream/dialect/assumptions.ts`): each is probed by `npm run upstream:check`.
+  answerCharset: setting(
+    'UPSTREAM_ANSWER_CHARSET',
+    z.enum(['utf-8', 'iso-8859-1', 'windows-1252']).default('utf-8'),
+    'Charset of upstream answers whose Content-Type names none.',
+  ),
+  requestCharset: setting(
+    'UPSTREAM_REQUEST_CHARSET',
+    z.enum(['utf-8', 'iso-8859-1']).default('utf-8'),
+    'Charset of the form login body, declared in its Content-Type (JSON bodies are ASCII with `\\u` escapes).',
+  ),
+  upstreamMaxPageSize: setting(
+    'UPSTREAM_MAX_PAGE_SIZE',
+    int(1, 100_000).default(1000),
+    'Largest page and id batch the upstream serves; larger ones are split into calls of at most this size.',
+  ),
+  matchesCase: setting(
+    'UPSTREAM_MATCHES_CASE',
+    z.enum(['sensitive', 'insensitive']).default('sensitive'),
+    "Whether the upstream's `matches` ignores case; `insensitive` sends every pattern with `(?-i)`.",
+  ),
+  saveIdAt: setting(
+    'UPSTREAM_SAVE_ID_AT',
+    z.enum(['savedObjectId', 'data._id', 'data']).default('savedObjectId'),
+    "Where a save answer carries the saved object's id.",
+  ),
+  saveWithId: setting(
+    'UPSTREAM_SAVE_WITH_ID',
+    z.enum(['merges', 'replaces']).default('merges'),
+    'What a save naming an existing `_id` does upstream; with `replaces` the gateway reads, merges and writes.',
+  ),
+  updateFields: setting(
+    'UPSTREAM_UPDATE_FIELDS',
+    z.enum(['data', 'params']).default('data'),
+    'How update takes its fields: one JSON query parameter `data`, or one query parameter per field.',
+  ),
+  metadataKey: setting(
+    'UPSTREAM_METADATA_KEY',
+    z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/)
+      .default('data'),
+    'The key of the metadata answer that holds its payload.',
+  ),
   authErrorPattern: setting(
     'UPSTREAM_AUTH_ERROR_PATTERN',
     regex.default(/token|credential|unauthori[sz]ed|session/i),

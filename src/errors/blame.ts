@@ -36,6 +36,9 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorRule>> = {
   [ErrorCode.UPSTREAM_ERROR]: { blame: 'upstream_refusal', reasons: { request_rejected: 'gateway' } },
   [ErrorCode.UPSTREAM_UNAVAILABLE]: { blame: 'upstream_health' },
   [ErrorCode.UPSTREAM_OUTCOME_UNKNOWN]: { blame: 'upstream_health' },
+  // The upstream is healthy and answers the same way every time; the gateway's settings do not match the
+  // dialect it speaks. Its operator fixes it with the setting named in the error, so it is never ill health.
+  [ErrorCode.UPSTREAM_DIALECT_MISMATCH]: { blame: 'gateway' },
   // The typed schema declares what the upstream's record does not hold: the data's, not the request's.
   [ErrorCode.BAD_UPSTREAM_VALUE]: { blame: 'upstream_refusal' },
   [ErrorCode.INTERNAL_SERVER_ERROR]: { blame: 'gateway', httpStatus: 500 },
@@ -108,6 +111,11 @@ export const UPSTREAM_KIND_CODE = {
    */
   overloaded: ErrorCode.UPSTREAM_UNAVAILABLE,
   // ── the gateway's own ─────────────────────────────────────────────────────────────────────────────────
+  /**
+   * The upstream answered, deterministically, in a way a written assumption of the gateway does not allow
+   * (`src/upstream/client/assumptions.ts`): a setting, named in the error, must change. Never ill health.
+   */
+  dialect_mismatch: ErrorCode.UPSTREAM_DIALECT_MISMATCH,
   /** The upstream answered HTTP 4xx to a request the gateway built: the gateway should have refused it. */
   request_rejected: ErrorCode.UPSTREAM_ERROR,
   /** The gateway failed before sending (a bug): never the upstream's fault. */

@@ -15,6 +15,12 @@ export const ErrorCode = {
   UPSTREAM_ERROR: 'UPSTREAM_ERROR',
   UPSTREAM_UNAVAILABLE: 'UPSTREAM_UNAVAILABLE',
   UPSTREAM_OUTCOME_UNKNOWN: 'UPSTREAM_OUTCOME_UNKNOWN',
+  /**
+   * The upstream answered in a way one of the gateway's written assumptions about it does not allow (another
+   * charset, page cap, save or update form…): `extensions.assumption` names it, `extensions.setting` the
+   * setting that fixes it (docs/upstream-contract.md, "Assumptions").
+   */
+  UPSTREAM_DIALECT_MISMATCH: 'UPSTREAM_DIALECT_MISMATCH',
   /** A typed field whose upstream value does not fit the declared type (`bad-upstream-value.ts`). */
   BAD_UPSTREAM_VALUE: 'BAD_UPSTREAM_VALUE',
   INTERNAL_SERVER_ERROR: 'INTERNAL_SERVER_ERROR',

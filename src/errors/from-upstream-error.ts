@@ -74,6 +74,19 @@ export function fromUpstreamError(error: UpstreamError): GraphQLError {
         `The ${error.operation} was sent, but the upstream's answer was lost or unreadable: it may have been applied. Read the object before trying again.`,
         { extensions: { code, blame, reason: error.detail } },
       );
+    case 'dialect_mismatch':
+      return new GraphQLError(
+        `The upstream answered the ${error.operation} in a way the gateway's settings do not expect: ${error.detail}${error.assumption === undefined ? '' : ` Check ${error.assumption.setting} (npm run upstream:check says which value).`}`,
+        {
+          extensions: {
+            code,
+            blame,
+            ...(error.assumption === undefined
+              ? {}
+              : { assumption: error.assumption.name, setting: error.assumption.setting }),
+          },
+        },
+      );
     case 'internal':
       return new GraphQLError('Internal server error.', { extensions: { code, blame } });
     case 'timeout':

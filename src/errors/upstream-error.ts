@@ -20,6 +20,8 @@ export interface UpstreamErrorOptions {
   httpStatus?: number | undefined;
   /** For `invalid_input`: the argument or input path the caller should change (`id`, `data.items.3`). */
   argument?: string | undefined;
+  /** For `dialect_mismatch`: the assumption the answer contradicted (`assumptions.ts`) and its setting. */
+  assumption?: { name: string; setting: string } | undefined;
   /** The underlying error, for logs only. Must not carry a URL with credentials. */
   cause?: unknown;
 }
@@ -39,6 +41,7 @@ export class UpstreamError extends Error {
   readonly upstreamErrorCode: string | undefined;
   readonly httpStatus: number | undefined;
   readonly argument: string | undefined;
+  readonly assumption: { name: string; setting: string } | undefined;
 
   constructor(kind: UpstreamErrorKind, detail: string, options: UpstreamErrorOptions) {
     super(`upstream ${options.operation}: ${detail}`, { cause: options.cause });
@@ -49,6 +52,7 @@ export class UpstreamError extends Error {
     this.upstreamErrorCode = options.upstreamErrorCode;
     this.httpStatus = options.httpStatus;
     this.argument = options.argument;
+    this.assumption = options.assumption;
   }
 
   /** Whose fault this is. */

@@ -10,6 +10,7 @@ import type { RequestScopes } from './request-scope.ts';
 /** The plugin; `scopes` is the gateway's request storage. */
 export function createRequestLogPlugin<TContext extends BaseContext>(
   scopes: RequestScopes,
+  onDialectMismatch?: (mismatch: { assumption: string; setting: string; message: string }) => void,
 ): ApolloServerPlugin<TContext> {
   const listener: GraphQLRequestListener<TContext> = {
     willSendResponse({ request, operation, operationName, response }) {
@@ -29,6 +30,7 @@ export function createRequestLogPlugin<TContext extends BaseContext>(
         scope.errorBlames = errors.flatMap((error) =>
           typeof error.extensions?.blame === 'string' ? [error.extensions.blame] : [],
         );
+        if (onDialectMismatch !== undefined) reportDialectMismatches(errors, onDialectMismatch);
       }
       return Promise.resolve();
     },
@@ -37,4 +39,17 @@ export function createRequestLogPlugin<TContext extends BaseContext>(
   const none = Promise.resolve(undefined);
   // No listener for a request outside a scope (none is kept for it).
   return { requestDidStart: () => (scopes.current() === undefined ? none : started) };
+}
+
+/** Tells `report` of each `UPSTREAM_DIALECT_MISMATCH` among `errors` (the listener logs each assumption once). */
+function reportDialectMismatches(
+  errors: readonly { message: string; extensions?: Record<string, unknown> | undefined }[],
+  report: (mismatch: { assumption: string; setting: string; message: string }) => void,
+): void {
+  for (const { message, extensions } of errors) {
+    if (extensions?.code !== 'UPSTREAM_DIALECT_MISMATCH') continue;
+    const { assumption, setting } = extensions;
+    if (typeof assumption === 'string' && typeof setting === 'string')
+      report({ assumption, setting, message });
+  }
 }

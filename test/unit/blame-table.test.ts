@@ -77,6 +77,7 @@ describe('the blame table', () => {
       circuit_open: 'upstream_health',
       overloaded: 'upstream_health',
       request_rejected: 'gateway',
+      dialect_mismatch: 'gateway',
       internal: 'gateway',
     });
   });

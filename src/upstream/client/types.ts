@@ -63,6 +63,22 @@ export interface UpstreamClientSettings {
    * (`anchorForFind`); the other modes send patterns as they are.
    */
   matchesMode: MatchesMode;
+  /** Charset of answers whose Content-Type names none (`UPSTREAM_ANSWER_CHARSET`). */
+  answerCharset: 'utf-8' | 'iso-8859-1' | 'windows-1252';
+  /** Charset of the form login body (`UPSTREAM_REQUEST_CHARSET`). */
+  requestCharset: 'utf-8' | 'iso-8859-1';
+  /** Largest page and id batch the upstream serves (`UPSTREAM_MAX_PAGE_SIZE`). */
+  upstreamMaxPageSize: number;
+  /** Whether the upstream's `matches` ignores case (`UPSTREAM_MATCHES_CASE`). */
+  matchesCase: 'sensitive' | 'insensitive';
+  /** Where a save answer carries the saved id (`UPSTREAM_SAVE_ID_AT`). */
+  saveIdAt: 'savedObjectId' | 'data._id' | 'data';
+  /** What a save naming an existing `_id` does upstream (`UPSTREAM_SAVE_WITH_ID`). */
+  saveWithId: 'merges' | 'replaces';
+  /** How update takes its fields (`UPSTREAM_UPDATE_FIELDS`). */
+  updateFields: 'data' | 'params';
+  /** The metadata answer's payload key (`UPSTREAM_METADATA_KEY`). */
+  metadataKey: string;
   /** Connection deadline (`UPSTREAM_CONNECT_TIMEOUT_MS`). */
   connectTimeoutMillis: number;
   /** Deadline for the response headers (`UPSTREAM_HEADERS_TIMEOUT_MS`). */
