@@ -17,6 +17,10 @@ export interface EmulatorContext {
   maxPageSize: number;
   /** Whether the form login answers a token (the contract allows it to leave it out). */
   formLoginToken: boolean;
+  /** `cookie`: the form login opens a servlet session (`JSESSIONID`) instead of answering a token. */
+  formLoginSession: 'token' | 'cookie';
+  /** The servlet sessions the form login opened in the `cookie` dialect, by session id. */
+  sessions: TokenRegistry;
   /** Clock in milliseconds since the epoch. */
   now: () => number;
   /** A fresh object id. */
@@ -32,4 +36,6 @@ export interface OperationRequest {
   pathId: string | undefined;
   /** The request body of POST operations; `undefined` when it exceeded the size cap. */
   body: string | undefined;
+  /** The `JSESSIONID` the request's `Cookie` header names, if any. */
+  sessionId: string | undefined;
 }

@@ -68,6 +68,13 @@ export interface EmulatorOptions {
   errorMessages?: Readonly<Record<string, string>>;
   /** Whether the form login answers a token; the contract allows it to leave it out. Default `true`. */
   formLoginToken?: boolean;
+  /**
+   * How the form login hands out the session: `token` in its answer (as `formLoginToken` says), or `cookie`, as
+   * a JSP page on a servlet's `HttpSession` does: no token, a `Set-Cookie: JSESSIONID=…; Path=/; HttpOnly`, and
+   * every read and write accepts that cookie as the session whatever its `apiToken`, until the session
+   * expires (`tokenTtlSeconds`). Default `token`.
+   */
+  formLoginSession?: 'token' | 'cookie';
   /** Delay added before every operation's answer, in milliseconds. Default 0. */
   latencyMillis?: number;
   /** Lifetime of issued upstream tokens, in seconds. Default 28_800. */

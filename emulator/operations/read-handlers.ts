@@ -16,8 +16,9 @@ interface ReadCall extends TypedQueryCall {
 }
 
 /** Callback, then credentials, then object name, then filter: each failure answered in the callback. */
-function prepareRead(context: EmulatorContext, query: URLSearchParams): ReadCall | Reply {
-  const call = checkTypedQueryCall(context, query, true);
+function prepareRead(context: EmulatorContext, request: OperationRequest): ReadCall | Reply {
+  const { query } = request;
+  const call = checkTypedQueryCall(context, request, true);
   if ('statusCode' in call) return call;
   const filter = parseFilterCommand(query.get('filterCommand'), context.matches, context.patterns);
   if (typeof filter === 'string') return serviceError(filter, call.callback);
@@ -68,7 +69,7 @@ function readReply(
 
 /** `GET /studio/jsonp/getAll`: a page of the matching objects and their total count. */
 export function handleGetAll(context: EmulatorContext, request: OperationRequest): Reply {
-  const call = prepareRead(context, request.query);
+  const call = prepareRead(context, request);
   if (!('filter' in call)) return call;
   const window = parsePaging(
     request.query.get('pageSize'),
@@ -83,7 +84,7 @@ export function handleGetAll(context: EmulatorContext, request: OperationRequest
 
 /** `GET /studio/jsonp/getObject/`: the read shape with the first matching object, or none. */
 export function handleGetObject(context: EmulatorContext, request: OperationRequest): Reply {
-  const call = prepareRead(context, request.query);
+  const call = prepareRead(context, request);
   if (!('filter' in call)) return call;
   const first = candidates(context.store, call).find((object) => matchesFilter(object.record, call.filter));
   return readReply(
@@ -99,7 +100,7 @@ export function handleMetadata(context: EmulatorContext, request: OperationReque
   const { query } = request;
   const callback = query.get('callback');
   if (!isCallbackName(callback)) return badCallbackReply();
-  const caller = authenticateQuery(context, query, true);
+  const caller = authenticateQuery(context, request, true);
   if (!caller.ok) return serviceError(caller.message, callback);
   const object = request.pathId === undefined ? undefined : context.store.get(request.pathId, caller.scope);
   if (object === undefined) return serviceError('object not found', callback);

@@ -54,14 +54,18 @@ export async function handleSave(context: EmulatorContext, request: OperationReq
   if (parsed === undefined) return fail('malformed JSON body', SAVE_ERR.badRequest);
   const body = parsed.value;
   if (!isPlainObject(body)) return fail('the body must be a JSON object', SAVE_ERR.badRequest);
+  // A servlet session stands for the token: a save that presents one may leave `apiToken` out.
+  const session = request.sessionId;
   const absent = REQUIRED_SAVE_FIELDS.filter(
-    (name) => body[name] === undefined || body[name] === null || body[name] === '',
+    (name) =>
+      (name !== 'apiToken' || session === undefined) &&
+      (body[name] === undefined || body[name] === null || body[name] === ''),
   );
   if (absent.length > 0) return fail(`missing fields: ${absent.join(', ')}`, SAVE_ERR.unauthorized);
   const { objectName, data, apiToken, applicationCode, organizationCode } = body;
   if (
     typeof objectName !== 'string' ||
-    typeof apiToken !== 'string' ||
+    (typeof apiToken !== 'string' && session === undefined) ||
     typeof applicationCode !== 'string' ||
     typeof organizationCode !== 'string'
   ) {
@@ -71,7 +75,12 @@ export async function handleSave(context: EmulatorContext, request: OperationReq
     );
   }
   if (!isPlainObject(data)) return fail('data must be a JSON object', SAVE_ERR.badRequest);
-  const caller = authenticateToken(context, apiToken, applicationCode, organizationCode);
+  const caller = authenticateToken(context, {
+    apiToken: typeof apiToken === 'string' ? apiToken : undefined,
+    sessionId: request.sessionId,
+    applicationCode,
+    organizationCode,
+  });
   if (!caller.ok) {
     return fail(
       caller.message,
@@ -122,7 +131,7 @@ export async function handleSave(context: EmulatorContext, request: OperationReq
  */
 export async function handleUpdate(context: EmulatorContext, request: OperationRequest): Promise<Reply> {
   const { query } = request;
-  const call = checkTypedQueryCall(context, query, false);
+  const call = checkTypedQueryCall(context, request, false);
   if ('statusCode' in call) return call;
   const { callback, scope, objectName } = call;
   const rawData = query.get('data');

@@ -70,6 +70,7 @@ function credentialsOf(session: SessionClaims): UpstreamCredentials {
       apiToken: session.apiToken,
       applicationCode: session.applicationCode,
       organizationCode: session.organizationCode ?? undefined,
+      sessionCookie: session.sessionCookie,
     });
     credentialsOfSession.set(session, credentials);
   }

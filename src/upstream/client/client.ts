@@ -23,6 +23,7 @@ import {
 import type { PageStartMode, UpstreamClient, UpstreamClientOptions, UpstreamCredentials } from './types.ts';
 import type { Criterion, FilterCommand, WireOperation } from './wire.ts';
 import { UPSTREAM_MAX_RESPONSE_BYTES } from '../../config/defaults.ts';
+import { requireSessionCookie, sessionCookiesOf } from '../dialect/session-cookie.ts';
 
 /** Creates the client. Base addresses are validated now: a bad one throws a `TypeError` naming it. */
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
@@ -31,6 +32,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   const studio = parseBaseUrl('studioUrl', options.studioUrl);
   const server = parseBaseUrl('serverUrl', options.serverUrl);
   const { pageStartMode, callTimeoutMillis } = options;
+  // Where a session's calls go: a form login's session cookie must be set for (a prefix of) both.
+  const sessionPaths = [`${studio.prefix}/studio/jsonp/`, `${server.prefix}/studio/jsonp/`];
   const anchored = options.matchesMode === 'find';
   const transport = createHttpTransport({
     connectTimeoutMillis: options.connectTimeoutMillis,
@@ -75,9 +78,13 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       method: 'GET',
       answer: 'jsonp',
       schema,
-      secrets: [credentials.apiToken],
+      secrets: secretsOf(credentials),
       holder: holderOf(credentials),
-      build: (callback) => ({ path, query: { ...query, ...credentialQuery(credentials), callback } }),
+      build: (callback) => ({
+        path,
+        query: { ...query, ...credentialQuery(credentials), callback },
+        cookie: credentials.sessionCookie,
+      }),
     });
   }
 
@@ -100,6 +107,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     },
 
     async loginForm(username, password) {
+      let setCookie: string | string[] | undefined;
       const answer = await run({
         operation: 'loginForm',
         base,
@@ -107,17 +115,30 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         answer: 'json',
         schema: formLoginAnswer,
         secrets: [password],
+        onSetCookie: (values) => {
+          setCookie = values;
+        },
         build: () => ({
           path: '/app/login.jsp',
           contentType: 'application/x-www-form-urlencoded',
           body: new URLSearchParams({ username, password }).toString(),
         }),
       });
+      // No token: the session is the servlet's, in the cookie the login set (docs/upstream-contract.md,
+      // `login_session`), or there is none the gateway can carry.
+      const sessionCookie =
+        answer.token === undefined || answer.token === ''
+          ? requireSessionCookie(
+              sessionCookiesOf(setCookie, `${base.prefix}/app/login.jsp`, sessionPaths),
+              sessionPaths,
+            )
+          : undefined;
       return {
         userId: answer.userId,
         username: answer.username,
         token: answer.token,
         message: answer.message,
+        sessionCookie,
       };
     },
 
@@ -148,7 +169,9 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     },
 
     async save(credentials, objectName, data) {
-      const { apiToken, applicationCode, organizationCode } = credentials;
+      const { applicationCode, organizationCode } = credentials;
+      // A cookie session sends no token (the servlet's session stands for it): left out of the body.
+      const apiToken = credentials.apiToken === '' ? undefined : credentials.apiToken;
       checks.objectName('save', objectName);
       checks.saveId('save', data);
       checks.data('save', data, 'data');
@@ -159,7 +182,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         write: true,
         answer: 'jsonp',
         schema: saveAnswer,
-        secrets: [apiToken],
+        secrets: secretsOf(credentials),
         holder: holderOf(credentials),
         // docs/design.md: `callback` travels in the query string and, with the same value, in the body.
         build: (callback) => ({
@@ -167,6 +190,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
           query: { callback },
           contentType: 'application/json',
           body: JSON.stringify({ objectName, data, apiToken, applicationCode, organizationCode, callback }),
+          cookie: credentials.sessionCookie,
         }),
       });
     },
@@ -182,11 +206,12 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         write: true,
         answer: 'jsonp',
         schema: updateAnswer,
-        secrets: [credentials.apiToken],
+        secrets: secretsOf(credentials),
         holder: holderOf(credentials),
         build: (callback) => ({
           path: `/studio/jsonp/update/${encodeURIComponent(id)}`,
           query: { objectName, data: json, ...credentialQuery(credentials), callback },
+          cookie: credentials.sessionCookie,
         }),
       });
     },
@@ -208,11 +233,25 @@ function holderOf(credentials: UpstreamCredentials): string {
   return `user:${credentials.applicationCode}\u0000${credentials.username}`;
 }
 
-/** The credentials every read and the update carry in the query string. */
+/**
+ * What an upstream error message must never echo: the token, and a cookie session's header and each of its
+ * values (an upstream may quote the session id alone).
+ */
+function secretsOf(credentials: UpstreamCredentials): string[] {
+  const { apiToken, sessionCookie } = credentials;
+  if (sessionCookie === undefined) return [apiToken];
+  const values = sessionCookie.split('; ').map((pair) => pair.slice(pair.indexOf('=') + 1));
+  return [apiToken, sessionCookie, ...values];
+}
+
+/**
+ * The credentials every read and the update carry in the query string. A cookie session has no token to
+ * send: `apiToken` is left out (a servlet keeping its session in a cookie reads the user from it).
+ */
 function credentialQuery(credentials: UpstreamCredentials): Record<string, string | undefined> {
   return {
     username: credentials.username,
-    apiToken: credentials.apiToken,
+    apiToken: credentials.apiToken === '' ? undefined : credentials.apiToken,
     applicationCode: credentials.applicationCode,
     organizationCode: credentials.organizationCode,
   };

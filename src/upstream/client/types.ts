@@ -10,19 +10,26 @@ import type { Criterion, MatchesMode, UpstreamRecord, WireOperation } from './wi
 // The wire's own words, declared once in wire.ts; re-exported as part of the client's surface.
 export type { Criterion, MatchesMode, UpstreamRecord, WireOperation } from './wire.ts';
 
-/** Who is calling: what a session carries. `apiToken` is a secret and never logged. */
+/** Who is calling: what a session carries. `apiToken` and `sessionCookie` are secrets, never logged. */
 export interface UpstreamCredentials {
   username: string;
+  /** The login's token; empty when the session travels in {@link UpstreamCredentials.sessionCookie} (then not sent). */
   apiToken: string;
   applicationCode: string;
   organizationCode?: string | undefined;
+  /** The `Cookie` header of a form login that answered a session cookie instead of a token. */
+  sessionCookie?: string | undefined;
 }
 
 /** Result of the JSON login (`/v1/user/login`). */
 export type JsonLoginResult = Omit<JsonLoginAnswer, 'status'>;
 
-/** Result of the form login (`/app/login.jsp`); `token` is optional in the document. */
-export type FormLoginResult = Omit<FormLoginAnswer, 'status'>;
+/**
+ * Result of the form login (`/app/login.jsp`); `token` is optional in the document. Without one,
+ * `sessionCookie` is the `Cookie` header of the session the login set (the login throws
+ * `dialect_mismatch` when it set none the session's calls could carry).
+ */
+export type FormLoginResult = Omit<FormLoginAnswer, 'status'> & { sessionCookie?: string | undefined };
 
 /** A page of getAll. */
 export interface ReadPage {
