@@ -97,6 +97,15 @@ describe('readEmulatorConfig', () => {
     });
   });
 
+  it('should read the form login dialect: a session cookie instead of a token', () => {
+    expect(readEmulatorConfig({ EMULATOR_FORM_LOGIN_SESSION: 'cookie' })).toMatchObject({
+      formLoginSession: 'cookie',
+    });
+    expect(() => readEmulatorConfig({ EMULATOR_FORM_LOGIN_SESSION: 'jsessionid' })).toThrow(
+      /EMULATOR_FORM_LOGIN_SESSION/,
+    );
+  });
+
   it('should read the data file, latency and faults', () => {
     expect(
       readEmulatorConfig({
