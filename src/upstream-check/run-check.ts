@@ -64,7 +64,12 @@ export async function runCheck(options: CheckOptions, env: NodeJS.ProcessEnv): P
   const findings: Finding[] = [];
   const report = (finding: Finding) => findings.push(finding);
   try {
-    const credentials = await probeLogins({ raw, config, report }, options.username, options.password);
+    const credentials = await probeLogins(
+      { raw, config, report },
+      options.username,
+      options.password,
+      options.objectName,
+    );
     if (credentials !== undefined) {
       const learnt: Learnt = {
         firstPageStart: 0,

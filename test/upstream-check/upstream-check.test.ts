@@ -151,6 +151,32 @@ describe('npm run upstream:check, in each dialect of the emulator', { timeout: 6
     expect(run.report?.findings.find((f) => f.topic === 'form login')?.detail).toMatch(/no token/);
   });
 
+  it.each(['FORM', 'JSON'] as const)(
+    'should say the gateway carries a form login session cookie, and read with it alone (LOGIN_METHOD=%s)',
+    async (loginMethod) => {
+      const { url } = await emulator({ formLoginSession: 'cookie' });
+      const run = await runUpstreamCheck({ url, env: { LOGIN_METHOD: loginMethod } }, [
+        ...READ,
+        '--allow-writes',
+        ...WRITE_TYPE,
+      ]);
+
+      expect(run.code).toBe(0);
+      expect(run.env.LOGIN_METHOD).toBe(loginMethod);
+      expect(verdictOf(run, 'form login')).toBe('as-assumed');
+      const form = run.report?.findings.find((f) => f.topic === 'form login')?.detail;
+      expect(form).toMatch(
+        /no token but a session cookie \(JSESSIONID\): cookie session, the gateway carries it/,
+      );
+      expect(verdictOf(run, 'login session')).toBe('as-assumed');
+      // With the form login chosen, every read and write probe ran on the cookie session.
+      const notAsAssumed = run.report?.findings.filter(
+        (f) => f.verdict !== 'as-assumed' && f.topic !== 'invalid pattern',
+      );
+      expect(notAsAssumed).toEqual([]);
+    },
+  );
+
   it('should write the default settings for the emulator as it ships, with writes allowed', async () => {
     const upstream = await emulator();
     const run = await runUpstreamCheck({ url: upstream.url }, [...READ, '--allow-writes', ...WRITE_TYPE]);

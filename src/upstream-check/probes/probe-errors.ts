@@ -4,11 +4,26 @@
  * `UPSTREAM_CALLER_ERROR_PATTERN`, `UPSTREAM_FORBIDDEN_ERROR_PATTERN`) is what is checked.
  */
 import { isUpstreamError, type UpstreamError } from '../../errors/upstream-error.ts';
+import type { UpstreamCredentials } from '../../upstream/client/types.ts';
 import type { CheckContext } from '../check-context.ts';
 import type { Finding } from './finding.ts';
 
 /** A token no upstream issued. */
 export const MADE_UP_TOKEN = 'upstream-check-made-up-token';
+
+/**
+ * `credentials` with a token no upstream issued, or for a cookie session (whose token is ignored) every
+ * cookie's value made up: what a session the upstream no longer knows sends.
+ */
+export function madeUpCredentials(credentials: UpstreamCredentials): UpstreamCredentials {
+  const { sessionCookie } = credentials;
+  if (sessionCookie === undefined) return { ...credentials, apiToken: MADE_UP_TOKEN };
+  const madeUp = sessionCookie
+    .split('; ')
+    .map((pair) => `${pair.slice(0, pair.indexOf('='))}=${MADE_UP_TOKEN}`)
+    .join('; ');
+  return { ...credentials, sessionCookie: madeUp };
+}
 
 /** A pattern source matching `message`'s first words literally, for a setting to extend. */
 function literalSource(message: string): string {
@@ -67,7 +82,7 @@ export async function probeErrors(context: CheckContext, objectName: string | un
   const { client, credentials, learnt } = context;
   const readName = objectName ?? 'com.example.UpstreamCheck';
   const badToken = await failureOf(() =>
-    client.getAll({ ...credentials, apiToken: MADE_UP_TOKEN }, readName, [], 1, learnt.firstPageStart),
+    client.getAll(madeUpCredentials(credentials), readName, [], 1, learnt.firstPageStart),
   );
   context.report(badTokenFinding(context, 'bad token (read)', badToken));
 

@@ -8,7 +8,7 @@ import { isUpstreamError, type UpstreamError } from '../../errors/upstream-error
 import type { UpstreamRecord } from '../../upstream/client/types.ts';
 import type { CheckContext } from '../check-context.ts';
 import { matches } from './filter-probe.ts';
-import { badTokenFinding, MADE_UP_TOKEN } from './probe-errors.ts';
+import { badTokenFinding, madeUpCredentials } from './probe-errors.ts';
 import { idPatternFor } from './probe-objects.ts';
 
 type Attempt<T> = { ok: true; value: T } | { ok: false; error: UpstreamError };
@@ -99,7 +99,7 @@ export async function probeWrites(context: CheckContext, writeObjectName: string
     );
   }
 
-  const badCredentials = { ...credentials, apiToken: MADE_UP_TOKEN };
+  const badCredentials = madeUpCredentials(credentials);
   const refusedSave = await attempt(() =>
     client.save(badCredentials, writeObjectName, { upstreamCheck: run, step: 'made-up token' }),
   );
