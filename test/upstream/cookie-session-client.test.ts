@@ -89,4 +89,23 @@ describe("a cookie session's calls", () => {
     expect(new URL(seen[0]?.path ?? '', ORIGIN).searchParams.has('apiToken')).toBe(false);
     await client.close();
   });
+
+  it('should save with the cookie and no apiToken in the body', async () => {
+    const pool = upstream();
+    const seen: { body: unknown; cookie: unknown }[] = [];
+    pool
+      .intercept({ path: (path) => path.startsWith('/studio/jsonp/save'), method: 'POST' })
+      .reply((options) => {
+        const body = JSON.parse(options.body as string) as Record<string, unknown>;
+        seen.push({ body, cookie: (options.headers as Record<string, string>).cookie });
+        const answer = { status: 'success', message: 'object created', savedObjectId: 'n1' };
+        return { statusCode: 200, data: `${String(body.callback)}(${JSON.stringify(answer)});` };
+      });
+    const client = clientAt(ORIGIN, { dispatcher: agent });
+    expect((await client.save(SESSION, 'com.example.Order', { total: 1 })).savedObjectId).toBe('n1');
+    expect(seen[0]?.cookie).toBe(`JSESSIONID=${SESSION_ID}`);
+    expect(seen[0]?.body).not.toHaveProperty('apiToken');
+    expect(seen[0]?.body).toMatchObject({ applicationCode: 'demo', organizationCode: 'acme' });
+    await client.close();
+  });
 });
