@@ -110,10 +110,10 @@ export function readObjectTypes(env: Environment): string[] {
  * Reads the emulator command's settings: `EMULATOR_PORT` (4010), `EMULATOR_HOST`, `EMULATOR_WRAPPER`,
  * `EMULATOR_MATCHES` (default `UPSTREAM_MATCHES`), `EMULATOR_PAGE_START` (default `UPSTREAM_PAGE_START`),
  * `EMULATOR_MAX_URL_BYTES`, `EMULATOR_MAX_PAGE_SIZE`, `EMULATOR_ERROR_MESSAGES` (JSON), `EMULATOR_FORM_LOGIN_TOKEN`,
- * `EMULATOR_FORM_LOGIN_SESSION`, `EMULATOR_LATENCY_MS`, `EMULATOR_TOKEN_TTL_SECONDS`, `EMULATOR_DATA_FILE`, `EMULATOR_FAULT_EVERY`,
- * `EMULATOR_FAULT_MODE`, `EMULATOR_FAULT_OPERATIONS` (comma-separated), and the object types to serve
- * besides the demo ones: `EMULATOR_OBJECT_TYPES` (comma-separated) plus every `@dataObject(name:)` of
- * `OBJECT_TYPES_DIR` (default `schema/objects/`). Throws {@link EmulatorConfigError}.
+ * `EMULATOR_FORM_LOGIN_SESSION`, `EMULATOR_LATENCY_MS`, `EMULATOR_TOKEN_TTL_SECONDS`, `EMULATOR_DATA_FILE`,
+ * `EMULATOR_FAULT_EVERY`, `EMULATOR_FAULT_MODE`, `EMULATOR_FAULT_OPERATIONS` (comma-separated), and the object
+ * types to serve besides the demo ones: `EMULATOR_OBJECT_TYPES` (comma-separated) plus every
+ * `@dataObject(name:)` of `OBJECT_TYPES_DIR` (default `schema/objects/`). Throws {@link EmulatorConfigError}.
  */
 export function readEmulatorConfig(env: Environment): EmulatorOptions {
   const s = parseSettings(env);

@@ -1,7 +1,8 @@
 /**
  * The gateway's session tokens: a JWE (`dir` + `A256GCM`, nothing else) sealing the upstream token (or the
- * upstream's session cookie) and who the user is. Nobody can read or forge one without the key, which is derived from `SESSION_SECRET`; a
- * token sealed under `SESSION_SECRET_PREVIOUS` still opens (key rotation), but nothing new is sealed with it.
+ * upstream's session cookie) and who the user is. Nobody can read or forge one without the key, which is
+ * derived from `SESSION_SECRET`; a token sealed under `SESSION_SECRET_PREVIOUS` still opens (key rotation),
+ * but nothing new is sealed with it.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { EncryptJWT, errors, jwtDecrypt } from 'jose';

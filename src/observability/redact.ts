@@ -1,6 +1,7 @@
 /**
- * Redaction for log lines: no password, token, `apiToken`, session cookie, `authorization` header or configured secret may
- * reach a log, whether it travels as an object key, a URL query parameter, or text inside a message.
+ * Redaction for log lines: no password, token, `apiToken`, session cookie, `authorization` header or
+ * configured secret may reach a log, whether it travels as an object key, a URL query parameter, or text
+ * inside a message.
  * Three layers, because each catches what the others cannot see:
  * 1. {@link redactObject}: sensitive keys at any depth of a logged object;
  * 2. {@link redactUrl}: sensitive query parameters (and GraphQL's `query`/`variables`, which can carry a
