@@ -82,19 +82,28 @@ export function createLoginProtection(options: LoginProtectionOptions): LoginPro
         clientIp: guarded.clientIp,
         deviceId: knownDevice ? device.deviceId : undefined,
       };
-      const waitSeconds = await safely(() => limiter.retryAfterSeconds(attempt), 0);
-      if (waitSeconds > 0) {
+      // The attempt's budgets are taken before the upstream is asked: concurrent or pipelined guesses find
+      // them taken by the ones in flight, not only by the failures already answered.
+      const reservation = await safely(() => limiter.reserve(attempt), undefined);
+      if (reservation !== undefined && reservation.refusedForSeconds > 0) {
         await floor();
-        throw unauthenticated('credentials', { retryAfter: waitSeconds });
+        throw unauthenticated('credentials', { retryAfter: reservation.refusedForSeconds });
       }
-      const outcome = await login();
+      let outcome: Awaited<ReturnType<typeof login>>;
+      try {
+        outcome = await login();
+      } catch (error) {
+        // The upstream judged nothing (an outage, a timeout): no guess was made, so none is counted.
+        await safely(() => reservation?.released() ?? Promise.resolve(), undefined);
+        throw error;
+      }
       if (!outcome.accepted) {
-        const blockedFor = await safely(() => limiter.recordFailure(attempt), 0);
+        const blockedFor = await safely(() => reservation?.failed() ?? Promise.resolve(0), 0);
         await floor();
         throw unauthenticated('credentials', blockedFor > 0 ? { retryAfter: blockedFor } : {});
       }
       const { result } = outcome;
-      await safely(() => limiter.recordSuccess(attempt), undefined);
+      await safely(() => reservation?.succeeded() ?? Promise.resolve(), undefined);
       if (result.userId !== null && result.userId !== '') await links.link(guarded.username, result.userId);
       const deviceToken = await devices.issue({
         deviceId: knownDevice ? device.deviceId : newDeviceId(),
