@@ -89,7 +89,7 @@ export interface LoginAttempt {
  * settled exactly once, by what the upstream answered.
  */
 export interface LoginReservation {
-  /** Seconds to wait before trying again (a block, or a budget full of failures and logins in flight), or 0. */
+  /** Seconds to wait before trying again (a block, or 1 while attempts in flight fill a budget), or 0. */
   refusedForSeconds: number;
   /** The upstream refused the credentials: the reservation stays a failure; answers the seconds of a block it started, or 0. */
   failed(): Promise<number>;
@@ -310,11 +310,11 @@ export function createLoginLimiter(options: LoginLimiterOptions): LoginLimiter {
       const blocked = await retryAfterSeconds(attempt);
       if (blocked > 0) return refused(blocked);
       const held = await targetsOf(attempt);
-      const over = held.targets.filter(({ c, state }) => state.consumedPoints > c.points);
-      if (over.length > 0) {
-        // Full of failures and attempts in flight: this one holds nothing, and waits for the window.
+      if (held.targets.some(({ c, state }) => state.consumedPoints > c.points)) {
+        // Full without a block: attempts in flight hold the rest (the one holding the last point starts the
+        // block if it fails). This one holds nothing and may try again in a moment.
         await giveBack(attempt, held, false);
-        return refused(Math.max(1, ...over.map(({ state }) => Math.ceil(state.msBeforeNext / 1000))));
+        return refused(1);
       }
       let settled = false;
       const once = <T>(work: () => Promise<T>, none: T): Promise<T> => {
