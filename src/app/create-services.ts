@@ -8,6 +8,7 @@ import { createAccountLinks } from '../auth/account-links.ts';
 import { createDeviceTokens } from '../auth/device-token.ts';
 import { createLoginLimiter } from '../auth/login-limiter.ts';
 import { createLoginProtection, type LoginProtection } from '../auth/login-protection.ts';
+import { createLoginShare } from '../auth/login-share.ts';
 import { createSessionSealer } from '../auth/session.ts';
 import { createSessionRevocations } from '../auth/session-revocations.ts';
 import type { GatewayConfig } from '../config/gateway-config.ts';
@@ -67,6 +68,7 @@ function createGatewayLoginProtection({ config, logger, metrics, redis }: Servic
   metrics.trackLoginCounters(() => limiter.trackedCounters());
   return createLoginProtection({
     limiter,
+    share: createLoginShare(config.login),
     links: createAccountLinks({
       redis,
       ttlSeconds: config.login.deviceTtlSeconds,

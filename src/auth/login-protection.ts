@@ -11,14 +11,17 @@
  * long as the upstream answers within the floor).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { unauthenticated } from '../errors/graphql-errors.ts';
+import { loginShareSpent, unauthenticated } from '../errors/graphql-errors.ts';
 import { nameKey, type AccountLinks } from './account-links.ts';
 import { newDeviceId, type DeviceTokens } from './device-token.ts';
 import type { LoginAttempt, LoginLimiter } from './login-limiter.ts';
+import type { LoginShare } from './login-share.ts';
 
 /** Options of {@link createLoginProtection}. */
 export interface LoginProtectionOptions {
   limiter: LoginLimiter;
+  /** Logins' share of the upstream per address and account (rate and concurrency). */
+  share: LoginShare;
   links: AccountLinks;
   devices: DeviceTokens;
   /** `LOGIN_FAILURE_MIN_MS`: the least time a failed login takes to answer. */
@@ -82,10 +85,14 @@ export function createLoginProtection(options: LoginProtectionOptions): LoginPro
         clientIp: guarded.clientIp,
         deviceId: knownDevice ? device.deviceId : undefined,
       };
+      // Logins' own share of the upstream, right or wrong: refused before any budget is touched.
+      const turn = options.share.take(guarded.clientIp, account);
+      if ('retryAfterSeconds' in turn) throw loginShareSpent(turn.retryAfterSeconds);
       // The attempt's budgets are taken before the upstream is asked: concurrent or pipelined guesses find
       // them taken by the ones in flight, not only by the failures already answered.
       const reservation = await safely(() => limiter.reserve(attempt), undefined);
       if (reservation !== undefined && reservation.refusedForSeconds > 0) {
+        turn.release();
         await floor();
         throw unauthenticated('credentials', { retryAfter: reservation.refusedForSeconds });
       }
@@ -96,6 +103,8 @@ export function createLoginProtection(options: LoginProtectionOptions): LoginPro
         // The upstream judged nothing (an outage, a timeout): no guess was made, so none is counted.
         await safely(() => reservation?.released() ?? Promise.resolve(), undefined);
         throw error;
+      } finally {
+        turn.release();
       }
       if (!outcome.accepted) {
         const blockedFor = await safely(() => reservation?.failed() ?? Promise.resolve(0), 0);
