@@ -26,6 +26,8 @@ export interface LoginProtectionOptions {
   devices: DeviceTokens;
   /** `LOGIN_FAILURE_MIN_MS`: the least time a failed login takes to answer. */
   minFailureMillis: number;
+  /** Told of every failed login (refused, blocked or past its share) with its client address: the log sums them up. */
+  onFailedLogin?: (clientIp: string) => void;
   /** Told when the limiter's store fails (the login then goes on unguarded rather than locking everyone out). */
   onStoreError?: (error: unknown) => void;
 }
@@ -87,12 +89,16 @@ export function createLoginProtection(options: LoginProtectionOptions): LoginPro
       };
       // Logins' own share of the upstream, right or wrong: refused before any budget is touched.
       const turn = options.share.take(guarded.clientIp, account);
-      if ('retryAfterSeconds' in turn) throw loginShareSpent(turn.retryAfterSeconds);
+      if ('retryAfterSeconds' in turn) {
+        options.onFailedLogin?.(guarded.clientIp);
+        throw loginShareSpent(turn.retryAfterSeconds);
+      }
       // The attempt's budgets are taken before the upstream is asked: concurrent or pipelined guesses find
       // them taken by the ones in flight, not only by the failures already answered.
       const reservation = await safely(() => limiter.reserve(attempt), undefined);
       if (reservation !== undefined && reservation.refusedForSeconds > 0) {
         turn.release();
+        options.onFailedLogin?.(guarded.clientIp);
         await floor();
         throw unauthenticated('credentials', { retryAfter: reservation.refusedForSeconds });
       }
@@ -108,6 +114,7 @@ export function createLoginProtection(options: LoginProtectionOptions): LoginPro
       }
       if (!outcome.accepted) {
         const blockedFor = await safely(() => reservation?.failed() ?? Promise.resolve(0), 0);
+        options.onFailedLogin?.(guarded.clientIp);
         await floor();
         throw unauthenticated('credentials', blockedFor > 0 ? { retryAfter: blockedFor } : {});
       }
