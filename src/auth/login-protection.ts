@@ -1,7 +1,9 @@
 /**
  * The `login` mutation's guard: finds the account the name belongs to and whether the client is a known
- * device of it, refuses a blocked attempt before the upstream is asked, counts refused logins, links the
- * name to the upstream user after a successful form login, and hands out the next device token. The login
+ * device of it, takes a turn of logins' share of the upstream (`login-share.ts`; beyond it
+ * `TOO_MANY_REQUESTS`), reserves the attempt's failure budgets before the upstream is asked (refusing a
+ * blocked or full one), settles the reservation by the answer, links the name to the upstream user after
+ * a successful form login, and hands out the next device token. The login
  * itself says whether the upstream refused the credentials ({@link LoginOutcome}): the guard never reads
  * error codes. Every failure (refused or blocked) is the same generic `UNAUTHENTICATED`, plus `retryAfter`
  * (seconds) when blocked.
