@@ -2,19 +2,61 @@
  * Saving and updating an object, for the generic and the typed API alike: the write goes through the write
  * handle, then the request forgets what it cached about that object (and the pages and finds of its type),
  * so the payload's `object`, read back through the loaders only when selected, is the written version.
+ *
+ * Two upstream dialects need a read beside the write (docs/design.md, "Filling the gaps of the contract"):
+ * - a save naming an existing `_id` on an upstream that replaces (`UPSTREAM_SAVE_WITH_ID=replaces`) keeps
+ *   `saveObject`'s "fields merged" meaning by reading the object and writing it whole, the fields sent
+ *   over it. A change another writer makes between that read and the write is lost (the upstream has no
+ *   version to compare and swap);
+ * - an update whose `updatedFields` names none of the fields sent is read back: they either held those
+ *   values already (nothing to change), or the upstream did not take them (a dialect mismatch).
  */
 import type { AuthenticatedContext } from '../graphql/context.ts';
+import { dialectMismatch } from '../upstream/dialect/assumptions.ts';
+import { needsReadBack, recordHolds, updateFieldsMismatch } from '../upstream/dialect/updated-fields.ts';
 import type { DataObjectModel, SavePayloadModel, UpdatePayloadModel } from './mappers.ts';
 import { readObject, toModel } from './read-object.ts';
 
-/** Saves a new object (or the one `data._id` names); answers the save payload. */
+/** Saves a new object (or the one `data._id` names, fields merged); answers the save payload. */
 export async function saveObject(
   auth: AuthenticatedContext,
   objectName: string,
   data: Record<string, unknown>,
 ): Promise<SavePayloadModel> {
+  const id = data._id;
+  if (auth.saveWithId === 'replaces' && typeof id === 'string')
+    return mergeAndSave(auth, objectName, id, data);
   const result = await auth.writes.save(auth.credentials, objectName, data);
   auth.loaders.clearObject(objectName, result.savedObjectId);
+  return { id: result.savedObjectId, message: result.message, objectName };
+}
+
+/**
+ * The save of an upstream that replaces: the current object with `data` over it, written whole. An `_id`
+ * that names no object is sent as it is, as an upstream that merges gets it (it creates a new object).
+ */
+async function mergeAndSave(
+  auth: AuthenticatedContext,
+  objectName: string,
+  id: string,
+  data: Record<string, unknown>,
+): Promise<SavePayloadModel> {
+  // Fresh: an object this request read earlier may have changed since.
+  auth.loaders.clearObject(objectName, id);
+  const current = await readObject(auth, objectName, id);
+  const merged = current === null ? data : { ...current, ...data };
+  const result = await auth.writes.save(auth.credentials, objectName, merged);
+  auth.loaders.clearObject(objectName, result.savedObjectId);
+  if (current !== null && result.savedObjectId !== id) {
+    auth.loaders.clearObject(objectName, id);
+    throw dialectMismatch(
+      'save',
+      'save_with_id',
+      `the save of object "${id}" answered another id, "${result.savedObjectId}": the upstream created a new object (with every field of "${id}") instead of writing it. Do not save it again; read both.`,
+      undefined,
+      { objectId: result.savedObjectId },
+    );
+  }
   return { id: result.savedObjectId, message: result.message, objectName };
 }
 
@@ -27,6 +69,16 @@ export async function updateObject(
 ): Promise<UpdatePayloadModel> {
   const result = await auth.writes.update(auth.credentials, objectName, id, data);
   auth.loaders.clearObject(objectName, result.savedObjectId);
+  // The client held a contradicting `updatedFields` to what it sent; a silent one is settled by a read.
+  if (needsReadBack(data, result.updatedFields)) {
+    const record = await readObject(auth, objectName, result.savedObjectId);
+    if (record === null || !recordHolds(record, data)) {
+      throw updateFieldsMismatch(
+        result.savedObjectId,
+        `updatedFields names none of the ${Object.keys(data).length} field(s) sent and the object does not hold their values: the upstream did not take them in the form the gateway sends (UPSTREAM_UPDATE_FIELDS), and may have written them in another form. Read the object before trying again.`,
+      );
+    }
+  }
   return {
     id: result.savedObjectId,
     message: result.message,
