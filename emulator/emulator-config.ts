@@ -133,12 +133,16 @@ export function readEmulatorConfig(env: Environment): EmulatorOptions {
     wrapper: s.EMULATOR_WRAPPER ?? 'plain',
     matches: s.EMULATOR_MATCHES ?? s.UPSTREAM_MATCHES ?? 'regex',
     pageStart: s.EMULATOR_PAGE_START ?? s.UPSTREAM_PAGE_START ?? 'page0',
-    saveIdAt: s.EMULATOR_SAVE_ID_AT ?? s.UPSTREAM_SAVE_ID_AT ?? 'savedObjectId',
-    saveWithId: s.EMULATOR_SAVE_WITH_ID ?? s.UPSTREAM_SAVE_WITH_ID ?? 'merges',
-    updateFields: s.EMULATOR_UPDATE_FIELDS ?? s.UPSTREAM_UPDATE_FIELDS ?? 'data',
     latencyMillis: s.EMULATOR_LATENCY_MS ?? 0,
     tokenTtlSeconds: s.EMULATOR_TOKEN_TTL_SECONDS ?? 28_800,
   };
+  // The write dialects follow the gateway's settings unless set; left out, the documented dialect.
+  const saveIdAt = s.EMULATOR_SAVE_ID_AT ?? s.UPSTREAM_SAVE_ID_AT;
+  if (saveIdAt !== undefined) options.saveIdAt = saveIdAt;
+  const saveWithId = s.EMULATOR_SAVE_WITH_ID ?? s.UPSTREAM_SAVE_WITH_ID;
+  if (saveWithId !== undefined) options.saveWithId = saveWithId;
+  const updateFields = s.EMULATOR_UPDATE_FIELDS ?? s.UPSTREAM_UPDATE_FIELDS;
+  if (updateFields !== undefined) options.updateFields = updateFields;
   if (s.EMULATOR_MAX_URL_BYTES !== undefined) options.maxUrlBytes = s.EMULATOR_MAX_URL_BYTES;
   if (s.EMULATOR_MAX_PAGE_SIZE !== undefined) options.maxPageSize = s.EMULATOR_MAX_PAGE_SIZE;
   if (s.EMULATOR_ERROR_MESSAGES !== undefined) options.errorMessages = s.EMULATOR_ERROR_MESSAGES;

@@ -76,8 +76,8 @@ const message = z
  */
 export const saveAnswer = z.object({
   status: z.literal('success'),
-  savedObjectId: z.unknown(),
-  data: z.unknown(),
+  savedObjectId: z.unknown().optional(),
+  data: z.unknown().optional(),
   message,
 });
 
