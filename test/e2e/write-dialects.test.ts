@@ -24,7 +24,7 @@ async function update(h: Harness, token: string, id: string, data: Record<string
 
 async function read(h: Harness, token: string, id: string) {
   const result = await h.client(token).query({ query: ObjectDocument, variables: { objectName: LOAN, id } });
-  return result.data?.object?.data as Record<string, unknown> | undefined;
+  return result.data?.object?.data;
 }
 
 function expectClosedBreakers(h: Harness): void {

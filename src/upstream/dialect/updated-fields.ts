@@ -46,20 +46,22 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 
 /**
  * Whether `answered` means `sent`: equal JSON values (keys in any order, numbers by value), or text that
- * spells the other side (`"5"` for `5`, `"true"` for `true`, a JSON text for an object or array).
+ * spells the other side (`"5"` for `5`, `"true"` for `true`, a JSON text for an object or array: the form
+ * one query parameter per field sends, which an upstream may store as text or parse). `loose: false`
+ * (inside such a JSON text) takes a text for a text only.
  */
-export function sameMeaning(sent: unknown, answered: unknown): boolean {
-  if (typeof sent === 'string' && typeof answered !== 'string') return spells(sent, answered);
-  if (typeof answered === 'string' && typeof sent !== 'string') return spells(answered, sent);
+export function sameMeaning(sent: unknown, answered: unknown, loose = true): boolean {
+  if (loose && typeof sent === 'string' && typeof answered !== 'string') return spells(sent, answered);
+  if (loose && typeof answered === 'string' && typeof sent !== 'string') return spells(answered, sent);
   if (isNumeric(sent) && isNumeric(answered)) return numberText(sent) === numberText(answered);
   if (Array.isArray(sent) || Array.isArray(answered)) {
     if (!Array.isArray(sent) || !Array.isArray(answered) || sent.length !== answered.length) return false;
-    return sent.every((element, i) => sameMeaning(element, answered[i]));
+    return sent.every((element, i) => sameMeaning(element, answered[i], loose));
   }
   if (isPlainObject(sent) && isPlainObject(answered)) {
     const keys = Object.keys(sent);
     if (keys.length !== Object.keys(answered).length) return false;
-    return keys.every((key) => Object.hasOwn(answered, key) && sameMeaning(sent[key], answered[key]));
+    return keys.every((key) => Object.hasOwn(answered, key) && sameMeaning(sent[key], answered[key], loose));
   }
   return sent === answered;
 }
@@ -76,7 +78,7 @@ function spells(text: string, value: unknown): boolean {
     return false;
   }
   // A text inside the JSON text stays a text: "{"a":"5"}" does not mean {a: 5}.
-  return typeof parsed === 'object' && sameMeaning(value, parsed);
+  return typeof parsed === 'object' && sameMeaning(value, parsed, false);
 }
 
 const isNumeric = (value: unknown): value is number | bigint =>

@@ -19,7 +19,8 @@ const TOPIC_WITH_ID = 'save with _id';
 
 /**
  * Creates an object of several fields with the configured `saveIdAt`; when its answer holds the id elsewhere,
- * once more where it is (2 saves at most: the id's place is the first that holds one, tried first).
+ * again with each other place in turn until one reads it (1 to 3 saves, each a new scratch object): the
+ * setting recommended is the one the gateway's own client was seen to read.
  */
 export async function probeSaveId(
   context: CheckContext,
