@@ -1,9 +1,8 @@
 /**
  * The front-end's write journey (save, save with `_id` and one field, update, read back) against the
  * emulator in each write dialect of an upstream: with the matching setting it is right; with the wrong one
- * a save answer or an update that would have been silently wrong is a named `UPSTREAM_DIALECT_MISMATCH`
- * (never a success that lost a field or an id), and the breaker stays closed. (A save with `_id` on an
- * upstream that replaces answers a plain success: only the check's probe tells, see docs/design.md.)
+ * every step that would have been silently wrong is a named `UPSTREAM_DIALECT_MISMATCH` (never a success
+ * that lost a field or an id), and the breaker stays closed.
  */
 import { describe, expect, it } from 'vitest';
 import { useHarness, type Harness } from '../support/gateway-harness.ts';
@@ -117,6 +116,30 @@ describe('a save answer without the id where UPSTREAM_SAVE_ID_AT says', () => {
     // The object exists, once, under the id the error gave.
     expect(await read(h, token, error.extensions.objectId as string)).toMatchObject({ loanType: 'Once' });
     expect(h.upstreamCalls().save).toBe(1);
+    expectClosedBreakers(h);
+  });
+});
+
+describe('a save with _id and one field on an upstream that replaces, with UPSTREAM_SAVE_WITH_ID=merges', () => {
+  const h = useHarness({ emulator: { saveWithId: 'replaces' }, env: BREAKER });
+
+  it('should write the dropped fields back and name the mismatch: no field is lost', async () => {
+    const token = await h.login();
+    const id = (await save(h, token, { loanType: 'Keep', description: 'first', rate: 3 })).data!.saveObject
+      .id;
+    const result = await save(h, token, { _id: id, description: 'second' });
+    const error = firstError(result.error);
+    expect(error.extensions).toMatchObject({
+      code: 'UPSTREAM_DIALECT_MISMATCH',
+      blame: 'gateway',
+      assumption: 'save_with_id',
+      setting: 'UPSTREAM_SAVE_WITH_ID',
+      applied: true,
+      objectId: id,
+    });
+    expect(error.message).toContain('dropping 2 other field(s) ("loanType", "rate")');
+    expect(error.message).toContain('UPSTREAM_SAVE_WITH_ID=replaces');
+    expect(await read(h, token, id)).toEqual({ _id: id, loanType: 'Keep', description: 'second', rate: 3 });
     expectClosedBreakers(h);
   });
 });
