@@ -27,7 +27,7 @@ import { probeMatches } from './probes/probe-matches.ts';
 import { probeObjects } from './probes/probe-objects.ts';
 import { probePaging } from './probes/probe-paging.ts';
 import { probeUrlLimit } from './probes/probe-url-limit.ts';
-import { probeWrites } from './probes/probe-writes.ts';
+import { probeWrites } from './probes/writes/probe-writes.ts';
 import { createRawUpstream } from './raw-upstream.ts';
 
 function readConfig(env: NodeJS.ProcessEnv) {

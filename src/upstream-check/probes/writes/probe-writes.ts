@@ -5,15 +5,15 @@
  * so what is checked is what the gateway sends. The objects it writes stay (the upstream has no delete); each
  * carries `upstreamCheck` with the run's id.
  */
-import type { CheckContext } from '../check-context.ts';
-import { badTokenFinding, MADE_UP_TOKEN } from './probe-errors.ts';
-import { probeSaveId, probeSaveWithId } from './writes/probe-save.ts';
-import { probeUpdateFields } from './writes/probe-update.ts';
-import { attempt } from './writes/write-attempt.ts';
-import { cannotTell } from './finding.ts';
-import { matches } from './filter-probe.ts';
-import { idPatternFor } from './probe-objects.ts';
-import type { ScratchObject } from './writes/probe-save.ts';
+import type { CheckContext } from '../../check-context.ts';
+import { badTokenFinding, MADE_UP_TOKEN } from '../probe-errors.ts';
+import { probeSaveId, probeSaveWithId } from './probe-save.ts';
+import { probeUpdateFields } from './probe-update.ts';
+import { attempt } from './write-attempt.ts';
+import { cannotTell } from '../finding.ts';
+import { matches } from '../filter-probe.ts';
+import { idPatternFor } from '../probe-objects.ts';
+import type { ScratchObject } from './probe-save.ts';
 
 /** Runs the write probes (2 to 4 saves, 1 to 2 updates, a read back after each, 2 refused writes). */
 export async function probeWrites(context: CheckContext, writeObjectName: string): Promise<void> {
