@@ -4,6 +4,7 @@ import type { ObjectStore } from './store/object-store.ts';
 import type { PageStartMode } from './operations/paging.ts';
 import type { TokenRegistry } from './identity/token-registry.ts';
 import type { UserDirectory } from './identity/user-directory.ts';
+import type { WriteDialect } from './operations/write-dialect.ts';
 
 /** Everything the operation handlers share: one per running emulator, no globals. */
 export interface EmulatorContext {
@@ -15,6 +16,8 @@ export interface EmulatorContext {
   pageStart: PageStartMode;
   /** Larger `pageSize` values are served as this many records. */
   maxPageSize: number;
+  /** How save and update speak (`write-dialect.ts`). */
+  writes: WriteDialect;
   /** Whether the form login answers a token (the contract allows it to leave it out). */
   formLoginToken: boolean;
   /** `cookie`: the form login opens a servlet session (`JSESSIONID`) instead of answering a token. */

@@ -2,6 +2,7 @@ import type { MatchesMode, WireOperation } from '../src/upstream/client/wire.ts'
 import type { EmulatorUser } from './identity/demo-users.ts';
 import type { PageStartMode } from './operations/paging.ts';
 import type { WrapperStyle } from './http/reply.ts';
+import type { SaveIdAt, SaveWithId, UpdateFields } from './operations/write-dialect.ts';
 
 /** The ways the emulator can misbehave on purpose, for resilience tests. */
 export const FAULT_MODES = [
@@ -66,6 +67,23 @@ export interface EmulatorOptions {
    * again`, `unknown object name`, …) → the text to send instead. Default: none.
    */
   errorMessages?: Readonly<Record<string, string>>;
+  /**
+   * Where a save answer carries the saved id (`UPSTREAM_SAVE_ID_AT`): `savedObjectId` as the document
+   * says, `data._id` (the saved object under `data`, as a controller returning the saved entity), or `data`
+   * (the bare id). Default `savedObjectId`.
+   */
+  saveIdAt?: SaveIdAt;
+  /**
+   * What a save naming an existing `_id` does (`UPSTREAM_SAVE_WITH_ID`): `merges` the fields sent into the
+   * object, or `replaces` it with them (as `MongoTemplate.save`). Default `merges`.
+   */
+  saveWithId?: SaveWithId;
+  /**
+   * How update takes its fields (`UPSTREAM_UPDATE_FIELDS`): `data`, one JSON query parameter, or `params`,
+   * as a servlet reading `request.getParameterMap()`: every parameter besides its own becomes a text field
+   * (so `data={…}` becomes a field `data`). Default `data`.
+   */
+  updateFields?: UpdateFields;
   /** Whether the form login answers a token; the contract allows it to leave it out. Default `true`. */
   formLoginToken?: boolean;
   /**

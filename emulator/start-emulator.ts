@@ -100,6 +100,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     matches: options.matches ?? 'regex',
     pageStart: options.pageStart ?? 'page0',
     maxPageSize: options.maxPageSize ?? MAX_PAGE_SIZE,
+    writes: {
+      saveIdAt: options.saveIdAt ?? 'savedObjectId',
+      saveWithId: options.saveWithId ?? 'merges',
+      updateFields: options.updateFields ?? 'data',
+    },
     formLoginToken: options.formLoginToken ?? true,
     formLoginSession: options.formLoginSession ?? 'token',
     now,

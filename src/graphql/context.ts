@@ -36,6 +36,8 @@ export interface AuthenticatedContext {
   loaders: Loaders;
   /** The write handle (`GatewayServices.writes`), for the object service's saves and updates. */
   writes: UpstreamWrites;
+  /** What a save naming an existing `_id` does upstream (`UPSTREAM_SAVE_WITH_ID`): the object service merges when it replaces. */
+  saveWithId: GatewayConfig['saveWithId'];
 }
 
 /** The GraphQL context type (codegen `contextType`). */
@@ -134,6 +136,7 @@ class RequestContext implements GraphQLContext {
       session,
       credentials,
       writes: services.writes,
+      saveWithId: config.saveWithId,
       loaders: createLoaders({
         client: services.reads,
         credentials,

@@ -8,6 +8,7 @@ import type {
   MatchesMode,
   PageStartMode,
   UpstreamClient,
+  UpstreamClientSettings,
   UpstreamCredentials,
   UpstreamRecord,
   UpstreamUrls,
@@ -39,6 +40,11 @@ export interface CheckContext {
    */
   client: UpstreamClient;
   raw: RawUpstream;
+  /**
+   * The gateway's client again, with some of its settings changed (a dialect the probe tries), paced like
+   * {@link client}; closed with it.
+   */
+  clientWith(settings: Partial<UpstreamClientSettings>): UpstreamClient;
   /** Every pattern the check sends passes it first, as every caller pattern of the gateway does. */
   guard: PatternGuard;
   credentials: UpstreamCredentials;

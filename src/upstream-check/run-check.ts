@@ -6,6 +6,7 @@ import { ConfigError } from '../config/config-error.ts';
 import { loadConfig } from '../config/load-config.ts';
 import { createUpstreamClient } from '../upstream/client/client.ts';
 import { clientSettingsOf } from '../upstream/client/client-settings.ts';
+import type { UpstreamClient, UpstreamClientSettings } from '../upstream/client/types.ts';
 import { createPatternGuard } from '../upstream/pattern-guard/pattern-guard.ts';
 import type { CheckOptions } from './check-options.ts';
 import type { CheckContext, Learnt } from './check-context.ts';
@@ -26,7 +27,7 @@ import { probeMatches } from './probes/probe-matches.ts';
 import { probeObjects } from './probes/probe-objects.ts';
 import { probePaging } from './probes/probe-paging.ts';
 import { probeUrlLimit } from './probes/probe-url-limit.ts';
-import { probeWrites } from './probes/probe-writes.ts';
+import { probeWrites } from './probes/writes/probe-writes.ts';
 import { createRawUpstream } from './raw-upstream.ts';
 
 function readConfig(env: NodeJS.ProcessEnv) {
@@ -50,17 +51,21 @@ export async function runCheck(options: CheckOptions, env: NodeJS.ProcessEnv): P
   const { urls } = config.upstream;
   const pacer = createPacer(options.requestsPerSecond);
   const raw = createRawUpstream(urls, pacer, config.upstreamCallTimeoutMillis);
-  const client = pacedClient(
-    createUpstreamClient({
+  const clients: UpstreamClient[] = [];
+  const clientWith = (settings: Partial<UpstreamClientSettings>): UpstreamClient => {
+    const made = createUpstreamClient({
       ...urls,
       ...clientSettingsOf(config),
       // Probes send raw `pageStart` values and anchor patterns themselves.
       pageStartMode: 'page0',
       matchesMode: 'regex',
       connectionsPerOrigin: 2,
-    }),
-    pacer,
-  );
+      ...settings,
+    });
+    clients.push(made);
+    return pacedClient(made, pacer);
+  };
+  const client = clientWith({});
   const findings: Finding[] = [];
   const report = (finding: Finding) => findings.push(finding);
   try {
@@ -83,6 +88,7 @@ export async function runCheck(options: CheckOptions, env: NodeJS.ProcessEnv): P
         urls,
         client,
         raw,
+        clientWith,
         guard: createPatternGuard({ maxLength: config.maxPatternLength }),
         credentials,
         objectName: options.objectName,
@@ -102,7 +108,7 @@ export async function runCheck(options: CheckOptions, env: NodeJS.ProcessEnv): P
       }
     }
   } finally {
-    await Promise.all([raw.close(), client.close()]);
+    await Promise.all([raw.close(), ...clients.map((made) => made.close())]);
   }
   return {
     checkedAt: new Date().toISOString(),

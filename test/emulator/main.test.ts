@@ -81,6 +81,18 @@ describe('readEmulatorConfig', () => {
     ).toMatchObject({ matches: 'regex', pageStart: 'page1' });
   });
 
+  it('should read the write dialects, following the UPSTREAM_ settings unless the EMULATOR_ ones are set', () => {
+    expect(
+      readEmulatorConfig({
+        UPSTREAM_SAVE_ID_AT: 'data',
+        EMULATOR_SAVE_ID_AT: 'data._id',
+        UPSTREAM_SAVE_WITH_ID: 'replaces',
+        EMULATOR_UPDATE_FIELDS: 'params',
+      }),
+    ).toMatchObject({ saveIdAt: 'data._id', saveWithId: 'replaces', updateFields: 'params' });
+    expect(() => readEmulatorConfig({ EMULATOR_UPDATE_FIELDS: 'query' })).toThrow(/EMULATOR_UPDATE_FIELDS/);
+  });
+
   it('should read the dialect settings: part matching, the request-line limit, the largest page', () => {
     expect(
       readEmulatorConfig({

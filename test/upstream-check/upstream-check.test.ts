@@ -186,6 +186,9 @@ describe('npm run upstream:check, in each dialect of the emulator', { timeout: 6
       UPSTREAM_PAGE_START: 'page0',
       UPSTREAM_MATCHES: 'regex',
       UPSTREAM_MAX_URL_BYTES: '8192',
+      UPSTREAM_SAVE_ID_AT: 'savedObjectId',
+      UPSTREAM_SAVE_WITH_ID: 'merges',
+      UPSTREAM_UPDATE_FIELDS: 'data',
     });
     const notAsAssumed = run.report?.findings.filter(
       (f) => f.verdict !== 'as-assumed' && f.topic !== 'invalid pattern',

@@ -24,6 +24,9 @@ import type { PageStartMode, UpstreamClient, UpstreamClientOptions, UpstreamCred
 import type { Criterion, FilterCommand, WireOperation } from './wire.ts';
 import { UPSTREAM_MAX_RESPONSE_BYTES } from '../../config/defaults.ts';
 import { requireSessionCookie, sessionCookiesOf } from '../dialect/session-cookie.ts';
+import { readSavedId } from '../dialect/saved-id.ts';
+import { toUpdateParams } from '../dialect/update-params.ts';
+import { checkUpdatedFields, updateFieldsMismatch } from '../dialect/updated-fields.ts';
 
 /** Creates the client. Base addresses are validated now: a bad one throws a `TypeError` naming it. */
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
@@ -31,7 +34,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   const base = parseBaseUrl('baseUrl', options.baseUrl);
   const studio = parseBaseUrl('studioUrl', options.studioUrl);
   const server = parseBaseUrl('serverUrl', options.serverUrl);
-  const { pageStartMode, callTimeoutMillis } = options;
+  const { pageStartMode, callTimeoutMillis, saveIdAt, updateFields } = options;
   // Where a session's calls go: a form login's session cookie must be set for (a prefix of) both.
   const sessionPaths = [`${studio.prefix}/studio/jsonp/`, `${server.prefix}/studio/jsonp/`];
   const anchored = options.matchesMode === 'find';
@@ -175,7 +178,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       checks.objectName('save', objectName);
       checks.saveId('save', data);
       checks.data('save', data, 'data');
-      return run({
+      const answer = await run({
         operation: 'save',
         base: server,
         method: 'POST',
@@ -193,13 +196,17 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
           cookie: credentials.sessionCookie,
         }),
       });
+      const sentId = typeof data._id === 'string' ? data._id : undefined;
+      return { savedObjectId: readSavedId(answer, saveIdAt, sentId), message: answer.message };
     },
 
     async update(credentials, objectName, id, data) {
       checks.objectName('update', objectName);
       checks.id('update', id, 'id', true);
       const json = checks.data('update', data, 'data');
-      return run({
+      // Refused before sending: what one query parameter per field cannot carry (update-params.ts).
+      const fields = updateFields === 'params' ? toUpdateParams(data) : { data: json };
+      const answer = await run({
         operation: 'update',
         base: server,
         method: 'GET',
@@ -210,10 +217,17 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         holder: holderOf(credentials),
         build: (callback) => ({
           path: `/studio/jsonp/update/${encodeURIComponent(id)}`,
-          query: { objectName, data: json, ...credentialQuery(credentials), callback },
+          query: { objectName, ...fields, ...credentialQuery(credentials), callback },
           cookie: credentials.sessionCookie,
         }),
       });
+      const verdict = checkUpdatedFields(data, answer.updatedFields, updateFields);
+      if (verdict.kind === 'mismatch') throw updateFieldsMismatch(id, verdict.detail);
+      return {
+        savedObjectId: answer.savedObjectId,
+        message: answer.message,
+        updatedFields: answer.updatedFields,
+      };
     },
 
     async close() {

@@ -64,14 +64,21 @@ export const getObjectAnswer = z.object({ status: z.literal('success'), data: z.
 /** Metadata success: `data` passed through as JSON. */
 export const metadataAnswer = z.object({ status: z.literal('success'), data: z.unknown() });
 
-/** Save success. */
+const message = z
+  .string()
+  .nullish()
+  .transform((value) => value ?? '');
+
+/**
+ * Save success. Where the id is depends on the upstream (`UPSTREAM_SAVE_ID_AT`: `savedObjectId`, `data._id`
+ * or `data`), so both are taken as they came and the client reads the id (`dialect/saved-id.ts`): a success
+ * without one there is a dialect mismatch of a write that happened, never an unreadable answer.
+ */
 export const saveAnswer = z.object({
   status: z.literal('success'),
-  savedObjectId: z.string().min(1),
-  message: z
-    .string()
-    .nullish()
-    .transform((value) => value ?? ''),
+  savedObjectId: z.unknown().optional(),
+  data: z.unknown().optional(),
+  message,
 });
 
 /** Whether every element of `value` (an array) is an upstream record. */
@@ -116,8 +123,13 @@ export function passesAsDecoded(schema: z.ZodType, value: unknown): boolean {
   return READ_ANSWER_GUARDS.get(schema)?.(value) === true;
 }
 
-/** Update success: the save answer plus the fields that changed. */
-export const updateAnswer = saveAnswer.extend({ updatedFields: jsonObject });
+/** Update success: the document's save answer plus the fields that changed. */
+export const updateAnswer = z.object({
+  status: z.literal('success'),
+  savedObjectId: z.string().min(1),
+  message,
+  updatedFields: jsonObject,
+});
 
 /** JSON login success, as checked. */
 export type JsonLoginAnswer = z.output<typeof jsonLoginAnswer>;

@@ -4,7 +4,7 @@
  */
 import type { Dispatcher } from 'undici';
 import type { RequestLimits } from './request-checks.ts';
-import type { FormLoginAnswer, JsonLoginAnswer, SaveAnswer, UpdateAnswer } from './response-schemas.ts';
+import type { FormLoginAnswer, JsonLoginAnswer, UpdateAnswer } from './response-schemas.ts';
 import type { Criterion, MatchesMode, UpstreamRecord, WireOperation } from './wire.ts';
 
 // The wire's own words, declared once in wire.ts; re-exported as part of the client's surface.
@@ -37,8 +37,11 @@ export interface ReadPage {
   totalCount: number;
 }
 
-/** Result of save. */
-export type SaveResult = Omit<SaveAnswer, 'status'>;
+/** Result of save: the saved object's id, wherever the upstream answered it (`UPSTREAM_SAVE_ID_AT`). */
+export interface SaveResult {
+  savedObjectId: string;
+  message: string;
+}
 
 /** Result of update. */
 export type UpdateResult = Omit<UpdateAnswer, 'status'>;
@@ -157,13 +160,20 @@ export interface UpstreamReads {
 export interface UpstreamWrites {
   loginJson(username: string, password: string): Promise<JsonLoginResult>;
   loginForm(username: string, password: string): Promise<FormLoginResult>;
-  /** save: never retried, deduplicated or cached. */
+  /**
+   * save: never retried, deduplicated or cached. A success without an id where `saveIdAt` says is
+   * `dialect_mismatch` marked `applied` (the object exists), never `outcome_unknown`.
+   */
   save(
     credentials: UpstreamCredentials,
     objectName: string,
     data: Record<string, unknown>,
   ): Promise<SaveResult>;
-  /** update (a GET upstream, but a write): never retried, deduplicated or cached. */
+  /**
+   * update (a GET upstream, but a write): never retried, deduplicated or cached. The fields travel as
+   * `updateFields` says; an `updatedFields` that contradicts them is `dialect_mismatch` marked `applied`
+   * (`dialect/updated-fields.ts`). One that names none of them is answered as it came: only a read tells.
+   */
   update(
     credentials: UpstreamCredentials,
     objectName: string,
