@@ -1,7 +1,7 @@
 import type { MatchesMode } from '../src/upstream/client/wire.ts';
 import type { PatternCache } from './operations/filter-command.ts';
 import type { ObjectStore } from './store/object-store.ts';
-import type { PageStartMode } from './operations/paging.ts';
+import type { PageStartMode, PageZero, TotalCountForm } from './operations/paging.ts';
 import type { TokenRegistry } from './identity/token-registry.ts';
 import type { UserDirectory } from './identity/user-directory.ts';
 
@@ -15,6 +15,10 @@ export interface EmulatorContext {
   pageStart: PageStartMode;
   /** Larger `pageSize` values are served as this many records. */
   maxPageSize: number;
+  /** What a one-based `pageStart=0` answers. */
+  pageZero: PageZero;
+  /** How getAll writes `totalCount`. */
+  totalCount: TotalCountForm;
   /** Whether the form login answers a token (the contract allows it to leave it out). */
   formLoginToken: boolean;
   /** Clock in milliseconds since the epoch. */

@@ -82,6 +82,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     matches: options.matches ?? 'regex',
     pageStart: options.pageStart ?? 'page0',
     maxPageSize: options.maxPageSize ?? MAX_PAGE_SIZE,
+    pageZero: options.pageZero ?? 'refuse',
+    totalCount: options.totalCount ?? 'number',
     formLoginToken: options.formLoginToken ?? true,
     now,
     newId: createIdGenerator(now),

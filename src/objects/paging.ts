@@ -89,19 +89,40 @@ export function resolveBackward(
 }
 
 /**
- * The upstream pages that cover records `offset … offset+limit-1`: one page when some page size between
- * `limit` and `2*limit` aligns with the window (little over-fetch), otherwise two pages of size `limit`.
+ * The upstream pages that cover records `offset … offset+limit-1`, none larger than `maxPageSize`
+ * (`UPSTREAM_MAX_PAGE_SIZE`). The upstream's pages are fixed blocks (`pageStart` counts pages of the size
+ * asked, docs/design.md), so every page of one plan has the same size: same-sized blocks never overlap and
+ * leave no gap, which makes every record of the window come from exactly one call, at the position the
+ * cursors name (pages of different sizes would need each size to divide its offset). Of the sizes up to
+ * `maxPageSize` and twice the window, the fewest calls win, then the smallest size (the least over-fetch):
+ * one page when a size between `limit` and `2*limit` aligns with the window, else two pages of `limit`,
+ * else, past the upstream's largest page, about `limit / maxPageSize` calls, at most one more.
  */
-export function planPages(offset: number, limit: number): UpstreamPage[] {
+export function planPages(offset: number, limit: number, maxPageSize: number): UpstreamPage[] {
   if (limit <= 0) return [{ pageSize: 1, pageIndex: offset }];
   const last = offset + limit - 1;
-  for (let size = limit; size <= 2 * limit; size++) {
-    const index = Math.floor(offset / size);
-    if (Math.floor(last / size) === index) return [{ pageSize: size, pageIndex: index }];
+  const largest = Math.max(1, Math.min(maxPageSize, 2 * limit));
+  let bestSize = largest;
+  let bestCalls = Number.POSITIVE_INFINITY;
+  for (let size = largest; size >= 1; size--) {
+    // Smaller sizes need at least this many calls: none can beat the best any more.
+    if (Math.ceil(limit / size) > bestCalls) break;
+    const calls = Math.floor(last / size) - Math.floor(offset / size) + 1;
+    if (calls <= bestCalls) {
+      bestCalls = calls;
+      bestSize = size;
+    }
   }
-  const index = Math.floor(offset / limit);
-  return [
-    { pageSize: limit, pageIndex: index },
-    { pageSize: limit, pageIndex: index + 1 },
-  ];
+  const first = Math.floor(offset / bestSize);
+  return Array.from({ length: bestCalls }, (_, i) => ({ pageSize: bestSize, pageIndex: first + i }));
+}
+
+/**
+ * The most pages {@link planPages} plans for a window of `limit` records wherever it starts: what the
+ * call estimate counts for a window placed only once the total is known.
+ */
+export function mostPagesFor(limit: number, maxPageSize: number): number {
+  if (limit <= 1) return 1;
+  // Pages of min(maxPageSize, limit) records: a window of `limit` touches at most this many of them.
+  return Math.ceil((limit - 1) / Math.min(maxPageSize, limit)) + 1;
 }
