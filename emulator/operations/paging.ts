@@ -40,7 +40,8 @@ export function parsePaging(
   const first = mode === 'page1' ? 1 : 0;
   let start = first;
   if (pageStart !== null && pageStart !== '') {
-    if (pageZero === 'empty' && UNSIGNED.test(pageStart) && Number(pageStart) === 0) return { offset: 0, limit: 0 };
+    if (pageZero === 'empty' && UNSIGNED.test(pageStart) && Number(pageStart) === 0)
+      return { offset: 0, limit: 0 };
     if (!UNSIGNED.test(pageStart) || Number(pageStart) < first) {
       return `pageStart must be a whole number from ${first}`;
     }

@@ -94,12 +94,7 @@ export function handleGetObject(context: EmulatorContext, request: OperationRequ
   const call = prepareRead(context, request.query);
   if (!('filter' in call)) return call;
   const first = candidates(context.store, call).find((object) => matchesFilter(object.record, call.filter));
-  return readReply(
-    context,
-    call.callback,
-    first === undefined ? [] : [first],
-    first === undefined ? 0 : 1,
-  );
+  return readReply(context, call.callback, first === undefined ? [] : [first], first === undefined ? 0 : 1);
 }
 
 /** `GET /studio/jsonp/metadata/get/{objectId}/`: bookkeeping of one object of the caller's tenant. */

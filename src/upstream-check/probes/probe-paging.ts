@@ -79,7 +79,8 @@ async function probePageBase(context: CheckContext, objectName: string, totals: 
     offset: 'a record offset',
   }[mode];
   const zero = context.learnt.pageZero;
-  const why = zero === undefined ? '' : ` (pageStart=0 is ${zero === 'empty' ? 'answered empty' : 'refused'})`;
+  const why =
+    zero === undefined ? '' : ` (pageStart=0 is ${zero === 'empty' ? 'answered empty' : 'refused'})`;
   context.report({
     topic: 'pageStart base',
     verdict: mode === context.config.pageStartMode ? 'as-assumed' : 'differs',
@@ -88,7 +89,11 @@ async function probePageBase(context: CheckContext, objectName: string, totals: 
   });
 }
 
-async function probeDefaultPageSize(context: CheckContext, objectName: string, totals: Totals): Promise<void> {
+async function probeDefaultPageSize(
+  context: CheckContext,
+  objectName: string,
+  totals: Totals,
+): Promise<void> {
   const answer = readPageAnswer(
     await rawGetAll(context, objectName, context.learnt.firstPageStart === 1 ? { pageStart: 1 } : {}),
   );
@@ -176,7 +181,10 @@ async function probeLargestPage(context: CheckContext, objectName: string, total
   }
   if (cap === 0) {
     context.report(
-      cannotTell(topic, `pageStart=${pageStart} answered no records while its totalCount is ${answer.totalCount}`),
+      cannotTell(
+        topic,
+        `pageStart=${pageStart} answered no records while its totalCount is ${answer.totalCount}`,
+      ),
     );
     return;
   }
@@ -212,7 +220,11 @@ const FORM_NOTES: Record<TotalCountForm, string> = {
 };
 
 /** The forms of `totalCount` seen (`total_count`): each is read; a form the gateway cannot read is named. */
-async function probeTotalCountForms(context: CheckContext, objectName: string, totals: Totals): Promise<void> {
+async function probeTotalCountForms(
+  context: CheckContext,
+  objectName: string,
+  totals: Totals,
+): Promise<void> {
   const empty = await probeEmptyAnswer(context, objectName);
   const topic = 'totalCount form';
   if (!empty.ok && !('notSent' in empty) && !empty.refused) {
@@ -231,7 +243,9 @@ async function probeTotalCountForms(context: CheckContext, objectName: string, t
     verdict: 'as-assumed',
     detail:
       `${pages === '' ? 'not seen' : `written as ${pages}`}${whenEmpty}` +
-      (usual && (!empty.ok || empty.totalCountForm === 'number') ? '' : ' (the gateway reads every such form)'),
+      (usual && (!empty.ok || empty.totalCountForm === 'number')
+        ? ''
+        : ' (the gateway reads every such form)'),
   });
 }
 

@@ -59,7 +59,7 @@ export const formLoginAnswer = z.object({
 export const getAllAnswer = z.object({
   status: z.literal('success'),
   data: z.array(record),
-  totalCount: z.unknown(),
+  totalCount: z.unknown().optional(),
 });
 
 /** getObject success: the read shape, `data` holding zero or one record; `totalCount` is not needed. */

@@ -4,11 +4,7 @@
  * upstream counts.
  */
 /** The `pageStart` that asks the upstream for zero-based page `pageIndex` of `pageSize` records. */
-export function toPageStart(
-  mode: 'page0' | 'page1' | 'offset',
-  pageIndex: number,
-  pageSize: number,
-): number {
+export function toPageStart(mode: 'page0' | 'page1' | 'offset', pageIndex: number, pageSize: number): number {
   if (mode === 'page1') return pageIndex + 1;
   if (mode === 'offset') return pageIndex * pageSize;
   return pageIndex;
