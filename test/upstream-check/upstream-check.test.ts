@@ -150,6 +150,7 @@ describe('npm run upstream:check, in each dialect of the emulator', { timeout: 6
     expect(run.env).toEqual({
       LOGIN_METHOD: 'JSON',
       UPSTREAM_PAGE_START: 'page0',
+      UPSTREAM_MAX_PAGE_SIZE: '1000',
       UPSTREAM_MATCHES: 'regex',
       UPSTREAM_MAX_URL_BYTES: '8192',
     });
