@@ -63,46 +63,50 @@ describe('readTotalCount', () => {
 
 describe('verifyPageLength', () => {
   it('should accept a page holding what its totalCount leaves at its offset', () => {
-    expect(() =>
-      verifyPageLength('getAll', { records: records(7), totalCount: 31 }, 7, 2, 'page'),
-    ).not.toThrow();
-    expect(() =>
-      verifyPageLength('getAll', { records: records(3), totalCount: 31 }, 7, 4, 'page'),
-    ).not.toThrow();
-    expect(() => verifyPageLength('getAll', { records: [], totalCount: 31 }, 7, 5, 'page')).not.toThrow();
+    expect(() => {
+      verifyPageLength('getAll', { records: records(7), totalCount: 31 }, 7, 2, 'page');
+    }).not.toThrow();
+    expect(() => {
+      verifyPageLength('getAll', { records: records(3), totalCount: 31 }, 7, 4, 'page');
+    }).not.toThrow();
+    expect(() => {
+      verifyPageLength('getAll', { records: [], totalCount: 31 }, 7, 5, 'page');
+    }).not.toThrow();
   });
 
   it('should name page_size for a page an upstream capped at 25 cut short', () => {
-    const error = failure(() =>
-      verifyPageLength('getAll', { records: records(25), totalCount: 31 }, 50, 0, 'page'),
-    );
+    const error = failure(() => {
+      verifyPageLength('getAll', { records: records(25), totalCount: 31 }, 50, 0, 'page');
+    });
     expect(error.kind).toBe('dialect_mismatch');
     expect(error.assumption).toEqual({ name: 'page_size', setting: 'UPSTREAM_MAX_PAGE_SIZE' });
   });
 
   it('should name page_size for a page of another size served at another offset', () => {
     // pageSize 30, page 1 of a cap-25 upstream: records 25 … 30, where the gateway expects record 30 alone.
-    const error = failure(() =>
-      verifyPageLength('getAll', { records: records(6), totalCount: 31 }, 30, 1, 'page'),
-    );
+    const error = failure(() => {
+      verifyPageLength('getAll', { records: records(6), totalCount: 31 }, 30, 1, 'page');
+    });
     expect(error.assumption?.name).toBe('page_size');
   });
 
   it('should name page_start for an empty first page of a non-empty result', () => {
-    const error = failure(() => verifyPageLength('getAll', { records: [], totalCount: 31 }, 10, 0, 'page'));
+    const error = failure(() => {
+      verifyPageLength('getAll', { records: [], totalCount: 31 }, 10, 0, 'page');
+    });
     expect(error.assumption).toEqual({ name: 'page_start', setting: 'UPSTREAM_PAGE_START' });
   });
 
   it('should accept an id batch answering fewer records than ids, unless it counts more matches than it holds', () => {
-    expect(() =>
-      verifyPageLength('getAll', { records: records(15), totalCount: 15 }, 40, 0, 'ids'),
-    ).not.toThrow();
-    expect(() =>
-      verifyPageLength('getAll', { records: records(3), totalCount: 2 }, 3, 0, 'ids'),
-    ).not.toThrow();
-    const error = failure(() =>
-      verifyPageLength('getAll', { records: records(25), totalCount: 40 }, 40, 0, 'ids'),
-    );
+    expect(() => {
+      verifyPageLength('getAll', { records: records(15), totalCount: 15 }, 40, 0, 'ids');
+    }).not.toThrow();
+    expect(() => {
+      verifyPageLength('getAll', { records: records(3), totalCount: 2 }, 3, 0, 'ids');
+    }).not.toThrow();
+    const error = failure(() => {
+      verifyPageLength('getAll', { records: records(25), totalCount: 40 }, 40, 0, 'ids');
+    });
     expect(error.assumption?.name).toBe('page_size');
   });
 });
