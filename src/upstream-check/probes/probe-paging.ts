@@ -193,9 +193,7 @@ async function probeLargestPage(context: CheckContext, objectName: string, total
   context.report({
     topic,
     verdict: 'differs',
-    detail:
-      `serves at most ${cap} records a call${refusedAbove}: with UPSTREAM_MAX_PAGE_SIZE=${cap} the gateway ` +
-      'splits larger pages and id batches into calls of that size',
+    detail: `serves at most ${cap} records a call${refusedAbove}; the gateway splits larger pages and id batches into calls of that size`,
     settings: { UPSTREAM_MAX_PAGE_SIZE: String(cap) },
   });
 }
@@ -237,15 +235,10 @@ async function probeTotalCountForms(
   }
   const pages = [...totals.forms].map((form) => FORM_NOTES[form]).join(' and ');
   const whenEmpty = empty.ok ? `; with no records, ${FORM_NOTES[empty.totalCountForm]}` : '';
-  const usual = totals.forms.size === 1 && totals.forms.has('number');
   context.report({
     topic,
     verdict: 'as-assumed',
-    detail:
-      `${pages === '' ? 'not seen' : `written as ${pages}`}${whenEmpty}` +
-      (usual && (!empty.ok || empty.totalCountForm === 'number')
-        ? ''
-        : ' (the gateway reads every such form)'),
+    detail: `${pages === '' ? 'not seen' : `written as ${pages}`}${whenEmpty}`,
   });
 }
 
