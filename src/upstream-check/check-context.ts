@@ -21,8 +21,6 @@ export interface Learnt {
   firstPageStart: number;
   /** What `pageStart=0` answered when the first page is `1`. */
   pageZero?: 'refused' | 'empty' | undefined;
-  /** The most records one getAll served, once the paging probe found a cap. */
-  maxPageSize?: number | undefined;
   /** How `pageStart` counts, once determined. */
   pageStart: PageStartMode | undefined;
   /** How `matches` compares, once determined. */

@@ -188,7 +188,6 @@ async function probeLargestPage(context: CheckContext, objectName: string, total
     );
     return;
   }
-  context.learnt.maxPageSize = cap;
   const refusedAbove = asked < largest ? ` (pageSize=${largest} is refused)` : '';
   context.report({
     topic,
