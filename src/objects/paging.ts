@@ -102,19 +102,17 @@ export function planPages(offset: number, limit: number, maxPageSize: number): U
   if (limit <= 0) return [{ pageSize: 1, pageIndex: offset }];
   const last = offset + limit - 1;
   const largest = Math.max(1, Math.min(maxPageSize, 2 * limit));
-  let bestSize = largest;
-  let bestCalls = Number.POSITIVE_INFINITY;
-  for (let size = largest; size >= 1; size--) {
-    // Smaller sizes need at least this many calls: none can beat the best any more.
-    if (Math.ceil(limit / size) > bestCalls) break;
-    const calls = Math.floor(last / size) - Math.floor(offset / size) + 1;
-    if (calls <= bestCalls) {
-      bestCalls = calls;
-      bestSize = size;
+  // Pages of `largest` records need at most one call more than the fewest possible, so at most two
+  // passes: for each number of calls, the smallest size that needs no more (for a window of at most
+  // `largest` records, the first size from `limit` up that holds it in one page, found in a few steps).
+  for (let calls = Math.ceil(limit / largest); ; calls++) {
+    for (let size = Math.ceil(limit / calls); size <= largest; size++) {
+      const first = Math.floor(offset / size);
+      const pages = Math.floor(last / size) - first + 1;
+      if (pages <= calls)
+        return Array.from({ length: pages }, (_, i) => ({ pageSize: size, pageIndex: first + i }));
     }
   }
-  const first = Math.floor(offset / bestSize);
-  return Array.from({ length: bestCalls }, (_, i) => ({ pageSize: bestSize, pageIndex: first + i }));
 }
 
 /**
