@@ -109,8 +109,11 @@ export function planPages(offset: number, limit: number, maxPageSize: number): U
     for (let size = Math.ceil(limit / calls); size <= largest; size++) {
       const first = Math.floor(offset / size);
       const pages = Math.floor(last / size) - first + 1;
-      if (pages <= calls)
-        return Array.from({ length: pages }, (_, i) => ({ pageSize: size, pageIndex: first + i }));
+      if (pages <= calls) {
+        const plan: UpstreamPage[] = [];
+        for (let i = 0; i < pages; i++) plan.push({ pageSize: size, pageIndex: first + i });
+        return plan;
+      }
     }
   }
 }
