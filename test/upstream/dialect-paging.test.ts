@@ -110,3 +110,48 @@ describe('verifyPageLength', () => {
     expect(error.assumption?.name).toBe('page_size');
   });
 });
+
+describe('verifyPageLength against an upstream capped below the setting (property)', () => {
+  it('should answer every existing id of a batch, or name the cap: never a silent null', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 100 }),
+        fc.nat(100),
+        fc.integer({ min: 1, max: 120 }),
+        (n, m, cap) => {
+          const existing = Math.min(m, n);
+          // The upstream answers at most `cap` of the ids that exist, and counts them all.
+          const answered = Math.min(existing, cap);
+          const page = { records: records(answered), totalCount: existing };
+          let named = false;
+          try {
+            verifyPageLength('getAll', page, n, 0, 'ids');
+          } catch (error) {
+            named = error instanceof UpstreamError && error.kind === 'dialect_mismatch';
+          }
+          expect(named || answered === existing).toBe(true);
+          expect(named).toBe(answered < existing);
+        },
+      ),
+    );
+  });
+
+  it('should name the cap on any first page it cuts', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 200 }),
+        fc.nat(500),
+        fc.integer({ min: 1, max: 200 }),
+        (size, total, cap) => {
+          const answered = Math.min(size, cap, total);
+          const whole = Math.min(size, total);
+          const verify = () => {
+            verifyPageLength('getAll', { records: records(answered), totalCount: total }, size, 0, 'page');
+          };
+          if (answered === whole) expect(verify).not.toThrow();
+          else expect(verify).toThrow(UpstreamError);
+        },
+      ),
+    );
+  });
+});
