@@ -38,6 +38,8 @@ const SETTINGS = {
   UPSTREAM_UPDATE_FIELDS: z.enum(['data', 'params']),
   EMULATOR_MAX_URL_BYTES: whole(256, 1_048_576),
   EMULATOR_MAX_PAGE_SIZE: whole(1, 100_000),
+  EMULATOR_PAGE_ZERO: z.enum(['refuse', 'empty']),
+  EMULATOR_TOTAL_COUNT: z.enum(['number', 'string', 'omit-when-empty']),
   EMULATOR_FORM_LOGIN_TOKEN: z.enum(['true', 'false']).transform((value) => value === 'true'),
   EMULATOR_FORM_LOGIN_SESSION: z.enum(['token', 'cookie']),
   EMULATOR_ERROR_MESSAGES: z
@@ -116,11 +118,12 @@ export function readObjectTypes(env: Environment): string[] {
  * Reads the emulator command's settings: `EMULATOR_PORT` (4010), `EMULATOR_HOST`, `EMULATOR_WRAPPER`,
  * `EMULATOR_MATCHES` (default `UPSTREAM_MATCHES`), `EMULATOR_PAGE_START` (default `UPSTREAM_PAGE_START`),
  * `EMULATOR_SAVE_ID_AT`, `EMULATOR_SAVE_WITH_ID`, `EMULATOR_UPDATE_FIELDS` (defaults: their `UPSTREAM_*`),
- * `EMULATOR_MAX_URL_BYTES`, `EMULATOR_MAX_PAGE_SIZE`, `EMULATOR_ERROR_MESSAGES` (JSON), `EMULATOR_FORM_LOGIN_TOKEN`,
- * `EMULATOR_FORM_LOGIN_SESSION`, `EMULATOR_LATENCY_MS`, `EMULATOR_TOKEN_TTL_SECONDS`, `EMULATOR_DATA_FILE`,
- * `EMULATOR_FAULT_EVERY`, `EMULATOR_FAULT_MODE`, `EMULATOR_FAULT_OPERATIONS` (comma-separated), and the object
- * types to serve besides the demo ones: `EMULATOR_OBJECT_TYPES` (comma-separated) plus every
- * `@dataObject(name:)` of `OBJECT_TYPES_DIR` (default `schema/objects/`). Throws {@link EmulatorConfigError}.
+ * `EMULATOR_MAX_URL_BYTES`, `EMULATOR_MAX_PAGE_SIZE`, `EMULATOR_PAGE_ZERO`, `EMULATOR_TOTAL_COUNT`,
+ * `EMULATOR_ERROR_MESSAGES` (JSON), `EMULATOR_FORM_LOGIN_TOKEN`, `EMULATOR_FORM_LOGIN_SESSION`,
+ * `EMULATOR_LATENCY_MS`, `EMULATOR_TOKEN_TTL_SECONDS`, `EMULATOR_DATA_FILE`, `EMULATOR_FAULT_EVERY`,
+ * `EMULATOR_FAULT_MODE`, `EMULATOR_FAULT_OPERATIONS` (comma-separated), and the object types to serve
+ * besides the demo ones: `EMULATOR_OBJECT_TYPES` (comma-separated) plus every `@dataObject(name:)` of
+ * `OBJECT_TYPES_DIR` (default `schema/objects/`). Throws {@link EmulatorConfigError}.
  */
 export function readEmulatorConfig(env: Environment): EmulatorOptions {
   const s = parseSettings(env);
@@ -146,6 +149,8 @@ export function readEmulatorConfig(env: Environment): EmulatorOptions {
   if (updateFields !== undefined) options.updateFields = updateFields;
   if (s.EMULATOR_MAX_URL_BYTES !== undefined) options.maxUrlBytes = s.EMULATOR_MAX_URL_BYTES;
   if (s.EMULATOR_MAX_PAGE_SIZE !== undefined) options.maxPageSize = s.EMULATOR_MAX_PAGE_SIZE;
+  if (s.EMULATOR_PAGE_ZERO !== undefined) options.pageZero = s.EMULATOR_PAGE_ZERO;
+  if (s.EMULATOR_TOTAL_COUNT !== undefined) options.totalCount = s.EMULATOR_TOTAL_COUNT;
   if (s.EMULATOR_ERROR_MESSAGES !== undefined) options.errorMessages = s.EMULATOR_ERROR_MESSAGES;
   if (s.EMULATOR_FORM_LOGIN_TOKEN !== undefined) options.formLoginToken = s.EMULATOR_FORM_LOGIN_TOKEN;
   if (s.EMULATOR_FORM_LOGIN_SESSION !== undefined) options.formLoginSession = s.EMULATOR_FORM_LOGIN_SESSION;

@@ -1,7 +1,7 @@
 import type { MatchesMode } from '../src/upstream/client/wire.ts';
 import type { PatternCache } from './operations/filter-command.ts';
 import type { ObjectStore } from './store/object-store.ts';
-import type { PageStartMode } from './operations/paging.ts';
+import type { PageStartMode, PageZero, TotalCountForm } from './operations/paging.ts';
 import type { TokenRegistry } from './identity/token-registry.ts';
 import type { UserDirectory } from './identity/user-directory.ts';
 import type { WriteDialect } from './operations/write-dialect.ts';
@@ -18,6 +18,10 @@ export interface EmulatorContext {
   maxPageSize: number;
   /** How save and update speak (`write-dialect.ts`). */
   writes: WriteDialect;
+  /** What a one-based `pageStart=0` answers. */
+  pageZero: PageZero;
+  /** How getAll writes `totalCount`. */
+  totalCount: TotalCountForm;
   /** Whether the form login answers a token (the contract allows it to leave it out). */
   formLoginToken: boolean;
   /** `cookie`: the form login opens a servlet session (`JSESSIONID`) instead of answering a token. */

@@ -1,6 +1,6 @@
 import type { MatchesMode, WireOperation } from '../src/upstream/client/wire.ts';
 import type { EmulatorUser } from './identity/demo-users.ts';
-import type { PageStartMode } from './operations/paging.ts';
+import type { PageStartMode, PageZero, TotalCountForm } from './operations/paging.ts';
 import type { WrapperStyle } from './http/reply.ts';
 import type { SaveIdAt, SaveWithId, UpdateFields } from './operations/write-dialect.ts';
 
@@ -60,8 +60,22 @@ export interface EmulatorOptions {
    * request is answered 414 before it reaches an operation (and is not counted). Default: Node's own limit.
    */
   maxUrlBytes?: number;
-  /** Larger `pageSize` values are served as this many records. Default 1000. */
+  /**
+   * Larger `pageSize` values are served as this many records, id lookups (`_id` alternations) included,
+   * as a real upstream caps whatever the filter; `totalCount` still counts every match. Default 1000.
+   */
   maxPageSize?: number;
+  /**
+   * With `pageStart: 'page1'`, what `pageStart=0` answers: `refuse` (a `status: error`) or `empty` (an empty
+   * page with the true `totalCount`, as a one-based service that computes `(pageStart - 1) * pageSize` and
+   * finds nothing before the first record). Default `refuse`.
+   */
+  pageZero?: PageZero;
+  /**
+   * How getAll writes `totalCount`: a JSON `number`, a `string` (`"31"`), or a number left out when nothing
+   * matches (`omit-when-empty`). Default `number`.
+   */
+  totalCount?: TotalCountForm;
   /**
    * Error messages reworded as another upstream words them: the emulator's message (`invalid token: log in
    * again`, `unknown object name`, …) → the text to send instead. Default: none.

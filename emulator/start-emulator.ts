@@ -105,6 +105,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       saveWithId: options.saveWithId ?? 'merges',
       updateFields: options.updateFields ?? 'data',
     },
+    pageZero: options.pageZero ?? 'refuse',
+    totalCount: options.totalCount ?? 'number',
     formLoginToken: options.formLoginToken ?? true,
     formLoginSession: options.formLoginSession ?? 'token',
     now,

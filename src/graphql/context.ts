@@ -6,7 +6,12 @@ import { randomUUID } from 'node:crypto';
 import type { LoginProtection } from '../auth/login-protection.ts';
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import type { SessionClaims, SessionSealer } from '../auth/session.ts';
-import { createLoaders, MAX_CRITERION_LENGTH, type Loaders } from '../upstream/batching/loaders.ts';
+import {
+  createLoaders,
+  idsPerBatch,
+  MAX_CRITERION_LENGTH,
+  type Loaders,
+} from '../upstream/batching/loaders.ts';
 import type { PatternGuard } from '../upstream/pattern-guard/pattern-guard.ts';
 import type { UpstreamCredentials, UpstreamReads, UpstreamWrites } from '../upstream/client/types.ts';
 import type { SessionRevocations } from '../auth/session-revocations.ts';
@@ -141,6 +146,7 @@ class RequestContext implements GraphQLContext {
         client: services.reads,
         credentials,
         matchesMode: config.matchesMode,
+        maxBatchSize: idsPerBatch(config.upstreamMaxPageSize),
         maxIdLength: config.upstreamRequestLimits.maxIdLength,
         // The `_id` alternation travels in the URL: leave half of it for everything else.
         maxCriterionLength: Math.min(

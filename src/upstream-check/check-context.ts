@@ -18,8 +18,10 @@ import type { RawUpstream } from './raw-upstream.ts';
 
 /** What earlier probes learnt, for the later ones. */
 export interface Learnt {
-  /** The `pageStart` of the first page: `0`, or `1` when the upstream refuses `0`. */
+  /** The `pageStart` of the first page: `0`, or `1` when the upstream refuses `0` or answers it empty. */
   firstPageStart: number;
+  /** What `pageStart=0` answered when the first page is `1`. */
+  pageZero?: 'refused' | 'empty' | undefined;
   /** How `pageStart` counts, once determined. */
   pageStart: PageStartMode | undefined;
   /** How `matches` compares, once determined. */

@@ -99,12 +99,16 @@ describe('readEmulatorConfig', () => {
         UPSTREAM_MATCHES: 'find',
         EMULATOR_MAX_URL_BYTES: '4096',
         EMULATOR_MAX_PAGE_SIZE: '150',
+        EMULATOR_PAGE_ZERO: 'empty',
+        EMULATOR_TOTAL_COUNT: 'omit-when-empty',
         EMULATOR_ERROR_MESSAGES: '{"unknown object name": "No such collection"}',
       }),
     ).toMatchObject({
       matches: 'find',
       maxUrlBytes: 4096,
       maxPageSize: 150,
+      pageZero: 'empty',
+      totalCount: 'omit-when-empty',
       errorMessages: { 'unknown object name': 'No such collection' },
     });
   });

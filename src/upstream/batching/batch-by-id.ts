@@ -4,6 +4,7 @@
  */
 import { idPattern, planIdBatches, readsInBatch } from './batch-plan.ts';
 import { invalidInput } from '../../errors/upstream-error.ts';
+import { verifyPageLength } from '../dialect/page-length.ts';
 import type { UpstreamCredentials, UpstreamReads } from '../client/types.ts';
 import type { Criterion, MatchesMode, UpstreamRecord } from '../client/wire.ts';
 
@@ -54,6 +55,9 @@ export function createBatchById(options: BatchByIdOptions): BatchById {
   async function readMany(ids: string[], pattern: string): Promise<Map<string, UpstreamRecord>> {
     onBatch?.('objectById', ids.length);
     const page = await client.getAll(credentials, objectName, idCriterion(pattern), ids.length, 0);
+    // Fewer records than ids is normal (ids that do not exist), unless the answer counts more matches
+    // than it holds: then the upstream cut the batch, and the missing ids would read as `null`.
+    verifyPageLength('getAll', page, ids.length, 0, 'ids');
     const wanted = new Set(ids);
     const byId = new Map<string, UpstreamRecord>();
     for (const record of page.records) {

@@ -20,13 +20,15 @@ import {
   saveAnswer,
   updateAnswer,
 } from './response-schemas.ts';
-import type { PageStartMode, UpstreamClient, UpstreamClientOptions, UpstreamCredentials } from './types.ts';
+import type { UpstreamClient, UpstreamClientOptions, UpstreamCredentials } from './types.ts';
 import type { Criterion, FilterCommand, WireOperation } from './wire.ts';
 import { UPSTREAM_MAX_RESPONSE_BYTES } from '../../config/defaults.ts';
 import { requireSessionCookie, sessionCookiesOf } from '../dialect/session-cookie.ts';
 import { readSavedId } from '../dialect/saved-id.ts';
 import { toUpdateParams } from '../dialect/update-params.ts';
 import { checkUpdatedFields, updateFieldsMismatch } from '../dialect/updated-fields.ts';
+import { toPageStart } from '../dialect/page-start.ts';
+import { readTotalCount } from '../dialect/total-count.ts';
 
 /** Creates the client. Base addresses are validated now: a bad one throws a `TypeError` naming it. */
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
@@ -168,7 +170,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         pageStart: String(toPageStart(pageStartMode, pageIndex, pageSize)),
       };
       const answer = await read('getAll', credentials, getAllAnswer, '/studio/jsonp/getAll', query);
-      return { records: answer.data, totalCount: answer.totalCount };
+      return { records: answer.data, totalCount: readTotalCount('getAll', answer, answer.data.length) };
     },
 
     async save(credentials, objectName, data) {
@@ -284,11 +286,4 @@ function filterCommand(criteria: readonly Criterion[], anchored: boolean): strin
     })),
   };
   return JSON.stringify(command);
-}
-
-/** Converts the zero-based page index to the upstream's `pageStart` (docs/design.md, `UPSTREAM_PAGE_START`). */
-function toPageStart(mode: PageStartMode, pageIndex: number, pageSize: number): number {
-  if (mode === 'page1') return pageIndex + 1;
-  if (mode === 'offset') return pageIndex * pageSize;
-  return pageIndex;
 }
