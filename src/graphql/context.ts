@@ -137,6 +137,7 @@ class RequestContext implements GraphQLContext {
         client: services.reads,
         credentials,
         matchesMode: config.matchesMode,
+        matchesCase: config.matchesCase,
         maxIdLength: config.upstreamRequestLimits.maxIdLength,
         // The `_id` alternation travels in the URL: leave half of it for everything else.
         maxCriterionLength: Math.min(

@@ -6,7 +6,7 @@
  */
 import { cannotTell } from './finding.ts';
 import { NOTHING } from '../../filters/literal-pattern.ts';
-import { anchorForFind } from '../../upstream/client/anchor-for-find.ts';
+import { anchorForFind } from '../../upstream/dialect/matches-pattern.ts';
 import type { MatchesMode, UpstreamRecord } from '../../upstream/client/types.ts';
 import type { CheckContext } from '../check-context.ts';
 import { matches, probeFilter } from './filter-probe.ts';
