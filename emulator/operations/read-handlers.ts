@@ -19,7 +19,11 @@ interface ReadCall extends TypedQueryCall {
 function prepareRead(context: EmulatorContext, query: URLSearchParams): ReadCall | Reply {
   const call = checkTypedQueryCall(context, query, true);
   if ('statusCode' in call) return call;
-  const filter = parseFilterCommand(query.get('filterCommand'), context.matches, context.patterns);
+  const filter = parseFilterCommand(
+    query.get('filterCommand'),
+    { mode: context.matches, caseInsensitive: context.matchesCase === 'insensitive' },
+    context.patterns,
+  );
   if (typeof filter === 'string') return serviceError(filter, call.callback);
   return { ...call, filter };
 }
@@ -112,5 +116,6 @@ export function handleMetadata(context: EmulatorContext, request: OperationReque
     createdBy: object.createdBy,
     version: object.version,
   };
-  return { statusCode: 200, json: jsonText({ status: 'success', data }), callback };
+  // `EMULATOR_METADATA_KEY`: some upstreams answer the payload under another key (`metadata`).
+  return { statusCode: 200, json: jsonText({ status: 'success', [context.metadataKey]: data }), callback };
 }
