@@ -28,9 +28,9 @@ export function caseIgnored(operation: string, dialect: MatchesDialect): Upstrea
   const seen = 'an object read by id came back with an _id that differs from the one asked only in case';
   const detail =
     dialect.matchesMode === 'exact'
-      ? `${seen}: the upstream's equality ignores case, which no setting can turn off (UPSTREAM_MATCHES=exact sends no pattern)`
+      ? `${seen}: the upstream's equality ignores case, which no setting can turn off (UPSTREAM_MATCHES=exact sends no pattern).`
       : dialect.matchesCase === 'insensitive'
-        ? `${seen}, although every pattern goes out after (?-i): the upstream ignores that flag and its matches cannot be made case-sensitive`
-        : `${seen}: the upstream's matches ignores case; set UPSTREAM_MATCHES_CASE=insensitive so that every pattern goes out after (?-i)`;
+        ? `${seen}, although every pattern goes out after (?-i): the upstream ignores that flag and its matches cannot be made case-sensitive.`
+        : `${seen}: the upstream's matches ignores case; set UPSTREAM_MATCHES_CASE=insensitive so that every pattern goes out after (?-i).`;
   return dialectMismatch(operation, 'matches_case', detail);
 }

@@ -36,8 +36,8 @@ export function metadataPayload(answer: Readonly<Record<string, unknown>>, key: 
     .join(', ');
   const remedy =
     found.length === 1 && only !== undefined && SETTABLE_KEY.test(only)
-      ? `set UPSTREAM_METADATA_KEY=${only}`
-      : 'set UPSTREAM_METADATA_KEY to the key that holds the payload';
+      ? `set UPSTREAM_METADATA_KEY=${only}.`
+      : 'set UPSTREAM_METADATA_KEY to the key that holds the payload.';
   return failWith(
     `the metadata answer has no "${key}" but ${found.length === 1 ? 'a payload' : 'objects'} under ${named}: ${remedy}`,
   );
