@@ -8,10 +8,13 @@
  * silent `null` in every `metadata` field. A success with no payload at all is still `null`: the schema
  * always allowed it (an object may have no metadata), and nothing in it says the setting is wrong.
  */
+import { UPSTREAM_SETTINGS } from '../../config/upstream-settings.ts';
 import { dialectMismatch } from './assumptions.ts';
 
-/** The setting's own syntax (`src/config/upstream-settings.ts`): only such a key is offered as the value to set. */
-const SETTABLE_KEY = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+/** Whether `key` is a value `UPSTREAM_METADATA_KEY` takes: only such a key is offered as the value to set. */
+export function isSettableMetadataKey(key: string): boolean {
+  return UPSTREAM_SETTINGS.metadataKey.schema.safeParse(key).success;
+}
 
 /**
  * The keys of a success answer that hold an object or an array, `status` aside: where a payload could be.
@@ -35,7 +38,7 @@ export function metadataPayload(answer: Readonly<Record<string, unknown>>, key: 
     .map((k) => JSON.stringify(k.slice(0, 64)))
     .join(', ');
   const remedy =
-    found.length === 1 && only !== undefined && SETTABLE_KEY.test(only)
+    found.length === 1 && only !== undefined && isSettableMetadataKey(only)
       ? `set UPSTREAM_METADATA_KEY=${only}.`
       : 'set UPSTREAM_METADATA_KEY to the key that holds the payload.';
   return failWith(
