@@ -58,6 +58,18 @@ describe('with UPSTREAM_MATCHES_CASE=insensitive (the embedded emulator follows 
     expect(await statusesWhere(h, session.token, any)).toEqual([...STATUSES].sort());
   });
 
+  it("should refuse a caller's inline flag, which could turn the gateway's (?-i) back off", async () => {
+    const result = await h.client(session.token).query({
+      query: ObjectsDocument,
+      variables: {
+        objectName: LOAN,
+        first: 5,
+        filter: { criteria: [{ fieldName: 'status', operator: 'matches', value: '(?i)open' }] },
+      },
+    });
+    expect(firstError(result.error).extensions).toMatchObject({ code: 'BAD_USER_INPUT' });
+  });
+
   it('should answer an id asked in another case with null, and resolve batched references', async () => {
     const other = await h.client(session.token).query({
       query: ObjectDocument,

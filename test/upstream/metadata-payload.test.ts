@@ -2,6 +2,7 @@
  * Where a metadata answer carries its payload (`UPSTREAM_METADATA_KEY`): read under the key set, `null` when
  * the answer carries none, and `UPSTREAM_DIALECT_MISMATCH` naming the key found when it sits under another.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { UpstreamError } from '../../src/errors/upstream-error.ts';
 import { metadataPayload } from '../../src/upstream/dialect/metadata-payload.ts';
@@ -59,5 +60,24 @@ describe('metadataPayload', () => {
     expect(failure(answer).detail).toContain('UPSTREAM_METADATA_KEY=__proto__.');
     expect(metadataPayload(answer, '__proto__')).toEqual({ objectId: 'o1' });
     expect(({} as Record<string, unknown>).objectId).toBeUndefined();
+  });
+
+  it('should, for any answer, give the payload under the key, null, or a metadata_key mismatch: nothing else', () => {
+    const key = fc.constantFrom('data', 'metadata', '__proto__', 'status', 'x');
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue()), key, (fields, k) => {
+        const answer: Record<string, unknown> = { ...fields, status: 'success' };
+        try {
+          const payload = metadataPayload(answer, k);
+          if (Object.hasOwn(answer, k)) expect(payload).toBe(answer[k] ?? null);
+          else expect(payload).toBeNull();
+        } catch (error) {
+          expect(error).toBeInstanceOf(UpstreamError);
+          expect((error as UpstreamError).assumption?.name).toBe('metadata_key');
+          expect(Object.hasOwn(answer, k)).toBe(false);
+        }
+      }),
+      { numRuns: 500, seed: 28 },
+    );
   });
 });
