@@ -73,6 +73,17 @@ describe('npm run upstream:check: matches case and the metadata key', { timeout:
     expect(run.env).toMatchObject(env);
   });
 
+  it('should recommend UPSTREAM_MATCHES_CASE=sensitive back for a case-sensitive upstream', async () => {
+    const upstream = await emulator();
+    const run = await runUpstreamCheck(
+      { url: upstream.url, env: { UPSTREAM_MATCHES_CASE: 'insensitive' } },
+      READ,
+    );
+    expect(run.code).toBe(0);
+    expect(verdictOf(run, 'matches case')).toBe('differs');
+    expect(run.env.UPSTREAM_MATCHES_CASE).toBe('sensitive');
+  });
+
   it('should say CANNOT SERVE for an upstream that ignores case and (?-i) alike', async () => {
     const upstream = await emulator({ matchesCase: 'insensitive' });
     // A proxy that drops the flag on its way, as an upstream lower-casing both sides would ignore it.
