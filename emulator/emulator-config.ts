@@ -28,6 +28,10 @@ const SETTINGS = {
   EMULATOR_WRAPPER: z.enum(['plain', 'guard']),
   EMULATOR_MATCHES: z.enum(['regex', 'find', 'exact']),
   UPSTREAM_MATCHES: z.enum(['regex', 'find', 'exact']),
+  EMULATOR_MATCHES_CASE: z.enum(['sensitive', 'insensitive']),
+  UPSTREAM_MATCHES_CASE: z.enum(['sensitive', 'insensitive']),
+  EMULATOR_METADATA_KEY: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'must be a JSON key like data'),
+  UPSTREAM_METADATA_KEY: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'must be a JSON key like data'),
   EMULATOR_PAGE_START: z.enum(['page0', 'page1', 'offset']),
   UPSTREAM_PAGE_START: z.enum(['page0', 'page1', 'offset']),
   EMULATOR_SAVE_ID_AT: z.enum(['savedObjectId', 'data._id', 'data']),
@@ -116,7 +120,8 @@ export function readObjectTypes(env: Environment): string[] {
 
 /**
  * Reads the emulator command's settings: `EMULATOR_PORT` (4010), `EMULATOR_HOST`, `EMULATOR_WRAPPER`,
- * `EMULATOR_MATCHES` (default `UPSTREAM_MATCHES`), `EMULATOR_PAGE_START` (default `UPSTREAM_PAGE_START`),
+ * `EMULATOR_MATCHES` (default `UPSTREAM_MATCHES`), `EMULATOR_MATCHES_CASE` (default `UPSTREAM_MATCHES_CASE`),
+ * `EMULATOR_METADATA_KEY` (default `UPSTREAM_METADATA_KEY`), `EMULATOR_PAGE_START` (default `UPSTREAM_PAGE_START`),
  * `EMULATOR_SAVE_ID_AT`, `EMULATOR_SAVE_WITH_ID`, `EMULATOR_UPDATE_FIELDS` (defaults: their `UPSTREAM_*`),
  * `EMULATOR_MAX_URL_BYTES`, `EMULATOR_MAX_PAGE_SIZE`, `EMULATOR_PAGE_ZERO`, `EMULATOR_TOTAL_COUNT`,
  * `EMULATOR_ERROR_MESSAGES` (JSON), `EMULATOR_FORM_LOGIN_TOKEN`, `EMULATOR_FORM_LOGIN_SESSION`,
@@ -147,6 +152,10 @@ export function readEmulatorConfig(env: Environment): EmulatorOptions {
   if (saveWithId !== undefined) options.saveWithId = saveWithId;
   const updateFields = s.EMULATOR_UPDATE_FIELDS ?? s.UPSTREAM_UPDATE_FIELDS;
   if (updateFields !== undefined) options.updateFields = updateFields;
+  const matchesCase = s.EMULATOR_MATCHES_CASE ?? s.UPSTREAM_MATCHES_CASE;
+  if (matchesCase !== undefined) options.matchesCase = matchesCase;
+  const metadataKey = s.EMULATOR_METADATA_KEY ?? s.UPSTREAM_METADATA_KEY;
+  if (metadataKey !== undefined) options.metadataKey = metadataKey;
   if (s.EMULATOR_MAX_URL_BYTES !== undefined) options.maxUrlBytes = s.EMULATOR_MAX_URL_BYTES;
   if (s.EMULATOR_MAX_PAGE_SIZE !== undefined) options.maxPageSize = s.EMULATOR_MAX_PAGE_SIZE;
   if (s.EMULATOR_PAGE_ZERO !== undefined) options.pageZero = s.EMULATOR_PAGE_ZERO;

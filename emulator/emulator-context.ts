@@ -13,6 +13,10 @@ export interface EmulatorContext {
   tokens: TokenRegistry;
   patterns: PatternCache;
   matches: MatchesMode;
+  /** Whether `matches` ignores case (`Pattern.CASE_INSENSITIVE`, `equalsIgnoreCase` when `exact`). */
+  matchesCase: 'sensitive' | 'insensitive';
+  /** The key of the metadata answer that holds its payload. */
+  metadataKey: string;
   pageStart: PageStartMode;
   /** Larger `pageSize` values are served as this many records. */
   maxPageSize: number;

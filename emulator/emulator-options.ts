@@ -53,6 +53,14 @@ export interface EmulatorOptions {
    * (`find`, as `Matcher.find()` or MongoDB's `$regex`), or plain equality (`exact`). Default `regex`.
    */
   matches?: MatchesMode;
+  /**
+   * Whether `matches` ignores case (`UPSTREAM_MATCHES_CASE`): `insensitive` compiles patterns as
+   * `Pattern.compile(p, CASE_INSENSITIVE)` does (US-ASCII letters; an inline `(?-i)` turns it off) and,
+   * with `matches: 'exact'`, compares as `equalsIgnoreCase`. Default `sensitive`.
+   */
+  matchesCase?: 'sensitive' | 'insensitive';
+  /** The key of the metadata answer that holds its payload (`UPSTREAM_METADATA_KEY`). Default `data`. */
+  metadataKey?: string;
   /** What `pageStart` counts (docs/design.md, `UPSTREAM_PAGE_START`). Default `page0`. */
   pageStart?: PageStartMode;
   /**

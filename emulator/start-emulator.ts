@@ -98,6 +98,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     sessions: createTokenRegistry({ ttlSeconds: options.tokenTtlSeconds ?? 28_800, now }),
     patterns: createPatternCache(),
     matches: options.matches ?? 'regex',
+    matchesCase: options.matchesCase ?? 'sensitive',
+    metadataKey: options.metadataKey ?? 'data',
     pageStart: options.pageStart ?? 'page0',
     maxPageSize: options.maxPageSize ?? MAX_PAGE_SIZE,
     writes: {

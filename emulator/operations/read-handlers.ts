@@ -20,7 +20,11 @@ function prepareRead(context: EmulatorContext, request: OperationRequest): ReadC
   const { query } = request;
   const call = checkTypedQueryCall(context, request, true);
   if ('statusCode' in call) return call;
-  const filter = parseFilterCommand(query.get('filterCommand'), context.matches, context.patterns);
+  const filter = parseFilterCommand(
+    query.get('filterCommand'),
+    { mode: context.matches, caseInsensitive: context.matchesCase === 'insensitive' },
+    context.patterns,
+  );
   if (typeof filter === 'string') return serviceError(filter, call.callback);
   return { ...call, filter };
 }
@@ -116,5 +120,6 @@ export function handleMetadata(context: EmulatorContext, request: OperationReque
     createdBy: object.createdBy,
     version: object.version,
   };
-  return { statusCode: 200, json: jsonText({ status: 'success', data }), callback };
+  // `EMULATOR_METADATA_KEY`: some upstreams answer the payload under another key (`metadata`).
+  return { statusCode: 200, json: jsonText({ status: 'success', [context.metadataKey]: data }), callback };
 }

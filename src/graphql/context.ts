@@ -147,6 +147,7 @@ class RequestContext implements GraphQLContext {
         credentials,
         matchesMode: config.matchesMode,
         maxBatchSize: idsPerBatch(config.upstreamMaxPageSize),
+        matchesCase: config.matchesCase,
         maxIdLength: config.upstreamRequestLimits.maxIdLength,
         // The `_id` alternation travels in the URL: leave half of it for everything else.
         maxCriterionLength: Math.min(

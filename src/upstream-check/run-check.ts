@@ -56,9 +56,10 @@ export async function runCheck(options: CheckOptions, env: NodeJS.ProcessEnv): P
     const made = createUpstreamClient({
       ...urls,
       ...clientSettingsOf(config),
-      // Probes send raw `pageStart` values and anchor patterns themselves.
+      // Probes send raw `pageStart` values and frame patterns themselves (anchors, `(?-i)`).
       pageStartMode: 'page0',
       matchesMode: 'regex',
+      matchesCase: 'sensitive',
       connectionsPerOrigin: 2,
       ...settings,
     });

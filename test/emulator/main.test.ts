@@ -122,6 +122,23 @@ describe('readEmulatorConfig', () => {
     );
   });
 
+  it('should read the case and metadata-key dialects, following the UPSTREAM_ settings unless told otherwise', () => {
+    expect(
+      readEmulatorConfig({ EMULATOR_MATCHES_CASE: 'insensitive', EMULATOR_METADATA_KEY: 'metadata' }),
+    ).toMatchObject({
+      matchesCase: 'insensitive',
+      metadataKey: 'metadata',
+    });
+    expect(
+      readEmulatorConfig({
+        UPSTREAM_MATCHES_CASE: 'insensitive',
+        UPSTREAM_METADATA_KEY: 'meta',
+        EMULATOR_MATCHES_CASE: 'sensitive',
+      }),
+    ).toMatchObject({ matchesCase: 'sensitive', metadataKey: 'meta' });
+    expect(() => readEmulatorConfig({ EMULATOR_METADATA_KEY: 'a.b' })).toThrow(/^EMULATOR_METADATA_KEY: /);
+  });
+
   it('should read the data file, latency and faults', () => {
     expect(
       readEmulatorConfig({

@@ -32,11 +32,14 @@ it("should start the embedded emulator on the settings' UPSTREAM_* switches", ()
     UPSTREAM_SAVE_ID_AT: 'data._id',
     UPSTREAM_SAVE_WITH_ID: 'replaces',
     UPSTREAM_UPDATE_FIELDS: 'params',
+    UPSTREAM_METADATA_KEY: 'metadata',
     SESSION_SECRET: 's'.repeat(40),
   });
   expect(config.upstream.kind).toBe('embedded');
   expect(emulatorSwitchesOf(config)).toEqual({
     matches: 'exact',
+    matchesCase: 'sensitive',
+    metadataKey: 'metadata',
     pageStart: 'offset',
     saveIdAt: 'data._id',
     saveWithId: 'replaces',

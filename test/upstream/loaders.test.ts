@@ -34,6 +34,7 @@ function setup(
     client,
     credentials,
     matchesMode: 'regex',
+    matchesCase: 'sensitive',
     maxIdLength: loadConfig({}).upstreamRequestLimits.maxIdLength,
     ...options,
   });
@@ -323,7 +324,14 @@ describe('page() and metadata()', () => {
       getObject: () => Promise.resolve(fresh()),
       getMetadata: () => Promise.resolve(null),
     };
-    const make = () => createLoaders({ client, credentials, matchesMode: 'regex', maxIdLength: 100 });
+    const make = () =>
+      createLoaders({
+        client,
+        credentials,
+        matchesMode: 'regex',
+        matchesCase: 'sensitive',
+        maxIdLength: 100,
+      });
 
     const byIdFirst = make();
     expect(await byIdFirst.object(ORDER, 'o1')).toEqual({ _id: 'o1', version: 1 });

@@ -37,6 +37,8 @@ export interface LoaderOptions {
   credentials: UpstreamCredentials;
   /** How the upstream's `matches` compares (`UPSTREAM_MATCHES`): decides between batching and single reads. */
   matchesMode: MatchesMode;
+  /** Whether the upstream's `matches` ignores case (`UPSTREAM_MATCHES_CASE`): names the remedy of a read by id answered in another case. */
+  matchesCase: 'sensitive' | 'insensitive';
   /** Ids per `getAll` in `regex` mode (`idsPerBatch`). Default `100`. */
   maxBatchSize?: number;
   /** URL-encoded bytes of the `_id` alternation per `getAll` (it travels in the URL); split beyond. Default {@link MAX_CRITERION_LENGTH}. */
@@ -141,12 +143,13 @@ class RequestLoaders implements Loaders {
   #objectLoader(objectName: string): DataLoader<string, UpstreamRecord | null> {
     const known = this.#knownObjectLoader(objectName);
     if (known !== undefined) return known;
-    const { client, credentials, onBatch, matchesMode, maxIdLength } = this.#options;
+    const { client, credentials, onBatch, matchesMode, matchesCase, maxIdLength } = this.#options;
     const batchById = createBatchById({
       client,
       credentials,
       objectName,
       matchesMode,
+      matchesCase,
       maxBatchSize: this.#maxBatchSize,
       maxCriterionLength: this.#maxCriterionLength,
       maxIdLength,

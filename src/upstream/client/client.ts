@@ -9,7 +9,6 @@ import { createExchangeRunner } from './exchange.ts';
 import { createHttpTransport } from './http-transport.ts';
 import { parseBaseUrl } from './join-url.ts';
 import { toAnswerPatterns } from './parse-answer.ts';
-import { anchorForFind } from './anchor-for-find.ts';
 import { createRequestChecks } from './request-checks.ts';
 import {
   formLoginAnswer,
@@ -29,6 +28,8 @@ import { toUpdateParams } from '../dialect/update-params.ts';
 import { checkUpdatedFields, updateFieldsMismatch } from '../dialect/updated-fields.ts';
 import { toPageStart } from '../dialect/page-start.ts';
 import { readTotalCount } from '../dialect/total-count.ts';
+import { framePattern, type MatchesDialect } from '../dialect/matches-pattern.ts';
+import { metadataPayload } from '../dialect/metadata-payload.ts';
 
 /** Creates the client. Base addresses are validated now: a bad one throws a `TypeError` naming it. */
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
@@ -39,7 +40,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   const { pageStartMode, callTimeoutMillis, saveIdAt, updateFields } = options;
   // Where a session's calls go: a form login's session cookie must be set for (a prefix of) both.
   const sessionPaths = [`${studio.prefix}/studio/jsonp/`, `${server.prefix}/studio/jsonp/`];
-  const anchored = options.matchesMode === 'find';
+  const dialect: MatchesDialect = { matchesMode: options.matchesMode, matchesCase: options.matchesCase };
   const transport = createHttpTransport({
     connectTimeoutMillis: options.connectTimeoutMillis,
     headersTimeoutMillis: options.headersTimeoutMillis,
@@ -151,12 +152,12 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       checks.id('metadata', objectId, 'objectId', true);
       const path = `/studio/jsonp/metadata/get/${encodeURIComponent(objectId)}/`;
       const answer = await read('metadata', credentials, metadataAnswer, path, { category });
-      return answer.data ?? null;
+      return metadataPayload(answer, options.metadataKey);
     },
 
     async getObject(credentials, objectName, criteria) {
       checks.objectName('getObject', objectName);
-      const query = { objectName, filterCommand: filterCommand(criteria, anchored) };
+      const query = { objectName, filterCommand: filterCommand(criteria, dialect) };
       const answer = await read('getObject', credentials, getObjectAnswer, '/studio/jsonp/getObject/', query);
       return answer.data[0] ?? null;
     },
@@ -165,7 +166,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       checks.objectName('getAll', objectName);
       const query = {
         objectName,
-        filterCommand: filterCommand(criteria, anchored),
+        filterCommand: filterCommand(criteria, dialect),
         pageSize: String(pageSize),
         pageStart: String(toPageStart(pageStartMode, pageIndex, pageSize)),
       };
@@ -274,15 +275,16 @@ function credentialQuery(credentials: UpstreamCredentials): Record<string, strin
 }
 
 /**
- * The `filterCommand` parameter of getObject and getAll; with `anchored` (`UPSTREAM_MATCHES=find`) each
- * `matches` value anchored to the whole field, so that every operator keeps its meaning.
+ * The `filterCommand` parameter of getObject and getAll; each `matches` value framed for the upstream's
+ * dialect (anchored for `UPSTREAM_MATCHES=find`, `(?-i)` for `UPSTREAM_MATCHES_CASE=insensitive`), so that
+ * every operator keeps its meaning.
  */
-function filterCommand(criteria: readonly Criterion[], anchored: boolean): string {
+function filterCommand(criteria: readonly Criterion[], dialect: MatchesDialect): string {
   const command: FilterCommand = {
     criteria: criteria.map(({ fieldName, operator, value }) => ({
       fieldName,
       operator,
-      value: anchored && operator === 'matches' ? anchorForFind(value) : value,
+      value: operator === 'matches' ? framePattern(value, dialect) : value,
     })),
   };
   return JSON.stringify(command);

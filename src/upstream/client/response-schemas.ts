@@ -65,8 +65,14 @@ export const getAllAnswer = z.object({
 /** getObject success: the read shape, `data` holding zero or one record; `totalCount` is not needed. */
 export const getObjectAnswer = z.object({ status: z.literal('success'), data: z.array(record) });
 
-/** Metadata success: `data` passed through as JSON. */
-export const metadataAnswer = z.object({ status: z.literal('success'), data: z.unknown() });
+/**
+ * Metadata success: the answer as decoded, every key kept, so that the payload is found under whichever key
+ * `UPSTREAM_METADATA_KEY` names (`dialect/metadata-payload.ts`) and passed through as JSON.
+ */
+export const metadataAnswer = z.custom<Record<string, unknown> & { status: 'success' }>(
+  (value) => isJsonObject(value) && value.status === 'success',
+  { message: 'expected {status: "success", …}' },
+);
 
 const message = z
   .string()

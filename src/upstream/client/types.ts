@@ -70,7 +70,7 @@ export interface UpstreamClientSettings {
   pageStartMode: PageStartMode;
   /**
    * How the upstream's `matches` compares (`UPSTREAM_MATCHES`). `find` anchors every pattern sent
-   * (`anchorForFind`); the other modes send patterns as they are.
+   * (`dialect/matches-pattern.ts`); the other modes send patterns as they are.
    */
   matchesMode: MatchesMode;
   /** Charset of answers whose Content-Type names none (`UPSTREAM_ANSWER_CHARSET`). */
@@ -79,7 +79,7 @@ export interface UpstreamClientSettings {
   requestCharset: 'utf-8' | 'iso-8859-1';
   /** Largest page and id batch the upstream serves (`UPSTREAM_MAX_PAGE_SIZE`). */
   upstreamMaxPageSize: number;
-  /** Whether the upstream's `matches` ignores case (`UPSTREAM_MATCHES_CASE`). */
+  /** Whether the upstream's `matches` ignores case (`UPSTREAM_MATCHES_CASE`): `insensitive` sends every pattern after `(?-i)`. */
   matchesCase: 'sensitive' | 'insensitive';
   /** Where a save answer carries the saved id (`UPSTREAM_SAVE_ID_AT`). */
   saveIdAt: 'savedObjectId' | 'data._id' | 'data';
@@ -87,7 +87,7 @@ export interface UpstreamClientSettings {
   saveWithId: 'merges' | 'replaces';
   /** How update takes its fields (`UPSTREAM_UPDATE_FIELDS`). */
   updateFields: 'data' | 'params';
-  /** The metadata answer's payload key (`UPSTREAM_METADATA_KEY`). */
+  /** The metadata answer's payload key (`UPSTREAM_METADATA_KEY`); a payload under another key is a dialect mismatch. */
   metadataKey: string;
   /** Connection deadline (`UPSTREAM_CONNECT_TIMEOUT_MS`). */
   connectTimeoutMillis: number;
