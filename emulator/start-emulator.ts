@@ -139,7 +139,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       pathId: route.pathId,
       body: body?.text,
     });
-    const reply = errorMessages === undefined ? handled : rewordError(handled, errorMessages);
+    const reply =
+      errorMessages === undefined ? handled : rewordError(handled, errorMessages, query.get('objectName'));
     send(
       response,
       fault === undefined ? renderReply(reply, wrapper) : distortReply(reply, fault, wrapper),
