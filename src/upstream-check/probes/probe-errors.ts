@@ -163,7 +163,7 @@ async function unknownNameFinding(
   return {
     topic,
     verdict: 'differs',
-    detail: `answered ${said(first)}${named ? ` and, for another name, ${JSON.stringify(second)}` : ' for every name'}, which UPSTREAM_CALLER_ERROR_PATTERN does not match (UPSTREAM_ERROR); the part added${named ? ', learnt from both,' : ''} matches a third name's answer too`,
+    detail: `answered ${said(first)}, which UPSTREAM_CALLER_ERROR_PATTERN does not match (UPSTREAM_ERROR); ${named ? 'the part added keeps the text around the name and matches any name (learnt from two made-up names, tried on a third)' : 'the part added is that answer, the same for three made-up names'}`,
     settings: { UPSTREAM_CALLER_ERROR_PATTERN: setting },
   };
 }

@@ -15,8 +15,14 @@ import { probeFirstPage, rawGetAll, readPageAnswer, refusalOf, type PageAnswer }
 /** At most this many declared types are tried, one or two reads each. */
 export const MAX_CANDIDATES = 10;
 
-/** A type with this many records is read at once; else the one with the most records among those tried. */
-const ENOUGH_RECORDS = 10;
+/** Records read of each candidate (the first page's sample is read again once the type is chosen). */
+const PAGE_SIZE = 10;
+
+/**
+ * A type with this many records is taken at once; else the one with the most among those tried: the
+ * largest-page probe can only tell a page cap from the end of the records with more records than it asks.
+ */
+const ENOUGH_RECORDS = 1000;
 
 /** Where the gateway reads its types, as the report names it. */
 const whereDeclared = (config: GatewayConfig) => config.objectTypesDir ?? 'schema/objects/';
@@ -38,13 +44,9 @@ export function declaredObjectNames(config: GatewayConfig): string[] {
 
 /** One read of a candidate's first page (page 1 too when page 0 is refused). */
 async function firstAnswer(context: CheckContext, objectName: string): Promise<PageAnswer> {
-  const answer = readPageAnswer(
-    await rawGetAll(context, objectName, { pageSize: ENOUGH_RECORDS, pageStart: 0 }),
-  );
+  const answer = readPageAnswer(await rawGetAll(context, objectName, { pageSize: PAGE_SIZE, pageStart: 0 }));
   if (answer.ok || !answer.refused) return answer;
-  const second = readPageAnswer(
-    await rawGetAll(context, objectName, { pageSize: ENOUGH_RECORDS, pageStart: 1 }),
-  );
+  const second = readPageAnswer(await rawGetAll(context, objectName, { pageSize: PAGE_SIZE, pageStart: 1 }));
   return second.ok ? second : answer;
 }
 
@@ -63,10 +65,10 @@ async function findObjectType(context: CheckContext, candidates: readonly string
       await probeFirstPage(context, name);
     }
     tried.push({ name, answer });
-    if (answer.ok && answer.records.length >= ENOUGH_RECORDS) break;
+    if (answer.ok && answer.totalCount >= ENOUGH_RECORDS) break;
   }
   const readable = tried.filter((t) => t.answer.ok);
-  const most = (t: (typeof tried)[number]) => (t.answer.ok ? t.answer.records.length : -1);
+  const most = (t: (typeof tried)[number]) => (t.answer.ok ? t.answer.totalCount : -1);
   const best = readable.reduce<(typeof tried)[number] | undefined>(
     (a, t) => (a === undefined || most(t) > most(a) ? t : a),
     undefined,
@@ -90,7 +92,7 @@ async function findObjectType(context: CheckContext, candidates: readonly string
     detail:
       best === undefined
         ? `none of the types of ${where} could be read; tried ${tried.map((t) => t.name).join(', ')}`
-        : `read ${chosen.name}, found among the types of ${where} (${tried.length} tried); --object-name names another`,
+        : `${chosen.name}, the one with the most records (${most(chosen)}) of the ${tried.length} types of ${where} tried; --object-name names another`,
   });
   if (await probeFirstPage(context, chosen.name)) context.learnt.objectName = chosen.name;
 }
