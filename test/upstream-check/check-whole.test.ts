@@ -52,6 +52,33 @@ describe('npm run upstream:check, every probe on its own', { timeout: 60_000 }, 
   });
 });
 
+describe('npm run upstream:check, what a probe needs and could not get', { timeout: 60_000 }, () => {
+  it('should say why each read probe was not run when the reads of the type cannot be decoded, and run the others', async () => {
+    const { url } = await emulator({ faults: { every: 1, mode: 'garbage', operations: ['getAll'] } });
+    const run = await runUpstreamCheck({ url }, ['--object-name', 'com.example.Order']);
+    expect(run.code).toBe(1);
+    expect(verdictOf(run, 'getAll')).toBe('cannot-serve');
+    for (const topic of ['paging', 'matches semantics', 'getObject', 'request-line limit']) {
+      const finding = run.report?.findings.find((f) => f.topic === topic);
+      expect(finding, topic).toMatchObject({ verdict: 'cannot-tell' });
+      expect(finding?.detail).toMatch(/not probed: no object type was read/);
+    }
+    expect(verdictOf(run, 'bad token (read)')).toBeDefined();
+  });
+
+  it('should say why every probe was not run when no login answered a token', async () => {
+    const { url } = await emulator({
+      formLoginToken: false,
+      faults: { every: 1, mode: 'garbage', operations: ['loginJson'] },
+    });
+    const run = await runUpstreamCheck({ url }, ['--object-name', 'com.example.Order']);
+    expect(run.code).toBe(1);
+    expect(verdictOf(run, 'LOGIN_METHOD')).toBe('cannot-serve');
+    const detail = run.report?.findings.find((f) => f.topic === 'getAll')?.detail;
+    expect(detail).toMatch(/not probed: no login answered a token/);
+  });
+});
+
 describe('npm run upstream:check, never "can work" without a type read', { timeout: 60_000 }, () => {
   it('should find a type of schema/objects/ itself without --object-name, and read it', async () => {
     const { url } = await emulator();
