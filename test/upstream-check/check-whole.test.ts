@@ -164,6 +164,14 @@ describe('npm run upstream:check, the caller-error pattern for any name', { time
     }
   });
 
+  it('should recommend no pattern, and say to set one by hand, when the answer is nothing but the name', async () => {
+    const { url } = await emulator({ errorMessages: { 'unknown object name': '{objectName}' } });
+    const run = await runUpstreamCheck({ url }, ['--object-name', 'com.example.Order']);
+    expect(verdictOf(run, 'unknown object name')).toBe('cannot-tell');
+    expect(run.env.UPSTREAM_CALLER_ERROR_PATTERN).toBeUndefined();
+    expect(run.report?.findings.find((f) => f.topic === 'unknown object name')?.detail).toMatch(/by hand/);
+  });
+
   it('should exit 2, the check could not run, for an --object-name such an upstream does not know', async () => {
     const { url } = await emulator(NAMING_UPSTREAM);
     const run = await runUpstreamCheck({ url }, ['--object-name', 'com.example.Ordr']);

@@ -146,15 +146,11 @@ async function unknownNameFinding(
     messages.every((m) => m !== undefined && learntPattern.test(m)) &&
     (badTokenMessage === undefined || !learntPattern.test(badTokenMessage));
   if (learntSource === undefined || !holds) {
+    const then = messages.slice(1).map((m) => JSON.stringify(m ?? ''));
     return {
       topic,
       verdict: 'cannot-tell',
-      detail: `answered ${said(first)}, then ${messages
-        .slice(1)
-        .map((m) => JSON.stringify(m ?? ''))
-        .join(
-          ' and ',
-        )} for two other made-up names: no pattern matches these and not the bad-token answer; set UPSTREAM_CALLER_ERROR_PATTERN by hand`,
+      detail: `answered ${said(first)}, then ${then.join(' and ')} for two other made-up names: no pattern matches these and not the bad-token answer; set UPSTREAM_CALLER_ERROR_PATTERN by hand`,
     };
   }
   const setting = `${config.callerErrorPattern.source}|${learntSource}`;
