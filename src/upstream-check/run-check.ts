@@ -6,12 +6,14 @@
  * is one entry per probe, made by {@link probe}:
  *
  * ```ts
- * probe(topic, needs, (context, got) => probeSomething(context, got.objectName))
+ * probe(name, topics, needs, (context, got) => probeSomething(context, got.objectName))
  * ```
  *
- * - `topic`: the report's row when the probe cannot run (its first or main topic);
+ * - `name`: the report's one row when the probe cannot run;
+ * - `topics`: the rows it answers: one it did not report (it stopped at an earlier finding) gets a
+ *   `cannot tell` row, so that no question disappears from the report;
  * - `needs`: what it needs of what the earlier probes learnt or the command line gave (see {@link Need}):
- *   when one is missing, the probe is not run and its row says `cannot tell` and why;
+ *   when one is missing, the probe is not run and its `name` row says `cannot tell` and why;
  * - the function: gets the context (`context.learnt` holds what earlier probes learnt) and the needed names,
  *   reports its findings with `context.report`, and records what later probes may use in `context.learnt`.
  *   It throws only {@link CheckCannotRun}, for a mistake in the check's own settings or arguments (exit 2).
@@ -53,30 +55,55 @@ export type Need = 'objectName' | 'writeObjectName';
 
 /** One entry of {@link PROBES} (see the module comment). */
 export interface CheckProbe {
-  topic: string;
+  name: string;
+  topics: readonly string[];
   needs: readonly Need[];
   run(context: CheckContext, got: Readonly<Record<Need, string>>): Promise<void>;
 }
 
 /** An entry of {@link PROBES}; `run` gets exactly the names it declared in `needs`. */
 export function probe<N extends Need>(
-  topic: string,
+  name: string,
+  topics: readonly string[],
   needs: readonly N[],
   run: (context: CheckContext, got: Readonly<Record<N, string>>) => Promise<void>,
 ): CheckProbe {
-  return { topic, needs, run };
+  return { name, topics, needs, run };
 }
+
+const MATCHES_TOPICS = [
+  'matches semantics',
+  'matches case',
+  'regex escapes',
+  'matches on fields',
+  'criteria combined',
+  'dotted paths',
+];
+const WRITES_TOPICS = ['save (create)', 'save with _id', 'update', 'bad token (save)', 'bad token (update)'];
 
 /** Every probe after the logins, in order. */
 export const PROBES: readonly CheckProbe[] = [
   // First: the unknown-name pattern it learns tells a mistyped --object-name from another refusal.
-  probe('unknown object name', [], (c) => probeErrors(c, c.objectName)),
-  probe('getAll', [], (c) => probeObjectType(c, c.objectName)),
-  probe('paging', ['objectName'], (c, { objectName }) => probePaging(c, objectName)),
-  probe('matches semantics', ['objectName'], (c, { objectName }) => probeMatches(c, objectName)),
-  probe('getObject', ['objectName'], (c, { objectName }) => probeObjects(c, objectName)),
-  probe('request-line limit', ['objectName'], (c, { objectName }) => probeUrlLimit(c, objectName)),
-  probe('writes', ['writeObjectName'], (c, { writeObjectName }) => probeWrites(c, writeObjectName)),
+  probe('errors', ['bad token (read)', 'unknown object name', 'invalid pattern'], [], (c) =>
+    probeErrors(c, c.objectName),
+  ),
+  probe('getAll', ['JSONP wrapper', 'callback echo', 'getAll'], [], (c) => probeObjectType(c, c.objectName)),
+  probe(
+    'paging',
+    ['pageStart base', 'default page size', 'largest page size', 'totalCount'],
+    ['objectName'],
+    (c, { objectName }) => probePaging(c, objectName),
+  ),
+  probe('matches', MATCHES_TOPICS, ['objectName'], (c, { objectName }) => probeMatches(c, objectName)),
+  probe('getObject and metadata', ['getObject', 'metadata'], ['objectName'], (c, { objectName }) =>
+    probeObjects(c, objectName),
+  ),
+  probe('request-line limit', ['request-line limit'], ['objectName'], (c, { objectName }) =>
+    probeUrlLimit(c, objectName),
+  ),
+  probe('writes', WRITES_TOPICS, ['writeObjectName'], (c, { writeObjectName }) =>
+    probeWrites(c, writeObjectName),
+  ),
 ];
 
 /** Why a need is not met, for the report. */
@@ -85,12 +112,21 @@ const MISSING: Record<Need, string> = {
   writeObjectName: 'pass --allow-writes --write-object-name NAME (a scratch type)',
 };
 
-/** Runs every probe of `probes`, each whose needs are met; the others each get a `cannot tell` row. */
+/**
+ * Runs every probe of `probes` whose needs are met; the others get a `cannot tell` row each, as does every
+ * topic a probe that ran did not report.
+ */
 export async function runProbes(
   context: CheckContext,
   probes: readonly CheckProbe[],
   writeObjectName: string | undefined,
 ): Promise<void> {
+  const reported = new Set<string>();
+  const report = (finding: Finding) => {
+    reported.add(finding.topic);
+    context.report(finding);
+  };
+  const tracked: CheckContext = { ...context, report };
   for (const entry of probes) {
     const have: Record<Need, string | undefined> = {
       objectName: context.learnt.objectName,
@@ -98,11 +134,14 @@ export async function runProbes(
     };
     const missing = entry.needs.find((need) => have[need] === undefined);
     if (missing !== undefined) {
-      context.report(cannotTell(entry.topic, `not probed: ${MISSING[missing]}`));
+      report(cannotTell(entry.name, `not probed: ${MISSING[missing]}`));
       continue;
     }
     const got = { objectName: have.objectName ?? '', writeObjectName: have.writeObjectName ?? '' };
-    await entry.run(context, got);
+    await entry.run(tracked, got);
+    for (const topic of entry.topics.filter((t) => !reported.has(t))) {
+      report(cannotTell(topic, `not asked: what the ${entry.name} probe found first left no way to ask it`));
+    }
   }
 }
 
@@ -157,7 +196,7 @@ export async function runCheck(options: CheckOptions, env: NodeJS.ProcessEnv): P
   try {
     const credentials = await probeLogins({ raw, config, report }, options.username, options.password);
     if (credentials === undefined) {
-      for (const entry of PROBES) report(cannotTell(entry.topic, 'not probed: no login answered a token'));
+      for (const entry of PROBES) report(cannotTell(entry.name, 'not probed: no login answered a token'));
     } else {
       const context: CheckContext = {
         config,

@@ -58,12 +58,22 @@ describe('npm run upstream:check, what a probe needs and could not get', { timeo
     const run = await runUpstreamCheck({ url }, ['--object-name', 'com.example.Order']);
     expect(run.code).toBe(1);
     expect(verdictOf(run, 'getAll')).toBe('cannot-serve');
-    for (const topic of ['paging', 'matches semantics', 'getObject', 'request-line limit']) {
+    for (const topic of ['paging', 'matches', 'getObject and metadata', 'request-line limit']) {
       const finding = run.report?.findings.find((f) => f.topic === topic);
       expect(finding, topic).toMatchObject({ verdict: 'cannot-tell' });
       expect(finding?.detail).toMatch(/not probed: no object type was read/);
     }
     expect(verdictOf(run, 'bad token (read)')).toBeDefined();
+  });
+
+  it('should give every question of a probe that stopped early a row that says so', async () => {
+    // Reads answered HTTP 500: the first read has no answer to tell its wrapper or callback by.
+    const { url } = await emulator({ faults: { every: 1, mode: 'error500', operations: ['getAll'] } });
+    const run = await runUpstreamCheck({ url }, ['--object-name', 'com.example.Order']);
+    expect(verdictOf(run, 'getAll')).toBe('cannot-serve');
+    for (const topic of ['JSONP wrapper', 'callback echo']) {
+      expect(run.report?.findings.find((f) => f.topic === topic)?.detail, topic).toMatch(/not asked/);
+    }
   });
 
   it('should say why every probe was not run when no login answered a token', async () => {
