@@ -125,7 +125,7 @@ describe('npm run upstream:check, never "can work" without a type read', { timeo
     const { url } = await emulator();
     const run = await runUpstreamCheck({ url, env: { OBJECT_TYPES_DIR: dir } }, []);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/knows none of the types .*com\.acme\.Invoice.*--object-name/);
+    expect(run.stderr).toMatch(/refused every type .*com\.acme\.Invoice: unknown.*--object-name/);
   });
 
   it('should exit 2 without --object-name when no type is declared, before any request', async () => {

@@ -73,17 +73,23 @@ async function findObjectType(context: CheckContext, candidates: readonly string
     (a, t) => (a === undefined || most(t) > most(a) ? t : a),
     undefined,
   );
-  const unknown = tried.filter(
-    (t) => !t.answer.ok && t.answer.message !== undefined && refusalOf(context, t.answer.message) === 'name',
-  );
-  // A type refused for another reason than its name: the first read's rows say what the upstream answered.
-  const chosen = best ?? tried.find((t) => !unknown.includes(t));
+  // An answer the gateway cannot read (not a refusal in `status: error`) is a finding: the first read's rows
+  // say what the upstream answered. Refusals, of the name or otherwise, leave the check with no type to read.
+  const chosen = best ?? tried.find((t) => !t.answer.ok && t.answer.message === undefined);
   if (chosen === undefined) {
-    const names = unknown.map((t) => t.name).join(', ');
+    const answers = tried.map((t) => {
+      // The upstream's own words, never the token it may echo.
+      const message = (t.answer.ok ? '' : (t.answer.message ?? ''))
+        .split(context.credentials.apiToken)
+        .join('[redacted]');
+      const refusal =
+        refusalOf(context, message) === 'name' ? 'unknown' : JSON.stringify(message.slice(0, 80));
+      return `${t.name}: ${refusal}`;
+    });
     throw new CheckCannotRun(
       tried.length === 0
         ? `no --object-name, and ${where} declares no type to read: pass --object-name NAME (an existing type with a few records)`
-        : `no --object-name, and the upstream knows none of the types of ${where} tried (${names}): pass --object-name NAME (an existing type with a few records)`,
+        : `no --object-name, and the upstream refused every type of ${where} tried (${answers.join('; ')}): pass --object-name NAME (an existing type with a few records)`,
     );
   }
   context.report({
