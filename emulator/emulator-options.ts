@@ -86,7 +86,8 @@ export interface EmulatorOptions {
   totalCount?: TotalCountForm;
   /**
    * Error messages reworded as another upstream words them: the emulator's message (`invalid token: log in
-   * again`, `unknown object name`, …) → the text to send instead. Default: none.
+   * again`, `unknown object name`, …) → the text to send instead, where `{objectName}` stands for the request's
+   * `objectName` query parameter. Default: none.
    */
   errorMessages?: Readonly<Record<string, string>>;
   /**

@@ -168,7 +168,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       body: body?.text,
       sessionId: sessionIdOf(request.headers.cookie),
     });
-    const reply = errorMessages === undefined ? handled : rewordError(handled, errorMessages);
+    const reply =
+      errorMessages === undefined ? handled : rewordError(handled, errorMessages, query.get('objectName'));
     send(
       response,
       fault === undefined ? renderReply(reply, wrapper) : distortReply(reply, fault, wrapper),

@@ -30,6 +30,13 @@ export interface Learnt {
   sample: UpstreamRecord[];
   /** The record the filter probes aim at. */
   target: UpstreamRecord | undefined;
+  /** The object type the read probes read: `--object-name`, or one of `schema/objects/` that answered. */
+  objectName: string | undefined;
+  /**
+   * The `UPSTREAM_CALLER_ERROR_PATTERN` the gateway should use (the setting's, or the one recommended), once
+   * the unknown-name probe found how the upstream words an unknown name.
+   */
+  callerErrorPattern: RegExp | undefined;
 }
 
 /** See the module comment. */
@@ -50,6 +57,7 @@ export interface CheckContext {
   /** Every pattern the check sends passes it first, as every caller pattern of the gateway does. */
   guard: PatternGuard;
   credentials: UpstreamCredentials;
+  /** `--object-name` as given (the type read is `learnt.objectName`). */
   objectName: string | undefined;
   learnt: Learnt;
   /** Adds a finding to the report. */

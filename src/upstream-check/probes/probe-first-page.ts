@@ -57,11 +57,17 @@ export function readPageAnswer(read: RawRead): PageAnswer {
       refused: error.httpStatus !== undefined,
     };
   }
-  const decoded = decodeAsGateway(read.outcome.text, read.callback);
+  // An answer in another callback name is the callback-echo row's finding: read past it, so that the
+  // probes of paging, sizes and limits still answer on their own.
+  const strict = decodeAsGateway(read.outcome.text, read.callback);
+  const decoded = !strict.ok && strict.otherCallback ? decodeAsGateway(read.outcome.text, undefined) : strict;
   if (!decoded.ok) return { ok: false, why: `answer not readable (${decoded.form})`, refused: false };
   if (isJsonObject(decoded.value) && decoded.value.status === 'error') {
-    const message = typeof decoded.value.message === 'string' ? decoded.value.message.slice(0, 120) : '';
-    return { ok: false, why: `status: error ${JSON.stringify(message)}`, refused: true, message };
+    // The whole message is kept for reading it (a pattern that matches its end must see its end); the
+    // report shows its start.
+    const message = typeof decoded.value.message === 'string' ? decoded.value.message : '';
+    const shown = message.slice(0, 120);
+    return { ok: false, why: `status: error ${JSON.stringify(shown)}`, refused: true, message };
   }
   const answer = getAllAnswer.safeParse(decoded.value);
   if (!answer.success) {
@@ -78,29 +84,47 @@ export function readPageAnswer(read: RawRead): PageAnswer {
   }
 }
 
-/**
- * A first read refused for the account (`UPSTREAM_AUTH_ERROR_PATTERN`, `UPSTREAM_FORBIDDEN_ERROR_PATTERN`) or
- * for the object name (`UPSTREAM_CALLER_ERROR_PATTERN`) is a mistake in the check's settings or arguments,
- * not a finding: the check cannot run (exit 2).
- */
-function refuseToGoOn(context: CheckContext, objectName: string, message: string): void {
+/** A `status: error` message read as the gateway reads it, with the patterns the check has so far. */
+function statusErrorOf(context: Pick<CheckContext, 'config' | 'credentials' | 'learnt'>, message: string) {
   const { config } = context;
-  const error = toStatusError(message, undefined, {
+  return toStatusError(message, undefined, {
     operation: 'getAll',
     patterns: toAnswerPatterns({
       auth: config.authErrorPattern,
       forbidden: config.forbiddenErrorPattern,
-      callerInput: config.callerErrorPattern,
+      callerInput: context.learnt.callerErrorPattern ?? config.callerErrorPattern,
     }),
     secrets: [context.credentials.apiToken],
   });
-  const said = JSON.stringify(error.upstreamMessage ?? '');
-  if (error.kind === 'unauthenticated' || error.kind === 'forbidden') {
+}
+
+/**
+ * Why a read was refused: for the account (`UPSTREAM_AUTH_ERROR_PATTERN`, `UPSTREAM_FORBIDDEN_ERROR_PATTERN`),
+ * for the object name (`UPSTREAM_CALLER_ERROR_PATTERN`, or the one the unknown-name probe learnt), or
+ * `undefined` for another reason.
+ */
+export function refusalOf(
+  context: Pick<CheckContext, 'config' | 'credentials' | 'learnt'>,
+  message: string,
+): 'account' | 'name' | undefined {
+  const { kind } = statusErrorOf(context, message);
+  if (kind === 'unauthenticated' || kind === 'forbidden') return 'account';
+  return kind === 'rejected_input' ? 'name' : undefined;
+}
+
+/**
+ * A first read refused for the account or for the object name is a mistake in the check's settings or
+ * arguments, not a finding: the check cannot run (exit 2).
+ */
+function refuseToGoOn(context: CheckContext, objectName: string, message: string): void {
+  const refusal = refusalOf(context, message);
+  const said = JSON.stringify(statusErrorOf(context, message).upstreamMessage ?? '');
+  if (refusal === 'account') {
     throw new CheckCannotRun(
       `the upstream refuses the test account's reads (${said}): check APPLICATION_CODE, ORGANIZATION_CODE and the account`,
     );
   }
-  if (error.kind === 'rejected_input') {
+  if (refusal === 'name') {
     throw new CheckCannotRun(
       `the upstream refuses --object-name ${objectName} (${said}): name an existing type`,
     );
