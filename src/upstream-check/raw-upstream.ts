@@ -10,9 +10,16 @@ import { buildRequestPath, parseBaseUrl, type UpstreamBase } from '../upstream/c
 import { createCallbackNames } from '../upstream/client/jsonp.ts';
 import type { UpstreamCredentials, UpstreamUrls, WireOperation } from '../upstream/client/types.ts';
 import type { Pacer } from './pacer.ts';
+import { answerCharsetOf, charsetParameterOf, decodeIn } from '../upstream/dialect/answer-charset.ts';
 
-/** A raw answer: the body of a 2xx, or the failure (`httpStatus` set for any other status). */
-export type RawOutcome = { ok: true; text: string } | { ok: false; error: UpstreamError };
+/**
+ * A raw answer: the body of a 2xx, or the failure (`httpStatus` set for any other status). `text` is the body
+ * decoded by the charset it names, UTF-8 when it names none or one the gateway does not know, bad bytes as
+ * U+FFFD: the wire as it looks, never refused (the charset probe judges `bytes` and `contentType` itself).
+ */
+export type RawOutcome =
+  | { ok: true; text: string; bytes: Uint8Array; contentType: string | undefined }
+  | { ok: false; error: UpstreamError };
 
 /** A raw read and the callback name it sent. */
 export interface RawRead {
@@ -64,7 +71,8 @@ export function createRawUpstream(urls: UpstreamUrls, pacer: Pacer, callTimeoutM
   async function send(call: Parameters<typeof transport.send>[0]): Promise<RawOutcome> {
     await pacer.pace();
     try {
-      return { ok: true, text: await transport.send(call) };
+      const { body, contentType } = await transport.send(call);
+      return { ok: true, text: looseText(body, contentType), bytes: body, contentType };
     } catch (error) {
       if (isUpstreamError(error)) return { ok: false, error };
       return {
@@ -104,4 +112,12 @@ export function createRawUpstream(urls: UpstreamUrls, pacer: Pacer, callTimeoutM
     },
     close: () => transport.close(),
   };
+}
+
+/** See {@link RawOutcome}. */
+function looseText(bytes: Uint8Array, contentType: string | undefined): string {
+  const label = charsetParameterOf(contentType);
+  const charset = label === undefined ? undefined : answerCharsetOf(label);
+  if (charset === undefined || charset === 'utf-8') return Buffer.from(bytes).toString('utf8');
+  return decodeIn(bytes, charset);
 }

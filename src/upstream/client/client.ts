@@ -23,6 +23,7 @@ import {
 import type { PageStartMode, UpstreamClient, UpstreamClientOptions, UpstreamCredentials } from './types.ts';
 import type { Criterion, FilterCommand, WireOperation } from './wire.ts';
 import { UPSTREAM_MAX_RESPONSE_BYTES } from '../../config/defaults.ts';
+import { asciiJson, formBody, JSON_CONTENT_TYPE } from '../dialect/request-bodies.ts';
 
 /** Creates the client. Base addresses are validated now: a bad one throws a `TypeError` naming it. */
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
@@ -59,6 +60,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       callerInput: options.callerErrorPattern,
     }),
     callTimeoutMillis,
+    answerCharset: options.answerCharset,
     onCall: options.onCall,
   });
 
@@ -92,14 +94,15 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         secrets: [password],
         build: () => ({
           path: '/v1/user/login',
-          contentType: 'application/json',
-          body: JSON.stringify({ username, password }),
+          contentType: JSON_CONTENT_TYPE,
+          body: asciiJson({ username, password }),
         }),
       });
       return { token: answer.token };
     },
 
     async loginForm(username, password) {
+      const form = formBody('loginForm', { username, password }, options.requestCharset);
       const answer = await run({
         operation: 'loginForm',
         base,
@@ -107,11 +110,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         answer: 'json',
         schema: formLoginAnswer,
         secrets: [password],
-        build: () => ({
-          path: '/app/login.jsp',
-          contentType: 'application/x-www-form-urlencoded',
-          body: new URLSearchParams({ username, password }).toString(),
-        }),
+        build: () => ({ path: '/app/login.jsp', contentType: form.contentType, body: form.body }),
       });
       return {
         userId: answer.userId,
@@ -165,8 +164,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         build: (callback) => ({
           path: '/studio/jsonp/save',
           query: { callback },
-          contentType: 'application/json',
-          body: JSON.stringify({ objectName, data, apiToken, applicationCode, organizationCode, callback }),
+          contentType: JSON_CONTENT_TYPE,
+          body: asciiJson({ objectName, data, apiToken, applicationCode, organizationCode, callback }),
         }),
       });
     },
