@@ -32,6 +32,10 @@ const SETTINGS = {
   UPSTREAM_PAGE_START: z.enum(['page0', 'page1', 'offset']),
   EMULATOR_MAX_URL_BYTES: whole(256, 1_048_576),
   EMULATOR_MAX_PAGE_SIZE: whole(1, 100_000),
+  EMULATOR_CHARSET: z
+    .string()
+    .transform((value) => value.toLowerCase())
+    .pipe(z.enum(['utf-8', 'iso-8859-1'])),
   EMULATOR_FORM_LOGIN_TOKEN: z.enum(['true', 'false']).transform((value) => value === 'true'),
   EMULATOR_ERROR_MESSAGES: z
     .string()
@@ -108,7 +112,7 @@ export function readObjectTypes(env: Environment): string[] {
 /**
  * Reads the emulator command's settings: `EMULATOR_PORT` (4010), `EMULATOR_HOST`, `EMULATOR_WRAPPER`,
  * `EMULATOR_MATCHES` (default `UPSTREAM_MATCHES`), `EMULATOR_PAGE_START` (default `UPSTREAM_PAGE_START`),
- * `EMULATOR_MAX_URL_BYTES`, `EMULATOR_MAX_PAGE_SIZE`, `EMULATOR_ERROR_MESSAGES` (JSON), `EMULATOR_FORM_LOGIN_TOKEN`,
+ * `EMULATOR_MAX_URL_BYTES`, `EMULATOR_MAX_PAGE_SIZE`, `EMULATOR_CHARSET`, `EMULATOR_ERROR_MESSAGES` (JSON), `EMULATOR_FORM_LOGIN_TOKEN`,
  * `EMULATOR_LATENCY_MS`, `EMULATOR_TOKEN_TTL_SECONDS`, `EMULATOR_DATA_FILE`, `EMULATOR_FAULT_EVERY`,
  * `EMULATOR_FAULT_MODE`, `EMULATOR_FAULT_OPERATIONS` (comma-separated), and the object types to serve
  * besides the demo ones: `EMULATOR_OBJECT_TYPES` (comma-separated) plus every `@dataObject(name:)` of
@@ -131,6 +135,7 @@ export function readEmulatorConfig(env: Environment): EmulatorOptions {
   };
   if (s.EMULATOR_MAX_URL_BYTES !== undefined) options.maxUrlBytes = s.EMULATOR_MAX_URL_BYTES;
   if (s.EMULATOR_MAX_PAGE_SIZE !== undefined) options.maxPageSize = s.EMULATOR_MAX_PAGE_SIZE;
+  if (s.EMULATOR_CHARSET !== undefined) options.charset = s.EMULATOR_CHARSET;
   if (s.EMULATOR_ERROR_MESSAGES !== undefined) options.errorMessages = s.EMULATOR_ERROR_MESSAGES;
   if (s.EMULATOR_FORM_LOGIN_TOKEN !== undefined) options.formLoginToken = s.EMULATOR_FORM_LOGIN_TOKEN;
   if (s.EMULATOR_DATA_FILE !== undefined) options.dataFile = s.EMULATOR_DATA_FILE;

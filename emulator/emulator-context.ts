@@ -1,4 +1,5 @@
 import type { MatchesMode } from '../src/upstream/client/wire.ts';
+import type { BodyEncoding } from './http/charset.ts';
 import type { PatternCache } from './operations/filter-command.ts';
 import type { ObjectStore } from './store/object-store.ts';
 import type { PageStartMode } from './operations/paging.ts';
@@ -32,4 +33,6 @@ export interface OperationRequest {
   pathId: string | undefined;
   /** The request body of POST operations; `undefined` when it exceeded the size cap. */
   body: string | undefined;
+  /** What the body was read in: its percent-escapes too (`EMULATOR_CHARSET`). Default UTF-8. */
+  bodyEncoding?: BodyEncoding | undefined;
 }
