@@ -31,13 +31,14 @@ export interface RawRead {
 
 /** See {@link createRawUpstream}. */
 export interface RawUpstream {
-  /** `POST` to `api` or `base` (the logins). */
+  /** `POST` to `api` or `base` (the logins), or `server` (a save, `query` holding its callback). */
   post(
     operation: WireOperation,
-    where: 'api' | 'base',
+    where: 'api' | 'base' | 'server',
     path: string,
     contentType: string,
     body: string,
+    query?: Record<string, string>,
   ): Promise<RawOutcome>;
   /** A JSONP read on `studio`: `query` plus the credentials and a fresh callback, as the client sends them. */
   read(
@@ -53,10 +54,11 @@ export interface RawUpstream {
 
 /** Creates the raw view over the four addresses, each request paced by `pacer`. */
 export function createRawUpstream(urls: UpstreamUrls, pacer: Pacer, callTimeoutMillis: number): RawUpstream {
-  const bases: Record<'api' | 'base' | 'studio', UpstreamBase> = {
+  const bases: Record<'api' | 'base' | 'studio' | 'server', UpstreamBase> = {
     api: parseBaseUrl('API_URL', urls.apiUrl),
     base: parseBaseUrl('BASE_URL', urls.baseUrl),
     studio: parseBaseUrl('STUDIO_URL', urls.studioUrl),
+    server: parseBaseUrl('SERVER_URL', urls.serverUrl),
   };
   const transport = createHttpTransport({
     connectTimeoutMillis: Math.min(callTimeoutMillis, 5_000),
@@ -86,13 +88,13 @@ export function createRawUpstream(urls: UpstreamUrls, pacer: Pacer, callTimeoutM
 
   return {
     studioOrigin: bases.studio.origin,
-    post(operation, where, path, contentType, body) {
+    post(operation, where, path, contentType, body, query) {
       const base = bases[where];
       return send({
         operation,
         method: 'POST',
         origin: base.origin,
-        path: buildRequestPath(base, path),
+        path: buildRequestPath(base, path, query),
         headers: { 'content-type': contentType },
         body,
       });

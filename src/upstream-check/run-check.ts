@@ -19,6 +19,7 @@ import {
 } from './probes/finding.ts';
 import { pacedClient } from './paced-client.ts';
 import { createPacer } from './pacer.ts';
+import { probeCharset } from './probes/probe-charset.ts';
 import { probeErrors } from './probes/probe-errors.ts';
 import { probeFirstPage } from './probes/probe-first-page.ts';
 import { probeLogins } from './probes/probe-logins.ts';
@@ -86,6 +87,7 @@ export async function runCheck(options: CheckOptions, env: NodeJS.ProcessEnv): P
       };
       await probeReads(context, options.objectName);
       await probeErrors(context, options.objectName);
+      await probeCharset(context, options.allowWrites ? options.writeObjectName : undefined);
       if (options.allowWrites && options.writeObjectName !== undefined) {
         await probeWrites(context, options.writeObjectName);
       } else {
