@@ -163,7 +163,7 @@ export function judgeRoundTrip(
   read: RawRead,
   fallback: AnswerCharset,
 ): { findings: Finding[]; charset: AnswerCharset | undefined } {
-  const latinTopic = 'text round trip (Latin-1)';
+  const latinTopic = 'Latin-1 text';
   if (!read.outcome.ok) {
     const detail = `the read back failed: ${read.outcome.error.message}`;
     return { findings: [{ topic: latinTopic, verdict: 'cannot-tell', detail }], charset: undefined };
@@ -201,7 +201,7 @@ export function judgeRoundTrip(
     });
   }
   const beyond = recordIn(read, charset)?.beyond;
-  const beyondTopic = 'text round trip (beyond Latin-1)';
+  const beyondTopic = 'non-Latin-1 text';
   if (beyond === BEYOND_LATIN1_TEXT) {
     findings.push({
       topic: beyondTopic,
