@@ -9,7 +9,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { useHarness, type Harness } from '../support/gateway-harness.ts';
+import { startGateway, useHarness, type TestGateway } from '../support/gateway-harness.ts';
 import { ObjectDocument, SaveDocument, UpdateDocument } from '../support/operations.ts';
 
 const LOAN = 'com.example.LoanType';
@@ -42,7 +42,7 @@ const LOGIN = `mutation($username: String!, $password: String!, $method: LoginMe
   login(username: $username, password: $password, method: $method) { token }
 }`;
 
-async function loginAs(harness: Harness, username: string, password: string, method: 'JSON' | 'FORM') {
+async function loginAs(harness: TestGateway, username: string, password: string, method: 'JSON' | 'FORM') {
   return harness.post(LOGIN, { username, password, method });
 }
 
@@ -83,16 +83,45 @@ describe('an ISO-8859-1 upstream (EMULATOR_CHARSET=iso-8859-1), end to end', () 
     }
   });
 
-  it('should store text outside Latin-1 right, while the upstream answers it as ?: a fact the check reports', async () => {
-    const client = h.client(await h.login());
-    const saved = await client.mutate({
-      mutation: SaveDocument,
-      variables: { objectName: LOAN, data: { loanType: 'Ελληνικά 😀' } },
+  it('should refuse, before saving, text the upstream would answer as ? once it has answered in ISO-8859-1', async () => {
+    const token = await h.login();
+    const client = h.client(token);
+    // A read first: the gateway has heard the upstream answer in ISO-8859-1.
+    await client.query({
+      query: ObjectDocument,
+      variables: { objectName: LOAN, id: '000000000000000000000000' },
     });
-    const id = saved.data!.saveObject.id;
-    expect(await stored(id)).toMatchObject({ loanType: 'Ελληνικά 😀' });
-    // ISO-8859-1 has no Greek and no emoji: Java's encoder writes one ? per character.
-    expect(saved.data!.saveObject.object?.data).toMatchObject({ loanType: '???????? ?' });
+    const saves = h.upstreamCalls().save;
+    const answer = await h.post(
+      `mutation($data: JSONObject!) { saveObject(objectName: "${LOAN}", data: $data) { id } }`,
+      { data: { loanType: 'Ελληνικά 😀' } },
+      { authorization: `Bearer ${token}` },
+    );
+    expect(answer.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(answer.errors?.[0]?.message).toMatch(/data\.loanType .*cannot give back.*ISO-8859-1/);
+    expect(h.upstreamCalls().save).toBe(saves);
+  });
+
+  it('should store text outside Latin-1 right when a fresh gateway saves it first, and answer it as ?: the check reports it', async () => {
+    // Before any answer the gateway knows nothing of the charset: the write goes through, and the
+    // upstream's own answer is all ? where Latin-1 lacks a character.
+    const fresh = await startGateway({ upstreamUrl: h.emulator.url, listen: false });
+    try {
+      const login = await loginAs(fresh, 'demo', 'demo-password', 'JSON');
+      const token = (login.data as { login: { token: string } }).login.token;
+      const saved = await fresh.post(
+        `mutation($data: JSONObject!) { saveObject(objectName: "${LOAN}", data: $data) { id object { data } } }`,
+        { data: { loanType: 'Ελληνικά 😀' } },
+        { authorization: `Bearer ${token}` },
+      );
+      const payload = (
+        saved.data as { saveObject: { id: string; object: { data: Record<string, unknown> } } }
+      ).saveObject;
+      expect(await stored(payload.id)).toMatchObject({ loanType: 'Ελληνικά 😀' });
+      expect(payload.object.data).toMatchObject({ loanType: '???????? ?' });
+    } finally {
+      await fresh.close();
+    }
   });
 });
 

@@ -11,6 +11,7 @@ import {
   decodeAnswer,
 } from '../../src/upstream/dialect/answer-charset.ts';
 import { asciiJson, formBody } from '../../src/upstream/dialect/request-bodies.ts';
+import { checkAnswerable } from '../../src/upstream/dialect/answerable-text.ts';
 import { isUpstreamError } from '../../src/errors/upstream-error.ts';
 
 /** Seven-bit text: every code unit below U+0080. */
@@ -274,5 +275,66 @@ describe('the form login body', () => {
     expect(error).toMatchObject({ kind: 'invalid_input', blame: 'caller', argument: 'password' });
     expect((error as Error).message).not.toContain('secret');
     expect((error as Error).message).toMatch(/ISO-8859-1/);
+  });
+});
+
+describe('text the upstream cannot give back', () => {
+  const check = (data: Record<string, unknown>, charset: 'utf-8' | 'iso-8859-1' | 'windows-1252') => {
+    checkAnswerable('save', data, JSON.stringify(data), charset);
+  };
+
+  it('should let anything through while the upstream answers UTF-8', () => {
+    expect(() => {
+      check({ a: 'Ελληνικά 😀' }, 'utf-8');
+    }).not.toThrow();
+  });
+
+  it.each([
+    ['iso-8859-1', 'Grüße, Société, ñ'],
+    ['windows-1252', 'Grüße, € “quoted” – Œuvre'],
+  ] as const)('should let text %s holds through', (charset, text) => {
+    expect(() => {
+      check({ a: text, n: 1, list: [text] }, charset);
+    }).not.toThrow();
+  });
+
+  it.each([
+    ['iso-8859-1', '€'],
+    ['iso-8859-1', 'Ελληνικά'],
+    ['windows-1252', 'Ω'],
+    ['windows-1252', '\u0081'],
+    ['windows-1252', '😀'],
+  ] as const)('should refuse in %s %j as the caller’s, naming the field', (charset, text) => {
+    const error = failure(() => {
+      check({ ok: 'fine', nested: { list: ['x', `a${text}b`] } }, charset);
+    });
+    expect(error).toMatchObject({ kind: 'invalid_input', blame: 'caller', argument: 'data.nested.list.1' });
+    expect((error as Error).message).toMatch(/cannot give back/);
+  });
+
+  it('should let through any text windows-1252 encodes, and refuse any it does not', () => {
+    const unit = fc.integer({ min: 0, max: 0x2200 }).map((code) => String.fromCharCode(code));
+    fc.assert(
+      fc.property(fc.string({ unit, minLength: 1 }), (text) => {
+        // What Java's Cp1252 encoder can write is what decodes back from one byte in windows-1252.
+        const encodable = Array.from(text).every((char) =>
+          Array.from({ length: 256 }, (_, byte) => byte).some(
+            (byte) =>
+              ![0x81, 0x8d, 0x8f, 0x90, 0x9d].includes(byte) &&
+              new TextDecoder('windows-1252').decode(Uint8Array.of(byte)) === char,
+          ),
+        );
+        const refused = (() => {
+          try {
+            check({ text }, 'windows-1252');
+            return false;
+          } catch {
+            return true;
+          }
+        })();
+        expect(refused).toBe(!encodable);
+      }),
+      { numRuns: 200 },
+    );
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Character sets, both ways (`answer_charset`, `request_charset`). Read-only: the charset the answers name,
  * from a raw read. With writes: text with Latin-1 characters and text beyond Latin-1 (Greek, an emoji), saved
- * through the gateway's own client (ASCII-only JSON) and read back raw, then the same Latin-1 text saved raw
+ * with the gateway's own body (ASCII-only JSON) and read back raw, then the same Latin-1 text saved raw
  * as UTF-8 bytes declared `charset=UTF-8`, as the form login declares its body: whether the upstream reads a
  * body in the charset it declares. What came back is judged byte by byte, never through a decoder that could
  * hide it.
@@ -17,6 +17,7 @@ import { isJsonObject } from '../../upstream/client/response-schemas.ts';
 import type { Finding } from './finding.ts';
 import { rawGetAll } from './probe-first-page.ts';
 import type { RawRead } from '../raw-upstream.ts';
+import { asciiJson, JSON_CONTENT_TYPE } from '../../upstream/dialect/request-bodies.ts';
 import { decodeAsGateway } from './wrapper-form.ts';
 
 /** Latin-1 text, and text Latin-1 lacks (a character past U+FFFF among it). */
@@ -41,15 +42,14 @@ export async function probeCharset(
   }
   if (writeObjectName === undefined) return;
   const run = `check-${Date.now().toString(36)}`;
-  try {
-    await context.client.save(context.credentials, writeObjectName, {
-      upstreamCheck: `${run}-text`,
-      latin1: LATIN1_TEXT,
-      beyond: BEYOND_LATIN1_TEXT,
-    });
-  } catch (error) {
-    const why = error instanceof Error ? error.message : 'failed';
-    context.report({ topic: 'text round trip', verdict: 'cannot-tell', detail: `the save failed: ${why}` });
+  // The gateway's own body (ASCII-only JSON, declared UTF-8), sent raw: the gateway's client itself refuses
+  // text an ISO-8859-1 upstream cannot give back, once it has heard one; the check must see what happens.
+  const saved = await rawSave(context, writeObjectName, run, 'text', {
+    latin1: LATIN1_TEXT,
+    beyond: BEYOND_LATIN1_TEXT,
+  });
+  if (saved !== undefined) {
+    context.report({ topic: 'text round trip', verdict: 'cannot-tell', detail: `the save failed: ${saved}` });
     return;
   }
   const back = await readBack(context, writeObjectName, `${run}-text`);
@@ -57,22 +57,38 @@ export async function probeCharset(
   for (const finding of judged.findings) context.report(finding);
   if (judged.charset === undefined) return;
 
-  const { apiToken, applicationCode, organizationCode } = context.credentials;
-  const callback = `cb_${run.replaceAll('-', '_')}`;
-  const data = { upstreamCheck: `${run}-body`, latin1: LATIN1_TEXT };
-  const body = JSON.stringify({
-    objectName: writeObjectName,
-    data,
-    apiToken,
-    applicationCode,
-    organizationCode,
-    callback,
-  });
-  await context.raw.post('save', 'server', '/studio/jsonp/save', 'application/json; charset=UTF-8', body, {
-    callback,
-  });
+  // UTF-8 bytes as they are, declared, as the form login declares its body.
+  await rawSave(context, writeObjectName, run, 'body', { latin1: LATIN1_TEXT }, JSON.stringify);
   const raw = await readBack(context, writeObjectName, `${run}-body`);
   context.report(requestCharsetFinding(raw, judged.charset, context.config.requestCharset));
+}
+
+/**
+ * A save of `fields` marked `${run}-${mark}`, its body written by `write`, sent raw with the gateway's
+ * Content-Type; answers why it failed, or `undefined`.
+ */
+async function rawSave(
+  context: CheckContext,
+  objectName: string,
+  run: string,
+  mark: string,
+  fields: Record<string, string>,
+  write: (value: unknown) => string = asciiJson,
+): Promise<string | undefined> {
+  const { apiToken, applicationCode, organizationCode } = context.credentials;
+  const callback = `cb_${run.replaceAll('-', '_')}_${mark}`;
+  const data = { upstreamCheck: `${run}-${mark}`, ...fields };
+  const body = write({ objectName, data, apiToken, applicationCode, organizationCode, callback });
+  const outcome = await context.raw.post('save', 'server', '/studio/jsonp/save', JSON_CONTENT_TYPE, body, {
+    callback,
+  });
+  if (!outcome.ok) return outcome.error.message;
+  const decoded = decodeAsGateway(outcome.text, callback);
+  if (!decoded.ok) return `the answer is not readable (${decoded.form})`;
+  const status = isJsonObject(decoded.value) ? decoded.value.status : undefined;
+  if (status === 'success') return undefined;
+  const message = isJsonObject(decoded.value) ? decoded.value.message : undefined;
+  return `status ${JSON.stringify(status)}: ${JSON.stringify(typeof message === 'string' ? message.slice(0, 120) : '')}`;
 }
 
 /** The saved record marked `marker`, read back raw (getObject, the gateway's own request). */

@@ -24,6 +24,8 @@ import type { PageStartMode, UpstreamClient, UpstreamClientOptions, UpstreamCred
 import type { Criterion, FilterCommand, WireOperation } from './wire.ts';
 import { UPSTREAM_MAX_RESPONSE_BYTES } from '../../config/defaults.ts';
 import { asciiJson, formBody, JSON_CONTENT_TYPE } from '../dialect/request-bodies.ts';
+import type { AnswerCharset } from '../dialect/answer-charset.ts';
+import { checkAnswerable } from '../dialect/answerable-text.ts';
 
 /** Creates the client. Base addresses are validated now: a bad one throws a `TypeError` naming it. */
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
@@ -64,6 +66,12 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     onCall: options.onCall,
   });
 
+  // The charset the upstream last answered a read or a write in: text it lacks would come back as `?`.
+  let answeredIn: AnswerCharset = 'utf-8';
+  const heard = (charset: AnswerCharset): void => {
+    answeredIn = charset;
+  };
+
   function read<T>(
     operation: WireOperation,
     credentials: UpstreamCredentials,
@@ -79,6 +87,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       schema,
       secrets: [credentials.apiToken],
       holder: holderOf(credentials),
+      heard,
       build: (callback) => ({ path, query: { ...query, ...credentialQuery(credentials), callback } }),
     });
   }
@@ -150,7 +159,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       const { apiToken, applicationCode, organizationCode } = credentials;
       checks.objectName('save', objectName);
       checks.saveId('save', data);
-      checks.data('save', data, 'data');
+      checkAnswerable('save', data, checks.data('save', data, 'data'), answeredIn);
       return run({
         operation: 'save',
         base: server,
@@ -160,6 +169,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         schema: saveAnswer,
         secrets: [apiToken],
         holder: holderOf(credentials),
+        heard,
         // docs/design.md: `callback` travels in the query string and, with the same value, in the body.
         build: (callback) => ({
           path: '/studio/jsonp/save',
@@ -174,6 +184,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       checks.objectName('update', objectName);
       checks.id('update', id, 'id', true);
       const json = checks.data('update', data, 'data');
+      checkAnswerable('update', data, json, answeredIn);
       return run({
         operation: 'update',
         base: server,
@@ -183,6 +194,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         schema: updateAnswer,
         secrets: [credentials.apiToken],
         holder: holderOf(credentials),
+        heard,
         build: (callback) => ({
           path: `/studio/jsonp/update/${encodeURIComponent(id)}`,
           query: { objectName, data: json, ...credentialQuery(credentials), callback },

@@ -41,6 +41,8 @@ export interface Exchange<T> {
   schema: z.ZodType<T>;
   /** Sent with the call; masked if the upstream echoes them in an error message. */
   secrets: readonly string[];
+  /** Hears the charset the answer was decoded in (reads and writes: what text can come back). */
+  heard?: ((charset: AnswerCharset) => void) | undefined;
   /** Whose share of the answer budget the answer takes: the user, or `undefined` for a login. */
   holder?: string | undefined;
   build(callback: string): BuiltRequest;
@@ -87,7 +89,13 @@ export function createExchangeRunner(
         );
       }
       try {
-        const text = decodeAnswer(answer.body, answer.contentType, options.answerCharset, operation);
+        const text = decodeAnswer(
+          answer.body,
+          answer.contentType,
+          options.answerCharset,
+          operation,
+          exchange.heard,
+        );
         const decoded =
           exchange.answer === 'jsonp'
             ? decodeJsonp(text, callback, operation)

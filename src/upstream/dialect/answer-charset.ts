@@ -113,14 +113,15 @@ export function decodeIn(bytes: Uint8Array, charset: AnswerCharset): string {
 
 /**
  * The text of an answer: `bytes` decoded by the charset `contentType` names, or `fallback`
- * (`UPSTREAM_ANSWER_CHARSET`) when it names none. Throws `UPSTREAM_DIALECT_MISMATCH` (`answer_charset`) for an
- * unknown charset or bytes that are not in the charset used.
+ * (`UPSTREAM_ANSWER_CHARSET`) when it names none; `decoded` hears which charset that was. Throws
+ * `UPSTREAM_DIALECT_MISMATCH` (`answer_charset`) for an unknown charset or bytes that are not in the charset used.
  */
 export function decodeAnswer(
   bytes: Uint8Array,
   contentType: string | undefined,
   fallback: AnswerCharset,
   operation: string,
+  decoded?: (charset: AnswerCharset) => void,
 ): string {
   const label = charsetParameterOf(contentType);
   const charset = label === undefined ? fallback : answerCharsetOf(label);
@@ -128,7 +129,9 @@ export function decodeAnswer(
     return refuse(operation, `the answer is in charset ${quoted(label)}, which the gateway cannot decode.`);
   }
   try {
-    return decodeIn(bytes, charset ?? fallback);
+    const text = decodeIn(bytes, charset ?? fallback);
+    decoded?.(charset ?? fallback);
+    return text;
   } catch (error) {
     const detail =
       label === undefined
