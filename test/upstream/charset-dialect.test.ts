@@ -304,6 +304,8 @@ describe('text the upstream cannot give back', () => {
     ['windows-1252', 'Ω'],
     ['windows-1252', '\u0081'],
     ['windows-1252', '😀'],
+    ['iso-8859-1', '\ud800'],
+    ['windows-1252', '\udfff'],
   ] as const)('should refuse in %s %j as the caller’s, naming the field', (charset, text) => {
     const error = failure(() => {
       check({ ok: 'fine', nested: { list: ['x', `a${text}b`] } }, charset);

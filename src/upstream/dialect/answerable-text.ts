@@ -11,14 +11,16 @@ import type { AnswerCharset } from './answer-charset.ts';
 
 /** A character ISO-8859-1 lacks (a code unit past U+00FF: surrogates included). */
 const BEYOND_LATIN1 = /[\u0100-\uffff]/;
+/** A lone surrogate as JSON.stringify escapes it (a `\\` before it would make it a backslash and text). */
+const ESCAPED_SURROGATE = /\\u[dD][89a-fA-F]/;
 /** What windows-1252 has at 0x80–0x9F instead of ISO-8859-1's C1 controls (0x81, 0x8D, 0x8F, 0x90, 0x9D unassigned). */
 const WINDOWS_1252_EXTRA = '€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ';
 /** A character windows-1252 lacks: a C1 control, or past U+00FF and not one of its 27 there. */
 const BEYOND_WINDOWS_1252 = new RegExp(`[^\\p{ASCII}\\u00a0-\\u00ff${WINDOWS_1252_EXTRA}]`, 'u');
 
 /**
- * Throws `invalid_input` (`BAD_USER_INPUT`) when `json` (the write's `data` as JSON) holds a character the
- * upstream's answer charset lacks; `data` is walked only then, to name the field.
+ * Throws `invalid_input` (`BAD_USER_INPUT`) when `data` holds a character the upstream's answer charset lacks.
+ * `json` (the write's `data` as JSON) is tested first: `data` is walked only when it may hold one.
  */
 export function checkAnswerable(
   operation: string,
@@ -28,8 +30,10 @@ export function checkAnswerable(
 ): void {
   if (charset === 'utf-8') return;
   const beyond = charset === 'iso-8859-1' ? BEYOND_LATIN1 : BEYOND_WINDOWS_1252;
-  if (!beyond.test(json)) return;
-  const path = pathOf(data, beyond) ?? 'data';
+  // JSON.stringify writes a lone surrogate as `\udXXX`: only then, or past ASCII, are the strings walked.
+  if (!beyond.test(json) && !ESCAPED_SURROGATE.test(json)) return;
+  const path = pathOf(data, beyond);
+  if (path === undefined) return;
   throw invalidInput(
     operation,
     `${path} holds text the upstream cannot give back: it answers in ${charset.toUpperCase()}, which writes ? for every character it lacks. Send text within ${charset.toUpperCase()}.`,
