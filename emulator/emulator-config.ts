@@ -44,6 +44,10 @@ const SETTINGS = {
   EMULATOR_MAX_PAGE_SIZE: whole(1, 100_000),
   EMULATOR_PAGE_ZERO: z.enum(['refuse', 'empty']),
   EMULATOR_TOTAL_COUNT: z.enum(['number', 'string', 'omit-when-empty']),
+  EMULATOR_CHARSET: z
+    .string()
+    .transform((value) => value.toLowerCase())
+    .pipe(z.enum(['utf-8', 'iso-8859-1'])),
   EMULATOR_FORM_LOGIN_TOKEN: z.enum(['true', 'false']).transform((value) => value === 'true'),
   EMULATOR_FORM_LOGIN_SESSION: z.enum(['token', 'cookie']),
   EMULATOR_ERROR_MESSAGES: z
@@ -123,7 +127,7 @@ export function readObjectTypes(env: Environment): string[] {
  * `EMULATOR_MATCHES` (default `UPSTREAM_MATCHES`), `EMULATOR_MATCHES_CASE` (default `UPSTREAM_MATCHES_CASE`),
  * `EMULATOR_METADATA_KEY` (default `UPSTREAM_METADATA_KEY`), `EMULATOR_PAGE_START` (default `UPSTREAM_PAGE_START`),
  * `EMULATOR_SAVE_ID_AT`, `EMULATOR_SAVE_WITH_ID`, `EMULATOR_UPDATE_FIELDS` (defaults: their `UPSTREAM_*`),
- * `EMULATOR_MAX_URL_BYTES`, `EMULATOR_MAX_PAGE_SIZE`, `EMULATOR_PAGE_ZERO`, `EMULATOR_TOTAL_COUNT`,
+ * `EMULATOR_MAX_URL_BYTES`, `EMULATOR_MAX_PAGE_SIZE`, `EMULATOR_PAGE_ZERO`, `EMULATOR_TOTAL_COUNT`, `EMULATOR_CHARSET`,
  * `EMULATOR_ERROR_MESSAGES` (JSON), `EMULATOR_FORM_LOGIN_TOKEN`, `EMULATOR_FORM_LOGIN_SESSION`,
  * `EMULATOR_LATENCY_MS`, `EMULATOR_TOKEN_TTL_SECONDS`, `EMULATOR_DATA_FILE`, `EMULATOR_FAULT_EVERY`,
  * `EMULATOR_FAULT_MODE`, `EMULATOR_FAULT_OPERATIONS` (comma-separated), and the object types to serve
@@ -160,6 +164,7 @@ export function readEmulatorConfig(env: Environment): EmulatorOptions {
   if (s.EMULATOR_MAX_PAGE_SIZE !== undefined) options.maxPageSize = s.EMULATOR_MAX_PAGE_SIZE;
   if (s.EMULATOR_PAGE_ZERO !== undefined) options.pageZero = s.EMULATOR_PAGE_ZERO;
   if (s.EMULATOR_TOTAL_COUNT !== undefined) options.totalCount = s.EMULATOR_TOTAL_COUNT;
+  if (s.EMULATOR_CHARSET !== undefined) options.charset = s.EMULATOR_CHARSET;
   if (s.EMULATOR_ERROR_MESSAGES !== undefined) options.errorMessages = s.EMULATOR_ERROR_MESSAGES;
   if (s.EMULATOR_FORM_LOGIN_TOKEN !== undefined) options.formLoginToken = s.EMULATOR_FORM_LOGIN_TOKEN;
   if (s.EMULATOR_FORM_LOGIN_SESSION !== undefined) options.formLoginSession = s.EMULATOR_FORM_LOGIN_SESSION;

@@ -1,4 +1,5 @@
 import type { MatchesMode } from '../src/upstream/client/wire.ts';
+import type { BodyEncoding } from './http/charset.ts';
 import type { PatternCache } from './operations/filter-command.ts';
 import type { ObjectStore } from './store/object-store.ts';
 import type { PageStartMode, PageZero, TotalCountForm } from './operations/paging.ts';
@@ -49,4 +50,6 @@ export interface OperationRequest {
   body: string | undefined;
   /** The `JSESSIONID` the request's `Cookie` header names, if any. */
   sessionId: string | undefined;
+  /** What the body was read in: its percent-escapes too (`EMULATOR_CHARSET`). Default UTF-8. */
+  bodyEncoding?: BodyEncoding | undefined;
 }

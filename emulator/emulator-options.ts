@@ -3,6 +3,7 @@ import type { EmulatorUser } from './identity/demo-users.ts';
 import type { PageStartMode, PageZero, TotalCountForm } from './operations/paging.ts';
 import type { WrapperStyle } from './http/reply.ts';
 import type { SaveIdAt, SaveWithId, UpdateFields } from './operations/write-dialect.ts';
+import type { EmulatorCharset } from './http/charset.ts';
 
 /** The ways the emulator can misbehave on purpose, for resilience tests. */
 export const FAULT_MODES = [
@@ -68,6 +69,12 @@ export interface EmulatorOptions {
    * request is answered 414 before it reaches an operation (and is not counted). Default: Node's own limit.
    */
   maxUrlBytes?: number;
+  /**
+   * The charset it speaks, as a servlet (docs/upstream-contract.md, `answer_charset`, `request_charset`):
+   * answers encoded in it and labelled so (`?` for what ISO-8859-1 lacks, as Java's encoder writes), bodies
+   * that declare no charset read in it. Default `utf-8`.
+   */
+  charset?: EmulatorCharset;
   /**
    * Larger `pageSize` values are served as this many records, id lookups (`_id` alternations) included,
    * as a real upstream caps whatever the filter; `totalCount` still counts every match. Default 1000.

@@ -37,8 +37,9 @@ import {
 } from './probes/finding.ts';
 import { pacedClient } from './paced-client.ts';
 import { createPacer } from './pacer.ts';
+import { probeAnswerCharset, probeTextRoundTrip } from './probes/probe-charset.ts';
 import { probeErrors } from './probes/probe-errors.ts';
-import { probeLogins } from './probes/probe-logins.ts';
+import { probeLogins } from './probes/logins/probe-logins.ts';
 import { probeMatches } from './probes/probe-matches.ts';
 import { declaredObjectNames, probeObjectType } from './probes/probe-object-type.ts';
 import { probeObjects } from './probes/probe-objects.ts';
@@ -101,12 +102,18 @@ export const PROBES: readonly CheckProbe[] = [
     ['objectName'],
     (c, { objectName }) => probePaging(c, objectName),
   ),
+  probe('answer charset', ['answer charset'], ['objectName'], (c, { objectName }) =>
+    probeAnswerCharset(c, objectName),
+  ),
   probe('matches', MATCHES_TOPICS, ['objectName'], (c, { objectName }) => probeMatches(c, objectName)),
   probe('getObject and metadata', ['getObject', 'metadata'], ['objectName'], (c, { objectName }) =>
     probeObjects(c, objectName),
   ),
   probe('request-line limit', ['request-line limit'], ['objectName'], (c, { objectName }) =>
     probeUrlLimit(c, objectName),
+  ),
+  probe('text round trip', [], ['writeObjectName'], (c, { writeObjectName }) =>
+    probeTextRoundTrip(c, writeObjectName),
   ),
   probe('writes', WRITES_TOPICS, ['writeObjectName'], (c, { writeObjectName }) =>
     probeWrites(c, writeObjectName),

@@ -30,6 +30,9 @@ import { toPageStart } from '../dialect/page-start.ts';
 import { readTotalCount } from '../dialect/total-count.ts';
 import { framePattern, type MatchesDialect } from '../dialect/matches-pattern.ts';
 import { metadataPayload } from '../dialect/metadata-payload.ts';
+import { asciiJson, formBody, JSON_CONTENT_TYPE } from '../dialect/request-bodies.ts';
+import type { AnswerCharset } from '../dialect/answer-charset.ts';
+import { checkAnswerable } from '../dialect/answerable-text.ts';
 
 /** Creates the client. Base addresses are validated now: a bad one throws a `TypeError` naming it. */
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
@@ -68,8 +71,15 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       callerInput: options.callerErrorPattern,
     }),
     callTimeoutMillis,
+    answerCharset: options.answerCharset,
     onCall: options.onCall,
   });
+
+  // The charset the upstream last answered a read or a write in: text it lacks would come back as `?`.
+  let answeredIn: AnswerCharset = 'utf-8';
+  const heard = (charset: AnswerCharset): void => {
+    answeredIn = charset;
+  };
 
   function read<T>(
     operation: WireOperation,
@@ -86,6 +96,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       schema,
       secrets: secretsOf(credentials),
       holder: holderOf(credentials),
+      heard,
       build: (callback) => ({
         path,
         query: { ...query, ...credentialQuery(credentials), callback },
@@ -105,8 +116,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         secrets: [password],
         build: () => ({
           path: '/v1/user/login',
-          contentType: 'application/json',
-          body: JSON.stringify({ username, password }),
+          contentType: JSON_CONTENT_TYPE,
+          body: asciiJson({ username, password }),
         }),
       });
       return { token: answer.token };
@@ -114,6 +125,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
 
     async loginForm(username, password) {
       let setCookie: string | string[] | undefined;
+      const form = formBody('loginForm', { username, password }, options.requestCharset);
       const answer = await run({
         operation: 'loginForm',
         base,
@@ -124,11 +136,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         onSetCookie: (values) => {
           setCookie = values;
         },
-        build: () => ({
-          path: '/app/login.jsp',
-          contentType: 'application/x-www-form-urlencoded',
-          body: new URLSearchParams({ username, password }).toString(),
-        }),
+        build: () => ({ path: '/app/login.jsp', contentType: form.contentType, body: form.body }),
       });
       // No token: the session is the servlet's, in the cookie the login set (docs/upstream-contract.md,
       // `login_session`), or there is none the gateway can carry.
@@ -180,7 +188,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       const apiToken = credentials.apiToken === '' ? undefined : credentials.apiToken;
       checks.objectName('save', objectName);
       checks.saveId('save', data);
-      checks.data('save', data, 'data');
+      checkAnswerable('save', data, checks.data('save', data, 'data'), answeredIn);
       const answer = await run({
         operation: 'save',
         base: server,
@@ -190,12 +198,13 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         schema: saveAnswer,
         secrets: secretsOf(credentials),
         holder: holderOf(credentials),
+        heard,
         // docs/design.md: `callback` travels in the query string and, with the same value, in the body.
         build: (callback) => ({
           path: '/studio/jsonp/save',
           query: { callback },
-          contentType: 'application/json',
-          body: JSON.stringify({ objectName, data, apiToken, applicationCode, organizationCode, callback }),
+          contentType: JSON_CONTENT_TYPE,
+          body: asciiJson({ objectName, data, apiToken, applicationCode, organizationCode, callback }),
           cookie: credentials.sessionCookie,
         }),
       });
@@ -207,6 +216,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       checks.objectName('update', objectName);
       checks.id('update', id, 'id', true);
       const json = checks.data('update', data, 'data');
+      checkAnswerable('update', data, json, answeredIn);
       // Refused before sending: what one query parameter per field cannot carry (update-params.ts).
       const fields = updateFields === 'params' ? toUpdateParams(data) : { data: json };
       const answer = await run({
@@ -218,6 +228,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         schema: updateAnswer,
         secrets: secretsOf(credentials),
         holder: holderOf(credentials),
+        heard,
         build: (callback) => ({
           path: `/studio/jsonp/update/${encodeURIComponent(id)}`,
           query: { objectName, ...fields, ...credentialQuery(credentials), callback },
