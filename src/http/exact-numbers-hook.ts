@@ -9,10 +9,10 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ErrorCode } from '../errors/error-codes.ts';
-import { numberLossMessage } from '../limits/number-loss.ts';
 import { httpErrorBody } from '../errors/http-error.ts';
 import type { GraphqlCheck } from './graphql-checks.ts';
-import { firstJsonNumberLoss, mightLoseNumber, type JsonNumberLoss } from './json-number-loss.ts';
+import { mightLoseNumber, numberLossMessage } from '../upstream/dialect/number-loss.ts';
+import { firstJsonNumberLoss, type JsonNumberLoss } from './json-number-loss.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -4,16 +4,16 @@
  * `BAD_USER_INPUT` with `reason: "inexact_number"`, before anything runs. The same numbers in the variables
  * are refused at the HTTP edge (`src/http/exact-numbers-hook.ts`); the rule is in `number-loss.ts`.
  *
- * `Int` and `ID` positions are left alone: graphql-js refuses an `Int` beyond 32 bits itself, and an `ID`
- * keeps an integer literal's digits as text.
+ * `Int`, `ID` and `Long` positions are left alone: graphql-js refuses an `Int` beyond 32 bits itself, an `ID`
+ * keeps an integer literal's digits as text, and the typed API's `Long` keeps them as they are written.
  */
 import type { ASTVisitor, ValidationContext } from 'graphql';
 import type { FloatValueNode, IntValueNode } from 'graphql';
 import { inexactNumber } from '../errors/graphql-errors.ts';
-import { numberLoss, numberLossMessage } from './number-loss.ts';
+import { numberLoss, numberLossMessage } from '../upstream/dialect/number-loss.ts';
 
 /** Scalars whose literals never become a double. */
-const KEPT_EXACT: ReadonlySet<string> = new Set(['Int', 'ID']);
+const KEPT_EXACT: ReadonlySet<string> = new Set(['Int', 'ID', 'Long']);
 
 /**
  * The name of the named type under `type`'s list and non-null wrappers, read by shape: graphql-js's own
