@@ -95,7 +95,7 @@ export function patchToFields(
     if (top !== field.path && !Object.hasOwn(fields, top)) {
       const before = current !== null && Object.hasOwn(current, top) ? current[top] : undefined;
       // A deep copy: the loader's cached record must not change before the upstream confirms the write.
-      // `copyJson`, not `structuredClone`, which turns a number kept with its digits into an object.
+      // `copyJson`, not `structuredClone`, which throws on a number kept with its digits.
       setPath(fields, top, isJsonObject(before) ? copyJson(before) : {});
     }
     setPath(fields, field.path, value);

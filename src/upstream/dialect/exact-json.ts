@@ -64,8 +64,8 @@ export function numberText(value: number | ExactNumber): string {
 }
 
 /**
- * A deep copy of a JSON value that keeps its exact numbers (`structuredClone` would turn each into a plain
- * `{ rawJSON }` object, written upstream as an object). They are immutable, so they are shared, not copied.
+ * A deep copy of a JSON value that keeps its exact numbers (`structuredClone` throws a `DataCloneError` on
+ * them). They are immutable, so they are shared, not copied.
  */
 export function copyJson<T>(value: T): T {
   if (typeof value !== 'object' || value === null || isExactNumber(value)) return value;
