@@ -15,7 +15,7 @@ import { withIndefiniteArticle } from './spec/indefinite-article.ts';
 import { FILTER_INPUT_NAMES, filterInputOf, TYPED_FILTER_SDL } from './filter-inputs.ts';
 
 /** The input types every typed `where` shares. */
-export const SHARED_FILTER_TYPES: readonly string[] = [...FILTER_INPUT_NAMES, 'Long'];
+export const SHARED_FILTER_TYPES = FILTER_INPUT_NAMES;
 
 const SHARED_SDL = `
 """
