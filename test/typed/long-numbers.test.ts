@@ -146,6 +146,13 @@ describe('numbers past 2^53', () => {
     expect(both.data?.ledgerEntries.nodes.map((n) => n.label).sort()).toEqual(['big', 'neighbour']);
   });
 
+  it('should find the record by a generic filter on its exact digits, and not its neighbour', async () => {
+    const answer = await rawAnswer(
+      `query { objects(objectName: "${LEDGER}", first: 10, filter: { criteria: [{ fieldName: "entryNo", operator: equals, value: "${LONG}" }] }) { nodes { id } } }`,
+    );
+    expect(JSON.parse(answer)).toEqual({ data: { objects: { nodes: [{ id: bigId }] } } });
+  });
+
   it('should save a Long with its digits and read them back, through the typed API and upstream', async () => {
     const save: TypedDocumentNode<
       { saveLedgerEntry: { id: string; object: Entry | null } },
