@@ -12,6 +12,8 @@ import { ErrorCode } from '../errors/error-codes.ts';
 import { httpErrorBody } from '../errors/http-error.ts';
 import type { GraphqlCheck } from './graphql-checks.ts';
 import { mightLoseNumber, numberLossMessage } from '../upstream/dialect/number-loss.ts';
+import { isLongLiteral, parseExactJson } from '../upstream/dialect/exact-json.ts';
+import { isJsonObject } from '../upstream/client/response-schemas.ts';
 import { firstJsonNumberLoss, type JsonNumberLoss } from './json-number-loss.ts';
 
 declare module 'fastify' {
@@ -31,6 +33,18 @@ function lossIn(text: string): JsonNumberLoss | null {
     return null;
   }
   return firstJsonNumberLoss(text) ?? null;
+}
+
+/**
+ * The body with its `variables` read again keeping every digit: the variables hold whole numbers past 2^53
+ * a Java `long` holds (and no other changed number), which reach the upstream exactly through `JSON` data
+ * and typed `Long` inputs (`exact-json.ts`); any other position refuses them as GraphQL coerces the
+ * variables. Fastify's parse has already refused `__proto__` keys in the same text.
+ */
+function withExactVariables(parsed: unknown, text: string): unknown {
+  const exact = parseExactJson(text);
+  if (!isJsonObject(parsed) || !isJsonObject(exact)) return parsed;
+  return { ...parsed, variables: exact.variables };
 }
 
 /** The loss in the request's variables, if any, with its path from `variables`. */
@@ -60,7 +74,11 @@ export function registerExactNumbers(app: FastifyInstance, path: string): Graphq
     void parseJson(request, text, (error, parsed) => {
       if (error === null && request.routeOptions.url === path) {
         // Only the variables: numbers elsewhere (`extensions`) never reach the upstream.
-        request.jsonNumberLoss = firstJsonNumberLoss(text, 'variables') ?? null;
+        request.jsonNumberLoss = firstJsonNumberLoss(text, 'variables', isLongLiteral) ?? null;
+        if (request.jsonNumberLoss === null && firstJsonNumberLoss(text, 'variables') !== undefined) {
+          done(null, withExactVariables(parsed, text));
+          return;
+        }
       }
       done(error, parsed);
     });

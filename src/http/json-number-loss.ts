@@ -65,9 +65,14 @@ interface Frame {
 /**
  * The first number of `text` (valid JSON, already parsed once) that a double would change, if any. With
  * `under`, only numbers under the root object's key `under` count (a request's `variables`: numbers in its
- * `extensions` never reach the upstream); a duplicated key's discarded value is searched too.
+ * `extensions` never reach the upstream); a duplicated key's discarded value is searched too. With `keep`,
+ * a literal it accepts is passed over (a whole number the gateway carries exactly: `exact-numbers-hook.ts`).
  */
-export function firstJsonNumberLoss(text: string, under?: string): JsonNumberLoss | undefined {
+export function firstJsonNumberLoss(
+  text: string,
+  under?: string,
+  keep?: (literal: string) => boolean,
+): JsonNumberLoss | undefined {
   if (!mightLoseNumber(text)) return undefined;
   const stack: Frame[] = [];
   let depth = 0;
@@ -123,7 +128,8 @@ export function firstJsonNumberLoss(text: string, under?: string): JsonNumberLos
       const judged = inScope && (exponent || at - start - (code === MINUS ? 1 : 0) >= 16);
       const literal = judged ? text.slice(start, at) : '';
       const loss = judged ? numberLoss(literal) : undefined;
-      if (loss !== undefined) return { path: pathOf(text, stack, depth), literal, loss };
+      if (loss !== undefined && keep?.(literal) !== true)
+        return { path: pathOf(text, stack, depth), literal, loss };
     } else at += 1;
   }
   return undefined;

@@ -11,19 +11,14 @@
  * value matches and a read after a write answers the same digits.
  */
 import { GraphQLScalarType, Kind } from 'graphql';
-import { isExactNumber, type ExactNumber } from '../upstream/dialect/exact-json.ts';
+import { isExactNumber, isLongLiteral, type ExactNumber } from '../upstream/dialect/exact-json.ts';
 
 const LONG_MIN = -(2n ** 63n);
 const LONG_MAX = 2n ** 63n - 1n;
 
-/** A whole number as JSON writes it: no `+`, no leading zeros, no point, no exponent. */
-const WHOLE = /^-?(?:0|[1-9]\d{0,18})$/;
-
 /** `text` when it is the digits of a 64-bit whole number, else `undefined`. */
 function checkedDigits(text: string): string | undefined {
-  if (!WHOLE.test(text)) return undefined;
-  const value = BigInt(text);
-  return value >= LONG_MIN && value <= LONG_MAX ? text : undefined;
+  return isLongLiteral(text) ? text : undefined;
 }
 
 /**
@@ -70,6 +65,8 @@ export const LongScalar = new GraphQLScalarType<number | ExactNumber, string>({
   parseValue(value) {
     if (typeof value === 'string') return parseDigits(value);
     if (typeof value === 'number' && Number.isSafeInteger(value)) return value;
+    // A JSON number past 2^53 in the variables, kept with its digits by the body parser.
+    if (isExactNumber(value) && isLongLiteral(value.rawJSON)) return value;
     throw new TypeError(
       'Long takes the digits of a 64-bit whole number as a string ("9007199254740993"), or a whole number below 2^53.',
     );

@@ -197,6 +197,62 @@ describe('numbers past 2^53', () => {
     expect(upstream.body).toContain(`"nested":{"no":${LONG},"rate":3.5}`);
   });
 
+  it('should write back what data read, a long in the JSON variables kept digit for digit (generic save)', async () => {
+    const read = await rawAnswer(`query { object(objectName: "${LEDGER}", id: "${bigId}") { data } }`);
+    // What a lossless client sends back: the data as read, the long as a JSON number with its digits.
+    const data = read.trimEnd().slice(read.indexOf('{"_id"'), read.trimEnd().lastIndexOf('}}}'));
+    const copy = data.replace(/"_id":"[^"]*",?/, '').replace('"label":"big', '"label":"copy of big');
+    const body = `{"query":"mutation ($data: JSONObject!) { saveObject(objectName: \\"${LEDGER}\\", data: $data) { id } }","variables":{"data":${copy}}}`;
+    const response = await fetch(h.graphqlUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body,
+    });
+    const saved = (await response.json()) as { data?: { saveObject: { id: string } }; errors?: unknown[] };
+    expect(saved.errors).toBeUndefined();
+    const again = await rawAnswer(
+      `query { object(objectName: "${LEDGER}", id: "${saved.data?.saveObject.id ?? ''}") { data } }`,
+    );
+    expect(again).toContain(`"entryNo":${LONG}`);
+    expect(again).toContain(`"nested":{"no":${LONG},`);
+  });
+
+  it('should keep a long written in the document in JSON data (generic save), and refuse one past 64 bits', async () => {
+    const saved = await h.post(
+      `mutation { saveObject(objectName: "${LEDGER}", data: { label: "literal", entryNo: ${LONG}, list: [${LONG}, 1.5] }) { id } }`,
+      {},
+      { authorization: `Bearer ${token}` },
+    );
+    expect(saved.errors).toBeUndefined();
+    const id = (saved.data?.saveObject as { id: string }).id;
+    const again = await rawAnswer(`query { object(objectName: "${LEDGER}", id: "${id}") { data } }`);
+    expect(again).toContain(`"entryNo":${LONG},"list":[${LONG},1.5]`);
+    const refused = await h.post(
+      `mutation { saveObject(objectName: "${LEDGER}", data: { entryNo: 18446744073709551616 }) { id } }`,
+      {},
+      { authorization: `Bearer ${token}` },
+    );
+    expect(refused.errors?.[0]?.extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      reason: 'inexact_number',
+    });
+  });
+
+  it('should refuse a long in the variables where a Float is declared, before any upstream call', async () => {
+    h.emulator.resetStats();
+    const response = await fetch(h.graphqlUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: `{"query":"mutation ($amount: Float) { saveLedgerEntry(input: { amount: $amount }) { id } }","variables":{"amount":${LONG}}}`,
+    });
+    const answer = (await response.json()) as {
+      errors?: { message: string; extensions?: { code?: string } }[];
+    };
+    expect(answer.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(answer.errors?.[0]?.message).toContain('$amount');
+    expect(h.totalUpstreamCalls()).toBe(0);
+  });
+
   it('should refuse a Long input that is no 64-bit whole number before any upstream call', async () => {
     h.emulator.resetStats();
     const answer = await h.post(

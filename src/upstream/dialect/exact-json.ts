@@ -54,6 +54,22 @@ export function parseExactJson(text: string): unknown {
   return mightLoseNumber(text) ? JSON.parse(text, keepExact) : JSON.parse(text);
 }
 
+const LONG_MIN = -(2n ** 63n);
+const LONG_MAX = 2n ** 63n - 1n;
+
+/** A whole number as JSON writes it (no `+`, no leading zeros, no point, no exponent), at most 19 digits. */
+const WHOLE = /^-?(?:0|[1-9]\d{0,18})$/;
+
+/**
+ * Whether `literal` is a whole number a Java `long` holds, as JSON writes it: what a Java upstream keeps with
+ * every digit (the `exact_numbers` assumption), where a fraction becomes a `double`.
+ */
+export function isLongLiteral(literal: string): boolean {
+  if (!WHOLE.test(literal)) return false;
+  const value = BigInt(literal);
+  return value >= LONG_MIN && value <= LONG_MAX;
+}
+
 /** Whether `value` is a number kept with its exact text (see {@link parseExactJson}). */
 export function isExactNumber(value: unknown): value is ExactNumber {
   return JSON.isRawJSON(value);
