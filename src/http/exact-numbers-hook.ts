@@ -6,6 +6,10 @@
  *
  * The JSON body's numbers are read in the body parser (Fastify's own, wrapped: it still refuses malformed
  * bodies and `__proto__` keys as before), a GET's `variables` parameter in the hook.
+ *
+ * One exception, in a POST's JSON body only: a whole number a Java `long` holds (9007199254740993) is kept
+ * with its digits instead (`parseExactJson`), so that a record read with one can be saved back; GraphQL's
+ * coercion then takes it where the type is `JSON`, `JSONObject` or `Long`, and refuses it elsewhere.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ErrorCode } from '../errors/error-codes.ts';
