@@ -2,6 +2,7 @@ import { authenticateToken } from './caller.ts';
 import { checkTypedQueryCall } from './typed-query-call.ts';
 import type { EmulatorContext, OperationRequest } from '../emulator-context.ts';
 import { jsonText } from '../http/json-text.ts';
+import { parseJavaJson } from '../store/parse-java-json.ts';
 import { badCallbackReply, isCallbackName, serviceError, type Reply } from '../http/reply.ts';
 import type { UpstreamRecord } from '../../src/upstream/client/wire.ts';
 import { fieldsFromParams, saveSuccess } from './write-dialect.ts';
@@ -28,7 +29,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 
 const parseJson = (text: string): { value: unknown } | undefined => {
   try {
-    return { value: JSON.parse(text) as unknown };
+    return { value: parseJavaJson(text) };
   } catch {
     return undefined;
   }

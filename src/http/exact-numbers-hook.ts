@@ -6,13 +6,19 @@
  *
  * The JSON body's numbers are read in the body parser (Fastify's own, wrapped: it still refuses malformed
  * bodies and `__proto__` keys as before), a GET's `variables` parameter in the hook.
+ *
+ * One exception, in a POST's JSON body only: a whole number a Java `long` holds (9007199254740993) is kept
+ * with its digits instead (`parseExactJson`), so that a record read with one can be saved back; GraphQL's
+ * coercion then takes it where the type is `JSON`, `JSONObject` or `Long`, and refuses it elsewhere.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ErrorCode } from '../errors/error-codes.ts';
-import { numberLossMessage } from '../limits/number-loss.ts';
 import { httpErrorBody } from '../errors/http-error.ts';
 import type { GraphqlCheck } from './graphql-checks.ts';
-import { firstJsonNumberLoss, mightLoseNumber, type JsonNumberLoss } from './json-number-loss.ts';
+import { mightLoseNumber, numberLossMessage } from '../upstream/dialect/number-loss.ts';
+import { isLongLiteral, parseExactJson } from '../upstream/dialect/exact-json.ts';
+import { isJsonObject } from '../upstream/client/response-schemas.ts';
+import { firstJsonNumberLoss, type JsonNumberLoss } from './json-number-loss.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -31,6 +37,18 @@ function lossIn(text: string): JsonNumberLoss | null {
     return null;
   }
   return firstJsonNumberLoss(text) ?? null;
+}
+
+/**
+ * The body with its `variables` read again keeping every digit: the variables hold whole numbers past 2^53
+ * a Java `long` holds (and no other changed number), which reach the upstream exactly through `JSON` data
+ * and typed `Long` inputs (`exact-json.ts`); any other position refuses them as GraphQL coerces the
+ * variables. Fastify's parse has already refused `__proto__` keys in the same text.
+ */
+function withExactVariables(parsed: unknown, text: string): unknown {
+  const exact = parseExactJson(text);
+  if (!isJsonObject(parsed) || !isJsonObject(exact)) return parsed;
+  return { ...parsed, variables: exact.variables };
 }
 
 /** The loss in the request's variables, if any, with its path from `variables`. */
@@ -60,7 +78,11 @@ export function registerExactNumbers(app: FastifyInstance, path: string): Graphq
     void parseJson(request, text, (error, parsed) => {
       if (error === null && request.routeOptions.url === path) {
         // Only the variables: numbers elsewhere (`extensions`) never reach the upstream.
-        request.jsonNumberLoss = firstJsonNumberLoss(text, 'variables') ?? null;
+        request.jsonNumberLoss = firstJsonNumberLoss(text, 'variables', isLongLiteral) ?? null;
+        if (request.jsonNumberLoss === null && firstJsonNumberLoss(text, 'variables') !== undefined) {
+          done(null, withExactVariables(parsed, text));
+          return;
+        }
       }
       done(error, parsed);
     });

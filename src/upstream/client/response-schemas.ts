@@ -5,11 +5,12 @@
  * field.
  */
 import { z } from 'zod';
+import { isExactNumber } from '../dialect/exact-json.ts';
 import type { UpstreamRecord } from './wire.ts';
 
-/** A plain JSON object (not an array, not null). */
+/** A plain JSON object (not an array, not null, not a number kept with its digits: `exact-json.ts`). */
 export function isJsonObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !isExactNumber(value);
 }
 
 /** An upstream record: an object with a string `_id`. */
