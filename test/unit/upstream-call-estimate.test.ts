@@ -193,13 +193,36 @@ describe('estimateUpstreamCalls', () => {
     expect(estimate(query, { n: 'many' })).toBeUndefined();
   });
 
-  it('should answer Infinity for fragments that expand past what it walks', () => {
+  it('should walk a fragment spread many times once, as execution merges it', () => {
     const spreads = (name: string) => Array.from({ length: 10 }, () => `...${name}`).join(' ');
-    const bomb = `{ objects(objectName: "${LOAN}") { nodes { ...A } } }
+    const repeated = `{ objects(objectName: "${LOAN}") { nodes { ...A } } }
       fragment A on DataObject { ${spreads('B')} } fragment B on DataObject { ${spreads('C')} }
       fragment C on DataObject { ${spreads('D')} } fragment D on DataObject { ${spreads('E')} }
-      fragment E on DataObject { id }`;
-    expect(estimate(bomb)).toBe(Infinity);
+      fragment E on DataObject { id metadata { objectId } }`;
+    expect(estimate(repeated)).toBe(1 + pageLimits.defaultPageSize);
+  });
+
+  it('should count every field of a response that fans out through aliased fragments', () => {
+    const refs = (next: string) =>
+      Array.from({ length: 10 }, (_, i) => `r${i}: ref(path: "a", objectName: "X") { ...${next} }`).join(' ');
+    const fanOut = `{ object(objectName: "${LOAN}", id: "1") { ...A } }
+      fragment A on DataObject { ${refs('B')} } fragment B on DataObject { ${refs('C')} }
+      fragment C on DataObject { ${refs('D')} } fragment D on DataObject { id }`;
+    // One object, then 10, 100 and 1,000 references: one batch call per field of the response.
+    expect(estimate(fanOut)).toBe(1 + 10 + 100 + 1_000);
+  });
+
+  it('should answer Infinity for an operation with more selections than it walks', () => {
+    expect(estimate(`{ ${'__typename '.repeat(10_001)} }`)).toBe(Infinity);
+  });
+
+  it('should count a reference reached through several fragments once, and each alias of it', () => {
+    const merged = `{ orders(first: 100) { nodes { ...A ...B } } }
+      fragment A on Order { customer { name } } fragment B on Order { customer { ...C } }
+      fragment C on Customer { email }`;
+    expect(estimate(merged)).toBe(1 + 1);
+    const aliased = `{ orders(first: 100) { nodes { a: customer { name } b: customer { name } } } }`;
+    expect(estimate(aliased)).toBe(1 + 2);
   });
 });
 
