@@ -8,7 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Kind, parse, print, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { ApolloServerPlugin } from '@apollo/server';
 import { estimateUpstreamCalls } from '../../src/limits/upstream-call-estimate.ts';
+import { createUpstreamCallLimit } from '../../src/limits/upstream-call-limit.ts';
 import { upstreamCallKinds } from '../../src/limits/upstream-call-kinds.ts';
 import { encodeCursor } from '../../src/objects/paging.ts';
 import { buildSchema } from '../../src/app/build-schema.ts';
@@ -253,4 +255,41 @@ describe('the example operations', () => {
       }
     },
   );
+});
+
+describe('createUpstreamCallLimit', () => {
+  /** Runs the plugin's check on `query` with `variables`: `undefined` when let through, else the refusal's code. */
+  async function check(
+    plugin: ApolloServerPlugin,
+    query: DocumentNode,
+    variables: Record<string, unknown>,
+  ): Promise<unknown> {
+    const listener = await plugin.requestDidStart?.({} as never);
+    const operation = query.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);
+    try {
+      await listener?.didResolveOperation?.({
+        schema,
+        document: query,
+        operation,
+        request: { variables },
+      } as never);
+      return undefined;
+    } catch (error) {
+      return (error as { extensions?: { code?: unknown } }).extensions?.code;
+    }
+  }
+
+  it('should estimate again when only the cursor changes: the same page size may read one page or two', async () => {
+    const plugin = createUpstreamCallLimit({
+      maxUpstreamCallsPerRequest: 1,
+      defaultPageSize: 20,
+      maxPageSize: 100,
+      matchesMode: 'regex',
+    });
+    const query = parse(
+      `query Q($after: String) { objects(objectName: "${LOAN}", first: 2, after: $after) { totalCount } }`,
+    );
+    expect(await check(plugin, query, {})).toBeUndefined();
+    expect(await check(plugin, query, { after: encodeCursor(10) })).toBe('MAX_UPSTREAM_CALLS_EXCEEDED');
+  });
 });
