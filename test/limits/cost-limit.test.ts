@@ -110,6 +110,13 @@ describe('the cost of fragments', () => {
     expect(cost(aliasedPages(6))).toBeGreaterThan(MAX_COST);
   });
 
+  it('should end on a fragment that spreads itself below a field (validation refuses the cycle)', () => {
+    const cycle = `query Q { object(objectName: "X", id: "1") { ...A } }
+      fragment A on DataObject { id ref(path: "a", objectName: "X") { ...A } }`;
+    expect(Number.isFinite(cost(cycle))).toBe(true);
+    expect(calls(cycle)).toBeGreaterThan(0);
+  });
+
   it('should count an abstract field as its most expensive possible type', () => {
     const node = `query Q { node(id: "x") { id ... on Order { customer { name } } ... on Customer { name } } }`;
     expect(cost(node)).toBe(cost(`query Q { order(id: "x") { id customer { name } } }`));
