@@ -55,14 +55,30 @@ function enableLinearRegexFallback(): void {
   setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
 }
 
-function send(response: ServerResponse, rendered: RenderedReply, closeConnection = false): void {
+function send(
+  response: ServerResponse,
+  rendered: RenderedReply,
+  closeConnection = false,
+  setCookie?: string,
+): void {
   response.writeHead(rendered.statusCode, {
     'content-type': rendered.contentType,
     'content-length': Buffer.byteLength(rendered.body),
     'cache-control': 'no-store',
     ...(closeConnection ? { connection: 'close' } : {}),
+    ...(setCookie === undefined ? {} : { 'set-cookie': setCookie }),
   });
   response.end(rendered.body);
+}
+
+/** The servlet session cookie's value in a `Cookie` header (`a=b; JSESSIONID=…`), as a container reads it. */
+function sessionIdOf(cookie: string | undefined): string | undefined {
+  if (cookie === undefined) return undefined;
+  for (const pair of cookie.split(';')) {
+    const equals = pair.indexOf('=');
+    if (equals > 0 && pair.slice(0, equals).trim() === 'JSESSIONID') return pair.slice(equals + 1).trim();
+  }
+  return undefined;
 }
 
 /** Starts an emulator of the upstream service: all four base addresses at the root of one HTTP server. */
@@ -78,11 +94,23 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     store,
     users: createUserDirectory([...EMULATOR_USERS, ...(options.users ?? [])]),
     tokens: createTokenRegistry({ ttlSeconds: options.tokenTtlSeconds ?? 28_800, now }),
+    // A servlet's sessions are not its tokens: a session id is no apiToken, nor the other way round.
+    sessions: createTokenRegistry({ ttlSeconds: options.tokenTtlSeconds ?? 28_800, now }),
     patterns: createPatternCache(),
     matches: options.matches ?? 'regex',
+    matchesCase: options.matchesCase ?? 'sensitive',
+    metadataKey: options.metadataKey ?? 'data',
     pageStart: options.pageStart ?? 'page0',
     maxPageSize: options.maxPageSize ?? MAX_PAGE_SIZE,
+    writes: {
+      saveIdAt: options.saveIdAt ?? 'savedObjectId',
+      saveWithId: options.saveWithId ?? 'merges',
+      updateFields: options.updateFields ?? 'data',
+    },
+    pageZero: options.pageZero ?? 'refuse',
+    totalCount: options.totalCount ?? 'number',
     formLoginToken: options.formLoginToken ?? true,
+    formLoginSession: options.formLoginSession ?? 'token',
     now,
     newId: createIdGenerator(now),
     persist,
@@ -138,12 +166,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       query,
       pathId: route.pathId,
       body: body?.text,
+      sessionId: sessionIdOf(request.headers.cookie),
     });
-    const reply = errorMessages === undefined ? handled : rewordError(handled, errorMessages);
+    const reply =
+      errorMessages === undefined ? handled : rewordError(handled, errorMessages, query.get('objectName'));
     send(
       response,
       fault === undefined ? renderReply(reply, wrapper) : distortReply(reply, fault, wrapper),
       body?.abandoned,
+      handled.setCookie,
     );
   }
 

@@ -9,6 +9,8 @@ export interface Reply {
   json: string;
   /** Set for JSONP answers; plain JSON otherwise. */
   callback?: string | undefined;
+  /** A `Set-Cookie` header (the form login's session in the `cookie` dialect). */
+  setCookie?: string | undefined;
 }
 
 /** What goes on the wire for a reply. */

@@ -1,5 +1,5 @@
 import type { EmulatorUser } from '../identity/demo-users.ts';
-import type { EmulatorContext } from '../emulator-context.ts';
+import type { EmulatorContext, OperationRequest } from '../emulator-context.ts';
 import type { TenantScope } from '../store/object-store.ts';
 
 /** An authenticated caller and the tenant scope of its call, or why it was refused. */
@@ -9,11 +9,25 @@ export type CallerCheck =
 const missing = (value: string | null | undefined): value is null | undefined | '' =>
   value === null || value === undefined || value === '';
 
-/** Looks up the token's user; the messages name the token, which clients read as "log in again". */
+/**
+ * Looks up the caller: the user of a live servlet session (the `JSESSIONID` cookie of the `cookie` dialect,
+ * which a servlet reads before any parameter, so `apiToken` is then ignored), else the token's. The messages
+ * name the session or the token, which clients read as "log in again".
+ */
 function userOfToken(
   context: EmulatorContext,
   apiToken: string | null | undefined,
+  sessionId: string | undefined,
 ): CallerCheck | EmulatorUser {
+  const session = sessionId === undefined ? undefined : context.sessions.check(sessionId);
+  if (session?.ok === true) return session.user;
+  if (missing(apiToken) && session !== undefined) {
+    return {
+      ok: false,
+      message:
+        session.reason === 'expired' ? 'session expired: log in again' : 'invalid session: log in again',
+    };
+  }
   if (missing(apiToken)) return { ok: false, message: 'missing apiToken: log in and send the token' };
   const check = context.tokens.check(apiToken);
   if (!check.ok) {
@@ -57,13 +71,14 @@ export function scopeOf(user: EmulatorUser, organizationCode: string | null | un
  */
 export function authenticateQuery(
   context: EmulatorContext,
-  query: URLSearchParams,
+  request: Pick<OperationRequest, 'query' | 'sessionId'>,
   requireUsername: boolean,
 ): CallerCheck {
+  const { query } = request;
   const username = query.get('username');
   if (requireUsername && missing(username))
     return { ok: false, message: 'missing username: credentials are required' };
-  const user = userOfToken(context, query.get('apiToken'));
+  const user = userOfToken(context, query.get('apiToken'), request.sessionId);
   if ('ok' in user) return user;
   if (!missing(username) && context.users.byUsernameOrMobile(username) !== user) {
     return { ok: false, message: 'the token does not belong to this username: credentials rejected' };
@@ -71,14 +86,18 @@ export function authenticateQuery(
   return checkApplication(user, query.get('applicationCode'), query.get('organizationCode'));
 }
 
-/** Checks the credentials of a save: a live `apiToken` and the holder's `applicationCode`. */
-export function authenticateToken(
-  context: EmulatorContext,
-  apiToken: string,
-  applicationCode: string,
-  organizationCode: string,
-): CallerCheck {
-  const user = userOfToken(context, apiToken);
+/** The credentials a save's body (and its `JSESSIONID` cookie) carries. */
+export interface SaveCredentials {
+  apiToken: string | undefined;
+  sessionId: string | undefined;
+  applicationCode: string;
+  organizationCode: string;
+}
+
+/** Checks the credentials of a save: a live session or `apiToken`, and the holder's `applicationCode`. */
+export function authenticateToken(context: EmulatorContext, credentials: SaveCredentials): CallerCheck {
+  const { apiToken, sessionId, applicationCode, organizationCode } = credentials;
+  const user = userOfToken(context, apiToken, sessionId);
   if ('ok' in user) return user;
   return checkApplication(user, applicationCode, organizationCode);
 }

@@ -42,6 +42,17 @@ export function handleFormLogin(context: EmulatorContext, request: OperationRequ
   if (username === '' || password === '') return error(MISSING_CREDENTIALS);
   const user = context.users.byUsernameOrMobile(username);
   if (user === undefined || !context.users.checkPassword(user, password)) return error(BAD_CREDENTIALS);
+  if (context.formLoginSession === 'cookie') {
+    // A JSP page on an HttpSession: the session id travels in the container's cookie, the answer has no token.
+    const sessionId = context.sessions.issue(user);
+    const reply = jsonReply({
+      status: 'success',
+      userId: user.userId,
+      username,
+      message: 'login successful',
+    });
+    return { ...reply, setCookie: `JSESSIONID=${sessionId}; Path=/; HttpOnly` };
+  }
   return jsonReply({
     status: 'success',
     userId: user.userId,

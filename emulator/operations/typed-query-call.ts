@@ -3,7 +3,7 @@
  * upstream answers them: the callback, then the credentials, then the object name.
  */
 import { authenticateQuery } from './caller.ts';
-import type { EmulatorContext } from '../emulator-context.ts';
+import type { EmulatorContext, OperationRequest } from '../emulator-context.ts';
 import type { TenantScope } from '../store/object-store.ts';
 import { badCallbackReply, isCallbackName, serviceError, type Reply } from '../http/reply.ts';
 
@@ -17,12 +17,13 @@ export interface TypedQueryCall {
 /** The call's callback, scope and object name, or the reply to its first failed check (in the callback). */
 export function checkTypedQueryCall(
   context: EmulatorContext,
-  query: URLSearchParams,
+  request: Pick<OperationRequest, 'query' | 'sessionId'>,
   requireUsername: boolean,
 ): TypedQueryCall | Reply {
+  const { query } = request;
   const callback = query.get('callback');
   if (!isCallbackName(callback)) return badCallbackReply();
-  const caller = authenticateQuery(context, query, requireUsername);
+  const caller = authenticateQuery(context, request, requireUsername);
   if (!caller.ok) return serviceError(caller.message, callback);
   const objectName = query.get('objectName');
   if (objectName === null || objectName === '') return serviceError('missing objectName', callback);

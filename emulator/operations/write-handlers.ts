@@ -3,6 +3,8 @@ import { checkTypedQueryCall } from './typed-query-call.ts';
 import type { EmulatorContext, OperationRequest } from '../emulator-context.ts';
 import { jsonText } from '../http/json-text.ts';
 import { badCallbackReply, isCallbackName, serviceError, type Reply } from '../http/reply.ts';
+import type { UpstreamRecord } from '../../src/upstream/client/wire.ts';
+import { fieldsFromParams, saveSuccess } from './write-dialect.ts';
 
 /** The save operation's error codes: 401 is documented (bad token or missing fields), the rest are ours. */
 const SAVE_ERR = {
@@ -43,7 +45,8 @@ function saveCallback(query: URLSearchParams, body: unknown): string | undefined
 /**
  * `POST /studio/jsonp/save?callback=…`: JSON body `{objectName, data, apiToken, applicationCode,
  * organizationCode, callback}`. `data._id` naming an object of that type in the tenant updates it (fields
- * merged); anything else creates an object with a new id. Answers once the change is durable.
+ * merged, or replaced with `saveWithId: 'replaces'`); anything else creates an object with a new id. Answers
+ * once the change is durable, the id where `saveIdAt` says.
  */
 export async function handleSave(context: EmulatorContext, request: OperationRequest): Promise<Reply> {
   const parsed = request.body === undefined ? undefined : parseJson(request.body);
@@ -54,14 +57,18 @@ export async function handleSave(context: EmulatorContext, request: OperationReq
   if (parsed === undefined) return fail('malformed JSON body', SAVE_ERR.badRequest);
   const body = parsed.value;
   if (!isPlainObject(body)) return fail('the body must be a JSON object', SAVE_ERR.badRequest);
+  // A servlet session stands for the token: a save that presents one may leave `apiToken` out.
+  const session = request.sessionId;
   const absent = REQUIRED_SAVE_FIELDS.filter(
-    (name) => body[name] === undefined || body[name] === null || body[name] === '',
+    (name) =>
+      (name !== 'apiToken' || session === undefined) &&
+      (body[name] === undefined || body[name] === null || body[name] === ''),
   );
   if (absent.length > 0) return fail(`missing fields: ${absent.join(', ')}`, SAVE_ERR.unauthorized);
   const { objectName, data, apiToken, applicationCode, organizationCode } = body;
   if (
     typeof objectName !== 'string' ||
-    typeof apiToken !== 'string' ||
+    (typeof apiToken !== 'string' && session === undefined) ||
     typeof applicationCode !== 'string' ||
     typeof organizationCode !== 'string'
   ) {
@@ -71,7 +78,12 @@ export async function handleSave(context: EmulatorContext, request: OperationReq
     );
   }
   if (!isPlainObject(data)) return fail('data must be a JSON object', SAVE_ERR.badRequest);
-  const caller = authenticateToken(context, apiToken, applicationCode, organizationCode);
+  const caller = authenticateToken(context, {
+    apiToken: typeof apiToken === 'string' ? apiToken : undefined,
+    sessionId: request.sessionId,
+    applicationCode,
+    organizationCode,
+  });
   if (!caller.ok) {
     return fail(
       caller.message,
@@ -84,17 +96,18 @@ export async function handleSave(context: EmulatorContext, request: OperationReq
 
   const existing = data._id === undefined ? undefined : context.store.get(data._id, caller.scope);
   const nowIso = new Date(context.now()).toISOString();
-  let savedObjectId: string;
   let message: string;
+  let saved: UpstreamRecord;
   if (existing?.objectName === objectName) {
-    context.store.merge(existing, data, nowIso);
-    savedObjectId = existing.id;
+    if (context.writes.saveWithId === 'replaces') context.store.replace(existing, data, nowIso);
+    else context.store.merge(existing, data, nowIso);
+    saved = existing.record;
     message = 'object updated';
   } else {
     let id = context.newId();
     while (context.store.hasId(id)) id = context.newId();
     const { _id: _ignored, ...fields } = data;
-    context.store.add({
+    saved = context.store.add({
       objectName,
       applicationCode,
       organizationCode,
@@ -103,8 +116,7 @@ export async function handleSave(context: EmulatorContext, request: OperationReq
       createdBy: caller.user.userId,
       version: 1,
       record: { _id: id, ...fields },
-    });
-    savedObjectId = id;
+    }).record;
     message = 'object created';
   }
   try {
@@ -112,23 +124,29 @@ export async function handleSave(context: EmulatorContext, request: OperationReq
   } catch {
     return fail('the object could not be stored durably', SAVE_ERR.storage);
   }
-  return { statusCode: 200, json: jsonText({ status: 'success', message, savedObjectId }), callback };
+  const answer = saveSuccess(context.writes.saveIdAt, message, saved);
+  return { statusCode: 200, json: jsonText(answer), callback };
 }
 
 /**
  * `GET /studio/jsonp/update/{savedObjectId}`: query `objectName`, `data` (JSON object of the fields to
- * change), `apiToken`, `username`, `applicationCode`, `organizationCode`, `callback`. Answers the fields
- * whose value changed.
+ * change; with `updateFields: 'params'` every other parameter is a text field instead), `apiToken`,
+ * `username`, `applicationCode`, `organizationCode`, `callback`. Answers the fields whose value changed.
  */
 export async function handleUpdate(context: EmulatorContext, request: OperationRequest): Promise<Reply> {
   const { query } = request;
-  const call = checkTypedQueryCall(context, query, false);
+  const call = checkTypedQueryCall(context, request, false);
   if ('statusCode' in call) return call;
   const { callback, scope, objectName } = call;
-  const rawData = query.get('data');
-  if (rawData === null || rawData === '')
-    return serviceError('missing data: the fields to change, as a JSON object', callback);
-  const data = parseJson(rawData)?.value;
+  let data: unknown;
+  if (context.writes.updateFields === 'params') {
+    data = fieldsFromParams(query);
+  } else {
+    const rawData = query.get('data');
+    if (rawData === null || rawData === '')
+      return serviceError('missing data: the fields to change, as a JSON object', callback);
+    data = parseJson(rawData)?.value;
+  }
   if (!isPlainObject(data)) return serviceError('data must be a JSON object', callback);
   const object = request.pathId === undefined ? undefined : context.store.get(request.pathId, scope);
   if (object?.objectName !== objectName) return serviceError('object not found', callback);

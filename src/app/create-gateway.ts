@@ -74,7 +74,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     onBreakerStateChange: logBreakerChanges(logger),
   });
   const redis = config.redisUrl === undefined ? undefined : await connectRedis(config.redisUrl, logger);
-  const services = createServices({ config, upstream, logger, metrics, redis });
+  const services = createServices({ config, upstream, logger, metrics, redis, scopes });
 
   const app = createFastify(config, logger);
   const draining = createDraining();

@@ -8,11 +8,13 @@ import { createAccountLinks } from '../auth/account-links.ts';
 import { createDeviceTokens } from '../auth/device-token.ts';
 import { createLoginLimiter } from '../auth/login-limiter.ts';
 import { createLoginProtection, type LoginProtection } from '../auth/login-protection.ts';
+import { createLoginShare } from '../auth/login-share.ts';
 import { createSessionSealer } from '../auth/session.ts';
 import { createSessionRevocations } from '../auth/session-revocations.ts';
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import type { GatewayServices } from '../graphql/context.ts';
 import type { GatewayMetrics } from '../observability/metrics.ts';
+import type { RequestScopes } from '../observability/request-scope.ts';
 import { withCoalescing } from '../upstream/batching/coalesce.ts';
 import { createPatternGuard } from '../upstream/pattern-guard/pattern-guard.ts';
 import type { UpstreamClient } from '../upstream/client/types.ts';
@@ -26,6 +28,8 @@ export interface ServicesOptions {
   metrics: GatewayMetrics;
   /** Shared stores; `undefined` keeps everything in this replica's memory. */
   redis: Redis | undefined;
+  /** The request scopes: a failed login marks its request's for the log's summary. */
+  scopes?: RequestScopes | undefined;
 }
 
 /** Builds the services. */
@@ -56,7 +60,13 @@ export function createServices(options: ServicesOptions): GatewayServices {
   };
 }
 
-function createGatewayLoginProtection({ config, logger, metrics, redis }: ServicesOptions): LoginProtection {
+function createGatewayLoginProtection({
+  config,
+  logger,
+  metrics,
+  redis,
+  scopes,
+}: ServicesOptions): LoginProtection {
   const limiter = createLoginLimiter({
     ...config.login,
     redis,
@@ -67,6 +77,7 @@ function createGatewayLoginProtection({ config, logger, metrics, redis }: Servic
   metrics.trackLoginCounters(() => limiter.trackedCounters());
   return createLoginProtection({
     limiter,
+    share: createLoginShare(config.login),
     links: createAccountLinks({
       redis,
       ttlSeconds: config.login.deviceTtlSeconds,
@@ -80,6 +91,10 @@ function createGatewayLoginProtection({ config, logger, metrics, redis }: Servic
       ttlSeconds: config.login.deviceTtlSeconds,
     }),
     minFailureMillis: config.login.minFailureMillis,
+    onFailedLogin: (clientIp) => {
+      const scope = scopes?.current();
+      if (scope !== undefined) scope.failedLoginFrom = clientIp;
+    },
     onStoreError: (error) => {
       logger.warn({ err: error }, 'login limiter store failed');
     },

@@ -11,6 +11,17 @@
  *   *distinct* accounts that failed from it in a day (`maxFailuresPerIp`, blocking unknown clients there
  *   for a day), so one person's typing behind an office proxy blocks nobody else.
  *
+ * A login's points are **reserved before the upstream call** (`reserve`): each counter's point is taken
+ * atomically in its store (rate-limiter-flexible's `consume`, a Lua script in Redis), so attempts in flight
+ * fill a budget as failures do, and an attempt that finds one full gives its points back and is refused. No
+ * number of concurrent, pipelined or replicated guesses reaches the upstream more often than the budgets
+ * hold. The answer settles the reservation: a refusal keeps it as a failure (the one that took a budget's
+ * last point starts its block), a success gives it back and clears the consecutive counts, and an answer
+ * that judged nothing (an outage, a timeout) gives it back, since no guess was made. Where a success clears
+ * a consecutive count while other logins of the same pair are settling, a point given back to the cleared
+ * count is taken again rather than going below zero: such races can leave a point counted (stricter),
+ * never a free guess.
+ *
  * Accounts are counter keys from `src/auth/account-links.ts` (hashed; a username and its linked mobile number
  * share one). Counters live in memory, or in Redis so that every replica shares them; while Redis fails an
  * in-memory insurance limiter counts instead. Blocks are also kept in this process, so a block started during
@@ -72,14 +83,32 @@ export interface LoginAttempt {
   deviceId?: string | undefined;
 }
 
+/**
+ * One login's hold on its budgets, taken before the upstream is asked ({@link LoginLimiter.reserve}). A
+ * refused reservation (`refusedForSeconds` > 0) holds nothing and must not be settled; an admitted one is
+ * settled exactly once, by what the upstream answered.
+ */
+export interface LoginReservation {
+  /** Seconds to wait before trying again (a block, or 1 while attempts in flight fill a budget), or 0. */
+  refusedForSeconds: number;
+  /** The upstream refused the credentials: the reservation stays a failure; answers the seconds of a block it started, or 0. */
+  failed(): Promise<number>;
+  /** The upstream accepted them: the reservation is given back, and the consecutive counts cleared. */
+  succeeded(): Promise<void>;
+  /** The upstream did not judge the credentials (an outage, a timeout): the reservation is given back. */
+  released(): Promise<void>;
+}
+
 /** See {@link createLoginLimiter}. */
 export interface LoginLimiter {
-  /** Seconds the caller must wait before this login may be tried, or 0 when it may be tried now. */
+  /** Seconds the caller must wait before this login may be tried (a block), or 0 when it may be tried now. */
   retryAfterSeconds(attempt: LoginAttempt): Promise<number>;
-  /** Counts a refused login; answers the seconds of a block it started, or 0. */
-  recordFailure(attempt: LoginAttempt): Promise<number>;
-  /** Clears the consecutive count (device, or account + IP) after a successful login. */
-  recordSuccess(attempt: LoginAttempt): Promise<void>;
+  /**
+   * Takes one point of every budget the attempt falls under, each atomically in its store, before the
+   * upstream call: an attempt that finds one of them full gives back what it took and is refused, so no
+   * number of concurrent or pipelined attempts sends more guesses than the budgets hold.
+   */
+  reserve(attempt: LoginAttempt): Promise<LoginReservation>;
   /** Counters this process made that may still be alive (at most `maxTrackedCounters`, plus devices). */
   trackedCounters(): number;
 }
@@ -174,25 +203,93 @@ export function createLoginLimiter(options: LoginLimiterOptions): LoginLimiter {
     return wait;
   }
 
-  async function fail(c: Counter, key: string, attempt: LoginAttempt, full = false): Promise<number> {
-    const tracked = !overflowOnly.has(c.limit);
-    if (c.limit === 'ip' && full) {
-      // Full: an existing `ip` counter keeps counting, but without a new "seen" entry per account (a
-      // repeated account may count twice: stricter only while full).
-      if ((await seenOnIp.get(`${attempt.clientIp}_${attempt.account}`)) !== null) return 0;
-    } else if (c.limit === 'ip') {
-      const seen = await consume(seenOnIp, `${attempt.clientIp}_${attempt.account}`);
-      if (seen.consumedPoints === 1) ledger.add(DAY_SECONDS * 1000);
-      if (seen.consumedPoints > 1) return 0;
-    }
+  /** One point taken of a counter, and the counter's state right after. */
+  interface Held {
+    c: Counter;
+    key: string;
+    state: RateLimiterRes;
+  }
+
+  async function take(c: Counter, key: string): Promise<Held> {
     const state = await consume(c.limiter, key);
-    if (tracked && state.consumedPoints === 1) ledger.add(c.windowSeconds * 1000);
-    if (state.consumedPoints < c.points) return 0;
-    // A block may outlive the count it ends: counted once more, for as long as it lasts.
-    if (tracked) ledger.add(c.blockSeconds * 1000);
-    await Promise.all([c.limiter.block(key, c.blockSeconds), c.localBlocks?.block(key, c.blockSeconds)]);
-    options.onBlock?.(c.limit);
-    return c.blockSeconds;
+    if (!overflowOnly.has(c.limit) && state.consumedPoints === 1) ledger.add(c.windowSeconds * 1000);
+    return { c, key, state };
+  }
+
+  /**
+   * The counters one attempt takes a point of. While the table is full a counter that does not exist yet is
+   * not made: its overflow slot stands in for it (one point for the account, one for the network).
+   */
+  async function targetsOf(attempt: LoginAttempt): Promise<{ targets: Held[]; seenMade: boolean }> {
+    const full = ledger.size() >= maxTracked;
+    const picked: { c: Counter; key: string }[] = [];
+    let accountOverflow = false;
+    let seenMade = false;
+    for (const { c, key } of applying(attempt)) {
+      if (overflowOnly.has(c.limit)) continue;
+      if (c.limit === 'ip') {
+        // The per-address budget counts distinct accounts: only the first attempt of an account takes a point.
+        const seenKey = `${attempt.clientIp}_${attempt.account}`;
+        if (!full) {
+          const seen = await consume(seenOnIp, seenKey);
+          if (seen.consumedPoints > 1) continue;
+          ledger.add(DAY_SECONDS * 1000);
+          seenMade = true;
+          picked.push({ c, key });
+        } else if ((await seenOnIp.get(seenKey)) === null) {
+          if ((await c.limiter.get(key)) !== null) picked.push({ c, key });
+          else picked.push(...applying(attempt).filter(({ c: o }) => o.limit === 'overflow_ip'));
+        }
+        continue;
+      }
+      if (!full || c.limit === 'device' || (await c.limiter.get(key)) !== null) picked.push({ c, key });
+      else accountOverflow = true;
+    }
+    if (accountOverflow) picked.push(...applying(attempt).filter(({ c }) => c.limit === 'overflow'));
+    const targets = await Promise.all(picked.map(({ c, key }) => take(c, key)));
+    return { targets, seenMade };
+  }
+
+  /** Gives every point back (and the "seen" mark this attempt made); a consecutive count may be cleared. */
+  async function giveBack(
+    attempt: LoginAttempt,
+    { targets, seenMade }: { targets: Held[]; seenMade: boolean },
+    clearConsecutive: boolean,
+  ): Promise<void> {
+    const seen = seenMade ? [forgetSeen(attempt)] : [];
+    await Promise.all([
+      ...seen,
+      ...targets.map(async ({ c, key }) => {
+        if (clearConsecutive && (c.limit === 'device' || c.limit === 'user_ip')) {
+          // A deleted counter no longer holds memory: the ledger stops counting it (it was counted when made).
+          if (await c.limiter.delete(key)) ledger.release(c.windowSeconds * 1000);
+        } else {
+          // A success that cleared the count first left nothing to give back: this point is then taken
+          // again (each giver undoes only its own), as a count below zero would be a free guess.
+          const state = await c.limiter.reward(key, 1);
+          if (state.consumedPoints < 0) await c.limiter.penalty(key, 1);
+        }
+      }),
+    ]);
+  }
+
+  async function forgetSeen(attempt: LoginAttempt): Promise<void> {
+    if (await seenOnIp.delete(`${attempt.clientIp}_${attempt.account}`)) ledger.release(DAY_SECONDS * 1000);
+  }
+
+  /** A failure kept: the attempt that took a budget's last point starts its block. */
+  async function keep({ targets }: { targets: Held[] }): Promise<number> {
+    const blocks = await Promise.all(
+      targets.map(async ({ c, key, state }) => {
+        if (state.consumedPoints < c.points) return 0;
+        // A block may outlive the count it ends: counted once more, for as long as it lasts.
+        if (!overflowOnly.has(c.limit)) ledger.add(c.blockSeconds * 1000);
+        await Promise.all([c.limiter.block(key, c.blockSeconds), c.localBlocks?.block(key, c.blockSeconds)]);
+        options.onBlock?.(c.limit);
+        return c.blockSeconds;
+      }),
+    );
+    return Math.max(0, ...blocks);
   }
 
   const applying = (attempt: LoginAttempt) =>
@@ -201,44 +298,45 @@ export function createLoginLimiter(options: LoginLimiterOptions): LoginLimiter {
       return key === undefined ? [] : [{ c, key }];
     });
 
-  return {
-    async retryAfterSeconds(attempt) {
-      const waits = await Promise.all(applying(attempt).map(({ c, key }) => waitOf(c, key)));
-      return Math.max(0, ...waits);
-    },
+  async function retryAfterSeconds(attempt: LoginAttempt): Promise<number> {
+    const waits = await Promise.all(applying(attempt).map(({ c, key }) => waitOf(c, key)));
+    return Math.max(0, ...waits);
+  }
 
-    async recordFailure(attempt) {
-      const full = ledger.size() >= maxTracked;
-      const blocks = await Promise.all(
-        applying(attempt).map(async ({ c, key }) => {
-          if (c.limit === 'overflow') return full ? fail(c, key, attempt) : 0;
-          if (c.limit === 'overflow_ip') {
-            // Only for an address whose `ip` counter does not exist: that one counts by itself.
-            const ipKey = attempt.clientIp;
-            return full && (await ipCounter.limiter.get(ipKey)) === null ? fail(c, key, attempt) : 0;
-          }
-          // Full: a device still counts; otherwise only a counter that exists (a new one would add memory:
-          // the overflow counters stand in for it).
-          if (!full || c.limit === 'device') return fail(c, key, attempt);
-          if ((await c.limiter.get(key)) === null) return 0;
-          return fail(c, key, attempt, true);
-        }),
-      );
-      return Math.max(0, ...blocks);
+  return {
+    retryAfterSeconds,
+
+    async reserve(attempt) {
+      const blocked = await retryAfterSeconds(attempt);
+      if (blocked > 0) return refused(blocked);
+      const held = await targetsOf(attempt);
+      if (held.targets.some(({ c, state }) => state.consumedPoints > c.points)) {
+        // Full without a block: attempts in flight hold the rest (the one holding the last point starts the
+        // block if it fails). This one holds nothing and may try again in a moment.
+        await giveBack(attempt, held, false);
+        return refused(1);
+      }
+      let settled = false;
+      const once = <T>(work: () => Promise<T>, none: T): Promise<T> => {
+        if (settled) return Promise.resolve(none);
+        settled = true;
+        return work();
+      };
+      return {
+        refusedForSeconds: 0,
+        failed: () => once(() => keep(held), 0),
+        succeeded: () => once(() => giveBack(attempt, held, true), undefined),
+        released: () => once(() => giveBack(attempt, held, false), undefined),
+      };
     },
 
     trackedCounters: () => ledger.size(),
-
-    async recordSuccess(attempt) {
-      const cleared = applying(attempt).filter(({ c }) => c.limit === 'device' || c.limit === 'user_ip');
-      await Promise.all(
-        cleared.map(async ({ c, key }) => {
-          // A deleted counter no longer holds memory: the ledger stops counting it (it was counted when made).
-          if (await c.limiter.delete(key)) ledger.release(c.windowSeconds * 1000);
-        }),
-      );
-    },
   };
+}
+
+function refused(seconds: number): LoginReservation {
+  const none = () => Promise.resolve();
+  return { refusedForSeconds: seconds, failed: () => Promise.resolve(0), succeeded: none, released: none };
 }
 
 /** `consume`, whose "over the limit" rejection (a `RateLimiterRes`, not an Error) is just a state here. */

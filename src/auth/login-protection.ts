@@ -1,7 +1,9 @@
 /**
  * The `login` mutation's guard: finds the account the name belongs to and whether the client is a known
- * device of it, refuses a blocked attempt before the upstream is asked, counts refused logins, links the
- * name to the upstream user after a successful form login, and hands out the next device token. The login
+ * device of it, takes a turn of logins' share of the upstream (`login-share.ts`; beyond it
+ * `TOO_MANY_REQUESTS`), reserves the attempt's failure budgets before the upstream is asked (refusing a
+ * blocked or full one), settles the reservation by the answer, links the name to the upstream user after
+ * a successful form login, and hands out the next device token. The login
  * itself says whether the upstream refused the credentials ({@link LoginOutcome}): the guard never reads
  * error codes. Every failure (refused or blocked) is the same generic `UNAUTHENTICATED`, plus `retryAfter`
  * (seconds) when blocked.
@@ -11,18 +13,23 @@
  * long as the upstream answers within the floor).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { unauthenticated } from '../errors/graphql-errors.ts';
+import { loginShareSpent, unauthenticated } from '../errors/graphql-errors.ts';
 import { nameKey, type AccountLinks } from './account-links.ts';
 import { newDeviceId, type DeviceTokens } from './device-token.ts';
 import type { LoginAttempt, LoginLimiter } from './login-limiter.ts';
+import type { LoginShare } from './login-share.ts';
 
 /** Options of {@link createLoginProtection}. */
 export interface LoginProtectionOptions {
   limiter: LoginLimiter;
+  /** Logins' share of the upstream per address and account (rate and concurrency). */
+  share: LoginShare;
   links: AccountLinks;
   devices: DeviceTokens;
   /** `LOGIN_FAILURE_MIN_MS`: the least time a failed login takes to answer. */
   minFailureMillis: number;
+  /** Told of every failed login (refused, blocked or past its share) with its client address: the log sums them up. */
+  onFailedLogin?: (clientIp: string) => void;
   /** Told when the limiter's store fails (the login then goes on unguarded rather than locking everyone out). */
   onStoreError?: (error: unknown) => void;
 }
@@ -82,19 +89,39 @@ export function createLoginProtection(options: LoginProtectionOptions): LoginPro
         clientIp: guarded.clientIp,
         deviceId: knownDevice ? device.deviceId : undefined,
       };
-      const waitSeconds = await safely(() => limiter.retryAfterSeconds(attempt), 0);
-      if (waitSeconds > 0) {
-        await floor();
-        throw unauthenticated('credentials', { retryAfter: waitSeconds });
+      // Logins' own share of the upstream, right or wrong: refused before any budget is touched.
+      const turn = options.share.take(guarded.clientIp, account);
+      if ('retryAfterSeconds' in turn) {
+        options.onFailedLogin?.(guarded.clientIp);
+        throw loginShareSpent(turn.retryAfterSeconds);
       }
-      const outcome = await login();
+      // The attempt's budgets are taken before the upstream is asked: concurrent or pipelined guesses find
+      // them taken by the ones in flight, not only by the failures already answered.
+      const reservation = await safely(() => limiter.reserve(attempt), undefined);
+      if (reservation !== undefined && reservation.refusedForSeconds > 0) {
+        turn.release();
+        options.onFailedLogin?.(guarded.clientIp);
+        await floor();
+        throw unauthenticated('credentials', { retryAfter: reservation.refusedForSeconds });
+      }
+      let outcome: Awaited<ReturnType<typeof login>>;
+      try {
+        outcome = await login();
+      } catch (error) {
+        // The upstream judged nothing (an outage, a timeout): no guess was made, so none is counted.
+        await safely(() => reservation?.released() ?? Promise.resolve(), undefined);
+        throw error;
+      } finally {
+        turn.release();
+      }
       if (!outcome.accepted) {
-        const blockedFor = await safely(() => limiter.recordFailure(attempt), 0);
+        const blockedFor = await safely(() => reservation?.failed() ?? Promise.resolve(0), 0);
+        options.onFailedLogin?.(guarded.clientIp);
         await floor();
         throw unauthenticated('credentials', blockedFor > 0 ? { retryAfter: blockedFor } : {});
       }
       const { result } = outcome;
-      await safely(() => limiter.recordSuccess(attempt), undefined);
+      await safely(() => reservation?.succeeded() ?? Promise.resolve(), undefined);
       if (result.userId !== null && result.userId !== '') await links.link(guarded.username, result.userId);
       const deviceToken = await devices.issue({
         deviceId: knownDevice ? device.deviceId : newDeviceId(),

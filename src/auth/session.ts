@@ -1,19 +1,27 @@
 /**
- * The gateway's session tokens: a JWE (`dir` + `A256GCM`, nothing else) sealing the upstream token and who
- * the user is. Nobody can read or forge one without the key, which is derived from `SESSION_SECRET`; a
- * token sealed under `SESSION_SECRET_PREVIOUS` still opens (key rotation), but nothing new is sealed with it.
+ * The gateway's session tokens: a JWE (`dir` + `A256GCM`, nothing else) sealing the upstream token (or the
+ * upstream's session cookie) and who the user is. Nobody can read or forge one without the key, which is
+ * derived from `SESSION_SECRET`; a token sealed under `SESSION_SECRET_PREVIOUS` still opens (key rotation),
+ * but nothing new is sealed with it.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { EncryptJWT, errors, jwtDecrypt } from 'jose';
 import { z } from 'zod';
 
-/** What a session carries. `apiToken` is the upstream's token: a secret, never logged or returned. */
+/**
+ * What a session carries. `apiToken` is the upstream's token, `sessionCookie` the upstream's session cookie:
+ * secrets, never logged or returned.
+ */
 export interface SessionClaims {
   username: string;
+  /** The upstream's user id (the form login answers it; `null` after the JSON login). */
   userId: string | null;
   applicationCode: string;
   organizationCode: string | null;
+  /** Empty when the form login answered no token but a session cookie ({@link SessionClaims.sessionCookie}). */
   apiToken: string;
+  /** The `Cookie` header of the upstream's own session (a form login without a token); absent otherwise. */
+  sessionCookie?: string | undefined;
   /** The token's id (`jti`): what logout and the revocation list name. */
   tokenId: string;
   /** Issue time, seconds since the epoch. */
@@ -61,6 +69,7 @@ const claimsSchema = z.object({
   a: z.string(),
   o: z.string().nullable(),
   t: z.string(),
+  c: z.string().optional(),
   jti: z.string().min(1),
   iat: z.number(),
   exp: z.number(),
@@ -112,6 +121,7 @@ export function createSessionSealer(options: SessionSealerOptions): SessionSeale
             applicationCode: c.a,
             organizationCode: c.o,
             apiToken: c.t,
+            ...(c.c === undefined ? {} : { sessionCookie: c.c }),
             tokenId: c.jti,
             issuedAtSeconds: c.iat,
             expiresAtSeconds: c.exp,
@@ -158,6 +168,8 @@ export function createSessionSealer(options: SessionSealerOptions): SessionSeale
         a: claims.applicationCode,
         o: claims.organizationCode,
         t: claims.apiToken,
+        // Sealed like the token: encrypted with the rest, never readable by the client.
+        ...(claims.sessionCookie === undefined ? {} : { c: claims.sessionCookie }),
       })
         .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
         .setJti(tokenId)

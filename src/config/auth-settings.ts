@@ -84,6 +84,26 @@ export const AUTH_SETTINGS = {
       int(100, 10_000_000).default(50_000),
       'Failed-login counters this process makes, all kinds together.',
     ),
+    maxPerMinutePerAddress: setting(
+      'LOGIN_MAX_PER_MINUTE_PER_ADDRESS',
+      int(1, 1_000_000).default(120),
+      'Logins (successful ones too) started per client address (IPv6: per /64) per minute, in this replica.',
+    ),
+    maxPerMinutePerAccount: setting(
+      'LOGIN_MAX_PER_MINUTE_PER_ACCOUNT',
+      int(1, 1_000_000).default(30),
+      'Logins (successful ones too) started per account per minute, in this replica.',
+    ),
+    maxConcurrentPerAddress: setting(
+      'LOGIN_MAX_CONCURRENT_PER_ADDRESS',
+      int(1, 10_000).default(8),
+      'Logins in flight per client address (IPv6: per /64), in this replica.',
+    ),
+    maxConcurrentPerAccount: setting(
+      'LOGIN_MAX_CONCURRENT_PER_ACCOUNT',
+      int(1, 10_000).default(4),
+      'Logins in flight per account, in this replica.',
+    ),
     minFailureMillis: setting(
       'LOGIN_FAILURE_MIN_MS',
       int(0, 10_000).default(400),

@@ -76,7 +76,7 @@ export function fromUpstreamError(error: UpstreamError): GraphQLError {
       );
     case 'dialect_mismatch':
       return new GraphQLError(
-        `The upstream answered the ${error.operation} in a way the gateway's settings do not expect: ${error.detail}${error.assumption === undefined ? '' : ` Check ${error.assumption.setting} (npm run upstream:check says which value).`}`,
+        `The upstream answered the ${error.operation} in a way the gateway's settings do not expect: ${error.detail}${remedyOf(error.assumption)}`,
         {
           extensions: {
             code,
@@ -84,6 +84,13 @@ export function fromUpstreamError(error: UpstreamError): GraphQLError {
             ...(error.assumption === undefined
               ? {}
               : { assumption: error.assumption.name, setting: error.assumption.setting }),
+            // The write happened: a retry would write it again (a duplicate, for a save).
+            ...(error.applied === undefined
+              ? {}
+              : {
+                  applied: true,
+                  ...(error.applied.objectId === undefined ? {} : { objectId: error.applied.objectId }),
+                }),
           },
         },
       );
@@ -109,4 +116,12 @@ function upstreamExtension(error: UpstreamError): Record<string, string> {
   if (error.upstreamMessage !== undefined) out.message = error.upstreamMessage;
   if (error.upstreamErrorCode !== undefined) out.error_code = error.upstreamErrorCode;
   return out;
+}
+
+/** What the operator can do about a dialect mismatch: the setting to check, or that none serves it (`–`). */
+function remedyOf(assumption: { setting: string } | undefined): string {
+  if (assumption === undefined) return '';
+  if (assumption.setting === '–')
+    return ' No setting covers this: the gateway cannot serve the upstream as it answers.';
+  return ` Check ${assumption.setting} (npm run upstream:check says which value).`;
 }

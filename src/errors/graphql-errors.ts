@@ -88,6 +88,18 @@ export function patternGuardBusy(message: string): GraphQLError {
   });
 }
 
+/**
+ * `TOO_MANY_REQUESTS` with `reason: login_share`: this address or account started as many logins this
+ * minute, or has as many in flight, as its share of the upstream allows (`src/auth/login-share.ts`).
+ */
+export function loginShareSpent(retryAfterSeconds: number): GraphQLError {
+  const code = ErrorCode.TOO_MANY_REQUESTS;
+  const reason = 'login_share';
+  return new GraphQLError('Too many logins from this address or for this account; retry later.', {
+    extensions: { code, blame: blameOfCode(code, reason), reason, retryAfter: retryAfterSeconds },
+  });
+}
+
 /** `UPSTREAM_ERROR` for an answer of the upstream's `operation` that the gateway cannot use. */
 export function unusableUpstreamAnswer(message: string, operation: string): GraphQLError {
   return new GraphQLError(message, {

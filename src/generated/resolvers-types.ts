@@ -469,7 +469,13 @@ export type Mutation = {
   saveCustomer: CustomerSavePayload;
   /** Creates a LoanType. */
   saveLoanType: LoanTypeSavePayload;
-  /** Creates an object, or updates the one whose `_id` is in `data` (fields merged). */
+  /**
+   * Creates an object, or updates the one whose `_id` is in `data` (fields merged: those not in `data` keep
+   * their values). On an upstream whose save replaces the object (`UPSTREAM_SAVE_WITH_ID=replaces`) the
+   * gateway reads the object and saves it whole with `data` over it, so a change another writer makes between
+   * that read and the save is lost. An `UPSTREAM_DIALECT_MISMATCH` with `extensions.applied` means the object
+   * was written (`extensions.objectId` when known): do not save it again.
+   */
   saveObject: SavePayload;
   /** Creates an Order. */
   saveOrder: OrderSavePayload;
@@ -477,7 +483,15 @@ export type Mutation = {
   updateCustomer: CustomerUpdatePayload;
   /** Changes fields of an existing LoanType. */
   updateLoanType: LoanTypeUpdatePayload;
-  /** Changes fields of an existing object. */
+  /**
+   * Changes fields of an existing object. The upstream's `updatedFields` is held to `data`: a field changed
+   * to another value, or none of them changed while the object holds other values, is
+   * `UPSTREAM_DIALECT_MISMATCH` (`extensions.applied`: something may have been written in another form; read
+   * the object). Where the upstream takes one query parameter per field (`UPSTREAM_UPDATE_FIELDS=params`),
+   * values travel as text, and `null` or a field named like one of the update's own parameters (`objectName`,
+   * `apiToken`, `username`, `applicationCode`, `organizationCode`, `callback`) is refused: use `saveObject`
+   * with `_id`.
+   */
   updateObject: UpdatePayload;
   /** Changes fields of an existing Order. */
   updateOrder: OrderUpdatePayload;

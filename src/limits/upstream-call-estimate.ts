@@ -18,6 +18,7 @@
  */
 import { Kind, type DocumentNode, type GraphQLSchema } from 'graphql';
 import {
+  mostPagesFor,
   parsePageArgs,
   planPages,
   resolveBackward,
@@ -38,9 +39,9 @@ export interface UpstreamCallEstimateOptions {
   /** The operation to estimate; may be left out when the document has one. */
   operationName?: string | undefined;
   variables?: Record<string, unknown> | undefined;
-  /** `DEFAULT_PAGE_SIZE` and `MAX_PAGE_SIZE`. */
+  /** `DEFAULT_PAGE_SIZE`, `MAX_PAGE_SIZE` and `UPSTREAM_MAX_PAGE_SIZE` (pages past it are split into calls). */
   pageLimits: PageLimits;
-  /** Ids one id-loader call reads: 100 when the upstream's `matches` is a regex, 1 in `exact` mode. */
+  /** Ids one id-loader call reads (`idsPerBatch`): up to 100 when the upstream's `matches` is a regex, 1 in `exact` mode. */
   idsPerCall: number;
 }
 
@@ -68,15 +69,16 @@ function pageCost(args: Record<string, unknown>, limits: PageLimits): PageCost {
     // The resolver refuses these arguments (BAD_USER_INPUT) before it calls the upstream.
     return { calls: 0, objects: 0 };
   }
+  const cap = limits.upstreamMaxPageSize;
   if (request.direction === 'forward') {
-    return { calls: planPages(request.offset, request.limit).length, objects: request.limit };
+    return { calls: planPages(request.offset, request.limit, cap).length, objects: request.limit };
   }
   if (request.end === null) {
-    // `last` without `before`: one read for the total, then a window placed only by it (at most 2 pages).
-    return { calls: 3, objects: request.limit };
+    // `last` without `before`: one read for the total, then a window placed only by it.
+    return { calls: 1 + mostPagesFor(request.limit, cap), objects: request.limit };
   }
   const window = resolveBackward(request, Number.MAX_SAFE_INTEGER);
-  return { calls: planPages(window.offset, window.limit).length, objects: window.limit };
+  return { calls: planPages(window.offset, window.limit, cap).length, objects: window.limit };
 }
 
 type Pass = 'perObject' | 'perBatch';

@@ -1,6 +1,7 @@
 /**
- * Redaction for log lines: no password, token, `apiToken`, `authorization` header or configured secret may
- * reach a log, whether it travels as an object key, a URL query parameter, or text inside a message.
+ * Redaction for log lines: no password, token, `apiToken`, session cookie, `authorization` header or
+ * configured secret may reach a log, whether it travels as an object key, a URL query parameter, or text
+ * inside a message.
  * Three layers, because each catches what the others cannot see:
  * 1. {@link redactObject}: sensitive keys at any depth of a logged object;
  * 2. {@link redactUrl}: sensitive query parameters (and GraphQL's `query`/`variables`, which can carry a
@@ -96,6 +97,9 @@ const QUERY_PAIR = /([?&;\s]([\w.-]{1,64})=)([^&\s"#]*)/g;
 const GRAPHQL_ARGUMENT = /(\b(?:password|deviceToken)\s*:\s*\\?")((?:[^"\\]|\\[^"])*)/gi;
 // `Bearer …` wherever it appears.
 const BEARER = /(\bBearer\s+)[A-Za-z0-9._~+/=-]+/g;
+// A `Cookie:` or `Set-Cookie:` header quoted as text: every pair after it, whatever the cookies' names (an
+// upstream session cookie need not be called JSESSIONID), up to the end of the line or the JSON string.
+const COOKIE_HEADER = /(\b(?:set-)?cookie:\s*)((?:[^"\\\r\n]|\\[^"])*)/gi;
 // Every credential above needs one of these: a line without any (most lines) skips the four scans.
 const MAY_HOLD_CREDENTIALS = /pass|pwd|token|auth|secret|bearer|jwt|sess|credential|cookie|key/i;
 
@@ -120,6 +124,7 @@ export function createTextRedactor(secrets: readonly (string | undefined)[]): (l
       .replace(JSON_PAIR, redactPair)
       .replace(QUERY_PAIR, redactPair)
       .replace(GRAPHQL_ARGUMENT, `$1${REDACTED}`)
-      .replace(BEARER, `$1${REDACTED}`);
+      .replace(BEARER, `$1${REDACTED}`)
+      .replace(COOKIE_HEADER, `$1${REDACTED}`);
   };
 }

@@ -21,6 +21,7 @@ import type { GatewayMetrics } from './metrics.ts';
 import { traceLogFields, type TraceContext } from './tracing/tracing.ts';
 import { redactUrl } from './redact.ts';
 import { newRequestScope, type RequestScope, type RequestScopes } from './request-scope.ts';
+import { createFailedLoginLog } from './failed-login-log.ts';
 import { LOG_LEVEL_OF_BLAME } from '../errors/blame.ts';
 
 /** `LOG_REQUESTS`: every request, or only those that failed or were slow. */
@@ -43,6 +44,8 @@ export interface RequestLogOptions {
   slowRequestMillis?: number | undefined;
   /** When tracing is on: the ids of the request's server span, for its log line. */
   currentTraceContext?: (() => TraceContext | undefined) | undefined;
+  /** The period over which failed logins are summed up per address (`failed-login-log.ts`). Default a minute. */
+  failedLoginPeriodMillis?: number | undefined;
 }
 
 declare module 'fastify' {
@@ -104,6 +107,16 @@ export function registerRequestLog(
   const { scopes, metrics, graphqlPath, requestTimeoutMillis, currentTraceContext } = options;
   const logAll = options.logRequests === 'all';
   const slowMillis = options.slowRequestMillis ?? SLOW_REQUEST_MILLIS;
+  const failedLogins = createFailedLoginLog({
+    periodMillis: options.failedLoginPeriodMillis,
+    write: ({ clientIp, count, periodSeconds }) => {
+      app.log.info({ clientIp, count, periodSeconds }, 'failed logins from one address');
+    },
+  });
+  app.addHook('onClose', (_instance, done) => {
+    failedLogins.close();
+    done();
+  });
   // A decorated property (not a WeakMap): every request object keeps one shape, and no ephemeron for the GC.
   app.decorateRequest('requestScope', null);
 
@@ -142,7 +155,9 @@ export function registerRequestLog(
         seconds: durationMillis / 1000,
       });
     }
-    const wanted = logAll || outcome !== 'ok' || durationMillis >= slowMillis;
+    // A failed login's line is written for the first of its address in a period; the rest are summed up.
+    const summed = scope.failedLoginFrom !== undefined && !failedLogins.admit(scope.failedLoginFrom);
+    const wanted = !summed && (logAll || outcome !== 'ok' || durationMillis >= slowMillis);
     const log = request.log;
     const level = levelOf(scope.errorBlames, status, graphql ? 'info' : 'debug');
     // The line is built only when it will be written (a probe's debug line usually is not).

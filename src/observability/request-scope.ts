@@ -26,6 +26,8 @@ export interface RequestScope {
   errorBlames: string[];
   /** The ids of the request's server span, when tracing is on. */
   trace?: TraceContext | undefined;
+  /** The client address of a login this request failed (refused or blocked), for the log's summary. */
+  failedLoginFrom?: string | undefined;
 }
 
 /** See {@link createRequestScopes}. */

@@ -5,12 +5,14 @@ import type { LoginOutcome } from '../auth/login-protection.ts';
 import { checkOrganizationCode } from '../auth/organization-code.ts';
 import { unauthenticated, unusableUpstreamAnswer } from '../errors/graphql-errors.ts';
 
-/** Who the upstream says logged in, and its token for them. */
+/** Who the upstream says logged in, and its token (or session cookie) for them. */
 interface UpstreamIdentity {
   username: string;
   /** `null` after the JSON login, which answers no user id. */
   userId: string | null;
   apiToken: string | undefined;
+  /** The form login's session cookie, when it answered no token (the client refuses a login with neither). */
+  sessionCookie: string | undefined;
 }
 
 function toIso(seconds: number): string {
@@ -37,11 +39,17 @@ export const loginResolvers: Resolvers = {
           try {
             if (chosen === 'FORM') {
               const result = await upstream.loginForm(username, password);
-              const identity = { username: result.username, userId: result.userId, apiToken: result.token };
+              const identity = {
+                username: result.username,
+                userId: result.userId,
+                apiToken: result.token,
+                sessionCookie: result.sessionCookie,
+              };
               return { accepted: true, result: identity };
             }
             const result = await upstream.loginJson(username, password);
-            return { accepted: true, result: { username, userId: null, apiToken: result.token } };
+            const identity = { username, userId: null, apiToken: result.token, sessionCookie: undefined };
+            return { accepted: true, result: identity };
           } catch (error) {
             // The upstream's refusal of the credentials; the guard answers every one alike, so nothing tells
             // whether the user exists.
@@ -52,18 +60,21 @@ export const loginResolvers: Resolvers = {
           }
         },
       );
-      if (identity.apiToken === undefined || identity.apiToken === '') {
+      const apiToken = identity.apiToken ?? '';
+      if (apiToken === '' && identity.sessionCookie === undefined) {
         throw unusableUpstreamAnswer(
           'The upstream form login returned no token, so no session can be opened.',
           'loginForm',
         );
       }
+      // A cookie session is sealed like a token: the client holds it only encrypted, inside its own token.
       const { token, claims } = await sessions.seal({
         username: identity.username,
         userId: identity.userId,
         applicationCode: config.applicationCode,
         organizationCode: organization,
-        apiToken: identity.apiToken,
+        apiToken,
+        ...(identity.sessionCookie === undefined ? {} : { sessionCookie: identity.sessionCookie }),
       });
       return {
         token,

@@ -11,8 +11,12 @@ import { createCallbackNames } from '../upstream/client/jsonp.ts';
 import type { UpstreamCredentials, UpstreamUrls, WireOperation } from '../upstream/client/types.ts';
 import type { Pacer } from './pacer.ts';
 
-/** A raw answer: the body of a 2xx, or the failure (`httpStatus` set for any other status). */
-export type RawOutcome = { ok: true; text: string } | { ok: false; error: UpstreamError };
+/**
+ * A raw answer: the body of a 2xx (and its `set-cookie` values, for the form login's session), or the failure
+ * (`httpStatus` set for any other status).
+ */
+export type RawOutcome =
+  { ok: true; text: string; setCookie?: string | string[] | undefined } | { ok: false; error: UpstreamError };
 
 /** A raw read and the callback name it sent. */
 export interface RawRead {
@@ -41,6 +45,8 @@ export interface RawUpstream {
   ): Promise<RawRead>;
   /** The origin of the read address (the gateway counts it in the request-line limit). */
   studioOrigin: string;
+  /** The form login's path, and the path prefixes of reads and writes a session cookie must cover. */
+  cookiePaths: { login: string; calls: string[] };
   close(): Promise<void>;
 }
 
@@ -51,6 +57,7 @@ export function createRawUpstream(urls: UpstreamUrls, pacer: Pacer, callTimeoutM
     base: parseBaseUrl('BASE_URL', urls.baseUrl),
     studio: parseBaseUrl('STUDIO_URL', urls.studioUrl),
   };
+  const serverPrefix = parseBaseUrl('SERVER_URL', urls.serverUrl).prefix;
   const transport = createHttpTransport({
     connectTimeoutMillis: Math.min(callTimeoutMillis, 5_000),
     headersTimeoutMillis: callTimeoutMillis,
@@ -63,8 +70,15 @@ export function createRawUpstream(urls: UpstreamUrls, pacer: Pacer, callTimeoutM
 
   async function send(call: Parameters<typeof transport.send>[0]): Promise<RawOutcome> {
     await pacer.pace();
+    let setCookie: string | string[] | undefined;
     try {
-      return { ok: true, text: await transport.send(call) };
+      const text = await transport.send({
+        ...call,
+        onSetCookie: (values) => {
+          setCookie = values;
+        },
+      });
+      return { ok: true, text, setCookie };
     } catch (error) {
       if (isUpstreamError(error)) return { ok: false, error };
       return {
@@ -78,6 +92,10 @@ export function createRawUpstream(urls: UpstreamUrls, pacer: Pacer, callTimeoutM
 
   return {
     studioOrigin: bases.studio.origin,
+    cookiePaths: {
+      login: `${bases.base.prefix}/app/login.jsp`,
+      calls: [`${bases.studio.prefix}/studio/jsonp/`, `${serverPrefix}/studio/jsonp/`],
+    },
     post(operation, where, path, contentType, body) {
       const base = bases[where];
       return send({
@@ -94,12 +112,20 @@ export function createRawUpstream(urls: UpstreamUrls, pacer: Pacer, callTimeoutM
       const target = buildRequestPath(bases.studio, path, {
         ...query,
         username: credentials.username,
-        apiToken: credentials.apiToken,
+        // A cookie session sends no token, as the gateway's client (`client.ts`).
+        apiToken: credentials.apiToken === '' ? undefined : credentials.apiToken,
         applicationCode: credentials.applicationCode,
         organizationCode: credentials.organizationCode,
         callback,
       });
-      const outcome = await send({ operation, method: 'GET', origin: bases.studio.origin, path: target });
+      const { sessionCookie } = credentials;
+      const outcome = await send({
+        operation,
+        method: 'GET',
+        origin: bases.studio.origin,
+        path: target,
+        ...(sessionCookie === undefined ? {} : { headers: { cookie: sessionCookie } }),
+      });
       return { callback, targetBytes: target.length, outcome };
     },
     close: () => transport.close(),

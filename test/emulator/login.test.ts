@@ -137,3 +137,72 @@ describe('form login', () => {
     expect(answer.json.status).toBe('error');
   });
 });
+
+describe('form login in the cookie dialect (EMULATOR_FORM_LOGIN_SESSION=cookie)', () => {
+  let servlet: RunningEmulator;
+  beforeAll(async () => {
+    servlet = await startEmulator({
+      port: 0,
+      formLoginSession: 'cookie',
+      tokenTtlSeconds: 60,
+      now: () => clock,
+    });
+  });
+  afterAll(() => servlet.close());
+
+  async function formLogin(): Promise<{ json: Record<string, unknown>; setCookie: string | null }> {
+    const response = await fetch(`${servlet.url}/app/login.jsp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ username: DEMO.mobile, password: DEMO.password }).toString(),
+    });
+    return {
+      json: (await response.json()) as Record<string, unknown>,
+      setCookie: response.headers.get('set-cookie'),
+    };
+  }
+
+  /** A getAll as a servlet session's browser would send it: the cookie, and no apiToken unless given. */
+  async function readWith(cookie: string, apiToken?: string): Promise<Record<string, unknown>> {
+    const query = new URLSearchParams({
+      callback: 'cb',
+      username: DEMO.mobile,
+      applicationCode: DEMO.applicationCode,
+      objectName: 'com.example.LoanType',
+      pageSize: '1',
+      ...(apiToken === undefined ? {} : { apiToken }),
+    });
+    const response = await fetch(`${servlet.url}/studio/jsonp/getAll?${query.toString()}`, {
+      headers: { cookie },
+    });
+    const body = await response.text();
+    return JSON.parse(body.slice('cb('.length, -');'.length)) as Record<string, unknown>;
+  }
+
+  it('should answer no token but a JSESSIONID cookie, and accept it as the session whatever the apiToken', async () => {
+    const { json, setCookie } = await formLogin();
+    expect(json).toMatchObject({ status: 'success', username: DEMO.mobile });
+    expect(json).not.toHaveProperty('token');
+    expect(setCookie).toMatch(/^JSESSIONID=[\w-]{20,}; Path=\/; HttpOnly$/);
+    const cookie = `theme=dark; ${setCookie?.split(';')[0] ?? ''}`;
+    expect((await readWith(cookie)).status).toBe('success');
+    expect((await readWith(cookie, 'anything')).status).toBe('success');
+    // A session id is no apiToken.
+    const sessionId = setCookie?.split(';')[0]?.split('=')[1] ?? '';
+    expect((await readWith('theme=dark', sessionId)).message).toMatch(/invalid token/);
+  });
+
+  it('should say the session is no good once it expires, or for one it never opened', async () => {
+    const { setCookie } = await formLogin();
+    const cookie = setCookie?.split(';')[0] ?? '';
+    expect(await readWith('JSESSIONID=made-up')).toMatchObject({
+      status: 'error',
+      message: 'invalid session: log in again',
+    });
+    clock += 61_000;
+    expect(await readWith(cookie)).toMatchObject({
+      status: 'error',
+      message: 'session expired: log in again',
+    });
+  });
+});

@@ -1,7 +1,8 @@
 /**
  * Logins and the breaker where the anonymous source has no vote (`UPSTREAM_BREAKER_MIN_SOURCES` 2, the
- * default): logins are out of the window, but a login that is the half-open probe still decides, and an
- * origin that only logins reach never opens (docs/design.md, the breaker's cost).
+ * default): logins are out of the window; where they share the reads' origin they never take the half-open
+ * probe (a read by an accepted user decides), so failing logins cannot keep the breaker open once reads
+ * recovered; an origin that only logins reach never opens (docs/design.md, the breaker's cost).
  */
 import { describe, expect, it } from 'vitest';
 import { UpstreamError } from '../../src/errors/upstream-error.ts';
@@ -19,12 +20,15 @@ const users = ['u1', 'u2'].map((username): UpstreamCredentials => ({
   applicationCode: 'a',
 }));
 
-/** A fake client whose every call succeeds while `health.ok`, else fails as the upstream being down. */
-function fakeClient(health: { ok: boolean }) {
+/**
+ * A fake client whose every call succeeds while `health.ok`, else fails as the upstream being down; logins
+ * fail so while `health.loginsFail` too (a login servlet still sick after the reads recovered).
+ */
+function fakeClient(health: { ok: boolean; loginsFail?: boolean }) {
   const calls: WireOperation[] = [];
   const run = <T>(operation: WireOperation, value: unknown): Promise<T> => {
     calls.push(operation);
-    return health.ok
+    return health.ok && !(health.loginsFail === true && operation.startsWith('login'))
       ? Promise.resolve(value as T)
       : Promise.reject(new UpstreamError('unavailable', 'scripted', { operation }));
   };
@@ -67,30 +71,50 @@ async function openThenDue(c: ReturnType<typeof guarded>, health: { ok: boolean 
   await new Promise((resolve) => setTimeout(resolve, 80));
 }
 
-describe('a login as the half-open probe (MIN_SOURCES 2)', () => {
-  // Logins share the reads' origin here, so a login can be the probe.
+describe('logins where reads share their origin (MIN_SOURCES 2)', () => {
   const sameOrigin = { originOf: () => 'http://reads' };
 
-  it('should close the breaker when the login probe succeeds', async () => {
-    const health = { ok: true };
-    const c = guarded(fakeClient(health).client, sameOrigin);
-    await openThenDue(c, health);
-    health.ok = true;
-    expect(await settle(c.loginJson('anyone', 'x'))).toBe('ok');
-    expect(c.breakerStates()['http://reads']).toBe('closed');
-    expect(await settle(c.getAll(users[0]!, 'X', [], 10, 0))).toBe('ok');
-  });
-
-  it('should reopen the breaker when the login probe finds the upstream still down', async () => {
+  it('should refuse a login where it would be the half-open probe, and leave the probe to a read', async () => {
     const health = { ok: true };
     const fake = fakeClient(health);
     const c = guarded(fake.client, sameOrigin);
     await openThenDue(c, health);
-    expect(await settle(c.loginForm('anyone', 'x'))).toBe('unavailable');
-    expect(c.breakerStates()['http://reads']).toBe('open');
+    health.ok = true;
     const before = fake.calls.length;
-    expect(await settle(c.getAll(users[0]!, 'X', [], 10, 0))).toBe('circuit_open');
+    expect(await settle(c.loginJson('anyone', 'x'))).toBe('circuit_open');
+    expect(await settle(c.loginForm('anyone', 'x'))).toBe('circuit_open');
     expect(fake.calls.length).toBe(before);
+    // A read by an accepted user is the probe: it closes the breaker, and logins pass again.
+    expect(await settle(c.getAll(users[0]!, 'X', [], 10, 0))).toBe('ok');
+    expect(c.breakerStates()['http://reads']).toBe('closed');
+    expect(await settle(c.loginJson('anyone', 'x'))).toBe('ok');
+  });
+
+  it('should close after an outage once reads recover, however many logins keep failing', async () => {
+    const health = { ok: true, loginsFail: true };
+    const c = guarded(fakeClient(health).client, sameOrigin);
+    await openThenDue(c, health);
+    health.ok = true;
+    // Logins of a login servlet still sick, all through the half-open time: none takes the probe.
+    const logins = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => settle(c.loginForm(`n-${i}`, 'x'))),
+    );
+    expect(logins.every((kind) => kind === 'circuit_open')).toBe(true);
+    expect(await settle(c.getAll(users[0]!, 'X', [], 10, 0))).toBe('ok');
+    expect(c.breakerStates()['http://reads']).toBe('closed');
+    for (let i = 0; i < 40; i++) expect(await settle(c.loginJson(`n-${i}`, 'x'))).toBe('unavailable');
+    expect(c.breakerStates()['http://reads']).toBe('closed');
+    expect(await settle(c.getAll(users[1]!, 'X', [], 10, 0))).toBe('ok');
+  });
+
+  it('should let logins that arrive while a read probes wait for its decision', async () => {
+    const health = { ok: true };
+    const c = guarded(fakeClient(health).client, sameOrigin);
+    await openThenDue(c, health);
+    health.ok = true;
+    const probe = settle(c.getAll(users[0]!, 'X', [], 10, 0));
+    const login = settle(c.loginJson('anyone', 'x'));
+    expect(await Promise.all([probe, login])).toEqual(['ok', 'ok']);
   });
 });
 

@@ -171,6 +171,19 @@ describe('redaction', () => {
     expect(line).not.toMatch(/cred-\d/);
   });
 
+  it.each([
+    ['a Cookie header', 'sent Cookie: SID=cred-1; route=cred-2 upstream'],
+    ['a Set-Cookie header', 'answered set-cookie: JSESSIONID=cred-3; Path=/; HttpOnly'],
+    ['a session cookie in an object', { sessionCookie: 'SID=cred-4' }],
+  ])('should redact %s whatever the cookies are called', (_what, logged) => {
+    // Both layers, as the logger applies them: the object's keys, then the line as text.
+    const line = createTextRedactor([])(
+      JSON.stringify(redactObject({ msg: 'upstream call', detail: logged })),
+    );
+    expect(line).not.toMatch(/cred-\d/);
+    expect(line).toContain(REDACTED);
+  });
+
   it.each(HARMLESS_NAMES)('should keep %s in URLs, objects and text', (name) => {
     expect(redactUrl(`/x?${name}=value-1`)).toBe(`/x?${name}=value-1`);
     expect(redactObject({ [name]: 'value-2' })).toEqual({ [name]: 'value-2' });

@@ -39,7 +39,7 @@ function calls(query: string): number | undefined {
     schema,
     kinds,
     document: parse(query),
-    pageLimits: { defaultPageSize: 20, maxPageSize: 100 },
+    pageLimits: { defaultPageSize: 20, maxPageSize: 100, upstreamMaxPageSize: 1000 },
     idsPerCall: 100,
   });
 }

@@ -62,6 +62,11 @@ function testConfig(options: GatewayHarnessOptions, upstreamUrl: string): Gatewa
     SERVER_URL: upstreamUrl,
     // A refused login answers at once; the tests of the minimum time set it.
     LOGIN_FAILURE_MIN_MS: '0',
+    // Tests log in as `demo` from loopback far more often than people do; the tests of logins' share set it.
+    LOGIN_MAX_PER_MINUTE_PER_ADDRESS: '1000000',
+    LOGIN_MAX_PER_MINUTE_PER_ACCOUNT: '1000000',
+    LOGIN_MAX_CONCURRENT_PER_ADDRESS: '10000',
+    LOGIN_MAX_CONCURRENT_PER_ACCOUNT: '10000',
     // The tests' own copy of the demo types: a team's types in schema/objects/ change no test.
     OBJECT_TYPES_DIR: DEMO_OBJECTS_DIR,
     ...options.env,

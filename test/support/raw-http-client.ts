@@ -120,3 +120,64 @@ export function rawClient(port: number, localAddress?: string, text = ''): RawCl
   });
   return { socket, received: () => received, connected };
 }
+
+/** One response read off a raw connection by {@link pipelined}. */
+export interface PipelinedResponse {
+  status: number;
+  body: string;
+}
+
+/** The raw text of a `POST` of `body` (JSON) to `path`, keeping the connection open for the next one. */
+export function rawJsonPost(path: string, body: unknown, headers: Record<string, string> = {}): string {
+  const payload = Buffer.from(JSON.stringify(body), 'utf8');
+  const lines = [
+    `POST ${path} HTTP/1.1`,
+    'host: 127.0.0.1',
+    'content-type: application/json',
+    `content-length: ${payload.length}`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+  ];
+  return `${lines.join('\r\n')}\r\n\r\n${payload.toString('utf8')}`;
+}
+
+/**
+ * Writes every request of `requests` at once on one connection to `127.0.0.1:port` (HTTP/1.1 pipelining,
+ * from `localAddress` if given) and resolves with the responses in order, once all arrived or the server
+ * closed the connection (fewer then). Responses must carry a `content-length` (the gateway's do).
+ */
+export function pipelined(
+  port: number,
+  requests: string[],
+  localAddress?: string,
+): Promise<PipelinedResponse[]> {
+  const socket = connect({
+    host: '127.0.0.1',
+    port,
+    ...(localAddress === undefined ? {} : { localAddress }),
+  });
+  let buffer = Buffer.alloc(0);
+  const responses: PipelinedResponse[] = [];
+  return new Promise((resolve) => {
+    const done = () => {
+      socket.destroy();
+      resolve(responses);
+    };
+    socket.on('connect', () => socket.write(requests.join('')));
+    socket.on('data', (chunk: Buffer) => {
+      buffer = Buffer.concat([buffer, chunk]);
+      for (;;) {
+        const headEnd = buffer.indexOf('\r\n\r\n');
+        if (headEnd < 0) break;
+        const head = buffer.subarray(0, headEnd).toString('latin1');
+        const length = Number(/\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1] ?? 0);
+        if (buffer.length < headEnd + 4 + length) break;
+        const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0);
+        responses.push({ status, body: buffer.subarray(headEnd + 4, headEnd + 4 + length).toString('utf8') });
+        buffer = buffer.subarray(headEnd + 4 + length);
+      }
+      if (responses.length >= requests.length) done();
+    });
+    socket.on('error', () => undefined);
+    socket.on('close', done);
+  });
+}

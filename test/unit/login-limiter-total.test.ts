@@ -7,7 +7,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { createCounterLedger } from '../../src/auth/counter-ledger.ts';
-import { createLoginLimiter, type LoginAttempt } from '../../src/auth/login-limiter.ts';
+import { createLoginLimiter, type LoginAttempt, type LoginLimiter } from '../../src/auth/login-limiter.ts';
 
 const MAX = 100;
 
@@ -21,10 +21,15 @@ function limiter(maxFailuresPerIp = 100) {
   });
 }
 
+/** One refused login: its reservation kept as a failure; answers the block it started (0 when refused before). */
+async function recordFailure(guard: LoginLimiter, attempt: LoginAttempt): Promise<number> {
+  return (await guard.reserve(attempt)).failed();
+}
+
 /** Failures on invented accounts from `count` distinct IPv6 addresses. */
 async function flood(guard: ReturnType<typeof limiter>, count: number): Promise<void> {
   for (let i = 0; i < count; i++) {
-    await guard.recordFailure({ account: `n.invented${i}`, clientIp: `2001:db8::${i.toString(16)}` });
+    await recordFailure(guard, { account: `n.invented${i}`, clientIp: `2001:db8::${i.toString(16)}` });
   }
 }
 
@@ -57,7 +62,7 @@ describe('the login limiter in total', () => {
   it('should keep a block made before the table filled', async () => {
     const guard = limiter();
     const attacker: LoginAttempt = { account: 'n.victim', clientIp: '203.0.113.7' };
-    for (let i = 0; i < 3; i++) await guard.recordFailure(attacker);
+    for (let i = 0; i < 3; i++) await recordFailure(guard, attacker);
     expect(await guard.retryAfterSeconds(attacker)).toBeGreaterThan(0);
     await flood(guard, 2_000);
     expect(await guard.retryAfterSeconds(attacker)).toBeGreaterThan(0);
@@ -68,10 +73,10 @@ describe('the login limiter in total', () => {
     await flood(guard, 2_000);
     const device: LoginAttempt = { account: 'n.owner', clientIp: '198.51.100.1', deviceId: 'd1' };
     expect(await guard.retryAfterSeconds(device)).toBe(0);
-    await guard.recordFailure(device);
-    await guard.recordFailure(device);
+    await recordFailure(guard, device);
+    await recordFailure(guard, device);
     expect(await guard.retryAfterSeconds(device)).toBe(0);
-    await guard.recordFailure(device);
+    await recordFailure(guard, device);
     expect(await guard.retryAfterSeconds(device)).toBeGreaterThan(0);
   });
 
@@ -80,7 +85,7 @@ describe('the login limiter in total', () => {
     await flood(guard, 2_000);
     const before = guard.trackedCounters();
     for (let i = 0; i < 5; i++) {
-      await guard.recordFailure({ account: 'n.fresh-victim', clientIp: `2001:db8:1::${i}` });
+      await recordFailure(guard, { account: 'n.fresh-victim', clientIp: `2001:db8:1::${i}` });
     }
     expect(guard.trackedCounters()).toBeLessThanOrEqual(before);
     expect(await guard.retryAfterSeconds({ account: 'n.fresh-victim', clientIp: '2001:db8:2::1' })).toBe(60);
@@ -91,14 +96,14 @@ describe('the login limiter in total', () => {
   it('should block one address spraying many accounts once full, whether its counter existed or not', async () => {
     const guard = limiter(10);
     const known: LoginAttempt = { account: 'n.first', clientIp: '203.0.113.9' };
-    await guard.recordFailure(known);
+    await recordFailure(guard, known);
     await flood(guard, 2_000);
     for (const clientIp of ['203.0.113.9', '2001:db8:5::1']) {
       let blocked = 0;
       for (let i = 0; i < 50 && blocked === 0; i++) {
         // A fresh address of the same /64 each time counts as the same network.
         const ip = clientIp.includes(':') ? `2001:db8:5::${(i + 1).toString(16)}` : clientIp;
-        blocked = await guard.recordFailure({ account: `n.spray${clientIp}${i}`, clientIp: ip });
+        blocked = await recordFailure(guard, { account: `n.spray${clientIp}${i}`, clientIp: ip });
       }
       expect(blocked).toBe(86_400);
       expect(await guard.retryAfterSeconds({ account: 'n.other', clientIp })).toBe(86_400);
@@ -108,9 +113,9 @@ describe('the login limiter in total', () => {
   it('should release a counter a successful login deletes', async () => {
     const guard = limiter();
     const attempt: LoginAttempt = { account: 'n.typo', clientIp: '192.0.2.9' };
-    await guard.recordFailure(attempt);
+    await recordFailure(guard, attempt);
     const before = guard.trackedCounters();
-    await guard.recordSuccess(attempt);
+    await (await guard.reserve(attempt)).succeeded();
     expect(guard.trackedCounters()).toBe(before - 1);
   });
 });

@@ -8,13 +8,22 @@ import { createAccountLinks } from '../../src/auth/account-links.ts';
 import { createDeviceTokens } from '../../src/auth/device-token.ts';
 import { createLoginLimiter } from '../../src/auth/login-limiter.ts';
 import { createLoginProtection, type LoginOutcome } from '../../src/auth/login-protection.ts';
+import { createLoginShare, type LoginShareOptions } from '../../src/auth/login-share.ts';
 
 interface Identity {
   userId: string | null;
 }
 
-function protection(maxConsecutiveFailures = 2) {
+const ROOMY_SHARE: LoginShareOptions = {
+  maxPerMinutePerAddress: 1_000,
+  maxPerMinutePerAccount: 1_000,
+  maxConcurrentPerAddress: 1_000,
+  maxConcurrentPerAccount: 1_000,
+};
+
+function protection(maxConsecutiveFailures = 2, share = ROOMY_SHARE) {
   return createLoginProtection({
+    share: createLoginShare(share),
     limiter: createLoginLimiter({
       maxConsecutiveFailures,
       blockSeconds: 60,
@@ -71,6 +80,45 @@ describe('login protection', () => {
     const outage = new Error('upstream down');
     expect(await failure(guard.run(attempt, () => Promise.reject(outage)))).toBe(outage);
     expect(await failure(guard.run(attempt, () => Promise.reject(outage)))).toBe(outage);
+    await expect(guard.run(attempt, accepted)).resolves.toMatchObject({ result: { userId: null } });
+  });
+
+  it('should send no more guesses upstream than the budget, however many arrive together', async () => {
+    const guard = protection(5);
+    let upstream = 0;
+    const slowRefusal = async (): Promise<LoginOutcome<Identity>> => {
+      upstream += 1;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return { accepted: false };
+    };
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () => failure(guard.run(attempt, slowRefusal))),
+    );
+    expect(upstream).toBe(5);
+    expect(answers.every((error) => error instanceof GraphQLError)).toBe(true);
+  });
+
+  it('should refuse a login past its share with TOO_MANY_REQUESTS before the upstream, the right password too', async () => {
+    const guard = protection(5, { ...ROOMY_SHARE, maxConcurrentPerAddress: 2 });
+    let upstream = 0;
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const slow = async (): Promise<LoginOutcome<Identity>> => {
+      upstream += 1;
+      await gate;
+      return { accepted: true, result: { userId: null } };
+    };
+    const running = [guard.run(attempt, slow), guard.run({ ...attempt, username: 'other' }, slow)];
+    const third = await refusal(guard.run({ ...attempt, username: 'third' }, accepted));
+    expect(third.extensions).toEqual({
+      code: 'TOO_MANY_REQUESTS',
+      blame: 'caller',
+      reason: 'login_share',
+      retryAfter: 1,
+    });
+    open();
+    await Promise.all(running);
+    expect(upstream).toBe(2);
     await expect(guard.run(attempt, accepted)).resolves.toMatchObject({ result: { userId: null } });
   });
 });

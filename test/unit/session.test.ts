@@ -24,6 +24,19 @@ describe('session tokens', () => {
     expect(await sealer.open(token)).toMatchObject(claims);
   });
 
+  it('should seal an upstream session cookie like the token: opened whole, never in the clear', async () => {
+    const sealer = createSessionSealer({ secret: 'k'.repeat(32), ttlSeconds: TTL_SECONDS });
+    const cookie = 'JSESSIONID=0123456789ABCDEFcookie; route=node7';
+    const { token } = await sealer.seal({ ...claims, apiToken: '', sessionCookie: cookie });
+    for (const part of token.split('.')) {
+      expect(Buffer.from(part, 'base64url').toString('latin1')).not.toContain('0123456789ABCDEF');
+    }
+    expect(await sealer.open(token)).toMatchObject({ apiToken: '', sessionCookie: cookie });
+    // A token session carries no cookie.
+    const { token: plain } = await sealer.seal(claims);
+    expect(await sealer.open(plain)).not.toHaveProperty('sessionCookie');
+  });
+
   it('should refuse a token sealed with another key', async () => {
     const { token } = await createSessionSealer({ secret: 'a'.repeat(32), ttlSeconds: TTL_SECONDS }).seal(
       claims,

@@ -21,7 +21,7 @@ import { sampleVariables } from '../support/sample-variables.ts';
 
 const schema = buildSchema({ objectsDir: DEMO_OBJECTS_DIR });
 const kinds = upstreamCallKinds(schema);
-const pageLimits = { defaultPageSize: 20, maxPageSize: 100 };
+const pageLimits = { defaultPageSize: 20, maxPageSize: 100, upstreamMaxPageSize: 1000 };
 /** The default of `MAX_UPSTREAM_CALLS_PER_REQUEST`. */
 const BUDGET = 50;
 const LOAN = 'com.example.LoanType';
@@ -29,7 +29,12 @@ const LOAN = 'com.example.LoanType';
 function estimate(
   query: string | DocumentNode,
   variables?: Record<string, unknown>,
-  options: { operationName?: string; idsPerCall?: number; on?: GraphQLSchema } = {},
+  options: {
+    operationName?: string;
+    idsPerCall?: number;
+    on?: GraphQLSchema;
+    upstreamMaxPageSize?: number;
+  } = {},
 ): number | undefined {
   const on = options.on ?? schema;
   return estimateUpstreamCalls({
@@ -38,7 +43,7 @@ function estimate(
     document: typeof query === 'string' ? parse(query) : query,
     operationName: options.operationName,
     variables,
-    pageLimits,
+    pageLimits: { ...pageLimits, upstreamMaxPageSize: options.upstreamMaxPageSize ?? 1000 },
     idsPerCall: options.idsPerCall ?? 100,
   });
 }
@@ -109,6 +114,15 @@ describe('upstreamCallKinds', () => {
 describe('estimateUpstreamCalls', () => {
   it('should let a full page of orders with their customers through: one page and one batch of customers', () => {
     expect(estimate('{ orders(first: 100) { nodes { id number customer { name } } } }')).toBe(2);
+  });
+
+  it('should count the calls a page split at UPSTREAM_MAX_PAGE_SIZE makes, and its batches of that size', () => {
+    const query = '{ orders(first: 100) { nodes { id number customer { name } } } }';
+    // Four pages of 25, then four batches of 25 customers: what the loaders do (test/e2e/page-size-cap.test.ts).
+    expect(estimate(query, {}, { upstreamMaxPageSize: 25, idsPerCall: 25 })).toBe(8);
+    const after = `{ orders(first: 50, after: "${encodeCursor(6)}") { totalCount } }`;
+    expect(estimate(after, {}, { upstreamMaxPageSize: 25 })).toBe(3);
+    expect(estimate('{ orders(last: 50) { totalCount } }', {}, { upstreamMaxPageSize: 25 })).toBe(1 + 3);
   });
 
   it('should count one metadata call per object: three aliased full pages with metadata are 303 calls', () => {
@@ -285,6 +299,7 @@ describe('createUpstreamCallLimit', () => {
       defaultPageSize: 20,
       maxPageSize: 100,
       matchesMode: 'regex',
+      upstreamMaxPageSize: 1000,
     });
     const query = parse(
       `query Q($after: String) { objects(objectName: "${LOAN}", first: 2, after: $after) { totalCount } }`,

@@ -98,14 +98,6 @@ describe('npm run upstream:check, in each dialect of the emulator', { timeout: 6
     expect(await send(4096)).toBe(414);
   });
 
-  it('should write MAX_PAGE_SIZE when the upstream serves smaller pages than the gateway asks for', async () => {
-    const { url } = await emulator({ maxPageSize: 150 });
-    const run = await runUpstreamCheck({ url }, READ);
-    expect(run.code).toBe(0);
-    expect(run.env.MAX_PAGE_SIZE).toBe('74');
-    expect(verdictOf(run, 'largest page size')).toBe('differs');
-  });
-
   it('should extend the message patterns for an upstream worded otherwise, which the gateway then reads right', async () => {
     const errorMessages = {
       'invalid token: log in again': 'Please sign in again (E17)',
@@ -151,6 +143,32 @@ describe('npm run upstream:check, in each dialect of the emulator', { timeout: 6
     expect(run.report?.findings.find((f) => f.topic === 'form login')?.detail).toMatch(/no token/);
   });
 
+  it.each(['FORM', 'JSON'] as const)(
+    'should say the gateway carries a form login session cookie, and read with it alone (LOGIN_METHOD=%s)',
+    async (loginMethod) => {
+      const { url } = await emulator({ formLoginSession: 'cookie' });
+      const run = await runUpstreamCheck({ url, env: { LOGIN_METHOD: loginMethod } }, [
+        ...READ,
+        '--allow-writes',
+        ...WRITE_TYPE,
+      ]);
+
+      expect(run.code).toBe(0);
+      expect(run.env.LOGIN_METHOD).toBe(loginMethod);
+      expect(verdictOf(run, 'form login')).toBe('as-assumed');
+      const form = run.report?.findings.find((f) => f.topic === 'form login')?.detail;
+      expect(form).toMatch(
+        /no token but a session cookie \(JSESSIONID\): cookie session, the gateway carries it/,
+      );
+      expect(verdictOf(run, 'login session')).toBe('as-assumed');
+      // With the form login chosen, every read and write probe ran on the cookie session.
+      const notAsAssumed = run.report?.findings.filter(
+        (f) => f.verdict !== 'as-assumed' && f.topic !== 'invalid pattern',
+      );
+      expect(notAsAssumed).toEqual([]);
+    },
+  );
+
   it('should write the default settings for the emulator as it ships, with writes allowed', async () => {
     const upstream = await emulator();
     const run = await runUpstreamCheck({ url: upstream.url }, [...READ, '--allow-writes', ...WRITE_TYPE]);
@@ -158,8 +176,12 @@ describe('npm run upstream:check, in each dialect of the emulator', { timeout: 6
     expect(run.env).toEqual({
       LOGIN_METHOD: 'JSON',
       UPSTREAM_PAGE_START: 'page0',
+      UPSTREAM_MAX_PAGE_SIZE: '1000',
       UPSTREAM_MATCHES: 'regex',
       UPSTREAM_MAX_URL_BYTES: '8192',
+      UPSTREAM_SAVE_ID_AT: 'savedObjectId',
+      UPSTREAM_SAVE_WITH_ID: 'merges',
+      UPSTREAM_UPDATE_FIELDS: 'data',
     });
     const notAsAssumed = run.report?.findings.filter(
       (f) => f.verdict !== 'as-assumed' && f.topic !== 'invalid pattern',

@@ -67,6 +67,7 @@ describe('withCoalescing', () => {
     ['apiToken', { apiToken: 'tok-b' }],
     ['applicationCode', { applicationCode: 'other' }],
     ['organizationCode', { organizationCode: undefined }],
+    ['sessionCookie', { sessionCookie: 'JSESSIONID=b' }],
   ])('should not share a read between callers whose %s differs', async (_name, change) => {
     const { client, coalescing, gate } = setup();
     const reads = Promise.all([
@@ -143,9 +144,11 @@ describe('credentialsKey', () => {
       { ...alice, applicationCode: 'x' },
       { ...alice, organizationCode: undefined },
       { ...alice, organizationCode: 'null' },
+      { ...alice, apiToken: '', sessionCookie: 'JSESSIONID=cookie-a' },
+      { ...alice, apiToken: '', sessionCookie: 'JSESSIONID=cookie-b' },
     ].map(credentialsKey);
     expect(new Set(keys).size).toBe(keys.length);
-    for (const key of keys) expect(key).not.toContain('tok-');
+    for (const key of keys) expect(key).not.toMatch(/tok-|cookie-/);
     expect(credentialsKey({ ...alice })).toBe(credentialsKey(alice));
   });
 });

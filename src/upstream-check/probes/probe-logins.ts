@@ -1,7 +1,8 @@
 /**
  * Both logins (docs/upstream-contract.md, operations 1 and 2): their shape, `token`, `userId`, the username
- * echo, and which one the gateway can open sessions with (`LOGIN_METHOD`). The password goes only into the
- * two request bodies.
+ * echo, a form login's session cookie when it answers no token (`login_session`: the gateway carries it, and a
+ * read with the cookie alone shows the upstream takes it), and which login the gateway can open sessions with
+ * (`LOGIN_METHOD`). The password goes only into the two request bodies; a cookie's value is never reported.
  */
 import { formLoginAnswer, isJsonObject, jsonLoginAnswer } from '../../upstream/client/response-schemas.ts';
 import type { UpstreamCredentials } from '../../upstream/client/types.ts';
@@ -9,10 +10,15 @@ import type { CheckContext } from '../check-context.ts';
 import { CheckCannotRun, type Finding } from './finding.ts';
 import type { RawOutcome } from '../raw-upstream.ts';
 import { decodeAsGateway } from './wrapper-form.ts';
+import { probeCookieRead, sessionCookieOf } from './probe-login-session.ts';
 
-/** What one login gave: a token (and the username reads must carry), a refusal, or an unusable answer. */
+/**
+ * What one login gave: a token or a session cookie (and the username reads must carry), a refusal, or an
+ * unusable answer.
+ */
 type LoginResult =
   | { kind: 'token'; token: string; username: string; detail: string }
+  | { kind: 'cookie'; cookie: string; username: string; detail: string }
   | { kind: 'no-token'; detail: string }
   | { kind: 'refused'; detail: string }
   | { kind: 'unusable'; detail: string }
@@ -81,7 +87,17 @@ async function formLogin(
       ? 'echoes the username as sent'
       : 'answers another username (reads will carry it)';
   const userId = `userId as a ${typeof raw.userId}`;
-  if (answer.data.token === undefined) return { kind: 'no-token', detail: `${userId}, ${echo}, no token` };
+  if (answer.data.token === undefined || answer.data.token === '') {
+    const session = sessionCookieOf(context.raw.cookiePaths, outcome.ok ? outcome.setCookie : undefined);
+    return 'cookie' in session
+      ? {
+          kind: 'cookie',
+          cookie: session.cookie,
+          username: answer.data.username,
+          detail: `${userId}, ${echo}, no token but a session cookie (${session.names})`,
+        }
+      : { kind: 'no-token', detail: `${userId}, ${echo}, no token: ${session.mismatch}` };
+  }
   return {
     kind: 'token',
     token: answer.data.token,
@@ -94,6 +110,12 @@ function loginFinding(topic: string, result: LoginResult): Finding {
   switch (result.kind) {
     case 'token':
       return { topic, verdict: 'as-assumed', detail: result.detail };
+    case 'cookie':
+      return {
+        topic,
+        verdict: 'as-assumed',
+        detail: `${result.detail}: cookie session, the gateway carries it`,
+      };
     case 'no-token':
       return {
         topic,
@@ -109,12 +131,14 @@ function loginFinding(topic: string, result: LoginResult): Finding {
 
 /**
  * Runs both logins and returns the session the other probes read with (the `LOGIN_METHOD` the gateway
- * should use). Throws {@link CheckCannotRun} when the upstream is unreachable or refuses the account.
+ * should use); a cookie session is tried with a read of `objectName`. Throws {@link CheckCannotRun} when
+ * the upstream is unreachable or refuses the account.
  */
 export async function probeLogins(
   context: Pick<CheckContext, 'raw' | 'config' | 'report'>,
   username: string,
   password: string,
+  objectName?: string,
 ): Promise<UpstreamCredentials | undefined> {
   const json = await jsonLogin(context, username, password);
   if (json.kind === 'unreachable')
@@ -130,6 +154,16 @@ export async function probeLogins(
   context.report(loginFinding('JSON login', json));
   context.report(loginFinding('form login', form));
   const { config } = context;
+  const cookieSession = (cookie: string, name: string): UpstreamCredentials => ({
+    username: name,
+    apiToken: '',
+    applicationCode: config.applicationCode,
+    organizationCode: config.organizationCode,
+    sessionCookie: cookie,
+  });
+  // Whichever login the gateway is set to: a team whose users have only a mobile number needs this one.
+  if (form.kind === 'cookie')
+    await probeCookieRead(context, cookieSession(form.cookie, form.username), objectName);
   const method = (preferred: 'JSON' | 'FORM', result: LoginResult): Finding => ({
     topic: 'LOGIN_METHOD',
     verdict: preferred === config.loginMethod ? 'as-assumed' : 'differs',
@@ -147,8 +181,9 @@ export async function probeLogins(
           ['FORM', form],
         ];
   for (const [preferred, result] of order) {
-    if (result.kind !== 'token') continue;
+    if (result.kind !== 'token' && result.kind !== 'cookie') continue;
     context.report(method(preferred, result));
+    if (result.kind === 'cookie') return cookieSession(result.cookie, result.username);
     return {
       username: result.username,
       apiToken: result.token,
@@ -159,7 +194,7 @@ export async function probeLogins(
   context.report({
     topic: 'LOGIN_METHOD',
     verdict: 'cannot-serve',
-    detail: 'neither login answered a token the gateway can read',
+    detail: 'neither login answered a token or a session cookie the gateway can carry',
   });
   return undefined;
 }

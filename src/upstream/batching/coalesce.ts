@@ -15,8 +15,9 @@ export type CoalescingReads = UpstreamReads & {
 };
 
 /**
- * A key naming who calls, without holding the raw `apiToken`: a SHA-256 over all four credentials.
- * Two callers share a read only when every credential is equal, so one tenant never sees another's answer.
+ * A key naming who calls, without holding the raw `apiToken` or session cookie: a SHA-256 over every
+ * credential. Two callers share a read only when every credential is equal, so one tenant never sees another's
+ * answer, and two cookie sessions (whose `apiToken` is empty alike) never share one.
  */
 export function credentialsKey(credentials: UpstreamCredentials): string {
   const material = JSON.stringify([
@@ -24,6 +25,7 @@ export function credentialsKey(credentials: UpstreamCredentials): string {
     credentials.apiToken,
     credentials.applicationCode,
     credentials.organizationCode ?? null,
+    credentials.sessionCookie ?? null,
   ]);
   return createHash('sha256').update(material).digest('base64url');
 }

@@ -9,7 +9,6 @@ import { createExchangeRunner } from './exchange.ts';
 import { createHttpTransport } from './http-transport.ts';
 import { parseBaseUrl } from './join-url.ts';
 import { toAnswerPatterns } from './parse-answer.ts';
-import { anchorForFind } from './anchor-for-find.ts';
 import { createRequestChecks } from './request-checks.ts';
 import {
   formLoginAnswer,
@@ -20,9 +19,17 @@ import {
   saveAnswer,
   updateAnswer,
 } from './response-schemas.ts';
-import type { PageStartMode, UpstreamClient, UpstreamClientOptions, UpstreamCredentials } from './types.ts';
+import type { UpstreamClient, UpstreamClientOptions, UpstreamCredentials } from './types.ts';
 import type { Criterion, FilterCommand, WireOperation } from './wire.ts';
 import { UPSTREAM_MAX_RESPONSE_BYTES } from '../../config/defaults.ts';
+import { requireSessionCookie, sessionCookiesOf } from '../dialect/session-cookie.ts';
+import { readSavedId } from '../dialect/saved-id.ts';
+import { toUpdateParams } from '../dialect/update-params.ts';
+import { checkUpdatedFields, updateFieldsMismatch } from '../dialect/updated-fields.ts';
+import { toPageStart } from '../dialect/page-start.ts';
+import { readTotalCount } from '../dialect/total-count.ts';
+import { framePattern, type MatchesDialect } from '../dialect/matches-pattern.ts';
+import { metadataPayload } from '../dialect/metadata-payload.ts';
 
 /** Creates the client. Base addresses are validated now: a bad one throws a `TypeError` naming it. */
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
@@ -30,8 +37,10 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   const base = parseBaseUrl('baseUrl', options.baseUrl);
   const studio = parseBaseUrl('studioUrl', options.studioUrl);
   const server = parseBaseUrl('serverUrl', options.serverUrl);
-  const { pageStartMode, callTimeoutMillis } = options;
-  const anchored = options.matchesMode === 'find';
+  const { pageStartMode, callTimeoutMillis, saveIdAt, updateFields } = options;
+  // Where a session's calls go: a form login's session cookie must be set for (a prefix of) both.
+  const sessionPaths = [`${studio.prefix}/studio/jsonp/`, `${server.prefix}/studio/jsonp/`];
+  const dialect: MatchesDialect = { matchesMode: options.matchesMode, matchesCase: options.matchesCase };
   const transport = createHttpTransport({
     connectTimeoutMillis: options.connectTimeoutMillis,
     headersTimeoutMillis: options.headersTimeoutMillis,
@@ -75,9 +84,13 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       method: 'GET',
       answer: 'jsonp',
       schema,
-      secrets: [credentials.apiToken],
+      secrets: secretsOf(credentials),
       holder: holderOf(credentials),
-      build: (callback) => ({ path, query: { ...query, ...credentialQuery(credentials), callback } }),
+      build: (callback) => ({
+        path,
+        query: { ...query, ...credentialQuery(credentials), callback },
+        cookie: credentials.sessionCookie,
+      }),
     });
   }
 
@@ -100,6 +113,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     },
 
     async loginForm(username, password) {
+      let setCookie: string | string[] | undefined;
       const answer = await run({
         operation: 'loginForm',
         base,
@@ -107,17 +121,30 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         answer: 'json',
         schema: formLoginAnswer,
         secrets: [password],
+        onSetCookie: (values) => {
+          setCookie = values;
+        },
         build: () => ({
           path: '/app/login.jsp',
           contentType: 'application/x-www-form-urlencoded',
           body: new URLSearchParams({ username, password }).toString(),
         }),
       });
+      // No token: the session is the servlet's, in the cookie the login set (docs/upstream-contract.md,
+      // `login_session`), or there is none the gateway can carry.
+      const sessionCookie =
+        answer.token === undefined || answer.token === ''
+          ? requireSessionCookie(
+              sessionCookiesOf(setCookie, `${base.prefix}/app/login.jsp`, sessionPaths),
+              sessionPaths,
+            )
+          : undefined;
       return {
         userId: answer.userId,
         username: answer.username,
         token: answer.token,
         message: answer.message,
+        sessionCookie,
       };
     },
 
@@ -125,12 +152,12 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       checks.id('metadata', objectId, 'objectId', true);
       const path = `/studio/jsonp/metadata/get/${encodeURIComponent(objectId)}/`;
       const answer = await read('metadata', credentials, metadataAnswer, path, { category });
-      return answer.data ?? null;
+      return metadataPayload(answer, options.metadataKey);
     },
 
     async getObject(credentials, objectName, criteria) {
       checks.objectName('getObject', objectName);
-      const query = { objectName, filterCommand: filterCommand(criteria, anchored) };
+      const query = { objectName, filterCommand: filterCommand(criteria, dialect) };
       const answer = await read('getObject', credentials, getObjectAnswer, '/studio/jsonp/getObject/', query);
       return answer.data[0] ?? null;
     },
@@ -139,27 +166,29 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       checks.objectName('getAll', objectName);
       const query = {
         objectName,
-        filterCommand: filterCommand(criteria, anchored),
+        filterCommand: filterCommand(criteria, dialect),
         pageSize: String(pageSize),
         pageStart: String(toPageStart(pageStartMode, pageIndex, pageSize)),
       };
       const answer = await read('getAll', credentials, getAllAnswer, '/studio/jsonp/getAll', query);
-      return { records: answer.data, totalCount: answer.totalCount };
+      return { records: answer.data, totalCount: readTotalCount('getAll', answer, answer.data.length) };
     },
 
     async save(credentials, objectName, data) {
-      const { apiToken, applicationCode, organizationCode } = credentials;
+      const { applicationCode, organizationCode } = credentials;
+      // A cookie session sends no token (the servlet's session stands for it): left out of the body.
+      const apiToken = credentials.apiToken === '' ? undefined : credentials.apiToken;
       checks.objectName('save', objectName);
       checks.saveId('save', data);
       checks.data('save', data, 'data');
-      return run({
+      const answer = await run({
         operation: 'save',
         base: server,
         method: 'POST',
         write: true,
         answer: 'jsonp',
         schema: saveAnswer,
-        secrets: [apiToken],
+        secrets: secretsOf(credentials),
         holder: holderOf(credentials),
         // docs/design.md: `callback` travels in the query string and, with the same value, in the body.
         build: (callback) => ({
@@ -167,28 +196,41 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
           query: { callback },
           contentType: 'application/json',
           body: JSON.stringify({ objectName, data, apiToken, applicationCode, organizationCode, callback }),
+          cookie: credentials.sessionCookie,
         }),
       });
+      const sentId = typeof data._id === 'string' ? data._id : undefined;
+      return { savedObjectId: readSavedId(answer, saveIdAt, sentId), message: answer.message };
     },
 
     async update(credentials, objectName, id, data) {
       checks.objectName('update', objectName);
       checks.id('update', id, 'id', true);
       const json = checks.data('update', data, 'data');
-      return run({
+      // Refused before sending: what one query parameter per field cannot carry (update-params.ts).
+      const fields = updateFields === 'params' ? toUpdateParams(data) : { data: json };
+      const answer = await run({
         operation: 'update',
         base: server,
         method: 'GET',
         write: true,
         answer: 'jsonp',
         schema: updateAnswer,
-        secrets: [credentials.apiToken],
+        secrets: secretsOf(credentials),
         holder: holderOf(credentials),
         build: (callback) => ({
           path: `/studio/jsonp/update/${encodeURIComponent(id)}`,
-          query: { objectName, data: json, ...credentialQuery(credentials), callback },
+          query: { objectName, ...fields, ...credentialQuery(credentials), callback },
+          cookie: credentials.sessionCookie,
         }),
       });
+      const verdict = checkUpdatedFields(data, answer.updatedFields, updateFields);
+      if (verdict.kind === 'mismatch') throw updateFieldsMismatch(id, verdict.detail);
+      return {
+        savedObjectId: answer.savedObjectId,
+        message: answer.message,
+        updatedFields: answer.updatedFields,
+      };
     },
 
     async close() {
@@ -208,34 +250,42 @@ function holderOf(credentials: UpstreamCredentials): string {
   return `user:${credentials.applicationCode}\u0000${credentials.username}`;
 }
 
-/** The credentials every read and the update carry in the query string. */
+/**
+ * What an upstream error message must never echo: the token, and a cookie session's header and each of its
+ * values (an upstream may quote the session id alone).
+ */
+function secretsOf(credentials: UpstreamCredentials): string[] {
+  const { apiToken, sessionCookie } = credentials;
+  if (sessionCookie === undefined) return [apiToken];
+  const values = sessionCookie.split('; ').map((pair) => pair.slice(pair.indexOf('=') + 1));
+  return [apiToken, sessionCookie, ...values];
+}
+
+/**
+ * The credentials every read and the update carry in the query string. A cookie session has no token to
+ * send: `apiToken` is left out (a servlet keeping its session in a cookie reads the user from it).
+ */
 function credentialQuery(credentials: UpstreamCredentials): Record<string, string | undefined> {
   return {
     username: credentials.username,
-    apiToken: credentials.apiToken,
+    apiToken: credentials.apiToken === '' ? undefined : credentials.apiToken,
     applicationCode: credentials.applicationCode,
     organizationCode: credentials.organizationCode,
   };
 }
 
 /**
- * The `filterCommand` parameter of getObject and getAll; with `anchored` (`UPSTREAM_MATCHES=find`) each
- * `matches` value anchored to the whole field, so that every operator keeps its meaning.
+ * The `filterCommand` parameter of getObject and getAll; each `matches` value framed for the upstream's
+ * dialect (anchored for `UPSTREAM_MATCHES=find`, `(?-i)` for `UPSTREAM_MATCHES_CASE=insensitive`), so that
+ * every operator keeps its meaning.
  */
-function filterCommand(criteria: readonly Criterion[], anchored: boolean): string {
+function filterCommand(criteria: readonly Criterion[], dialect: MatchesDialect): string {
   const command: FilterCommand = {
     criteria: criteria.map(({ fieldName, operator, value }) => ({
       fieldName,
       operator,
-      value: anchored && operator === 'matches' ? anchorForFind(value) : value,
+      value: operator === 'matches' ? framePattern(value, dialect) : value,
     })),
   };
   return JSON.stringify(command);
-}
-
-/** Converts the zero-based page index to the upstream's `pageStart` (docs/design.md, `UPSTREAM_PAGE_START`). */
-function toPageStart(mode: PageStartMode, pageIndex: number, pageSize: number): number {
-  if (mode === 'page1') return pageIndex + 1;
-  if (mode === 'offset') return pageIndex * pageSize;
-  return pageIndex;
 }

@@ -23,6 +23,8 @@ export interface BuiltRequest {
   query?: Record<string, string | undefined>;
   contentType?: string;
   body?: string;
+  /** The `Cookie` header: a session the form login carried in a cookie (a secret, like `apiToken`). */
+  cookie?: string | undefined;
 }
 
 /** Everything that differs between the seven operations. */
@@ -42,6 +44,8 @@ export interface Exchange<T> {
   secrets: readonly string[];
   /** Whose share of the answer budget the answer takes: the user, or `undefined` for a login. */
   holder?: string | undefined;
+  /** Handed a 2xx answer's `set-cookie` values (the form login). */
+  onSetCookie?: ((values: string | string[] | undefined) => void) | undefined;
   build(callback: string): BuiltRequest;
 }
 
@@ -122,16 +126,17 @@ export function createExchangeRunner(
         'A value sent in the upstream URL holds a lone surrogate (not well-formed Unicode).',
       );
     }
-    checks.target(exchange.operation, path, exchange.base.origin);
+    checks.target(exchange.operation, path, exchange.base.origin, built.cookie?.length);
     // One object of one shape for every call (no spread of a temporary, no property added afterwards).
     return {
       operation: exchange.operation,
       method: exchange.method,
       origin: exchange.base.origin,
       path,
-      headers: built.contentType === undefined ? undefined : { 'content-type': built.contentType },
+      headers: headersOf(built),
       body: built.body,
       lease,
+      onSetCookie: exchange.onSetCookie,
     };
   }
 
@@ -144,6 +149,13 @@ export function createExchangeRunner(
   }
 
   return run;
+}
+
+/** The request headers a built request adds to the transport's own (`accept`). */
+function headersOf(built: BuiltRequest): Record<string, string> | undefined {
+  const { contentType, cookie } = built;
+  if (cookie === undefined) return contentType === undefined ? undefined : { 'content-type': contentType };
+  return contentType === undefined ? { cookie } : { 'content-type': contentType, cookie };
 }
 
 /**

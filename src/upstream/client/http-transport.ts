@@ -33,6 +33,11 @@ export interface HttpCall {
   body?: string;
   /** Counts the answer's bytes as they arrive (`answer-budget.ts`); a refusal cuts the answer. */
   lease?: AnswerLease | undefined;
+  /**
+   * Handed the `set-cookie` values of a 2xx answer (the form login's session cookie); the only response
+   * header a caller sees besides what the transport reads itself.
+   */
+  onSetCookie?: ((values: string | string[] | undefined) => void) | undefined;
 }
 
 /** Sends calls; see {@link createHttpTransport}. */
@@ -145,6 +150,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
             return;
           }
           counting = prepaid ? undefined : lease;
+          call.onSetCookie?.(headers['set-cookie']);
         },
         onResponseData(_controller, chunk) {
           if (settled) return;

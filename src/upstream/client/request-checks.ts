@@ -49,8 +49,11 @@ export interface RequestChecks {
   id(operation: string, id: string, argument: string, inPath: boolean): void;
   /** Data that survives JSON unchanged, within the depth and size limits. Answers its JSON text. */
   data(operation: string, data: Record<string, unknown>, argument: string): string;
-  /** A request target (path and query) that fits the upstream's request-line limit. */
-  target(operation: string, target: string, origin: string): void;
+  /**
+   * A request target (path and query) that fits the upstream's request-line limit, with `cookieLength`
+   * characters of a session cookie among the headers (a servlet container counts them in the same limit).
+   */
+  target(operation: string, target: string, origin: string, cookieLength?: number): void;
   /** The id a save names in `data._id`, if any: a string, as the upstream requires. */
   saveId(operation: string, data: Record<string, unknown>): void;
 }
@@ -117,8 +120,8 @@ export function createRequestChecks(limits: RequestLimits): RequestChecks {
       }
       this.id(operation, id, 'data._id', false);
     },
-    target(operation, target, origin) {
-      const bytes = target.length + origin.length + HEADER_ALLOWANCE_BYTES;
+    target(operation, target, origin, cookieLength = 0) {
+      const bytes = target.length + origin.length + HEADER_ALLOWANCE_BYTES + cookieLength;
       if (bytes <= bound.maxUrlBytes) return;
       const what =
         operation === 'update'

@@ -12,7 +12,7 @@ import type { GuardRejection, ResilienceOptions } from './resilience-options.ts'
 import { SlotGate, type SlotWait } from './slot-gate.ts';
 import { ANONYMOUS_SOURCE } from './spread-breaker.ts';
 import type { WireOperation } from '../client/wire.ts';
-import type { UpstreamOperation } from '../operations.ts';
+import { OPERATION_LIST, type UpstreamOperation } from '../operations.ts';
 
 /** A call of the wrapped client; it never throws synchronously (`wrapOperations`). */
 export type Call = () => Promise<unknown>;
@@ -42,6 +42,15 @@ export function createAttempt(context: AttemptContext): Attempt {
   const { maxConcurrentCallsPerSession: perSession, maxQueuedCallsPerSession: queuedPerSession } = options;
   const slots = new SlotGate(options.maxConcurrentCalls, options.maxQueuedCalls);
   const sessionSlots = new Map<string, SlotGate>();
+  // Origins that serve the users' reads and writes. A login there never takes the half-open probe: the
+  // probe's answer must say whether users are served again, and failing logins (wrong passwords answered
+  // slowly, a login servlet still sick) must not keep the breaker open once reads recovered. On an origin
+  // only logins reach, a login is the probe, as nothing else could be.
+  const userOrigins = new Set(
+    OPERATION_LIST.filter((o) => o.access !== 'login').map((o) => options.originOf(o.wire)),
+  );
+  const mayNotProbe = (operation: UpstreamOperation, origin: string) =>
+    operation.access === 'login' && userOrigins.has(origin);
 
   /** The session's own share of the bulkhead; made on its first call, dropped when it is idle. */
   function sessionSlotsFor(key: string): SlotGate {
@@ -127,16 +136,27 @@ export function createAttempt(context: AttemptContext): Attempt {
     if (remaining !== undefined && remaining <= 0) return Promise.reject(refuse(wire, 'deadline'));
     const share = session === undefined ? undefined : sessionSlotsFor(session);
     if (share !== undefined && !share.tryTake()) {
-      return attemptQueued(wire, call, session, source, share, false, remaining);
+      return attemptQueued(
+        wire,
+        call,
+        session,
+        source,
+        share,
+        false,
+        remaining,
+        mayNotProbe(operation, options.originOf(wire)),
+      );
     }
-    const breaker = breakers.breakerFor(options.originOf(wire));
-    const admission = breaker.admit();
+    const origin = options.originOf(wire);
+    const breaker = breakers.breakerFor(origin);
+    const noProbe = mayNotProbe(operation, origin);
+    const admission = breaker.admit(!noProbe);
     if (admission === 'refuse') {
       releaseSession(session, share);
       return Promise.reject(refuse(wire, 'circuit_open'));
     }
     if (typeof admission !== 'string' || !slots.tryTake()) {
-      return attemptQueued(wire, call, session, source, share, true, remaining, admission);
+      return attemptQueued(wire, call, session, source, share, true, remaining, noProbe, admission);
     }
     const running = send(call, breaker, admission === 'probe', source, session, share);
     // The client's call deadline ends the attempt first: a farther request deadline needs no timer.
@@ -148,7 +168,8 @@ export function createAttempt(context: AttemptContext): Attempt {
 
   /**
    * The slow path of {@link attempt}: a wait for the session's share, the breaker's probe or a bulkhead
-   * slot, all under one deadline timer. `shared` tells whether the session's share is already held.
+   * slot, all under one deadline timer. `shared` tells whether the session's share is already held, `noProbe`
+   * that the call may not be the breaker's probe.
    */
   async function attemptQueued(
     wire: WireOperation,
@@ -158,6 +179,7 @@ export function createAttempt(context: AttemptContext): Attempt {
     share: SlotGate | undefined,
     shared: boolean,
     remaining: number | undefined,
+    noProbe: boolean,
     firstAdmission?: Exclude<ReturnType<OriginBreaker['admit']>, 'refuse'>,
   ): Promise<unknown> {
     let wait: SlotWait | undefined;
@@ -187,10 +209,10 @@ export function createAttempt(context: AttemptContext): Attempt {
         holdsShare = true;
       }
       const breaker = breakers.breakerFor(options.originOf(wire));
-      let admission = firstAdmission ?? breaker.admit();
+      let admission = firstAdmission ?? breaker.admit(!noProbe);
       while (typeof admission !== 'string') {
         await until(admission);
-        admission = breaker.admit();
+        admission = breaker.admit(!noProbe);
       }
       if (admission === 'refuse') throw refuse(wire, 'circuit_open');
       if (!slots.tryTake()) {

@@ -42,8 +42,12 @@ export class OriginBreaker {
     return this.#state === 'open' && now - this.#openedAt < this.#halfOpenAfterMillis;
   }
 
-  /** Asks to send a call; see {@link Admission}. */
-  admit(): Admission {
+  /**
+   * Asks to send a call; see {@link Admission}. A caller that `mayProbe` not (a login where reads share the
+   * origin) is refused where it would have been the probe, so the probe stays for a call whose answer says
+   * whether the upstream serves its users again.
+   */
+  admit(mayProbe = true): Admission {
     if (this.#state === 'closed') return 'pass';
     if (this.#state === 'open') {
       if (Date.now() - this.#openedAt < this.#halfOpenAfterMillis) return 'refuse';
@@ -52,6 +56,7 @@ export class OriginBreaker {
       this.#onStateChange('half_open');
     }
     if (!this.#probing) {
+      if (!mayProbe) return 'refuse';
       this.#probing = true;
       return 'probe';
     }

@@ -15,7 +15,8 @@
  *   that a call fails at once with kind `overloaded` instead of piling up memory and latency. In front of
  *   it, each session (its upstream token) holds at most `maxConcurrentCallsPerSession` of those slots and
  *   waits in a queue of its own (`maxQueuedCallsPerSession`, then `session_overloaded`), so a session
- *   that loops on expensive requests waits for itself while the others are served.
+ *   that loops on expensive requests waits for itself while the others are served. All logins together
+ *   are one such share: a login flood waits for itself too.
  * - Call budget: `takeCall()` is asked before every attempt; when it says no (the GraphQL request spent
  *   `MAX_UPSTREAM_CALLS_PER_REQUEST`), the call is refused with kind `call_budget`, nothing sent.
  * - Retries: reads only, at most `readRetries` times, jittered exponential backoff, and only while the
@@ -88,8 +89,9 @@ export function withResilience(client: UpstreamClient, options: ResilienceOption
 
   const guarded = wrapOperations(client, OPERATION_LIST, (operation, args, call) => {
     if (operation.access === 'login') {
-      // A login's username is the caller's to invent and its network cheap to vary: all logins are one source.
-      return attempt(operation, call, undefined, ANONYMOUS_SOURCE).then(succeeded);
+      // A login's username is the caller's to invent and its network cheap to vary: all logins are one source,
+      // and together hold one session's share of the bulkhead, so a login flood leaves the reads their slots.
+      return attempt(operation, call, LOGINS_SHARE, ANONYMOUS_SOURCE).then(succeeded);
     }
     const session = sessionOf(args[0] as UpstreamCredentials);
     const first = attempt(operation, call, session, session);
@@ -105,6 +107,9 @@ export function withResilience(client: UpstreamClient, options: ResilienceOption
     isFailingFast: () => breakers.isFailingFast(),
   };
 }
+
+/** The share all logins take together (a key no user's `sessionOf` can be). */
+const LOGINS_SHARE = '\u0000logins';
 
 /**
  * Whose share a call comes out of, and whose failure it is for the breaker: the user (application and

@@ -1,0 +1,99 @@
+/**
+ * Logins' own share of the upstream, successful ones included (each mints an upstream token): per client
+ * network (an IPv4 address, or an IPv6 /64) and per account, a rate (logins per minute) and a concurrency
+ * (logins in flight). Beyond either the login is answered `TOO_MANY_REQUESTS` (`reason: login_share`,
+ * `retryAfter`) before any upstream call, so one address or one account flooding logins costs the upstream
+ * a bounded trickle, and the resilience layer (`resilience.ts`) holds all logins together to one session's
+ * share of the bulkhead besides: a login flood never takes the slots other users' reads need.
+ *
+ * The counts live in fixed tables of {@link SHARE_SLOTS} cells per kind, a cell chosen by a keyed hash
+ * (`overflow-slot.ts`): the memory is the same for one address or a million, and two keys in one cell only
+ * share its allowance (stricter for them, and an attacker cannot choose a victim's cell). Counts are this
+ * replica's own: with N replicas the upstream sees at most N times the share.
+ */
+import { clientNetwork } from '../http/capacity/client-network.ts';
+import { slotOf } from './overflow-slot.ts';
+
+/** Cells per table (a power of two below `overflow-slot.ts`'s slot count, so the slot maps onto a cell). */
+const SHARE_SLOTS = 4096;
+
+const MINUTE_MILLIS = 60_000;
+
+/** Options of {@link createLoginShare}; each names its setting. */
+export interface LoginShareOptions {
+  /** `LOGIN_MAX_PER_MINUTE_PER_ADDRESS`: logins started per client network per minute. */
+  maxPerMinutePerAddress: number;
+  /** `LOGIN_MAX_PER_MINUTE_PER_ACCOUNT`: logins started per account per minute. */
+  maxPerMinutePerAccount: number;
+  /** `LOGIN_MAX_CONCURRENT_PER_ADDRESS`: logins in flight per client network. */
+  maxConcurrentPerAddress: number;
+  /** `LOGIN_MAX_CONCURRENT_PER_ACCOUNT`: logins in flight per account. */
+  maxConcurrentPerAccount: number;
+  /** Clock, for tests. Default `Date.now`. */
+  now?: () => number;
+}
+
+/** A login's turn: given back once its upstream call answered. */
+export interface LoginTurn {
+  release(): void;
+}
+
+/** See {@link createLoginShare}. */
+export interface LoginShare {
+  /** A turn for a login of `account` from `clientIp`, or the seconds to wait when the share is spent. */
+  take(clientIp: string, account: string): LoginTurn | { retryAfterSeconds: number };
+}
+
+/** One kind of key's table: starts in the current minute, and logins in flight, per cell. */
+function createTable(perMinute: number, concurrent: number, now: () => number) {
+  const started = new Uint32Array(SHARE_SLOTS);
+  const windowOf = new Float64Array(SHARE_SLOTS);
+  const inFlight = new Uint32Array(SHARE_SLOTS);
+  return {
+    /** The wait in seconds when `cell` has no room, else 0. */
+    refusal(cell: number): number {
+      const minute = Math.floor(now() / MINUTE_MILLIS) * MINUTE_MILLIS;
+      if (windowOf[cell] !== minute) {
+        windowOf[cell] = minute;
+        started[cell] = 0;
+      }
+      if ((started[cell] ?? 0) >= perMinute)
+        return Math.max(1, Math.ceil((minute + MINUTE_MILLIS - now()) / 1000));
+      if ((inFlight[cell] ?? 0) >= concurrent) return 1;
+      return 0;
+    },
+    take(cell: number): void {
+      started[cell] = (started[cell] ?? 0) + 1;
+      inFlight[cell] = (inFlight[cell] ?? 0) + 1;
+    },
+    release(cell: number): void {
+      inFlight[cell] = Math.max(0, (inFlight[cell] ?? 0) - 1);
+    },
+  };
+}
+
+/** Creates the share. */
+export function createLoginShare(options: LoginShareOptions): LoginShare {
+  const now = options.now ?? Date.now;
+  const addresses = createTable(options.maxPerMinutePerAddress, options.maxConcurrentPerAddress, now);
+  const accounts = createTable(options.maxPerMinutePerAccount, options.maxConcurrentPerAccount, now);
+  return {
+    take(clientIp, account) {
+      const addressCell = slotOf(`share\0net\0${clientNetwork(clientIp)}`) % SHARE_SLOTS;
+      const accountCell = slotOf(`share\0account\0${account}`) % SHARE_SLOTS;
+      const wait = Math.max(addresses.refusal(addressCell), accounts.refusal(accountCell));
+      if (wait > 0) return { retryAfterSeconds: wait };
+      addresses.take(addressCell);
+      accounts.take(accountCell);
+      let released = false;
+      return {
+        release() {
+          if (released) return;
+          released = true;
+          addresses.release(addressCell);
+          accounts.release(accountCell);
+        },
+      };
+    },
+  };
+}
