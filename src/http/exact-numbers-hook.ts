@@ -27,6 +27,26 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * Whether the parser refused valid JSON: Fastify 5 words a `__proto__` or `constructor.prototype` key as an
+ * invalid body (`FST_ERR_CTP_INVALID_JSON_BODY`), which would tell the caller its valid JSON is not JSON.
+ * Only refused bodies are parsed again.
+ */
+function isForbiddenKeyRefusal(error: Error & { code?: string }, text: string): boolean {
+  if (error.code !== 'FST_ERR_CTP_INVALID_JSON_BODY') return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The refusal of a forbidden key: a 400 `SyntaxError`, which the error handler answers as one. */
+function forbiddenKeyError(): Error {
+  return Object.assign(new SyntaxError('Object contains forbidden prototype property'), { statusCode: 400 });
+}
+
 /** `firstJsonNumberLoss` of a GET's `variables`, or `null` for text that is no JSON (Apollo answers that). */
 function lossIn(text: string): JsonNumberLoss | null {
   if (!mightLoseNumber(text)) return null;
@@ -76,7 +96,11 @@ export function registerExactNumbers(app: FastifyInstance, path: string): Graphq
     // `parseAs: 'string'` hands a string; the type allows a Buffer too.
     const text = typeof body === 'string' ? body : body.toString('utf8');
     void parseJson(request, text, (error, parsed) => {
-      if (error === null && request.routeOptions.url === path) {
+      if (error !== null) {
+        done(isForbiddenKeyRefusal(error, text) ? forbiddenKeyError() : error, undefined);
+        return;
+      }
+      if (request.routeOptions.url === path) {
         // Only the variables: numbers elsewhere (`extensions`) never reach the upstream.
         request.jsonNumberLoss = firstJsonNumberLoss(text, 'variables', isLongLiteral) ?? null;
         if (request.jsonNumberLoss === null && firstJsonNumberLoss(text, 'variables') !== undefined) {

@@ -115,8 +115,9 @@ const MAX_KEY_LENGTH = 256;
 
 /**
  * What the estimate of `operation` depends on besides its document: its name and the values of its `Int`
- * (`first`, `last`) and `Boolean` (`@skip`, `@include`) variables. `String`, `ID` and input-object
- * variables (names, ids, filters) never change it. `undefined`: too long to remember.
+ * (`first`, `last`), `String` (the cursors `after` and `before`: the same page size may straddle two
+ * upstream pages) and `Boolean` (`@skip`, `@include`) variables. `ID` and input-object variables (ids,
+ * filters) never change it. `undefined`: too long to remember.
  */
 function estimateKey(
   operation: OperationDefinitionNode,
@@ -125,7 +126,7 @@ function estimateKey(
   let key = operation.name?.value ?? '';
   for (const definition of operation.variableDefinitions ?? []) {
     const type = namedTypeOf(definition.type);
-    if (type !== 'Int' && type !== 'Boolean') continue;
+    if (type !== 'Int' && type !== 'String' && type !== 'Boolean') continue;
     key += `\u0000${JSON.stringify(variables?.[definition.variable.name.value] ?? null)}`;
     if (key.length > MAX_KEY_LENGTH) return undefined;
   }
