@@ -8,7 +8,11 @@
  * held those values already (nothing to change), or the upstream did not take them (a dialect mismatch).
  */
 import type { AuthenticatedContext } from '../graphql/context.ts';
-import { needsReadBack, recordHolds, updateFieldsMismatch } from '../upstream/dialect/updated-fields.ts';
+import {
+  needsReadBack,
+  recordHolds,
+  updateFieldsMismatch,
+} from '../upstream/dialect/writes/updated-fields.ts';
 import type { DataObjectModel, SavePayloadModel, UpdatePayloadModel } from './mappers.ts';
 import { readObject, toModel } from './read-object.ts';
 import { saveById } from './save-by-id.ts';

@@ -10,7 +10,7 @@ import { buildRequestPath, parseBaseUrl, type UpstreamBase } from '../upstream/c
 import { createCallbackNames } from '../upstream/client/jsonp.ts';
 import type { UpstreamCredentials, UpstreamUrls, WireOperation } from '../upstream/client/types.ts';
 import type { Pacer } from './pacer.ts';
-import { answerCharsetOf, charsetParameterOf, decodeIn } from '../upstream/dialect/answer-charset.ts';
+import { answerCharsetOf, charsetParameterOf, decodeIn } from '../upstream/dialect/charset/answer-charset.ts';
 
 /**
  * A raw answer: the body of a 2xx (and its `set-cookie` values, for the form login's session), or the failure

@@ -1,6 +1,6 @@
 /**
  * Hostile getAll/getObject answers against the hand-written read guard (`response-schemas.ts`) and the
- * `totalCount` reader (`dialect/total-count.ts`), decoded as the client decodes them (`JSON.parse`): what zod
+ * `totalCount` reader (`dialect/pages/total-count.ts`), decoded as the client decodes them (`JSON.parse`): what zod
  * refused is still refused as `bad_response`, a `totalCount` in no form the gateway reads is
  * `dialect_mismatch` (never ill health), a `__proto__` key sets no prototype and fills no field, and nothing
  * reaches `Object.prototype`.
@@ -10,7 +10,7 @@ import { UpstreamError } from '../../src/errors/upstream-error.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
 import { parseAnswer, toAnswerPatterns, type AnswerContext } from '../../src/upstream/client/parse-answer.ts';
 import { getAllAnswer, getObjectAnswer } from '../../src/upstream/client/response-schemas.ts';
-import { readTotalCount } from '../../src/upstream/dialect/total-count.ts';
+import { readTotalCount } from '../../src/upstream/dialect/pages/total-count.ts';
 
 const CONFIG = loadConfig({});
 const CONTEXT: AnswerContext = {

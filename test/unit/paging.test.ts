@@ -8,7 +8,7 @@ import {
   planPages,
   resolveBackward,
 } from '../../src/objects/paging.ts';
-import { toPageStart } from '../../src/upstream/dialect/page-start.ts';
+import { toPageStart } from '../../src/upstream/dialect/pages/page-start.ts';
 import { parsePaging } from '../../emulator/operations/paging.ts';
 
 const limits = { defaultPageSize: 20, maxPageSize: 100 };

@@ -9,9 +9,9 @@ import {
   answerCharsetOf,
   charsetParameterOf,
   decodeAnswer,
-} from '../../src/upstream/dialect/answer-charset.ts';
-import { asciiJson, formBody } from '../../src/upstream/dialect/request-bodies.ts';
-import { checkAnswerable } from '../../src/upstream/dialect/answerable-text.ts';
+} from '../../src/upstream/dialect/charset/answer-charset.ts';
+import { asciiJson, formBody } from '../../src/upstream/dialect/charset/request-bodies.ts';
+import { checkAnswerable } from '../../src/upstream/dialect/charset/answerable-text.ts';
 import { isUpstreamError } from '../../src/errors/upstream-error.ts';
 
 /** Seven-bit text: every code unit below U+0080. */

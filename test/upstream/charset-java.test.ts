@@ -7,8 +7,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { encodeText } from '../../emulator/http/charset.ts';
-import { checkAnswerable } from '../../src/upstream/dialect/answerable-text.ts';
-import { formBody } from '../../src/upstream/dialect/request-bodies.ts';
+import { checkAnswerable } from '../../src/upstream/dialect/charset/answerable-text.ts';
+import { formBody } from '../../src/upstream/dialect/charset/request-bodies.ts';
 import { javaLines, useJava } from '../support/java/java-pairs.ts';
 
 useJava();

@@ -6,8 +6,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { UpstreamError } from '../../src/errors/upstream-error.ts';
 import { countsAgainstUpstream } from '../../src/errors/upstream-error.ts';
-import { verifyPageLength } from '../../src/upstream/dialect/page-length.ts';
-import { readTotalCount } from '../../src/upstream/dialect/total-count.ts';
+import { verifyPageLength } from '../../src/upstream/dialect/pages/page-length.ts';
+import { readTotalCount } from '../../src/upstream/dialect/pages/total-count.ts';
 
 function failure(run: () => unknown): UpstreamError {
   try {

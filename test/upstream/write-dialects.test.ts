@@ -6,14 +6,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { UpstreamError } from '../../src/errors/upstream-error.ts';
 import { fromUpstreamError } from '../../src/errors/from-upstream-error.ts';
-import { findSavedId, readSavedId, savedIdAt } from '../../src/upstream/dialect/saved-id.ts';
-import { toUpdateParams } from '../../src/upstream/dialect/update-params.ts';
+import { findSavedId, readSavedId, savedIdAt } from '../../src/upstream/dialect/writes/saved-id.ts';
+import { toUpdateParams } from '../../src/upstream/dialect/writes/update-params.ts';
 import {
   checkUpdatedFields,
   needsReadBack,
   recordHolds,
   sameMeaning,
-} from '../../src/upstream/dialect/updated-fields.ts';
+} from '../../src/upstream/dialect/writes/updated-fields.ts';
 
 function thrown(run: () => unknown): UpstreamError {
   try {

@@ -12,12 +12,12 @@ import {
   charsetParameterOf,
   decodeIn,
   type AnswerCharset,
-} from '../../upstream/dialect/answer-charset.ts';
+} from '../../upstream/dialect/charset/answer-charset.ts';
 import { isJsonObject } from '../../upstream/client/response-schemas.ts';
 import type { Finding } from './finding.ts';
 import { rawGetAll } from './probe-first-page.ts';
 import type { RawRead } from '../raw-upstream.ts';
-import { asciiJson, JSON_CONTENT_TYPE } from '../../upstream/dialect/request-bodies.ts';
+import { asciiJson, JSON_CONTENT_TYPE } from '../../upstream/dialect/charset/request-bodies.ts';
 import { decodeAsGateway } from './wrapper-form.ts';
 
 /** Latin-1 text, and text Latin-1 lacks (a character past U+FFFF among it). */

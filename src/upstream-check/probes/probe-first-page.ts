@@ -4,7 +4,7 @@
  * empty while page 1 has records: a one-based upstream has no page 0).
  */
 import { isUpstreamError } from '../../errors/upstream-error.ts';
-import { readTotalCount } from '../../upstream/dialect/total-count.ts';
+import { readTotalCount } from '../../upstream/dialect/pages/total-count.ts';
 import { toAnswerPatterns, toStatusError } from '../../upstream/client/parse-answer.ts';
 import { getAllAnswer, isJsonObject } from '../../upstream/client/response-schemas.ts';
 import type { Criterion, UpstreamRecord } from '../../upstream/client/types.ts';
@@ -33,7 +33,7 @@ export function rawGetAll(
   });
 }
 
-/** How an answer wrote its `totalCount` (all three read by the gateway: `dialect/total-count.ts`). */
+/** How an answer wrote its `totalCount` (all three read by the gateway: `dialect/pages/total-count.ts`). */
 export type TotalCountForm = 'number' | 'text' | 'absent';
 
 /** A raw getAll answer checked as the gateway checks it: records and total, or what was wrong. */

@@ -4,7 +4,7 @@
  */
 import { idPattern, planIdBatches, readsInBatch } from './batch-plan.ts';
 import { invalidInput } from '../../errors/upstream-error.ts';
-import { verifyPageLength } from '../dialect/page-length.ts';
+import { verifyPageLength } from '../dialect/pages/page-length.ts';
 import { caseIgnored, differsOnlyInCase } from '../dialect/matches-case.ts';
 import type { UpstreamCredentials, UpstreamReads } from '../client/types.ts';
 import type { Criterion, MatchesMode, UpstreamRecord } from '../client/wire.ts';

@@ -7,7 +7,7 @@ import { bulkhead, type BulkheadPolicy } from 'cockatiel';
 import DataLoader from 'dataloader';
 import { createBatchById } from './batch-by-id.ts';
 import { criteriaKey } from './criteria-key.ts';
-import { verifyPageLength } from '../dialect/page-length.ts';
+import { verifyPageLength } from '../dialect/pages/page-length.ts';
 import type { ReadPage, UpstreamCredentials, UpstreamReads } from '../client/types.ts';
 import type { Criterion, MatchesMode, UpstreamRecord } from '../client/wire.ts';
 

@@ -23,16 +23,16 @@ import type { UpstreamClient, UpstreamClientOptions, UpstreamCredentials } from 
 import type { Criterion, FilterCommand, WireOperation } from './wire.ts';
 import { UPSTREAM_MAX_RESPONSE_BYTES } from '../../config/defaults.ts';
 import { requireSessionCookie, sessionCookiesOf } from '../dialect/session-cookie.ts';
-import { readSavedId } from '../dialect/saved-id.ts';
-import { toUpdateParams } from '../dialect/update-params.ts';
-import { checkUpdatedFields, updateFieldsMismatch } from '../dialect/updated-fields.ts';
-import { toPageStart } from '../dialect/page-start.ts';
-import { readTotalCount } from '../dialect/total-count.ts';
+import { readSavedId } from '../dialect/writes/saved-id.ts';
+import { toUpdateParams } from '../dialect/writes/update-params.ts';
+import { checkUpdatedFields, updateFieldsMismatch } from '../dialect/writes/updated-fields.ts';
+import { toPageStart } from '../dialect/pages/page-start.ts';
+import { readTotalCount } from '../dialect/pages/total-count.ts';
 import { framePattern, type MatchesDialect } from '../dialect/matches-pattern.ts';
 import { metadataPayload } from '../dialect/metadata-payload.ts';
-import { asciiJson, formBody, JSON_CONTENT_TYPE } from '../dialect/request-bodies.ts';
-import type { AnswerCharset } from '../dialect/answer-charset.ts';
-import { checkAnswerable } from '../dialect/answerable-text.ts';
+import { asciiJson, formBody, JSON_CONTENT_TYPE } from '../dialect/charset/request-bodies.ts';
+import type { AnswerCharset } from '../dialect/charset/answer-charset.ts';
+import { checkAnswerable } from '../dialect/charset/answerable-text.ts';
 
 /** Creates the client. Base addresses are validated now: a bad one throws a `TypeError` naming it. */
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {

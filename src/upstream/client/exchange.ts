@@ -14,7 +14,7 @@ import { parseAnswer, type AnswerPatterns } from './parse-answer.ts';
 import type { RequestChecks } from './request-checks.ts';
 import { toTransportError, wasNeverSent } from './transport-error.ts';
 import type { UpstreamCallEvent } from './types.ts';
-import { decodeAnswer, type AnswerCharset } from '../dialect/answer-charset.ts';
+import { decodeAnswer, type AnswerCharset } from '../dialect/charset/answer-charset.ts';
 import type { WireOperation } from './wire.ts';
 
 /** The request of one call; built per call, because every call (a retry too) gets a fresh callback name. */

@@ -53,7 +53,7 @@ export const formLoginAnswer = z.object({
 });
 
 /**
- * getAll success. `totalCount` is read by `readTotalCount` (`dialect/total-count.ts`), which knows the forms
+ * getAll success. `totalCount` is read by `readTotalCount` (`dialect/pages/total-count.ts`), which knows the forms
  * upstreams write it in and names the field when it is none of them: a shape error here would be
  * `bad_response`, counted as ill health.
  */
@@ -82,7 +82,7 @@ const message = z
 
 /**
  * Save success. Where the id is depends on the upstream (`UPSTREAM_SAVE_ID_AT`: `savedObjectId`, `data._id`
- * or `data`), so both are taken as they came and the client reads the id (`dialect/saved-id.ts`): a success
+ * or `data`), so both are taken as they came and the client reads the id (`dialect/writes/saved-id.ts`): a success
  * without one there is a dialect mismatch of a write that happened, never an unreadable answer.
  */
 export const saveAnswer = z.object({

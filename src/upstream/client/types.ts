@@ -172,7 +172,7 @@ export interface UpstreamWrites {
   /**
    * update (a GET upstream, but a write): never retried, deduplicated or cached. The fields travel as
    * `updateFields` says; an `updatedFields` that contradicts them is `dialect_mismatch` marked `applied`
-   * (`dialect/updated-fields.ts`). One that names none of them is answered as it came: only a read tells.
+   * (`dialect/writes/updated-fields.ts`). One that names none of them is answered as it came: only a read tells.
    */
   update(
     credentials: UpstreamCredentials,

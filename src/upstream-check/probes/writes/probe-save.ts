@@ -4,7 +4,7 @@
  * (`UPSTREAM_SAVE_WITH_ID`). Through the gateway's own client, so the setting found is the one that works.
  */
 import type { UpstreamClient } from '../../../upstream/client/types.ts';
-import { SAVE_ID_PLACES } from '../../../upstream/dialect/saved-id.ts';
+import { SAVE_ID_PLACES } from '../../../upstream/dialect/writes/saved-id.ts';
 import type { CheckContext } from '../../check-context.ts';
 import { attempt, isMismatchOf, readBack } from './write-attempt.ts';
 

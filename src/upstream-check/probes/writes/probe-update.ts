@@ -4,7 +4,7 @@
  * field makes a text field `data` of it instead), one query parameter per field, read back. Through the
  * gateway's own client in each form, so its `updatedFields` verification runs too.
  */
-import type { UpdateFieldsForm } from '../../../upstream/dialect/updated-fields.ts';
+import type { UpdateFieldsForm } from '../../../upstream/dialect/writes/updated-fields.ts';
 import type { CheckContext } from '../../check-context.ts';
 import { attempt, isMismatchOf, readBack } from './write-attempt.ts';
 

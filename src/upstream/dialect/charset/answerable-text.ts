@@ -6,7 +6,7 @@
  * naming the field: the caller's text cannot make the round trip. Until the upstream has answered once, nothing
  * is known and nothing is refused (`npm run upstream:check` says so beforehand).
  */
-import { invalidInput } from '../../errors/upstream-error.ts';
+import { invalidInput } from '../../../errors/upstream-error.ts';
 import type { AnswerCharset } from './answer-charset.ts';
 
 /** A character ISO-8859-1 lacks (a code unit past U+00FF: surrogates included). */

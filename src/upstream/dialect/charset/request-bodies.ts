@@ -7,7 +7,7 @@
  * the charset it was encoded in: UTF-8, or ISO-8859-1 for an upstream that reads every body so
  * (`UPSTREAM_REQUEST_CHARSET`).
  */
-import { invalidInput } from '../../errors/upstream-error.ts';
+import { invalidInput } from '../../../errors/upstream-error.ts';
 
 /** The charsets the form login body can be encoded in. */
 export type RequestCharset = 'utf-8' | 'iso-8859-1';

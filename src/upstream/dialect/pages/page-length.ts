@@ -5,7 +5,7 @@
  * own size at its own offset; read as asked, that was a short page with `hasNextPage` and no cursor, records
  * out of reach, or one record twice. Comparing two numbers the answer carries anyway costs nothing.
  */
-import { dialectMismatch } from './assumptions.ts';
+import { dialectMismatch } from '../assumptions.ts';
 
 /** One getAll answer as the client returns it. */
 interface PageAnswer {

@@ -12,7 +12,7 @@
  * Either refusal is the caller's `BAD_USER_INPUT`, before anything is sent; `saveObject` with `_id` carries
  * any JSON value in its body.
  */
-import { invalidInput } from '../../errors/upstream-error.ts';
+import { invalidInput } from '../../../errors/upstream-error.ts';
 import { UPDATE_PARAMETERS } from './updated-fields.ts';
 
 /** The fields of `data` as query parameters, or `invalid_input` for what a parameter cannot carry. */

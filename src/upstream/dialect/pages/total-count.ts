@@ -5,8 +5,8 @@
  * gateway cannot read: `UPSTREAM_DIALECT_MISMATCH` naming the field, never `bad_response`, because the
  * upstream answers the same way every time and its health is not in question.
  */
-import { dialectMismatch } from './assumptions.ts';
-import type { UpstreamError } from '../../errors/upstream-error.ts';
+import { dialectMismatch } from '../assumptions.ts';
+import type { UpstreamError } from '../../../errors/upstream-error.ts';
 
 /** A whole, non-negative number written as text, `.0` tolerated (`Double.toString` of a count). */
 const COUNT_TEXT = /^\d{1,16}(?:\.0+)?$/;

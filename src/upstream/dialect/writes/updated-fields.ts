@@ -8,8 +8,8 @@
  * Compared by meaning, not spelling: `updatedFields` may echo `5` as `"5"` or `5.0`, a nested object as its
  * JSON text, and (the document says "the changed fields") leave out a field whose value did not change.
  */
-import { dialectMismatch } from './assumptions.ts';
-import type { UpstreamError } from '../../errors/upstream-error.ts';
+import { dialectMismatch } from '../assumptions.ts';
+import type { UpstreamError } from '../../../errors/upstream-error.ts';
 
 /** How update takes its fields (`UPSTREAM_UPDATE_FIELDS`). */
 export type UpdateFieldsForm = 'data' | 'params';

@@ -5,7 +5,7 @@
  * answer proves the object was written, so an id the gateway cannot find there is never "the outcome is
  * unknown" (which invites a retry, and a duplicate): the caller is told the object exists.
  */
-import { dialectMismatch } from './assumptions.ts';
+import { dialectMismatch } from '../assumptions.ts';
 
 /** The places a save answer may carry the id, in the order the check and the error messages try them. */
 export const SAVE_ID_PLACES = ['savedObjectId', 'data._id', 'data'] as const;

@@ -5,7 +5,7 @@
  * that names none is decoded by `UPSTREAM_ANSWER_CHARSET`. An unknown label is a named error, never a guess.
  */
 import { isUtf8 } from 'node:buffer';
-import { dialectMismatch } from './assumptions.ts';
+import { dialectMismatch } from '../assumptions.ts';
 
 /** The charsets the gateway decodes. */
 export type AnswerCharset = 'utf-8' | 'iso-8859-1' | 'windows-1252';
