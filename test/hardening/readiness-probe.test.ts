@@ -1,0 +1,59 @@
+/**
+ * `/readyz` against a hung upstream: however many probes arrive together, the gateway sends the upstream
+ * at most one request at a time and reuses its answer, and no answer anyone can read names the upstream's
+ * address (issue 29, item 8).
+ */
+import { createServer, type IncomingMessage } from 'node:http';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startGateway, type TestGateway } from '../support/gateway-harness.ts';
+import { listenOnLoopback, type Listening } from '../support/servers/listen-on-loopback.ts';
+
+/** A hung upstream: it reads every request and never answers, counting them and the most at once. */
+let hung: Listening;
+let received = 0;
+let open = 0;
+let mostAtOnce = 0;
+const pending: IncomingMessage[] = [];
+let gw: TestGateway;
+
+beforeAll(async () => {
+  hung = await listenOnLoopback(
+    createServer((request) => {
+      received++;
+      open++;
+      mostAtOnce = Math.max(mostAtOnce, open);
+      pending.push(request);
+      request.socket.once('close', () => open--);
+    }),
+  );
+  // Room for 64 probes on their own connections from this one address, and the next ones beside them.
+  gw = await startGateway({ upstreamUrl: hung.url, env: { MAX_CONNECTIONS_PER_ADDRESS: '256' } });
+});
+afterAll(async () => {
+  await gw.close();
+  await hung.close();
+});
+
+it('should send a hung upstream one readiness probe at a time, however many /readyz arrive together', async () => {
+  const answers = await Promise.all(Array.from({ length: 64 }, () => fetch(`${gw.baseUrl}/readyz`)));
+  // A sidecar stays ready through an upstream outage; each probe says the upstream is unreachable.
+  expect(answers.map((answer) => answer.status)).toEqual(Array<number>(64).fill(200));
+  const bodies = await Promise.all(answers.map((answer) => answer.json()));
+  for (const body of bodies) expect(body).toMatchObject({ upstream: { status: 'unreachable' } });
+  expect(mostAtOnce).toBe(1);
+  expect(received).toBe(1);
+
+  // Asked again at once, the answer is reused: still one upstream request.
+  expect((await fetch(`${gw.baseUrl}/readyz`)).status).toBe(200);
+  expect(received).toBe(1);
+});
+
+it('should name the upstream nowhere in /readyz or /metrics', async () => {
+  const { host } = new URL(hung.url);
+  const port = new URL(hung.url).port;
+  for (const path of ['/readyz', '/metrics', '/healthz']) {
+    const text = await (await fetch(`${gw.baseUrl}${path}`)).text();
+    expect(text).not.toContain(host);
+    expect(text).not.toContain(`:${port}`);
+  }
+});
