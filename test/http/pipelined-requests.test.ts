@@ -1,0 +1,90 @@
+/**
+ * Requests in flight per connection (`pipelined-requests.ts`) on a bare Fastify server, driven by raw
+ * pipelining sockets: one request runs per connection and the next only after its answer, a few wait,
+ * the one past them is answered 503 `GATEWAY_BUSY` (`pipelined_requests`) and the connection closed, and
+ * another connection is served meanwhile. Counts, never milliseconds.
+ */
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterEach, expect, it } from 'vitest';
+import { limitConnections } from '../../src/http/capacity/connection-limits.ts';
+import { limitPipelining } from '../../src/http/capacity/pipelined-requests.ts';
+import { pipelined } from '../support/raw-http-client.ts';
+
+let app: FastifyInstance | undefined;
+let held = Promise.withResolvers<undefined>();
+
+afterEach(async () => {
+  held.resolve(undefined);
+  held = Promise.withResolvers<undefined>();
+  await app?.close();
+  app = undefined;
+});
+
+const GET = (path: string) => `GET ${path} HTTP/1.1\r\nhost: x\r\n\r\n`;
+
+/** A server with both bounds; counts the requests Fastify is running at once and the most it ran. */
+async function startServer(maxPipelinedRequests: number) {
+  const running = { now: 0, most: 0, seen: 0 };
+  app = Fastify();
+  limitPipelining(app.server, { maxPipelinedRequests }, app.log);
+  limitConnections(app.server, { maxConnections: 64, maxConnectionsPerAddress: 8 }, app.log);
+  app.addHook('onRequest', (_request, reply, done) => {
+    running.seen++;
+    running.now++;
+    running.most = Math.max(running.most, running.now);
+    reply.raw.once('close', () => running.now--);
+    done();
+  });
+  app.get('/hold', async () => {
+    await held.promise;
+    return { held: true };
+  });
+  app.get('/quick', () => ({ quick: true }));
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return { port: address.port, running };
+}
+
+it('should run a connection’s pipelined requests one at a time and answer them all in order', async () => {
+  const { port, running } = await startServer(8);
+  const answers = await pipelined(
+    port,
+    Array.from({ length: 9 }, () => GET('/quick')),
+    '127.0.0.2',
+  );
+  expect(answers.map((answer) => answer.status)).toEqual(Array<number>(9).fill(200));
+  expect(running.seen).toBe(9);
+  expect(running.most).toBe(1);
+});
+
+it('should refuse the request past MAX_PIPELINED_REQUESTS with 503 pipelined_requests, run none after it, and serve another connection meanwhile', async () => {
+  const { port, running } = await startServer(4);
+  const flood = pipelined(
+    port,
+    [GET('/hold'), ...Array.from({ length: 2_000 }, () => GET('/quick'))],
+    '127.0.0.2',
+  );
+  // Another client, on its own connection, while the flood's first request runs and the rest wait.
+  const other = await pipelined(port, [GET('/quick'), GET('/quick')], '127.0.0.3');
+  expect(other.map((answer) => answer.status)).toEqual([200, 200]);
+  held.resolve(undefined);
+  const answers = await flood;
+  // The running one and the four waiting are answered, then the refusal, then the connection closes.
+  expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 503]);
+  expect(JSON.parse(answers[5]?.body ?? '{}')).toMatchObject({
+    errors: [
+      {
+        extensions: {
+          code: 'GATEWAY_BUSY',
+          reason: 'pipelined_requests',
+          limit: 'MAX_PIPELINED_REQUESTS',
+          blame: 'caller',
+        },
+      },
+    ],
+  });
+  // Fastify saw the flood's five and the other client's two, never more than two at once.
+  expect(running.seen).toBe(7);
+  expect(running.most).toBe(2);
+});
