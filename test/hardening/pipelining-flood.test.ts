@@ -24,10 +24,10 @@ it('should leave another user’s reads and the probes served while one address 
   const token = await loginDemo(gw.graphqlUrl);
   const read = rawJsonPost('/graphql', { query: LOAN_TYPES }, { authorization: `Bearer ${token}` });
 
-  let victimDone = false;
+  const victimDone = new AbortController();
   const floods: PipelinedResponse[][] = [];
   const flood = (async () => {
-    while (!victimDone) {
+    while (!victimDone.signal.aborted) {
       floods.push(
         ...(await Promise.all(
           Array.from({ length: CONNECTIONS }, () =>
@@ -56,7 +56,7 @@ it('should leave another user’s reads and the probes served while one address 
       }
     }
   } finally {
-    victimDone = true;
+    victimDone.abort();
     await flood;
     await victim.close();
   }
