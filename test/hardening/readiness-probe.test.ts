@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startGateway, type TestGateway } from '../support/gateway-harness.ts';
+import { LOGIN } from '../support/post-graphql.ts';
 import { listenOnLoopback, type Listening } from '../support/servers/listen-on-loopback.ts';
 
 /** A hung upstream: it reads every request and never answers, counting them and the most at once. */
@@ -27,7 +28,15 @@ beforeAll(async () => {
     }),
   );
   // Room for 64 probes on their own connections from this one address, and the next ones beside them.
-  gw = await startGateway({ upstreamUrl: hung.url, env: { MAX_CONNECTIONS_PER_ADDRESS: '256' } });
+  gw = await startGateway({
+    upstreamUrl: hung.url,
+    env: {
+      MAX_CONNECTIONS_PER_ADDRESS: '256',
+      // A GraphQL call against the hung upstream gives up soon.
+      UPSTREAM_HEADERS_TIMEOUT_MS: '300',
+      UPSTREAM_CALL_TIMEOUT_MS: '600',
+    },
+  });
 });
 afterAll(async () => {
   await gw.close();
@@ -48,11 +57,19 @@ it('should send a hung upstream one readiness probe at a time, however many /rea
   expect(received).toBe(1);
 });
 
-it('should name the upstream nowhere in /readyz or /metrics', async () => {
-  const { host } = new URL(hung.url);
-  const port = new URL(hung.url).port;
+it('should name the upstream nowhere in /readyz, /metrics or a GraphQL error', async () => {
+  const { host, port } = new URL(hung.url);
+  const login = await fetch(gw.graphqlUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: LOGIN, variables: { username: 'demo', password: 'demo-password' } }),
+  });
+  const texts = [await login.text()];
+  expect(texts[0]).toContain('UPSTREAM_');
   for (const path of ['/readyz', '/metrics', '/healthz']) {
-    const text = await (await fetch(`${gw.baseUrl}${path}`)).text();
+    texts.push(await (await fetch(`${gw.baseUrl}${path}`)).text());
+  }
+  for (const text of texts) {
     expect(text).not.toContain(host);
     expect(text).not.toContain(`:${port}`);
   }
