@@ -106,7 +106,7 @@ export const SERVER_SETTINGS = {
       'Open connections from one peer address.',
     ),
     // HTTP/1.1 answers in order, so a pipelined request run early only holds memory: one runs per connection,
-    // these wait (no browser pipelines; 8 covers the clients that do). Beyond: 503 and the connection closed.
+    // these wait (no browser pipelines; 8 covers the clients that do). One more: 503, the connection closed.
     maxPipelinedRequests: setting(
       'MAX_PIPELINED_REQUESTS',
       int(0, 1_000).default(8),

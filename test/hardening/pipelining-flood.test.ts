@@ -1,12 +1,11 @@
 /**
  * A pipelining flood from one address (issue 29, item 3): eight connections, each writing 2,000 reads at
  * once, again and again, while another user reads from another address and the probes are asked. Each
- * flooding connection runs one request at a time, has `MAX_PIPELINED_REQUESTS` more waiting, and gets
- * 503 `GATEWAY_BUSY` (`pipelined_requests`) for the next, its connection closed; the other user's reads
+ * flooding connection runs its first request, and, having more than `MAX_PIPELINED_REQUESTS` waiting,
+ * gets 503 `GATEWAY_BUSY` (`pipelined_requests`) after it, its connection closed; the other user's reads
  * and every `/healthz` and `/readyz` are answered 200 meanwhile. Refusals are counted, not milliseconds.
  */
 import { expect, it } from 'vitest';
-import { SETTING_DEFAULTS } from '../../src/config/defaults.ts';
 import { fetchFrom } from '../support/fetch-from.ts';
 import { useGatewayPool } from '../support/gateway-pool.ts';
 import { LOAN_TYPES, codesOf, loginDemo, postGraphql } from '../support/post-graphql.ts';
@@ -67,13 +66,13 @@ it('should leave another user’s reads and the probes served while one address 
   // The other user: every read answered 200 without an error; every probe 200.
   expect(codes).toEqual(Array<number>(20).fill(200));
   expect(probes).toEqual(Array<number>(40).fill(200));
-  // Each flooding connection: the running read and those waiting answered, then one refusal, then closed.
-  const waiting = SETTING_DEFAULTS.MAX_PIPELINED_REQUESTS;
+  // Each flooding connection: its first read answered, then one refusal, then closed; none of the
+  // 1,999 others ran.
   expect(floods.length).toBeGreaterThanOrEqual(CONNECTIONS);
   for (const answers of floods) {
-    expect(answers).toHaveLength(waiting + 2);
-    expect(answers.slice(0, -1).map((answer) => answer.status)).toEqual(Array<number>(waiting + 1).fill(200));
-    expect(answers.at(-1)?.status).toBe(503);
-    expect(reasonOf(answers.at(-1)!)).toBe('pipelined_requests');
+    expect(answers.map((answer) => [answer.status, reasonOf(answer)])).toEqual([
+      [200, undefined],
+      [503, 'pipelined_requests'],
+    ]);
   }
 });
