@@ -28,10 +28,26 @@ const SETTINGS = {
   EMULATOR_WRAPPER: z.enum(['plain', 'guard']),
   EMULATOR_MATCHES: z.enum(['regex', 'find', 'exact']),
   UPSTREAM_MATCHES: z.enum(['regex', 'find', 'exact']),
+  EMULATOR_MATCHES_CASE: z.enum(['sensitive', 'insensitive']),
+  UPSTREAM_MATCHES_CASE: z.enum(['sensitive', 'insensitive']),
+  EMULATOR_METADATA_KEY: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'must be a JSON key like data'),
+  UPSTREAM_METADATA_KEY: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'must be a JSON key like data'),
   EMULATOR_PAGE_START: z.enum(['page0', 'page1', 'offset']),
   UPSTREAM_PAGE_START: z.enum(['page0', 'page1', 'offset']),
+  EMULATOR_SAVE_ID_AT: z.enum(['savedObjectId', 'data._id', 'data']),
+  UPSTREAM_SAVE_ID_AT: z.enum(['savedObjectId', 'data._id', 'data']),
+  EMULATOR_SAVE_WITH_ID: z.enum(['merges', 'replaces']),
+  UPSTREAM_SAVE_WITH_ID: z.enum(['merges', 'replaces']),
+  EMULATOR_UPDATE_FIELDS: z.enum(['data', 'params']),
+  UPSTREAM_UPDATE_FIELDS: z.enum(['data', 'params']),
   EMULATOR_MAX_URL_BYTES: whole(256, 1_048_576),
   EMULATOR_MAX_PAGE_SIZE: whole(1, 100_000),
+  EMULATOR_PAGE_ZERO: z.enum(['refuse', 'empty']),
+  EMULATOR_TOTAL_COUNT: z.enum(['number', 'string', 'omit-when-empty']),
+  EMULATOR_CHARSET: z
+    .string()
+    .transform((value) => value.toLowerCase())
+    .pipe(z.enum(['utf-8', 'iso-8859-1'])),
   EMULATOR_FORM_LOGIN_TOKEN: z.enum(['true', 'false']).transform((value) => value === 'true'),
   EMULATOR_FORM_LOGIN_SESSION: z.enum(['token', 'cookie']),
   EMULATOR_ERROR_MESSAGES: z
@@ -108,12 +124,15 @@ export function readObjectTypes(env: Environment): string[] {
 
 /**
  * Reads the emulator command's settings: `EMULATOR_PORT` (4010), `EMULATOR_HOST`, `EMULATOR_WRAPPER`,
- * `EMULATOR_MATCHES` (default `UPSTREAM_MATCHES`), `EMULATOR_PAGE_START` (default `UPSTREAM_PAGE_START`),
- * `EMULATOR_MAX_URL_BYTES`, `EMULATOR_MAX_PAGE_SIZE`, `EMULATOR_ERROR_MESSAGES` (JSON), `EMULATOR_FORM_LOGIN_TOKEN`,
- * `EMULATOR_FORM_LOGIN_SESSION`, `EMULATOR_LATENCY_MS`, `EMULATOR_TOKEN_TTL_SECONDS`, `EMULATOR_DATA_FILE`,
- * `EMULATOR_FAULT_EVERY`, `EMULATOR_FAULT_MODE`, `EMULATOR_FAULT_OPERATIONS` (comma-separated), and the object
- * types to serve besides the demo ones: `EMULATOR_OBJECT_TYPES` (comma-separated) plus every
- * `@dataObject(name:)` of `OBJECT_TYPES_DIR` (default `schema/objects/`). Throws {@link EmulatorConfigError}.
+ * `EMULATOR_MATCHES` (default `UPSTREAM_MATCHES`), `EMULATOR_MATCHES_CASE` (default `UPSTREAM_MATCHES_CASE`),
+ * `EMULATOR_METADATA_KEY` (default `UPSTREAM_METADATA_KEY`), `EMULATOR_PAGE_START` (default `UPSTREAM_PAGE_START`),
+ * `EMULATOR_SAVE_ID_AT`, `EMULATOR_SAVE_WITH_ID`, `EMULATOR_UPDATE_FIELDS` (defaults: their `UPSTREAM_*`),
+ * `EMULATOR_MAX_URL_BYTES`, `EMULATOR_MAX_PAGE_SIZE`, `EMULATOR_PAGE_ZERO`, `EMULATOR_TOTAL_COUNT`, `EMULATOR_CHARSET`,
+ * `EMULATOR_ERROR_MESSAGES` (JSON), `EMULATOR_FORM_LOGIN_TOKEN`, `EMULATOR_FORM_LOGIN_SESSION`,
+ * `EMULATOR_LATENCY_MS`, `EMULATOR_TOKEN_TTL_SECONDS`, `EMULATOR_DATA_FILE`, `EMULATOR_FAULT_EVERY`,
+ * `EMULATOR_FAULT_MODE`, `EMULATOR_FAULT_OPERATIONS` (comma-separated), and the object types to serve
+ * besides the demo ones: `EMULATOR_OBJECT_TYPES` (comma-separated) plus every `@dataObject(name:)` of
+ * `OBJECT_TYPES_DIR` (default `schema/objects/`). Throws {@link EmulatorConfigError}.
  */
 export function readEmulatorConfig(env: Environment): EmulatorOptions {
   const s = parseSettings(env);
@@ -130,8 +149,22 @@ export function readEmulatorConfig(env: Environment): EmulatorOptions {
     latencyMillis: s.EMULATOR_LATENCY_MS ?? 0,
     tokenTtlSeconds: s.EMULATOR_TOKEN_TTL_SECONDS ?? 28_800,
   };
+  // The write dialects follow the gateway's settings unless set; left out, the documented dialect.
+  const saveIdAt = s.EMULATOR_SAVE_ID_AT ?? s.UPSTREAM_SAVE_ID_AT;
+  if (saveIdAt !== undefined) options.saveIdAt = saveIdAt;
+  const saveWithId = s.EMULATOR_SAVE_WITH_ID ?? s.UPSTREAM_SAVE_WITH_ID;
+  if (saveWithId !== undefined) options.saveWithId = saveWithId;
+  const updateFields = s.EMULATOR_UPDATE_FIELDS ?? s.UPSTREAM_UPDATE_FIELDS;
+  if (updateFields !== undefined) options.updateFields = updateFields;
+  const matchesCase = s.EMULATOR_MATCHES_CASE ?? s.UPSTREAM_MATCHES_CASE;
+  if (matchesCase !== undefined) options.matchesCase = matchesCase;
+  const metadataKey = s.EMULATOR_METADATA_KEY ?? s.UPSTREAM_METADATA_KEY;
+  if (metadataKey !== undefined) options.metadataKey = metadataKey;
   if (s.EMULATOR_MAX_URL_BYTES !== undefined) options.maxUrlBytes = s.EMULATOR_MAX_URL_BYTES;
   if (s.EMULATOR_MAX_PAGE_SIZE !== undefined) options.maxPageSize = s.EMULATOR_MAX_PAGE_SIZE;
+  if (s.EMULATOR_PAGE_ZERO !== undefined) options.pageZero = s.EMULATOR_PAGE_ZERO;
+  if (s.EMULATOR_TOTAL_COUNT !== undefined) options.totalCount = s.EMULATOR_TOTAL_COUNT;
+  if (s.EMULATOR_CHARSET !== undefined) options.charset = s.EMULATOR_CHARSET;
   if (s.EMULATOR_ERROR_MESSAGES !== undefined) options.errorMessages = s.EMULATOR_ERROR_MESSAGES;
   if (s.EMULATOR_FORM_LOGIN_TOKEN !== undefined) options.formLoginToken = s.EMULATOR_FORM_LOGIN_TOKEN;
   if (s.EMULATOR_FORM_LOGIN_SESSION !== undefined) options.formLoginSession = s.EMULATOR_FORM_LOGIN_SESSION;

@@ -1,9 +1,11 @@
 import type { MatchesMode } from '../src/upstream/client/wire.ts';
+import type { BodyEncoding } from './http/charset.ts';
 import type { PatternCache } from './operations/filter-command.ts';
 import type { ObjectStore } from './store/object-store.ts';
-import type { PageStartMode } from './operations/paging.ts';
+import type { PageStartMode, PageZero, TotalCountForm } from './operations/paging.ts';
 import type { TokenRegistry } from './identity/token-registry.ts';
 import type { UserDirectory } from './identity/user-directory.ts';
+import type { WriteDialect } from './operations/write-dialect.ts';
 
 /** Everything the operation handlers share: one per running emulator, no globals. */
 export interface EmulatorContext {
@@ -12,9 +14,19 @@ export interface EmulatorContext {
   tokens: TokenRegistry;
   patterns: PatternCache;
   matches: MatchesMode;
+  /** Whether `matches` ignores case (`Pattern.CASE_INSENSITIVE`, `equalsIgnoreCase` when `exact`). */
+  matchesCase: 'sensitive' | 'insensitive';
+  /** The key of the metadata answer that holds its payload. */
+  metadataKey: string;
   pageStart: PageStartMode;
   /** Larger `pageSize` values are served as this many records. */
   maxPageSize: number;
+  /** How save and update speak (`write-dialect.ts`). */
+  writes: WriteDialect;
+  /** What a one-based `pageStart=0` answers. */
+  pageZero: PageZero;
+  /** How getAll writes `totalCount`. */
+  totalCount: TotalCountForm;
   /** Whether the form login answers a token (the contract allows it to leave it out). */
   formLoginToken: boolean;
   /** `cookie`: the form login opens a servlet session (`JSESSIONID`) instead of answering a token. */
@@ -38,4 +50,6 @@ export interface OperationRequest {
   body: string | undefined;
   /** The `JSESSIONID` the request's `Cookie` header names, if any. */
   sessionId: string | undefined;
+  /** What the body was read in: its percent-escapes too (`EMULATOR_CHARSET`). Default UTF-8. */
+  bodyEncoding?: BodyEncoding | undefined;
 }

@@ -1,7 +1,9 @@
 import type { MatchesMode, WireOperation } from '../src/upstream/client/wire.ts';
 import type { EmulatorUser } from './identity/demo-users.ts';
-import type { PageStartMode } from './operations/paging.ts';
+import type { PageStartMode, PageZero, TotalCountForm } from './operations/paging.ts';
 import type { WrapperStyle } from './http/reply.ts';
+import type { SaveIdAt, SaveWithId, UpdateFields } from './operations/write-dialect.ts';
+import type { EmulatorCharset } from './http/charset.ts';
 
 /** The ways the emulator can misbehave on purpose, for resilience tests. */
 export const FAULT_MODES = [
@@ -52,6 +54,14 @@ export interface EmulatorOptions {
    * (`find`, as `Matcher.find()` or MongoDB's `$regex`), or plain equality (`exact`). Default `regex`.
    */
   matches?: MatchesMode;
+  /**
+   * Whether `matches` ignores case (`UPSTREAM_MATCHES_CASE`): `insensitive` compiles patterns as
+   * `Pattern.compile(p, CASE_INSENSITIVE)` does (US-ASCII letters; an inline `(?-i)` turns it off) and,
+   * with `matches: 'exact'`, compares as `equalsIgnoreCase`. Default `sensitive`.
+   */
+  matchesCase?: 'sensitive' | 'insensitive';
+  /** The key of the metadata answer that holds its payload (`UPSTREAM_METADATA_KEY`). Default `data`. */
+  metadataKey?: string;
   /** What `pageStart` counts (docs/design.md, `UPSTREAM_PAGE_START`). Default `page0`. */
   pageStart?: PageStartMode;
   /**
@@ -59,13 +69,51 @@ export interface EmulatorOptions {
    * request is answered 414 before it reaches an operation (and is not counted). Default: Node's own limit.
    */
   maxUrlBytes?: number;
-  /** Larger `pageSize` values are served as this many records. Default 1000. */
+  /**
+   * The charset it speaks, as a servlet (docs/upstream-contract.md, `answer_charset`, `request_charset`):
+   * answers encoded in it and labelled so (`?` for what ISO-8859-1 lacks, as Java's encoder writes), bodies
+   * that declare no charset read in it. Default `utf-8`.
+   */
+  charset?: EmulatorCharset;
+  /**
+   * Larger `pageSize` values are served as this many records, id lookups (`_id` alternations) included,
+   * as a real upstream caps whatever the filter; `totalCount` still counts every match. Default 1000.
+   */
   maxPageSize?: number;
   /**
+   * With `pageStart: 'page1'`, what `pageStart=0` answers: `refuse` (a `status: error`) or `empty` (an empty
+   * page with the true `totalCount`, as a one-based service that computes `(pageStart - 1) * pageSize` and
+   * finds nothing before the first record). Default `refuse`.
+   */
+  pageZero?: PageZero;
+  /**
+   * How getAll writes `totalCount`: a JSON `number`, a `string` (`"31"`), or a number left out when nothing
+   * matches (`omit-when-empty`). Default `number`.
+   */
+  totalCount?: TotalCountForm;
+  /**
    * Error messages reworded as another upstream words them: the emulator's message (`invalid token: log in
-   * again`, `unknown object name`, …) → the text to send instead. Default: none.
+   * again`, `unknown object name`, …) → the text to send instead, where `{objectName}` stands for the request's
+   * `objectName` query parameter. Default: none.
    */
   errorMessages?: Readonly<Record<string, string>>;
+  /**
+   * Where a save answer carries the saved id (`UPSTREAM_SAVE_ID_AT`): `savedObjectId` as the document
+   * says, `data._id` (the saved object under `data`, as a controller returning the saved entity), or `data`
+   * (the bare id). Default `savedObjectId`.
+   */
+  saveIdAt?: SaveIdAt;
+  /**
+   * What a save naming an existing `_id` does (`UPSTREAM_SAVE_WITH_ID`): `merges` the fields sent into the
+   * object, or `replaces` it with them (as `MongoTemplate.save`). Default `merges`.
+   */
+  saveWithId?: SaveWithId;
+  /**
+   * How update takes its fields (`UPSTREAM_UPDATE_FIELDS`): `data`, one JSON query parameter, or `params`,
+   * as a servlet reading `request.getParameterMap()`: every parameter besides its own becomes a text field
+   * (so `data={…}` becomes a field `data`). Default `data`.
+   */
+  updateFields?: UpdateFields;
   /** Whether the form login answers a token; the contract allows it to leave it out. Default `true`. */
   formLoginToken?: boolean;
   /**

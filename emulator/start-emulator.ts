@@ -18,6 +18,7 @@ import { rewordError } from './http/reword-errors.ts';
 import { handleGetAll, handleGetObject, handleMetadata } from './operations/read-handlers.ts';
 import { isCallbackName, jsonReply, renderReply, type RenderedReply, type Reply } from './http/reply.ts';
 import { readBody } from './http/request-body.ts';
+import { bodyEncodingOf, encodeText, type EmulatorCharset } from './http/charset.ts';
 import { matchRoute } from './http/router.ts';
 import { openStore } from './store/open-store.ts';
 import { createTokenRegistry } from './identity/token-registry.ts';
@@ -58,17 +59,19 @@ function enableLinearRegexFallback(): void {
 function send(
   response: ServerResponse,
   rendered: RenderedReply,
+  charset: EmulatorCharset,
   closeConnection = false,
   setCookie?: string,
 ): void {
+  const body = encodeText(rendered.body, charset);
   response.writeHead(rendered.statusCode, {
     'content-type': rendered.contentType,
-    'content-length': Buffer.byteLength(rendered.body),
+    'content-length': body.length,
     'cache-control': 'no-store',
     ...(closeConnection ? { connection: 'close' } : {}),
     ...(setCookie === undefined ? {} : { 'set-cookie': setCookie }),
   });
-  response.end(rendered.body);
+  response.end(body);
 }
 
 /** The servlet session cookie's value in a `Cookie` header (`a=b; JSESSIONID=…`), as a container reads it. */
@@ -88,6 +91,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const wrapper = options.wrapper ?? 'plain';
   const latencyMillis = options.latencyMillis ?? 0;
   const { errorMessages } = options;
+  const charset = options.charset ?? 'utf-8';
+  const render = (reply: Reply): RenderedReply => renderReply(reply, wrapper, charset);
   const faults = createFaultInjector(options.faults);
   const { store, persist, settled } = await openStore(options.dataFile, options.objectTypes);
   const context: EmulatorContext = {
@@ -98,8 +103,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     sessions: createTokenRegistry({ ttlSeconds: options.tokenTtlSeconds ?? 28_800, now }),
     patterns: createPatternCache(),
     matches: options.matches ?? 'regex',
+    matchesCase: options.matchesCase ?? 'sensitive',
+    metadataKey: options.metadataKey ?? 'data',
     pageStart: options.pageStart ?? 'page0',
     maxPageSize: options.maxPageSize ?? MAX_PAGE_SIZE,
+    writes: {
+      saveIdAt: options.saveIdAt ?? 'savedObjectId',
+      saveWithId: options.saveWithId ?? 'merges',
+      updateFields: options.updateFields ?? 'data',
+    },
+    pageZero: options.pageZero ?? 'refuse',
+    totalCount: options.totalCount ?? 'number',
     formLoginToken: options.formLoginToken ?? true,
     formLoginSession: options.formLoginSession ?? 'token',
     now,
@@ -126,20 +140,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const queryAt = url.indexOf('?');
     const route = matchRoute(queryAt === -1 ? url : url.slice(0, queryAt));
     if (route === undefined) {
-      send(response, renderReply(jsonReply({ status: 'error', message: 'not found' }, 404), wrapper));
+      send(response, render(jsonReply({ status: 'error', message: 'not found' }, 404)), charset);
       return;
     }
     const allowed = route.kind === 'control' ? route.methods : [route.method];
     if (!allowed.includes(request.method ?? '')) {
       response.setHeader('allow', allowed.join(', '));
-      send(
-        response,
-        renderReply(jsonReply({ status: 'error', message: 'method not allowed' }, 405), wrapper),
-      );
+      send(response, render(jsonReply({ status: 'error', message: 'method not allowed' }, 405)), charset);
       return;
     }
     if (route.kind === 'control') {
-      send(response, renderReply(await handleControl(route.name, request, control), wrapper));
+      send(response, render(await handleControl(route.name, request, control)), charset);
       return;
     }
 
@@ -152,17 +163,31 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       sendFault(response, fault, isCallbackName(callback) ? callback : 'callback');
       return;
     }
-    const body = route.method === 'POST' ? await readBody(request) : undefined;
+    // A servlet reads a body in the charset it declares, or its own default (`EMULATOR_CHARSET`).
+    const bodyEncoding = bodyEncodingOf(request.headers['content-type'], charset);
+    if (route.method === 'POST' && bodyEncoding === undefined) {
+      send(
+        response,
+        render(jsonReply({ status: 'error', message: 'unsupported charset' }, 415)),
+        charset,
+        true,
+      );
+      return;
+    }
+    const body = route.method === 'POST' ? await readBody(request, undefined, bodyEncoding) : undefined;
     const handled = await HANDLERS[route.operation](context, {
       query,
       pathId: route.pathId,
       body: body?.text,
       sessionId: sessionIdOf(request.headers.cookie),
+      bodyEncoding,
     });
-    const reply = errorMessages === undefined ? handled : rewordError(handled, errorMessages);
+    const reply =
+      errorMessages === undefined ? handled : rewordError(handled, errorMessages, query.get('objectName'));
     send(
       response,
-      fault === undefined ? renderReply(reply, wrapper) : distortReply(reply, fault, wrapper),
+      fault === undefined ? render(reply) : distortReply(reply, fault, wrapper, charset),
+      charset,
       body?.abandoned,
       handled.setCookie,
     );
@@ -176,11 +201,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       // A client that went away, or a bug: never a stack trace on the wire.
       if (response.headersSent || closing.signal.aborted) response.destroy();
       else
-        send(
-          response,
-          renderReply(jsonReply({ status: 'error', message: 'internal error' }, 500), wrapper),
-          true,
-        );
+        send(response, render(jsonReply({ status: 'error', message: 'internal error' }, 500)), charset, true);
     });
   });
   await new Promise<void>((resolve, reject) => {

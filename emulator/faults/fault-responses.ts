@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { FaultMode } from '../emulator-options.ts';
+import type { EmulatorCharset } from '../http/charset.ts';
 import { renderReply, type RenderedReply, type Reply, type WrapperStyle } from '../http/reply.ts';
 
 /** Faults that distort a real answer (the operation runs); the others replace it (the operation does not run). */
@@ -83,11 +84,16 @@ export function sendFault(
 }
 
 /** Distorts a real answer: wrapped in another function name, or cut in the middle. */
-export function distortReply(reply: Reply, mode: DistortingFault, style: WrapperStyle): RenderedReply {
+export function distortReply(
+  reply: Reply,
+  mode: DistortingFault,
+  style: WrapperStyle,
+  charset: EmulatorCharset,
+): RenderedReply {
   if (mode === 'truncated') {
-    const rendered = renderReply(reply, style);
+    const rendered = renderReply(reply, style, charset);
     return { ...rendered, body: rendered.body.slice(0, Math.floor(rendered.body.length / 2)) };
   }
   const other = reply.callback === undefined ? 'unexpectedCallback' : `${reply.callback.slice(0, 60)}_bad`;
-  return renderReply({ ...reply, callback: other }, style);
+  return renderReply({ ...reply, callback: other }, style, charset);
 }

@@ -1,3 +1,4 @@
+import { charsetLabel, type EmulatorCharset } from './charset.ts';
 import { jsonText } from './json-text.ts';
 
 /** How a JSONP answer is wrapped (`EMULATOR_WRAPPER`). */
@@ -57,14 +58,19 @@ export function wrapJsonp(callback: string, json: string, style: WrapperStyle): 
     : `${callback}(${json});`;
 }
 
-/** Turns a reply into status, content type and body. */
-export function renderReply(reply: Reply, style: WrapperStyle): RenderedReply {
+/** Turns a reply into status, content type (labelled with `charset`, encoded when sent) and body. */
+export function renderReply(
+  reply: Reply,
+  style: WrapperStyle,
+  charset: EmulatorCharset = 'utf-8',
+): RenderedReply {
+  const label = `; charset=${charsetLabel(charset)}`;
   if (reply.callback === undefined) {
-    return { statusCode: reply.statusCode, contentType: 'application/json; charset=utf-8', body: reply.json };
+    return { statusCode: reply.statusCode, contentType: `application/json${label}`, body: reply.json };
   }
   return {
     statusCode: reply.statusCode,
-    contentType: 'application/javascript; charset=utf-8',
+    contentType: `application/javascript${label}`,
     body: wrapJsonp(reply.callback, reply.json, style),
   };
 }

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { BodyEncoding } from './charset.ts';
 
 /** Largest request body an operation accepts (docs/design.md: oversized bodies are a plain error, not a crash). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -13,11 +14,15 @@ export interface BodyResult {
 }
 
 /**
- * Reads a request body up to `maxBytes`. A larger body is drained and discarded, so that the client
+ * Reads a request body up to `maxBytes`, decoded in `encoding` (bad UTF-8 as U+FFFD, as Java's decoder reads it). A larger body is drained and discarded, so that the client
  * (still sending) gets the answer rather than a broken pipe; a huge one is abandoned. Rejects when the
  * client goes away.
  */
-export function readBody(request: IncomingMessage, maxBytes = MAX_BODY_BYTES): Promise<BodyResult> {
+export function readBody(
+  request: IncomingMessage,
+  maxBytes = MAX_BODY_BYTES,
+  encoding: BodyEncoding = 'utf8',
+): Promise<BodyResult> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let received = 0;
@@ -39,7 +44,7 @@ export function readBody(request: IncomingMessage, maxBytes = MAX_BODY_BYTES): P
     request.on('end', () => {
       if (!done)
         finish({
-          text: tooLarge() ? undefined : Buffer.concat(chunks, received).toString('utf8'),
+          text: tooLarge() ? undefined : Buffer.concat(chunks, received).toString(encoding),
           abandoned: false,
         });
     });

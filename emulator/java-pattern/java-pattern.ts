@@ -39,6 +39,11 @@ export interface TranslateOptions {
    * is no longer implied by the anchoring, so it is kept. Default `false`.
    */
   find?: boolean;
+  /**
+   * The pattern is compiled with `Pattern.CASE_INSENSITIVE` (US-ASCII letters, as without `UNICODE_CASE`):
+   * case-insensitivity is on from the start, and an inline `(?-i)` turns it off as in Java. Default `false`.
+   */
+  caseInsensitive?: boolean;
 }
 
 /** Translates `pattern`, or says why Java (or the emulator) refuses it. Never throws. */
@@ -46,7 +51,9 @@ export function translateJavaPattern(
   pattern: string,
   options: TranslateOptions = {},
 ): JavaTranslation | JavaRefusal {
-  const translator = new Translator(new JavaScanner(removeQuoting(pattern)), options.find === true);
+  const scanner = new JavaScanner(removeQuoting(pattern));
+  scanner.flags.i = options.caseInsensitive === true;
+  const translator = new Translator(scanner, options.find === true);
   try {
     return translator.translate();
   } catch (error) {

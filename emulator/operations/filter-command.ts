@@ -12,10 +12,20 @@ export interface Filter {
   idCandidates: readonly string[] | undefined;
 }
 
+/** How `matches` reads a value: the emulator's `matches` and `matchesCase` dialects. */
+export interface MatchesReading {
+  mode: MatchesMode;
+  /** `Pattern.CASE_INSENSITIVE` (patterns), `equalsIgnoreCase` (`exact`). */
+  caseInsensitive: boolean;
+}
+
 /** Compiled client patterns, so a repeated filter is compiled once. Bounded: cleared when full. */
 export interface PatternCache {
-  /** `find`: the pattern may match any part of the value (`Matcher.find()`), else the whole value. */
-  compile(value: string, find?: boolean): RegExp | string;
+  /**
+   * `find`: the pattern may match any part of the value (`Matcher.find()`), else the whole value;
+   * `caseInsensitive`: compiled with `Pattern.CASE_INSENSITIVE`.
+   */
+  compile(value: string, find?: boolean, caseInsensitive?: boolean): RegExp | string;
 }
 
 const MAX_CACHED_PATTERNS = 1000;
@@ -26,11 +36,11 @@ const MAX_FIELD_NAME_LENGTH = 200;
 export function createPatternCache(): PatternCache {
   const cache = new Map<string, RegExp | string>();
   return {
-    compile(value, find = false) {
-      const key = `${find ? 'f' : 'm'}${value}`;
+    compile(value, find = false, caseInsensitive = false) {
+      const key = `${find ? 'f' : 'm'}${caseInsensitive ? 'i' : 's'}${value}`;
       let compiled = cache.get(key);
       if (compiled !== undefined) return compiled;
-      compiled = compileJavaPattern(value, find);
+      compiled = compileJavaPattern(value, find, caseInsensitive);
       if (cache.size >= MAX_CACHED_PATTERNS) cache.clear();
       cache.set(key, compiled);
       return compiled;
@@ -42,12 +52,14 @@ export function createPatternCache(): PatternCache {
  * A client pattern as Java's `String.matches` reads it: translated to JavaScript (docs/design.md, "Where the
  * emulator is not yet the upstream"), screened by the ReDoS guard, anchored to the whole text. With `find`,
  * as `Matcher.find()` reads it: not anchored, so it matches when any part of the text does (the dialect of
- * `EMULATOR_MATCHES=find`). Answers the error message when Java would refuse it or the emulator does not run it.
+ * `EMULATOR_MATCHES=find`). With `caseInsensitive`, as `Pattern.compile(value, CASE_INSENSITIVE)` reads it
+ * (`EMULATOR_MATCHES_CASE=insensitive`; `(?-i)` turns it off). Answers the error message when Java would
+ * refuse it or the emulator does not run it.
  */
-export function compileJavaPattern(value: string, find = false): RegExp | string {
+export function compileJavaPattern(value: string, find = false, caseInsensitive = false): RegExp | string {
   if (value.length > MAX_PATTERN_LENGTH)
     return `unsupported regular expression in filter: pattern longer than ${MAX_PATTERN_LENGTH} characters`;
-  const translation = translateJavaPattern(value, { find });
+  const translation = translateJavaPattern(value, { find, caseInsensitive });
   if ('error' in translation) {
     return translation.unsupported
       ? `unsupported regular expression in filter: ${translation.error}`
@@ -65,8 +77,16 @@ export function compileJavaPattern(value: string, find = false): RegExp | string
 
 const LITERAL_IDS = /^(?:\((?:\?:)?)?([\w-]+(?:\|[\w-]+)*)\)?$/;
 
+/** What an upstream compiling with `CASE_INSENSITIVE` is sent to mind case again (the gateway's prefix). */
+const CASE_SENSITIVE_FLAG = '(?-i)';
+
 /** The ids a `_id` criterion can only match, when its value is literal ids. */
-function literalIds(value: string, mode: MatchesMode): string[] | undefined {
+function literalIds(value: string, { mode, caseInsensitive }: MatchesReading): string[] | undefined {
+  // Ignoring case, `abc` also matches the id `ABC`: unless `(?-i)` comes first, every object is a candidate.
+  if (caseInsensitive) {
+    if (mode === 'exact' || !value.startsWith(CASE_SENSITIVE_FLAG)) return undefined;
+    return literalIds(value.slice(CASE_SENSITIVE_FLAG.length), { mode, caseInsensitive: false });
+  }
   if (mode === 'exact') return [value];
   // Found anywhere, `abc` also matches the id `xabcx`: every object is a candidate.
   if (mode === 'find') return undefined;
@@ -84,9 +104,10 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
  */
 export function parseFilterCommand(
   raw: string | null,
-  mode: MatchesMode,
+  reading: MatchesReading,
   patterns: PatternCache,
 ): Filter | string {
+  const { mode, caseInsensitive } = reading;
   if (raw === null || raw.trim() === '') return { criteria: [], idCandidates: undefined };
   let command: unknown;
   try {
@@ -115,16 +136,28 @@ export function parseFilterCommand(
     }
     const text = String(value);
     let test: (subject: string) => boolean;
-    if (mode === 'exact') test = (subject) => subject === text;
+    if (mode === 'exact')
+      test = caseInsensitive ? (subject) => equalsIgnoreCase(subject, text) : (subject) => subject === text;
     else {
-      const compiled = patterns.compile(text, mode === 'find');
+      const compiled = patterns.compile(text, mode === 'find', caseInsensitive);
       if (typeof compiled === 'string') return compiled;
       test = (subject) => compiled.test(subject);
     }
-    if (fieldName === '_id') idCandidates ??= literalIds(text, mode);
+    if (fieldName === '_id') idCandidates ??= literalIds(text, reading);
     criteria.push({ path: fieldName.split('.'), test });
   }
   return { criteria, idCandidates };
+}
+
+/** Java's `String.equalsIgnoreCase`: the same length, each pair of characters equal in upper or lower case. */
+function equalsIgnoreCase(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a.charAt(i);
+    const y = b.charAt(i);
+    if (x !== y && x.toUpperCase() !== y.toUpperCase() && x.toLowerCase() !== y.toLowerCase()) return false;
+  }
+  return true;
 }
 
 /**

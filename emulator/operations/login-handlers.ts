@@ -35,7 +35,7 @@ export function handleJsonLogin(context: EmulatorContext, request: OperationRequ
  */
 export function handleFormLogin(context: EmulatorContext, request: OperationRequest): Reply {
   if (request.body === undefined) return error(TOO_LARGE);
-  const form = parseFormBody(request.body);
+  const form = parseFormBody(request.body, request.bodyEncoding);
   if (form === undefined) return error('malformed form body');
   const username = form.get('username') ?? '';
   const password = form.get('password') ?? '';

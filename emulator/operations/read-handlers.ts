@@ -2,7 +2,7 @@ import { authenticateQuery } from './caller.ts';
 import type { EmulatorContext, OperationRequest } from '../emulator-context.ts';
 import { matchesFilter, parseFilterCommand, type Filter } from './filter-command.ts';
 import type { ObjectStore, StoredObject } from '../store/object-store.ts';
-import { parsePaging } from './paging.ts';
+import { parsePaging, type TotalCountForm } from './paging.ts';
 import { badCallbackReply, isCallbackName, serviceError, type Reply } from '../http/reply.ts';
 import { jsonText } from '../http/json-text.ts';
 import { checkTypedQueryCall, type TypedQueryCall } from './typed-query-call.ts';
@@ -20,7 +20,11 @@ function prepareRead(context: EmulatorContext, request: OperationRequest): ReadC
   const { query } = request;
   const call = checkTypedQueryCall(context, request, true);
   if ('statusCode' in call) return call;
-  const filter = parseFilterCommand(query.get('filterCommand'), context.matches, context.patterns);
+  const filter = parseFilterCommand(
+    query.get('filterCommand'),
+    { mode: context.matches, caseInsensitive: context.matchesCase === 'insensitive' },
+    context.patterns,
+  );
   if (typeof filter === 'string') return serviceError(filter, call.callback);
   return { ...call, filter };
 }
@@ -52,17 +56,24 @@ function findPage(store: ObjectStore, call: ReadCall, offset: number, limit: num
   return { page, totalCount };
 }
 
+/** The `totalCount` member as `form` writes it (with its leading comma), or nothing. */
+function totalCountMember(totalCount: number, form: TotalCountForm): string {
+  if (form === 'string') return `,"totalCount":"${totalCount}"`;
+  if (form === 'omit-when-empty' && totalCount === 0) return '';
+  return `,"totalCount":${totalCount}`;
+}
+
 /** The read response, assembled from each record's cached JSON text. */
 function readReply(
-  store: ObjectStore,
+  context: EmulatorContext,
   callback: string,
   page: readonly StoredObject[],
   totalCount: number,
 ): Reply {
-  const data = page.map((object) => store.recordJson(object)).join(',');
+  const data = page.map((object) => context.store.recordJson(object)).join(',');
   return {
     statusCode: 200,
-    json: `{"status":"success","data":[${data}],"totalCount":${totalCount}}`,
+    json: `{"status":"success","data":[${data}]${totalCountMember(totalCount, context.totalCount)}}`,
     callback,
   };
 }
@@ -76,10 +87,11 @@ export function handleGetAll(context: EmulatorContext, request: OperationRequest
     request.query.get('pageStart'),
     context.pageStart,
     context.maxPageSize,
+    context.pageZero,
   );
   if (typeof window === 'string') return serviceError(window, call.callback);
   const { page, totalCount } = findPage(context.store, call, window.offset, window.limit);
-  return readReply(context.store, call.callback, page, totalCount);
+  return readReply(context, call.callback, page, totalCount);
 }
 
 /** `GET /studio/jsonp/getObject/`: the read shape with the first matching object, or none. */
@@ -87,12 +99,7 @@ export function handleGetObject(context: EmulatorContext, request: OperationRequ
   const call = prepareRead(context, request);
   if (!('filter' in call)) return call;
   const first = candidates(context.store, call).find((object) => matchesFilter(object.record, call.filter));
-  return readReply(
-    context.store,
-    call.callback,
-    first === undefined ? [] : [first],
-    first === undefined ? 0 : 1,
-  );
+  return readReply(context, call.callback, first === undefined ? [] : [first], first === undefined ? 0 : 1);
 }
 
 /** `GET /studio/jsonp/metadata/get/{objectId}/`: bookkeeping of one object of the caller's tenant. */
@@ -113,5 +120,6 @@ export function handleMetadata(context: EmulatorContext, request: OperationReque
     createdBy: object.createdBy,
     version: object.version,
   };
-  return { statusCode: 200, json: jsonText({ status: 'success', data }), callback };
+  // `EMULATOR_METADATA_KEY`: some upstreams answer the payload under another key (`metadata`).
+  return { statusCode: 200, json: jsonText({ status: 'success', [context.metadataKey]: data }), callback };
 }

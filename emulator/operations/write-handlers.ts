@@ -2,7 +2,10 @@ import { authenticateToken } from './caller.ts';
 import { checkTypedQueryCall } from './typed-query-call.ts';
 import type { EmulatorContext, OperationRequest } from '../emulator-context.ts';
 import { jsonText } from '../http/json-text.ts';
+import { parseJavaJson } from '../store/parse-java-json.ts';
 import { badCallbackReply, isCallbackName, serviceError, type Reply } from '../http/reply.ts';
+import type { UpstreamRecord } from '../../src/upstream/client/wire.ts';
+import { fieldsFromParams, saveSuccess } from './write-dialect.ts';
 
 /** The save operation's error codes: 401 is documented (bad token or missing fields), the rest are ours. */
 const SAVE_ERR = {
@@ -26,7 +29,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 
 const parseJson = (text: string): { value: unknown } | undefined => {
   try {
-    return { value: JSON.parse(text) as unknown };
+    return { value: parseJavaJson(text) };
   } catch {
     return undefined;
   }
@@ -43,7 +46,8 @@ function saveCallback(query: URLSearchParams, body: unknown): string | undefined
 /**
  * `POST /studio/jsonp/save?callback=…`: JSON body `{objectName, data, apiToken, applicationCode,
  * organizationCode, callback}`. `data._id` naming an object of that type in the tenant updates it (fields
- * merged); anything else creates an object with a new id. Answers once the change is durable.
+ * merged, or replaced with `saveWithId: 'replaces'`); anything else creates an object with a new id. Answers
+ * once the change is durable, the id where `saveIdAt` says.
  */
 export async function handleSave(context: EmulatorContext, request: OperationRequest): Promise<Reply> {
   const parsed = request.body === undefined ? undefined : parseJson(request.body);
@@ -93,17 +97,18 @@ export async function handleSave(context: EmulatorContext, request: OperationReq
 
   const existing = data._id === undefined ? undefined : context.store.get(data._id, caller.scope);
   const nowIso = new Date(context.now()).toISOString();
-  let savedObjectId: string;
   let message: string;
+  let saved: UpstreamRecord;
   if (existing?.objectName === objectName) {
-    context.store.merge(existing, data, nowIso);
-    savedObjectId = existing.id;
+    if (context.writes.saveWithId === 'replaces') context.store.replace(existing, data, nowIso);
+    else context.store.merge(existing, data, nowIso);
+    saved = existing.record;
     message = 'object updated';
   } else {
     let id = context.newId();
     while (context.store.hasId(id)) id = context.newId();
     const { _id: _ignored, ...fields } = data;
-    context.store.add({
+    saved = context.store.add({
       objectName,
       applicationCode,
       organizationCode,
@@ -112,8 +117,7 @@ export async function handleSave(context: EmulatorContext, request: OperationReq
       createdBy: caller.user.userId,
       version: 1,
       record: { _id: id, ...fields },
-    });
-    savedObjectId = id;
+    }).record;
     message = 'object created';
   }
   try {
@@ -121,23 +125,29 @@ export async function handleSave(context: EmulatorContext, request: OperationReq
   } catch {
     return fail('the object could not be stored durably', SAVE_ERR.storage);
   }
-  return { statusCode: 200, json: jsonText({ status: 'success', message, savedObjectId }), callback };
+  const answer = saveSuccess(context.writes.saveIdAt, message, saved);
+  return { statusCode: 200, json: jsonText(answer), callback };
 }
 
 /**
  * `GET /studio/jsonp/update/{savedObjectId}`: query `objectName`, `data` (JSON object of the fields to
- * change), `apiToken`, `username`, `applicationCode`, `organizationCode`, `callback`. Answers the fields
- * whose value changed.
+ * change; with `updateFields: 'params'` every other parameter is a text field instead), `apiToken`,
+ * `username`, `applicationCode`, `organizationCode`, `callback`. Answers the fields whose value changed.
  */
 export async function handleUpdate(context: EmulatorContext, request: OperationRequest): Promise<Reply> {
   const { query } = request;
   const call = checkTypedQueryCall(context, request, false);
   if ('statusCode' in call) return call;
   const { callback, scope, objectName } = call;
-  const rawData = query.get('data');
-  if (rawData === null || rawData === '')
-    return serviceError('missing data: the fields to change, as a JSON object', callback);
-  const data = parseJson(rawData)?.value;
+  let data: unknown;
+  if (context.writes.updateFields === 'params') {
+    data = fieldsFromParams(query);
+  } else {
+    const rawData = query.get('data');
+    if (rawData === null || rawData === '')
+      return serviceError('missing data: the fields to change, as a JSON object', callback);
+    data = parseJson(rawData)?.value;
+  }
   if (!isPlainObject(data)) return serviceError('data must be a JSON object', callback);
   const object = request.pathId === undefined ? undefined : context.store.get(request.pathId, scope);
   if (object?.objectName !== objectName) return serviceError('object not found', callback);

@@ -2,6 +2,7 @@ import { open, readFile, readdir, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { PersistedObject } from './object-store.ts';
+import { parseJavaJson } from './parse-java-json.ts';
 
 /** The durable copy of the store: one JSON file, replaced atomically on every write. */
 export interface DataFile {
@@ -92,7 +93,7 @@ export function openDataFile(path: string): DataFile {
       }
       let parsed: unknown;
       try {
-        parsed = JSON.parse(text);
+        parsed = parseJavaJson(text);
       } catch (error) {
         throw new Error(`the data file ${path} is not valid JSON; move it away to start from the seed data`, {
           cause: error,

@@ -46,6 +46,8 @@ export interface ObjectStore {
   add(object: PersistedObject): StoredObject;
   /** Merges `fields` into the object (never `_id`); answers the fields whose value changed. */
   merge(object: StoredObject, fields: Record<string, unknown>, nowIso: string): Record<string, unknown>;
+  /** Replaces the object's fields with `fields` (its `_id` kept), as a save that replaces does. */
+  replace(object: StoredObject, fields: Record<string, unknown>, nowIso: string): void;
   /** Whether any object, in any tenant, has this id. */
   hasId(id: string): boolean;
   /** The record's JSON text, computed once per version: reads are the hot path. */
@@ -117,6 +119,13 @@ export function createObjectStore(objectNames: readonly string[]): ObjectStore {
         object.version += 1;
       }
       return changed;
+    },
+    replace(object, fields, nowIso) {
+      const record: UpstreamRecord = { _id: object.id };
+      for (const [key, value] of Object.entries(fields)) if (key !== '_id') setOwn(record, key, value);
+      object.record = record;
+      object.updatedAt = nowIso;
+      object.version += 1;
     },
     hasId: (id) => byId.has(id),
     recordJson(object) {

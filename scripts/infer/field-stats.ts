@@ -1,11 +1,19 @@
 /**
- * What sampled records show about each field: walks every record (the upstream answers plain JSON) into
+ * What sampled records show about each field: walks every record (the upstream answers JSON, read by the gateway's client: a number a double
+ * would change is kept with its digits) into
  * its leaves, nested objects flattened to dotted paths, and counts for each path how often it was present
  * and which kinds of value it held. Pure: `infer-fields.ts` turns the counts into GraphQL fields.
  */
+import { longText } from '../../src/typed/long-scalar.ts';
+import { isExactNumber } from '../../src/upstream/dialect/exact-json.ts';
 
-/** The kind of one value, as GraphQL types tell them apart. */
-export type ValueKind = 'string' | 'int' | 'float' | 'boolean' | 'object' | 'list' | 'mixedList';
+/**
+ * The kind of one value, as GraphQL types tell them apart. Numbers: `int` (32 bits), `wide` (whole, beyond
+ * 32 bits, exact in a double), `float` (a fraction), `long` (whole, past 2^53: only `Long` holds it) and
+ * `exact` (any other number a double would change, a `BigDecimal`'s digits: only `JSON` keeps it).
+ */
+export type ValueKind =
+  'string' | 'int' | 'wide' | 'float' | 'long' | 'exact' | 'boolean' | 'object' | 'list' | 'mixedList';
 
 /** What the records held at one path. */
 export interface FieldStats {
@@ -29,14 +37,18 @@ export const MAX_DISTINCT = 1000;
 const MAX_NESTING = 4;
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+  typeof value === 'object' && value !== null && !Array.isArray(value) && !isExactNumber(value);
 
 function kindOf(value: unknown): ValueKind | undefined {
   if (typeof value === 'string') return 'string';
   if (typeof value === 'boolean') return 'boolean';
-  // GraphQL's Int is 32-bit: larger whole numbers are Float.
-  if (typeof value === 'number')
-    return Number.isInteger(value) && Math.abs(value) <= 2 ** 31 - 1 ? 'int' : 'float';
+  // GraphQL's Int is 32-bit: larger whole numbers are Float, which holds them exactly up to 2^53.
+  if (typeof value === 'number') {
+    if (!Number.isInteger(value)) return 'float';
+    return Math.abs(value) <= 2 ** 31 - 1 ? 'int' : 'wide';
+  }
+  // A number the upstream client kept with its digits (a double would change it): a Java `long` is `Long`.
+  if (isExactNumber(value)) return longText(value) === undefined ? 'exact' : 'long';
   if (Array.isArray(value)) return 'list';
   if (isPlainObject(value)) return 'object';
   return undefined;

@@ -28,16 +28,32 @@ export interface FoundRef {
 const SCALAR_OF: Partial<Record<ValueKind, string>> = {
   string: 'String',
   int: 'Int',
+  wide: 'Float',
   float: 'Float',
+  long: 'Long',
+  exact: 'JSON',
   boolean: 'Boolean',
   object: 'JSONObject',
 };
+
+const NUMBER_KINDS: ReadonlySet<ValueKind> = new Set(['int', 'wide', 'float', 'long', 'exact']);
+
+/**
+ * The one number type that holds every number kind seen exactly: `Int`, else `Float` (fractions and whole
+ * numbers up to 2^53), else `Long` (whole numbers past 2^53 with no fraction beside them), else `JSON`,
+ * which serves any number with its digits. Never a type that would round a value it was shown.
+ */
+function unifyNumbers(seen: readonly ValueKind[]): string {
+  if (seen.includes('exact') || (seen.includes('long') && seen.includes('float'))) return 'JSON';
+  if (seen.includes('long')) return 'Long';
+  return seen.includes('float') || seen.includes('wide') ? 'Float' : 'Int';
+}
 
 /** The one GraphQL type that holds every kind seen, or `JSON`. */
 function unify(kinds: Partial<Record<ValueKind, number>>): string | undefined {
   const seen = Object.keys(kinds) as ValueKind[];
   if (seen.length === 0) return undefined;
-  if (seen.every((k) => k === 'int' || k === 'float')) return seen.includes('float') ? 'Float' : 'Int';
+  if (seen.every((k) => NUMBER_KINDS.has(k))) return unifyNumbers(seen);
   if (seen.length === 1) return SCALAR_OF[seen[0] ?? 'mixedList'];
   return 'JSON';
 }

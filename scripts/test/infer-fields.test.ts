@@ -12,6 +12,7 @@ import { inferFields } from '../infer/infer-fields.ts';
 import { printObjectType } from '../infer/print-object-type.ts';
 import { readTypeDefs } from '../../src/app/build-schema.ts';
 import { buildTypedApi } from '../../src/typed/build-typed-api.ts';
+import { parseExactJson } from '../../src/upstream/dialect/exact-json.ts';
 
 const infer = (records: Record<string, unknown>[]) =>
   inferFields(collectFieldStats(records), records.length, []).map((f) => ({
@@ -21,6 +22,20 @@ const infer = (records: Record<string, unknown>[]) =>
   }));
 
 describe('inferFields', () => {
+  it('should type numbers past 2^53 losslessly: Long for whole ones, JSON beside fractions or for other exact numbers', () => {
+    // As the gateway's upstream client reads them: a number a double would change keeps its digits.
+    const records = parseExactJson(
+      '[{"no":9007199254740993,"mixed":9007199254740993,"wide":4294967296,"dec":0.12345678901234567890123},' +
+        '{"no":3,"mixed":2.5,"wide":1,"dec":1}]',
+    ) as Record<string, unknown>[];
+    expect(infer(records)).toEqual([
+      { name: 'no', type: 'Long', path: undefined },
+      { name: 'mixed', type: 'JSON', path: undefined },
+      { name: 'wide', type: 'Float', path: undefined },
+      { name: 'dec', type: 'JSON', path: undefined },
+    ]);
+  });
+
   it('should type each field from every value seen', () => {
     expect(
       infer([

@@ -23,6 +23,7 @@ import { refuseSubscriptions } from '../http/refuse-subscriptions.ts';
 import { createQueryLimits } from '../limits/armor.ts';
 import { createDocumentStore, createPersistedQueryCache } from '../limits/document-store.ts';
 import { exactNumbersRule } from '../limits/exact-numbers-rule.ts';
+import { forbiddenKeysRule } from '../limits/forbidden-keys-rule.ts';
 import { createUpstreamCallLimit } from '../limits/upstream-call-limit.ts';
 import type { GatewayMetrics } from '../observability/metrics.ts';
 import { createOperationNamePlugin } from '../observability/operation-name-plugin.ts';
@@ -75,7 +76,7 @@ export async function createApollo(options: ApolloOptions): Promise<ApolloServer
     includeStacktraceInErrorResponses: false,
     // Shutdown is ours (src/app/shutdown.ts): Apollo's own handler would re-raise the signal and exit non-zero.
     stopOnTerminationSignals: false,
-    validationRules: [...limits.validationRules, exactNumbersRule],
+    validationRules: [...limits.validationRules, exactNumbersRule, forbiddenKeysRule],
     parseOptions: limits.parseOptions,
     // Apollo's defaults size documents by their JSON, not by the source text and tokens they keep.
     documentStore: createDocumentStore(config.documentLimits.cacheBytes),

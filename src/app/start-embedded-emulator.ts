@@ -22,13 +22,28 @@ export interface EmbeddedEmulator {
 
 /**
  * The emulator's switches that must follow the gateway's settings (`UPSTREAM_MATCHES`,
- * `UPSTREAM_PAGE_START`), so both sides agree: the embedded emulator's, and the test harness's.
+ * `UPSTREAM_MATCHES_CASE`, `UPSTREAM_METADATA_KEY`, `UPSTREAM_PAGE_START`, `UPSTREAM_SAVE_ID_AT`,
+ * `UPSTREAM_SAVE_WITH_ID`, `UPSTREAM_UPDATE_FIELDS`), so both sides agree: the embedded emulator's, and the
+ * test harness's.
  */
 export function emulatorSwitchesOf(config: GatewayConfig): {
   matches: GatewayConfig['matchesMode'];
+  matchesCase: GatewayConfig['matchesCase'];
+  metadataKey: GatewayConfig['metadataKey'];
   pageStart: GatewayConfig['pageStartMode'];
+  saveIdAt: GatewayConfig['saveIdAt'];
+  saveWithId: GatewayConfig['saveWithId'];
+  updateFields: GatewayConfig['updateFields'];
 } {
-  return { matches: config.matchesMode, pageStart: config.pageStartMode };
+  return {
+    matches: config.matchesMode,
+    matchesCase: config.matchesCase,
+    metadataKey: config.metadataKey,
+    pageStart: config.pageStartMode,
+    saveIdAt: config.saveIdAt,
+    saveWithId: config.saveWithId,
+    updateFields: config.updateFields,
+  };
 }
 
 /**

@@ -117,6 +117,14 @@ export function crossProblems(config: GatewayConfig): string[] {
       `must be at least ${largest} (the largest answer, 8 MiB, and one small answer, 64 KiB)`,
     );
   }
+  if (config.matchesMode === 'exact' && config.matchesCase === 'insensitive') {
+    // `(?-i)` travels in a pattern; an upstream comparing by plain equality takes none, so nothing can make
+    // its equality mind case, and `equals` (and every read by id) would answer other cases: refuse the start.
+    problem(
+      'UPSTREAM_MATCHES_CASE',
+      'cannot be insensitive with UPSTREAM_MATCHES=exact: an upstream that compares by plain equality takes no pattern to carry (?-i), so the gateway cannot make it case-sensitive',
+    );
+  }
   const trusted = config.trustedDocuments;
   if (trusted.only && trusted.files.length === 0) {
     // Otherwise every request would be refused: say so at start, not on the first request.

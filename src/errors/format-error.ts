@@ -126,10 +126,13 @@ export function formatLimitError(
   return undefined;
 }
 
+/** The codes a validation rule of ours keeps (see {@link formatInputValidationError}). */
+const INPUT_CODES: ReadonlySet<unknown> = new Set([ErrorCode.BAD_USER_INPUT, ErrorCode.BAD_REQUEST]);
+
 /**
- * A validation rule of ours that refuses the caller's input (a number literal a double would change) keeps
- * its `BAD_USER_INPUT` rather than Apollo's `GRAPHQL_VALIDATION_FAILED`: the same mistake in the variables
- * is `BAD_USER_INPUT` too.
+ * A validation rule of ours that refuses the caller's input keeps its code rather than Apollo's
+ * `GRAPHQL_VALIDATION_FAILED`, the code of the same mistake in the variables: `BAD_USER_INPUT` for a number
+ * literal a double would change, `BAD_REQUEST` for a forbidden key (`__proto__`).
  */
 function formatInputValidationError(
   formatted: GraphQLFormattedError,
@@ -137,6 +140,7 @@ function formatInputValidationError(
 ): GraphQLFormattedError | undefined {
   if (formatted.extensions?.code !== 'GRAPHQL_VALIDATION_FAILED' || !isErrorLike(error)) return undefined;
   const original = isErrorLike(error.originalError) ? error.originalError : error;
-  if (original.extensions.code !== ErrorCode.BAD_USER_INPUT) return undefined;
-  return { ...formatted, extensions: { ...formatted.extensions, code: ErrorCode.BAD_USER_INPUT } };
+  const { code } = original.extensions;
+  if (!INPUT_CODES.has(code)) return undefined;
+  return { ...formatted, extensions: { ...formatted.extensions, code } };
 }

@@ -84,6 +84,13 @@ export function fromUpstreamError(error: UpstreamError): GraphQLError {
             ...(error.assumption === undefined
               ? {}
               : { assumption: error.assumption.name, setting: error.assumption.setting }),
+            // The write happened: a retry would write it again (a duplicate, for a save).
+            ...(error.applied === undefined
+              ? {}
+              : {
+                  applied: true,
+                  ...(error.applied.objectId === undefined ? {} : { objectId: error.applied.objectId }),
+                }),
           },
         },
       );

@@ -59,6 +59,18 @@ export function inexactNumber(message: string, node: ASTNode): GraphQLError {
   });
 }
 
+/**
+ * `BAD_REQUEST` for an object literal of the document at `node` holding a key that could reach a
+ * prototype (`__proto__`, or `constructor` holding `prototype`): the keys the request body's JSON parser
+ * refuses in the variables (`src/http/error-handler.ts`), refused in the same words.
+ */
+export function forbiddenKey(node: ASTNode): GraphQLError {
+  return new GraphQLError('The document holds a forbidden key (`__proto__` or `constructor.prototype`).', {
+    nodes: node,
+    extensions: { code: ErrorCode.BAD_REQUEST },
+  });
+}
+
 /** `NOT_FOUND`: the object the operation addresses does not exist. */
 export function notFound(message: string): GraphQLError {
   return new GraphQLError(message, { extensions: { code: ErrorCode.NOT_FOUND } });

@@ -22,6 +22,11 @@ export interface UpstreamErrorOptions {
   argument?: string | undefined;
   /** For `dialect_mismatch`: the assumption the answer contradicted (`assumptions.ts`) and its setting. */
   assumption?: { name: string; setting: string } | undefined;
+  /**
+   * For a write the upstream applied although the gateway answers an error (a `dialect_mismatch` of a
+   * save or update answer): the caller must not retry it. `objectId`: the written object's id, when known.
+   */
+  applied?: { objectId?: string | undefined } | undefined;
   /** The underlying error, for logs only. Must not carry a URL with credentials. */
   cause?: unknown;
 }
@@ -42,6 +47,7 @@ export class UpstreamError extends Error {
   readonly httpStatus: number | undefined;
   readonly argument: string | undefined;
   readonly assumption: { name: string; setting: string } | undefined;
+  readonly applied: { objectId?: string | undefined } | undefined;
 
   constructor(kind: UpstreamErrorKind, detail: string, options: UpstreamErrorOptions) {
     super(`upstream ${options.operation}: ${detail}`, { cause: options.cause });
@@ -53,6 +59,7 @@ export class UpstreamError extends Error {
     this.httpStatus = options.httpStatus;
     this.argument = options.argument;
     this.assumption = options.assumption;
+    this.applied = options.applied;
   }
 
   /** Whose fault this is. */

@@ -14,7 +14,7 @@ import { MAX_CRITERION_LENGTH } from '../upstream/batching/loaders.ts';
 import { FilterError } from '../errors/filter-error.ts';
 import { ANY_TEXT, literalPattern, NOTHING } from './literal-pattern.ts';
 import { dateTimePattern } from './date-time-pattern.ts';
-import { numberPattern } from './number-pattern.ts';
+import { numberTextPattern } from './number-pattern.ts';
 
 /** The operators a filter condition may use (the GraphQL enum `FilterOperator` spells them alike). */
 export const FILTER_OPERATORS = ['matches', 'equals', 'in', 'contains', 'startsWith', 'endsWith'] as const;
@@ -47,7 +47,7 @@ export interface FilterCondition {
   caseInsensitive?: boolean | null | undefined;
   /**
    * What the operands are, when not text: `number` (written as `String(n)`, a typed `Int` or `Float`
-   * filter), each matching every spelling of that number upstream (`2.5`, `2.50`, `2.5E0`) and no other
+   * filter, or a `Long`'s exact digits), each matching every spelling of that number upstream (`2.5`, `2.50`, `2.5E0`) and no other
    * (`number-pattern.ts`); `dateTime` (written by `toISOString()`), each matching the UTC spellings of that
    * instant (`date-time-pattern.ts`).
    */
@@ -103,7 +103,7 @@ function compileLiterals(
 ): string {
   const [first = ''] = literals;
   const literal = (text: string) => {
-    if (operandType === 'number') return numberPattern(Number(text));
+    if (operandType === 'number') return numberTextPattern(text);
     if (operandType === 'dateTime') return dateTimePattern(text);
     return literalPattern(text, caseInsensitive);
   };

@@ -14,6 +14,19 @@ function shortestDigits(magnitude: number): { digits: string; exponent: number }
   return { digits, exponent: Number(power) };
 }
 
+/** A whole number's text (a `Long`'s digits, `-9007199254740993`). */
+const WHOLE = /^-?\d+$/;
+
+/** The digits of a whole number's text as {@link shortestDigits} gives them: every digit, none through a double. */
+function wholeDigits(text: string): { negative: boolean; zero: boolean; digits: string; exponent: number } {
+  const negative = text.startsWith('-');
+  const magnitude = text.replace(/^-?0*/, '');
+  if (magnitude === '') return { negative, zero: true, digits: '0', exponent: 0 };
+  let end = magnitude.length;
+  while (end > 1 && magnitude.charAt(end - 1) === '0') end -= 1;
+  return { negative, zero: false, digits: magnitude.slice(0, end), exponent: magnitude.length - 1 };
+}
+
 /** `\.<digits>0*` when there are digits after the point, else an optional point followed by zeros. */
 const fraction = (digits: string): string => (digits === '' ? '(?:\\.0*)?' : `\\.${digits}0*`);
 
@@ -41,5 +54,16 @@ export function numberPattern(value: number): string {
   if (!Number.isFinite(value)) throw new RangeError(`numberPattern: ${String(value)} is not a finite number`);
   const { digits, exponent } = shortestDigits(Math.abs(value));
   const sign = value === 0 ? '-?' : value < 0 ? '-' : '';
+  return `${sign}(?:${plainPattern(digits, exponent)}|${scientificPattern(digits, exponent)})`;
+}
+
+/**
+ * {@link numberPattern} of a number given as text: a whole number's digits are read as written (a `Long`
+ * past 2^53, which a double would round), any other text through `Number` (what `String(n)` wrote).
+ */
+export function numberTextPattern(text: string): string {
+  if (!WHOLE.test(text)) return numberPattern(Number(text));
+  const { negative, zero, digits, exponent } = wholeDigits(text);
+  const sign = zero ? '-?' : negative ? '-' : '';
   return `${sign}(?:${plainPattern(digits, exponent)}|${scientificPattern(digits, exponent)})`;
 }

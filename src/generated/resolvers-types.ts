@@ -20,6 +20,8 @@ export type Scalars = {
   JSON: { input: unknown; output: unknown; }
   /** The `JSONObject` scalar type represents JSON objects as specified by [ECMA-404](http://www.ecma-international.org/publications/files/ECMA-ST/ECMA-404.pdf). */
   JSONObject: { input: Record<string, unknown>; output: Record<string, unknown>; }
+  /** A 64-bit whole number (a Java `long`), written as a string of its exact digits (`"9007199254740993"`): a JSON number past 2^53 would be rounded by JavaScript clients. Input: that string, or an `Int` literal. */
+  Long: { input: string; output: string; }
 };
 
 /** A condition on a `Boolean` field of a typed object. A field the record does not hold matches neither value. */
@@ -234,8 +236,8 @@ export type DateTimeFilter = {
 
 /**
  * A condition on a `String` field of a typed object. The conditions of a `where`, and those set in one
- * `FieldFilter`, are combined with AND (`ID`, `Int`, `Float`, `Boolean` and `DateTime` fields take
- * `IDFilter`, `IntFilter`, `FloatFilter`, `BooleanFilter` and `DateTimeFilter`: values of their own type).
+ * `FieldFilter`, are combined with AND (`ID`, `Int`, `Long`, `Float`, `Boolean` and `DateTime` fields take
+ * `IDFilter`, `IntFilter`, `LongFilter`, `FloatFilter`, `BooleanFilter` and `DateTimeFilter`: values of their own type).
  * A condition left out or `null` does not filter. The gateway compiles each into the upstream's only
  * operator, `matches`, from escaped text (at most 4000 characters once compiled); under
  * `UPSTREAM_MATCHES=exact` only `equals` (case-sensitive) and `matches` can be honoured. Refusals are
@@ -299,8 +301,9 @@ export type FilterOperator =
 /**
  * A condition on a `Float` field of a typed object, by value: `2.5` matches the
  * values the upstream stores as 2.5, whatever their spelling (trailing zeros, scientific notation),
- * and no other. Both set: AND. No ranges (`gt`, `lt`): the upstream compares a number's text with a
- * regular expression, which cannot order every spelling of a number safely.
+ * and no other. Both set: AND. No ranges
+ * (`gt`, `lt`): the upstream compares a number's text with a regular expression, which cannot order every
+ * spelling of a number safely.
  */
 export type FloatFilter = {
   /** The value equals this number. */
@@ -320,8 +323,9 @@ export type IdFilter = {
 /**
  * A condition on an `Int` field of a typed object, by value: `3` matches the
  * values the upstream stores as 3, whatever their spelling (trailing zeros, scientific notation),
- * and no other. Both set: AND. No ranges (`gt`, `lt`): the upstream compares a number's text with a
- * regular expression, which cannot order every spelling of a number safely.
+ * and no other. Both set: AND. No ranges
+ * (`gt`, `lt`): the upstream compares a number's text with a regular expression, which cannot order every
+ * spelling of a number safely.
  */
 export type IntFilter = {
   /** The value equals this number. */
@@ -451,6 +455,20 @@ export type LoginPayload = {
   user: User;
 };
 
+/**
+ * A condition on a `Long` field of a typed object, by value: `"9007199254740993"` matches the
+ * values the upstream stores as 9007199254740993, whatever their spelling (trailing zeros, scientific notation),
+ * and no other. Every digit is compared, never through a double. Both set: AND. No ranges
+ * (`gt`, `lt`): the upstream compares a number's text with a regular expression, which cannot order every
+ * spelling of a number safely.
+ */
+export type LongFilter = {
+  /** The value equals this number. */
+  equals?: InputMaybe<Scalars['Long']['input']>;
+  /** The value equals one of these numbers (at most 100; an empty list matches nothing). */
+  in?: InputMaybe<Array<Scalars['Long']['input']>>;
+};
+
 /** Write operations and login. Every field but `login` needs `Authorization: Bearer <token>`. */
 export type Mutation = {
   __typename?: 'Mutation';
@@ -469,7 +487,13 @@ export type Mutation = {
   saveCustomer: CustomerSavePayload;
   /** Creates a LoanType. */
   saveLoanType: LoanTypeSavePayload;
-  /** Creates an object, or updates the one whose `_id` is in `data` (fields merged). */
+  /**
+   * Creates an object, or updates the one whose `_id` is in `data` (fields merged: those not in `data` keep
+   * their values). On an upstream whose save replaces the object (`UPSTREAM_SAVE_WITH_ID=replaces`) the
+   * gateway reads the object and saves it whole with `data` over it, so a change another writer makes between
+   * that read and the save is lost. An `UPSTREAM_DIALECT_MISMATCH` with `extensions.applied` means the object
+   * was written (`extensions.objectId` when known): do not save it again.
+   */
   saveObject: SavePayload;
   /** Creates an Order. */
   saveOrder: OrderSavePayload;
@@ -477,7 +501,15 @@ export type Mutation = {
   updateCustomer: CustomerUpdatePayload;
   /** Changes fields of an existing LoanType. */
   updateLoanType: LoanTypeUpdatePayload;
-  /** Changes fields of an existing object. */
+  /**
+   * Changes fields of an existing object. The upstream's `updatedFields` is held to `data`: a field changed
+   * to another value, or none of them changed while the object holds other values, is
+   * `UPSTREAM_DIALECT_MISMATCH` (`extensions.applied`: something may have been written in another form; read
+   * the object). Where the upstream takes one query parameter per field (`UPSTREAM_UPDATE_FIELDS=params`),
+   * values travel as text, and `null` or a field named like one of the update's own parameters (`objectName`,
+   * `apiToken`, `username`, `applicationCode`, `organizationCode`, `callback`) is refused: use `saveObject`
+   * with `_id`.
+   */
   updateObject: UpdatePayload;
   /** Changes fields of an existing Order. */
   updateOrder: OrderUpdatePayload;
@@ -944,6 +976,8 @@ export type ResolversTypes = {
   LoanTypeWhere: LoanTypeWhere;
   LoginMethod: LoginMethod;
   LoginPayload: ResolverTypeWrapper<LoginPayload>;
+  Long: ResolverTypeWrapper<Scalars['Long']['output']>;
+  LongFilter: LongFilter;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   ObjectMetadata: ResolverTypeWrapper<ObjectMetadataModel>;
   Order: ResolverTypeWrapper<Omit<Order, 'customer' | 'metadata'> & { customer?: Maybe<ResolversTypes['Customer']>, metadata?: Maybe<ResolversTypes['ObjectMetadata']> }>;
@@ -1001,6 +1035,8 @@ export type ResolversParentTypes = {
   LoanTypeUpdatePayload: Omit<LoanTypeUpdatePayload, 'object'> & { object?: Maybe<ResolversParentTypes['LoanType']> };
   LoanTypeWhere: LoanTypeWhere;
   LoginPayload: LoginPayload;
+  Long: Scalars['Long']['output'];
+  LongFilter: LongFilter;
   Mutation: Record<PropertyKey, never>;
   ObjectMetadata: ObjectMetadataModel;
   Order: Omit<Order, 'customer' | 'metadata'> & { customer?: Maybe<ResolversParentTypes['Customer']>, metadata?: Maybe<ResolversParentTypes['ObjectMetadata']> };
@@ -1149,6 +1185,10 @@ export type LoginPayloadResolvers<ContextType = GraphQLContext, ParentType exten
   user?: Resolver<ResolversTypes['User'], ParentType, ContextType>;
 };
 
+export interface LongScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['Long'], any> {
+  name: 'Long';
+}
+
 export type MutationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   login?: Resolver<ResolversTypes['LoginPayload'], ParentType, ContextType, RequireFields<MutationLoginArgs, 'password' | 'username'>>;
   logout?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
@@ -1266,6 +1306,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   LoanTypeSavePayload?: LoanTypeSavePayloadResolvers<ContextType>;
   LoanTypeUpdatePayload?: LoanTypeUpdatePayloadResolvers<ContextType>;
   LoginPayload?: LoginPayloadResolvers<ContextType>;
+  Long?: GraphQLScalarType;
   Mutation?: MutationResolvers<ContextType>;
   ObjectMetadata?: ObjectMetadataResolvers<ContextType>;
   Order?: OrderResolvers<ContextType>;

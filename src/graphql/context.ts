@@ -6,7 +6,12 @@ import { randomUUID } from 'node:crypto';
 import type { LoginProtection } from '../auth/login-protection.ts';
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import type { SessionClaims, SessionSealer } from '../auth/session.ts';
-import { createLoaders, MAX_CRITERION_LENGTH, type Loaders } from '../upstream/batching/loaders.ts';
+import {
+  createLoaders,
+  idsPerBatch,
+  MAX_CRITERION_LENGTH,
+  type Loaders,
+} from '../upstream/batching/loaders.ts';
 import type { PatternGuard } from '../upstream/pattern-guard/pattern-guard.ts';
 import type { UpstreamCredentials, UpstreamReads, UpstreamWrites } from '../upstream/client/types.ts';
 import type { SessionRevocations } from '../auth/session-revocations.ts';
@@ -36,6 +41,8 @@ export interface AuthenticatedContext {
   loaders: Loaders;
   /** The write handle (`GatewayServices.writes`), for the object service's saves and updates. */
   writes: UpstreamWrites;
+  /** What a save naming an existing `_id` does upstream (`UPSTREAM_SAVE_WITH_ID`): the object service merges when it replaces. */
+  saveWithId: GatewayConfig['saveWithId'];
 }
 
 /** The GraphQL context type (codegen `contextType`). */
@@ -134,10 +141,13 @@ class RequestContext implements GraphQLContext {
       session,
       credentials,
       writes: services.writes,
+      saveWithId: config.saveWithId,
       loaders: createLoaders({
         client: services.reads,
         credentials,
         matchesMode: config.matchesMode,
+        maxBatchSize: idsPerBatch(config.upstreamMaxPageSize),
+        matchesCase: config.matchesCase,
         maxIdLength: config.upstreamRequestLimits.maxIdLength,
         // The `_id` alternation travels in the URL: leave half of it for everything else.
         maxCriterionLength: Math.min(

@@ -73,7 +73,8 @@ const BY_STATUS: Readonly<Record<number, HttpAnswer>> = {
 export function answerFor(error: FastifyError): HttpAnswer {
   const known = BY_FASTIFY_CODE[error.code];
   if (known !== undefined) return known;
-  // The JSON parser's prototype-poisoning refusal is a SyntaxError with a 400 status and no Fastify code.
+  // The JSON parser's prototype-poisoning refusal: a SyntaxError with a 400 status and no Fastify code
+  // (`exact-numbers-hook.ts` tells it from invalid JSON, which Fastify 5 answers alike).
   if (error instanceof SyntaxError) return FORBIDDEN_KEY;
   const status = error.statusCode ?? 500;
   if (status >= 500 || status < 400) return INTERNAL;

@@ -6,19 +6,45 @@
  *
  * The JSON body's numbers are read in the body parser (Fastify's own, wrapped: it still refuses malformed
  * bodies and `__proto__` keys as before), a GET's `variables` parameter in the hook.
+ *
+ * One exception, in a POST's JSON body only: a whole number a Java `long` holds (9007199254740993) is kept
+ * with its digits instead (`parseExactJson`), so that a record read with one can be saved back; GraphQL's
+ * coercion then takes it where the type is `JSON`, `JSONObject` or `Long`, and refuses it elsewhere.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ErrorCode } from '../errors/error-codes.ts';
-import { numberLossMessage } from '../limits/number-loss.ts';
 import { httpErrorBody } from '../errors/http-error.ts';
 import type { GraphqlCheck } from './graphql-checks.ts';
-import { firstJsonNumberLoss, mightLoseNumber, type JsonNumberLoss } from './json-number-loss.ts';
+import { mightLoseNumber, numberLossMessage } from '../upstream/dialect/number-loss.ts';
+import { isLongLiteral, parseExactJson } from '../upstream/dialect/exact-json.ts';
+import { isJsonObject } from '../upstream/client/response-schemas.ts';
+import { firstJsonNumberLoss, type JsonNumberLoss } from './json-number-loss.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The first changed number of a GraphQL request's JSON `variables`, found by the body parser. */
     jsonNumberLoss: JsonNumberLoss | null;
   }
+}
+
+/**
+ * Whether the parser refused valid JSON: Fastify 5 words a `__proto__` or `constructor.prototype` key as an
+ * invalid body (`FST_ERR_CTP_INVALID_JSON_BODY`), which would tell the caller its valid JSON is not JSON.
+ * Only refused bodies are parsed again.
+ */
+function isForbiddenKeyRefusal(error: Error & { code?: string }, text: string): boolean {
+  if (error.code !== 'FST_ERR_CTP_INVALID_JSON_BODY') return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The refusal of a forbidden key: a 400 `SyntaxError`, which the error handler answers as one. */
+function forbiddenKeyError(): Error {
+  return Object.assign(new SyntaxError('Object contains forbidden prototype property'), { statusCode: 400 });
 }
 
 /** `firstJsonNumberLoss` of a GET's `variables`, or `null` for text that is no JSON (Apollo answers that). */
@@ -31,6 +57,18 @@ function lossIn(text: string): JsonNumberLoss | null {
     return null;
   }
   return firstJsonNumberLoss(text) ?? null;
+}
+
+/**
+ * The body with its `variables` read again keeping every digit: the variables hold whole numbers past 2^53
+ * a Java `long` holds (and no other changed number), which reach the upstream exactly through `JSON` data
+ * and typed `Long` inputs (`exact-json.ts`); any other position refuses them as GraphQL coerces the
+ * variables. Fastify's parse has already refused `__proto__` keys in the same text.
+ */
+function withExactVariables(parsed: unknown, text: string): unknown {
+  const exact = parseExactJson(text);
+  if (!isJsonObject(parsed) || !isJsonObject(exact)) return parsed;
+  return { ...parsed, variables: exact.variables };
 }
 
 /** The loss in the request's variables, if any, with its path from `variables`. */
@@ -58,9 +96,17 @@ export function registerExactNumbers(app: FastifyInstance, path: string): Graphq
     // `parseAs: 'string'` hands a string; the type allows a Buffer too.
     const text = typeof body === 'string' ? body : body.toString('utf8');
     void parseJson(request, text, (error, parsed) => {
-      if (error === null && request.routeOptions.url === path) {
+      if (error !== null) {
+        done(isForbiddenKeyRefusal(error, text) ? forbiddenKeyError() : error, undefined);
+        return;
+      }
+      if (request.routeOptions.url === path) {
         // Only the variables: numbers elsewhere (`extensions`) never reach the upstream.
-        request.jsonNumberLoss = firstJsonNumberLoss(text, 'variables') ?? null;
+        request.jsonNumberLoss = firstJsonNumberLoss(text, 'variables', isLongLiteral) ?? null;
+        if (request.jsonNumberLoss === null && firstJsonNumberLoss(text, 'variables') !== undefined) {
+          done(null, withExactVariables(parsed, text));
+          return;
+        }
       }
       done(error, parsed);
     });

@@ -7,31 +7,16 @@
  * with an explicit stack, never recursion: a body nested 5,000 deep (`JSON.parse`'s reviver overflows the
  * stack there) is searched like any other, so no body escapes the check by its depth.
  *
- * It runs only on texts that could hold a loss at all ({@link mightLoseNumber}): most bodies are answered
- * by one regular expression.
+ * It runs only on texts that could hold a loss at all (`mightLoseNumber`, `number-loss.ts`): most bodies
+ * are answered by one regular expression.
  */
-import { numberLoss, type NumberLoss } from '../limits/number-loss.ts';
+import { mightLoseNumber, numberLoss, type NumberLoss } from '../upstream/dialect/number-loss.ts';
 
 /** A number a double would change: where it is (keys and indexes from the root), as written, and how. */
 export interface JsonNumberLoss {
   path: (string | number)[];
   literal: string;
   loss: NumberLoss;
-}
-
-/**
- * A token that may be a number a double changes: one with an exponent, or 16 characters of digits and
- * points (a double holds every decimal of 15 significant digits, and without an exponent 15 characters
- * cannot leave its range). It starts with a digit (after an optional minus) where a JSON value can (the
- * text's start, after `:`, `[`, `,` or whitespace) and ends where a JSON value can (before whitespace,
- * `,`, `]`, `}` or the end): runs in strings such as `"id 1234567890123456"` or `". . . ."` do not count.
- * Every number token of valid JSON is bounded so, hence the scanner never misses what this skips.
- */
-const MIGHT_LOSE = /(?:^|[\s:[,])-?\d(?:[\d.]*[eE][+-]?\d+|[\d.]{15,})(?=[\s,\]}]|$)/;
-
-/** Whether `text` (JSON) may hold a number a double would change: `false` means it holds none. */
-export function mightLoseNumber(text: string): boolean {
-  return MIGHT_LOSE.test(text);
 }
 
 const QUOTE = 0x22;
@@ -80,9 +65,14 @@ interface Frame {
 /**
  * The first number of `text` (valid JSON, already parsed once) that a double would change, if any. With
  * `under`, only numbers under the root object's key `under` count (a request's `variables`: numbers in its
- * `extensions` never reach the upstream); a duplicated key's discarded value is searched too.
+ * `extensions` never reach the upstream); a duplicated key's discarded value is searched too. With `keep`,
+ * a literal it accepts is passed over (a whole number the gateway carries exactly: `exact-numbers-hook.ts`).
  */
-export function firstJsonNumberLoss(text: string, under?: string): JsonNumberLoss | undefined {
+export function firstJsonNumberLoss(
+  text: string,
+  under?: string,
+  keep?: (literal: string) => boolean,
+): JsonNumberLoss | undefined {
   if (!mightLoseNumber(text)) return undefined;
   const stack: Frame[] = [];
   let depth = 0;
@@ -138,7 +128,8 @@ export function firstJsonNumberLoss(text: string, under?: string): JsonNumberLos
       const judged = inScope && (exponent || at - start - (code === MINUS ? 1 : 0) >= 16);
       const literal = judged ? text.slice(start, at) : '';
       const loss = judged ? numberLoss(literal) : undefined;
-      if (loss !== undefined) return { path: pathOf(text, stack, depth), literal, loss };
+      if (loss !== undefined && keep?.(literal) !== true)
+        return { path: pathOf(text, stack, depth), literal, loss };
     } else at += 1;
   }
   return undefined;

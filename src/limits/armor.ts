@@ -1,7 +1,8 @@
 /**
- * Query limits for Apollo Server: GraphQL Armor's depth, alias, directive and cost rules, graphql-js's own
- * token limit, the single-login rule and the introspection depth limit (Armor's depth limit skips
- * everything below `__schema`). Each refusal carries its own code (`src/errors/error-codes.ts`).
+ * Query limits for Apollo Server: GraphQL Armor's depth, alias and directive rules, graphql-js's own token
+ * limit, the cost limit (Armor's formula over the fields fetched, `cost-limit-rule.ts`), the single-login
+ * rule and the introspection depth limit (Armor's depth limit skips everything below `__schema`). Each
+ * refusal carries its own code (`src/errors/error-codes.ts`).
  *
  * Two Armor protections are left off on purpose:
  * - its token plugin re-parses every document and, under Apollo Server 5, reports through
@@ -12,6 +13,7 @@
  */
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { GraphQLError, ParseOptions, ValidationContext, ValidationRule } from 'graphql';
+import { costLimitRule } from './cost-limit-rule.ts';
 import { introspectionDepthRule } from './introspection-depth-rule.ts';
 import { ErrorCode, type LimitCode } from '../errors/error-codes.ts';
 import { limitError } from '../errors/graphql-errors.ts';
@@ -27,7 +29,7 @@ export interface QueryLimitsOptions {
   maxDirectives: number;
   /** `MAX_TOKENS`: lexical tokens in one document. */
   maxTokens: number;
-  /** `MAX_COST`: Armor's cost (objects 2, scalars 1, ×1.5 per level). */
+  /** `MAX_COST`: Armor's cost formula (objects 2, scalars 1, ×1.5 per level) over the fields fetched. */
   maxCost: number;
 }
 
@@ -64,16 +66,19 @@ export function createQueryLimits(options: QueryLimitsOptions): QueryLimits {
     },
     maxAliases: countLimit(options.maxAliases, ErrorCode.MAX_ALIASES_EXCEEDED, 'MAX_ALIASES'),
     maxDirectives: countLimit(options.maxDirectives, ErrorCode.MAX_DIRECTIVES_EXCEEDED, 'MAX_DIRECTIVES'),
-    costLimit: {
-      maxCost: options.maxCost,
-      propagateOnRejection: false,
-      onReject: [reporter(ErrorCode.MAX_COST_EXCEEDED, 'MAX_COST', options.maxCost)],
-    },
+    // Armor's cost counts the document as written (each fragment a level deeper, a field reached through
+    // several fragments again): ours counts the fields the operation fetches (`cost-limit-rule.ts`).
+    costLimit: { enabled: false },
   });
   // With the token and suggestion protections off, Armor's part is validation rules only (no plugins).
   const { validationRules } = armor.protect();
   return {
-    validationRules: [...validationRules, singleLoginRule, introspectionDepthRule],
+    validationRules: [
+      ...validationRules,
+      costLimitRule(options.maxCost),
+      singleLoginRule,
+      introspectionDepthRule,
+    ],
     parseOptions: { maxLexicalTokens: options.maxTokens },
   };
 }

@@ -4,16 +4,19 @@
  * `BAD_USER_INPUT` with `reason: "inexact_number"`, before anything runs. The same numbers in the variables
  * are refused at the HTTP edge (`src/http/exact-numbers-hook.ts`); the rule is in `number-loss.ts`.
  *
- * `Int` and `ID` positions are left alone: graphql-js refuses an `Int` beyond 32 bits itself, and an `ID`
- * keeps an integer literal's digits as text.
+ * `Int`, `ID` and `Long` positions are left alone: graphql-js refuses an `Int` beyond 32 bits itself, an `ID`
+ * keeps an integer literal's digits as text, and the typed API's `Long` keeps them as they are written. So
+ * are whole numbers a Java `long` holds inside `JSON` and `JSONObject` values, which keep their digits too
+ * (`src/resolvers/exact-json-scalars.ts`).
  */
 import type { ASTVisitor, ValidationContext } from 'graphql';
 import type { FloatValueNode, IntValueNode } from 'graphql';
 import { inexactNumber } from '../errors/graphql-errors.ts';
-import { numberLoss, numberLossMessage } from './number-loss.ts';
+import { numberLoss, numberLossMessage } from '../upstream/dialect/number-loss.ts';
+import { isLongLiteral } from '../upstream/dialect/exact-json.ts';
 
 /** Scalars whose literals never become a double. */
-const KEPT_EXACT: ReadonlySet<string> = new Set(['Int', 'ID']);
+const KEPT_EXACT: ReadonlySet<string> = new Set(['Int', 'ID', 'Long']);
 
 /**
  * The name of the named type under `type`'s list and non-null wrappers, read by shape: graphql-js's own
@@ -32,14 +35,32 @@ function namedTypeName(type: unknown): string | undefined {
     : undefined;
 }
 
+/** The scalars whose literals are JSON values: `src/resolvers/exact-json-scalars.ts` keeps a long's digits. */
+const JSON_SCALARS: ReadonlySet<string> = new Set(['JSON', 'JSONObject']);
+
 /** The rule, for Apollo Server's `validationRules`. */
 export function exactNumbersRule(context: ValidationContext): ASTVisitor {
+  // One entry per object or list literal being visited: whether it is (or is inside) a JSON value, where
+  // graphql-js no longer knows a type for the fields.
+  const inJson: boolean[] = [];
+  const container = {
+    enter() {
+      const name = namedTypeName(context.getInputType());
+      inJson.push(inJson.at(-1) === true || (name !== undefined && JSON_SCALARS.has(name)));
+    },
+    leave() {
+      inJson.pop();
+    },
+  };
   const check = (node: IntValueNode | FloatValueNode) => {
     const name = namedTypeName(context.getInputType());
     if (name !== undefined && KEPT_EXACT.has(name)) return;
+    // A Java long in JSON data reaches the upstream with its digits, as in the variables.
+    const json = inJson.at(-1) === true || (name !== undefined && JSON_SCALARS.has(name));
+    if (json && isLongLiteral(node.value)) return;
     const loss = numberLoss(node.value);
     if (loss === undefined) return;
     context.reportError(inexactNumber(numberLossMessage('The document', node.value, loss), node));
   };
-  return { IntValue: check, FloatValue: check };
+  return { IntValue: check, FloatValue: check, ObjectValue: container, ListValue: container };
 }

@@ -5,9 +5,11 @@
  * one call per object, a write one call. It errs on the high side: it never counts a call the loaders or
  * the coalescing would share.
  *
- * graphql-query-complexity walks the operation (fragments, `@skip`/`@include`, variables) and sums one number
- * per field. Batching does not fit one number: a `ref` under a page of 100 objects is one call, not 100. So
- * the walk runs twice, each pass linear in the number of objects above a field:
+ * The walk (`fold-merged-fields.ts`) counts the fields the operation fetches, merged as execution merges
+ * them: the same `customer` reached through several fragments is one field, read once by its loader; two
+ * aliases of it are two. It sums one number per field. Batching does not fit one number: a `ref` under a
+ * page of 100 objects is one call, not 100. So the walk runs twice, each pass linear in the number of
+ * objects above a field:
  * - `perObject` counts the calls made once per object of the level above (metadata, the pages themselves);
  * - `perBatch` counts the calls made once per batch of up to `idsPerCall` objects (the id loader).
  * A page field multiplies the first by its objects and the second by its batches. At the root there is
@@ -15,8 +17,8 @@
  * only; one nested under a list would need its batches counted per object of that list.)
  */
 import { Kind, type DocumentNode, type GraphQLSchema } from 'graphql';
-import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
 import {
+  mostPagesFor,
   parsePageArgs,
   planPages,
   resolveBackward,
@@ -25,6 +27,8 @@ import {
 } from '../objects/paging.ts';
 import type { PageLimits } from '../objects/read-page.ts';
 import type { UpstreamCallKinds } from './upstream-call-kinds.ts';
+import { foldMergedFields, TooLargeToFold, type MergedField } from './fold-merged-fields.ts';
+import { operationValues, VariablesDoNotFit, type OperationValues } from './operation-values.ts';
 
 /** What {@link estimateUpstreamCalls} needs. */
 export interface UpstreamCallEstimateOptions {
@@ -35,9 +39,9 @@ export interface UpstreamCallEstimateOptions {
   /** The operation to estimate; may be left out when the document has one. */
   operationName?: string | undefined;
   variables?: Record<string, unknown> | undefined;
-  /** `DEFAULT_PAGE_SIZE` and `MAX_PAGE_SIZE`. */
+  /** `DEFAULT_PAGE_SIZE`, `MAX_PAGE_SIZE` and `UPSTREAM_MAX_PAGE_SIZE` (pages past it are split into calls). */
   pageLimits: PageLimits;
-  /** Ids one id-loader call reads: 100 when the upstream's `matches` is a regex, 1 in `exact` mode. */
+  /** Ids one id-loader call reads (`idsPerBatch`): up to 100 when the upstream's `matches` is a regex, 1 in `exact` mode. */
   idsPerCall: number;
 }
 
@@ -65,47 +69,58 @@ function pageCost(args: Record<string, unknown>, limits: PageLimits): PageCost {
     // The resolver refuses these arguments (BAD_USER_INPUT) before it calls the upstream.
     return { calls: 0, objects: 0 };
   }
+  const cap = limits.upstreamMaxPageSize;
   if (request.direction === 'forward') {
-    return { calls: planPages(request.offset, request.limit).length, objects: request.limit };
+    return { calls: planPages(request.offset, request.limit, cap).length, objects: request.limit };
   }
   if (request.end === null) {
-    // `last` without `before`: one read for the total, then a window placed only by it (at most 2 pages).
-    return { calls: 3, objects: request.limit };
+    // `last` without `before`: one read for the total, then a window placed only by it.
+    return { calls: 1 + mostPagesFor(request.limit, cap), objects: request.limit };
   }
   const window = resolveBackward(request, Number.MAX_SAFE_INTEGER);
-  return { calls: planPages(window.offset, window.limit).length, objects: window.limit };
+  return { calls: planPages(window.offset, window.limit, cap).length, objects: window.limit };
 }
 
 type Pass = 'perObject' | 'perBatch';
 
-function estimator(options: UpstreamCallEstimateOptions, pass: Pass): ComplexityEstimator {
-  return ({ type, field, args, childComplexity: below }) => {
-    switch (options.kinds.get(`${type.name}.${field.name}`)) {
+function estimator(
+  options: UpstreamCallEstimateOptions,
+  values: OperationValues,
+  pass: Pass,
+): (field: MergedField) => number {
+  return ({ parentType, field, fieldNodes, childValue }) => {
+    const below = childValue;
+    switch (options.kinds.get(`${parentType.name}.${field?.name ?? ''}`)) {
       case undefined:
-        return below;
+        return below();
       case 'write':
       case 'perObject':
-        return pass === 'perObject' ? 1 + below : below;
+        return pass === 'perObject' ? 1 + below() : below();
       case 'byId':
-        return pass === 'perBatch' ? 1 + below : below;
+        return pass === 'perBatch' ? 1 + below() : below();
       case 'page': {
+        const node = fieldNodes[0];
+        if (field === undefined || node === undefined) return below();
+        const args = Object.fromEntries(
+          PAGE_ARGUMENTS.map((name) => [name, values.argument(field, node, name)]),
+        );
         const page = pageCost(args, options.pageLimits);
         return pass === 'perObject'
-          ? page.calls + page.objects * below
-          : Math.ceil(page.objects / options.idsPerCall) * below;
+          ? page.calls + page.objects * below()
+          : Math.ceil(page.objects / options.idsPerCall) * below();
       }
     }
   };
 }
 
-/** Thrown by the estimators when the walk grows past {@link MAX_FIELD_VISITS}. */
-class TooLargeToEstimate extends Error {}
+/** The arguments that place a page. */
+const PAGE_ARGUMENTS = ['first', 'after', 'last', 'before'] as const;
 
 /**
- * Field visits one pass may make. A handful of fragments, each spreading the next several times, expands to
- * an exponential number of fields from a short document; the walk stops there and the operation is refused.
+ * Selections one pass may visit. Fields are merged as execution merges them, so a fragment spread many
+ * times is walked once per place; a document whose distinct places still pass this is refused.
  */
-const MAX_FIELD_VISITS = 10_000;
+const MAX_VISITS = 10_000;
 
 /**
  * The estimated upstream calls of the operation; `undefined` when the variables do not fit the operation
@@ -119,32 +134,21 @@ export function estimateUpstreamCalls(options: UpstreamCallEstimateOptions): num
       (operationName === undefined || d.name?.value === operationName),
   );
   if (operation?.kind !== Kind.OPERATION_DEFINITION) return undefined;
-  const run = (pass: Pass): number => {
-    let visits = 0;
-    const estimate = estimator(options, pass);
-    return getComplexity({
-      schema,
-      query: document,
-      // The analyser sums every operation of the document when it is given no name.
-      operationName: operation.name?.value,
-      variables,
-      // Our own limit instead of the analyser's, whose error cannot be told from a variable's.
-      maxQueryNodes: Infinity,
-      estimators: [
-        (args) => {
-          visits += 1;
-          if (visits > MAX_FIELD_VISITS) throw new TooLargeToEstimate();
-          return estimate(args);
-        },
-      ],
-    });
-  };
   try {
+    const values = operationValues(operation, variables);
+    const run = (pass: Pass): number =>
+      foldMergedFields({
+        schema,
+        document,
+        operation,
+        include: values.include,
+        fieldValue: estimator(options, values, pass),
+        maxVisits: MAX_VISITS,
+      });
     return run('perObject') + run('perBatch');
   } catch (error) {
-    if (error instanceof TooLargeToEstimate) return Infinity;
-    // The analyser coerces the variables as execution does, and throws when they do not fit the operation:
-    // execution will refuse them too, before any resolver runs.
-    return undefined;
+    if (error instanceof TooLargeToFold) return Infinity;
+    if (error instanceof VariablesDoNotFit) return undefined;
+    throw error;
   }
 }

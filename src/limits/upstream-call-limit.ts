@@ -14,7 +14,7 @@ import {
   type TypeNode,
 } from 'graphql';
 import type { GatewayConfig } from '../config/gateway-config.ts';
-import { MAX_IDS_PER_BATCH } from '../upstream/batching/loaders.ts';
+import { idsPerBatch } from '../upstream/batching/loaders.ts';
 import { ErrorCode } from '../errors/error-codes.ts';
 import { limitError } from '../errors/graphql-errors.ts';
 import { estimateUpstreamCalls } from './upstream-call-estimate.ts';
@@ -23,7 +23,7 @@ import { upstreamCallKinds, type UpstreamCallKinds } from './upstream-call-kinds
 /** The settings the estimate depends on. */
 export type UpstreamCallLimitSettings = Pick<
   GatewayConfig,
-  'maxUpstreamCallsPerRequest' | 'defaultPageSize' | 'maxPageSize' | 'matchesMode'
+  'maxUpstreamCallsPerRequest' | 'defaultPageSize' | 'maxPageSize' | 'matchesMode' | 'upstreamMaxPageSize'
 >;
 
 const SETTING = 'MAX_UPSTREAM_CALLS_PER_REQUEST';
@@ -48,9 +48,13 @@ export function createUpstreamCallLimit<TContext extends BaseContext>(
   settings: UpstreamCallLimitSettings,
 ): ApolloServerPlugin<TContext> {
   const max = settings.maxUpstreamCallsPerRequest;
-  const pageLimits = { defaultPageSize: settings.defaultPageSize, maxPageSize: settings.maxPageSize };
+  const pageLimits = {
+    defaultPageSize: settings.defaultPageSize,
+    maxPageSize: settings.maxPageSize,
+    upstreamMaxPageSize: settings.upstreamMaxPageSize,
+  };
   // In `exact` mode every id is its own upstream read (`batch-by-id.ts`).
-  const idsPerCall = settings.matchesMode === 'exact' ? 1 : MAX_IDS_PER_BATCH;
+  const idsPerCall = settings.matchesMode === 'exact' ? 1 : idsPerBatch(settings.upstreamMaxPageSize);
   // Classified once per schema, not per request.
   const kindsOf = new WeakMap<GraphQLSchema, UpstreamCallKinds>();
   // Estimates per parsed document (Apollo keeps one document object per query text), operation and values
@@ -111,8 +115,9 @@ const MAX_KEY_LENGTH = 256;
 
 /**
  * What the estimate of `operation` depends on besides its document: its name and the values of its `Int`
- * (`first`, `last`) and `Boolean` (`@skip`, `@include`) variables. `String`, `ID` and input-object
- * variables (names, ids, filters) never change it. `undefined`: too long to remember.
+ * (`first`, `last`), `String` (the cursors `after` and `before`: the same page size may straddle two
+ * upstream pages) and `Boolean` (`@skip`, `@include`) variables. `ID` and input-object variables (ids,
+ * filters) never change it. `undefined`: too long to remember.
  */
 function estimateKey(
   operation: OperationDefinitionNode,
@@ -121,7 +126,7 @@ function estimateKey(
   let key = operation.name?.value ?? '';
   for (const definition of operation.variableDefinitions ?? []) {
     const type = namedTypeOf(definition.type);
-    if (type !== 'Int' && type !== 'Boolean') continue;
+    if (type !== 'Int' && type !== 'String' && type !== 'Boolean') continue;
     key += `\u0000${JSON.stringify(variables?.[definition.variable.name.value] ?? null)}`;
     if (key.length > MAX_KEY_LENGTH) return undefined;
   }

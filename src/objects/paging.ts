@@ -89,19 +89,41 @@ export function resolveBackward(
 }
 
 /**
- * The upstream pages that cover records `offset … offset+limit-1`: one page when some page size between
- * `limit` and `2*limit` aligns with the window (little over-fetch), otherwise two pages of size `limit`.
+ * The upstream pages that cover records `offset … offset+limit-1`, none larger than `maxPageSize`
+ * (`UPSTREAM_MAX_PAGE_SIZE`). The upstream's pages are fixed blocks (`pageStart` counts pages of the size
+ * asked, docs/design.md), so every page of one plan has the same size: same-sized blocks never overlap and
+ * leave no gap, which makes every record of the window come from exactly one call, at the position the
+ * cursors name (pages of different sizes would need each size to divide its offset). Of the sizes up to
+ * `maxPageSize` and twice the window, the fewest calls win, then the smallest size (the least over-fetch):
+ * one page when a size between `limit` and `2*limit` aligns with the window, else two pages of `limit`,
+ * else, past the upstream's largest page, about `limit / maxPageSize` calls, at most one more.
  */
-export function planPages(offset: number, limit: number): UpstreamPage[] {
+export function planPages(offset: number, limit: number, maxPageSize: number): UpstreamPage[] {
   if (limit <= 0) return [{ pageSize: 1, pageIndex: offset }];
   const last = offset + limit - 1;
-  for (let size = limit; size <= 2 * limit; size++) {
-    const index = Math.floor(offset / size);
-    if (Math.floor(last / size) === index) return [{ pageSize: size, pageIndex: index }];
+  const largest = Math.max(1, Math.min(maxPageSize, 2 * limit));
+  // Pages of `largest` records need at most one call more than the fewest possible, so at most two
+  // passes: for each number of calls, the smallest size that needs no more (for a window of at most
+  // `largest` records, the first size from `limit` up that holds it in one page, found in a few steps).
+  for (let calls = Math.ceil(limit / largest); ; calls++) {
+    for (let size = Math.ceil(limit / calls); size <= largest; size++) {
+      const first = Math.floor(offset / size);
+      const pages = Math.floor(last / size) - first + 1;
+      if (pages <= calls) {
+        const plan: UpstreamPage[] = [];
+        for (let i = 0; i < pages; i++) plan.push({ pageSize: size, pageIndex: first + i });
+        return plan;
+      }
+    }
   }
-  const index = Math.floor(offset / limit);
-  return [
-    { pageSize: limit, pageIndex: index },
-    { pageSize: limit, pageIndex: index + 1 },
-  ];
+}
+
+/**
+ * The most pages {@link planPages} plans for a window of `limit` records wherever it starts: what the
+ * call estimate counts for a window placed only once the total is known.
+ */
+export function mostPagesFor(limit: number, maxPageSize: number): number {
+  if (limit <= 1) return 1;
+  // Pages of min(maxPageSize, limit) records: a window of `limit` touches at most this many of them.
+  return Math.ceil((limit - 1) / Math.min(maxPageSize, limit)) + 1;
 }

@@ -39,6 +39,8 @@ class PageEntry implements DataObjectEdgeModel, DataObjectModel {
 export interface PageLimits {
   defaultPageSize: number;
   maxPageSize: number;
+  /** The largest page one upstream call asks for (`UPSTREAM_MAX_PAGE_SIZE`): larger windows are split. */
+  upstreamMaxPageSize: number;
 }
 
 /** Reads the page of `objectName` records matching `criteria` that the Relay arguments ask for. */
@@ -55,12 +57,13 @@ export async function readPage(
     window = request;
   } else if (request.end === null) {
     // `last` without `before` counts back from the total, which only a read tells.
-    const probe = await auth.loaders.page(objectName, criteria, Math.max(1, request.limit), 0);
+    const size = Math.max(1, Math.min(request.limit, limits.upstreamMaxPageSize));
+    const probe = await auth.loaders.page(objectName, criteria, size, 0);
     window = resolveBackward(request, probe.totalCount);
   } else {
     window = resolveBackward(request, Number.MAX_SAFE_INTEGER);
   }
-  const plan = planPages(window.offset, window.limit);
+  const plan = planPages(window.offset, window.limit, limits.upstreamMaxPageSize);
   const pages = await Promise.all(
     plan.map((p) => auth.loaders.page(objectName, criteria, p.pageSize, p.pageIndex)),
   );

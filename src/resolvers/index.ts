@@ -1,5 +1,6 @@
 /** All resolvers, merged by area. */
-import { DateTimeResolver, JSONObjectResolver, JSONResolver } from 'graphql-scalars';
+import { DateTimeResolver } from 'graphql-scalars';
+import { ExactJSONObjectResolver, ExactJSONResolver } from './exact-json-scalars.ts';
 import type { Resolvers } from '../generated/resolvers-types.ts';
 import { loginResolvers } from './login.ts';
 import { metadataResolvers } from './metadata.ts';
@@ -7,7 +8,7 @@ import { objectResolvers } from './objects.ts';
 
 /** The resolver map given to `makeExecutableSchema`. */
 export const resolvers: Resolvers[] = [
-  { JSON: JSONResolver, JSONObject: JSONObjectResolver, DateTime: DateTimeResolver },
+  { JSON: ExactJSONResolver, JSONObject: ExactJSONObjectResolver, DateTime: DateTimeResolver },
   loginResolvers,
   objectResolvers,
   metadataResolvers,

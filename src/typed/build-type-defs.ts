@@ -20,8 +20,8 @@ export const SHARED_FILTER_TYPES = FILTER_INPUT_NAMES;
 const SHARED_SDL = `
 """
 A condition on a \`String\` field of a typed object. The conditions of a \`where\`, and those set in one
-\`FieldFilter\`, are combined with AND (\`ID\`, \`Int\`, \`Float\`, \`Boolean\` and \`DateTime\` fields take
-\`IDFilter\`, \`IntFilter\`, \`FloatFilter\`, \`BooleanFilter\` and \`DateTimeFilter\`: values of their own type).
+\`FieldFilter\`, are combined with AND (\`ID\`, \`Int\`, \`Long\`, \`Float\`, \`Boolean\` and \`DateTime\` fields take
+\`IDFilter\`, \`IntFilter\`, \`LongFilter\`, \`FloatFilter\`, \`BooleanFilter\` and \`DateTimeFilter\`: values of their own type).
 A condition left out or \`null\` does not filter. The gateway compiles each into the upstream's only
 operator, \`matches\`, from escaped text (at most ${MAX_COMPILED_PATTERN_LENGTH} characters once compiled); under
 \`UPSTREAM_MATCHES=exact\` only \`equals\` (case-sensitive) and \`matches\` can be honoured. Refusals are

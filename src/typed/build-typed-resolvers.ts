@@ -19,6 +19,7 @@ import { notFound } from '../errors/graphql-errors.ts';
 import { hasDerivedMetadata, METADATA_FIELD } from './build-type-defs.ts';
 import { withIndefiniteArticle } from './spec/indefinite-article.ts';
 import { checkValue, describeValue } from './check-value.ts';
+import { LongScalar } from './long-scalar.ts';
 import { checkPatch, inputToRecord, patchNeedsCurrent, patchToFields } from './input-to-record.ts';
 import { printTypeRef, type FieldSpec, type ObjectTypeSpec } from './spec/object-type-spec.ts';
 import { whereToCriteria } from './where-to-criteria.ts';
@@ -150,5 +151,10 @@ export function buildTypedResolvers(specs: readonly ObjectTypeSpec[]): Executabl
     types[spec.names.savePayload] = { object: payloadObject };
     types[spec.names.updatePayload] = { object: payloadObject };
   }
-  return { ...types, Query: Object.fromEntries(query), Mutation: Object.fromEntries(mutation) };
+  return {
+    ...types,
+    Long: LongScalar,
+    Query: Object.fromEntries(query),
+    Mutation: Object.fromEntries(mutation),
+  };
 }

@@ -4,7 +4,9 @@
  * trusts the declared type must not receive a silently converted value.
  */
 import { DateTimeResolver } from 'graphql-scalars';
+import { isExactNumber, type ExactNumber } from '../upstream/dialect/exact-json.ts';
 import type { TypeRef } from './spec/object-type-spec.ts';
+import { longText } from './long-scalar.ts';
 
 /** Whether the `DateTime` scalar can serve `text` (an RFC 3339 date-time with a time zone). */
 function isDateTime(text: string): boolean {
@@ -22,14 +24,17 @@ export type CheckedValue = { ok: true; value: unknown } | { ok: false; received:
 const INT_MIN = -(2 ** 31);
 const INT_MAX = 2 ** 31 - 1;
 
+const cut = (text: string): string => (text.length > 40 ? `${text.slice(0, 40)}…` : text);
+
 /** `the string "abc"`, `the number 2.5`, `an object`: what a value is, for messages (strings cut at 40). */
 export function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (value === undefined) return 'nothing';
   if (Array.isArray(value)) return 'an array';
+  if (isExactNumber(value)) return `the number ${cut(value.rawJSON)}`;
   switch (typeof value) {
     case 'string':
-      return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+      return `the string ${JSON.stringify(cut(value))}`;
     case 'number':
     case 'boolean':
       return `the ${typeof value} ${String(value)}`;
@@ -40,13 +45,49 @@ export function describeValue(value: unknown): string {
   }
 }
 
+/**
+ * A number kept with its digits (`exact-json.ts`: a double would change it) where the schema declares
+ * another type: only `JSON` serves it as it is, `Long` and `ID` as its digits when it is a whole number;
+ * `Int` and `Float` refuse it rather than round it.
+ */
+function checkExact(value: ExactNumber, name: string): CheckedValue {
+  const received = describeValue(value);
+  switch (name) {
+    case 'ID':
+    case 'Long': {
+      const digits = longText(value);
+      if (digits !== undefined) return { ok: true, value: digits };
+      return { ok: false, received: name === 'Long' ? `${received} (not a 64-bit whole number)` : received };
+    }
+    case 'Int':
+    case 'Float':
+      return {
+        ok: false,
+        received: `${received}, which ${name === 'Int' ? 'an Int' : 'a Float (a double)'} cannot hold exactly`,
+      };
+    case 'String':
+    case 'Boolean':
+    case 'DateTime':
+    case 'JSONObject':
+      return { ok: false, received };
+    default:
+      return { ok: true, value };
+  }
+}
+
 function checkScalar(value: unknown, name: string): CheckedValue {
+  if (isExactNumber(value)) return checkExact(value, name);
   const ok = (served: unknown): CheckedValue => ({ ok: true, value: served });
   const bad: CheckedValue = { ok: false, received: describeValue(value) };
   switch (name) {
     case 'ID':
       if (typeof value === 'string') return ok(value);
       return typeof value === 'number' && Number.isSafeInteger(value) ? ok(String(value)) : bad;
+    case 'Long': {
+      // Served as its digits, a string: a JSON number past 2^53 is rounded by every JavaScript client.
+      const digits = typeof value === 'number' ? longText(value) : undefined;
+      return digits === undefined ? bad : ok(digits);
+    }
     case 'String':
       return typeof value === 'string' ? ok(value) : bad;
     case 'Int':

@@ -4,17 +4,26 @@
  * }`), and only the conditions that mean the same thing upstream, where `matches` compares the value's text.
  */
 import { MAX_IN_VALUES } from '../filters/compile-criteria.ts';
+import { LongScalar } from './long-scalar.ts';
 import type { FieldSpec } from './spec/object-type-spec.ts';
 
 /** The filter input of a field, by how its value is compared. */
 export type FilterInputName =
-  'FieldFilter' | 'IDFilter' | 'IntFilter' | 'FloatFilter' | 'BooleanFilter' | 'DateTimeFilter' | 'RefFilter';
+  | 'FieldFilter'
+  | 'IDFilter'
+  | 'IntFilter'
+  | 'LongFilter'
+  | 'FloatFilter'
+  | 'BooleanFilter'
+  | 'DateTimeFilter'
+  | 'RefFilter';
 
 /** The filter input names the typed API defines once for every type (reserved against a team's names). */
 export const FILTER_INPUT_NAMES: readonly FilterInputName[] = [
   'FieldFilter',
   'IDFilter',
   'IntFilter',
+  'LongFilter',
   'FloatFilter',
   'BooleanFilter',
   'DateTimeFilter',
@@ -31,6 +40,8 @@ export function filterInputOf(field: FieldSpec): FilterInputName {
       return 'IDFilter';
     case 'Int':
       return 'IntFilter';
+    case 'Long':
+      return 'LongFilter';
     case 'Float':
       return 'FloatFilter';
     case 'Boolean':
@@ -44,16 +55,17 @@ export function filterInputOf(field: FieldSpec): FilterInputName {
 
 /** What a filter input's operands are, when not text (see `FilterCondition.operandType`). */
 export function operandTypeOf(input: FilterInputName): 'number' | 'dateTime' | undefined {
-  if (input === 'IntFilter' || input === 'FloatFilter') return 'number';
+  if (input === 'IntFilter' || input === 'LongFilter' || input === 'FloatFilter') return 'number';
   return input === 'DateTimeFilter' ? 'dateTime' : undefined;
 }
 
-const numberFilter = (type: 'Int' | 'Float', example: string) => `
+const numberFilter = (type: 'Int' | 'Long' | 'Float', example: string) => `
 """
 A condition on ${type === 'Int' ? 'an' : 'a'} \`${type}\` field of a typed object, by value: \`${example}\` matches the
-values the upstream stores as ${example}, whatever their spelling (trailing zeros, scientific notation),
-and no other. Both set: AND. No ranges (\`gt\`, \`lt\`): the upstream compares a number's text with a
-regular expression, which cannot order every spelling of a number safely.
+values the upstream stores as ${example.replaceAll('"', '')}, whatever their spelling (trailing zeros, scientific notation),
+and no other.${type === 'Long' ? ' Every digit is compared, never through a double.' : ''} Both set: AND. No ranges
+(\`gt\`, \`lt\`): the upstream compares a number's text with a regular expression, which cannot order every
+spelling of a number safely.
 """
 input ${type}Filter {
   """
@@ -67,8 +79,16 @@ input ${type}Filter {
 }
 `;
 
-/** The SDL of the filter inputs of `ID`, `Int`, `Float`, `Boolean` and `DateTime` fields (`FieldFilter` and `RefFilter` are beside it). */
+/**
+ * The SDL of the `Long` scalar (`long-scalar.ts`) and of the filter inputs of `ID`, `Int`, `Long`, `Float`,
+ * `Boolean` and `DateTime` fields (`FieldFilter` and `RefFilter` are beside it).
+ */
 export const TYPED_FILTER_SDL = `
+"""
+${LongScalar.description ?? ''}
+"""
+scalar Long
+
 """
 A condition on an id (\`id\`, an \`ID\` field, a reference's \`id\`): the whole id, as text. Both set: AND.
 """
@@ -82,7 +102,7 @@ input IDFilter {
   """
   in: [ID!]
 }
-${numberFilter('Int', '3')}${numberFilter('Float', '2.5')}
+${numberFilter('Int', '3')}${numberFilter('Long', '"9007199254740993"')}${numberFilter('Float', '2.5')}
 """
 A condition on a \`Boolean\` field of a typed object. A field the record does not hold matches neither value.
 """

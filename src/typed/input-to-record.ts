@@ -5,6 +5,7 @@
 import { badUserInput } from '../errors/graphql-errors.ts';
 import { isJsonObject } from '../upstream/client/response-schemas.ts';
 import type { UpstreamRecord } from '../upstream/client/types.ts';
+import { copyJson } from '../upstream/dialect/exact-json.ts';
 import { printTypeRef, type FieldSpec, type ObjectTypeSpec } from './spec/object-type-spec.ts';
 
 type RecordField = Exclude<FieldSpec, { kind: 'id' }>;
@@ -94,7 +95,8 @@ export function patchToFields(
     if (top !== field.path && !Object.hasOwn(fields, top)) {
       const before = current !== null && Object.hasOwn(current, top) ? current[top] : undefined;
       // A deep copy: the loader's cached record must not change before the upstream confirms the write.
-      setPath(fields, top, isJsonObject(before) ? structuredClone(before) : {});
+      // `copyJson`, not `structuredClone`, which throws on a number kept with its digits.
+      setPath(fields, top, isJsonObject(before) ? copyJson(before) : {});
     }
     setPath(fields, field.path, value);
   }

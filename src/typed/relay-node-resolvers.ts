@@ -11,6 +11,7 @@ import type { GatewayConfig } from '../config/gateway-config.ts';
 import { ErrorCode } from '../errors/error-codes.ts';
 import { badUserInput, limitError } from '../errors/graphql-errors.ts';
 import { readObject } from '../objects/read-object.ts';
+import { idsPerBatch } from '../upstream/batching/loaders.ts';
 import type { DataObjectModel, SavePayloadModel } from '../objects/mappers.ts';
 import type { ExecutableResolvers } from './build-typed-resolvers.ts';
 import { decodeGlobalId, encodeGlobalId, GlobalIdError } from './global-id.ts';
@@ -75,18 +76,25 @@ async function readNode(auth: AuthenticatedContext, target: NodeTarget): Promise
 }
 
 /**
- * Refuses, before any read, ids whose reads would pass `MAX_UPSTREAM_CALLS_PER_REQUEST`: one call per object
- * type (at most {@link MAX_NODE_IDS} ids, one batch), one per id under `UPSTREAM_MATCHES=exact`. The ids are
- * the caller's to choose, so the `DataObject` ids of 60 object names would otherwise cost 50 calls first.
+ * Refuses, before any read, ids whose reads would pass `MAX_UPSTREAM_CALLS_PER_REQUEST`: one call per batch
+ * of an object type's ids (`idsPerBatch`: up to 100, fewer under `UPSTREAM_MAX_PAGE_SIZE`), one per id under
+ * `UPSTREAM_MATCHES=exact`. The ids are the caller's to choose, so the `DataObject` ids of 60 object names
+ * would otherwise cost 50 calls first.
  */
 function refuseFanOut(targets: readonly NodeTarget[], config: GatewayConfig): void {
-  const calls =
-    config.matchesMode === 'exact' ? targets.length : new Set(targets.map((t) => t.objectName)).size;
+  let calls = targets.length;
+  if (config.matchesMode !== 'exact') {
+    const perType = new Map<string, number>();
+    for (const { objectName } of targets) perType.set(objectName, (perType.get(objectName) ?? 0) + 1);
+    const batch = idsPerBatch(config.upstreamMaxPageSize);
+    calls = 0;
+    for (const count of perType.values()) calls += Math.ceil(count / batch);
+  }
   const max = config.maxUpstreamCallsPerRequest;
   if (calls <= max) return;
   throw limitError(
     ErrorCode.MAX_UPSTREAM_CALLS_EXCEEDED,
-    `These ids would make ${String(calls)} upstream calls (one per object type); at most ${String(max)} are allowed per request.`,
+    `These ids would make ${String(calls)} upstream calls (one per object type and batch of ids); at most ${String(max)} are allowed per request.`,
     'MAX_UPSTREAM_CALLS_PER_REQUEST',
     max,
     { estimated: calls },

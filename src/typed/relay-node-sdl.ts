@@ -14,7 +14,10 @@ export const GENERIC_NODE_TYPE = 'DataObject';
 /** The field that keeps the upstream's `_id` readable once `id` is the global id. */
 export const UPSTREAM_ID_FIELD = 'upstreamId';
 
-/** The most ids one `nodes(ids:)` takes: one page's worth, as `MAX_IDS_PER_BATCH` ids make one upstream call. */
+/**
+ * The most ids one `nodes(ids:)` takes: one page's worth, as `MAX_IDS_PER_BATCH` ids make one upstream call
+ * (fewer per call under `UPSTREAM_MAX_PAGE_SIZE`).
+ */
 export const MAX_NODE_IDS = 100;
 
 const NODE_SDL = `

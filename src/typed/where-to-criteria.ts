@@ -5,6 +5,7 @@ import { badUserInput } from '../errors/graphql-errors.ts';
 import { compileFilter } from '../objects/compile-filter.ts';
 import { isJsonObject } from '../upstream/client/response-schemas.ts';
 import type { Criterion } from '../upstream/client/types.ts';
+import { isExactNumber } from '../upstream/dialect/exact-json.ts';
 import { filterInputOf, operandTypeOf, type FilterInputName } from './filter-inputs.ts';
 import { isFilterable, type ObjectTypeSpec } from './spec/object-type-spec.ts';
 
@@ -15,6 +16,8 @@ const TEXT_OPERATORS = ['matches', 'equals', 'contains', 'startsWith', 'endsWith
 function operandText(value: unknown): string | undefined {
   // The `DateTime` scalar parses to a `Date`: written as the gateway writes instants.
   if (value instanceof Date) return value.toISOString();
+  // A `Long` past 2^53 parses to a number kept with its digits: they are the text, never a double's.
+  if (isExactNumber(value)) return value.rawJSON;
   return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
     ? String(value)
     : undefined;

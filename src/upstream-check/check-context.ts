@@ -8,6 +8,7 @@ import type {
   MatchesMode,
   PageStartMode,
   UpstreamClient,
+  UpstreamClientSettings,
   UpstreamCredentials,
   UpstreamRecord,
   UpstreamUrls,
@@ -17,8 +18,10 @@ import type { RawUpstream } from './raw-upstream.ts';
 
 /** What earlier probes learnt, for the later ones. */
 export interface Learnt {
-  /** The `pageStart` of the first page: `0`, or `1` when the upstream refuses `0`. */
+  /** The `pageStart` of the first page: `0`, or `1` when the upstream refuses `0` or answers it empty. */
   firstPageStart: number;
+  /** What `pageStart=0` answered when the first page is `1`. */
+  pageZero?: 'refused' | 'empty' | undefined;
   /** How `pageStart` counts, once determined. */
   pageStart: PageStartMode | undefined;
   /** How `matches` compares, once determined. */
@@ -27,6 +30,13 @@ export interface Learnt {
   sample: UpstreamRecord[];
   /** The record the filter probes aim at. */
   target: UpstreamRecord | undefined;
+  /** The object type the read probes read: `--object-name`, or one of `schema/objects/` that answered. */
+  objectName: string | undefined;
+  /**
+   * The `UPSTREAM_CALLER_ERROR_PATTERN` the gateway should use (the setting's, or the one recommended), once
+   * the unknown-name probe found how the upstream words an unknown name.
+   */
+  callerErrorPattern: RegExp | undefined;
 }
 
 /** See the module comment. */
@@ -39,9 +49,15 @@ export interface CheckContext {
    */
   client: UpstreamClient;
   raw: RawUpstream;
+  /**
+   * The gateway's client again, with some of its settings changed (a dialect the probe tries), paced like
+   * {@link client}; closed with it.
+   */
+  clientWith(settings: Partial<UpstreamClientSettings>): UpstreamClient;
   /** Every pattern the check sends passes it first, as every caller pattern of the gateway does. */
   guard: PatternGuard;
   credentials: UpstreamCredentials;
+  /** `--object-name` as given (the type read is `learnt.objectName`). */
   objectName: string | undefined;
   learnt: Learnt;
   /** Adds a finding to the report. */

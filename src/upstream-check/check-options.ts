@@ -9,7 +9,7 @@ import { DEFAULT_REQUESTS_PER_SECOND, MAX_REQUESTS_PER_SECOND, MIN_REQUESTS_PER_
 
 /** What the command was asked to do. */
 export interface CheckOptions {
-  /** `--object-name`: an existing object type to read; without it the read probes cannot tell. */
+  /** `--object-name`: an existing object type to read; without it, one of `schema/objects/` the upstream knows. */
   objectName: string | undefined;
   /** `--allow-writes`: the check may save and update objects of {@link writeObjectName}. */
   allowWrites: boolean;

@@ -10,13 +10,23 @@ import { buildRequestPath, parseBaseUrl, type UpstreamBase } from '../upstream/c
 import { createCallbackNames } from '../upstream/client/jsonp.ts';
 import type { UpstreamCredentials, UpstreamUrls, WireOperation } from '../upstream/client/types.ts';
 import type { Pacer } from './pacer.ts';
+import { answerCharsetOf, charsetParameterOf, decodeIn } from '../upstream/dialect/answer-charset.ts';
 
 /**
  * A raw answer: the body of a 2xx (and its `set-cookie` values, for the form login's session), or the failure
- * (`httpStatus` set for any other status).
+ * (`httpStatus` set for any other status). `text` is the body decoded by the charset it names, UTF-8 when it
+ * names none or one the gateway does not know, bad bytes as U+FFFD: the wire as it looks, never refused (the
+ * charset probe judges `bytes` and `contentType` itself).
  */
 export type RawOutcome =
-  { ok: true; text: string; setCookie?: string | string[] | undefined } | { ok: false; error: UpstreamError };
+  | {
+      ok: true;
+      text: string;
+      bytes: Uint8Array;
+      contentType: string | undefined;
+      setCookie?: string | string[] | undefined;
+    }
+  | { ok: false; error: UpstreamError };
 
 /** A raw read and the callback name it sent. */
 export interface RawRead {
@@ -28,13 +38,16 @@ export interface RawRead {
 
 /** See {@link createRawUpstream}. */
 export interface RawUpstream {
-  /** `POST` to `api` or `base` (the logins). */
+  /** `POST` to `api` or `base` (the logins), or `server` (a save, `query` holding its callback). */
   post(
     operation: WireOperation,
-    where: 'api' | 'base',
+    where: 'api' | 'base' | 'server',
     path: string,
     contentType: string,
     body: string,
+    query?: Record<string, string>,
+    /** A cookie session's `Cookie` header, sent as the gateway's client sends it on writes. */
+    cookie?: string,
   ): Promise<RawOutcome>;
   /** A JSONP read on `studio`: `query` plus the credentials and a fresh callback, as the client sends them. */
   read(
@@ -52,10 +65,11 @@ export interface RawUpstream {
 
 /** Creates the raw view over the four addresses, each request paced by `pacer`. */
 export function createRawUpstream(urls: UpstreamUrls, pacer: Pacer, callTimeoutMillis: number): RawUpstream {
-  const bases: Record<'api' | 'base' | 'studio', UpstreamBase> = {
+  const bases: Record<'api' | 'base' | 'studio' | 'server', UpstreamBase> = {
     api: parseBaseUrl('API_URL', urls.apiUrl),
     base: parseBaseUrl('BASE_URL', urls.baseUrl),
     studio: parseBaseUrl('STUDIO_URL', urls.studioUrl),
+    server: parseBaseUrl('SERVER_URL', urls.serverUrl),
   };
   const serverPrefix = parseBaseUrl('SERVER_URL', urls.serverUrl).prefix;
   const transport = createHttpTransport({
@@ -72,13 +86,13 @@ export function createRawUpstream(urls: UpstreamUrls, pacer: Pacer, callTimeoutM
     await pacer.pace();
     let setCookie: string | string[] | undefined;
     try {
-      const text = await transport.send({
+      const { body, contentType } = await transport.send({
         ...call,
         onSetCookie: (values) => {
           setCookie = values;
         },
       });
-      return { ok: true, text, setCookie };
+      return { ok: true, text: looseText(body, contentType), bytes: body, contentType, setCookie };
     } catch (error) {
       if (isUpstreamError(error)) return { ok: false, error };
       return {
@@ -96,14 +110,14 @@ export function createRawUpstream(urls: UpstreamUrls, pacer: Pacer, callTimeoutM
       login: `${bases.base.prefix}/app/login.jsp`,
       calls: [`${bases.studio.prefix}/studio/jsonp/`, `${serverPrefix}/studio/jsonp/`],
     },
-    post(operation, where, path, contentType, body) {
+    post(operation, where, path, contentType, body, query, cookie) {
       const base = bases[where];
       return send({
         operation,
         method: 'POST',
         origin: base.origin,
-        path: buildRequestPath(base, path),
-        headers: { 'content-type': contentType },
+        path: buildRequestPath(base, path, query),
+        headers: { 'content-type': contentType, ...(cookie === undefined ? {} : { cookie }) },
         body,
       });
     },
@@ -130,4 +144,12 @@ export function createRawUpstream(urls: UpstreamUrls, pacer: Pacer, callTimeoutM
     },
     close: () => transport.close(),
   };
+}
+
+/** See {@link RawOutcome}. */
+function looseText(bytes: Uint8Array, contentType: string | undefined): string {
+  const label = charsetParameterOf(contentType);
+  const charset = label === undefined ? undefined : answerCharsetOf(label);
+  if (charset === undefined || charset === 'utf-8') return Buffer.from(bytes).toString('utf8');
+  return decodeIn(bytes, charset);
 }

@@ -2,7 +2,7 @@
  * The report for a person (a table, then the settings block to paste) and for machines (`--env-out`:
  * `KEY=value` lines, as `docker --env-file` and Kubernetes ConfigMaps take them).
  */
-import type { CheckReport, Verdict } from './probes/finding.ts';
+import { EXIT, type CheckReport, type Verdict } from './probes/finding.ts';
 
 const VERDICT_WORDS: Record<Verdict, string> = {
   'as-assumed': 'as assumed',
@@ -46,9 +46,11 @@ export function renderReport(report: CheckReport): string {
       : `Settings for this upstream (paste into the gateway's environment):\n\n${env}`,
   );
   out.push(
-    report.exitCode === 0
+    report.exitCode === EXIT.works
       ? 'The gateway can work with this upstream with these settings.'
-      : 'The gateway CANNOT work with this upstream as it is: see the CANNOT SERVE rows.',
+      : report.exitCode === EXIT.cannotServe
+        ? 'The gateway CANNOT work with this upstream as it is: see the CANNOT SERVE rows.'
+        : 'The check could not read one object type: it cannot tell whether the gateway can work with this upstream.',
   );
   return `${out.join('\n')}\n`;
 }

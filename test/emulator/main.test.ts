@@ -81,18 +81,34 @@ describe('readEmulatorConfig', () => {
     ).toMatchObject({ matches: 'regex', pageStart: 'page1' });
   });
 
+  it('should read the write dialects, following the UPSTREAM_ settings unless the EMULATOR_ ones are set', () => {
+    expect(
+      readEmulatorConfig({
+        UPSTREAM_SAVE_ID_AT: 'data',
+        EMULATOR_SAVE_ID_AT: 'data._id',
+        UPSTREAM_SAVE_WITH_ID: 'replaces',
+        EMULATOR_UPDATE_FIELDS: 'params',
+      }),
+    ).toMatchObject({ saveIdAt: 'data._id', saveWithId: 'replaces', updateFields: 'params' });
+    expect(() => readEmulatorConfig({ EMULATOR_UPDATE_FIELDS: 'query' })).toThrow(/EMULATOR_UPDATE_FIELDS/);
+  });
+
   it('should read the dialect settings: part matching, the request-line limit, the largest page', () => {
     expect(
       readEmulatorConfig({
         UPSTREAM_MATCHES: 'find',
         EMULATOR_MAX_URL_BYTES: '4096',
         EMULATOR_MAX_PAGE_SIZE: '150',
+        EMULATOR_PAGE_ZERO: 'empty',
+        EMULATOR_TOTAL_COUNT: 'omit-when-empty',
         EMULATOR_ERROR_MESSAGES: '{"unknown object name": "No such collection"}',
       }),
     ).toMatchObject({
       matches: 'find',
       maxUrlBytes: 4096,
       maxPageSize: 150,
+      pageZero: 'empty',
+      totalCount: 'omit-when-empty',
       errorMessages: { 'unknown object name': 'No such collection' },
     });
   });
@@ -104,6 +120,23 @@ describe('readEmulatorConfig', () => {
     expect(() => readEmulatorConfig({ EMULATOR_FORM_LOGIN_SESSION: 'jsessionid' })).toThrow(
       /EMULATOR_FORM_LOGIN_SESSION/,
     );
+  });
+
+  it('should read the case and metadata-key dialects, following the UPSTREAM_ settings unless told otherwise', () => {
+    expect(
+      readEmulatorConfig({ EMULATOR_MATCHES_CASE: 'insensitive', EMULATOR_METADATA_KEY: 'metadata' }),
+    ).toMatchObject({
+      matchesCase: 'insensitive',
+      metadataKey: 'metadata',
+    });
+    expect(
+      readEmulatorConfig({
+        UPSTREAM_MATCHES_CASE: 'insensitive',
+        UPSTREAM_METADATA_KEY: 'meta',
+        EMULATOR_MATCHES_CASE: 'sensitive',
+      }),
+    ).toMatchObject({ matchesCase: 'sensitive', metadataKey: 'meta' });
+    expect(() => readEmulatorConfig({ EMULATOR_METADATA_KEY: 'a.b' })).toThrow(/^EMULATOR_METADATA_KEY: /);
   });
 
   it('should read the data file, latency and faults', () => {

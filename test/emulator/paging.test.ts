@@ -79,3 +79,55 @@ it('should treat pageStart as a record offset in offset mode', async () => {
     all.slice(13, 17),
   );
 });
+
+it('should cap id lookups at EMULATOR_MAX_PAGE_SIZE as it caps pages, counting every match', async () => {
+  const emulator = await startEmulator({ port: 0, maxPageSize: 25 });
+  try {
+    const demo = await login(emulator);
+    const forty = ids(await getAll(emulator, demo, ORDER, { pageSize: '40' }));
+    expect(forty).toHaveLength(25);
+    const everything = ids(await getAll(emulator, demo, ORDER, { pageSize: '20' }));
+    const more = ids(await getAll(emulator, demo, ORDER, { pageSize: '20', pageStart: '1' }));
+    const wanted = [...everything, ...more];
+    const answer = await getAll(emulator, demo, ORDER, {
+      pageSize: '40',
+      filterCommand: filter(['_id', wanted.join('|')]),
+    });
+    expect(ids(answer)).toHaveLength(25);
+    expect(answer.json.totalCount).toBe(40);
+  } finally {
+    await emulator.close();
+  }
+});
+
+it('should answer a one-based pageStart=0 empty with EMULATOR_PAGE_ZERO=empty, and refuse it by default', async () => {
+  const empty = await startEmulator({ port: 0, pageStart: 'page1', pageZero: 'empty' });
+  try {
+    const demo = await login(empty);
+    const zero = await getAll(empty, demo, ORDER, { pageSize: '5', pageStart: '0' });
+    expect(zero.json).toMatchObject({ status: 'success', data: [], totalCount: DEMO_SEED_COUNTS[ORDER] });
+    expect(ids(await getAll(empty, demo, ORDER, { pageSize: '5', pageStart: '1' }))).toHaveLength(5);
+  } finally {
+    await empty.close();
+  }
+  const refusing = emulators.get('page1')!;
+  const refused = await getAll(refusing, await login(refusing), ORDER, { pageSize: '5', pageStart: '0' });
+  expect(refused.json.status).toBe('error');
+});
+
+it.each([
+  ['number', 250, 0],
+  ['string', '250', '0'],
+  ['omit-when-empty', 250, undefined],
+] as const)('should write totalCount as EMULATOR_TOTAL_COUNT=%s says', async (totalCount, full, none) => {
+  const emulator = await startEmulator({ port: 0, totalCount });
+  try {
+    const demo = await login(emulator);
+    expect((await getAll(emulator, demo, ORDER, { pageSize: '3' })).json.totalCount).toEqual(full);
+    const empty = await getAll(emulator, demo, ORDER, { filterCommand: filter(['_id', 'no-such-order']) });
+    expect(empty.json.data).toEqual([]);
+    expect(empty.json.totalCount).toEqual(none);
+  } finally {
+    await emulator.close();
+  }
+});

@@ -5,6 +5,11 @@ import { useEmulator } from '../support/emulator-fixture.ts';
 
 const { emulator, demo } = useEmulator();
 const { emulator: guarded } = useEmulator({ wrapper: 'guard' });
+const { emulator: naming, demo: namingDemo } = useEmulator({
+  errorMessages: {
+    'unknown object name': "Object type '{objectName}' is not registered for this application",
+  },
+});
 
 const LOAN = 'com.example.LoanType';
 const CUSTOMER = 'com.example.Customer';
@@ -247,5 +252,14 @@ it('should serve DEMO as the documented demo login', () => {
     username: 'demo',
     password: 'demo-password',
     mobile: '5550100',
+  });
+});
+
+describe('EMULATOR_ERROR_MESSAGES', () => {
+  it('should put the object name the request read where a wording says {objectName}', async () => {
+    const answer = await getAll(naming, namingDemo, 'com.acme.Invoce', { callback: 'cb' });
+    expect(answer.body).toBe(
+      'cb({"status":"error","message":"Object type \'com.acme.Invoce\' is not registered for this application"});',
+    );
   });
 });

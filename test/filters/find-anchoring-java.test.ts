@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileJavaPattern } from '../../emulator/operations/filter-command.ts';
 import { compileCriteria, type FilterOperator } from '../../src/filters/compile-criteria.ts';
-import { anchorForFind } from '../../src/upstream/client/anchor-for-find.ts';
+import { anchorForFind } from '../../src/upstream/dialect/matches-pattern.ts';
 import { defaultPatternGuard } from '../support/pattern-guard.ts';
 import { javaLines, useJava } from '../support/java/java-pairs.ts';
 

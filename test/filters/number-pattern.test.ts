@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileCriteria } from '../../src/filters/compile-criteria.ts';
-import { numberPattern } from '../../src/filters/number-pattern.ts';
+import { numberPattern, numberTextPattern } from '../../src/filters/number-pattern.ts';
 import { defaultPatternGuard } from '../support/pattern-guard.ts';
 import { javaSpelling, spellings } from '../support/number-spellings.ts';
 
@@ -69,6 +69,41 @@ describe('numberPattern', () => {
   it('should throw for a number that is not finite (GraphQL never delivers one)', () => {
     expect(() => numberPattern(Number.POSITIVE_INFINITY)).toThrow(RangeError);
     expect(() => numberPattern(Number.NaN)).toThrow(RangeError);
+  });
+});
+
+describe('numberTextPattern (a Long filter: the digits as written, never through a double)', () => {
+  const long = fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n });
+
+  it('should be numberPattern for the text String writes of any double', () => {
+    fc.assert(
+      fc.property(number, (value) => {
+        expect(numberTextPattern(String(value))).toBe(numberPattern(value));
+      }),
+    );
+  });
+
+  it('should match a long in plain and scientific spellings, and none of its neighbours', () => {
+    fc.assert(
+      fc.property(long, (value) => {
+        const pattern = numberTextPattern(value.toString());
+        const digits = (value < 0n ? -value : value).toString();
+        const sign = value < 0n ? '-' : '';
+        const scientific = `${sign}${digits.charAt(0)}.${digits.slice(1) || '0'}E${digits.length - 1}`;
+        for (const text of [value.toString(), `${value.toString()}.0`, scientific])
+          expect(matches(pattern, text), `${pattern} against ${text}`).toBe(true);
+        for (const other of [value - 1n, value + 1n, -value - 1n])
+          expect(matches(pattern, other.toString()), `${pattern} against ${other}`).toBe(false);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('should tell 9007199254740993 from 9007199254740992, which a double cannot', () => {
+    const pattern = numberTextPattern('9007199254740993');
+    expect(matches(pattern, '9007199254740993')).toBe(true);
+    expect(matches(pattern, '9007199254740992')).toBe(false);
+    expect(numberPattern(Number('9007199254740993'))).toBe(numberPattern(9007199254740992));
   });
 });
 

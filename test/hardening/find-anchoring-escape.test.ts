@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { compileJavaPattern } from '../../emulator/operations/filter-command.ts';
 import { compileCriteria } from '../../src/filters/compile-criteria.ts';
 import { FilterError } from '../../src/errors/filter-error.ts';
-import { anchorForFind } from '../../src/upstream/client/anchor-for-find.ts';
+import { anchorForFind } from '../../src/upstream/dialect/matches-pattern.ts';
 import { defaultPatternGuard } from '../support/pattern-guard.ts';
 
 const guard = defaultPatternGuard();

@@ -63,6 +63,47 @@ describe('depth of operations written with fragments', () => {
   });
 });
 
+/** A page of 5 orders whose row fragment spreads the next, 6 fragments deep, as relay-compiler emits it. */
+const RELAY_PAGE = `query OrdersPageQuery { orders(first: 5) {
+    edges { node { id ...Row1_order __typename } cursor } pageInfo { endCursor hasNextPage } } }
+  fragment Row1_order on Order { number ...Row2_order }
+  fragment Row2_order on Order { total ...Row3_order }
+  fragment Row3_order on Order { status ...Row4_order }
+  fragment Row4_order on Order { customer { ...Row5_customer id } }
+  fragment Row5_customer on Customer { name ...Row6_customer }
+  fragment Row6_customer on Customer { city country }`;
+
+/** `n` aliases of the same page of 20 orders with their customers. */
+function aliasedPages(n: number): string {
+  const page = (i: number) =>
+    `p${i}: orders(first: 20) { edges { cursor node { id number customer { id name } } } pageInfo { hasNextPage endCursor } }`;
+  return `query Pages { ${Array.from({ length: n }, (_, i) => page(i)).join(' ')} }`;
+}
+
+describe('cost of operations written with fragments', () => {
+  it('should serve a page of 5 whose rows nest 6 Relay fragments (GraphQL Armor counted 19,751)', async () => {
+    const answer = await h.post(RELAY_PAGE, {}, auth);
+    expect(answer.errors).toBeUndefined();
+    expect(answer.status).toBe(200);
+    const edges = (answer.data as { orders: { edges: { node: { number: string } }[] } }).orders.edges;
+    expect(edges.length).toBeGreaterThan(0);
+    expect(edges.length).toBeLessThanOrEqual(5);
+  });
+
+  it('should still refuse six aliases of the same page with MAX_COST_EXCEEDED, as before, and serve five', async () => {
+    const six = await h.post(aliasedPages(6), {}, auth);
+    expect(six.status).toBe(400);
+    expect(six.errors).toEqual([
+      {
+        message: 'Query Cost limit of 5000 exceeded, found 5145.',
+        extensions: { code: 'MAX_COST_EXCEEDED', limit: 'MAX_COST', max: 5000, blame: 'caller' },
+      },
+    ]);
+    const five = await h.post(aliasedPages(5), {}, auth);
+    expect(codesOf(five)).toEqual([]);
+  });
+});
+
 describe('hostile operations', () => {
   it('should refuse a query 40 levels deep with MAX_DEPTH_EXCEEDED naming the setting', async () => {
     const answer = await h.post(deepRefs(40), {}, auth);

@@ -1,13 +1,16 @@
 /**
- * Hostile getAll/getObject answers against the hand-written read guard (`response-schemas.ts`), decoded as
- * the client decodes them (`JSON.parse`): what zod refused is still refused as `bad_response`, a
- * `__proto__` key sets no prototype and fills no field, and nothing reaches `Object.prototype`.
+ * Hostile getAll/getObject answers against the hand-written read guard (`response-schemas.ts`) and the
+ * `totalCount` reader (`dialect/total-count.ts`), decoded as the client decodes them (`JSON.parse`): what zod
+ * refused is still refused as `bad_response`, a `totalCount` in no form the gateway reads is
+ * `dialect_mismatch` (never ill health), a `__proto__` key sets no prototype and fills no field, and nothing
+ * reaches `Object.prototype`.
  */
 import { describe, expect, it } from 'vitest';
 import { UpstreamError } from '../../src/errors/upstream-error.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
 import { parseAnswer, toAnswerPatterns, type AnswerContext } from '../../src/upstream/client/parse-answer.ts';
 import { getAllAnswer, getObjectAnswer } from '../../src/upstream/client/response-schemas.ts';
+import { readTotalCount } from '../../src/upstream/dialect/total-count.ts';
 
 const CONFIG = loadConfig({});
 const CONTEXT: AnswerContext = {
@@ -20,9 +23,11 @@ const CONTEXT: AnswerContext = {
   secrets: [],
 };
 
+/** What the client makes of `text`: getAll's total is read as the client reads it. */
 const kindOf = (text: string, schema: typeof getAllAnswer | typeof getObjectAnswer) => {
   try {
-    parseAnswer(JSON.parse(text) as unknown, schema, CONTEXT);
+    const answer = parseAnswer(JSON.parse(text) as unknown, schema, CONTEXT);
+    if (schema === getAllAnswer) readTotalCount('getAll', answer, answer.data.length);
     return 'accepted';
   } catch (error) {
     return error instanceof UpstreamError ? error.kind : 'other';
@@ -33,7 +38,6 @@ describe('the read guard on hostile answers', () => {
   it.each([
     ['the whole answer under __proto__', '{"__proto__":{"status":"success","data":[],"totalCount":0}}'],
     ['data under __proto__', '{"status":"success","__proto__":{"data":[]},"totalCount":0}'],
-    ['totalCount under __proto__', '{"status":"success","data":[],"__proto__":{"totalCount":0}}'],
     [
       'a record whose _id is under __proto__',
       '{"status":"success","data":[{"__proto__":{"_id":"a"}}],"totalCount":1}',
@@ -43,15 +47,36 @@ describe('the read guard on hostile answers', () => {
     ['a null record', '{"status":"success","data":[null],"totalCount":1}'],
     ['an array record', '{"status":"success","data":[["a"]],"totalCount":1}'],
     ['an object _id', '{"status":"success","data":[{"_id":{"toString":"a"}}],"totalCount":1}'],
-    ['an infinite totalCount', '{"status":"success","data":[],"totalCount":1e400}'],
-    ['an unsafe totalCount', '{"status":"success","data":[],"totalCount":9007199254740993}'],
-    ['a negative totalCount', '{"status":"success","data":[],"totalCount":-1}'],
-    ['a null totalCount', '{"status":"success","data":[],"totalCount":null}'],
     ['a status of another case', '{"status":"Success","data":[],"totalCount":0}'],
   ])('should refuse %s as bad_response', (_name, text) => {
     expect(kindOf(text, getAllAnswer)).toBe('bad_response');
     expect(Object.prototype).not.toHaveProperty('status');
     expect(Object.prototype).not.toHaveProperty('_id');
+  });
+
+  it.each([
+    [
+      'a totalCount under __proto__ beside a record',
+      '{"status":"success","data":[{"_id":"a"}],"__proto__":{"totalCount":1}}',
+    ],
+    ['an infinite totalCount', '{"status":"success","data":[],"totalCount":1e400}'],
+    ['an unsafe totalCount', '{"status":"success","data":[],"totalCount":9007199254740993}'],
+    ['a negative totalCount', '{"status":"success","data":[],"totalCount":-1}'],
+    ['a null totalCount', '{"status":"success","data":[],"totalCount":null}'],
+    ['an object totalCount', '{"status":"success","data":[],"totalCount":{"valueOf":1}}'],
+    ['a totalCount of text that is no count', '{"status":"success","data":[],"totalCount":"1e3"}'],
+  ])('should refuse %s as dialect_mismatch, which is no ill health', (_name, text) => {
+    expect(kindOf(text, getAllAnswer)).toBe('dialect_mismatch');
+    expect(Object.prototype).not.toHaveProperty('totalCount');
+  });
+
+  it('should read a totalCount hidden under __proto__ beside no records as absent: 0, from no prototype', () => {
+    const answer = parseAnswer(
+      JSON.parse('{"status":"success","data":[],"__proto__":{"totalCount":5}}') as unknown,
+      getAllAnswer,
+      CONTEXT,
+    );
+    expect(readTotalCount('getAll', answer, 0)).toBe(0);
   });
 
   it('should refuse a getObject answer whose record hides its _id under __proto__', () => {

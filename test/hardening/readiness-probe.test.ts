@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createReadinessProbe } from '../../src/app/readiness-probe.ts';
 import { startGateway, type TestGateway } from '../support/gateway-harness.ts';
 import { LOGIN } from '../support/post-graphql.ts';
 import { listenOnLoopback, type Listening } from '../support/servers/listen-on-loopback.ts';
@@ -73,4 +74,19 @@ it('should name the upstream nowhere in /readyz, /metrics or a GraphQL error', a
     expect(text).not.toContain(host);
     expect(text).not.toContain(`:${port}`);
   }
+});
+
+it('should send nothing while the breaker fails fast, and probe again once it no longer does', async () => {
+  let failingFast = true;
+  const probe = createReadinessProbe({
+    url: hung.url,
+    isFailingFast: () => failingFast,
+    timeoutMillis: 200,
+  });
+  const before = received;
+  expect(await Promise.all(Array.from({ length: 8 }, () => probe()))).toEqual(Array<boolean>(8).fill(false));
+  expect(received).toBe(before);
+  failingFast = false;
+  expect(await Promise.all(Array.from({ length: 8 }, () => probe()))).toEqual(Array<boolean>(8).fill(false));
+  expect(received).toBe(before + 1);
 });

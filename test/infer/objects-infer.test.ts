@@ -11,6 +11,7 @@ import { Kind, parse, print, type ObjectTypeDefinitionNode } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
 import { buildSchema } from '../../src/app/build-schema.ts';
+import { login as wireLogin, postJson } from '../support/emulator-wire.ts';
 import { DEMO_OBJECTS_DIR } from '../support/object-fixtures.ts';
 
 const SCRIPT = new URL('../../scripts/objects-infer.ts', import.meta.url).pathname;
@@ -106,6 +107,29 @@ describe('npm run objects:infer', () => {
         'country: String @field(path: "address.country")',
       ]),
     );
+  });
+
+  it('should type a field holding longs past 2^53 Long, not Float (issue 28)', async () => {
+    const ledger = await startEmulator({ port: 0, objectTypes: ['com.acme.LedgerEntry'] });
+    try {
+      const { apiToken, applicationCode } = await wireLogin(ledger);
+      for (const entryNo of ['9007199254740993', '12']) {
+        // Written by hand: the long reaches the emulator (a Java long there) with its digits.
+        const body = `{"objectName":"com.acme.LedgerEntry","data":{"entryNo":${entryNo},"amount":2.5},"apiToken":"${apiToken}","applicationCode":"${applicationCode}","organizationCode":"acme"}`;
+        expect((await postJson(ledger, '/studio/jsonp/save?callback=cb', body, 'cb')).json.status).toBe(
+          'success',
+        );
+      }
+      const out = join(dir, 'ledger-entry.graphql');
+      const url = ledger.url;
+      const run = await infer(['com.acme.LedgerEntry', '--out', out], {
+        ...{ API_URL: url, BASE_URL: url, STUDIO_URL: url, SERVER_URL: url },
+      });
+      expect(run.stderr).toBe('');
+      expect(shape(readFileSync(out, 'utf8'))).toEqual(['id: ID!', 'entryNo: Long', 'amount: Float']);
+    } finally {
+      await ledger.close();
+    }
   });
 
   it.each([

@@ -29,10 +29,22 @@ it("should start the embedded emulator on the settings' UPSTREAM_* switches", ()
     NODE_ENV: 'test',
     UPSTREAM_MATCHES: 'exact',
     UPSTREAM_PAGE_START: 'offset',
+    UPSTREAM_SAVE_ID_AT: 'data._id',
+    UPSTREAM_SAVE_WITH_ID: 'replaces',
+    UPSTREAM_UPDATE_FIELDS: 'params',
+    UPSTREAM_METADATA_KEY: 'metadata',
     SESSION_SECRET: 's'.repeat(40),
   });
   expect(config.upstream.kind).toBe('embedded');
-  expect(emulatorSwitchesOf(config)).toEqual({ matches: 'exact', pageStart: 'offset' });
+  expect(emulatorSwitchesOf(config)).toEqual({
+    matches: 'exact',
+    matchesCase: 'sensitive',
+    metadataKey: 'metadata',
+    pageStart: 'offset',
+    saveIdAt: 'data._id',
+    saveWithId: 'replaces',
+    updateFields: 'params',
+  });
   // The embedded emulator's options come from that one function, the team's object types beside it.
   const embedded = read('src/app/start-embedded-emulator.ts');
   expect(embedded).toMatch(/\.\.\.emulatorSwitchesOf\(config\)/);

@@ -9,3 +9,6 @@ export const DEMO_OBJECTS_DIR = fileURLToPath(new URL('./fixtures/demo-objects/'
 
 /** A type with a field of every filterable scalar (`Payment`, `com.acme.Payment`). */
 export const VALUE_FILTERS_OBJECTS_DIR = fileURLToPath(new URL('./fixtures/value-filters/', import.meta.url));
+
+/** A type with `Long`, `Int`, `Float`, `ID` and `JSON` fields for numbers past 2^53 (`LedgerEntry`, `com.acme.LedgerEntry`). */
+export const LONG_NUMBERS_OBJECTS_DIR = fileURLToPath(new URL('./fixtures/long-numbers/', import.meta.url));

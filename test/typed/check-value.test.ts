@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { GraphQLBoolean, GraphQLFloat, GraphQLID, GraphQLInt, GraphQLString } from 'graphql';
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkValue } from '../../src/typed/check-value.ts';
 import { FIELD_SCALARS, type TypeRef } from '../../src/typed/spec/object-type-spec.ts';
+import { parseExactJson } from '../../src/upstream/dialect/exact-json.ts';
 
 const scalar = (name: (typeof FIELD_SCALARS)[number], nonNull = false): TypeRef => ({
   kind: 'scalar',
@@ -86,4 +87,50 @@ it('should never throw, and serve only values GraphQL serializes unchanged', () 
     }),
     { numRuns: 500 },
   );
+});
+
+describe('numbers past 2^53 (kept with their digits by the upstream client)', () => {
+  const exact = (text: string): unknown => parseExactJson(text);
+
+  it.each([
+    ['Long', '9007199254740993', '9007199254740993'],
+    ['Long', '-9223372036854775808', '-9223372036854775808'],
+    ['ID', '9007199254740993', '9007199254740993'],
+  ] as const)('should serve a %s holding %s as its exact digits', (name, text, served) => {
+    expect(checkValue(exact(text), scalar(name))).toEqual({ ok: true, value: served });
+  });
+
+  it('should serve it as it is where the type is JSON, so the response writes every digit', () => {
+    const checked = checkValue(exact('9007199254740993'), scalar('JSON'));
+    expect(checked.ok && JSON.stringify(checked.value)).toBe('9007199254740993');
+  });
+
+  it.each([
+    ['Int', '9007199254740993', 'the number 9007199254740993, which an Int cannot hold exactly'],
+    [
+      'Float',
+      '9007199254740993',
+      'the number 9007199254740993, which a Float (a double) cannot hold exactly',
+    ],
+    [
+      'Float',
+      '0.12345678901234567890123',
+      'the number 0.12345678901234567890123, which a Float (a double) cannot hold exactly',
+    ],
+    ['Float', '1e400', 'the number 1e400, which a Float (a double) cannot hold exactly'],
+    ['Long', '9223372036854775808', 'the number 9223372036854775808 (not a 64-bit whole number)'],
+    ['Long', '0.12345678901234567890123', 'the number 0.12345678901234567890123 (not a 64-bit whole number)'],
+    ['ID', '1e400', 'the number 1e400'],
+    ['String', '9007199254740993', 'the number 9007199254740993'],
+    ['JSONObject', '9007199254740993', 'the number 9007199254740993'],
+  ] as const)('should refuse a %s holding %s rather than round it', (name, text, received) => {
+    expect(checkValue(exact(text), scalar(name))).toEqual({ ok: false, received });
+  });
+
+  it('should serve a Long from a plain whole number as text, and refuse a fraction', () => {
+    expect(checkValue(42, scalar('Long'))).toEqual({ ok: true, value: '42' });
+    expect(checkValue(2 ** 60, scalar('Long'))).toEqual({ ok: true, value: '1152921504606846976' });
+    expect(checkValue(2.5, scalar('Long'))).toEqual({ ok: false, received: 'the number 2.5' });
+    expect(checkValue('42', scalar('Long'))).toEqual({ ok: false, received: 'the string "42"' });
+  });
 });

@@ -144,7 +144,7 @@ it.each([
     'an unknown field type',
     'type LoanType @dataObject(name: "x") { id: ID! rate: Decimal }',
     'LoanType.rate: unknown type Decimal.',
-    'use ID, String, Int, Float, Boolean, DateTime, JSON or JSONObject (or lists of them), or a @dataObject type with @ref.',
+    'use ID, String, Int, Long, Float, Boolean, DateTime, JSON or JSONObject (or lists of them), or a @dataObject type with @ref.',
   ],
   [
     'a non-null @ref',

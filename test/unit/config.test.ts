@@ -60,6 +60,10 @@ describe('loadConfig', () => {
     [{ UPSTREAM: 'demo' }, /^Invalid setting UPSTREAM: /],
     [{ SESSION_SECRET: 'short' }, /^Invalid setting SESSION_SECRET: must be at least 32 characters$/],
     [{ UPSTREAM_MATCHES: 'fuzzy' }, /^Invalid setting UPSTREAM_MATCHES: /],
+    [
+      { UPSTREAM_MATCHES: 'exact', UPSTREAM_MATCHES_CASE: 'insensitive' },
+      /^Invalid setting UPSTREAM_MATCHES_CASE: cannot be insensitive with UPSTREAM_MATCHES=exact/,
+    ],
     [{ UPSTREAM_AUTH_ERROR_PATTERN: '(' }, /^Invalid setting UPSTREAM_AUTH_ERROR_PATTERN: /],
     [{ ...upstream, APPLICATION_CODE: '' }, /^Invalid setting APPLICATION_CODE: /],
   ])('should stop with one line naming the setting for %o', (env, message) => {

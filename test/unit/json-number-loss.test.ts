@@ -7,8 +7,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { numberLoss } from '../../src/limits/number-loss.ts';
-import { firstJsonNumberLoss, mightLoseNumber } from '../../src/http/json-number-loss.ts';
+import { mightLoseNumber, numberLoss } from '../../src/upstream/dialect/number-loss.ts';
+import { firstJsonNumberLoss } from '../../src/http/json-number-loss.ts';
 
 /** The body the reviewer sent: it returned 200 and stored `rate: 0`. */
 const REVIEWER_BODY =

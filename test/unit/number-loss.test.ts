@@ -6,7 +6,11 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_NUMBER_LITERAL_LENGTH, numberLoss, numberLossMessage } from '../../src/limits/number-loss.ts';
+import {
+  MAX_NUMBER_LITERAL_LENGTH,
+  numberLoss,
+  numberLossMessage,
+} from '../../src/upstream/dialect/number-loss.ts';
 import { firstJsonNumberLoss } from '../../src/http/json-number-loss.ts';
 
 const finite = fc.double({ noNaN: true, noDefaultInfinity: true });

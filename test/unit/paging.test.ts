@@ -4,9 +4,12 @@ import {
   decodeCursor,
   encodeCursor,
   parsePageArgs,
+  mostPagesFor,
   planPages,
   resolveBackward,
 } from '../../src/objects/paging.ts';
+import { toPageStart } from '../../src/upstream/dialect/page-start.ts';
+import { parsePaging } from '../../emulator/operations/paging.ts';
 
 const limits = { defaultPageSize: 20, maxPageSize: 100 };
 
@@ -14,7 +17,7 @@ describe('planPages', () => {
   it('should cover every window with at most two upstream pages, and over-fetch at most 2x', () => {
     fc.assert(
       fc.property(fc.nat(10_000), fc.integer({ min: 1, max: 100 }), (offset, limit) => {
-        const pages = planPages(offset, limit);
+        const pages = planPages(offset, limit, 1000);
         expect(pages.length).toBeLessThanOrEqual(2);
         const covered = new Set<number>();
         for (const p of pages) for (let i = 0; i < p.pageSize; i++) covered.add(p.pageIndex * p.pageSize + i);
@@ -25,7 +28,56 @@ describe('planPages', () => {
   });
 
   it('should use one page when the window aligns with its size', () => {
-    expect(planPages(40, 20)).toEqual([{ pageSize: 20, pageIndex: 2 }]);
+    expect(planPages(40, 20, 1000)).toEqual([{ pageSize: 20, pageIndex: 2 }]);
+  });
+
+  it('should split a page of 50 past a cap of 25 into the fewest pages, of one size, over-fetching least', () => {
+    expect(planPages(0, 50, 25)).toEqual([
+      { pageSize: 25, pageIndex: 0 },
+      { pageSize: 25, pageIndex: 1 },
+    ]);
+    // Records 7 … 56: three calls at any size up to 25; pages of 19 read 57 records, pages of 25 would read 75.
+    expect(planPages(7, 50, 25)).toEqual([
+      { pageSize: 19, pageIndex: 0 },
+      { pageSize: 19, pageIndex: 1 },
+      { pageSize: 19, pageIndex: 2 },
+    ]);
+  });
+
+  // The upstream's side is the emulator's own page arithmetic (`parsePaging`), in each UPSTREAM_PAGE_START
+  // mode, capped at the same size: what a real upstream serving at most `cap` records a call answers.
+  it('should fetch every record of any window exactly once, in calls of at most the cap, in every mode', () => {
+    fc.assert(
+      fc.property(
+        fc.nat(5_000),
+        fc.integer({ min: 1, max: 1000 }),
+        fc.integer({ min: 1, max: 1200 }),
+        fc.nat(7_000),
+        fc.constantFrom('page0', 'page1', 'offset'),
+        (offset, limit, cap, total, mode) => {
+          const pages = planPages(offset, limit, cap);
+          expect(pages.length).toBeLessThanOrEqual(mostPagesFor(limit, cap));
+          expect(pages.length).toBeLessThanOrEqual(Math.ceil(limit / Math.min(cap, limit)) + 1);
+          const fetched = new Map<number, number>();
+          for (const page of pages) {
+            expect(page.pageSize).toBeLessThanOrEqual(cap);
+            const pageStart = toPageStart(mode, page.pageIndex, page.pageSize);
+            const window = parsePaging(String(page.pageSize), String(pageStart), mode, cap);
+            if (typeof window === 'string') throw new Error(window);
+            // Records the upstream answers, at the positions the gateway places them (read-page.ts).
+            const answered = Math.max(0, Math.min(window.limit, total - window.offset));
+            for (let j = 0; j < answered; j++) {
+              expect(page.pageIndex * page.pageSize + j).toBe(window.offset + j);
+              fetched.set(window.offset + j, (fetched.get(window.offset + j) ?? 0) + 1);
+            }
+          }
+          for (const count of fetched.values()) expect(count).toBe(1);
+          const end = Math.min(offset + limit, total);
+          for (let at = offset; at < end; at++) expect(fetched.get(at)).toBe(1);
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });
 

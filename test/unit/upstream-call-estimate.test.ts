@@ -8,7 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Kind, parse, print, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { ApolloServerPlugin } from '@apollo/server';
 import { estimateUpstreamCalls } from '../../src/limits/upstream-call-estimate.ts';
+import { createUpstreamCallLimit } from '../../src/limits/upstream-call-limit.ts';
 import { upstreamCallKinds } from '../../src/limits/upstream-call-kinds.ts';
 import { encodeCursor } from '../../src/objects/paging.ts';
 import { buildSchema } from '../../src/app/build-schema.ts';
@@ -19,7 +21,7 @@ import { sampleVariables } from '../support/sample-variables.ts';
 
 const schema = buildSchema({ objectsDir: DEMO_OBJECTS_DIR });
 const kinds = upstreamCallKinds(schema);
-const pageLimits = { defaultPageSize: 20, maxPageSize: 100 };
+const pageLimits = { defaultPageSize: 20, maxPageSize: 100, upstreamMaxPageSize: 1000 };
 /** The default of `MAX_UPSTREAM_CALLS_PER_REQUEST`. */
 const BUDGET = 50;
 const LOAN = 'com.example.LoanType';
@@ -27,7 +29,12 @@ const LOAN = 'com.example.LoanType';
 function estimate(
   query: string | DocumentNode,
   variables?: Record<string, unknown>,
-  options: { operationName?: string; idsPerCall?: number; on?: GraphQLSchema } = {},
+  options: {
+    operationName?: string;
+    idsPerCall?: number;
+    on?: GraphQLSchema;
+    upstreamMaxPageSize?: number;
+  } = {},
 ): number | undefined {
   const on = options.on ?? schema;
   return estimateUpstreamCalls({
@@ -36,7 +43,7 @@ function estimate(
     document: typeof query === 'string' ? parse(query) : query,
     operationName: options.operationName,
     variables,
-    pageLimits,
+    pageLimits: { ...pageLimits, upstreamMaxPageSize: options.upstreamMaxPageSize ?? 1000 },
     idsPerCall: options.idsPerCall ?? 100,
   });
 }
@@ -107,6 +114,15 @@ describe('upstreamCallKinds', () => {
 describe('estimateUpstreamCalls', () => {
   it('should let a full page of orders with their customers through: one page and one batch of customers', () => {
     expect(estimate('{ orders(first: 100) { nodes { id number customer { name } } } }')).toBe(2);
+  });
+
+  it('should count the calls a page split at UPSTREAM_MAX_PAGE_SIZE makes, and its batches of that size', () => {
+    const query = '{ orders(first: 100) { nodes { id number customer { name } } } }';
+    // Four pages of 25, then four batches of 25 customers: what the loaders do (test/e2e/page-size-cap.test.ts).
+    expect(estimate(query, {}, { upstreamMaxPageSize: 25, idsPerCall: 25 })).toBe(8);
+    const after = `{ orders(first: 50, after: "${encodeCursor(6)}") { totalCount } }`;
+    expect(estimate(after, {}, { upstreamMaxPageSize: 25 })).toBe(3);
+    expect(estimate('{ orders(last: 50) { totalCount } }', {}, { upstreamMaxPageSize: 25 })).toBe(1 + 3);
   });
 
   it('should count one metadata call per object: three aliased full pages with metadata are 303 calls', () => {
@@ -193,13 +209,36 @@ describe('estimateUpstreamCalls', () => {
     expect(estimate(query, { n: 'many' })).toBeUndefined();
   });
 
-  it('should answer Infinity for fragments that expand past what it walks', () => {
+  it('should walk a fragment spread many times once, as execution merges it', () => {
     const spreads = (name: string) => Array.from({ length: 10 }, () => `...${name}`).join(' ');
-    const bomb = `{ objects(objectName: "${LOAN}") { nodes { ...A } } }
+    const repeated = `{ objects(objectName: "${LOAN}") { nodes { ...A } } }
       fragment A on DataObject { ${spreads('B')} } fragment B on DataObject { ${spreads('C')} }
       fragment C on DataObject { ${spreads('D')} } fragment D on DataObject { ${spreads('E')} }
-      fragment E on DataObject { id }`;
-    expect(estimate(bomb)).toBe(Infinity);
+      fragment E on DataObject { id metadata { objectId } }`;
+    expect(estimate(repeated)).toBe(1 + pageLimits.defaultPageSize);
+  });
+
+  it('should count every field of a response that fans out through aliased fragments', () => {
+    const refs = (next: string) =>
+      Array.from({ length: 10 }, (_, i) => `r${i}: ref(path: "a", objectName: "X") { ...${next} }`).join(' ');
+    const fanOut = `{ object(objectName: "${LOAN}", id: "1") { ...A } }
+      fragment A on DataObject { ${refs('B')} } fragment B on DataObject { ${refs('C')} }
+      fragment C on DataObject { ${refs('D')} } fragment D on DataObject { id }`;
+    // One object, then 10, 100 and 1,000 references: one batch call per field of the response.
+    expect(estimate(fanOut)).toBe(1 + 10 + 100 + 1_000);
+  });
+
+  it('should answer Infinity for an operation with more selections than it walks', () => {
+    expect(estimate(`{ ${'__typename '.repeat(10_001)} }`)).toBe(Infinity);
+  });
+
+  it('should count a reference reached through several fragments once, and each alias of it', () => {
+    const merged = `{ orders(first: 100) { nodes { ...A ...B } } }
+      fragment A on Order { customer { name } } fragment B on Order { customer { ...C } }
+      fragment C on Customer { email }`;
+    expect(estimate(merged)).toBe(1 + 1);
+    const aliased = `{ orders(first: 100) { nodes { a: customer { name } b: customer { name } } } }`;
+    expect(estimate(aliased)).toBe(1 + 2);
   });
 });
 
@@ -230,4 +269,42 @@ describe('the example operations', () => {
       }
     },
   );
+});
+
+describe('createUpstreamCallLimit', () => {
+  /** Runs the plugin's check on `query` with `variables`: `undefined` when let through, else the refusal's code. */
+  async function check(
+    plugin: ApolloServerPlugin,
+    query: DocumentNode,
+    variables: Record<string, unknown>,
+  ): Promise<unknown> {
+    const listener = await plugin.requestDidStart?.({} as never);
+    const operation = query.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);
+    try {
+      await listener?.didResolveOperation?.({
+        schema,
+        document: query,
+        operation,
+        request: { variables },
+      } as never);
+      return undefined;
+    } catch (error) {
+      return (error as { extensions?: { code?: unknown } }).extensions?.code;
+    }
+  }
+
+  it('should estimate again when only the cursor changes: the same page size may read one page or two', async () => {
+    const plugin = createUpstreamCallLimit({
+      maxUpstreamCallsPerRequest: 1,
+      defaultPageSize: 20,
+      maxPageSize: 100,
+      matchesMode: 'regex',
+      upstreamMaxPageSize: 1000,
+    });
+    const query = parse(
+      `query Q($after: String) { objects(objectName: "${LOAN}", first: 2, after: $after) { totalCount } }`,
+    );
+    expect(await check(plugin, query, {})).toBeUndefined();
+    expect(await check(plugin, query, { after: encodeCursor(10) })).toBe('MAX_UPSTREAM_CALLS_EXCEEDED');
+  });
 });

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { collectSettings, exitCodeOf, type Finding } from '../../src/upstream-check/probes/finding.ts';
-import { renderEnv } from '../../src/upstream-check/render-report.ts';
+import { renderEnv, renderReport } from '../../src/upstream-check/render-report.ts';
 import { decodeAsGateway, wrapperForm } from '../../src/upstream-check/probes/wrapper-form.ts';
 
 describe('wrapperForm', () => {
@@ -46,5 +46,31 @@ describe('findings to settings and exit code', () => {
   it('should exit 0 unless a finding cannot be served', () => {
     expect(exitCodeOf(findings)).toBe(0);
     expect(exitCodeOf([...findings, { topic: 'd', verdict: 'cannot-serve', detail: '' }])).toBe(1);
+  });
+});
+
+describe('renderReport', () => {
+  const report = (exitCode: number) =>
+    renderReport({
+      checkedAt: '2026-01-01T00:00:00.000Z',
+      upstream: { apiUrl: 'u', baseUrl: 'u', studioUrl: 'http://upstream', serverUrl: 'u' },
+      objectName: undefined,
+      writesAllowed: false,
+      writeObjectName: undefined,
+      requests: 3,
+      findings: [{ topic: 'getAll', verdict: 'cannot-tell', detail: 'not probed' }],
+      settings: {},
+      exitCode,
+    });
+
+  it.each([
+    [0, 'The gateway can work with this upstream with these settings.'],
+    [1, 'The gateway CANNOT work with this upstream as it is: see the CANNOT SERVE rows.'],
+    [
+      2,
+      'The check could not read one object type: it cannot tell whether the gateway can work with this upstream.',
+    ],
+  ])('should end a report of exit code %i with its meaning', (exitCode, last) => {
+    expect(report(exitCode).trimEnd().split('\n').at(-1)).toBe(last);
   });
 });

@@ -202,7 +202,7 @@ describe('request shapes', () => {
     await client().save(CREDENTIALS, ORDER, { _id: 'r1', total: 3, nested: { a: [1] } });
     const request = onlyRequest();
     expect(request.method).toBe('POST');
-    expect(request.headers['content-type']).toBe('application/json');
+    expect(request.headers['content-type']).toBe('application/json; charset=UTF-8');
     const callback = request.query.get('callback');
     expect(callback).toMatch(CALLBACK_NAME_PATTERN);
     expect(JSON.parse(request.body)).toEqual({
@@ -234,7 +234,7 @@ describe('request shapes', () => {
   it('should POST the JSON login as JSON without credentials in the URL', async () => {
     await client().loginJson('demo', 'p&w=d');
     const request = onlyRequest();
-    expect(request.headers['content-type']).toBe('application/json');
+    expect(request.headers['content-type']).toBe('application/json; charset=UTF-8');
     expect(JSON.parse(request.body)).toEqual({ username: 'demo', password: 'p&w=d' });
     expect([...request.query.keys()]).toEqual([]);
   });
@@ -242,7 +242,7 @@ describe('request shapes', () => {
   it('should POST the form login form-encoded', async () => {
     await client().loginForm('5550100', 'p&w=d');
     const request = onlyRequest();
-    expect(request.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(request.headers['content-type']).toBe('application/x-www-form-urlencoded; charset=UTF-8');
     expect(Object.fromEntries(new URLSearchParams(request.body))).toEqual({
       username: '5550100',
       password: 'p&w=d',

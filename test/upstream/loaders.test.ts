@@ -34,6 +34,7 @@ function setup(
     client,
     credentials,
     matchesMode: 'regex',
+    matchesCase: 'sensitive',
     maxIdLength: loadConfig({}).upstreamRequestLimits.maxIdLength,
     ...options,
   });
@@ -318,21 +319,29 @@ describe('page() and metadata()', () => {
     let version = 0;
     const fresh = (): UpstreamRecord => ({ _id: 'o1', version: (version += 1) });
     const client = {
-      getAll: () => Promise.resolve({ records: [fresh()], totalCount: 1 }),
+      // Pages of one record of two: each page holds what its total leaves (`verifyPageLength`).
+      getAll: () => Promise.resolve({ records: [fresh()], totalCount: 2 }),
       getObject: () => Promise.resolve(fresh()),
       getMetadata: () => Promise.resolve(null),
     };
-    const make = () => createLoaders({ client, credentials, matchesMode: 'regex', maxIdLength: 100 });
+    const make = () =>
+      createLoaders({
+        client,
+        credentials,
+        matchesMode: 'regex',
+        matchesCase: 'sensitive',
+        maxIdLength: 100,
+      });
 
     const byIdFirst = make();
     expect(await byIdFirst.object(ORDER, 'o1')).toEqual({ _id: 'o1', version: 1 });
-    await byIdFirst.page(ORDER, open, 10, 0);
-    await byIdFirst.page(ORDER, open, 10, 1);
+    await byIdFirst.page(ORDER, open, 1, 0);
+    await byIdFirst.page(ORDER, open, 1, 1);
     expect(await byIdFirst.object(ORDER, 'o1')).toEqual({ _id: 'o1', version: 1 });
 
     const pageFirst = make();
-    await pageFirst.page(ORDER, open, 10, 0);
-    await pageFirst.page(ORDER, open, 10, 1);
+    await pageFirst.page(ORDER, open, 1, 0);
+    await pageFirst.page(ORDER, open, 1, 1);
     expect(await pageFirst.object(ORDER, 'o1')).toEqual({ _id: 'o1', version: 4 });
     expect(version).toBe(5);
 
@@ -340,7 +349,7 @@ describe('page() and metadata()', () => {
     pageFirst.clearObject(ORDER, 'o1');
     expect(await pageFirst.object(ORDER, 'o1')).toEqual({ _id: 'o1', version: 6 });
     const cleared = make();
-    await cleared.page(ORDER, open, 10, 0);
+    await cleared.page(ORDER, open, 1, 0);
     cleared.clearObject(ORDER, 'o1');
     expect(await cleared.object(ORDER, 'o1')).toEqual({ _id: 'o1', version: 8 });
     cleared.primeObject(ORDER, { _id: 'o1', version: 0 });

@@ -33,7 +33,7 @@ function upstream() {
 
 describe.each(['regex', 'exact'] as const)('a one-id tick in %s mode', (matchesMode) => {
   const loadersOf = (reads: UpstreamReads, credentials: UpstreamCredentials) =>
-    createLoaders({ client: reads, credentials, matchesMode, maxIdLength: 10 });
+    createLoaders({ client: reads, credentials, matchesMode, matchesCase: 'sensitive', maxIdLength: 10 });
 
   it('should give each session its own record, and coalesce only within a session', async () => {
     const { reads, calls } = upstream();

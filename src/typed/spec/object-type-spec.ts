@@ -10,6 +10,7 @@ export const FIELD_SCALARS = [
   'ID',
   'String',
   'Int',
+  'Long',
   'Float',
   'Boolean',
   'DateTime',

@@ -4,6 +4,7 @@
  */
 import { isUpstreamError } from '../../errors/upstream-error.ts';
 import type { Criterion } from '../../upstream/client/types.ts';
+import { framePattern, type MatchesDialect } from '../../upstream/dialect/matches-pattern.ts';
 import type { CheckContext } from '../check-context.ts';
 
 /** Records read per probe: enough to find the aimed-at record among a few that share a prefix. */
@@ -25,22 +26,31 @@ export const matches = (fieldName: string, value: string): Criterion => ({
   value,
 });
 
-/** Runs `criteria` (each value checked by the guard first) and looks for the record `_id`. */
+/**
+ * Runs `criteria` (each value checked by the guard first) and looks for the record `_id`. With `framed`, each
+ * value goes out as the gateway frames it for that dialect (`(?-i)`, `\A(?:…)\z`), after the guard, as the
+ * gateway's own client does.
+ */
 export async function probeFilter(
   context: Pick<CheckContext, 'client' | 'guard' | 'credentials' | 'learnt'>,
   objectName: string,
   criteria: readonly Criterion[],
   id: string,
+  framed?: MatchesDialect,
 ): Promise<ProbeAnswer> {
   for (const { value } of criteria) {
     const verdict = await context.guard.check(value);
     if (!verdict.ok) return { ok: false, why: `not sent: the pattern guard refuses it (${verdict.reason})` };
   }
+  const sent =
+    framed === undefined
+      ? [...criteria]
+      : criteria.map((c) => ({ ...c, value: framePattern(c.value, framed) }));
   try {
     const page = await context.client.getAll(
       context.credentials,
       objectName,
-      [...criteria],
+      sent,
       PROBE_PAGE_SIZE,
       context.learnt.firstPageStart,
     );

@@ -36,7 +36,10 @@ export const EXIT = {
   works: 0,
   /** At least one finding is `cannot-serve`. */
   cannotServe: 1,
-  /** The check itself could not run: bad usage or settings, an unreachable upstream, bad credentials. */
+  /**
+   * The check itself could not run: bad usage or settings, an unreachable upstream, bad credentials, an
+   * `--object-name` the upstream does not know, or (without one) no type of `schema/objects/` it could read.
+   */
   couldNotRun: 2,
 } as const;
 

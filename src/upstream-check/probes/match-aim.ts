@@ -3,6 +3,7 @@
  */
 import { escapeJavaRegex } from '../../upstream/pattern-guard/regex-escape.ts';
 import type { Criterion, MatchesMode, UpstreamRecord } from '../../upstream/client/types.ts';
+import type { MatchesDialect } from '../../upstream/dialect/matches-pattern.ts';
 import type { ProbeAnswer } from './filter-probe.ts';
 
 /** Text that reads the same as a Java regular expression and as a plain string (`-` is literal outside a class). */
@@ -14,8 +15,8 @@ export const asPattern = (text: string): string => (PLAIN.test(text) ? text : es
 /** Whether the aimed-at record matched; `undefined` when the probe failed. */
 export const seen = (answer: ProbeAnswer): boolean | undefined => (answer.ok ? answer.includes : undefined);
 
-/** One filter probe aimed at the record. */
-export type Probe = (criteria: Criterion[]) => Promise<ProbeAnswer>;
+/** One filter probe aimed at the record; `framed`: its values framed as the gateway frames them for that dialect. */
+export type Probe = (criteria: Criterion[], framed?: MatchesDialect) => Promise<ProbeAnswer>;
 
 /** The record the probes aim at, and what the first probes found. */
 export interface Aim {

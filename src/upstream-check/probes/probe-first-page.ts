@@ -1,10 +1,13 @@
 /**
  * The first raw read of `--object-name`: the JSONP wrapper form and callback echo, the getAll answer's
- * shape, and which `pageStart` the first page has (`0`, or `1` when the upstream refuses `0`).
+ * shape, and which `pageStart` the first page has (`0`, or `1` when the upstream refuses `0` or answers it
+ * empty while page 1 has records: a one-based upstream has no page 0).
  */
+import { isUpstreamError } from '../../errors/upstream-error.ts';
+import { readTotalCount } from '../../upstream/dialect/total-count.ts';
 import { toAnswerPatterns, toStatusError } from '../../upstream/client/parse-answer.ts';
 import { getAllAnswer, isJsonObject } from '../../upstream/client/response-schemas.ts';
-import type { UpstreamRecord } from '../../upstream/client/types.ts';
+import type { Criterion, UpstreamRecord } from '../../upstream/client/types.ts';
 import type { CheckContext } from '../check-context.ts';
 import { CheckCannotRun } from './finding.ts';
 import type { RawRead } from '../raw-upstream.ts';
@@ -15,24 +18,33 @@ const SAMPLE_SIZE = 10;
 
 const EMPTY_FILTER = JSON.stringify({ criteria: [] });
 
-/** A raw getAll of `objectName` with the gateway's empty filter. */
+/** A raw getAll of `objectName` with the gateway's empty filter, or `criteria` (already guarded). */
 export function rawGetAll(
   context: Pick<CheckContext, 'raw' | 'credentials'>,
   objectName: string,
   paging: { pageSize?: number; pageStart?: number },
+  criteria?: readonly Criterion[],
 ): Promise<RawRead> {
   return context.raw.read('getAll', context.credentials, '/studio/jsonp/getAll', {
     objectName,
-    filterCommand: EMPTY_FILTER,
+    filterCommand: criteria === undefined ? EMPTY_FILTER : JSON.stringify({ criteria }),
     pageSize: paging.pageSize === undefined ? undefined : String(paging.pageSize),
     pageStart: paging.pageStart === undefined ? undefined : String(paging.pageStart),
   });
 }
 
+/** How an answer wrote its `totalCount` (all three read by the gateway: `dialect/total-count.ts`). */
+export type TotalCountForm = 'number' | 'text' | 'absent';
+
 /** A raw getAll answer checked as the gateway checks it: records and total, or what was wrong. */
 export type PageAnswer =
-  | { ok: true; records: UpstreamRecord[]; totalCount: number }
+  | { ok: true; records: UpstreamRecord[]; totalCount: number; totalCountForm: TotalCountForm }
   | { ok: false; why: string; refused: boolean; message?: string };
+
+function formOf(value: unknown): TotalCountForm {
+  if (value === undefined) return 'absent';
+  return typeof value === 'string' ? 'text' : 'number';
+}
 
 /** Reads a raw getAll answer as the gateway would. */
 export function readPageAnswer(read: RawRead): PageAnswer {
@@ -45,43 +57,74 @@ export function readPageAnswer(read: RawRead): PageAnswer {
       refused: error.httpStatus !== undefined,
     };
   }
-  const decoded = decodeAsGateway(read.outcome.text, read.callback);
+  // An answer in another callback name is the callback-echo row's finding: read past it, so that the
+  // probes of paging, sizes and limits still answer on their own.
+  const strict = decodeAsGateway(read.outcome.text, read.callback);
+  const decoded = !strict.ok && strict.otherCallback ? decodeAsGateway(read.outcome.text, undefined) : strict;
   if (!decoded.ok) return { ok: false, why: `answer not readable (${decoded.form})`, refused: false };
   if (isJsonObject(decoded.value) && decoded.value.status === 'error') {
-    const message = typeof decoded.value.message === 'string' ? decoded.value.message.slice(0, 120) : '';
-    return { ok: false, why: `status: error ${JSON.stringify(message)}`, refused: true, message };
+    // The whole message is kept for reading it (a pattern that matches its end must see its end); the
+    // report shows its start.
+    const message = typeof decoded.value.message === 'string' ? decoded.value.message : '';
+    const shown = message.slice(0, 120);
+    return { ok: false, why: `status: error ${JSON.stringify(shown)}`, refused: true, message };
   }
   const answer = getAllAnswer.safeParse(decoded.value);
   if (!answer.success) {
     const at = answer.error.issues[0]?.path.map(String).join('.') ?? '';
     return { ok: false, why: `not the read answer shape (at ${at === '' ? '(root)' : at})`, refused: false };
   }
-  return { ok: true, records: answer.data.data, totalCount: answer.data.totalCount };
+  const records = answer.data.data;
+  try {
+    const totalCount = readTotalCount('getAll', answer.data, records.length);
+    return { ok: true, records, totalCount, totalCountForm: formOf(answer.data.totalCount) };
+  } catch (error) {
+    if (!isUpstreamError(error)) throw error;
+    return { ok: false, why: error.detail, refused: false };
+  }
 }
 
-/**
- * A first read refused for the account (`UPSTREAM_AUTH_ERROR_PATTERN`, `UPSTREAM_FORBIDDEN_ERROR_PATTERN`) or
- * for the object name (`UPSTREAM_CALLER_ERROR_PATTERN`) is a mistake in the check's settings or arguments,
- * not a finding: the check cannot run (exit 2).
- */
-function refuseToGoOn(context: CheckContext, objectName: string, message: string): void {
+/** A `status: error` message read as the gateway reads it, with the patterns the check has so far. */
+function statusErrorOf(context: Pick<CheckContext, 'config' | 'credentials' | 'learnt'>, message: string) {
   const { config } = context;
-  const error = toStatusError(message, undefined, {
+  return toStatusError(message, undefined, {
     operation: 'getAll',
     patterns: toAnswerPatterns({
       auth: config.authErrorPattern,
       forbidden: config.forbiddenErrorPattern,
-      callerInput: config.callerErrorPattern,
+      callerInput: context.learnt.callerErrorPattern ?? config.callerErrorPattern,
     }),
     secrets: [context.credentials.apiToken],
   });
-  const said = JSON.stringify(error.upstreamMessage ?? '');
-  if (error.kind === 'unauthenticated' || error.kind === 'forbidden') {
+}
+
+/**
+ * Why a read was refused: for the account (`UPSTREAM_AUTH_ERROR_PATTERN`, `UPSTREAM_FORBIDDEN_ERROR_PATTERN`),
+ * for the object name (`UPSTREAM_CALLER_ERROR_PATTERN`, or the one the unknown-name probe learnt), or
+ * `undefined` for another reason.
+ */
+export function refusalOf(
+  context: Pick<CheckContext, 'config' | 'credentials' | 'learnt'>,
+  message: string,
+): 'account' | 'name' | undefined {
+  const { kind } = statusErrorOf(context, message);
+  if (kind === 'unauthenticated' || kind === 'forbidden') return 'account';
+  return kind === 'rejected_input' ? 'name' : undefined;
+}
+
+/**
+ * A first read refused for the account or for the object name is a mistake in the check's settings or
+ * arguments, not a finding: the check cannot run (exit 2).
+ */
+function refuseToGoOn(context: CheckContext, objectName: string, message: string): void {
+  const refusal = refusalOf(context, message);
+  const said = JSON.stringify(statusErrorOf(context, message).upstreamMessage ?? '');
+  if (refusal === 'account') {
     throw new CheckCannotRun(
       `the upstream refuses the test account's reads (${said}): check APPLICATION_CODE, ORGANIZATION_CODE and the account`,
     );
   }
-  if (error.kind === 'rejected_input') {
+  if (refusal === 'name') {
     throw new CheckCannotRun(
       `the upstream refuses --object-name ${objectName} (${said}): name an existing type`,
     );
@@ -92,14 +135,17 @@ function refuseToGoOn(context: CheckContext, objectName: string, message: string
 export async function probeFirstPage(context: CheckContext, objectName: string): Promise<boolean> {
   let read = await rawGetAll(context, objectName, { pageSize: SAMPLE_SIZE, pageStart: 0 });
   let answer = readPageAnswer(read);
-  if (!answer.ok && answer.refused) {
-    // A one-based upstream may refuse page 0 outright (status: error, or an HTTP error): its first page is 1.
+  // A one-based upstream may refuse page 0 outright (status: error, or an HTTP error), or answer it empty
+  // (with a totalCount that says records exist, or none at all): its first page is 1. Probing page sizes
+  // at page 0 there concluded "serves at most 0 records a page".
+  if ((!answer.ok && answer.refused) || (answer.ok && answer.records.length === 0)) {
     const second = await rawGetAll(context, objectName, { pageSize: SAMPLE_SIZE, pageStart: 1 });
     const retry = readPageAnswer(second);
-    if (retry.ok) {
+    if (retry.ok && (!answer.ok || retry.records.length > 0)) {
+      context.learnt.pageZero = answer.ok ? 'empty' : 'refused';
+      context.learnt.firstPageStart = 1;
       read = second;
       answer = retry;
-      context.learnt.firstPageStart = 1;
     }
   }
   if (!answer.ok && answer.message !== undefined) refuseToGoOn(context, objectName, answer.message);

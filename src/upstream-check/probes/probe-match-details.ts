@@ -8,33 +8,76 @@ import { NOTHING } from '../../filters/literal-pattern.ts';
 import type { CheckContext } from '../check-context.ts';
 import { matches } from './filter-probe.ts';
 import { plainField, seen, type Aim, type Probe } from './match-aim.ts';
+import type { Finding } from './finding.ts';
 
 const swapCase = (text: string) =>
   text.replace(/[A-Za-z]/g, (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()));
 
-/** The case, escape, field, AND and dotted-path probes (up to 7 reads), once the mode is known. */
+const TOPIC = 'matches case';
+
+/**
+ * Whether `matches` minds case (`UPSTREAM_MATCHES_CASE`): the record's id with its case swapped; when that
+ * finds the record, the same after `(?-i)` framed as the gateway sends it, and the id itself so framed (it
+ * must still match). Up to 3 reads.
+ */
+async function matchesCase(context: CheckContext, probe: Probe, { idPattern, mode }: Aim): Promise<Finding> {
+  const setting = context.config.matchesCase;
+  const swapped = matches('_id', swapCase(idPattern));
+  const other = seen(await probe([swapped]));
+  if (other === undefined) return cannotTell(TOPIC, 'the probe with the id in another case failed');
+  if (!other) {
+    // The default, written only when it changes a setting (the settings a default upstream needs stay few).
+    return setting === 'sensitive'
+      ? { topic: TOPIC, verdict: 'as-assumed', detail: 'case-sensitive' }
+      : {
+          topic: TOPIC,
+          verdict: 'differs',
+          detail: 'case-sensitive: (?-i) is not needed',
+          settings: { UPSTREAM_MATCHES_CASE: 'sensitive' },
+        };
+  }
+  if (mode === 'exact') {
+    return {
+      topic: TOPIC,
+      verdict: 'cannot-serve',
+      detail:
+        'plain equality that ignores case: no pattern can carry (?-i), so equals would answer other cases too',
+    };
+  }
+  const framed = { matchesMode: mode, matchesCase: 'insensitive' } as const;
+  const flaggedOther = seen(await probe([swapped], framed));
+  const flaggedOwn = seen(await probe([matches('_id', idPattern)], framed));
+  if (flaggedOther === false && flaggedOwn === true) {
+    return {
+      topic: TOPIC,
+      verdict: setting === 'insensitive' ? 'as-assumed' : 'differs',
+      detail:
+        'ignores case (Pattern.CASE_INSENSITIVE); (?-i) first makes it case-sensitive, so the gateway keeps equals exact',
+      settings: { UPSTREAM_MATCHES_CASE: 'insensitive' },
+    };
+  }
+  const why =
+    flaggedOther === undefined || flaggedOwn === undefined
+      ? 'a pattern after (?-i) was refused'
+      : flaggedOther
+        ? 'it still answers another case after (?-i)'
+        : 'after (?-i) the id no longer matches itself';
+  return {
+    topic: TOPIC,
+    verdict: 'cannot-serve',
+    detail: `matches ignores case and ${why}: equals would answer other cases too`,
+  };
+}
+
+/** The case, escape, field, AND and dotted-path probes (up to 9 reads), once the mode is known. */
 export async function probeMatchDetails(
   context: CheckContext,
   probe: Probe,
   { id, idPattern, mode, record }: Aim,
 ): Promise<void> {
   const byId = matches('_id', idPattern);
-  if (/[A-Za-z]/.test(idPattern)) {
-    const other = seen(await probe([matches('_id', swapCase(idPattern))]));
-    context.report(
-      other === true
-        ? {
-            topic: 'matches case',
-            verdict: 'cannot-serve',
-            detail: 'matches ignores case: equals would answer other cases too',
-          }
-        : {
-            topic: 'matches case',
-            verdict: other === undefined ? 'cannot-tell' : 'as-assumed',
-            detail: 'case-sensitive',
-          },
-    );
-  }
+  if (/[A-Za-z]/.test(idPattern))
+    context.report(await matchesCase(context, probe, { id, idPattern, mode, record }));
   const first = id.charAt(0);
   if (mode !== 'exact' && idPattern === id && /^[A-Za-z0-9]$/.test(first)) {
     const hex = first.charCodeAt(0).toString(16).padStart(2, '0');

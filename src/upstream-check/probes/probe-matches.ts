@@ -6,11 +6,11 @@
  */
 import { cannotTell } from './finding.ts';
 import { NOTHING } from '../../filters/literal-pattern.ts';
-import { anchorForFind } from '../../upstream/client/anchor-for-find.ts';
+import { anchorForFind } from '../../upstream/dialect/matches-pattern.ts';
 import type { MatchesMode, UpstreamRecord } from '../../upstream/client/types.ts';
 import type { CheckContext } from '../check-context.ts';
 import { matches, probeFilter } from './filter-probe.ts';
-import { asPattern, PLAIN, seen } from './match-aim.ts';
+import { asPattern, PLAIN, seen, type Probe } from './match-aim.ts';
 import { probeMatchDetails } from './probe-match-details.ts';
 
 /** A sampled record whose id can be aimed at, preferring ids that read the same in every dialect. */
@@ -36,8 +36,7 @@ export async function probeMatches(context: CheckContext, objectName: string): P
   }
   context.learnt.target = record;
   const id = record._id;
-  const probe = (criteria: Parameters<typeof probeFilter>[2]) =>
-    probeFilter(context, objectName, criteria, id);
+  const probe: Probe = (criteria, framed) => probeFilter(context, objectName, criteria, id, framed);
   const idPattern = asPattern(id);
   const byId = matches('_id', idPattern);
 

@@ -1,8 +1,13 @@
 /**
- * getObject and metadata (docs/design.md, "getObject's answer", "metadata payload"), read through the
- * gateway's own client: the shapes it accepts are the shapes checked.
+ * getObject and metadata (docs/design.md, "getObject's answer", "metadata payload"): getObject read through the
+ * gateway's own client (the shapes it accepts are the shapes checked); metadata read raw and decoded as the
+ * gateway decodes it, so that the key its payload sits under is found whatever `UPSTREAM_METADATA_KEY` says.
  */
-import { cannotTell } from './finding.ts';
+import { cannotTell, type Finding } from './finding.ts';
+import { isJsonObject } from '../../upstream/client/response-schemas.ts';
+import { isSettableMetadataKey, payloadKeys } from '../../upstream/dialect/metadata-payload.ts';
+import { UPSTREAM_SETTINGS } from '../../config/upstream-settings.ts';
+import { decodeAsGateway } from './wrapper-form.ts';
 import { isUpstreamError } from '../../errors/upstream-error.ts';
 import { escapeJavaRegex } from '../../upstream/pattern-guard/regex-escape.ts';
 import type { CheckContext } from '../check-context.ts';
@@ -44,23 +49,72 @@ export async function probeObjects(context: CheckContext, objectName: string): P
       context.report({ topic: 'getObject', verdict: 'cannot-serve', detail: error.message });
     }
   }
-  try {
-    const data = await context.client.getMetadata(context.credentials, record._id, 'none');
-    const shape =
-      typeof data === 'object' && data !== null && !Array.isArray(data)
-        ? `an object with ${Object.keys(data).slice(0, 8).join(', ') || 'no fields'}`
-        : Array.isArray(data)
-          ? 'an array'
-          : typeof data;
-    context.report({
-      topic: 'metadata',
-      verdict: 'as-assumed',
-      detail: `{status, data}: data is ${shape}, passed through as JSON`,
-    });
-  } catch (error) {
-    if (!isUpstreamError(error)) throw error;
+  context.report(await probeMetadata(context, record._id));
+}
+
+const TOPIC = 'metadata';
+
+/** What a payload is, for the report. */
+function shapeOf(data: unknown): string {
+  if (Array.isArray(data)) return 'an array';
+  if (isJsonObject(data)) return `an object with ${Object.keys(data).slice(0, 8).join(', ') || 'no fields'}`;
+  return data === null ? 'null' : typeof data;
+}
+
+/** The metadata of `id` (1 raw read): the key its payload sits under (`UPSTREAM_METADATA_KEY`), and its shape. */
+async function probeMetadata(context: CheckContext, id: string): Promise<Finding> {
+  const path = `/studio/jsonp/metadata/get/${encodeURIComponent(id)}/`;
+  const read = await context.raw.read('metadata', context.credentials, path, { category: 'none' });
+  if (!read.outcome.ok) {
+    const { error } = read.outcome;
     const verdict =
       error.blame === 'upstream_health' || error.blame === 'gateway' ? 'cannot-serve' : 'cannot-tell';
-    context.report({ topic: 'metadata', verdict, detail: error.message });
+    return { topic: TOPIC, verdict, detail: error.message };
   }
+  const decoded = decodeAsGateway(read.outcome.text, read.callback);
+  if (!decoded.ok)
+    return { topic: TOPIC, verdict: 'cannot-serve', detail: `not decodable (${decoded.form})` };
+  const answer = decoded.value;
+  if (!isJsonObject(answer) || (answer.status !== 'success' && answer.status !== 'error')) {
+    return {
+      topic: TOPIC,
+      verdict: 'cannot-serve',
+      detail: 'answered neither {status: "success"} nor {status: "error"}',
+    };
+  }
+  if (answer.status === 'error')
+    return cannotTell(TOPIC, 'answered status: error for a record read a moment ago');
+  const key = context.config.metadataKey;
+  if (Object.hasOwn(answer, key)) {
+    return {
+      topic: TOPIC,
+      verdict: 'as-assumed',
+      detail: `{status, ${key}}: ${key} is ${shapeOf(answer[key])}, passed through as JSON`,
+      // The default is written only when it changes a setting (the settings a default upstream needs stay few).
+      ...(key === DEFAULT_METADATA_KEY ? {} : { settings: { UPSTREAM_METADATA_KEY: key } }),
+    };
+  }
+  const found = payloadKeys(answer);
+  const [only] = found;
+  if (found.length === 1 && only !== undefined && isSettableMetadataKey(only)) {
+    return {
+      topic: TOPIC,
+      verdict: 'differs',
+      detail: `{status, ${only}}: the payload is under "${only}", not "${key}"; ${only} is ${shapeOf(answer[only])}, passed through as JSON`,
+      settings: { UPSTREAM_METADATA_KEY: only },
+    };
+  }
+  const keys = Object.keys(answer)
+    .slice(0, 8)
+    .map((k) => JSON.stringify(k.slice(0, 64)))
+    .join(', ');
+  return cannotTell(
+    TOPIC,
+    found.length === 0
+      ? `answered no payload (keys ${keys}): the gateway reads such an answer as null metadata`
+      : `answered no "${key}" and more than one key that could hold the payload (${keys}): set UPSTREAM_METADATA_KEY to the right one`,
+  );
 }
+
+/** `UPSTREAM_METADATA_KEY`'s default, as its one description gives it. */
+const DEFAULT_METADATA_KEY = UPSTREAM_SETTINGS.metadataKey.schema.parse(undefined);

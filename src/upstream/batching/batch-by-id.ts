@@ -4,6 +4,8 @@
  */
 import { idPattern, planIdBatches, readsInBatch } from './batch-plan.ts';
 import { invalidInput } from '../../errors/upstream-error.ts';
+import { verifyPageLength } from '../dialect/page-length.ts';
+import { caseIgnored, differsOnlyInCase } from '../dialect/matches-case.ts';
 import type { UpstreamCredentials, UpstreamReads } from '../client/types.ts';
 import type { Criterion, MatchesMode, UpstreamRecord } from '../client/wire.ts';
 
@@ -12,6 +14,8 @@ export interface BatchByIdOptions {
   client: UpstreamReads;
   credentials: UpstreamCredentials;
   matchesMode: MatchesMode;
+  /** `UPSTREAM_MATCHES_CASE`: names the remedy when an answer shows the upstream ignoring case. */
+  matchesCase: 'sensitive' | 'insensitive';
   objectName: string;
   maxBatchSize: number;
   maxCriterionLength: number;
@@ -48,18 +52,35 @@ export function createBatchById(options: BatchByIdOptions): BatchById {
     onBatch?.('objectById', 1);
     const record = await capped(() => client.getObject(credentials, objectName, idCriterion(pattern)));
     // A misconfigured mode or a loose upstream could answer another object: never hand it out as `id`.
-    return record !== null && record._id === id ? record : null;
+    if (record === null || record._id === id) return record;
+    // Another case of the id: the upstream ignores case, and may have hidden the object asked for behind it.
+    if (differsOnlyInCase(id, record._id)) throw caseIgnored('getObject', options);
+    return null;
   }
 
   async function readMany(ids: string[], pattern: string): Promise<Map<string, UpstreamRecord>> {
     onBatch?.('objectById', ids.length);
     const page = await client.getAll(credentials, objectName, idCriterion(pattern), ids.length, 0);
+    // Fewer records than ids is normal (ids that do not exist), unless the answer counts more matches
+    // than it holds: then the upstream cut the batch, and the missing ids would read as `null`.
+    verifyPageLength('getAll', page, ids.length, 0, 'ids');
     const wanted = new Set(ids);
     const byId = new Map<string, UpstreamRecord>();
+    let unasked: UpstreamRecord[] | undefined;
     for (const record of page.records) {
-      if (wanted.has(record._id) && !byId.has(record._id)) byId.set(record._id, record);
+      if (!wanted.has(record._id)) (unasked ??= []).push(record);
+      else if (!byId.has(record._id)) byId.set(record._id, record);
     }
+    // Only records nobody asked for are compared: none at all from an upstream that speaks as assumed.
+    if (unasked !== undefined) checkCase(ids, unasked);
     return byId;
+  }
+
+  /** Throws the `matches_case` mismatch when a record nobody asked for is another case of an id asked for. */
+  function checkCase(ids: readonly string[], unasked: readonly UpstreamRecord[]): void {
+    for (const { _id } of unasked) {
+      if (ids.some((id) => differsOnlyInCase(id, _id))) throw caseIgnored('getAll', options);
+    }
   }
 
   /** The caller's mistake for an id no upstream object can have, or `undefined`. */
@@ -86,6 +107,8 @@ export function createBatchById(options: BatchByIdOptions): BatchById {
       onBatch?.('objectById', 1);
       const page = await client.getAll(credentials, objectName, idCriterion(pattern), 1, 0);
       for (const record of page.records) if (record._id === id) return record;
+      const unasked = page.records;
+      if (unasked.length > 0) checkCase([id], unasked);
       return null;
     } catch (error) {
       return asError(error);

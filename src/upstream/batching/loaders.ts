@@ -7,11 +7,20 @@ import { bulkhead, type BulkheadPolicy } from 'cockatiel';
 import DataLoader from 'dataloader';
 import { createBatchById } from './batch-by-id.ts';
 import { criteriaKey } from './criteria-key.ts';
+import { verifyPageLength } from '../dialect/page-length.ts';
 import type { ReadPage, UpstreamCredentials, UpstreamReads } from '../client/types.ts';
 import type { Criterion, MatchesMode, UpstreamRecord } from '../client/wire.ts';
 
-/** Ids one `getAll` reads by default in `regex` mode (`LoaderOptions.maxBatchSize`). */
+/** Ids one `getAll` reads at most in `regex` mode (`LoaderOptions.maxBatchSize`). */
 export const MAX_IDS_PER_BATCH = 100;
+
+/**
+ * Ids one `getAll` reads in `regex` mode when the upstream serves at most `upstreamMaxPageSize` records a
+ * call (`UPSTREAM_MAX_PAGE_SIZE`): a batch is one page, so it is never larger than the upstream's pages.
+ */
+export function idsPerBatch(upstreamMaxPageSize: number): number {
+  return Math.max(1, Math.min(MAX_IDS_PER_BATCH, upstreamMaxPageSize));
+}
 
 /**
  * Longest criterion the gateway sends in one upstream URL, in characters: a batched read's `_id`
@@ -28,7 +37,9 @@ export interface LoaderOptions {
   credentials: UpstreamCredentials;
   /** How the upstream's `matches` compares (`UPSTREAM_MATCHES`): decides between batching and single reads. */
   matchesMode: MatchesMode;
-  /** Ids per `getAll` in `regex` mode. Default `100`. */
+  /** Whether the upstream's `matches` ignores case (`UPSTREAM_MATCHES_CASE`): names the remedy of a read by id answered in another case. */
+  matchesCase: 'sensitive' | 'insensitive';
+  /** Ids per `getAll` in `regex` mode (`idsPerBatch`). Default `100`. */
   maxBatchSize?: number;
   /** URL-encoded bytes of the `_id` alternation per `getAll` (it travels in the URL); split beyond. Default {@link MAX_CRITERION_LENGTH}. */
   maxCriterionLength?: number;
@@ -132,12 +143,13 @@ class RequestLoaders implements Loaders {
   #objectLoader(objectName: string): DataLoader<string, UpstreamRecord | null> {
     const known = this.#knownObjectLoader(objectName);
     if (known !== undefined) return known;
-    const { client, credentials, onBatch, matchesMode, maxIdLength } = this.#options;
+    const { client, credentials, onBatch, matchesMode, matchesCase, maxIdLength } = this.#options;
     const batchById = createBatchById({
       client,
       credentials,
       objectName,
       matchesMode,
+      matchesCase,
       maxBatchSize: this.#maxBatchSize,
       maxCriterionLength: this.#maxCriterionLength,
       maxIdLength,
@@ -167,6 +179,9 @@ class RequestLoaders implements Loaders {
             key.pageSize,
             key.pageIndex,
           );
+          // A page cut short by the upstream (or served at another offset) is a named error, never a page
+          // with records missing or repeated (`page_size`, `UPSTREAM_MAX_PAGE_SIZE`).
+          verifyPageLength('getAll', page, key.pageSize, key.pageIndex, 'page');
           this.#primed ??= new Map();
           let primed = this.#primed.get(objectName);
           if (primed === undefined)

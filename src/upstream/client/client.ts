@@ -9,7 +9,6 @@ import { createExchangeRunner } from './exchange.ts';
 import { createHttpTransport } from './http-transport.ts';
 import { parseBaseUrl } from './join-url.ts';
 import { toAnswerPatterns } from './parse-answer.ts';
-import { anchorForFind } from './anchor-for-find.ts';
 import { createRequestChecks } from './request-checks.ts';
 import {
   formLoginAnswer,
@@ -20,10 +19,20 @@ import {
   saveAnswer,
   updateAnswer,
 } from './response-schemas.ts';
-import type { PageStartMode, UpstreamClient, UpstreamClientOptions, UpstreamCredentials } from './types.ts';
+import type { UpstreamClient, UpstreamClientOptions, UpstreamCredentials } from './types.ts';
 import type { Criterion, FilterCommand, WireOperation } from './wire.ts';
 import { UPSTREAM_MAX_RESPONSE_BYTES } from '../../config/defaults.ts';
 import { requireSessionCookie, sessionCookiesOf } from '../dialect/session-cookie.ts';
+import { readSavedId } from '../dialect/saved-id.ts';
+import { toUpdateParams } from '../dialect/update-params.ts';
+import { checkUpdatedFields, updateFieldsMismatch } from '../dialect/updated-fields.ts';
+import { toPageStart } from '../dialect/page-start.ts';
+import { readTotalCount } from '../dialect/total-count.ts';
+import { framePattern, type MatchesDialect } from '../dialect/matches-pattern.ts';
+import { metadataPayload } from '../dialect/metadata-payload.ts';
+import { asciiJson, formBody, JSON_CONTENT_TYPE } from '../dialect/request-bodies.ts';
+import type { AnswerCharset } from '../dialect/answer-charset.ts';
+import { checkAnswerable } from '../dialect/answerable-text.ts';
 
 /** Creates the client. Base addresses are validated now: a bad one throws a `TypeError` naming it. */
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
@@ -31,10 +40,10 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   const base = parseBaseUrl('baseUrl', options.baseUrl);
   const studio = parseBaseUrl('studioUrl', options.studioUrl);
   const server = parseBaseUrl('serverUrl', options.serverUrl);
-  const { pageStartMode, callTimeoutMillis } = options;
+  const { pageStartMode, callTimeoutMillis, saveIdAt, updateFields } = options;
   // Where a session's calls go: a form login's session cookie must be set for (a prefix of) both.
   const sessionPaths = [`${studio.prefix}/studio/jsonp/`, `${server.prefix}/studio/jsonp/`];
-  const anchored = options.matchesMode === 'find';
+  const dialect: MatchesDialect = { matchesMode: options.matchesMode, matchesCase: options.matchesCase };
   const transport = createHttpTransport({
     connectTimeoutMillis: options.connectTimeoutMillis,
     headersTimeoutMillis: options.headersTimeoutMillis,
@@ -62,8 +71,15 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       callerInput: options.callerErrorPattern,
     }),
     callTimeoutMillis,
+    answerCharset: options.answerCharset,
     onCall: options.onCall,
   });
+
+  // The charset the upstream last answered a read or a write in: text it lacks would come back as `?`.
+  let answeredIn: AnswerCharset = 'utf-8';
+  const heard = (charset: AnswerCharset): void => {
+    answeredIn = charset;
+  };
 
   function read<T>(
     operation: WireOperation,
@@ -80,6 +96,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       schema,
       secrets: secretsOf(credentials),
       holder: holderOf(credentials),
+      heard,
       build: (callback) => ({
         path,
         query: { ...query, ...credentialQuery(credentials), callback },
@@ -99,8 +116,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         secrets: [password],
         build: () => ({
           path: '/v1/user/login',
-          contentType: 'application/json',
-          body: JSON.stringify({ username, password }),
+          contentType: JSON_CONTENT_TYPE,
+          body: asciiJson({ username, password }),
         }),
       });
       return { token: answer.token };
@@ -108,6 +125,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
 
     async loginForm(username, password) {
       let setCookie: string | string[] | undefined;
+      const form = formBody('loginForm', { username, password }, options.requestCharset);
       const answer = await run({
         operation: 'loginForm',
         base,
@@ -118,11 +136,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         onSetCookie: (values) => {
           setCookie = values;
         },
-        build: () => ({
-          path: '/app/login.jsp',
-          contentType: 'application/x-www-form-urlencoded',
-          body: new URLSearchParams({ username, password }).toString(),
-        }),
+        build: () => ({ path: '/app/login.jsp', contentType: form.contentType, body: form.body }),
       });
       // No token: the session is the servlet's, in the cookie the login set (docs/upstream-contract.md,
       // `login_session`), or there is none the gateway can carry.
@@ -146,12 +160,12 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       checks.id('metadata', objectId, 'objectId', true);
       const path = `/studio/jsonp/metadata/get/${encodeURIComponent(objectId)}/`;
       const answer = await read('metadata', credentials, metadataAnswer, path, { category });
-      return answer.data ?? null;
+      return metadataPayload(answer, options.metadataKey);
     },
 
     async getObject(credentials, objectName, criteria) {
       checks.objectName('getObject', objectName);
-      const query = { objectName, filterCommand: filterCommand(criteria, anchored) };
+      const query = { objectName, filterCommand: filterCommand(criteria, dialect) };
       const answer = await read('getObject', credentials, getObjectAnswer, '/studio/jsonp/getObject/', query);
       return answer.data[0] ?? null;
     },
@@ -160,12 +174,12 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       checks.objectName('getAll', objectName);
       const query = {
         objectName,
-        filterCommand: filterCommand(criteria, anchored),
+        filterCommand: filterCommand(criteria, dialect),
         pageSize: String(pageSize),
         pageStart: String(toPageStart(pageStartMode, pageIndex, pageSize)),
       };
       const answer = await read('getAll', credentials, getAllAnswer, '/studio/jsonp/getAll', query);
-      return { records: answer.data, totalCount: answer.totalCount };
+      return { records: answer.data, totalCount: readTotalCount('getAll', answer, answer.data.length) };
     },
 
     async save(credentials, objectName, data) {
@@ -174,8 +188,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       const apiToken = credentials.apiToken === '' ? undefined : credentials.apiToken;
       checks.objectName('save', objectName);
       checks.saveId('save', data);
-      checks.data('save', data, 'data');
-      return run({
+      checkAnswerable('save', data, checks.data('save', data, 'data'), answeredIn);
+      const answer = await run({
         operation: 'save',
         base: server,
         method: 'POST',
@@ -184,22 +198,28 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         schema: saveAnswer,
         secrets: secretsOf(credentials),
         holder: holderOf(credentials),
+        heard,
         // docs/design.md: `callback` travels in the query string and, with the same value, in the body.
         build: (callback) => ({
           path: '/studio/jsonp/save',
           query: { callback },
-          contentType: 'application/json',
-          body: JSON.stringify({ objectName, data, apiToken, applicationCode, organizationCode, callback }),
+          contentType: JSON_CONTENT_TYPE,
+          body: asciiJson({ objectName, data, apiToken, applicationCode, organizationCode, callback }),
           cookie: credentials.sessionCookie,
         }),
       });
+      const sentId = typeof data._id === 'string' ? data._id : undefined;
+      return { savedObjectId: readSavedId(answer, saveIdAt, sentId), message: answer.message };
     },
 
     async update(credentials, objectName, id, data) {
       checks.objectName('update', objectName);
       checks.id('update', id, 'id', true);
       const json = checks.data('update', data, 'data');
-      return run({
+      checkAnswerable('update', data, json, answeredIn);
+      // Refused before sending: what one query parameter per field cannot carry (update-params.ts).
+      const fields = updateFields === 'params' ? toUpdateParams(data) : { data: json };
+      const answer = await run({
         operation: 'update',
         base: server,
         method: 'GET',
@@ -208,12 +228,20 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         schema: updateAnswer,
         secrets: secretsOf(credentials),
         holder: holderOf(credentials),
+        heard,
         build: (callback) => ({
           path: `/studio/jsonp/update/${encodeURIComponent(id)}`,
-          query: { objectName, data: json, ...credentialQuery(credentials), callback },
+          query: { objectName, ...fields, ...credentialQuery(credentials), callback },
           cookie: credentials.sessionCookie,
         }),
       });
+      const verdict = checkUpdatedFields(data, answer.updatedFields, updateFields);
+      if (verdict.kind === 'mismatch') throw updateFieldsMismatch(id, verdict.detail);
+      return {
+        savedObjectId: answer.savedObjectId,
+        message: answer.message,
+        updatedFields: answer.updatedFields,
+      };
     },
 
     async close() {
@@ -258,23 +286,17 @@ function credentialQuery(credentials: UpstreamCredentials): Record<string, strin
 }
 
 /**
- * The `filterCommand` parameter of getObject and getAll; with `anchored` (`UPSTREAM_MATCHES=find`) each
- * `matches` value anchored to the whole field, so that every operator keeps its meaning.
+ * The `filterCommand` parameter of getObject and getAll; each `matches` value framed for the upstream's
+ * dialect (anchored for `UPSTREAM_MATCHES=find`, `(?-i)` for `UPSTREAM_MATCHES_CASE=insensitive`), so that
+ * every operator keeps its meaning.
  */
-function filterCommand(criteria: readonly Criterion[], anchored: boolean): string {
+function filterCommand(criteria: readonly Criterion[], dialect: MatchesDialect): string {
   const command: FilterCommand = {
     criteria: criteria.map(({ fieldName, operator, value }) => ({
       fieldName,
       operator,
-      value: anchored && operator === 'matches' ? anchorForFind(value) : value,
+      value: operator === 'matches' ? framePattern(value, dialect) : value,
     })),
   };
   return JSON.stringify(command);
-}
-
-/** Converts the zero-based page index to the upstream's `pageStart` (docs/design.md, `UPSTREAM_PAGE_START`). */
-function toPageStart(mode: PageStartMode, pageIndex: number, pageSize: number): number {
-  if (mode === 'page1') return pageIndex + 1;
-  if (mode === 'offset') return pageIndex * pageSize;
-  return pageIndex;
 }

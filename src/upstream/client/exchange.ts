@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import type { AnswerBudget, AnswerLease } from './answer-budget.ts';
 import { UpstreamError, invalidInput, isBudgetCut, isUpstreamError } from '../../errors/upstream-error.ts';
-import type { HttpCall, HttpTransport } from './http-transport.ts';
+import type { HttpAnswer, HttpCall, HttpTransport } from './http-transport.ts';
 import { buildRequestPath } from './join-url.ts';
 import type { UpstreamBase } from './join-url.ts';
 import { createCallbackNames, decodeJsonOrJsonp, decodeJsonp } from './jsonp.ts';
@@ -14,6 +14,7 @@ import { parseAnswer, type AnswerPatterns } from './parse-answer.ts';
 import type { RequestChecks } from './request-checks.ts';
 import { toTransportError, wasNeverSent } from './transport-error.ts';
 import type { UpstreamCallEvent } from './types.ts';
+import { decodeAnswer, type AnswerCharset } from '../dialect/answer-charset.ts';
 import type { WireOperation } from './wire.ts';
 
 /** The request of one call; built per call, because every call (a retry too) gets a fresh callback name. */
@@ -42,6 +43,8 @@ export interface Exchange<T> {
   schema: z.ZodType<T>;
   /** Sent with the call; masked if the upstream echoes them in an error message. */
   secrets: readonly string[];
+  /** Hears the charset the answer was decoded in (reads and writes: what text can come back). */
+  heard?: ((charset: AnswerCharset) => void) | undefined;
   /** Whose share of the answer budget the answer takes: the user, or `undefined` for a login. */
   holder?: string | undefined;
   /** Handed a 2xx answer's `set-cookie` values (the form login). */
@@ -57,6 +60,8 @@ export interface ExchangeRunnerOptions {
   /** The request-line limit every built request is held to. */
   checks: RequestChecks;
   callTimeoutMillis: number;
+  /** The charset of answers whose Content-Type names none (`UPSTREAM_ANSWER_CHARSET`). */
+  answerCharset: AnswerCharset;
   /** Answer bytes held at once (`answer-budget.ts`); unbounded without it. */
   answerBudget?: AnswerBudget | undefined;
   onCall?: ((event: UpstreamCallEvent) => void) | undefined;
@@ -78,9 +83,9 @@ export function createExchangeRunner(
     try {
       const callback = createCallbackName();
       const built = buildRequest(exchange, callback, lease);
-      let text: string;
+      let answer: HttpAnswer;
       try {
-        text = await transport.send(built);
+        answer = await transport.send(built);
       } catch (error) {
         throw settleWrite(
           exchange,
@@ -88,6 +93,13 @@ export function createExchangeRunner(
         );
       }
       try {
+        const text = decodeAnswer(
+          answer.body,
+          answer.contentType,
+          options.answerCharset,
+          operation,
+          exchange.heard,
+        );
         const decoded =
           exchange.answer === 'jsonp'
             ? decodeJsonp(text, callback, operation)

@@ -1,7 +1,8 @@
 /**
  * The HTTP layer under the upstream client: one keep-alive undici `Pool` per upstream origin, undici's own
  * connect/headers/body deadlines, one timer per call for the whole-call deadline, and a response size cap
- * enforced while the body arrives. It returns the body text of a 2xx answer and throws only
+ * enforced while the body arrives. It returns the body bytes of a 2xx answer, with their `Content-Type` (the
+ * exchange decodes them once, whole: a multi-byte character may be split across chunks), and throws only
  * `UpstreamError`. It speaks undici's handler API (`dispatch`) rather than `request`: undici hands the
  * handler a controller to abort with, so no call makes an `AbortSignal`, a listener or a body stream.
  */
@@ -40,10 +41,16 @@ export interface HttpCall {
   onSetCookie?: ((values: string | string[] | undefined) => void) | undefined;
 }
 
+/** A 2xx answer: its bytes, undecoded, and the `Content-Type` that names their charset. */
+export interface HttpAnswer {
+  body: Uint8Array;
+  contentType: string | undefined;
+}
+
 /** Sends calls; see {@link createHttpTransport}. */
 export interface HttpTransport {
-  /** Resolves to the UTF-8 body of a 2xx answer. */
-  send(call: HttpCall): Promise<string>;
+  /** Resolves to the body of a 2xx answer. */
+  send(call: HttpCall): Promise<HttpAnswer>;
   /** Closes the pools this transport created (not an injected dispatcher). */
   close(): Promise<void>;
 }
@@ -72,8 +79,8 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
    * One exchange through the dispatcher's own `dispatch` and a handler: no `AbortSignal` (the handler is
    * given undici's controller to abort with), no body stream, and one promise for the whole call.
    */
-  function send(call: HttpCall): Promise<string> {
-    return new Promise<string>((resolve, reject) => {
+  function send(call: HttpCall): Promise<HttpAnswer> {
+    return new Promise<HttpAnswer>((resolve, reject) => {
       let controller: Dispatcher.DispatchController | undefined;
       // Why the call was cut before undici handed over its controller; applied as soon as it does.
       let cut: Error | undefined;
@@ -84,6 +91,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
       let counting: AnswerLease | undefined;
       const chunks: Buffer[] = [];
       let total = 0;
+      let contentType: string | undefined;
 
       function fail(error: unknown): void {
         if (settled) return;
@@ -151,6 +159,9 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
           }
           counting = prepaid ? undefined : lease;
           call.onSetCookie?.(headers['set-cookie']);
+          const type = headers['content-type'];
+          // Two Content-Type headers are a broken answer; the last one is what a browser would take.
+          contentType = Array.isArray(type) ? type.at(-1) : type;
         },
         onResponseData(_controller, chunk) {
           if (settled) return;
@@ -172,11 +183,8 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
           settled = true;
           clearTimeout(timer);
           const [only] = chunks;
-          resolve(
-            chunks.length === 1 && only !== undefined
-              ? only.toString('utf8')
-              : Buffer.concat(chunks, total).toString('utf8'),
-          );
+          const body = chunks.length === 1 && only !== undefined ? only : Buffer.concat(chunks, total);
+          resolve({ body, contentType });
         },
         onResponseError(_controller, error) {
           ended = true;

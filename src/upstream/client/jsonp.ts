@@ -5,13 +5,15 @@
  * trailing `;`, a BOM, a `/**\/` guard against content sniffing, jQuery's `typeof cb === 'function' && …`
  * guard, or plain JSON from a proxy that stripped the wrapper), so this module accepts exactly those forms
  * (docs/design.md, "JSONP wrapper forms") and nothing else. It is a small scanner: it checks the wrapper by hand and
- * hands only the slice between the outer parentheses to `JSON.parse`. Never `eval`.
+ * hands only the slice between the outer parentheses to `JSON.parse` (`parseExactJson`: numbers keep their
+ * digits). Never `eval`.
  *
  * `JSON.parse` defines every key, `__proto__` included, as an own data property, so a hostile body cannot
  * reach `Object.prototype` here.
  */
 import { getRandomValues } from 'node:crypto';
 import { UpstreamError } from '../../errors/upstream-error.ts';
+import { parseExactJson } from '../dialect/exact-json.ts';
 
 /** What a callback name we send, and require back, looks like. */
 export const CALLBACK_NAME_PATTERN = /^[A-Za-z_$][A-Za-z0-9_$]{0,63}$/;
@@ -162,7 +164,8 @@ function parseCallArguments(scanner: Scanner): unknown {
 
 function parseJson(scanner: Scanner, slice: string): unknown {
   try {
-    return JSON.parse(slice);
+    // Numbers a double would round are kept with their digits (`dialect/exact-json.ts`).
+    return parseExactJson(slice);
   } catch {
     // JSON.parse's own message quotes the input, which may hold a token: it is dropped on purpose.
     return scanner.fail('a JSON value');

@@ -5,11 +5,12 @@
  * field.
  */
 import { z } from 'zod';
+import { isExactNumber } from '../dialect/exact-json.ts';
 import type { UpstreamRecord } from './wire.ts';
 
-/** A plain JSON object (not an array, not null). */
+/** A plain JSON object (not an array, not null, not a number kept with its digits: `exact-json.ts`). */
 export function isJsonObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !isExactNumber(value);
 }
 
 /** An upstream record: an object with a string `_id`. */
@@ -51,27 +52,44 @@ export const formLoginAnswer = z.object({
   message: optionalText,
 });
 
-/** getAll success. */
+/**
+ * getAll success. `totalCount` is read by `readTotalCount` (`dialect/total-count.ts`), which knows the forms
+ * upstreams write it in and names the field when it is none of them: a shape error here would be
+ * `bad_response`, counted as ill health.
+ */
 export const getAllAnswer = z.object({
   status: z.literal('success'),
   data: z.array(record),
-  totalCount: z.number().int().nonnegative(),
+  totalCount: z.unknown().optional(),
 });
 
 /** getObject success: the read shape, `data` holding zero or one record; `totalCount` is not needed. */
 export const getObjectAnswer = z.object({ status: z.literal('success'), data: z.array(record) });
 
-/** Metadata success: `data` passed through as JSON. */
-export const metadataAnswer = z.object({ status: z.literal('success'), data: z.unknown() });
+/**
+ * Metadata success: the answer as decoded, every key kept, so that the payload is found under whichever key
+ * `UPSTREAM_METADATA_KEY` names (`dialect/metadata-payload.ts`) and passed through as JSON.
+ */
+export const metadataAnswer = z.custom<Record<string, unknown> & { status: 'success' }>(
+  (value) => isJsonObject(value) && value.status === 'success',
+  { message: 'expected {status: "success", …}' },
+);
 
-/** Save success. */
+const message = z
+  .string()
+  .nullish()
+  .transform((value) => value ?? '');
+
+/**
+ * Save success. Where the id is depends on the upstream (`UPSTREAM_SAVE_ID_AT`: `savedObjectId`, `data._id`
+ * or `data`), so both are taken as they came and the client reads the id (`dialect/saved-id.ts`): a success
+ * without one there is a dialect mismatch of a write that happened, never an unreadable answer.
+ */
 export const saveAnswer = z.object({
   status: z.literal('success'),
-  savedObjectId: z.string().min(1),
-  message: z
-    .string()
-    .nullish()
-    .transform((value) => value ?? ''),
+  savedObjectId: z.unknown().optional(),
+  data: z.unknown().optional(),
+  message,
 });
 
 /** Whether every element of `value` (an array) is an upstream record. */
@@ -85,7 +103,7 @@ function allRecords(value: unknown[]): boolean {
  * answer, a new `data` array and a result per record (about 130 bytes per record, on every read). A guard
  * accepts only what its schema accepts; whatever it does not accept goes to the schema, for the same
  * answer or the same shape error. The accepted answer is returned as decoded, extra keys included: the
- * client reads `status`, `data` and `totalCount` only.
+ * client reads `status`, `data` and (own key only) `totalCount`.
  */
 const READ_ANSWER_GUARDS = new Map<z.ZodType, (value: unknown) => boolean>([
   [
@@ -94,9 +112,7 @@ const READ_ANSWER_GUARDS = new Map<z.ZodType, (value: unknown) => boolean>([
       isJsonObject(value) &&
       value.status === 'success' &&
       Array.isArray(value.data) &&
-      allRecords(value.data) &&
-      Number.isSafeInteger(value.totalCount) &&
-      (value.totalCount as number) >= 0,
+      allRecords(value.data),
   ],
   [
     getObjectAnswer,
@@ -116,8 +132,13 @@ export function passesAsDecoded(schema: z.ZodType, value: unknown): boolean {
   return READ_ANSWER_GUARDS.get(schema)?.(value) === true;
 }
 
-/** Update success: the save answer plus the fields that changed. */
-export const updateAnswer = saveAnswer.extend({ updatedFields: jsonObject });
+/** Update success: the document's save answer plus the fields that changed. */
+export const updateAnswer = z.object({
+  status: z.literal('success'),
+  savedObjectId: z.string().min(1),
+  message,
+  updatedFields: jsonObject,
+});
 
 /** JSON login success, as checked. */
 export type JsonLoginAnswer = z.output<typeof jsonLoginAnswer>;

@@ -79,17 +79,20 @@ export type AssumptionName = keyof typeof UPSTREAM_ASSUMPTIONS;
 /**
  * The error of an answer that contradicts `name`: `UPSTREAM_DIALECT_MISMATCH`, its detail written for the
  * operator (what came back, never a value that may hold a secret), the assumption and its setting attached.
+ * `applied`: the answer proves a write happened (`extensions.applied`), so the caller must not retry it.
  */
 export function dialectMismatch(
   operation: string,
   name: AssumptionName,
   detail: string,
   cause?: unknown,
+  applied?: { objectId?: string | undefined },
 ): UpstreamError {
   const { setting } = UPSTREAM_ASSUMPTIONS[name];
   return new UpstreamError('dialect_mismatch', detail, {
     operation,
     assumption: { name, setting },
     cause,
+    applied,
   });
 }

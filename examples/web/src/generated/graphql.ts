@@ -6,8 +6,8 @@ export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' |
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
 /**
  * A condition on a `String` field of a typed object. The conditions of a `where`, and those set in one
- * `FieldFilter`, are combined with AND (`ID`, `Int`, `Float`, `Boolean` and `DateTime` fields take
- * `IDFilter`, `IntFilter`, `FloatFilter`, `BooleanFilter` and `DateTimeFilter`: values of their own type).
+ * `FieldFilter`, are combined with AND (`ID`, `Int`, `Long`, `Float`, `Boolean` and `DateTime` fields take
+ * `IDFilter`, `IntFilter`, `LongFilter`, `FloatFilter`, `BooleanFilter` and `DateTimeFilter`: values of their own type).
  * A condition left out or `null` does not filter. The gateway compiles each into the upstream's only
  * operator, `matches`, from escaped text (at most 4000 characters once compiled); under
  * `UPSTREAM_MATCHES=exact` only `equals` (case-sensitive) and `matches` can be honoured. Refusals are
@@ -40,8 +40,9 @@ export type FieldFilter = {
 /**
  * A condition on a `Float` field of a typed object, by value: `2.5` matches the
  * values the upstream stores as 2.5, whatever their spelling (trailing zeros, scientific notation),
- * and no other. Both set: AND. No ranges (`gt`, `lt`): the upstream compares a number's text with a
- * regular expression, which cannot order every spelling of a number safely.
+ * and no other. Both set: AND. No ranges
+ * (`gt`, `lt`): the upstream compares a number's text with a regular expression, which cannot order every
+ * spelling of a number safely.
  */
 export type FloatFilter = {
   /** The value equals this number. */

@@ -12,6 +12,9 @@
  *
  * A literal longer than {@link MAX_NUMBER_LITERAL_LENGTH} characters is refused as `digits` without
  * reading it: see there why no number worth keeping is that long.
+ *
+ * It lives below every folder that needs it: the HTTP edge and the validation rule refuse a caller's changed
+ * number, the upstream client keeps an upstream's exact (`exact-json.ts`).
  */
 
 /** How a literal changes: beyond the largest double, below the smallest, or digits rounded off. */
@@ -79,6 +82,21 @@ export function numberLoss(literal: string): NumberLoss | undefined {
   return read !== null && read.digits === source.digits && read.exponent === source.exponent
     ? undefined
     : 'digits';
+}
+
+/**
+ * A token that may be a number a double changes: one with an exponent, or 16 characters of digits and
+ * points (a double holds every decimal of 15 significant digits, and without an exponent 15 characters
+ * cannot leave its range). It starts with a digit (after an optional minus) where a JSON value can (the
+ * text's start, after `:`, `[`, `,` or whitespace) and ends where a JSON value can (before whitespace,
+ * `,`, `]`, `}` or the end): runs in strings such as `"id 1234567890123456"` or `". . . ."` do not count.
+ * Every number token of valid JSON is bounded so, hence the scanner never misses what this skips.
+ */
+const MIGHT_LOSE = /(?:^|[\s:[,])-?\d(?:[\d.]*[eE][+-]?\d+|[\d.]{15,})(?=[\s,\]}]|$)/;
+
+/** Whether `text` (JSON) may hold a number a double would change: `false` means it holds none. */
+export function mightLoseNumber(text: string): boolean {
+  return MIGHT_LOSE.test(text);
 }
 
 /** At most 40 characters of a caller's literal, for a message. */

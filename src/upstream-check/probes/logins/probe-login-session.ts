@@ -3,13 +3,13 @@
  * carry (the client's own rule, `session-cookie.ts`), and whether a read with that cookie alone, no
  * `apiToken`, is answered. Never reports a cookie's value.
  */
-import { isUpstreamError } from '../../errors/upstream-error.ts';
-import { isJsonObject } from '../../upstream/client/response-schemas.ts';
-import type { UpstreamCredentials } from '../../upstream/client/types.ts';
-import { requireSessionCookie, sessionCookiesOf } from '../../upstream/dialect/session-cookie.ts';
-import type { CheckContext } from '../check-context.ts';
-import type { RawUpstream } from '../raw-upstream.ts';
-import { decodeAsGateway } from './wrapper-form.ts';
+import { isUpstreamError } from '../../../errors/upstream-error.ts';
+import { isJsonObject } from '../../../upstream/client/response-schemas.ts';
+import type { UpstreamCredentials } from '../../../upstream/client/types.ts';
+import { requireSessionCookie, sessionCookiesOf } from '../../../upstream/dialect/session-cookie.ts';
+import type { CheckContext } from '../../check-context.ts';
+import type { RawUpstream } from '../../raw-upstream.ts';
+import { decodeAsGateway } from '../wrapper-form.ts';
 
 /** The `Cookie` header the gateway would carry and the cookies' names, or why there is none to carry. */
 export function sessionCookieOf(

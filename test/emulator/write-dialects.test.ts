@@ -1,0 +1,99 @@
+/**
+ * The emulator's write dialects on the wire (`EMULATOR_SAVE_ID_AT`, `EMULATOR_SAVE_WITH_ID`,
+ * `EMULATOR_UPDATE_FIELDS`): each as a servlet written from the same document could answer.
+ */
+import { describe, expect, it } from 'vitest';
+import { DEMO } from '../../emulator/index.ts';
+import type { EmulatorOptions } from '../../emulator/index.ts';
+import { filter, getAll, getJsonp, postJson } from '../support/emulator-wire.ts';
+import { useEmulator } from '../support/emulator-fixture.ts';
+
+const LOAN = 'com.example.LoanType';
+
+function wire(options: EmulatorOptions) {
+  const { emulator, demo } = useEmulator(options);
+  const save = (data: Record<string, unknown>) =>
+    postJson(
+      emulator,
+      '/studio/jsonp/save?callback=cb',
+      {
+        objectName: LOAN,
+        data,
+        apiToken: demo.apiToken,
+        applicationCode: DEMO.applicationCode,
+        organizationCode: DEMO.organizationCode,
+        callback: 'cb',
+      },
+      'cb',
+    );
+  const update = (id: string, query: Record<string, string>) =>
+    getJsonp(emulator, `/studio/jsonp/update/${id}`, {
+      ...demo,
+      organizationCode: DEMO.organizationCode,
+      objectName: LOAN,
+      ...query,
+    });
+  const read = async (id: string) =>
+    ((await getAll(emulator, demo, LOAN, { filterCommand: filter(['_id', id]) })).json.data as unknown[])[0];
+  return { save, update, read };
+}
+
+describe('EMULATOR_SAVE_ID_AT=data._id', () => {
+  const { save } = wire({ saveIdAt: 'data._id' });
+
+  it('should answer the saved object under data, and no savedObjectId', async () => {
+    const { json } = await save({ loanType: 'A' });
+    expect(json).toEqual({
+      status: 'success',
+      message: 'object created',
+      data: { _id: expect.stringMatching(/^[0-9a-f]{24}$/), loanType: 'A' },
+    });
+  });
+});
+
+describe('EMULATOR_SAVE_ID_AT=data', () => {
+  const { save } = wire({ saveIdAt: 'data' });
+
+  it('should answer the bare id as data', async () => {
+    const { json } = await save({ loanType: 'A' });
+    expect(json).toEqual({
+      status: 'success',
+      message: 'object created',
+      data: expect.stringMatching(/^[0-9a-f]{24}$/),
+    });
+  });
+});
+
+describe('EMULATOR_SAVE_WITH_ID=replaces', () => {
+  const { save, read } = wire({ saveWithId: 'replaces' });
+
+  it('should replace the object named by _id with the fields sent, as MongoTemplate.save does', async () => {
+    const id = (await save({ loanType: 'A', description: 'd', rate: 1 })).json.savedObjectId as string;
+    const again = await save({ _id: id, rate: 2 });
+    expect(again.json).toEqual({ status: 'success', message: 'object updated', savedObjectId: id });
+    expect(await read(id)).toEqual({ _id: id, rate: 2 });
+  });
+});
+
+describe('EMULATOR_UPDATE_FIELDS=params', () => {
+  const { save, update, read } = wire({ updateFields: 'params' });
+
+  it('should take every parameter besides its own as a text field', async () => {
+    const id = (await save({ loanType: 'A', rate: 1 })).json.savedObjectId as string;
+    const answer = await update(id, { loanType: 'B', rate: '2' });
+    expect(answer.json).toEqual({
+      status: 'success',
+      message: 'object updated',
+      savedObjectId: id,
+      updatedFields: { loanType: 'B', rate: '2' },
+    });
+    expect(await read(id)).toEqual({ _id: id, loanType: 'B', rate: '2' });
+  });
+
+  it('should make a text field "data" of a JSON data parameter, as measured on such a servlet', async () => {
+    const id = (await save({ loanType: 'A' })).json.savedObjectId as string;
+    const answer = await update(id, { data: '{"loanType":"B"}' });
+    expect(answer.json.updatedFields).toEqual({ data: '{"loanType":"B"}' });
+    expect(await read(id)).toEqual({ _id: id, loanType: 'A', data: '{"loanType":"B"}' });
+  });
+});

@@ -1,0 +1,126 @@
+/**
+ * The check's write probes against the emulator in each write dialect: each probe on its own recommends the
+ * setting, and the gateway on that advice serves the front-end's write journey right against the same
+ * upstream.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../emulator/index.ts';
+import { startHarness } from '../support/gateway-harness.ts';
+import { SaveDocument, UpdateDocument } from '../support/operations.ts';
+import { runUpstreamCheck, verdictOf, type CheckRun } from './check-command.ts';
+
+const LOAN = 'com.example.LoanType';
+const WRITES = ['--object-name', 'com.example.Order', '--allow-writes', '--write-object-name', LOAN];
+
+let running: RunningEmulator[] = [];
+afterEach(async () => {
+  await Promise.all(running.map((e) => e.close()));
+  running = [];
+});
+
+async function emulator(options: EmulatorOptions): Promise<RunningEmulator> {
+  const started = await startEmulator({ port: 0, ...options });
+  running.push(started);
+  return started;
+}
+
+const detailOf = (run: CheckRun, topic: string) =>
+  run.report?.findings.find((f) => f.topic === topic)?.detail;
+
+describe('npm run upstream:check --allow-writes, in each write dialect', { timeout: 60_000 }, () => {
+  it.each([
+    ['savedObjectId', 'as-assumed', 1],
+    ['data._id', 'differs', 2],
+    ['data', 'differs', 3],
+  ] as const)(
+    'should find the save answer id at %s and write UPSTREAM_SAVE_ID_AT',
+    async (saveIdAt, verdict, creates) => {
+      const upstream = await emulator({ saveIdAt });
+      const run = await runUpstreamCheck({ url: upstream.url }, WRITES);
+      expect(run.code).toBe(0);
+      expect(run.env.UPSTREAM_SAVE_ID_AT).toBe(saveIdAt);
+      expect(verdictOf(run, 'save answer id')).toBe(verdict);
+      // The other probes still ran, each on its own.
+      expect(verdictOf(run, 'save with _id')).toBe('as-assumed');
+      expect(verdictOf(run, 'update fields')).toBe('as-assumed');
+      // One save per place tried for the id (in the order savedObjectId, data._id, data), one with _id, one
+      // with a bad token, and the text round trip's two (the gateway's body, then raw UTF-8 bytes).
+      expect(upstream.stats().save).toBe(creates + 2 + 2);
+    },
+  );
+
+  it('should find that a save with _id and one field replaces the object, and write UPSTREAM_SAVE_WITH_ID=replaces', async () => {
+    const upstream = await emulator({ saveWithId: 'replaces' });
+    const run = await runUpstreamCheck({ url: upstream.url }, WRITES);
+    expect(run.code).toBe(0);
+    expect(verdictOf(run, 'save with _id')).toBe('differs');
+    expect(run.env.UPSTREAM_SAVE_WITH_ID).toBe('replaces');
+    expect(detailOf(run, 'save with _id')).toContain('the others are gone');
+  });
+
+  it('should find that update takes one parameter per field after data=JSON made a field "data", and write UPSTREAM_UPDATE_FIELDS=params', async () => {
+    const upstream = await emulator({ updateFields: 'params' });
+    const run = await runUpstreamCheck({ url: upstream.url }, WRITES);
+    expect(run.code).toBe(0);
+    expect(verdictOf(run, 'update fields')).toBe('differs');
+    expect(run.env.UPSTREAM_UPDATE_FIELDS).toBe('params');
+    expect(detailOf(run, 'update fields')).toContain('made a field "data" of it');
+    // data=JSON, then one parameter per field, then the bad token's.
+    expect(upstream.stats().update).toBe(3);
+  });
+
+  it('should say as assumed when the settings already name the dialect', async () => {
+    const upstream = await emulator({ saveIdAt: 'data', saveWithId: 'replaces', updateFields: 'params' });
+    const env = {
+      UPSTREAM_SAVE_ID_AT: 'data',
+      UPSTREAM_SAVE_WITH_ID: 'replaces',
+      UPSTREAM_UPDATE_FIELDS: 'params',
+    };
+    const run = await runUpstreamCheck({ url: upstream.url, env }, WRITES);
+    expect(run.code).toBe(0);
+    for (const topic of ['save answer id', 'save with _id', 'update fields']) {
+      expect(verdictOf(run, topic)).toBe('as-assumed');
+    }
+    expect(run.env).toMatchObject(env);
+  });
+
+  it('should recommend, with every write dialect on at once, the settings on which the gateway writes right', async () => {
+    const upstream = await emulator({ saveIdAt: 'data._id', saveWithId: 'replaces', updateFields: 'params' });
+    const run = await runUpstreamCheck({ url: upstream.url }, WRITES);
+    expect(run.code).toBe(0);
+    const { UPSTREAM_SAVE_ID_AT, UPSTREAM_SAVE_WITH_ID, UPSTREAM_UPDATE_FIELDS } = run.env;
+    expect({ UPSTREAM_SAVE_ID_AT, UPSTREAM_SAVE_WITH_ID, UPSTREAM_UPDATE_FIELDS }).toEqual({
+      UPSTREAM_SAVE_ID_AT: 'data._id',
+      UPSTREAM_SAVE_WITH_ID: 'replaces',
+      UPSTREAM_UPDATE_FIELDS: 'params',
+    });
+
+    const h = await startHarness({ upstream, env: run.env });
+    try {
+      const client = h.client(await h.login());
+      const created = await client.mutate({
+        mutation: SaveDocument,
+        variables: { objectName: LOAN, data: { loanType: 'Advised', description: 'one', rate: 4 } },
+      });
+      const id = created.data!.saveObject.id;
+      const partial = await client.mutate({
+        mutation: SaveDocument,
+        variables: { objectName: LOAN, data: { _id: id, description: 'two' } },
+      });
+      expect(partial.data!.saveObject.object?.data).toEqual({
+        _id: id,
+        loanType: 'Advised',
+        description: 'two',
+        rate: 4,
+      });
+      const updated = await client.mutate({
+        mutation: UpdateDocument,
+        variables: { id, objectName: LOAN, data: { description: 'three' } },
+      });
+      expect(updated.error).toBeUndefined();
+      expect(updated.data!.updateObject.object?.data).toMatchObject({ description: 'three', rate: 4 });
+    } finally {
+      await h.close();
+    }
+  });
+});

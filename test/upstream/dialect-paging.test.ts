@@ -1,0 +1,157 @@
+/**
+ * The paging dialect's two readers: `totalCount` in the forms upstreams write it (`total-count.ts`), and the
+ * page-length check that turns a page an upstream cut or moved into a named error (`page-length.ts`).
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { UpstreamError } from '../../src/errors/upstream-error.ts';
+import { countsAgainstUpstream } from '../../src/errors/upstream-error.ts';
+import { verifyPageLength } from '../../src/upstream/dialect/page-length.ts';
+import { readTotalCount } from '../../src/upstream/dialect/total-count.ts';
+
+function failure(run: () => unknown): UpstreamError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof UpstreamError) return error;
+    throw error;
+  }
+  throw new Error('expected a failure');
+}
+
+const records = (n: number) => Array.from({ length: n }, (_, i) => ({ _id: `r${i}` }));
+
+describe('readTotalCount', () => {
+  it('should read a count written as a number or as numeric text alike', () => {
+    fc.assert(
+      fc.property(fc.maxSafeNat(), fc.nat(5), (count, n) => {
+        expect(readTotalCount('getAll', { totalCount: count }, n)).toBe(count);
+        expect(readTotalCount('getAll', { totalCount: String(count) }, n)).toBe(count);
+      }),
+    );
+    expect(readTotalCount('getAll', { totalCount: '31.0' }, 1)).toBe(31);
+  });
+
+  it('should read a count left out beside no records as 0', () => {
+    expect(readTotalCount('getAll', { status: 'success', data: [] }, 0)).toBe(0);
+  });
+
+  it.each([
+    ['missing beside records', undefined, 2],
+    ['negative', -1, 0],
+    ['fractional', 1.5, 0],
+    ['beyond 2^53', 2 ** 53, 0],
+    ['negative text', '-1', 0],
+    ['text that is no number', 'many', 0],
+    ['null', null, 0],
+    ['a boolean', true, 0],
+  ])('should call a totalCount %s a dialect mismatch naming the field, never ill health', (_n, value, n) => {
+    const answer = value === undefined ? {} : { totalCount: value };
+    const error = failure(() => readTotalCount('getAll', answer, n));
+    expect(error.kind).toBe('dialect_mismatch');
+    expect(error.assumption?.name).toBe('total_count');
+    expect(error.detail).toContain('totalCount');
+    expect(countsAgainstUpstream(error)).toBe(false);
+  });
+
+  it('should not quote the value it could not read', () => {
+    expect(failure(() => readTotalCount('getAll', { totalCount: 'tok-SECRET' }, 0)).message).not.toContain(
+      'SECRET',
+    );
+  });
+});
+
+describe('verifyPageLength', () => {
+  it('should accept a page holding what its totalCount leaves at its offset', () => {
+    expect(() => {
+      verifyPageLength('getAll', { records: records(7), totalCount: 31 }, 7, 2, 'page');
+    }).not.toThrow();
+    expect(() => {
+      verifyPageLength('getAll', { records: records(3), totalCount: 31 }, 7, 4, 'page');
+    }).not.toThrow();
+    expect(() => {
+      verifyPageLength('getAll', { records: [], totalCount: 31 }, 7, 5, 'page');
+    }).not.toThrow();
+  });
+
+  it('should name page_size for a page an upstream capped at 25 cut short', () => {
+    const error = failure(() => {
+      verifyPageLength('getAll', { records: records(25), totalCount: 31 }, 50, 0, 'page');
+    });
+    expect(error.kind).toBe('dialect_mismatch');
+    expect(error.assumption).toEqual({ name: 'page_size', setting: 'UPSTREAM_MAX_PAGE_SIZE' });
+  });
+
+  it('should name page_size for a page of another size served at another offset', () => {
+    // pageSize 30, page 1 of a cap-25 upstream: records 25 … 30, where the gateway expects record 30 alone.
+    const error = failure(() => {
+      verifyPageLength('getAll', { records: records(6), totalCount: 31 }, 30, 1, 'page');
+    });
+    expect(error.assumption?.name).toBe('page_size');
+  });
+
+  it('should name page_start for an empty first page of a non-empty result', () => {
+    const error = failure(() => {
+      verifyPageLength('getAll', { records: [], totalCount: 31 }, 10, 0, 'page');
+    });
+    expect(error.assumption).toEqual({ name: 'page_start', setting: 'UPSTREAM_PAGE_START' });
+  });
+
+  it('should accept an id batch answering fewer records than ids, unless it counts more matches than it holds', () => {
+    expect(() => {
+      verifyPageLength('getAll', { records: records(15), totalCount: 15 }, 40, 0, 'ids');
+    }).not.toThrow();
+    expect(() => {
+      verifyPageLength('getAll', { records: records(3), totalCount: 2 }, 3, 0, 'ids');
+    }).not.toThrow();
+    const error = failure(() => {
+      verifyPageLength('getAll', { records: records(25), totalCount: 40 }, 40, 0, 'ids');
+    });
+    expect(error.assumption?.name).toBe('page_size');
+  });
+});
+
+describe('verifyPageLength against an upstream capped below the setting (property)', () => {
+  it('should answer every existing id of a batch, or name the cap: never a silent null', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 100 }),
+        fc.nat(100),
+        fc.integer({ min: 1, max: 120 }),
+        (n, m, cap) => {
+          const existing = Math.min(m, n);
+          // The upstream answers at most `cap` of the ids that exist, and counts them all.
+          const answered = Math.min(existing, cap);
+          const page = { records: records(answered), totalCount: existing };
+          let named = false;
+          try {
+            verifyPageLength('getAll', page, n, 0, 'ids');
+          } catch (error) {
+            named = error instanceof UpstreamError && error.kind === 'dialect_mismatch';
+          }
+          expect(named || answered === existing).toBe(true);
+          expect(named).toBe(answered < existing);
+        },
+      ),
+    );
+  });
+
+  it('should name the cap on any first page it cuts', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 200 }),
+        fc.nat(500),
+        fc.integer({ min: 1, max: 200 }),
+        (size, total, cap) => {
+          const answered = Math.min(size, cap, total);
+          const whole = Math.min(size, total);
+          const verify = () => {
+            verifyPageLength('getAll', { records: records(answered), totalCount: total }, size, 0, 'page');
+          };
+          if (answered === whole) expect(verify).not.toThrow();
+          else expect(verify).toThrow(UpstreamError);
+        },
+      ),
+    );
+  });
+});
