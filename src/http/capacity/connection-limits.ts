@@ -69,7 +69,10 @@ interface Accepted {
   address: string;
   group: Group;
   inflight: number;
-  /** `socket.bytesRead` when it last became idle: more since means a next request is arriving. */
+  /**
+   * `socket.bytesRead` when it last became idle: more since means a next request is arriving. (Bytes of
+   * a next request read before the last answer was sent, pipelined in the same read, are not told apart.)
+   */
   bytesAtIdle: number;
 }
 
