@@ -5,6 +5,7 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import { limitConnections } from '../http/capacity/connection-limits.ts';
+import { limitPipelining } from '../http/capacity/pipelined-requests.ts';
 import { httpServerOptions } from '../http/server-options.ts';
 import { requestIdFor } from '../observability/request-log.ts';
 
@@ -24,6 +25,8 @@ export function createFastify(config: GatewayConfig, logger: FastifyBaseLogger):
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     ...httpServerOptions(config.http, logger),
   });
+  // First: the connection caps' own listener must see every request Node parses, waiting ones included.
+  limitPipelining(app.server, config.connectionLimits, logger);
   limitConnections(app.server, config.connectionLimits, logger);
   return app;
 }

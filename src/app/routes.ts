@@ -11,48 +11,29 @@
  */
 import type { FastifyPluginCallback } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
-import { request } from 'undici';
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import type { GatewayMetrics } from '../observability/metrics.ts';
 import type { UpstreamUrls } from '../upstream/client/types.ts';
 import type { ResilientClient } from '../upstream/resilience/resilience.ts';
+import { createReadinessProbe } from './readiness-probe.ts';
 import type { Draining } from './request-hooks.ts';
 
 /** What {@link gatewayRoutes} reads. */
 export interface RoutesOptions {
   config: GatewayConfig;
   urls: UpstreamUrls;
-  /** The upstream stack, whose breakers `/readyz` reports. */
+  /** The upstream stack, whose breakers `/readyz` reports (by base name, never by address). */
   upstream: ResilientClient;
   draining: Draining;
   metrics: GatewayMetrics;
 }
 
-/**
- * Readiness: whether `url` answers HTTP at all (any status) within a second, checked at most every
- * `cacheMillis` so probes stay cheap.
- */
-function createReadinessProbe(url: string, cacheMillis = 2_000): () => Promise<boolean> {
-  let last: { at: number; ok: boolean } | undefined;
-  return async () => {
-    const now = Date.now();
-    if (last && now - last.at < cacheMillis) return last.ok;
-    let ok: boolean;
-    try {
-      const response = await request(url, { method: 'GET', headersTimeout: 1_000, bodyTimeout: 1_000 });
-      await response.body.dump();
-      ok = true;
-    } catch {
-      ok = false;
-    }
-    last = { at: now, ok };
-    return ok;
-  };
-}
-
 const routes: FastifyPluginCallback<RoutesOptions> = (app, options, done) => {
   const { config, upstream, draining, metrics } = options;
-  const upstreamReachable = createReadinessProbe(options.urls.studioUrl);
+  const upstreamReachable = createReadinessProbe({
+    url: options.urls.studioUrl,
+    isFailingFast: () => upstream.isFailingFast(),
+  });
   app.get('/healthz', () => ({ status: 'ok' }));
   // A sidecar's readiness is its own: an upstream outage it cannot fix must not take the front-end beside it
   // out of the Service (answers there are coded UPSTREAM_UNAVAILABLE). READINESS_REQUIRES_UPSTREAM=true

@@ -13,7 +13,7 @@ import { clientSettingsOf } from '../upstream/client/client-settings.ts';
 import { withResilience, type ResilientClient } from '../upstream/resilience/resilience.ts';
 import { createRetryBudget } from '../upstream/resilience/retry-budget.ts';
 import type { UpstreamUrls } from '../upstream/client/types.ts';
-import { originsOf } from '../upstream/operations.ts';
+import { breakerNamesOf } from '../upstream/operations.ts';
 
 /** What {@link createUpstreamStack} needs besides the settings. */
 export interface UpstreamStackOptions {
@@ -46,10 +46,11 @@ export function createUpstreamStack(options: UpstreamStackOptions): ResilientCli
     ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
   });
   const settings = config.resilience;
-  const origins = originsOf(urls);
+  // Breakers by the settings' base names, not addresses: their names reach `/readyz` and `/metrics`.
+  const breakerNames = breakerNamesOf(urls);
   const resilient = withResilience(client, {
     ...settings,
-    originOf: (operation) => origins[operation],
+    originOf: (operation) => breakerNames[operation],
     retryBudget: createRetryBudget({ ratio: settings.retryBudgetPercent / 100 }),
     // No attempt outlives the client's call deadline: a farther request deadline needs no timer.
     attemptTimeoutMillis: config.upstreamCallTimeoutMillis,

@@ -105,6 +105,13 @@ export const SERVER_SETTINGS = {
       int(1, 1_000_000).default(64),
       'Open connections from one peer address.',
     ),
+    // HTTP/1.1 answers in order, so a pipelined request run early only holds memory: one runs per connection,
+    // these wait (no browser pipelines; 8 covers the clients that do). One more: 503, the connection closed.
+    maxPipelinedRequests: setting(
+      'MAX_PIPELINED_REQUESTS',
+      int(0, 1_000).default(8),
+      'Requests that may wait behind the running one on one connection (HTTP/1.1 pipelining).',
+    ),
     // 32 MiB: request bodies being received or served at once, held in the heap until the answer is sent.
     maxInflightBodyBytes: setting(
       'MAX_INFLIGHT_BODY_BYTES',

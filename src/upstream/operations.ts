@@ -112,3 +112,26 @@ export function originsOf(urls: UpstreamUrls): Record<WireOperation, string> {
     OPERATION_LIST.map((operation) => [operation.wire, new URL(urls[operation.base]).origin]),
   ) as Record<WireOperation, string>;
 }
+
+/**
+ * The name of each operation's breaker: the bases (`api`, `base`, `studio`, `server`) whose addresses share
+ * its origin, joined with `+` (`studio`, or `api+base+server+studio` when one host serves all). A breaker is
+ * still one per origin, but it is named after settings, never after the address: its name reaches
+ * `/readyz` and `/metrics`, which anyone who can reach the port may read.
+ */
+export function breakerNamesOf(urls: UpstreamUrls): Record<WireOperation, string> {
+  const origins = originsOf(urls);
+  const bases = new Map<string, Set<string>>();
+  for (const operation of OPERATION_LIST) {
+    const origin = origins[operation.wire];
+    const names = bases.get(origin) ?? new Set<string>();
+    names.add(operation.base.replace(/Url$/, ''));
+    bases.set(origin, names);
+  }
+  return Object.fromEntries(
+    OPERATION_LIST.map((operation) => [
+      operation.wire,
+      [...(bases.get(origins[operation.wire]) ?? [])].sort().join('+'),
+    ]),
+  ) as Record<WireOperation, string>;
+}

@@ -129,9 +129,9 @@ it('should open the breaker when most calls of the window fail, fail fast while 
     expect(ready.status).toBe(200);
     expect(await ready.json()).toMatchObject({
       status: 'ready',
-      upstream: { status: 'circuit open', breakers: { [proxy.url]: 'open' } },
+      upstream: { status: 'circuit open', breakers: { 'api+base+server+studio': 'open' } },
     });
-    expect(guarded.gateway.upstream.breakerStates()).toEqual({ [proxy.url]: 'open' });
+    expect(guarded.gateway.upstream.breakerStates()).toEqual({ 'api+base+server+studio': 'open' });
 
     // A failing probe reopens it...
     await new Promise((resolve) => setTimeout(resolve, HALF_OPEN_MS + 50));
@@ -143,12 +143,12 @@ it('should open the breaker when most calls of the window fail, fail fast while 
     await new Promise((resolve) => setTimeout(resolve, HALF_OPEN_MS + 50));
     const probe = await readThere();
     expect(probe.errors).toBeUndefined();
-    expect(guarded.gateway.upstream.breakerStates()).toEqual({ [proxy.url]: 'closed' });
+    expect(guarded.gateway.upstream.breakerStates()).toEqual({ 'api+base+server+studio': 'closed' });
     expect((await readThere()).errors).toBeUndefined();
     expect((await fetch(`${guarded.baseUrl}/readyz`)).status).toBe(200);
 
     const metrics = await (await fetch(`${guarded.baseUrl}/metrics`)).text();
-    expect(metrics).toContain(`gateway_upstream_breaker_state{origin="${proxy.url}"} 0`);
+    expect(metrics).toContain(`gateway_upstream_breaker_state{origin="api+base+server+studio"} 0`);
     expect(metrics).toMatch(
       /gateway_upstream_rejections_total\{operation="getAll",reason="circuit_open"\} [1-9]/,
     );

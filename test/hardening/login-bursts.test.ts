@@ -11,8 +11,11 @@ import { LOGIN } from '../support/post-graphql.ts';
 import { pipelined, rawJsonPost, type PipelinedResponse } from '../support/raw-http-client.ts';
 import { useRedisServer } from '../support/servers/redis-server.ts';
 
-// Room for the bursts themselves: only the login budgets are under test here.
-const { emulator, gateway } = useGatewayPool({ env: { MAX_CONNECTIONS_PER_ADDRESS: '256' } });
+// Room for the bursts themselves (connections, and pipelined requests on one): only the login budgets are
+// under test here.
+const { emulator, gateway } = useGatewayPool({
+  env: { MAX_CONNECTIONS_PER_ADDRESS: '256', MAX_PIPELINED_REQUESTS: '1000' },
+});
 
 const login = (password: string, username = 'demo') =>
   rawJsonPost('/graphql', { query: LOGIN, variables: { username, password } });

@@ -2,7 +2,8 @@
  * The connection caps and the request-body budget on a bare Fastify server with tiny limits, driven by raw
  * sockets from several loopback addresses (Linux routes all of 127/8 to lo): each bound answers 503
  * `GATEWAY_BUSY` with its reason, a per-address bound costs only that address, idle connections of the
- * biggest holder make room for newcomers, declared bodies cost only their address and arrived bytes the
+ * biggest holder make room for newcomers holding fewer (never a connection with a request running or
+ * arriving, nor an address's only one), declared bodies cost only their address and arrived bytes the
  * total, refused sockets never linger, reservations are released when answers are sent, and the
  * per-address maps are empty once every connection has closed.
  */
@@ -139,7 +140,7 @@ describe('connection caps', () => {
     ]);
   });
 
-  it('should make room by closing a connection still sending its body, never one whose request runs', async () => {
+  it('should never close a connection whose request runs or is still arriving: the newcomer is refused instead', async () => {
     const { port } = await startLimited({ maxConnections: 8, maxConnectionsPerAddress: 4 });
     // One request runs (held); seven connections from two addresses send one byte of a 1,000-byte body.
     const running = rawClient(port, '127.0.0.8', GET('/hold'));
@@ -149,11 +150,52 @@ describe('connection caps', () => {
     );
     await Promise.all(slow.map((client) => client.connected));
     await sleep(200);
-    await expectVictimServed(port, 'close each');
-    expect(slow.filter(isClosed).length).toBeGreaterThanOrEqual(1);
+    const newcomer = rawClient(port, '127.0.0.9', GET('/quick'));
+    await newcomer.connected;
+    await expect.poll(() => reasonOf(newcomer.received()), { timeout: 2_000 }).toBe('connections');
+    expect(slow.filter(isClosed)).toHaveLength(0);
     expect(isClosed(running)).toBe(false);
     held.resolve(undefined);
     await expect.poll(() => running.received(), { timeout: 2_000 }).toMatch(/^HTTP\/1\.1 200 /);
+  });
+
+  it("should never close a client's only keep-alive connection for others, nor one whose next request is arriving", async () => {
+    const { port, counts } = await startLimited({ maxConnections: 8, maxConnectionsPerAddress: 4 });
+    // The victim: one keep-alive connection, answered once, then idle between its requests.
+    const victim = rawClient(port, '127.0.0.9', GET('/quick'));
+    await expect.poll(() => victim.received(), { timeout: 2_000 }).toMatch(/^HTTP\/1\.1 200 /);
+    // A second client, answered once, has sent the first bytes of its next request.
+    const arriving = rawClient(port, '127.0.0.7', GET('/quick'));
+    await expect.poll(() => arriving.received(), { timeout: 2_000 }).toMatch(/^HTTP\/1\.1 200 /);
+    arriving.socket.write('GET /qu');
+    // Two addresses fill the rest with slow bodies, then keep knocking with more.
+    const slow = Array.from({ length: 6 }, (_, index) =>
+      rawClient(port, `127.0.0.${String(2 + (index % 2))}`, `${postHead(1_000)}{`),
+    );
+    await Promise.all(slow.map((client) => client.connected));
+    await sleep(100);
+    expect(counts.open()).toBe(8);
+    const knocking = Array.from({ length: 4 }, (_, index) =>
+      rawClient(port, `127.0.0.${String(2 + (index % 3))}`, `${postHead(1_000)}{`),
+    );
+    await Promise.all(knocking.map((client) => client.connected));
+    await sleep(100);
+    expect(isClosed(victim)).toBe(false);
+    expect(isClosed(arriving)).toBe(false);
+    // The victim's next requests are served on the same connection, and the other one's finishes.
+    for (let round = 2; round <= 4; round++) {
+      victim.socket.write(GET('/quick'));
+      await expect
+        .poll(() => victim.received().split('HTTP/1.1 200 ').length - 1, { timeout: 2_000 })
+        .toBe(round);
+    }
+    arriving.socket.write('ick HTTP/1.1\r\nhost: x\r\n\r\n');
+    await expect
+      .poll(() => arriving.received().split('HTTP/1.1 200 ').length - 1, { timeout: 2_000 })
+      .toBe(2);
+    expect(knocking.map((client) => reasonOf(client.received()))).toEqual(
+      Array<string>(4).fill('connections'),
+    );
   });
 
   it('should keep serving another address when several addresses fill the total with idle sockets', async () => {
@@ -215,9 +257,10 @@ describe('the per-address count', () => {
       most = Math.max(most, counts.addresses());
     }
     await sleep(100);
-    // Every newcomer was let in, an idle connection closed to make room.
-    expect(clients.filter((client) => reasonOf(client.received()) !== undefined)).toHaveLength(0);
-    expect(clients.filter(isClosed)).toHaveLength(25);
+    // An address's only connection is never closed for another's: every newcomer past the total is refused.
+    expect(clients.map((client) => reasonOf(client.received())).filter(Boolean)).toEqual(
+      Array<string>(25).fill('connections'),
+    );
     expect(most).toBeLessThanOrEqual(5);
     expect(counts.addresses()).toBe(5);
     expect(counts.open()).toBe(5);

@@ -15,6 +15,7 @@ import {
   OPERATION_LIST,
   READ_OPERATIONS,
   UPSTREAM_OPERATIONS,
+  breakerNamesOf,
   originsOf,
   type OperationMethod,
 } from '../../src/upstream/operations.ts';
@@ -77,6 +78,21 @@ describe('the list of upstream operations', () => {
     expect(new Set(wires).size).toBe(wires.length);
     for (const operation of OPERATION_LIST) expect(OPERATION_BY_WIRE[operation.wire]).toBe(operation);
     expect(UPSTREAM_OPERATIONS.getMetadata.wire).toBe('metadata');
+  });
+
+  it('should name each breaker after the bases sharing its origin, never after an address', () => {
+    expect(breakerNamesOf(URLS)).toEqual({
+      loginJson: 'api',
+      loginForm: 'base',
+      metadata: 'studio',
+      getObject: 'studio',
+      getAll: 'studio',
+      save: 'server',
+      update: 'server',
+    });
+    const one = 'http://upstream.test:8080';
+    const shared = breakerNamesOf({ apiUrl: one, baseUrl: `${one}/b`, studioUrl: one, serverUrl: one });
+    expect(new Set(Object.values(shared))).toEqual(new Set(['api+base+server+studio']));
   });
 
   it('should send reads to the studio, writes to the server and each login to its own base', () => {

@@ -1,7 +1,8 @@
 /**
- * The answer when the gateway holds as many connections or request bytes as it may: HTTP 503
- * `GATEWAY_BUSY`, `Retry-After: 1`, the connection closed. `extensions.reason` says which bound was reached;
- * a per-address bound is the caller's to respect (blame `caller`), the total is the gateway's (`gateway`).
+ * The answer when the gateway holds as many connections or request bytes as it may, or a connection as
+ * many pipelined requests: HTTP 503 `GATEWAY_BUSY`, `Retry-After: 1`, the connection closed.
+ * `extensions.reason` says which bound was reached; a per-address or per-connection bound is the caller's
+ * to respect (blame `caller`), the total is the gateway's (`gateway`).
  */
 import type { FastifyReply } from 'fastify';
 import { ErrorCode } from '../../errors/error-codes.ts';
@@ -14,7 +15,8 @@ import {
 } from '../../errors/http-error.ts';
 
 /** Which bound was reached. */
-export type BusyReason = 'connections' | 'connections_per_address' | 'body_bytes' | 'body_bytes_per_address';
+export type BusyReason =
+  'connections' | 'connections_per_address' | 'body_bytes' | 'body_bytes_per_address' | 'pipelined_requests';
 
 /** The setting behind each reason, named in the message. */
 const SETTING: Readonly<Record<BusyReason, string>> = {
@@ -22,6 +24,7 @@ const SETTING: Readonly<Record<BusyReason, string>> = {
   connections_per_address: 'MAX_CONNECTIONS_PER_ADDRESS',
   body_bytes: 'MAX_INFLIGHT_BODY_BYTES',
   body_bytes_per_address: 'MAX_INFLIGHT_BODY_BYTES_PER_ADDRESS',
+  pipelined_requests: 'MAX_PIPELINED_REQUESTS',
 };
 
 const MESSAGE: Readonly<Record<BusyReason, string>> = {
@@ -31,6 +34,8 @@ const MESSAGE: Readonly<Record<BusyReason, string>> = {
   body_bytes: 'The gateway is receiving as many request bytes as it may; retry in a moment.',
   body_bytes_per_address:
     'Your address is sending as many request bytes at once as one client may; retry later.',
+  pipelined_requests:
+    'This connection has as many requests waiting as one connection may; send the rest after their answers or on another connection.',
 };
 
 /** Whose a busy answer is (`blame.ts`): a per-address share is the caller's to respect, the total the gateway's. */
@@ -73,6 +78,25 @@ export function sendBusy(reply: FastifyReply, reason: BusyReason): FastifyReply 
     .header('connection', 'close')
     .type(JSON_CONTENT_TYPE)
     .send(busyBody(reason));
+}
+
+/**
+ * The busy answer's headers and body, for a Node response Fastify never saw (a pipelined request refused
+ * before it was handed on: `pipelined-requests.ts`). `connection: close` makes Node close the connection
+ * once it is written.
+ */
+export function rawBusyAnswer(reason: BusyReason): { headers: Record<string, string>; body: string } {
+  const body = JSON.stringify(busyBody(reason));
+  return {
+    headers: {
+      'content-type': JSON_CONTENT_TYPE,
+      'content-length': String(Buffer.byteLength(body)),
+      ...NO_STORE_HEADERS,
+      'retry-after': '1',
+      connection: 'close',
+    },
+    body,
+  };
 }
 
 /** The busy answer as raw HTTP/1.1 bytes, for a connection refused before any request was read. */

@@ -7,12 +7,15 @@
  *
  * A connection past its address's share is answered 503 `GATEWAY_BUSY` (`connections_per_address`) before
  * any of its bytes are read, and closed; Node's HTTP handling never sees it. When the total is reached, the
- * newcomer is not refused while room can be made: an idle connection (no request in flight: nothing sent
- * yet, or a keep-alive one between requests) of the address holding the most connections is closed
- * instead, so a few addresses holding idle sockets cannot lock everyone else out, and costs fall on
- * whoever holds the most. Only when every connection has a request in flight (each bounded by
- * `HTTP_REQUEST_TIMEOUT_MS`) is the newcomer refused (`connections`). A log line says so, at most one per
- * second with the counts since the last.
+ * newcomer is not refused while room can be made fairly: a truly idle connection (no request in flight,
+ * none waiting behind it, and no byte of a next request received: nothing sent yet, or a keep-alive one
+ * between requests) of the address holding the most is closed instead, but only if that address holds
+ * more connections than the newcomer's will, so costs fall on whoever holds the most and a client with one
+ * keep-alive connection is never closed for another's. A connection whose request is running, waiting or
+ * still arriving (a slow body) is never closed: a well-behaved client's request must not pay for others'
+ * slow ones (136 of 153 of a victim's keep-alive requests once found their connection closed that way).
+ * When nothing can be closed, the newcomer is refused (`connections`); each slow request is bounded by
+ * `HTTP_REQUEST_TIMEOUT_MS`. A log line says so, at most one per second with the counts since the last.
  *
  * A refused connection is destroyed at most a second later, whatever it sends. When the server closes, the
  * refused connections and every accepted one without a request in flight are destroyed at once: Node's
@@ -55,7 +58,7 @@ const LOG_EVERY_MILLIS = 1_000;
 
 type ConnectionListener = (socket: Socket) => void;
 
-/** One address's accepted connections, and those of them without a request in flight. */
+/** One address's accepted connections, and those of them without a request in flight (maybe arriving). */
 interface Group {
   sockets: Set<Socket>;
   idle: Set<Socket>;
@@ -66,8 +69,11 @@ interface Accepted {
   address: string;
   group: Group;
   inflight: number;
-  /** Its latest request: while it is still arriving (`complete` false), the connection may be closed. */
-  request?: IncomingMessage | undefined;
+  /**
+   * `socket.bytesRead` when it last became idle: more since means a next request is arriving. (Bytes of
+   * a next request read before the last answer was sent, pipelined in the same read, are not told apart.)
+   */
+  bytesAtIdle: number;
 }
 
 /**
@@ -132,19 +138,20 @@ export function limitConnections(
     if (entry.group.sockets.size === 0 && perAddress.get(address) === entry.group) perAddress.delete(address);
   };
 
-  /** Closes an idle connection of the address holding the most; false if every connection is busy. */
-  // One pass over the addresses (at most `MAX_CONNECTIONS` of them), whatever a flood makes it do.
-  const closeIdle = (): boolean => {
-    let biggest: [string, Group] | undefined;
+  /**
+   * Closes a truly idle connection (see the module comment) of the address holding the most, if it holds
+   * more than `newcomerHolds + 1`; false if there is none. One pass over the addresses, and over the idle
+   * connections of the chosen one (all bounded by `MAX_CONNECTIONS`), whatever a flood makes it do.
+   */
+  const closeIdle = (newcomerHolds: number): boolean => {
+    let chosen: [Socket, string, Group] | undefined;
     for (const [address, group] of perAddress) {
-      if (group.idle.size > 0 && group.sockets.size > (biggest?.[1].sockets.size ?? 0)) {
-        biggest = [address, group];
-      }
+      if (group.sockets.size <= Math.max(newcomerHolds + 1, chosen?.[2].sockets.size ?? 0)) continue;
+      const socket = trulyIdle(group);
+      if (socket !== undefined) chosen = [socket, address, group];
     }
-    if (biggest === undefined) return false;
-    const [address, group] = biggest;
-    const [socket] = group.idle;
-    if (socket === undefined) return false;
+    if (chosen === undefined) return false;
+    const [socket, address] = chosen;
     release(socket, address);
     socket.destroy();
     closedSinceLog++;
@@ -152,31 +159,12 @@ export function limitConnections(
     return true;
   };
 
-  /**
-   * Closes a connection of the address holding the most whose request is still arriving (headers read, the
-   * body not all there); false if there is none. A slow body holds a connection busy until
-   * `HTTP_REQUEST_TIMEOUT_MS`, so without this a few addresses sending a byte of each body could keep the
-   * total full for everyone. A request whose body has arrived (being executed or answered) is never cut.
-   */
-  // Only at the total with nothing idle; one pass over the connections at most.
-  const closeArriving = (): boolean => {
-    let chosen: [Socket, string, number] | undefined;
-    for (const [address, group] of perAddress) {
-      if (group.sockets.size <= (chosen?.[2] ?? 0)) continue;
-      for (const socket of group.sockets) {
-        if (accepted.get(socket)?.request?.complete === false) {
-          chosen = [socket, address, group.sockets.size];
-          break;
-        }
-      }
+  /** An idle connection of `group` with no byte of a next request received since its last answer. */
+  const trulyIdle = (group: Group): Socket | undefined => {
+    for (const socket of group.idle) {
+      if (socket.bytesRead === accepted.get(socket)?.bytesAtIdle) return socket;
     }
-    if (chosen === undefined) return false;
-    const [socket, address] = chosen;
-    release(socket, address);
-    socket.destroy();
-    closedSinceLog++;
-    note('connection still sending its request closed to make room: too many connections', { address });
-    return true;
+    return undefined;
   };
 
   const listeners = server.listeners('connection') as ConnectionListener[];
@@ -188,7 +176,7 @@ export function limitConnections(
       refuse(socket, 'connections_per_address', address);
       return;
     }
-    if (accepted.size >= caps.maxConnections && !closeIdle() && !closeArriving()) {
+    if (accepted.size >= caps.maxConnections && !closeIdle(group?.sockets.size ?? 0)) {
       refuse(socket, 'connections', address);
       return;
     }
@@ -197,26 +185,27 @@ export function limitConnections(
     perAddress.set(address, own);
     own.sockets.add(socket);
     own.idle.add(socket);
-    accepted.set(socket, { address, group: own, inflight: 0 });
+    accepted.set(socket, { address, group: own, inflight: 0, bytesAtIdle: 0 });
     socket.once('close', () => {
       release(socket, address);
     });
     for (const listener of listeners) listener.call(server, socket);
   });
 
-  // A request is in flight from its headers until its answer is sent or its connection closes.
+  // A request is in flight from its headers (Node parsed it: running, or waiting behind another on its
+  // connection, `pipelined-requests.ts`) until its answer is sent or its connection closes.
   server.prependListener('request', (request: IncomingMessage, response: ServerResponse) => {
     const entry = accepted.get(request.socket);
     if (entry === undefined) return;
     entry.inflight++;
-    entry.request = request;
     entry.group.idle.delete(request.socket);
     response.once('close', () => {
       entry.inflight--;
-      if (entry.request === request) entry.request = undefined;
-      // Idle again, unless it has gone (released) in the meantime.
-      if (entry.inflight === 0 && accepted.get(request.socket) === entry)
+      // Idle again, unless it has gone (released) in the meantime; bytes read after this are a next request.
+      if (entry.inflight === 0 && accepted.get(request.socket) === entry) {
+        entry.bytesAtIdle = request.socket.bytesRead;
         entry.group.idle.add(request.socket);
+      }
     });
   });
 
