@@ -135,9 +135,12 @@ export function createLoginProtection(options: LoginProtectionOptions): LoginPro
       if (result.accountUserId !== null && result.accountUserId !== '') {
         await links.link(guarded.username, result.accountUserId);
       }
+      const linkedAccount = await links.accountOf(guarded.username);
+      // A name just linked: its logins so far count for the account too (no second allowance per name).
+      if (linkedAccount !== account) options.share.carryOver(account, linkedAccount);
       const deviceToken = await devices.issue({
         deviceId: knownDevice ? device.deviceId : newDeviceId(),
-        account: await links.accountOf(guarded.username),
+        account: linkedAccount,
         name,
       });
       return { result, deviceToken };
