@@ -174,3 +174,20 @@ describe('the shares of the upstream', () => {
     expect(await together(slots, [byName, other])).toEqual(['data', 'data']);
   });
 });
+
+describe('learning a JSON login’s account', () => {
+  it('should ask the form login once per name, and log in by JSON under the username as before', async () => {
+    const gw = await startGateway({ upstreamUrl: emulator.url });
+    try {
+      emulator.resetStats();
+      for (let i = 0; i < 3; i++) await demoByName(gw);
+      // The first login learnt the account; the others found the link.
+      expect(emulator.stats()).toMatchObject({ loginJson: 3, loginForm: 1 });
+      // The session reads as before.
+      const read = await postGraphql(gw.graphqlUrl, LOAN_TYPES, {}, await demoByName(gw));
+      expect(summary(read)).toBe('data');
+    } finally {
+      await gw.close();
+    }
+  });
+});
