@@ -29,7 +29,6 @@ import { checkUpdatedFields, updateFieldsMismatch } from '../dialect/updated-fie
 import { toPageStart } from '../dialect/page-start.ts';
 import { readTotalCount } from '../dialect/total-count.ts';
 import { framePattern, type MatchesDialect } from '../dialect/matches-pattern.ts';
-import { verifyCaseOfAnswer } from '../dialect/matches-case.ts';
 import { metadataPayload } from '../dialect/metadata-payload.ts';
 import { asciiJson, formBody, JSON_CONTENT_TYPE } from '../dialect/request-bodies.ts';
 import type { AnswerCharset } from '../dialect/answer-charset.ts';
@@ -168,7 +167,6 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       checks.objectName('getObject', objectName);
       const query = { objectName, filterCommand: filterCommand(criteria, dialect) };
       const answer = await read('getObject', credentials, getObjectAnswer, '/studio/jsonp/getObject/', query);
-      verifyCaseOfAnswer('getObject', criteria, answer.data, dialect);
       return answer.data[0] ?? null;
     },
 
@@ -181,7 +179,6 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         pageStart: String(toPageStart(pageStartMode, pageIndex, pageSize)),
       };
       const answer = await read('getAll', credentials, getAllAnswer, '/studio/jsonp/getAll', query);
-      verifyCaseOfAnswer('getAll', criteria, answer.data, dialect);
       return { records: answer.data, totalCount: readTotalCount('getAll', answer, answer.data.length) };
     },
 
