@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { UpstreamError } from '../../src/errors/upstream-error.ts';
-import { literalOf, verifyCaseOfAnswer } from '../../src/upstream/dialect/matches-case.ts';
+import { literalOf, verifyLiteralMatches } from '../../src/upstream/dialect/matches-case.ts';
 import { escapeJavaRegex } from '../../src/upstream/pattern-guard/regex-escape.ts';
 import { literalPattern } from '../../src/filters/literal-pattern.ts';
 
@@ -40,10 +40,31 @@ describe('literalOf', () => {
   );
 });
 
-describe('verifyCaseOfAnswer', () => {
+describe('verifyLiteralMatches', () => {
+  it('should refuse an equals answered with a text that only contains it, naming UPSTREAM_MATCHES', () => {
+    const error = thrown(() => {
+      verifyLiteralMatches('getAll', equals('status', 'Open'), [{ _id: 'a', status: 'Reopened' }], sensitive);
+    });
+    expect(error.assumption).toEqual({ name: 'matches', setting: 'UPSTREAM_MATCHES' });
+    expect(error.detail).not.toContain('Reopened');
+  });
+
+  it('should take an exact-mode value as the text itself, escapes and all', () => {
+    const exact = { matchesMode: 'exact', matchesCase: 'sensitive' } as const;
+    const criteria = [{ fieldName: 'code', operator: 'matches', value: 'a\\x41.b' }];
+    expect(() => {
+      verifyLiteralMatches('getAll', criteria, [{ _id: 'a', code: 'a\\x41.b' }], exact);
+    }).not.toThrow();
+    expect(
+      thrown(() => {
+        verifyLiteralMatches('getAll', criteria, [{ _id: 'a', code: 'A\\X41.B' }], exact);
+      }).assumption?.name,
+    ).toBe('matches_case');
+  });
+
   it('should refuse an equals answered with another case of its text, at a dotted path too', () => {
     const error = thrown(() => {
-      verifyCaseOfAnswer(
+      verifyLiteralMatches(
         'getAll',
         equals('address.city', 'Köln'),
         [{ _id: 'a', address: { city: 'KöLN' } }],
@@ -59,14 +80,18 @@ describe('verifyCaseOfAnswer', () => {
   it('should say no setting helps when (?-i) was already sent', () => {
     const insensitive = { matchesMode: 'find', matchesCase: 'insensitive' } as const;
     const error = thrown(() => {
-      verifyCaseOfAnswer('getObject', equals('status', 'Open'), [{ _id: 'a', status: 'OPEN' }], insensitive);
+      verifyLiteralMatches(
+        'getObject',
+        equals('status', 'Open'),
+        [{ _id: 'a', status: 'OPEN' }],
+        insensitive,
+      );
     });
     expect(error.detail).toContain('ignores that flag');
   });
 
   it.each([
     ['the exact text', equals('status', 'Open'), { _id: 'a', status: 'Open' }],
-    ['another text', equals('status', 'Open'), { _id: 'a', status: 'Closed' }],
     ['a number field', equals('total', '12'), { _id: 'a', total: 12 }],
     ['no field', equals('status', 'Open'), { _id: 'a' }],
     [
@@ -81,7 +106,7 @@ describe('verifyCaseOfAnswer', () => {
     ],
   ])('should let %s pass', (_, criteria, record) => {
     expect(() => {
-      verifyCaseOfAnswer('getAll', criteria, [record], sensitive);
+      verifyLiteralMatches('getAll', criteria, [record], sensitive);
     }).not.toThrow();
   });
 });

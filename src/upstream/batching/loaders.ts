@@ -8,7 +8,7 @@ import DataLoader from 'dataloader';
 import { createBatchById } from './batch-by-id.ts';
 import { criteriaKey } from './criteria-key.ts';
 import { verifyPageLength } from '../dialect/page-length.ts';
-import { verifyCaseOfAnswer } from '../dialect/matches-case.ts';
+import { verifyLiteralMatches } from '../dialect/matches-case.ts';
 import type { ReadPage, UpstreamCredentials, UpstreamReads } from '../client/types.ts';
 import type { Criterion, MatchesMode, UpstreamRecord } from '../client/wire.ts';
 
@@ -183,8 +183,8 @@ class RequestLoaders implements Loaders {
           // A page cut short by the upstream (or served at another offset) is a named error, never a page
           // with records missing or repeated (`page_size`, `UPSTREAM_MAX_PAGE_SIZE`).
           verifyPageLength('getAll', page, key.pageSize, key.pageIndex, 'page');
-          // An `equals` answered with another case of its text: the upstream ignores case (`matches_case`).
-          verifyCaseOfAnswer('getAll', key.criteria, page.records, { matchesMode, matchesCase });
+          // An `equals` answered with another text: the upstream ignores case or matches part of the value.
+          verifyLiteralMatches('getAll', key.criteria, page.records, { matchesMode, matchesCase });
           this.#primed ??= new Map();
           let primed = this.#primed.get(objectName);
           if (primed === undefined)
@@ -212,7 +212,7 @@ class RequestLoaders implements Loaders {
           if (criteria === undefined) return [];
           const record = await client.getObject(credentials, objectName, criteria);
           if (record !== null)
-            verifyCaseOfAnswer('getObject', criteria, [record], { matchesMode, matchesCase });
+            verifyLiteralMatches('getObject', criteria, [record], { matchesMode, matchesCase });
           return [record];
         },
         { batch: false, cacheKeyFn: findCacheKey, name: `find:${objectName}` },

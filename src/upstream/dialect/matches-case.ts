@@ -72,25 +72,33 @@ function valueAt(record: UpstreamRecord, path: string): unknown {
 }
 
 /**
- * Throws the `matches_case` mismatch when an answered record holds, at the field of a literal `matches`
- * criterion, that literal in another case (`equals "Open"` answered `"OPEN"`): the upstream ignored case.
+ * Throws when an answered record holds, at the field of a literal criterion (`equals`, a one-value `in`: one
+ * escaped text, or under `exact` the text itself), a text other than that literal: another case of it is the
+ * `matches_case` mismatch (`equals "Open"` answered `"OPEN"`), any other text the `matches` one (a pattern
+ * found in part of the value: `equals "Open"` answered `"Reopened"`). Values that are not text are left alone
+ * (a number matched by its spelling, an array by an element).
  */
-export function verifyCaseOfAnswer(
+export function verifyLiteralMatches(
   operation: string,
   criteria: readonly Criterion[],
   records: readonly UpstreamRecord[],
   dialect: MatchesDialect,
 ): void {
   for (const { fieldName, operator, value } of criteria) {
-    const literal = operator === 'matches' ? literalOf(value) : undefined;
-    // No letter with cases: no other case to answer.
-    if (literal === undefined || literal.toLowerCase() === literal.toUpperCase()) continue;
+    if (operator !== 'matches') continue;
+    const literal = dialect.matchesMode === 'exact' ? value : literalOf(value);
+    if (literal === undefined) continue;
     for (const record of records) {
       const held = valueAt(record, fieldName);
-      if (typeof held === 'string' && differsOnlyInCase(literal, held)) {
-        const seen = `a record asked for with ${fieldName} equal to a text came back holding that text in another case`;
-        throw caseIgnored(operation, dialect, seen);
-      }
+      if (typeof held !== 'string' || held === literal) continue;
+      const asked = `a record asked for with ${fieldName} equal to a text came back holding`;
+      if (differsOnlyInCase(literal, held))
+        throw caseIgnored(operation, dialect, `${asked} that text in another case`);
+      throw dialectMismatch(
+        operation,
+        'matches',
+        `${asked} another text: the upstream's matches does not compare the whole value as UPSTREAM_MATCHES=${dialect.matchesMode} says (npm run upstream:check finds how it matches).`,
+      );
     }
   }
 }
