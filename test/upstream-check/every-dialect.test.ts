@@ -136,32 +136,92 @@ const named = (code: string, extensions: Record<string, unknown> = {}) => ({
 const mismatch = (assumption: string, setting: string, more: Record<string, unknown> = {}) =>
   named('UPSTREAM_DIALECT_MISMATCH', { blame: 'gateway', assumption, setting, ...more });
 const beyondLatin1 = named('BAD_USER_INPUT', { argumentName: 'data.loanType' });
+/** Without UPSTREAM_CALLER_ERROR_PATTERN a misspelt type is the upstream's refusal, its words passed on. */
+const typoInUpstreamWords = named('UPSTREAM_ERROR', {
+  blame: 'upstream_refusal',
+  upstream: expect.objectContaining({
+    message: expect.stringContaining("type 'com.example.Ordr' is not registered"),
+  }),
+});
+
+const SAVED_WITH_ID = { loanType: 'Société Générale', description: 'Grüße', rate: 4 };
+
+/** The journey's right answers, for the records of run `tag`. */
+const rightAnswers = (tag: string) => ({
+  login: { ok: '5550100' },
+  // Every order once, in pages of 50 (each 2 calls of 25), the last one saying so.
+  paging: {
+    ok: expect.objectContaining({
+      records: ORDERS,
+      distinct: ORDERS,
+      totalCount: ORDERS,
+      pages: ORDERS / 50,
+    }),
+  },
+  orderById: { ok: true },
+  saveCased: { ok: expect.objectContaining({ description: `CASE ${tag.toUpperCase()}` }) },
+  // The upstream ignores case and finds patterns in part of a value; equals does neither.
+  equals: { ok: [`Case ${tag}`] },
+  objectByFilter: { ok: `CASE ${tag.toUpperCase()}` },
+  typedFilter: { ok: { right: true, customersNamed: true } },
+  typedReference: { ok: 30 },
+  metadata: { ok: true },
+  saveLatin1: { ok: expect.objectContaining({ loanType: 'Société Générale', description: 'Grüße' }) },
+  saveWithId: {
+    ok: expect.objectContaining({ loanType: 'Société Générale', description: 'Grüße', rate: 4 }),
+  },
+  update: { ok: { description: 'Mise à jour' } },
+  readBack: {
+    ok: expect.objectContaining({ loanType: 'Société Générale', description: 'Mise à jour', rate: 4 }),
+  },
+  beyondLatin1: expect.objectContaining(beyondLatin1),
+  // The upstream's refusal of a misspelt type, known by UPSTREAM_CALLER_ERROR_PATTERN: the caller's mistake.
+  typo: expect.objectContaining(named('BAD_USER_INPUT', { blame: 'caller' })),
+});
 
 describe('the gateway on that advice, the front-end journey', { timeout: 60_000 }, () => {
   it('should answer every step right, and refuse text beyond Latin-1 by name', async () => {
-    const steps = await journeyOn(run.env, 'advised');
-    expect(steps).toEqual({
-      login: { ok: '5550100' },
-      // Every order once, in pages of 50 (each 2 calls of 25), the last one saying so.
-      paging: { ok: expect.objectContaining({ records: ORDERS, distinct: ORDERS, totalCount: ORDERS, pages: ORDERS / 50 }) },
-      orderById: { ok: true },
-      saveCased: { ok: expect.objectContaining({ description: 'CASE ADVISED' }) },
-      // The upstream ignores case; equals does not.
-      equals: { ok: ['Case advised'] },
-      objectByFilter: { ok: 'CASE ADVISED' },
-      typedFilter: { ok: { right: true, customersNamed: true } },
-      typedReference: { ok: 30 },
-      metadata: { ok: true },
-      saveLatin1: { ok: expect.objectContaining({ loanType: 'Société Générale', description: 'Grüße' }) },
-      saveWithId: {
-        ok: expect.objectContaining({ loanType: 'Société Générale', description: 'Grüße', rate: 4 }),
-      },
-      update: { ok: { description: 'Mise à jour' } },
-      readBack: {
-        ok: expect.objectContaining({ loanType: 'Société Générale', description: 'Mise à jour', rate: 4 }),
-      },
-      beyondLatin1: expect.objectContaining(beyondLatin1),
-    });
+    expect(await journeyOn(run.env, 'advised')).toEqual(rightAnswers('advised'));
+  });
+});
+
+describe('the gateway on that advice but one setting, the same journey', { timeout: 60_000 }, () => {
+  it('should answer each step right or with a named error, whichever setting is missing', async () => {
+    const settings = Object.keys(run.env).filter((name) => name !== 'LOGIN_METHOD');
+    expect(settings.length).toBeGreaterThanOrEqual(10);
+    const named: Record<string, Set<unknown>> = {};
+    for (const missing of settings) {
+      const tag = `without ${missing.toLowerCase().replaceAll('_', ' ')}`;
+      const env = Object.fromEntries(Object.entries(run.env).filter(([name]) => name !== missing));
+      const steps = await journeyOn(env, tag);
+      const right: Record<string, unknown> = rightAnswers(tag);
+      // An update refused by name after it was applied (it says what it wrote): the read shows the object as
+      // it is, every field saved before kept.
+      if (!('ok' in steps.update)) right.readBack = { ok: expect.objectContaining(SAVED_WITH_ID) };
+      for (const [step, outcome] of Object.entries(steps)) {
+        if (step === 'typo' && missing === 'UPSTREAM_CALLER_ERROR_PATTERN') {
+          expect(outcome, `${missing}: ${step}`).toEqual(expect.objectContaining(typoInUpstreamWords));
+          continue;
+        }
+        if ('ok' in outcome || outcome.code === 'BAD_USER_INPUT') {
+          expect(outcome, `${missing}: ${step}`).toEqual(right[step]);
+          continue;
+        }
+        expect(outcome.extensions, `${missing}: ${step}`).toMatchObject({
+          code: 'UPSTREAM_DIALECT_MISMATCH',
+          assumption: expect.any(String),
+          setting: expect.any(String),
+        });
+        (named[missing] ??= new Set()).add(outcome.extensions?.setting);
+      }
+    }
+    // Where the journey meets a missing setting, the errors name that setting and no other.
+    for (const [missing, names] of Object.entries(named)) expect([...names], missing).toEqual([missing]);
+    // Every dialect setting is met by name. UPSTREAM_MAX_URL_BYTES is not: the check found the default's limit.
+    const dialectSettings = ADVICE.map(([, , setting]) => setting).filter(
+      (name) => name.startsWith('UPSTREAM_') && name !== 'UPSTREAM_CALLER_ERROR_PATTERN',
+    );
+    expect(Object.keys(named).sort()).toEqual(dialectSettings.sort());
   });
 });
 
@@ -183,7 +243,7 @@ describe(
         // Page 0 of a one-based upstream is empty while totalCount says 250: named, never an empty last page.
         paging: mismatch('page_start', 'UPSTREAM_PAGE_START'),
         // A read by id is one page 0 too: named, never `null` for an order that exists.
-      orderById: mismatch('page_start', 'UPSTREAM_PAGE_START'),
+        orderById: mismatch('page_start', 'UPSTREAM_PAGE_START'),
         saveCased: mismatch('save_id', 'UPSTREAM_SAVE_ID_AT', {
           applied: true,
           objectId: expect.any(String),
@@ -199,11 +259,12 @@ describe(
           objectId: expect.any(String),
         }),
         // Its read before the save (to verify the merge) is named: nothing is sent, no field lost.
-      saveWithId: mismatch('page_start', 'UPSTREAM_PAGE_START'),
+        saveWithId: mismatch('page_start', 'UPSTREAM_PAGE_START'),
         update: mismatch('update_fields', 'UPSTREAM_UPDATE_FIELDS', { applied: true }),
         readBack: mismatch('page_start', 'UPSTREAM_PAGE_START'),
+        typo: typoInUpstreamWords,
         beyondLatin1,
       });
-      });
+    });
   },
 );

@@ -8,6 +8,7 @@ import type { Harness } from '../support/gateway-harness.ts';
 import { DEMO } from '../../emulator/identity/demo-users.ts';
 import {
   LoginDocument,
+  ObjectsDocument,
   MetadataDocument,
   ObjectDocument,
   OrdersWithCustomersDocument,
@@ -37,7 +38,8 @@ export type Journey = Record<
   | 'saveWithId'
   | 'update'
   | 'readBack'
-  | 'beyondLatin1',
+  | 'beyondLatin1'
+  | 'typo',
   Outcome
 >;
 
@@ -47,10 +49,6 @@ function outcome<T>(result: { data?: T; error?: unknown }, value: (data: T) => u
   if (first === undefined) throw result.error as Error;
   return { code: first.extensions?.code, message: first.message, extensions: first.extensions };
 }
-
-/** The id a step answered: in its value, or in its error's `extensions.objectId` (a write that was applied). */
-const idOf = (step: Outcome, value: (ok: never) => string | undefined): string | undefined =>
-  'ok' in step ? value(step.ok as never) : (step.extensions?.objectId as string | undefined);
 
 /** Every order, `first: 50` a page until `hasNextPage` is false (or there is no cursor to go on with). */
 async function pageAll(client: ReturnType<Harness['client']>, seen: string[]): Promise<Outcome> {
@@ -90,12 +88,16 @@ export async function journey(h: Harness, tag: string, orderId: string): Promise
 
   const cased = [`Case ${tag}`, `CASE ${tag.toUpperCase()}`];
   const savedCased = [];
-  for (const description of cased) savedCased.push(await save({ loanType: 'Cased', description }));
-  const saveLatin1 = outcome(
-    await save({ loanType: 'Société Générale', rate: 3.5, description: 'Grüße' }),
-    (d) => d.saveObject.object?.data,
-  );
-  const latin1Id = idOf(saveLatin1, (data: { _id: string }) => data._id) ?? '';
+  // The first in another case, and a text that holds it: `equals` must answer neither.
+  for (const description of [...cased, `${cased[0]} and more`])
+    savedCased.push(await save({ loanType: 'Cased', description }));
+  const savedLatin1 = await save({ loanType: 'Société Générale', rate: 3.5, description: 'Grüße' });
+  const saveLatin1 = outcome(savedLatin1, (d) => d.saveObject.object?.data);
+  // The id as a front end finds it: in the payload, else in the error of a write that was applied.
+  const latin1Id =
+    savedLatin1.data?.saveObject.id ??
+    ('extensions' in saveLatin1 ? (saveLatin1.extensions?.objectId as string | undefined) : undefined) ??
+    '';
   const saveWithId = outcome(await save({ _id: latin1Id, rate: 4 }), (d) => d.saveObject.object?.data);
   const update = await client.mutate({
     mutation: UpdateDocument,
@@ -149,6 +151,11 @@ export async function journey(h: Harness, tag: string, orderId: string): Promise
     saveWithId,
     update: outcome(update, (d) => d.updateObject.updatedFields),
     readBack: outcome(await read(latin1Id), (d) => d.object?.data),
+    // A type name misspelt by the caller (a type schema/objects/ does not declare, read untyped).
+    typo: outcome(
+      await client.query({ query: ObjectsDocument, variables: { objectName: 'com.example.Ordr', first: 1 } }),
+      (d) => d.objects.totalCount,
+    ),
     beyondLatin1: outcome(await save({ loanType: 'Ελληνικά', rate: 5 }), (d) => d.saveObject.id),
   };
 }
