@@ -9,13 +9,21 @@
  *    JSON login accepted them (the password is known right: this is no guess, and the caller's own login
  *    turn covers it). The name is then linked, so the next JSON logins under it ask nothing;
  * 3. else (the form login refused or failed) the name itself: a second name of the account stays a second
- *    user until the lookup succeeds once. The login never fails for it.
+ *    user until the lookup succeeds once. The login never fails for it. A name whose lookup failed is not
+ *    asked again for a while (`failedLookups`): where the form login is missing or refuses what the JSON
+ *    login accepts, every JSON login would otherwise cost a second upstream call and a warning.
  *
  * Whatever the caller types, the account comes from what the upstream answered to a correct password
  * under that very name: nobody can take another account's identity by typing its name.
  */
 import { type AccountLinks } from './account-links.ts';
 import { accountOf } from './user-key.ts';
+
+/** Names whose lookup failed recently (a bounded cache with a time to live, `login-protection.ts`). */
+export interface FailedLookups {
+  has(name: string): boolean;
+  set(name: string, value: true): unknown;
+}
 
 /** The account of a JSON login, and the `userId` learnt for it (`null` when it came from a link or the name). */
 export interface JsonLoginAccount {
@@ -32,13 +40,17 @@ export async function jsonLoginAccount(
   name: string,
   askForm: () => Promise<string | null>,
   onLookupFailed?: (error: unknown) => void,
+  failedLookups?: FailedLookups,
 ): Promise<JsonLoginAccount> {
   const linked = await links.linkedAccountOf(name);
   if (linked !== undefined) return { account: linked, userId: null };
+  if (failedLookups?.has(name) === true)
+    return { account: accountOf({ userId: null, username: name }), userId: null };
   let userId: string | null = null;
   try {
     userId = await askForm();
   } catch (error) {
+    failedLookups?.set(name, true);
     onLookupFailed?.(error);
   }
   if (userId === '') userId = null;

@@ -13,6 +13,7 @@
  * long as the upstream answers within the floor).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { LRUCache } from 'lru-cache';
 import { loginShareSpent, unauthenticated } from '../errors/graphql-errors.ts';
 import { nameKey, type AccountLinks } from './account-links.ts';
 import { newDeviceId, type DeviceTokens } from './device-token.ts';
@@ -70,9 +71,19 @@ export interface LoginProtection {
   jsonLoginAccount(name: string, askForm: () => Promise<string | null>): Promise<JsonLoginAccount>;
 }
 
+/** Names whose account lookup failed, remembered so that the next JSON logins under them ask nothing. */
+const FAILED_LOOKUPS_MAX = 10_000;
+/** How long a failed lookup is not retried: a form login that comes back is used again after this. */
+const FAILED_LOOKUP_TTL_MILLIS = 10 * 60_000;
+
 /** Creates the guard. */
 export function createLoginProtection(options: LoginProtectionOptions): LoginProtection {
   const { limiter, links, devices } = options;
+  // Bounded: a flood of made-up names that the JSON login accepts cannot grow it past its size.
+  const failedLookups = new LRUCache<string, true>({
+    max: FAILED_LOOKUPS_MAX,
+    ttl: FAILED_LOOKUP_TTL_MILLIS,
+  });
 
   /** Store failures must not turn into a login outage: the store's own insurance covers most of them. */
   async function safely<T>(work: () => Promise<T>, fallback: T): Promise<T> {
@@ -147,6 +158,6 @@ export function createLoginProtection(options: LoginProtectionOptions): LoginPro
     },
 
     jsonLoginAccount: (name, askForm) =>
-      jsonLoginAccount(links, name, askForm, options.onAccountLookupFailed),
+      jsonLoginAccount(links, name, askForm, options.onAccountLookupFailed, failedLookups),
   };
 }

@@ -83,6 +83,25 @@ describe('jsonLoginAccount', () => {
     });
   });
 
+  it('should not ask again, for a while, under a name whose lookup failed (no second call, no second warning)', async () => {
+    const failedLookups = new Map<string, true>();
+    let asked = 0;
+    const refuse = () => {
+      asked += 1;
+      return Promise.reject(new Error('no form login here'));
+    };
+    const warnings: unknown[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const learnt = await jsonLoginAccount(links(), 'demo', refuse, (e) => warnings.push(e), failedLookups);
+      expect(learnt).toEqual({ account: accountOf({ userId: null, username: 'demo' }), userId: null });
+    }
+    expect(asked).toBe(1);
+    expect(warnings).toHaveLength(1);
+    // Another name is still asked.
+    await jsonLoginAccount(links(), 'ops', refuse, undefined, failedLookups);
+    expect(asked).toBe(2);
+  });
+
   it('should never answer an account linked under another spelling of the name', async () => {
     // `Demo` logged in (its password right) and was linked; `demo`, typed by someone else, is not `Demo`.
     const store = links();
