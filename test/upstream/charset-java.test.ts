@@ -41,7 +41,11 @@ function refuses(value: string): boolean {
 
 describe('charsets, as Java has them', { timeout: 120_000 }, () => {
   it("should encode ISO-8859-1 answers byte for byte as Java's encoder does", () => {
-    const samples = fc.sample(text, 300);
+    // Not empty: an empty sample is an empty last line, which the Java runner's output does not keep.
+    const samples = fc.sample(
+      text.filter((s) => s.length > 0),
+      300,
+    );
     const java = javaLines(
       'JavaCharsets.java',
       samples.map((s) => ['latin1', s] as const),
@@ -63,10 +67,13 @@ describe('charsets, as Java has them', { timeout: 120_000 }, () => {
 
   it('should send a form login body URLDecoder reads back as sent, in either request charset', () => {
     const utf8 = fc.sample(
-      text.filter((s) => !/[\ud800-\udfff]/.test(s)),
+      text.filter((s) => s.length > 0 && !/[\ud800-\udfff]/.test(s)),
       150,
     );
-    const latin = fc.sample(latin1, 150);
+    const latin = fc.sample(
+      latin1.filter((s) => s.length > 0),
+      150,
+    );
     const bodies = [
       ...utf8.map(
         (s) => ['form-utf8', formBody('loginForm', { p: s }, 'utf-8').body.slice('p='.length)] as const,
