@@ -1,19 +1,21 @@
 /**
  * The ReDoS checker behind the pattern guard: `recheck`, which finds both exponential and polynomial
  * backtracking (with an attack string) by automata theory, falling back to fuzzing for patterns too large
- * for its automaton. It never runs on the gateway's event loop: `check` talks JSON-RPC to recheck's native
- * agent (a child process, from the `recheck-linux-x64` package on Linux), else to its jar under `java`, else
- * to a worker thread; each analysis stops at `timeoutMillis` and can be cancelled.
+ * for its automaton.
+ *
+ * It runs as one helper: a single `worker_threads` Worker with a heap cap (`resourceLimits`), running
+ * recheck's pure-JavaScript (Scala.js) build one analysis at a time. Never recheck's own backends: its
+ * native agent (a child process, `recheck-linux-x64`) took 642 MiB beside a 154 MiB gateway under a pattern
+ * flood, with no way to cap its heap, and concurrent first calls each spawned an agent that stayed.
+ *
+ * A verdict depends on the pattern, never on the machine's load: recheck's only clock is its deadline
+ * check, which reads `performance.now()`; the worker puts a counter in its place, so the deadline is a
+ * budget of steps (one per deadline check: a matching step of its fuzzer, a state of its automata), and
+ * every per-phase wall clock (`incubationTimeout`, `attackTimeout`, `seedingTimeout`) is switched off. The
+ * fuzzer's sizes are lowered so that its memory fits the cap (defaults: one pattern took 217 MiB in 3 s).
  */
-import type { check as Check } from 'recheck';
-
-// recheck's module is a 2.9 MB Scala.js bundle: loaded when the first pattern needs it, not at start-up,
-// where it cost every replica about 15 MiB of RSS and a slower start whether or not anyone sends a regex.
-let loaded: Promise<typeof Check> | undefined;
-function loadCheck(): Promise<typeof Check> {
-  loaded ??= import('recheck').then((module) => module.check);
-  return loaded;
-}
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
 
 /** A hot part of the analysed source (checker indices). */
 export interface Hotspot {
@@ -26,12 +28,15 @@ export type Analysis =
   | { status: 'safe' }
   | { status: 'vulnerable'; complexity: 'exponential'; hotspots: Hotspot[]; attack: string }
   | { status: 'vulnerable'; complexity: 'polynomial'; degree: number; hotspots: Hotspot[]; attack: string }
-  /** The checker gave up (`timeout`, `cancel`) or could not read the source; the guard fails closed. */
+  /**
+   * The checker gave up: `steps` (its step budget spent), `memory` (its heap cap reached): both decided by
+   * the pattern alone; `cancel`, or another failure. The guard fails closed.
+   */
   | { status: 'unknown'; error: string };
 
 /**
- * Analyses `source` (ECMAScript syntax) with `flags`; must honour `signal` and settle within roughly
- * `timeoutMillis`. The guard takes one as an option so that tests can stand in a slow or failing one.
+ * Analyses `source` (ECMAScript syntax) with `flags`; must honour `signal`. `timeoutMillis` is the guard's
+ * wall-clock backstop, for analysers without a budget of their own (tests stand in slow or failing ones).
  */
 export type Analyser = (
   source: string,
@@ -40,26 +45,171 @@ export type Analyser = (
   signal: AbortSignal,
 ) => Promise<Analysis>;
 
-/** The default {@link Analyser}: recheck with its own time limit, cancelled on `signal`. */
-export const recheckAnalyser: Analyser = async (source, flags, timeoutMillis, signal) => {
-  const check = await loadCheck();
-  const diagnostics = await check(source, flags, { timeout: timeoutMillis, signal });
+/** Options of {@link createRecheckAnalyser}. */
+export interface RecheckAnalyserOptions {
+  /** Steps one analysis may take (recheck's deadline checks). Default `2_000_000` (about 1 to 3 s). */
+  stepBudget?: number;
+  /** The worker's old-generation heap cap, in MiB. Default `64`. */
+  maxHeapMiB?: number;
+}
+
+/** The checker's one helper; see the module comment. */
+export interface RecheckAnalyser {
+  analyse: Analyser;
+  /** Starts the worker and analyses one pattern, so the first caller's pattern meets a warm checker. */
+  warmUp(): Promise<void>;
+  /** Ends the worker; an analysis in flight answers `cancel`. */
+  close(): Promise<void>;
+  /** Worker threads alive: 0 or 1. */
+  threads(): number;
+}
+
+// Runs inside the worker (CommonJS, `eval`): a file of its own would not survive the bundle (`npm run build`).
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+let steps = 0;
+Object.defineProperty(globalThis, 'performance', { value: { now: () => ++steps }, configurable: true, writable: true });
+process.env.RECHECK_SYNC_BACKEND = 'pure';
+const { checkSync } = require(workerData.recheckPath);
+parentPort.on('message', ({ id, source, flags, params }) => {
+  let diagnostics;
+  try {
+    diagnostics = checkSync(source, flags, params);
+  } catch (error) {
+    diagnostics = { status: 'unknown', error: { kind: 'unexpected' } };
+  }
+  parentPort.postMessage({ id, diagnostics });
+});
+`;
+
+/** recheck's parameters: steps instead of clocks, sizes that fit the heap cap (measured, see the module). */
+function paramsFor(stepBudget: number): Record<string, unknown> {
+  return {
+    timeout: stepBudget,
+    incubationTimeout: null,
+    attackTimeout: null,
+    seedingTimeout: null,
+    recallTimeout: -1,
+    maxAttackStringSize: 4_000,
+    attackLimit: 4_000_000,
+    maxGeneStringSize: 400,
+    maxInitialGenerationSize: 100,
+    maxGenerationSize: 50,
+    maxRecallStringSize: 4_000,
+    randomSeed: 0,
+  };
+}
+
+interface Diagnostics {
+  status: 'safe' | 'vulnerable' | 'unknown';
+  complexity?: { type: string; degree?: number };
+  hotspot?: Hotspot[];
+  attack?: { string: string };
+  error?: { kind: string };
+}
+
+interface Pending {
+  resolve: (analysis: Analysis) => void;
+}
+
+/** Creates the checker's helper; its worker starts on {@link RecheckAnalyser.warmUp} or the first pattern. */
+export function createRecheckAnalyser(options: RecheckAnalyserOptions = {}): RecheckAnalyser {
+  const params = paramsFor(options.stepBudget ?? 2_000_000);
+  const maxHeapMiB = options.maxHeapMiB ?? 64;
+  const recheckPath = createRequire(import.meta.url).resolve('recheck');
+  let worker: Worker | undefined;
+  let nextId = 0;
+  const pending = new Map<number, Pending>();
+
+  function settleAll(analysis: Analysis): void {
+    for (const entry of pending.values()) entry.resolve(analysis);
+    pending.clear();
+  }
+
+  function start(): Worker {
+    if (worker) return worker;
+    const started = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { recheckPath },
+      resourceLimits: { maxOldGenerationSizeMb: maxHeapMiB, maxYoungGenerationSizeMb: 8 },
+    });
+    started.on('message', ({ id, diagnostics }: { id: number; diagnostics: Diagnostics }) => {
+      const entry = pending.get(id);
+      pending.delete(id);
+      if (pending.size === 0) started.unref();
+      entry?.resolve(toAnalysis(diagnostics));
+    });
+    // The heap cap reached (ERR_WORKER_OUT_OF_MEMORY) or a crash: the analysis in flight is refused, and
+    // the next pattern starts a new worker, so there is never more than one.
+    started.on('error', (error: { code?: string }) => {
+      if (worker === started) worker = undefined;
+      settleAll({ status: 'unknown', error: error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'memory' : 'crash' });
+    });
+    started.on('exit', () => {
+      if (worker === started) worker = undefined;
+      settleAll({ status: 'unknown', error: 'cancel' });
+    });
+    started.unref();
+    worker = started;
+    return started;
+  }
+
+  const analyse: Analyser = (source, flags, _timeoutMillis, signal) =>
+    new Promise<Analysis>((resolve) => {
+      if (signal.aborted) {
+        resolve({ status: 'unknown', error: 'cancel' });
+        return;
+      }
+      const running = start();
+      const id = nextId++;
+      pending.set(id, { resolve });
+      running.ref();
+      running.postMessage({ id, source, flags, params });
+      // Analyses run one at a time and cannot be interrupted in the worker: a cancelled one ends the
+      // worker (the others waiting in it are refused as cancelled too; the guard's backstop is rare).
+      signal.addEventListener(
+        'abort',
+        () => {
+          if (pending.has(id)) void running.terminate();
+        },
+        { once: true },
+      );
+    });
+
+  return {
+    analyse,
+    async warmUp() {
+      await analyse('^[a-z]+x*@$', 'u', 0, new AbortController().signal);
+    },
+    async close() {
+      const running = worker;
+      worker = undefined;
+      await running?.terminate();
+      settleAll({ status: 'unknown', error: 'cancel' });
+    },
+    threads: () => (worker ? 1 : 0),
+  };
+}
+
+function toAnalysis(diagnostics: Diagnostics): Analysis {
+  const hotspots = diagnostics.hotspot ?? [];
+  const attack = diagnostics.attack?.string ?? '';
   switch (diagnostics.status) {
     case 'safe':
       return { status: 'safe' };
-    case 'vulnerable': {
-      const { complexity, hotspot, attack } = diagnostics;
-      return complexity.type === 'exponential'
-        ? { status: 'vulnerable', complexity: 'exponential', hotspots: hotspot, attack: attack.string }
+    case 'vulnerable':
+      return diagnostics.complexity?.type === 'exponential'
+        ? { status: 'vulnerable', complexity: 'exponential', hotspots, attack }
         : {
             status: 'vulnerable',
             complexity: 'polynomial',
-            degree: complexity.degree,
-            hotspots: hotspot,
-            attack: attack.string,
+            degree: diagnostics.complexity?.degree ?? 2,
+            hotspots,
+            attack,
           };
+    case 'unknown': {
+      const kind = diagnostics.error?.kind ?? 'unexpected';
+      return { status: 'unknown', error: kind === 'timeout' ? 'steps' : kind };
     }
-    case 'unknown':
-      return { status: 'unknown', error: diagnostics.error.kind };
   }
-};
+}
