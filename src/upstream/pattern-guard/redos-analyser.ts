@@ -47,9 +47,16 @@ export type Analyser = (
 
 /** Options of {@link createRecheckAnalyser}. */
 export interface RecheckAnalyserOptions {
-  /** Steps one analysis may take (recheck's deadline checks). Default `2_000_000` (about 1 to 3 s). */
+  /**
+   * Steps one analysis may take (recheck's deadline checks: one per matching step of its fuzzer, per state
+   * of its automata). Default `500_000`: measured 0.7 to 2.5 s of fuzzing on a loaded 2-core machine; the
+   * automata's steps cost more, but they allocate, so the heap cap ends a blow-up first (about 1 s).
+   */
   stepBudget?: number;
-  /** The worker's old-generation heap cap, in MiB. Default `64`. */
+  /**
+   * The worker's live heap cap, in MiB (recheck's 2.9 MB module alone holds about 20): past it the analysis
+   * stops and the pattern is refused. V8's own limit is set at twice this, as a last resort. Default `64`.
+   */
   maxHeapMiB?: number;
 }
 
@@ -65,20 +72,49 @@ export interface RecheckAnalyser {
 }
 
 // Runs inside the worker (CommonJS, `eval`): a file of its own would not survive the bundle (`npm run build`).
+// The clock: one step per call; every 1,024 steps the heap is compared with the cap, and when over it, the
+// live heap (after a full collection, so garbage not yet collected never counts, and the answer does not
+// depend on when V8 chose to collect): past the cap, the clock jumps to the end and recheck stops as on a
+// deadline. The heap may pass the cap by 8 MiB of garbage between checks. `resourceLimits` alone is not enough: V8's `--max-old-space-size` (our start
+// command's 256) overrides a worker's own limit.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
+const v8 = require('node:v8');
+v8.setFlagsFromString('--expose-gc');
+const collect = require('node:vm').runInNewContext('gc');
+const cap = workerData.heapCapBytes;
+const slack = 8 * 1024 * 1024;
 let steps = 0;
-Object.defineProperty(globalThis, 'performance', { value: { now: () => ++steps }, configurable: true, writable: true });
+let overHeap = false;
+let threshold = cap;
+function now() {
+  steps += 1;
+  if ((steps & 1023) === 0 && !overHeap && v8.getHeapStatistics().used_heap_size > threshold) {
+    collect();
+    const live = v8.getHeapStatistics().used_heap_size;
+    overHeap = live > cap;
+    // At most one full collection per 8 MiB allocated, however close to the cap the live heap stays.
+    threshold = Math.max(cap, live + slack);
+  }
+  return overHeap ? 1e12 : steps;
+}
+Object.defineProperty(globalThis, 'performance', { value: { now }, configurable: true, writable: true });
 process.env.RECHECK_SYNC_BACKEND = 'pure';
 const { checkSync } = require(workerData.recheckPath);
 parentPort.on('message', ({ id, source, flags, params }) => {
+  steps = 0;
+  overHeap = false;
+  threshold = cap;
   let diagnostics;
   try {
     diagnostics = checkSync(source, flags, params);
   } catch (error) {
     diagnostics = { status: 'unknown', error: { kind: 'unexpected' } };
   }
-  parentPort.postMessage({ id, diagnostics });
+  const used = { steps, overHeap };
+  overHeap = false;
+  collect();
+  parentPort.postMessage({ id, diagnostics, used });
 });
 `;
 
@@ -108,13 +144,19 @@ interface Diagnostics {
   error?: { kind: string };
 }
 
+interface WorkerAnswer {
+  id: number;
+  diagnostics: Diagnostics;
+  used: { steps: number; overHeap: boolean };
+}
+
 interface Pending {
   resolve: (analysis: Analysis) => void;
 }
 
 /** Creates the checker's helper; its worker starts on {@link RecheckAnalyser.warmUp} or the first pattern. */
 export function createRecheckAnalyser(options: RecheckAnalyserOptions = {}): RecheckAnalyser {
-  const params = paramsFor(options.stepBudget ?? 2_000_000);
+  const params = paramsFor(options.stepBudget ?? 500_000);
   const maxHeapMiB = options.maxHeapMiB ?? 64;
   const recheckPath = createRequire(import.meta.url).resolve('recheck');
   let worker: Worker | undefined;
@@ -130,14 +172,14 @@ export function createRecheckAnalyser(options: RecheckAnalyserOptions = {}): Rec
     if (worker) return worker;
     const started = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { recheckPath },
-      resourceLimits: { maxOldGenerationSizeMb: maxHeapMiB, maxYoungGenerationSizeMb: 8 },
+      workerData: { recheckPath, heapCapBytes: maxHeapMiB * 1024 * 1024 },
+      resourceLimits: { maxOldGenerationSizeMb: 2 * maxHeapMiB, maxYoungGenerationSizeMb: 8 },
     });
-    started.on('message', ({ id, diagnostics }: { id: number; diagnostics: Diagnostics }) => {
+    started.on('message', ({ id, diagnostics, used }: WorkerAnswer) => {
       const entry = pending.get(id);
       pending.delete(id);
       if (pending.size === 0) started.unref();
-      entry?.resolve(toAnalysis(diagnostics));
+      entry?.resolve(toAnalysis(diagnostics, used.overHeap));
     });
     // The heap cap reached (ERR_WORKER_OUT_OF_MEMORY) or a crash: the analysis in flight is refused, and
     // the next pattern starts a new worker, so there is never more than one.
@@ -170,7 +212,9 @@ export function createRecheckAnalyser(options: RecheckAnalyserOptions = {}): Rec
       signal.addEventListener(
         'abort',
         () => {
-          if (pending.has(id)) void running.terminate();
+          if (!pending.has(id)) return;
+          if (worker === running) worker = undefined;
+          void running.terminate();
         },
         { once: true },
       );
@@ -191,7 +235,7 @@ export function createRecheckAnalyser(options: RecheckAnalyserOptions = {}): Rec
   };
 }
 
-function toAnalysis(diagnostics: Diagnostics): Analysis {
+function toAnalysis(diagnostics: Diagnostics, overHeap: boolean): Analysis {
   const hotspots = diagnostics.hotspot ?? [];
   const attack = diagnostics.attack?.string ?? '';
   switch (diagnostics.status) {
@@ -209,7 +253,8 @@ function toAnalysis(diagnostics: Diagnostics): Analysis {
           };
     case 'unknown': {
       const kind = diagnostics.error?.kind ?? 'unexpected';
-      return { status: 'unknown', error: kind === 'timeout' ? 'steps' : kind };
+      if (kind !== 'timeout') return { status: 'unknown', error: kind };
+      return { status: 'unknown', error: overHeap ? 'memory' : 'steps' };
     }
   }
 }
