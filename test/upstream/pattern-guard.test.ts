@@ -200,7 +200,7 @@ describe('createPatternGuard', () => {
 
   it('should keep the event loop free while recheck analyses a hard pattern', async () => {
     const guard = defaultPatternGuard();
-    await guard.check('[a-z]+@warm-up'); // starts recheck's agent
+    await guard.check('[a-z]+@warm-up'); // starts the checker's worker
     let longestGap = 0;
     let last = performance.now();
     const ticker = setInterval(() => {

@@ -3,7 +3,7 @@
  * backtracking (with an attack string) by automata theory, falling back to fuzzing for patterns too large
  * for its automaton.
  *
- * It runs as one helper: a single `worker_threads` Worker with a heap cap (`resourceLimits`), running
+ * It runs as one helper: a single `worker_threads` Worker with a live-heap cap of its own, running
  * recheck's pure-JavaScript (Scala.js) build one analysis at a time. Never recheck's own backends: its
  * native agent (a child process, `recheck-linux-x64`) took 642 MiB beside a 154 MiB gateway under a pattern
  * flood, with no way to cap its heap, and concurrent first calls each spawned an agent that stayed.
@@ -16,6 +16,7 @@
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { RECHECK_WORKER_SOURCE, recheckParams } from './recheck-worker-source.ts';
 
 /** A hot part of the analysed source (checker indices). */
 export interface Hotspot {
@@ -71,71 +72,6 @@ export interface RecheckAnalyser {
   threads(): number;
 }
 
-// Runs inside the worker (CommonJS, `eval`): a file of its own would not survive the bundle (`npm run build`).
-// The clock: one step per call; every 1,024 steps the heap is compared with the cap, and when over it, the
-// live heap (after a full collection, so garbage not yet collected never counts, and the answer does not
-// depend on when V8 chose to collect): past the cap, the clock jumps to the end and recheck stops as on a
-// deadline. The heap may pass the cap by 8 MiB of garbage between checks. `resourceLimits` alone is not enough: V8's `--max-old-space-size` (our start
-// command's 256) overrides a worker's own limit.
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const v8 = require('node:v8');
-v8.setFlagsFromString('--expose-gc');
-const collect = require('node:vm').runInNewContext('gc');
-const cap = workerData.heapCapBytes;
-const slack = 8 * 1024 * 1024;
-let steps = 0;
-let overHeap = false;
-let threshold = cap;
-function now() {
-  steps += 1;
-  if ((steps & 1023) === 0 && !overHeap && v8.getHeapStatistics().used_heap_size > threshold) {
-    collect();
-    const live = v8.getHeapStatistics().used_heap_size;
-    overHeap = live > cap;
-    // At most one full collection per 8 MiB allocated, however close to the cap the live heap stays.
-    threshold = Math.max(cap, live + slack);
-  }
-  return overHeap ? 1e12 : steps;
-}
-Object.defineProperty(globalThis, 'performance', { value: { now }, configurable: true, writable: true });
-process.env.RECHECK_SYNC_BACKEND = 'pure';
-const { checkSync } = require(workerData.recheckPath);
-parentPort.on('message', ({ id, source, flags, params }) => {
-  steps = 0;
-  overHeap = false;
-  threshold = cap;
-  let diagnostics;
-  try {
-    diagnostics = checkSync(source, flags, params);
-  } catch (error) {
-    diagnostics = { status: 'unknown', error: { kind: 'unexpected' } };
-  }
-  const used = { steps, overHeap };
-  overHeap = false;
-  collect();
-  parentPort.postMessage({ id, diagnostics, used });
-});
-`;
-
-/** recheck's parameters: steps instead of clocks, sizes that fit the heap cap (measured, see the module). */
-function paramsFor(stepBudget: number): Record<string, unknown> {
-  return {
-    timeout: stepBudget,
-    incubationTimeout: null,
-    attackTimeout: null,
-    seedingTimeout: null,
-    recallTimeout: -1,
-    maxAttackStringSize: 4_000,
-    attackLimit: 4_000_000,
-    maxGeneStringSize: 400,
-    maxInitialGenerationSize: 100,
-    maxGenerationSize: 50,
-    maxRecallStringSize: 4_000,
-    randomSeed: 0,
-  };
-}
-
 interface Diagnostics {
   status: 'safe' | 'vulnerable' | 'unknown';
   complexity?: { type: string; degree?: number };
@@ -156,7 +92,7 @@ interface Pending {
 
 /** Creates the checker's helper; its worker starts on {@link RecheckAnalyser.warmUp} or the first pattern. */
 export function createRecheckAnalyser(options: RecheckAnalyserOptions = {}): RecheckAnalyser {
-  const params = paramsFor(options.stepBudget ?? 500_000);
+  const params = recheckParams(options.stepBudget ?? 500_000);
   const maxHeapMiB = options.maxHeapMiB ?? 64;
   const recheckPath = createRequire(import.meta.url).resolve('recheck');
   let worker: Worker | undefined;
@@ -170,7 +106,7 @@ export function createRecheckAnalyser(options: RecheckAnalyserOptions = {}): Rec
 
   function start(): Worker {
     if (worker) return worker;
-    const started = new Worker(WORKER_SOURCE, {
+    const started = new Worker(RECHECK_WORKER_SOURCE, {
       eval: true,
       workerData: { recheckPath, heapCapBytes: maxHeapMiB * 1024 * 1024 },
       resourceLimits: { maxOldGenerationSizeMb: 2 * maxHeapMiB, maxYoungGenerationSizeMb: 8 },
