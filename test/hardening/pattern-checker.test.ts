@@ -88,6 +88,18 @@ describe('the pattern checker’s helper', () => {
     expect(childProcesses()).toEqual([]);
   }, 180_000);
 
+  it('should drop a cancelled waiting analysis without stopping the one running', async () => {
+    const checker = newChecker();
+    await checker.warmUp();
+    const running = checker.analyse(`^(?:${POLYNOMIAL})$`, 'u', 0, new AbortController().signal);
+    const cancel = new AbortController();
+    const waiting = checker.analyse('^(?:[a-z]+@[0-9]+)$', 'u', 0, cancel.signal);
+    cancel.abort();
+    expect(await waiting).toEqual({ status: 'unknown', error: 'cancel' });
+    expect(await running).toMatchObject({ status: 'vulnerable', complexity: 'polynomial' });
+    expect(checker.threads()).toBe(1);
+  }, 60_000);
+
   it('should give a pattern the same verdict on an idle and on a busy machine', async () => {
     const patterns = [POLYNOMIAL, blowsUp('m'), fuzzesLong('m'), '[a-z]+@[0-9]+'];
     const judge = async () => {

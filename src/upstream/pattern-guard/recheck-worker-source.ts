@@ -35,7 +35,7 @@ function now() {
 Object.defineProperty(globalThis, 'performance', { value: { now }, configurable: true, writable: true });
 process.env.RECHECK_SYNC_BACKEND = 'pure';
 const { checkSync } = require(workerData.recheckPath);
-parentPort.on('message', ({ id, source, flags, params }) => {
+parentPort.on('message', ({ source, flags, params }) => {
   steps = 0;
   overHeap = false;
   threshold = cap;
@@ -48,7 +48,7 @@ parentPort.on('message', ({ id, source, flags, params }) => {
   const used = { steps, overHeap };
   overHeap = false;
   collect();
-  parentPort.postMessage({ id, diagnostics, used });
+  parentPort.postMessage({ diagnostics, used });
 });
 `;
 

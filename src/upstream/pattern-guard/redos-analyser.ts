@@ -81,12 +81,14 @@ interface Diagnostics {
 }
 
 interface WorkerAnswer {
-  id: number;
   diagnostics: Diagnostics;
   used: { steps: number; overHeap: boolean };
 }
 
-interface Pending {
+/** An analysis waiting for the worker or running in it. */
+interface Job {
+  source: string;
+  flags: string;
   resolve: (analysis: Analysis) => void;
 }
 
@@ -96,12 +98,15 @@ export function createRecheckAnalyser(options: RecheckAnalyserOptions = {}): Rec
   const maxHeapMiB = options.maxHeapMiB ?? 64;
   const recheckPath = createRequire(import.meta.url).resolve('recheck');
   let worker: Worker | undefined;
-  let nextId = 0;
-  const pending = new Map<number, Pending>();
+  // Jobs wait here, not in the worker, so that a cancelled waiting job is dropped without touching the
+  // running one; only the job at the head runs.
+  const waiting: Job[] = [];
+  let running: Job | undefined;
 
-  function settleAll(analysis: Analysis): void {
-    for (const entry of pending.values()) entry.resolve(analysis);
-    pending.clear();
+  function finish(job: Job, analysis: Analysis): void {
+    if (running === job) running = undefined;
+    job.resolve(analysis);
+    next();
   }
 
   function start(): Worker {
@@ -111,25 +116,37 @@ export function createRecheckAnalyser(options: RecheckAnalyserOptions = {}): Rec
       workerData: { recheckPath, heapCapBytes: maxHeapMiB * 1024 * 1024 },
       resourceLimits: { maxOldGenerationSizeMb: 2 * maxHeapMiB, maxYoungGenerationSizeMb: 8 },
     });
-    started.on('message', ({ id, diagnostics, used }: WorkerAnswer) => {
-      const entry = pending.get(id);
-      pending.delete(id);
-      if (pending.size === 0) started.unref();
-      entry?.resolve(toAnalysis(diagnostics, used.overHeap));
+    started.on('message', ({ diagnostics, used }: WorkerAnswer) => {
+      if (worker === started && running) finish(running, toAnalysis(diagnostics, used.overHeap));
     });
-    // The heap cap reached (ERR_WORKER_OUT_OF_MEMORY) or a crash: the analysis in flight is refused, and
-    // the next pattern starts a new worker, so there is never more than one.
+    // V8's own limit reached (ERR_WORKER_OUT_OF_MEMORY) or a crash: the running analysis is refused, and
+    // the next one starts a new worker, so there is never more than one.
     started.on('error', (error: { code?: string }) => {
-      if (worker === started) worker = undefined;
-      settleAll({ status: 'unknown', error: error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'memory' : 'crash' });
+      if (worker !== started) return;
+      worker = undefined;
+      const memory = error.code === 'ERR_WORKER_OUT_OF_MEMORY';
+      if (running) finish(running, { status: 'unknown', error: memory ? 'memory' : 'crash' });
     });
     started.on('exit', () => {
-      if (worker === started) worker = undefined;
-      settleAll({ status: 'unknown', error: 'cancel' });
+      if (worker !== started) return;
+      worker = undefined;
+      if (running) finish(running, { status: 'unknown', error: 'crash' });
     });
-    started.unref();
     worker = started;
     return started;
+  }
+
+  function next(): void {
+    if (running) return;
+    const job = waiting.shift();
+    if (!job) {
+      worker?.unref();
+      return;
+    }
+    running = job;
+    const current = start();
+    current.ref();
+    current.postMessage({ source: job.source, flags: job.flags, params });
   }
 
   const analyse: Analyser = (source, flags, _timeoutMillis, signal) =>
@@ -138,22 +155,27 @@ export function createRecheckAnalyser(options: RecheckAnalyserOptions = {}): Rec
         resolve({ status: 'unknown', error: 'cancel' });
         return;
       }
-      const running = start();
-      const id = nextId++;
-      pending.set(id, { resolve });
-      running.ref();
-      running.postMessage({ id, source, flags, params });
-      // Analyses run one at a time and cannot be interrupted in the worker: a cancelled one ends the
-      // worker (the others waiting in it are refused as cancelled too; the guard's backstop is rare).
+      const job: Job = { source, flags, resolve };
+      waiting.push(job);
+      // A waiting job leaves the line; the running one cannot be interrupted inside recheck, so its
+      // worker ends (the guard's wall-clock backstop: rare, the step budget ends analyses first).
       signal.addEventListener(
         'abort',
         () => {
-          if (!pending.has(id)) return;
-          if (worker === running) worker = undefined;
-          void running.terminate();
+          const place = waiting.indexOf(job);
+          if (place >= 0) {
+            waiting.splice(place, 1);
+            resolve({ status: 'unknown', error: 'cancel' });
+          } else if (running === job) {
+            const stopped = worker;
+            worker = undefined;
+            void stopped?.terminate();
+            finish(job, { status: 'unknown', error: 'cancel' });
+          }
         },
         { once: true },
       );
+      next();
     });
 
   return {
@@ -162,10 +184,11 @@ export function createRecheckAnalyser(options: RecheckAnalyserOptions = {}): Rec
       await analyse('^[a-z]+x*@$', 'u', 0, new AbortController().signal);
     },
     async close() {
-      const running = worker;
+      const stopped = worker;
       worker = undefined;
-      await running?.terminate();
-      settleAll({ status: 'unknown', error: 'cancel' });
+      for (const job of waiting.splice(0)) job.resolve({ status: 'unknown', error: 'cancel' });
+      if (running) finish(running, { status: 'unknown', error: 'cancel' });
+      await stopped?.terminate();
     },
     threads: () => (worker ? 1 : 0),
   };
