@@ -30,7 +30,8 @@ import { createOperationNamePlugin } from '../observability/operation-name-plugi
 import { createRequestLogPlugin } from '../observability/request-log-plugin.ts';
 import type { RequestScopes } from '../observability/request-scope.ts';
 import type { GatewayTracing } from '../observability/tracing/tracing.ts';
-import type { SessionClaims } from '../auth/session.ts';
+// The per-user share of operation names is the account's (no secret in the key).
+import { userKeyOf } from '../auth/user-key.ts';
 import type { TrustedDocuments } from '../trusted/trusted-documents.ts';
 import { EXAMPLE_DOCUMENT, EXAMPLE_HEADERS } from './graphql-route.ts';
 
@@ -48,11 +49,6 @@ export interface ApolloOptions {
   trustedDocuments: TrustedDocuments | undefined;
   /** Told of every `UPSTREAM_DIALECT_MISMATCH` answered (`logDialectMismatches` logs each assumption once). */
   onDialectMismatch?: (mismatch: { assumption: string; setting: string; message: string }) => void;
-}
-
-/** The key of a session's user in the metrics' per-user share of operation names (no secret in it). */
-function userKey(session: SessionClaims): string {
-  return `${session.applicationCode}/${session.username}`;
 }
 
 /** Builds and starts Apollo Server. */
@@ -97,10 +93,10 @@ export async function createApollo(options: ApolloOptions): Promise<ApolloServer
           options.metrics.admitOperationName(name, source);
         },
         isTrustedDocument: (source) => options.trustedDocuments?.has(source) === true,
-        userOf: (context) => (context.session === null ? undefined : userKey(context.session)),
+        userOf: (context) => (context.session === null ? undefined : userKeyOf(context.session)),
         userOfToken: async (token) => {
           const session = await options.services.sessions.open(token);
-          return session === null ? undefined : userKey(session);
+          return session === null ? undefined : userKeyOf(session);
         },
       }),
       ...(options.tracing ? [options.tracing.apolloPlugin<GraphQLContext>()] : []),

@@ -104,5 +104,11 @@ function createGatewayLoginProtection({
     onStoreError: (error) => {
       logger.warn({ err: error }, 'login limiter store failed');
     },
+    onAccountLookupFailed: (error) => {
+      logger.warn(
+        { err: error },
+        "a JSON login's account lookup by the form login failed; its name stands for it",
+      );
+    },
   });
 }

@@ -8,6 +8,11 @@
  * The JSON login answers no `userId` and so links nothing (it accepts usernames only). Only a correct password
  * creates a link, so an attacker cannot merge or split someone else's counters.
  *
+ * Each link is kept twice: under the name as the failure counters fold it (case and spaces ignored: merging
+ * two names there only makes guessing harder), and under the exact name, which is what the session's
+ * identity reads (`linkedAccountOf`, `src/auth/user-key.ts`): there, folding `Bob` into `bob` could make two
+ * accounts of a case-sensitive upstream one user, and let one eat the other's shares.
+ *
  * Links are kept in this process and, with `REDIS_URL`, in Redis (every replica sees them). Names and ids are
  * stored hashed only.
  */
@@ -31,6 +36,11 @@ export interface AccountLinksOptions {
 export interface AccountLinks {
   /** The counter key of the account `name` belongs to: its linked account, or the name itself. Never throws. */
   accountOf(name: string): Promise<string>;
+  /**
+   * The account the exact name `name` was last linked to (a successful login under that very name that the
+   * upstream answered a `userId` to), or `undefined`. Never throws.
+   */
+  linkedAccountOf(name: string): Promise<string | undefined>;
   /** Records that `name` logged in successfully as the upstream user `userId`. Never throws. */
   link(name: string, userId: string): Promise<void>;
 }
@@ -42,8 +52,13 @@ export function nameKey(name: string): string {
   return `n.${hash(`name\0${name.trim().toLowerCase()}`)}`;
 }
 
-/** The counter key of an upstream user id. */
-function accountKey(userId: string): string {
+/** The name exactly as the upstream accepted it (the key the session's identity reads: see the module comment). */
+export function exactNameKey(name: string): string {
+  return `x.${hash(`exact\0${name}`)}`;
+}
+
+/** The key of the account an upstream user id names: the login counters' and the session identity's. */
+export function accountKey(userId: string): string {
   return `a.${hash(`user\0${userId}`)}`;
 }
 
@@ -54,29 +69,35 @@ export function createAccountLinks(options: AccountLinksOptions): AccountLinks {
   const ttlMillis = options.ttlSeconds * 1000;
   const local = new LRUCache<string, string>({ max: 100_000, ttl: ttlMillis });
 
+  async function linkOf(key: string): Promise<string | undefined> {
+    const known = local.get(key);
+    if (known !== undefined || redis === undefined) return known;
+    try {
+      const stored = await redis.get(`${prefix}:${key}`);
+      if (stored === null) return undefined;
+      local.set(key, stored);
+      return stored;
+    } catch (error) {
+      options.onStoreError?.(error);
+      return undefined;
+    }
+  }
+
   return {
     async accountOf(name) {
       const key = nameKey(name);
-      const known = local.get(key);
-      if (known !== undefined || redis === undefined) return known ?? key;
-      try {
-        const stored = await redis.get(`${prefix}:${key}`);
-        if (stored === null) return key;
-        local.set(key, stored);
-        return stored;
-      } catch (error) {
-        options.onStoreError?.(error);
-        return key;
-      }
+      return (await linkOf(key)) ?? key;
     },
 
+    linkedAccountOf: (name) => linkOf(exactNameKey(name)),
+
     async link(name, userId) {
-      const key = nameKey(name);
       const account = accountKey(userId);
-      local.set(key, account);
+      const keys = [nameKey(name), exactNameKey(name)];
+      for (const key of keys) local.set(key, account);
       if (redis === undefined) return;
       try {
-        await redis.set(`${prefix}:${key}`, account, 'PX', ttlMillis);
+        await Promise.all(keys.map((key) => redis.set(`${prefix}:${key}`, account, 'PX', ttlMillis)));
       } catch (error) {
         options.onStoreError?.(error);
       }

@@ -3,7 +3,7 @@
  * device of it, takes a turn of logins' share of the upstream (`login-share.ts`; beyond it
  * `TOO_MANY_REQUESTS`), reserves the attempt's failure budgets before the upstream is asked (refusing a
  * blocked or full one), settles the reservation by the answer, links the name to the upstream user after
- * a successful form login, and hands out the next device token. The login
+ * a successful login that learnt its `userId`, and hands out the next device token. The login
  * itself says whether the upstream refused the credentials ({@link LoginOutcome}): the guard never reads
  * error codes. Every failure (refused or blocked) is the same generic `UNAUTHENTICATED`, plus `retryAfter`
  * (seconds) when blocked.
@@ -13,9 +13,11 @@
  * long as the upstream answers within the floor).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { LRUCache } from 'lru-cache';
 import { loginShareSpent, unauthenticated } from '../errors/graphql-errors.ts';
 import { nameKey, type AccountLinks } from './account-links.ts';
 import { newDeviceId, type DeviceTokens } from './device-token.ts';
+import { jsonLoginAccount, type JsonLoginAccount } from './json-login-account.ts';
 import type { LoginAttempt, LoginLimiter } from './login-limiter.ts';
 import type { LoginShare } from './login-share.ts';
 
@@ -32,6 +34,8 @@ export interface LoginProtectionOptions {
   onFailedLogin?: (clientIp: string) => void;
   /** Told when the limiter's store fails (the login then goes on unguarded rather than locking everyone out). */
   onStoreError?: (error: unknown) => void;
+  /** Told when a JSON login's account could not be learnt from the form login (`json-login-account.ts`). */
+  onAccountLookupFailed?: (error: unknown) => void;
 }
 
 /** One login as the guard sees it. */
@@ -55,15 +59,31 @@ export interface LoginProtection {
    * Runs `login` unless blocked; a refusal is counted and answered `UNAUTHENTICATED`. An acceptance answers
    * the login's result and the client's next device token.
    */
-  run<T extends { userId: string | null }>(
+  run<T extends { accountUserId: string | null }>(
     attempt: GuardedLogin,
     login: () => Promise<LoginOutcome<T>>,
   ): Promise<{ result: T; deviceToken: string }>;
+  /**
+   * The account of a JSON login just accepted under `name` (see `json-login-account.ts`); `askForm` runs the
+   * form login with the same credentials and answers its `userId`. Called inside {@link LoginProtection.run}'s
+   * login, so the lookup shares the attempt's turn of the login share. Never throws.
+   */
+  jsonLoginAccount(name: string, askForm: () => Promise<string | null>): Promise<JsonLoginAccount>;
 }
+
+/** Names whose account lookup failed, remembered so that the next JSON logins under them ask nothing. */
+const FAILED_LOOKUPS_MAX = 10_000;
+/** How long a failed lookup is not retried: a form login that comes back is used again after this. */
+const FAILED_LOOKUP_TTL_MILLIS = 10 * 60_000;
 
 /** Creates the guard. */
 export function createLoginProtection(options: LoginProtectionOptions): LoginProtection {
   const { limiter, links, devices } = options;
+  // Bounded: a flood of made-up names that the JSON login accepts cannot grow it past its size.
+  const failedLookups = new LRUCache<string, true>({
+    max: FAILED_LOOKUPS_MAX,
+    ttl: FAILED_LOOKUP_TTL_MILLIS,
+  });
 
   /** Store failures must not turn into a login outage: the store's own insurance covers most of them. */
   async function safely<T>(work: () => Promise<T>, fallback: T): Promise<T> {
@@ -122,13 +142,22 @@ export function createLoginProtection(options: LoginProtectionOptions): LoginPro
       }
       const { result } = outcome;
       await safely(() => reservation?.succeeded() ?? Promise.resolve(), undefined);
-      if (result.userId !== null && result.userId !== '') await links.link(guarded.username, result.userId);
+      // The name typed is linked to the account the upstream vouched for (form login, or the JSON login's lookup).
+      if (result.accountUserId !== null && result.accountUserId !== '') {
+        await links.link(guarded.username, result.accountUserId);
+      }
+      const linkedAccount = await links.accountOf(guarded.username);
+      // A name just linked: its logins so far count for the account too (no second allowance per name).
+      if (linkedAccount !== account) options.share.carryOver(account, linkedAccount);
       const deviceToken = await devices.issue({
         deviceId: knownDevice ? device.deviceId : newDeviceId(),
-        account: await links.accountOf(guarded.username),
+        account: linkedAccount,
         name,
       });
       return { result, deviceToken };
     },
+
+    jsonLoginAccount: (name, askForm) =>
+      jsonLoginAccount(links, name, askForm, options.onAccountLookupFailed, failedLookups),
   };
 }

@@ -42,6 +42,12 @@ export interface LoginTurn {
 export interface LoginShare {
   /** A turn for a login of `account` from `clientIp`, or the seconds to wait when the share is spent. */
   take(clientIp: string, account: string): LoginTurn | { retryAfterSeconds: number };
+  /**
+   * A name's logins just turned out to belong to `account` (a login learnt the link, `account-links.ts`):
+   * the logins started under the name this minute count against the account too, so a second name of an
+   * account is no second allowance.
+   */
+  carryOver(name: string, account: string): void;
 }
 
 /** One kind of key's table: starts in the current minute, and logins in flight, per cell. */
@@ -49,14 +55,19 @@ function createTable(perMinute: number, concurrent: number, now: () => number) {
   const started = new Uint32Array(SHARE_SLOTS);
   const windowOf = new Float64Array(SHARE_SLOTS);
   const inFlight = new Uint32Array(SHARE_SLOTS);
+  /** Starts `cell`'s count afresh when its minute is over; answers the current minute. */
+  function roll(cell: number): number {
+    const minute = Math.floor(now() / MINUTE_MILLIS) * MINUTE_MILLIS;
+    if (windowOf[cell] !== minute) {
+      windowOf[cell] = minute;
+      started[cell] = 0;
+    }
+    return minute;
+  }
   return {
     /** The wait in seconds when `cell` has no room, else 0. */
     refusal(cell: number): number {
-      const minute = Math.floor(now() / MINUTE_MILLIS) * MINUTE_MILLIS;
-      if (windowOf[cell] !== minute) {
-        windowOf[cell] = minute;
-        started[cell] = 0;
-      }
+      const minute = roll(cell);
       if ((started[cell] ?? 0) >= perMinute)
         return Math.max(1, Math.ceil((minute + MINUTE_MILLIS - now()) / 1000));
       if ((inFlight[cell] ?? 0) >= concurrent) return 1;
@@ -69,6 +80,12 @@ function createTable(perMinute: number, concurrent: number, now: () => number) {
     release(cell: number): void {
       inFlight[cell] = Math.max(0, (inFlight[cell] ?? 0) - 1);
     },
+    /** Adds the starts of `from`'s current minute to `to`'s. */
+    carry(from: number, to: number): void {
+      roll(from);
+      roll(to);
+      started[to] = (started[to] ?? 0) + (started[from] ?? 0);
+    },
   };
 }
 
@@ -77,10 +94,17 @@ export function createLoginShare(options: LoginShareOptions): LoginShare {
   const now = options.now ?? Date.now;
   const addresses = createTable(options.maxPerMinutePerAddress, options.maxConcurrentPerAddress, now);
   const accounts = createTable(options.maxPerMinutePerAccount, options.maxConcurrentPerAccount, now);
+  const accountCellOf = (account: string) => slotOf(`share\0account\0${account}`) % SHARE_SLOTS;
   return {
+    carryOver(name, account) {
+      const from = accountCellOf(name);
+      const to = accountCellOf(account);
+      if (from !== to) accounts.carry(from, to);
+    },
+
     take(clientIp, account) {
       const addressCell = slotOf(`share\0net\0${clientNetwork(clientIp)}`) % SHARE_SLOTS;
-      const accountCell = slotOf(`share\0account\0${account}`) % SHARE_SLOTS;
+      const accountCell = accountCellOf(account);
       const wait = Math.max(addresses.refusal(addressCell), accounts.refusal(accountCell));
       if (wait > 0) return { retryAfterSeconds: wait };
       addresses.take(addressCell);

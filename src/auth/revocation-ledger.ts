@@ -4,7 +4,7 @@
  * pushes a victim's logout out, and the stolen token opens again. Here nothing unexpired is ever dropped;
  * memory is bounded by the accounts instead:
  *
- * - each user (application and name: an identity the upstream accepted) holds at most `maxPerUser`
+ * - each user (the account: `user-key.ts`, an identity the upstream vouched for) holds at most `maxPerUser`
  *   entries. One more and the user's entries are folded into one cut-off: every token of that user issued
  *   before its newest revoked one is dead (its other sessions end too: the cost falls on the account that
  *   logged out so often, and only on it). Tokens issued in that same second stay single entries, so a
@@ -15,12 +15,11 @@
  *
  * An entry lives until its token's expiry, a cut-off until the expiry of the newest token it covers.
  */
+import { userKeyOf, type AccountHolder } from './user-key.ts';
 
 /** What the ledger needs to know of a session (its claims carry all of it). */
-export interface LedgerSession {
+export interface LedgerSession extends AccountHolder {
   tokenId: string;
-  username: string;
-  applicationCode: string;
   issuedAtSeconds: number;
   expiresAtSeconds: number;
 }
@@ -77,7 +76,9 @@ export function createRevocationLedger<Reason>(
   const owners = new Map<string, Owner>();
   let nextSweepAt = FIRST_SWEEP_AT;
 
-  const ownerKeyOf = (session: LedgerSession) => `${session.applicationCode}\u0000${session.username}`;
+  // The account, whichever name it logged in with: a second name is no second quota. Sealed at login, so
+  // a token's owner never changes while it lives (a cut-off always finds the tokens it covers).
+  const ownerKeyOf = (session: LedgerSession) => userKeyOf(session);
 
   function forget(tokenId: string, entry: Entry<Reason>): void {
     entries.delete(tokenId);

@@ -16,6 +16,11 @@ export interface SessionClaims {
   username: string;
   /** The upstream's user id (the form login answers it; `null` after the JSON login). */
   userId: string | null;
+  /**
+   * The account, learnt at login (`src/auth/user-key.ts`: read it only through `userKeyOf`); absent in
+   * sessions sealed before it was.
+   */
+  account?: string | undefined;
   applicationCode: string;
   organizationCode: string | null;
   /** Empty when the form login answered no token but a session cookie ({@link SessionClaims.sessionCookie}). */
@@ -66,6 +71,7 @@ export interface SessionSealer {
 const claimsSchema = z.object({
   u: z.string(),
   i: z.string().nullable(),
+  k: z.string().optional(),
   a: z.string(),
   o: z.string().nullable(),
   t: z.string(),
@@ -118,6 +124,7 @@ export function createSessionSealer(options: SessionSealerOptions): SessionSeale
           claims: {
             username: c.u,
             userId: c.i,
+            ...(c.k === undefined ? {} : { account: c.k }),
             applicationCode: c.a,
             organizationCode: c.o,
             apiToken: c.t,
@@ -165,6 +172,7 @@ export function createSessionSealer(options: SessionSealerOptions): SessionSeale
       const token = await new EncryptJWT({
         u: claims.username,
         i: claims.userId,
+        ...(claims.account === undefined ? {} : { k: claims.account }),
         a: claims.applicationCode,
         o: claims.organizationCode,
         t: claims.apiToken,

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { LoginProtection } from '../auth/login-protection.ts';
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import type { SessionClaims, SessionSealer } from '../auth/session.ts';
+import { userKeyOf } from '../auth/user-key.ts';
 import {
   createLoaders,
   idsPerBatch,
@@ -78,6 +79,8 @@ function credentialsOf(session: SessionClaims): UpstreamCredentials {
       applicationCode: session.applicationCode,
       organizationCode: session.organizationCode ?? undefined,
       sessionCookie: session.sessionCookie,
+      // Every share and vote downstream is the account's, whichever name it logged in with.
+      userKey: userKeyOf(session),
     });
     credentialsOfSession.set(session, credentials);
   }

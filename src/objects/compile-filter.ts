@@ -7,6 +7,7 @@ import { compileCriteria, type FilterCondition } from '../filters/compile-criter
 import { FilterError } from '../errors/filter-error.ts';
 import type { Criterion } from '../upstream/client/types.ts';
 import { badUserInput, patternGuardBusy } from '../errors/graphql-errors.ts';
+import { userKeyOf } from '../auth/user-key.ts';
 
 /**
  * The upstream criteria of `conditions`, which came in the field argument `argumentName`. Throws
@@ -36,12 +37,13 @@ export async function compileFilter(
 
 /**
  * What a filter of this request compiles with: the gateway's settings, and its pattern guard with each new
- * pattern's analysis taken from the share of the session's user (anonymous: the smallest share), so that
- * one account looping on new patterns waits for itself.
+ * pattern's analysis taken from the share of the session's user (`userKeyOf`: the account, whichever name
+ * it logged in with; anonymous: the smallest share), so that one account looping on new patterns waits for
+ * itself.
  */
 export function filterServicesOf(ctx: GraphQLContext): Pick<GatewayServices, 'config' | 'patternGuard'> {
   const { session, services } = ctx;
-  const caller = session === null ? undefined : `${session.applicationCode}\u0000${session.username}`;
+  const caller = session === null ? undefined : userKeyOf(session);
   return {
     config: services.config,
     patternGuard: { check: (pattern) => services.patternGuard.check(pattern, caller) },

@@ -10,8 +10,9 @@
  * that answers another id than the existing object's created a copy instead: a mismatch too, never silent.
  */
 import type { AuthenticatedContext } from '../graphql/context.ts';
-import type { UpstreamError } from '../errors/upstream-error.ts';
+import { isUpstreamError, type UpstreamError } from '../errors/upstream-error.ts';
 import { dialectMismatch } from '../upstream/dialect/assumptions.ts';
+import type { SaveResult } from '../upstream/client/types.ts';
 import type { SavePayloadModel } from './mappers.ts';
 import { readObject } from './read-object.ts';
 
@@ -62,17 +63,25 @@ async function saveAndVerifyMerge(
 ): Promise<SavePayloadModel> {
   auth.loaders.clearObject(objectName, id);
   const before = await readObject(auth, objectName, id);
-  const result = await auth.writes.save(auth.credentials, objectName, data);
+  const result: NamedSave =
+    before === null
+      ? await auth.writes.save(auth.credentials, objectName, data)
+      : await saveNamed(auth, objectName, id, data);
   auth.loaders.clearObject(objectName, result.savedObjectId);
   const payload = { id: result.savedObjectId, message: result.message, objectName };
   if (before === null) return payload;
   if (result.savedObjectId !== id) throw createdInstead(auth, objectName, id, result.savedObjectId);
   const after = await readObject(auth, objectName, id);
-  if (after === null) return payload;
-  const dropped = Object.keys(before).filter(
-    (key) => key !== '_id' && !Object.hasOwn(data, key) && !Object.hasOwn(after, key),
-  );
-  if (dropped.length === 0) return payload;
+  const dropped =
+    after === null
+      ? []
+      : Object.keys(before).filter(
+          (key) => key !== '_id' && !Object.hasOwn(data, key) && !Object.hasOwn(after, key),
+        );
+  if (after === null || dropped.length === 0) {
+    if (result.idMismatch !== undefined) throw result.idMismatch;
+    return payload;
+  }
   const restored: Record<string, unknown> = { ...after };
   for (const key of dropped) {
     Object.defineProperty(restored, key, {
@@ -82,15 +91,41 @@ async function saveAndVerifyMerge(
       configurable: true,
     });
   }
-  await auth.writes.save(auth.credentials, objectName, restored);
+  await saveNamed(auth, objectName, id, restored);
   auth.loaders.clearObject(objectName, id);
   throw dialectMismatch(
     'save',
     'save_with_id',
-    `the save of object "${id}" replaced it with the fields sent, dropping ${dropped.length} other field(s) (${dropped.map((key) => JSON.stringify(key)).join(', ')}): the upstream replaces (UPSTREAM_SAVE_WITH_ID=replaces). The gateway wrote them back from the version it read just before (a change another writer made to them in between is lost); the fields sent are saved: do not save them again.`,
+    `the save of object "${id}" replaced it with the fields sent, dropping ${dropped.length} other field(s) (${dropped.map((key) => JSON.stringify(key)).join(', ')}): the upstream replaces (UPSTREAM_SAVE_WITH_ID=replaces). The gateway wrote them back from the version it read just before (a change another writer made to them in between is lost); the fields sent are saved: do not save them again.${result.idMismatch === undefined ? '' : ' Its answers also hold the id elsewhere than UPSTREAM_SAVE_ID_AT says (npm run upstream:check finds where).'}`,
     undefined,
     { objectId: id },
   );
+}
+
+/** A save of an existing object, with the `save_id` mismatch its answer made, to throw after verifying. */
+type NamedSave = SaveResult & { idMismatch?: UpstreamError };
+
+/**
+ * The save of existing object `id`, whose answer may hold the id elsewhere than `UPSTREAM_SAVE_ID_AT` says
+ * (`save_id`): the object written is still `id` (the caller named it), so the merge is verified all the same,
+ * and that mismatch is answered after it (`idMismatch`), not before: otherwise a replacing upstream's dropped
+ * fields would stay lost behind an error that says only where the id was.
+ */
+async function saveNamed(
+  auth: AuthenticatedContext,
+  objectName: string,
+  id: string,
+  data: Record<string, unknown>,
+): Promise<NamedSave> {
+  try {
+    return await auth.writes.save(auth.credentials, objectName, data);
+  } catch (error) {
+    const named = isUpstreamError(error) && error.assumption?.name === 'save_id';
+    // Another id found in the answer is not this object: that stays the caller's to read (createdInstead).
+    if (!named || (error.applied?.objectId ?? id) !== id) throw error;
+    // Never answered as a payload: the mismatch is thrown once the merge is verified.
+    return { savedObjectId: id, message: '', idMismatch: error };
+  }
 }
 
 /** The mismatch of a save naming existing object `id` that answered `answered`: a new object was made. */

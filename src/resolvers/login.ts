@@ -3,6 +3,7 @@ import type { Resolvers } from '../generated/resolvers-types.ts';
 import { isUpstreamError } from '../errors/upstream-error.ts';
 import type { LoginOutcome } from '../auth/login-protection.ts';
 import { checkOrganizationCode } from '../auth/organization-code.ts';
+import { accountOf } from '../auth/user-key.ts';
 import { unauthenticated, unusableUpstreamAnswer } from '../errors/graphql-errors.ts';
 
 /** Who the upstream says logged in, and its token (or session cookie) for them. */
@@ -10,6 +11,10 @@ interface UpstreamIdentity {
   username: string;
   /** `null` after the JSON login, which answers no user id. */
   userId: string | null;
+  /** The account, for every share and vote (`src/auth/user-key.ts`): sealed into the session. */
+  account: string;
+  /** The `userId` the upstream vouched for under the name typed, if this login learnt one: the name is linked to it. */
+  accountUserId: string | null;
   apiToken: string | undefined;
   /** The form login's session cookie, when it answered no token (the client refuses a login with neither). */
   sessionCookie: string | undefined;
@@ -42,13 +47,27 @@ export const loginResolvers: Resolvers = {
               const identity = {
                 username: result.username,
                 userId: result.userId,
+                account: accountOf(result),
+                accountUserId: result.userId,
                 apiToken: result.token,
                 sessionCookie: result.sessionCookie,
               };
               return { accepted: true, result: identity };
             }
             const result = await upstream.loginJson(username, password);
-            const identity = { username, userId: null, apiToken: result.token, sessionCookie: undefined };
+            // The JSON login says nothing of whose token it is: the account is learnt (src/auth/json-login-account.ts).
+            const { account, userId: accountUserId } = await loginProtection.jsonLoginAccount(
+              username,
+              async () => (await upstream.loginForm(username, password)).userId,
+            );
+            const identity = {
+              username,
+              userId: null,
+              account,
+              accountUserId,
+              apiToken: result.token,
+              sessionCookie: undefined,
+            };
             return { accepted: true, result: identity };
           } catch (error) {
             // The upstream's refusal of the credentials; the guard answers every one alike, so nothing tells
@@ -71,6 +90,7 @@ export const loginResolvers: Resolvers = {
       const { token, claims } = await sessions.seal({
         username: identity.username,
         userId: identity.userId,
+        account: identity.account,
         applicationCode: config.applicationCode,
         organizationCode: organization,
         apiToken,

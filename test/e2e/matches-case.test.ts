@@ -2,7 +2,7 @@
  * An upstream whose `matches` ignores case (`EMULATOR_MATCHES_CASE=insensitive`, as `Pattern.CASE_INSENSITIVE`),
  * end to end through a real GraphQL client: with `UPSTREAM_MATCHES_CASE=insensitive` every read is exact
  * (the client sends `(?-i)` first); without it, a read by id that the upstream answers in another case is
- * `UPSTREAM_DIALECT_MISMATCH` naming the setting, while a filtered read cannot tell (the check's job).
+ * `UPSTREAM_DIALECT_MISMATCH` naming the setting, and so is an `equals` answered with another case of its text.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useHarness, type Harness } from '../support/gateway-harness.ts';
@@ -109,9 +109,20 @@ describe('without the setting', () => {
     expect(own.data?.object?.id).toBe(session.id);
   });
 
-  it('should not see it in a filtered read: equals answers every case there (upstream:check reports it)', async () => {
-    expect(
-      await statusesWhere(h, session.token, { fieldName: 'status', operator: 'equals', value: 'open' }),
-    ).toEqual([...STATUSES].sort());
+  it('should answer a filtered equals that the upstream answers in another case with UPSTREAM_DIALECT_MISMATCH, never the other records', async () => {
+    const result = await h.client(session.token).query({
+      query: ObjectsDocument,
+      variables: {
+        objectName: LOAN,
+        first: 100,
+        filter: { criteria: [{ fieldName: 'status', operator: 'equals', value: 'open' }] },
+      },
+    });
+    expect(result.data?.objects).toBeUndefined();
+    expect(firstError(result.error).extensions).toMatchObject({
+      code: 'UPSTREAM_DIALECT_MISMATCH',
+      assumption: 'matches_case',
+      setting: 'UPSTREAM_MATCHES_CASE',
+    });
   });
 });

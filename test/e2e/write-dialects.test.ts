@@ -144,6 +144,28 @@ describe('a save with _id and one field on an upstream that replaces, with UPSTR
   });
 });
 
+describe('a save with _id on an upstream that replaces and answers the id at data._id, on the defaults', () => {
+  const h = useHarness({ emulator: { saveWithId: 'replaces', saveIdAt: 'data._id' }, env: BREAKER });
+
+  it('should still write the dropped fields back and name both mismatches, not only where the id was', async () => {
+    const token = await h.login();
+    // The create's own mismatch (save_id) carries the id, as a front end reads it.
+    const created = await save(h, token, { loanType: 'Keep', description: 'first', rate: 3 });
+    const id = firstError(created.error).extensions.objectId as string;
+    const result = await save(h, token, { _id: id, description: 'second' });
+    const error = firstError(result.error);
+    expect(error.extensions).toMatchObject({ assumption: 'save_with_id', applied: true, objectId: id });
+    expect(error.message).toContain('dropping 2 other field(s) ("loanType", "rate")');
+    expect(error.message).toContain('elsewhere than UPSTREAM_SAVE_ID_AT says');
+    expect(await read(h, token, id)).toEqual({ _id: id, loanType: 'Keep', description: 'second', rate: 3 });
+    // Nothing dropped (every field sent): the save_id mismatch alone, the object written as sent.
+    const whole = await save(h, token, { _id: id, loanType: 'Keep', description: 'third', rate: 3 });
+    expect(firstError(whole.error).extensions).toMatchObject({ assumption: 'save_id', objectId: id });
+    expect(await read(h, token, id)).toEqual({ _id: id, loanType: 'Keep', description: 'third', rate: 3 });
+    expectClosedBreakers(h);
+  });
+});
+
 describe('an update on an upstream taking one parameter per field, with UPSTREAM_UPDATE_FIELDS=data', () => {
   const h = useHarness({ emulator: { updateFields: 'params' }, env: BREAKER });
 

@@ -45,6 +45,9 @@ it('should keep refusing a victim’s logged-out token after 100,000 logouts of 
     expect((await h.post(LOGOUT, {}, bearer(token))).data).toEqual({ logout: true });
   }
   const revocations = h.gateway.services.revocations;
+  // The attacker's account as its sessions carry it (learnt at login): the list counts by account.
+  const attacker = await h.gateway.services.sessions.open(attackerEarlier);
+  if (attacker === null) throw new Error('the attacker session did not open');
   const heapBefore = process.memoryUsage().heapUsed;
   const startSeconds = Math.floor(Date.now() / 1000) - STRAIGHT_TO_THE_LIST / LOGINS_PER_SECOND;
   for (let i = 0; i < STRAIGHT_TO_THE_LIST; i++) {
@@ -53,6 +56,8 @@ it('should keep refusing a victim’s logged-out token after 100,000 logouts of 
       {
         tokenId: randomUUID(),
         username: 'admin',
+        userId: attacker.userId,
+        account: attacker.account,
         applicationCode: 'demo',
         issuedAtSeconds,
         expiresAtSeconds: issuedAtSeconds + SETTING_DEFAULTS.SESSION_TTL_SECONDS,

@@ -11,7 +11,7 @@ import { createLoginProtection, type LoginOutcome } from '../../src/auth/login-p
 import { createLoginShare, type LoginShareOptions } from '../../src/auth/login-share.ts';
 
 interface Identity {
-  userId: string | null;
+  accountUserId: string | null;
 }
 
 const ROOMY_SHARE: LoginShareOptions = {
@@ -40,7 +40,7 @@ function protection(maxConsecutiveFailures = 2, share = ROOMY_SHARE) {
 const attempt = { username: 'demo', clientIp: '10.0.0.1', deviceToken: undefined };
 const refused = (): Promise<LoginOutcome<Identity>> => Promise.resolve({ accepted: false });
 const accepted = (): Promise<LoginOutcome<Identity>> =>
-  Promise.resolve({ accepted: true, result: { userId: null } });
+  Promise.resolve({ accepted: true, result: { accountUserId: null } });
 
 /** The error `work` rejects with. */
 async function failure(work: Promise<unknown>): Promise<unknown> {
@@ -60,7 +60,7 @@ async function refusal(work: Promise<unknown>): Promise<GraphQLError> {
 describe('login protection', () => {
   it('should answer an accepted login with its result and a device token', async () => {
     const { result, deviceToken } = await protection().run(attempt, accepted);
-    expect(result).toEqual({ userId: null });
+    expect(result).toEqual({ accountUserId: null });
     expect(deviceToken).toEqual(expect.any(String));
   });
 
@@ -80,7 +80,7 @@ describe('login protection', () => {
     const outage = new Error('upstream down');
     expect(await failure(guard.run(attempt, () => Promise.reject(outage)))).toBe(outage);
     expect(await failure(guard.run(attempt, () => Promise.reject(outage)))).toBe(outage);
-    await expect(guard.run(attempt, accepted)).resolves.toMatchObject({ result: { userId: null } });
+    await expect(guard.run(attempt, accepted)).resolves.toMatchObject({ result: { accountUserId: null } });
   });
 
   it('should send no more guesses upstream than the budget, however many arrive together', async () => {
@@ -106,7 +106,7 @@ describe('login protection', () => {
     const slow = async (): Promise<LoginOutcome<Identity>> => {
       upstream += 1;
       await gate;
-      return { accepted: true, result: { userId: null } };
+      return { accepted: true, result: { accountUserId: null } };
     };
     const running = [guard.run(attempt, slow), guard.run({ ...attempt, username: 'other' }, slow)];
     const third = await refusal(guard.run({ ...attempt, username: 'third' }, accepted));
@@ -119,6 +119,6 @@ describe('login protection', () => {
     open();
     await Promise.all(running);
     expect(upstream).toBe(2);
-    await expect(guard.run(attempt, accepted)).resolves.toMatchObject({ result: { userId: null } });
+    await expect(guard.run(attempt, accepted)).resolves.toMatchObject({ result: { accountUserId: null } });
   });
 });

@@ -54,4 +54,12 @@ describe('the login share', () => {
     expect('release' in share.take('203.0.113.1', 'n.c')).toBe(true);
     expect(share.take('203.0.113.1', 'n.d')).toEqual({ retryAfterSeconds: 1 });
   });
+
+  it('should count a name’s logins against the account it turns out to belong to: a second name is no second allowance', () => {
+    const share = createLoginShare(OPTIONS);
+    // Two logins under the mobile number, before anything linked it to the account.
+    expect(startMany(share, 2, (i) => [`192.0.2.${i}`, 'n.mobile'])).toBe(2);
+    share.carryOver('n.mobile', 'a.account');
+    expect(startMany(share, 10, (i) => [`192.0.2.${i + 10}`, 'a.account'])).toBe(1);
+  });
 });

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { UpstreamError } from '../../src/errors/upstream-error.ts';
 import { countsAgainstUpstream } from '../../src/errors/upstream-error.ts';
 import { verifyPageLength } from '../../src/upstream/dialect/pages/page-length.ts';
+import { createLoaders } from '../../src/upstream/batching/loaders.ts';
 import { readTotalCount } from '../../src/upstream/dialect/pages/total-count.ts';
 
 function failure(run: () => unknown): UpstreamError {
@@ -153,5 +154,31 @@ describe('verifyPageLength against an upstream capped below the setting (propert
         },
       ),
     );
+  });
+});
+
+describe('a read by id alone from a one-based upstream read as zero-based', () => {
+  it('should name page_start, not answer null for an object that exists', async () => {
+    const loaders = createLoaders({
+      // Page 0 of a one-based upstream: nothing, while it counts the one match.
+      client: {
+        getAll: () => Promise.resolve({ records: [], totalCount: 1 }),
+        getObject: () => Promise.resolve(null),
+        getMetadata: () => Promise.resolve(null),
+      },
+      credentials: { username: 'demo', apiToken: 't', applicationCode: 'demo', organizationCode: 'acme' },
+      matchesMode: 'regex',
+      matchesCase: 'sensitive',
+      maxIdLength: 100,
+    });
+    const error = await loaders.object('com.acme.Order', 'o1').then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
+    expect(error).toBeInstanceOf(UpstreamError);
+    expect((error as UpstreamError).assumption).toEqual({
+      name: 'page_start',
+      setting: 'UPSTREAM_PAGE_START',
+    });
   });
 });

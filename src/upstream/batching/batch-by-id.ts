@@ -106,6 +106,9 @@ export function createBatchById(options: BatchByIdOptions): BatchById {
       if (!readsInBatch(id, pattern, options)) return await readOne(id, pattern);
       onBatch?.('objectById', 1);
       const page = await client.getAll(credentials, objectName, idCriterion(pattern), 1, 0);
+      // As in a batch: an empty answer that counts a match is a page the upstream did not serve (a
+      // one-based upstream's page 0), never `null` for an object that exists.
+      verifyPageLength('getAll', page, 1, 0, 'ids');
       for (const record of page.records) if (record._id === id) return record;
       const unasked = page.records;
       if (unasked.length > 0) checkCase([id], unasked);

@@ -8,6 +8,7 @@ import DataLoader from 'dataloader';
 import { createBatchById } from './batch-by-id.ts';
 import { criteriaKey } from './criteria-key.ts';
 import { verifyPageLength } from '../dialect/pages/page-length.ts';
+import { verifyLiteralMatches } from '../dialect/matches-case.ts';
 import type { ReadPage, UpstreamCredentials, UpstreamReads } from '../client/types.ts';
 import type { Criterion, MatchesMode, UpstreamRecord } from '../client/wire.ts';
 
@@ -166,7 +167,7 @@ class RequestLoaders implements Loaders {
     this.#pageLoaders ??= new Map();
     let loader = this.#pageLoaders.get(objectName);
     if (loader === undefined) {
-      const { client, credentials, onBatch } = this.#options;
+      const { client, credentials, onBatch, matchesMode, matchesCase } = this.#options;
       loader = new DataLoader<PageKey, ReadPage, string>(
         async ([key]) => {
           // `batch: false` hands over one key at a time: the upstream has no multi-page call.
@@ -182,6 +183,8 @@ class RequestLoaders implements Loaders {
           // A page cut short by the upstream (or served at another offset) is a named error, never a page
           // with records missing or repeated (`page_size`, `UPSTREAM_MAX_PAGE_SIZE`).
           verifyPageLength('getAll', page, key.pageSize, key.pageIndex, 'page');
+          // An `equals` answered with another text: the upstream ignores case or matches part of the value.
+          verifyLiteralMatches('getAll', key.criteria, page.records, { matchesMode, matchesCase });
           this.#primed ??= new Map();
           let primed = this.#primed.get(objectName);
           if (primed === undefined)
@@ -202,11 +205,16 @@ class RequestLoaders implements Loaders {
     this.#findLoaders ??= new Map();
     let loader = this.#findLoaders.get(objectName);
     if (loader === undefined) {
-      const { client, credentials } = this.#options;
+      const { client, credentials, matchesMode, matchesCase } = this.#options;
       loader = new DataLoader<Criterion[], UpstreamRecord | null, string>(
         // Not reported to `onBatch`: the batch metric counts the id, page and metadata loads only.
-        async ([criteria]) =>
-          criteria === undefined ? [] : [await client.getObject(credentials, objectName, criteria)],
+        async ([criteria]) => {
+          if (criteria === undefined) return [];
+          const record = await client.getObject(credentials, objectName, criteria);
+          if (record !== null)
+            verifyLiteralMatches('getObject', criteria, [record], { matchesMode, matchesCase });
+          return [record];
+        },
         { batch: false, cacheKeyFn: findCacheKey, name: `find:${objectName}` },
       );
       this.#findLoaders.set(objectName, loader);

@@ -22,6 +22,7 @@ import {
 import type { UpstreamClient, UpstreamClientOptions, UpstreamCredentials } from './types.ts';
 import type { Criterion, FilterCommand, WireOperation } from './wire.ts';
 import { UPSTREAM_MAX_RESPONSE_BYTES } from '../../config/defaults.ts';
+import { callerOf } from '../caller.ts';
 import { requireSessionCookie, sessionCookiesOf } from '../dialect/session-cookie.ts';
 import { readSavedId } from '../dialect/writes/saved-id.ts';
 import { toUpdateParams } from '../dialect/writes/update-params.ts';
@@ -95,7 +96,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       answer: 'jsonp',
       schema,
       secrets: secretsOf(credentials),
-      holder: holderOf(credentials),
+      holder: callerOf(credentials),
       heard,
       build: (callback) => ({
         path,
@@ -197,7 +198,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         answer: 'jsonp',
         schema: saveAnswer,
         secrets: secretsOf(credentials),
-        holder: holderOf(credentials),
+        holder: callerOf(credentials),
         heard,
         // docs/design.md: `callback` travels in the query string and, with the same value, in the body.
         build: (callback) => ({
@@ -227,7 +228,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         answer: 'jsonp',
         schema: updateAnswer,
         secrets: secretsOf(credentials),
-        holder: holderOf(credentials),
+        holder: callerOf(credentials),
         heard,
         build: (callback) => ({
           path: `/studio/jsonp/update/${encodeURIComponent(id)}`,
@@ -252,14 +253,6 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
 
 /** The anonymous share of the answer budget (all logins together) is the user's share divided by this. */
 const ANONYMOUS_SHARE_DIVISOR = 8;
-
-/**
- * Whose share of the answer budget a call takes: the user (application and name) the upstream accepted,
- * as the bulkhead counts it, so that more sessions give no larger share.
- */
-function holderOf(credentials: UpstreamCredentials): string {
-  return `user:${credentials.applicationCode}\u0000${credentials.username}`;
-}
 
 /**
  * What an upstream error message must never echo: the token, and a cookie session's header and each of its

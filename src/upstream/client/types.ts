@@ -19,6 +19,11 @@ export interface UpstreamCredentials {
   organizationCode?: string | undefined;
   /** The `Cookie` header of a form login that answered a session cookie instead of a token. */
   sessionCookie?: string | undefined;
+  /**
+   * Whose shares and breaker vote the call takes: the session's canonical user key (`src/auth/user-key.ts`),
+   * one for every login name of an account. Read through `callerOf` (`src/upstream/caller.ts`).
+   */
+  userKey?: string | undefined;
 }
 
 /** Result of the JSON login (`/v1/user/login`). */

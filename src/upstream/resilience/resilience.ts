@@ -37,6 +37,7 @@ import { createOriginBreakers } from './origin-breakers.ts';
 import type { GuardRejection, ResilienceOptions, ResilientClient } from './resilience-options.ts';
 import { ANONYMOUS_SOURCE } from './spread-breaker.ts';
 import type { UpstreamClient, UpstreamCredentials } from '../client/types.ts';
+import { callerOf } from '../caller.ts';
 import type { WireOperation } from '../client/wire.ts';
 import { OPERATION_LIST, wrapOperations, type UpstreamOperation } from '../operations.ts';
 
@@ -93,7 +94,8 @@ export function withResilience(client: UpstreamClient, options: ResilienceOption
       // and together hold one session's share of the bulkhead, so a login flood leaves the reads their slots.
       return attempt(operation, call, LOGINS_SHARE, ANONYMOUS_SOURCE).then(succeeded);
     }
-    const session = sessionOf(args[0] as UpstreamCredentials);
+    // Whose share and vote: the account (`caller.ts`), not the token or the name it logged in with.
+    const session = callerOf(args[0] as UpstreamCredentials);
     const first = attempt(operation, call, session, session);
     // Writes: one attempt, never retried (a retried save could create the object twice).
     if (operation.access === 'write') return first.then(succeeded);
@@ -108,17 +110,8 @@ export function withResilience(client: UpstreamClient, options: ResilienceOption
   };
 }
 
-/** The share all logins take together (a key no user's `sessionOf` can be). */
+/** The share all logins take together (a key no user's `callerOf` can be). */
 const LOGINS_SHARE = '\u0000logins';
-
-/**
- * Whose share a call comes out of, and whose failure it is for the breaker: the user (application and
- * name) the upstream accepted when the session was opened, not the token, so that logging in several
- * times gives no larger share and no second vote.
- */
-function sessionOf(credentials: UpstreamCredentials): string {
-  return `user:${credentials.applicationCode}\u0000${credentials.username}`;
-}
 
 const REFUSALS: Record<GuardRejection, string> = {
   circuit_open: 'circuit open after repeated failures; failing fast',
