@@ -78,7 +78,9 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   // The pattern checker's one worker, warmed up now (before the gateway listens, so before it is ready):
   // started on the first caller's pattern it stalled that request ~2.7 s and refused the pattern.
   const checker = createRecheckAnalyser();
-  await checker.warmUp();
+  if (!(await checker.warmUp())) {
+    logger.warn('the pattern checker did not start; patterns that need analysis will be refused');
+  }
   const services = createServices({
     config,
     upstream,

@@ -64,8 +64,11 @@ export interface RecheckAnalyserOptions {
 /** The checker's one helper; see the module comment. */
 export interface RecheckAnalyser {
   analyse: Analyser;
-  /** Starts the worker and analyses one pattern, so the first caller's pattern meets a warm checker. */
-  warmUp(): Promise<void>;
+  /**
+   * Starts the worker and analyses one pattern, so the first caller's pattern meets a warm checker; answers
+   * whether the checker gave a verdict (when not, patterns that need analysis are refused: fail closed).
+   */
+  warmUp(): Promise<boolean>;
   /** Ends the worker; an analysis in flight answers `cancel`. */
   close(): Promise<void>;
   /** Worker threads alive: 0 or 1. */
@@ -181,7 +184,8 @@ export function createRecheckAnalyser(options: RecheckAnalyserOptions = {}): Rec
   return {
     analyse,
     async warmUp() {
-      await analyse('^[a-z]+x*@$', 'u', 0, new AbortController().signal);
+      const analysis = await analyse('^[a-z]+x*@$', 'u', 0, new AbortController().signal);
+      return analysis.status !== 'unknown';
     },
     async close() {
       const stopped = worker;
