@@ -9,7 +9,8 @@
  * the answer does not depend on when V8 chose to collect): past the cap, the clock jumps to the end and
  * recheck stops as on a deadline. The heap may pass the cap by 8 MiB of garbage between checks.
  * `resourceLimits` alone is not enough: V8's `--max-old-space-size` (our start command's 256) overrides a
- * worker's own limit.
+ * worker's own limit. `--expose-gc` is set from inside the worker (V8's flags are the process's, and the
+ * flag only adds `gc` to contexts made afterwards: the worker's `vm` context here).
  */
 export const RECHECK_WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
