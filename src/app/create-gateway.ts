@@ -13,6 +13,7 @@ import { createMetrics, type GatewayMetrics } from '../observability/metrics.ts'
 import { createRequestScopes } from '../observability/request-scope.ts';
 import type { GatewayTracing } from '../observability/tracing/tracing.ts';
 import { loadTrustedDocuments } from '../trusted/trusted-documents.ts';
+import { createRecheckAnalyser } from '../upstream/pattern-guard/redos-analyser.ts';
 import type { ResilientClient } from '../upstream/resilience/resilience.ts';
 import { createApollo } from './create-apollo.ts';
 import { createFastify, listenUrl } from './create-fastify.ts';
@@ -74,7 +75,21 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     onBreakerStateChange: logBreakerChanges(logger),
   });
   const redis = config.redisUrl === undefined ? undefined : await connectRedis(config.redisUrl, logger);
-  const services = createServices({ config, upstream, logger, metrics, redis, scopes });
+  // The pattern checker's one worker, warmed up now (before the gateway listens, so before it is ready):
+  // started on the first caller's pattern it stalled that request ~2.7 s and refused the pattern.
+  const checker = createRecheckAnalyser();
+  if (!(await checker.warmUp())) {
+    logger.warn('the pattern checker did not start; patterns that need analysis will be refused');
+  }
+  const services = createServices({
+    config,
+    upstream,
+    logger,
+    metrics,
+    redis,
+    scopes,
+    patternAnalyser: checker.analyse,
+  });
 
   const app = createFastify(config, logger);
   const draining = createDraining();
@@ -114,6 +129,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       draining.start();
       await app.close();
       await upstream.close();
+      await checker.close();
       await redis?.quit().catch(() => undefined);
     },
   };

@@ -18,6 +18,7 @@ import type { RequestScopes } from '../observability/request-scope.ts';
 import { withCoalescing } from '../upstream/batching/coalesce.ts';
 import { createPatternGuard } from '../upstream/pattern-guard/pattern-guard.ts';
 import type { UpstreamClient } from '../upstream/client/types.ts';
+import type { Analyser } from '../upstream/pattern-guard/redos-analyser.ts';
 
 /** What {@link createServices} builds on. */
 export interface ServicesOptions {
@@ -28,6 +29,8 @@ export interface ServicesOptions {
   metrics: GatewayMetrics;
   /** Shared stores; `undefined` keeps everything in this replica's memory. */
   redis: Redis | undefined;
+  /** The pattern guard's ReDoS checker (`createRecheckAnalyser`), started by the gateway before it listens. */
+  patternAnalyser?: Analyser | undefined;
   /** The request scopes: a failed login marks its request's for the log's summary. */
   scopes?: RequestScopes | undefined;
 }
@@ -53,7 +56,10 @@ export function createServices(options: ServicesOptions): GatewayServices {
       },
     }),
     loginProtection: createGatewayLoginProtection(options),
-    patternGuard: createPatternGuard({ maxLength: config.maxPatternLength }),
+    patternGuard: createPatternGuard({
+      maxLength: config.maxPatternLength,
+      analyser: options.patternAnalyser,
+    }),
     onLoaderBatch: (loader, size) => {
       metrics.observeLoaderBatch(loader, size);
     },

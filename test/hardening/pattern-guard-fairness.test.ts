@@ -153,8 +153,9 @@ describe('the guard’s shares', () => {
 });
 
 describe('several flooding accounts', () => {
-  /** Under the guard's 2 s limit per analysis, with room for a loaded machine either way. */
+  /** Under the 2 s wait per round these tests set, with room for a loaded machine either way. */
   const FLOOD_MILLIS = 1_500;
+  const WAIT_MILLIS = 2_000;
 
   /** Each account fills its share: one analysis running (or waiting for a slot) and its line of four. */
   const floodFrom = (guard: PatternGuard, accounts: number) =>
@@ -168,7 +169,7 @@ describe('several flooding accounts', () => {
     'should analyse another account’s new pattern while %i accounts flood the checker',
     async (accounts) => {
       const fake = slowForFloods(FLOOD_MILLIS);
-      const guard = defaultPatternGuard({ analyser: fake.analyser });
+      const guard = defaultPatternGuard({ analyser: fake.analyser, analysisTimeoutMillis: WAIT_MILLIS });
       const flood = floodFrom(guard, accounts);
       await sleep(100);
       // Before: with two accounts it joined the turns behind both and its wait ran out (busy); with four

@@ -25,9 +25,10 @@
  * 5. everything else goes to the ReDoS checker (`redos-analyser.ts`), off the event loop, at most
  *    `maxConcurrentChecks` at once with `maxQueuedChecks` waiting, each caller at most
  *    `maxConcurrentChecksPerCaller` of them in a queue of its own (`maxQueuedChecksPerCaller`; all
- *    anonymous callers together one), taking turns (newcomers first; `fair-queue.ts`), within
- *    `analysisTimeoutMillis`; a timeout or a failure refuses the pattern (fails closed), a full queue
- *    answers busy. Exponential backtracking is refused, and so is polynomial backtracking above
+ *    anonymous callers together one), taking turns (newcomers first; `fair-queue.ts`). The checker's own
+ *    step budget and heap cap decide (its budget spent refuses the pattern, the same on any machine);
+ *    `analysisTimeoutMillis` is only a wall-clock backstop, which answers busy; a failure refuses (fails
+ *    closed), a full queue answers busy. Exponential backtracking is refused, and so is polynomial backtracking above
  *    `maxPolynomialDegree`.
  */
 import { LRUCache } from 'lru-cache';
@@ -37,7 +38,7 @@ import { PatternRefusal, type RegexNode } from './java-regex-ast.ts';
 import { parseJavaRegex } from './java-regex-parser.ts';
 import * as reasons from './pattern-reasons.ts';
 import { MAX_JAVA_STACK_UNITS, deepestRepetition, javaStackUnits } from './java-stack-depth.ts';
-import { recheckAnalyser, type Analyser } from './redos-analyser.ts';
+import { createRecheckAnalyser, type Analyser } from './redos-analyser.ts';
 import {
   deepGroupRepeat,
   hasUnboundedRepeat,
@@ -76,11 +77,15 @@ export interface PatternGuardOptions {
    */
   maxPolynomialDegree?: number;
   /**
-   * Time one analysis may take, in milliseconds; also the longest wait for a slot per round of callers
-   * whose turn comes first (`fair-queue.ts`). Default `2_000`.
+   * Wall-clock backstop of one analysis, in milliseconds (past it: busy, nothing kept; the checker's step
+   * budget normally ends an analysis long before); also the longest wait for a slot per round of callers
+   * whose turn comes first (`fair-queue.ts`). Default `10_000`.
    */
   analysisTimeoutMillis?: number;
-  /** Analyses running at once (each a request to the checker's process). Default `2`. */
+  /**
+   * Analyses admitted at once. Default `2`: the checker's one worker runs them one after the other, the
+   * second waiting inside it (its wait counts against the backstop).
+   */
   maxConcurrentChecks?: number;
   /** Analyses waiting for a slot, all callers together; more are refused at once. Default `16`. */
   maxQueuedChecks?: number;
@@ -94,7 +99,10 @@ export interface PatternGuardOptions {
   cacheMaxEntries?: number;
   /** How long a timed-out analysis's refusal is remembered, in milliseconds. Default `60_000`. */
   timeoutVerdictTtlMillis?: number;
-  /** The ReDoS checker. Default: {@link recheckAnalyser}. */
+  /**
+   * The ReDoS checker. Default: a {@link createRecheckAnalyser} of the guard's own, started on the first
+   * pattern; the gateway passes its own, warmed up before it listens.
+   */
   analyser?: Analyser;
 }
 
@@ -130,9 +138,9 @@ export function createPatternGuard(options: PatternGuardOptions): PatternGuard {
   const maxLiteralAlternationLength = Math.max(maxLength, options.maxLiteralAlternationLength ?? 16_384);
   const maxPaths = options.maxPaths ?? 10_000;
   const maxPolynomialDegree = options.maxPolynomialDegree ?? 1;
-  const timeoutMillis = options.analysisTimeoutMillis ?? 2_000;
+  const timeoutMillis = options.analysisTimeoutMillis ?? 10_000;
   const timeoutVerdictTtl = options.timeoutVerdictTtlMillis ?? 60_000;
-  const analyser = options.analyser ?? recheckAnalyser;
+  let analyser = options.analyser;
   // Each caller waits in its own line and takes turns with the others (`fair-queue.ts`): one account
   // looping on new patterns waits for itself. The wait and the analysis are limited separately: a caller
   // waits `timeoutMillis` for a slot per round of callers ahead of it, then the analysis has its own.
@@ -159,23 +167,29 @@ export function createPatternGuard(options: PatternGuardOptions): PatternGuard {
     try {
       analysis = await queue.run(
         caller,
-        () => limit.execute(({ signal }) => analyser(source, 'u', timeoutMillis, signal)),
+        () =>
+          limit.execute(({ signal }) => {
+            analyser ??= createRecheckAnalyser().analyse;
+            return analyser(source, 'u', timeoutMillis, signal);
+          }),
         timeoutMillis,
       );
     } catch (error) {
       // No room, or no slot in time: not the pattern's fault, so nothing is remembered.
-      if (error instanceof FairQueueRefusal) {
+      // The wall-clock backstop too: a slow machine is not the pattern's fault, so no verdict is kept.
+      if (error instanceof FairQueueRefusal || error instanceof TaskCancelledError) {
         return { verdict: { ok: false, reason: reasons.BUSY, busy: true }, cache: 'never' };
       }
-      if (error instanceof TaskCancelledError)
-        return refuse(reasons.notAnalysed(true, timeoutMillis), 'briefly');
       return refuse(reasons.notAnalysed(false, timeoutMillis), 'briefly');
     }
     switch (analysis.status) {
       case 'safe':
         return { verdict: ACCEPTED, cache: 'always' };
       case 'unknown':
-        return refuse(reasons.notAnalysed(analysis.error === 'timeout', timeoutMillis), 'briefly');
+        // The step budget or the heap cap: decided by the pattern alone, so the refusal is kept.
+        if (analysis.error === 'steps' || analysis.error === 'memory') return refuse(reasons.tooComplex());
+        if (analysis.error === 'timeout') return refuse(reasons.notAnalysed(true, timeoutMillis), 'briefly');
+        return refuse(reasons.notAnalysed(false, timeoutMillis), 'briefly');
       case 'vulnerable': {
         const hot = javaSpanOf(leaves, analysis.hotspots);
         if (analysis.complexity === 'exponential') return refuse(reasons.exponential(pattern, tree, hot));

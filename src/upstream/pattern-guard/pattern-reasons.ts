@@ -101,6 +101,11 @@ export function notAnalysed(timedOut: boolean, timeoutMillis: number): string {
     : `the gateway could not check the pattern, so it is refused; ${ALTERNATIVES}`;
 }
 
+/** The checker spent its step budget or its memory on the pattern: the same answer on any machine. */
+export function tooComplex(): string {
+  return `the pattern is too complex for the gateway to check, so it is refused; ${ALTERNATIVES}`;
+}
+
 /** Too many new patterns are being checked at once (not cached: retrying later may succeed). */
 export const BUSY =
   'the gateway is checking too many new patterns at once; retry shortly, or use the contains/startsWith/equals operators';
