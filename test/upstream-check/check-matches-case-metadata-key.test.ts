@@ -10,7 +10,8 @@ import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../..
 import { startGateway } from '../support/gateway-harness.ts';
 import { forwardRequest } from '../support/servers/forward-request.ts';
 import { listenOnLoopback } from '../support/servers/listen-on-loopback.ts';
-import { runUpstreamCheck, verdictOf, type CheckRun } from './check-command.ts';
+import { runUpstreamCheck, verdictOf } from './check-command.ts';
+import { detailOf } from './check-emulators.ts';
 
 const READ = ['--object-name', 'com.example.Order'];
 
@@ -25,9 +26,6 @@ async function emulator(options: EmulatorOptions = {}): Promise<RunningEmulator>
   running.push(started);
   return started;
 }
-
-const detailOf = (run: CheckRun, topic: string) =>
-  run.report?.findings.find((f) => f.topic === topic)?.detail;
 
 /** The statuses of the orders whose `status` equals `value`, or the assumptions its errors name. */
 async function readOnAdvice(url: string, env: Record<string, string>, value: string) {

@@ -6,22 +6,13 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../emulator/index.ts';
+import { describe, expect, it } from 'vitest';
+import { type EmulatorOptions } from '../../emulator/index.ts';
 import { startGateway } from '../support/gateway-harness.ts';
 import { runUpstreamCheck, verdictOf, type CheckRun } from './check-command.ts';
+import { useCheckEmulators } from './check-emulators.ts';
 
-let running: RunningEmulator[] = [];
-afterEach(async () => {
-  await Promise.all(running.map((e) => e.close()));
-  running = [];
-});
-
-async function emulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
-  const started = await startEmulator({ port: 0, ...options });
-  running.push(started);
-  return started;
-}
+const emulator = useCheckEmulators();
 
 const cannotServe = (run: CheckRun) =>
   run.report?.findings.filter((f) => f.verdict === 'cannot-serve').map((f) => f.topic);
@@ -129,15 +120,15 @@ describe('npm run upstream:check, never "can work" without a type read', { timeo
   });
 
   it('should exit 2 without --object-name when no type is declared, before any request', async () => {
-    const { url } = await emulator();
-    const upstream = running[0];
+    const upstream = await emulator();
+    const { url } = upstream;
     const run = await runUpstreamCheck(
       { url, env: { OBJECT_TYPES_DIR: mkdtempSync(join(tmpdir(), 'none-')) } },
       [],
     );
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/declares no type to read: pass --object-name/);
-    expect(upstream?.stats().loginJson).toBe(0);
+    expect(upstream.stats().loginJson).toBe(0);
   });
 });
 

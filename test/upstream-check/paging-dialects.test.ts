@@ -4,27 +4,14 @@
  * before the page size, the largest page recommended as `UPSTREAM_MAX_PAGE_SIZE` (never CANNOT SERVE), the
  * forms of `totalCount` reported, and the gateway, on that advice, paging every record exactly once.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../emulator/index.ts';
+import { describe, expect, it } from 'vitest';
 import { startGateway } from '../support/gateway-harness.ts';
-import { runUpstreamCheck, verdictOf, type CheckRun } from './check-command.ts';
+import { runUpstreamCheck, verdictOf } from './check-command.ts';
+import { useCheckEmulators, detailOf } from './check-emulators.ts';
 
 const READ = ['--object-name', 'com.example.Order'];
 
-let running: RunningEmulator[] = [];
-afterEach(async () => {
-  await Promise.all(running.map((e) => e.close()));
-  running = [];
-});
-
-async function emulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
-  const started = await startEmulator({ port: 0, ...options });
-  running.push(started);
-  return started;
-}
-
-const detailOf = (run: CheckRun, topic: string) =>
-  run.report?.findings.find((f) => f.topic === topic)?.detail;
+const emulator = useCheckEmulators();
 
 /** Pages through all 250 orders with `first` on a gateway started with the check's settings. */
 async function pageAllOrders(url: string, env: Record<string, string>, first: number): Promise<string[]> {

@@ -5,31 +5,21 @@
  */
 import { createServer } from 'node:http';
 import { request } from 'undici';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../emulator/index.ts';
+import { describe, expect, it } from 'vitest';
 import { defaultPatternGuard } from '../support/pattern-guard.ts';
 import { HEADER_ALLOWANCE_BYTES } from '../../src/upstream/client/request-checks.ts';
 import { startGateway } from '../support/gateway-harness.ts';
 import { forwardRequest } from '../support/servers/forward-request.ts';
 import { listenOnLoopback } from '../support/servers/listen-on-loopback.ts';
 import { runUpstreamCheck, verdictOf } from './check-command.ts';
+import { useCheckEmulators } from './check-emulators.ts';
 import { findClosedPort } from '../support/servers/misbehaving-server.ts';
 
 const READ = ['--object-name', 'com.example.Order'];
 /** The scratch type the write probes may save into (only with `--allow-writes`). */
 const WRITE_TYPE = ['--write-object-name', 'com.example.LoanType'];
 
-let running: RunningEmulator[] = [];
-afterEach(async () => {
-  await Promise.all(running.map((e) => e.close()));
-  running = [];
-});
-
-async function emulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
-  const started = await startEmulator({ port: 0, ...options });
-  running.push(started);
-  return started;
-}
+const emulator = useCheckEmulators();
 
 // Each test runs the command (a process, a few dozen paced requests): generous on a busy machine.
 describe('npm run upstream:check, in each dialect of the emulator', { timeout: 60_000 }, () => {

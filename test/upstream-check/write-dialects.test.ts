@@ -3,29 +3,16 @@
  * setting, and the gateway on that advice serves the front-end's write journey right against the same
  * upstream.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../emulator/index.ts';
+import { describe, expect, it } from 'vitest';
 import { startHarness } from '../support/gateway-harness.ts';
 import { SaveDocument, UpdateDocument } from '../support/operations.ts';
-import { runUpstreamCheck, verdictOf, type CheckRun } from './check-command.ts';
+import { runUpstreamCheck, verdictOf } from './check-command.ts';
+import { useCheckEmulators, detailOf } from './check-emulators.ts';
 
 const LOAN = 'com.example.LoanType';
 const WRITES = ['--object-name', 'com.example.Order', '--allow-writes', '--write-object-name', LOAN];
 
-let running: RunningEmulator[] = [];
-afterEach(async () => {
-  await Promise.all(running.map((e) => e.close()));
-  running = [];
-});
-
-async function emulator(options: EmulatorOptions): Promise<RunningEmulator> {
-  const started = await startEmulator({ port: 0, ...options });
-  running.push(started);
-  return started;
-}
-
-const detailOf = (run: CheckRun, topic: string) =>
-  run.report?.findings.find((f) => f.topic === topic)?.detail;
+const emulator = useCheckEmulators();
 
 describe('npm run upstream:check --allow-writes, in each write dialect', { timeout: 60_000 }, () => {
   it.each([
