@@ -5,7 +5,10 @@
  * everyone else's requests waiting behind its parses. So an answer from {@link UPSTREAM_LARGE_PARSE_BYTES}
  * on waits for a slot: one large parse per user at a time, {@link UPSTREAM_PARSE_SLOTS} in all, users
  * served in turn (the user whose last large parse started longest ago first), and the gateway yields to the event loop before
- * each large parse, so requests of other users that arrived meanwhile run between two of them. Small
+ * each large parse, so requests of other users that arrived meanwhile run between two of them; a user's
+ * slot then rests as long as its parse took, so one user's stream of large answers takes at most half of
+ * the event loop (a single parse still blocks it while it runs: only a worker thread would not, and
+ * cloning the value back costs about what parsing it does). Small
  * answers never come here: they keep their synchronous path (no extra `await`).
  *
  * A slot is never refused: a waiting answer's bytes are already counted against its user's answer share,
@@ -20,6 +23,11 @@ export interface ParseSlotsOptions {
   total?: number;
   /** Large parses at once per user. Default 1. */
   perHolder?: number;
+  /**
+   * How long a user's slot rests after a large parse, as a multiple of the parse's own time. Default 1:
+   * one user's large parses take at most half of the event loop; 0 for none.
+   */
+  restFactor?: number;
 }
 
 /** See {@link createParseSlots}. */
@@ -51,6 +59,7 @@ export function isLargeAnswer(bytes: number): boolean {
 export function createParseSlots(options: ParseSlotsOptions = {}): ParseSlots {
   const total = options.total ?? UPSTREAM_PARSE_SLOTS;
   const perHolder = options.perHolder ?? 1;
+  const restFactor = options.restFactor ?? 1;
   // A holder has an entry while it has a parse running or waiting: at most one per call in flight.
   const holders = new Map<string, Holder>();
   let running = 0;
@@ -89,16 +98,32 @@ export function createParseSlots(options: ParseSlotsOptions = {}): ParseSlots {
       waiting += 1;
       grant();
     });
+    let began = 0;
     try {
       // Whatever arrived while this answer was read or waited runs first.
       await nextTurn();
+      began = performance.now();
       return parse();
     } finally {
-      mine.running -= 1;
       running -= 1;
-      if (mine.running === 0 && mine.waiting.length === 0 && holders.get(key) === mine) holders.delete(key);
-      grant();
+      // The user's own slot rests as long as its parse ran: one user's large parses take at most half of
+      // the event loop, whatever else is waiting. The answer itself is not held back.
+      const rest = began === 0 ? 0 : (performance.now() - began) * restFactor;
+      if (rest >= 1) {
+        setTimeout(() => {
+          free(key, mine);
+        }, rest).unref();
+        grant();
+      } else {
+        free(key, mine);
+      }
     }
+  }
+
+  function free(key: string, mine: Holder): void {
+    mine.running -= 1;
+    if (mine.running === 0 && mine.waiting.length === 0 && holders.get(key) === mine) holders.delete(key);
+    grant();
   }
 
   return { run, inUse: () => ({ running, waiting }) };
