@@ -37,6 +37,25 @@ describe('parse slots', () => {
     expect(slots.inUse()).toEqual({ running: 0, waiting: 0 });
   });
 
+  it("rests a user's slot as long as its parse ran, while other users' parses go on", async () => {
+    const slots = createParseSlots({ total: 1 });
+    const order: string[] = [];
+    const busy = (name: string, millis: number) => () => {
+      const until = performance.now() + millis;
+      while (performance.now() < until);
+      order.push(name);
+      // Queued as alice's parse ends: a timer shorter than her rest, which is at least as long as the parse.
+      if (name === 'a1') setTimeout(() => order.push('timer'), 5);
+    };
+    const a1 = slots.run('alice', busy('a1', 20));
+    const a2 = slots.run('alice', busy('a2', 0));
+    const b1 = slots.run('bob', busy('b1', 0));
+    await Promise.all([a1, a2, b1]);
+    // Bob's parse takes the one slot while alice's rests; her next parse waits for the rest to end.
+    expect(order).toEqual(['a1', 'b1', 'timer', 'a2']);
+    expect(slots.inUse()).toEqual({ running: 0, waiting: 0 });
+  });
+
   it('lets other work run before each large parse', async () => {
     const slots = createParseSlots();
     const order: string[] = [];
