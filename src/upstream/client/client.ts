@@ -34,6 +34,7 @@ import { metadataPayload } from '../dialect/metadata-payload.ts';
 import { asciiJson, formBody, JSON_CONTENT_TYPE } from '../dialect/charset/request-bodies.ts';
 import type { AnswerCharset } from '../dialect/charset/answer-charset.ts';
 import { checkAnswerable } from '../dialect/charset/answerable-text.ts';
+import { createParseSlots } from '../dialect/parse-slots.ts';
 
 /** Creates the client. Base addresses are validated now: a bad one throws a `TypeError` naming it. */
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
@@ -66,6 +67,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       // Logins answer a token: all of them together get the smallest share.
       anonymousBytes: Math.max(1, Math.floor(perUserBytes / ANONYMOUS_SHARE_DIVISOR)),
     }),
+    parseSlots: createParseSlots(),
     patterns: toAnswerPatterns({
       auth: options.authErrorPattern,
       forbidden: options.forbiddenErrorPattern,

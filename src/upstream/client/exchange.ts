@@ -16,6 +16,7 @@ import { toTransportError, wasNeverSent } from './transport-error.ts';
 import type { UpstreamCallEvent } from './types.ts';
 import { decodeAnswer, type AnswerCharset } from '../dialect/charset/answer-charset.ts';
 import type { WireOperation } from './wire.ts';
+import { isLargeAnswer, type ParseSlots } from '../dialect/parse-slots.ts';
 
 /** The request of one call; built per call, because every call (a retry too) gets a fresh callback name. */
 export interface BuiltRequest {
@@ -64,6 +65,8 @@ export interface ExchangeRunnerOptions {
   answerCharset: AnswerCharset;
   /** Answer bytes held at once (`answer-budget.ts`); unbounded without it. */
   answerBudget?: AnswerBudget | undefined;
+  /** Large answers parsed one per user at a time, in turns (`dialect/parse-slots.ts`); unbounded without it. */
+  parseSlots?: ParseSlots | undefined;
   onCall?: ((event: UpstreamCallEvent) => void) | undefined;
 }
 
@@ -93,18 +96,12 @@ export function createExchangeRunner(
         );
       }
       try {
-        const text = decodeAnswer(
-          answer.body,
-          answer.contentType,
-          options.answerCharset,
-          operation,
-          exchange.heard,
-        );
-        const decoded =
-          exchange.answer === 'jsonp'
-            ? decodeJsonp(text, callback, operation)
-            : decodeJsonOrJsonp(text, operation);
-        return parseAnswer(decoded, exchange.schema, { operation, patterns, secrets: exchange.secrets });
+        const { parseSlots } = options;
+        // Small answers keep the synchronous path; a large one waits for its user's parse slot.
+        if (parseSlots === undefined || !isLargeAnswer(answer.body.length)) {
+          return readAnswer(exchange, answer, callback);
+        }
+        return await parseSlots.run(exchange.holder, () => readAnswer(exchange, answer, callback));
       } catch (error) {
         throw settleWrite(exchange, error);
       }
@@ -118,6 +115,23 @@ export function createExchangeRunner(
       lease?.release();
       report({ operation, durationMillis: performance.now() - started, outcome });
     }
+  }
+
+  /** Decodes, unwraps, parses and checks one answer: all synchronous, CPU in proportion to its size. */
+  function readAnswer<T>(exchange: Exchange<T>, answer: HttpAnswer, callback: string): T {
+    const { operation } = exchange;
+    const text = decodeAnswer(
+      answer.body,
+      answer.contentType,
+      options.answerCharset,
+      operation,
+      exchange.heard,
+    );
+    const decoded =
+      exchange.answer === 'jsonp'
+        ? decodeJsonp(text, callback, operation)
+        : decodeJsonOrJsonp(text, operation);
+    return parseAnswer(decoded, exchange.schema, { operation, patterns, secrets: exchange.secrets });
   }
 
   /** The HTTP call of one run, held to the request-line limit before it can be sent. */

@@ -17,6 +17,11 @@ export interface LargeAnswerProxyOptions {
   bytes: number;
   /** Pause between two 64 KiB chunks. */
   everyMillis: number;
+  /**
+   * What pads the answer: one long string (default: cheap to parse), or small objects (`{"a":1}`, 8 bytes
+   * each: what pages of many records cost `JSON.parse`). Either is beside `data`, which stays empty.
+   */
+  padWith?: 'string' | 'objects';
 }
 
 /** A running proxy. */
@@ -28,6 +33,8 @@ export interface LargeAnswerProxy {
 }
 
 const CHUNK_BYTES = 64 * 1024;
+/** One padding object (8 bytes with its comma). */
+const OBJECT = '{"a":1}';
 
 /** Starts the proxy in front of `targetUrl`. */
 export async function startLargeAnswerProxy(
@@ -47,12 +54,14 @@ export async function startLargeAnswerProxy(
       return;
     }
     started += 1;
-    const head = `${url.searchParams.get('callback') ?? 'cb'}({"status":"success","totalCount":0,"data":[],"pad":"`;
-    const tail = '"});';
+    const objects = options.padWith === 'objects';
+    const callback = url.searchParams.get('callback') ?? 'cb';
+    const head = `${callback}({"status":"success","totalCount":0,"data":[],"pad":${objects ? '[' : '"'}`;
+    const tail = objects ? `${OBJECT}]});` : '"});';
     let left = options.bytes - head.length - tail.length;
     res.writeHead(200, { 'content-type': 'application/javascript' });
     res.write(head);
-    const padding = 'x'.repeat(CHUNK_BYTES);
+    const padding = objects ? `${OBJECT},`.repeat(CHUNK_BYTES / 8) : 'x'.repeat(CHUNK_BYTES);
     const timer = setInterval(() => {
       if (left <= 0) {
         clearInterval(timer);
@@ -60,7 +69,10 @@ export async function startLargeAnswerProxy(
         res.end(tail);
         return;
       }
-      const size = Math.min(left, CHUNK_BYTES);
+      // Whole objects only: a cut one would not be JSON.
+      const size = objects
+        ? Math.max(8, Math.floor(Math.min(left, CHUNK_BYTES) / 8) * 8)
+        : Math.min(left, CHUNK_BYTES);
       left -= size;
       res.write(size === CHUNK_BYTES ? padding : padding.slice(0, size));
     }, options.everyMillis);
