@@ -6,21 +6,16 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
-import {
-  compileCriteria,
-  type FilterCondition,
-  type FilterOperator,
-} from '../../src/filters/compile-criteria.ts';
+import type { FilterOperator } from '../../src/filters/compile-criteria.ts';
 import { FilterError } from '../../src/errors/filter-error.ts';
-import { defaultPatternGuard } from '../support/pattern-guard.ts';
-import type {
-  Criterion,
-  MatchesMode,
-  UpstreamClient,
-  UpstreamCredentials,
-} from '../../src/upstream/client/types.ts';
-import { clientAt } from '../support/client-for.ts';
+import type { Criterion, MatchesMode } from '../../src/upstream/client/types.ts';
+import {
+  closeFilterSides,
+  compileFilter as compile,
+  selectedKeys,
+  startFilterSide,
+  type FilterSide as Side,
+} from '../support/filter-sides.ts';
 
 const TYPE = 'com.test.FindText';
 const ALPHABET = ['a', 'b', 'A', 'B', '1', ' ', '-', '.', '\n', 'é'];
@@ -39,27 +34,8 @@ const VALUES = [
   '',
 ];
 
-interface Side {
-  emulator: RunningEmulator;
-  client: UpstreamClient;
-  credentials: UpstreamCredentials;
-}
-
-async function startSide(upstream: MatchesMode, client: MatchesMode): Promise<Side> {
-  const emulator = await startEmulator({ port: 0, matches: upstream, objectTypes: [TYPE] });
-  const { url } = emulator;
-  const upstreamClient = clientAt(url, { matchesMode: client });
-  const { token } = await upstreamClient.loginJson('demo', 'demo-password');
-  const credentials = {
-    username: 'demo',
-    apiToken: token,
-    applicationCode: 'demo',
-    organizationCode: 'acme',
-  };
-  for (const [key, value] of VALUES.entries()) {
-    await upstreamClient.save(credentials, TYPE, { key, text: value, nested: { text: value } });
-  }
-  return { emulator, client: upstreamClient, credentials };
+function startSide(upstream: MatchesMode, client: MatchesMode): Promise<Side> {
+  return startFilterSide(TYPE, VALUES, { matches: upstream }, { matchesMode: client });
 }
 
 let whole: Side;
@@ -73,24 +49,11 @@ beforeAll(async () => {
   ]);
 }, 60_000);
 afterAll(async () => {
-  for (const side of [whole, part, partUnanchored]) {
-    await side.client.close();
-    await side.emulator.close();
-  }
+  await closeFilterSides([whole, part, partUnanchored]);
 });
 
 /** The `key`s of the records `criteria` select, sorted. */
-async function keys(side: Side, criteria: Criterion[]): Promise<number[]> {
-  const page = await side.client.getAll(side.credentials, TYPE, criteria, 100, 0);
-  return page.records.map((r) => Number(r.key)).sort((a, b) => a - b);
-}
-
-const guard = defaultPatternGuard();
-
-async function compile(condition: Omit<FilterCondition, 'at'>, matchesMode: MatchesMode) {
-  const at = { value: 'filter.value', values: 'filter.values', caseInsensitive: 'filter.caseInsensitive' };
-  return compileCriteria([{ ...condition, at }], { matchesMode, guard, argumentName: 'filter' });
-}
+const keys = (side: Side, criteria: Criterion[]) => selectedKeys(side, TYPE, criteria);
 
 const operand = fc.oneof(fc.constantFrom(...VALUES), text(3));
 /** Caller-written patterns the guard accepts, built from the alphabet. */

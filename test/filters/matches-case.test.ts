@@ -7,21 +7,16 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
-import {
-  compileCriteria,
-  type FilterCondition,
-  type FilterOperator,
-} from '../../src/filters/compile-criteria.ts';
+import type { FilterOperator } from '../../src/filters/compile-criteria.ts';
 import { FilterError } from '../../src/errors/filter-error.ts';
-import { defaultPatternGuard } from '../support/pattern-guard.ts';
-import type {
-  Criterion,
-  MatchesMode,
-  UpstreamClient,
-  UpstreamCredentials,
-} from '../../src/upstream/client/types.ts';
-import { clientAt } from '../support/client-for.ts';
+import type { Criterion, MatchesMode } from '../../src/upstream/client/types.ts';
+import {
+  closeFilterSides,
+  compileFilter as compile,
+  selectedKeys,
+  startFilterSide,
+  type FilterSide as Side,
+} from '../support/filter-sides.ts';
 
 const TYPE = 'com.test.CaseText';
 const ALPHABET = ['o', 'O', 'p', 'P', 'e', 'n', 'N', '1', ' ', '.', 'é', 'É'];
@@ -33,31 +28,13 @@ const text = (maxLength: number) =>
 /** The values every record set holds: generated once (fixed seed), plus the cases the issue names. */
 const VALUES = [...fc.sample(text(4), { numRuns: 40, seed: 28 }), 'open', 'Open', 'OPEN', 'opened', ''];
 
-interface Side {
-  emulator: RunningEmulator;
-  client: UpstreamClient;
-  credentials: UpstreamCredentials;
-}
-
-async function startSide(mode: MatchesMode, upstream: Case, client: Case): Promise<Side> {
-  const emulator = await startEmulator({
-    port: 0,
-    matches: mode,
-    matchesCase: upstream,
-    objectTypes: [TYPE],
-  });
-  const upstreamClient = clientAt(emulator.url, { matchesMode: mode, matchesCase: client });
-  const { token } = await upstreamClient.loginJson('demo', 'demo-password');
-  const credentials = {
-    username: 'demo',
-    apiToken: token,
-    applicationCode: 'demo',
-    organizationCode: 'acme',
-  };
-  for (const [key, value] of VALUES.entries()) {
-    await upstreamClient.save(credentials, TYPE, { key, text: value, nested: { text: value } });
-  }
-  return { emulator, client: upstreamClient, credentials };
+function startSide(mode: MatchesMode, upstream: Case, client: Case): Promise<Side> {
+  return startFilterSide(
+    TYPE,
+    VALUES,
+    { matches: mode, matchesCase: upstream },
+    { matchesMode: mode, matchesCase: client },
+  );
 }
 
 let reference: Side;
@@ -75,24 +52,11 @@ beforeAll(async () => {
   served = { regex, find };
 }, 60_000);
 afterAll(async () => {
-  for (const side of [reference, served.regex, served.find, unserved]) {
-    await side.client.close();
-    await side.emulator.close();
-  }
+  await closeFilterSides([reference, served.regex, served.find, unserved]);
 });
 
 /** The `key`s of the records `criteria` select, sorted. */
-async function keys(side: Side, criteria: Criterion[]): Promise<number[]> {
-  const page = await side.client.getAll(side.credentials, TYPE, criteria, 100, 0);
-  return page.records.map((r) => Number(r.key)).sort((a, b) => a - b);
-}
-
-const guard = defaultPatternGuard();
-
-async function compile(condition: Omit<FilterCondition, 'at'>, matchesMode: MatchesMode) {
-  const at = { value: 'filter.value', values: 'filter.values', caseInsensitive: 'filter.caseInsensitive' };
-  return compileCriteria([{ ...condition, at }], { matchesMode, guard, argumentName: 'filter' });
-}
+const keys = (side: Side, criteria: Criterion[]) => selectedKeys(side, TYPE, criteria);
 
 const operand = fc.oneof(fc.constantFrom(...VALUES), text(3));
 const condition = fc.oneof(
