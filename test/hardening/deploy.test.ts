@@ -28,6 +28,7 @@ interface Container {
   livenessProbe?: Probe;
   readinessProbe?: Probe;
   resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
+  lifecycle?: { preStop?: { sleep?: { seconds: number } } };
 }
 interface Manifest {
   kind: string;
@@ -125,6 +126,24 @@ describe('Kubernetes example', () => {
     const pod = (web.spec?.template?.spec.terminationGracePeriodSeconds ?? 30) * 1000;
     // The shutdown's bound, every step at its deadline, and the watchdog's half second after it.
     expect(pod).toBeGreaterThan(shutdownDeadlineMillis(shutdown.delayMillis, shutdown.graceMillis) + 500);
+  });
+
+  it("should hold the drain delay on the container the Service sends traffic to, within the gateway's own", () => {
+    const { shutdown } = loadConfig({ ...config, SESSION_SECRET: 's'.repeat(48) });
+    const targetPort = find('Service', 'web').spec?.ports?.[0]?.targetPort;
+    const target = web.spec?.template?.spec.containers.find((c) =>
+      c.ports?.some((p) => p.name === targetPort || p.containerPort === targetPort),
+    );
+    expect(target?.name).toBe('web');
+    const preStopMillis = (target?.lifecycle?.preStop?.sleep?.seconds ?? 0) * 1000;
+    // Long enough for the endpoints, kube-proxy and the Ingress to stop sending to the pod.
+    expect(preStopMillis).toBeGreaterThanOrEqual(5_000);
+    // The gateway gets SIGTERM at once (no preStop) and still takes new requests for SHUTDOWN_DELAY_MS:
+    // longer than the front-end keeps accepting, so the front-end's last requests find it open.
+    expect(gateway?.lifecycle).toBeUndefined();
+    expect(shutdown.delayMillis).toBeGreaterThan(preStopMillis);
+    const pod = (web.spec?.template?.spec.terminationGracePeriodSeconds ?? 30) * 1000;
+    expect(pod).toBeGreaterThan(preStopMillis + shutdown.graceMillis);
   });
 
   it("should give the front-end's proxy, the peer of every connection, all of the connections", () => {
