@@ -174,6 +174,16 @@ describe('Dockerfile', () => {
     expect(user).toMatch(/^USER [1-9]\d*(:\d+)?$/);
   });
 
+  it('should prune what a production start never loads, in the layer that installs it', () => {
+    // scripts/prune-runtime-modules.ts: the explorer's tree but its served files, recheck's agents
+    // (test/deploy/runtime-modules.test.ts); in one RUN, so no layer of the image carries them.
+    const install = instructions.find((line) => line.includes('npm ci --omit=dev')) ?? '';
+    expect(install).toMatch(/npm ci --omit=dev .*&& node scripts\/prune-runtime-modules\.ts \/app /);
+    expect(readFileSync('.dockerignore', 'utf8').split('\n')).toEqual(
+      expect.arrayContaining(['!scripts/prune-runtime-modules.ts', '!support/runtime-modules.ts']),
+    );
+  });
+
   it('should expose the default port and start the command', () => {
     expect(runtime).toContain(`EXPOSE ${DEFAULT_PORT}`);
     // The image starts the bundle as `npm start` does in production (same Node flags, scripts/start.js).
