@@ -15,7 +15,7 @@
  * Everything else that the production dependencies reach is kept, found in npm's own record of what it
  * installed (`node_modules/.package-lock.json`) with Node's resolution (nested `node_modules` first).
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { GRAPHIQL_PACKAGE_FILES } from '../src/http/graphiql.ts';
 
@@ -115,5 +115,10 @@ export function pruneRuntimeModules(appDir: string): PrunePlan {
     }
   }
   rmSync(join(appDir, 'node_modules/.bin'), { recursive: true, force: true });
+  // Scope folders whose every package went (`@react-aria/`).
+  const modules = join(appDir, 'node_modules');
+  for (const scope of readdirSync(modules).filter((name) => name.startsWith('@'))) {
+    if (readdirSync(join(modules, scope)).length === 0) rmSync(join(modules, scope), { recursive: true });
+  }
   return plan;
 }
