@@ -151,7 +151,7 @@ export const SERVER_SETTINGS = {
   trustedProxies: setting(
     'TRUSTED_PROXIES',
     proxies.default([]),
-    'Peers (addresses, CIDRs, `loopback`) whose `x-forwarded-for` is believed.',
+    'Peers (addresses, CIDRs, `loopback`) whose `x-forwarded-for` is believed: every proxy hop (an Ingress: its pod network).',
   ),
   /** Trusted (persisted) documents; see `src/trusted/`. */
   trustedDocuments: {

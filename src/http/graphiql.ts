@@ -66,6 +66,14 @@ const ASSETS: Record<string, Asset> = {
 };
 
 /**
+ * The files of installed packages the page serves: all that the image keeps of those packages
+ * (`support/runtime-modules.ts`).
+ */
+export const GRAPHIQL_PACKAGE_FILES: readonly { packageName: string; file: string }[] = Object.values(
+  ASSETS,
+).flatMap((asset) => (asset.from === undefined ? [] : [asset.from]));
+
+/**
  * Only our own files run; GraphiQL sets inline styles and ships its fonts and icons as `data:` URLs; the
  * page talks to nothing but its own origin.
  */

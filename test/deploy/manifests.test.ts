@@ -1,9 +1,11 @@
 /**
  * The manifests of deploy/kubernetes as a platform team applies them: every document valid against the
- * Kubernetes API schemas (kubernetes-models: the OpenAPI schemas of the API server, run with ajv), every pod
+ * Kubernetes API schemas (kubernetes-models: the OpenAPI schemas of the API server, run with ajv), with no
+ * field the schemas do not declare (`unknown-fields.ts`, as `kubectl apply --validate=strict`), every pod
  * admitted by a Pod Security "restricted" namespace (`pod-security-restricted.ts`), every container started
- * by the kubelet (a numeric user it can check), Redis behind a password and a NetworkPolicy, and a
- * PodDisruptionBudget and an autoscaler for the pods that serve.
+ * by the kubelet (a numeric user it can check), Redis behind a password and a NetworkPolicy, the web pods
+ * behind their own NetworkPolicy, spread over nodes and zones, with a disruption budget that fits the
+ * autoscaler and a scrape example.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +13,7 @@ import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { kubeletUserRefusal, restrictedViolations } from './pod-security-restricted.ts';
+import { unknownFields, type ModelClass } from './unknown-fields.ts';
 
 interface Manifest {
   apiVersion: string;
@@ -45,22 +48,51 @@ const imageUser = (dockerfile: string) =>
   /^USER (\S+)$/m.exec(dockerfile.slice(dockerfile.lastIndexOf('\nFROM ')))?.[1];
 const GATEWAY_IMAGE_USER = imageUser(readFileSync('Dockerfile', 'utf8'));
 
+/** The kubernetes-models class of `manifest`'s kind. */
+async function modelOf(manifest: Manifest): Promise<ModelClass> {
+  const group = manifest.apiVersion.includes('/') ? manifest.apiVersion : `v1`;
+  const module = (await import(`kubernetes-models/${group}/${manifest.kind}`)) as Record<string, ModelClass>;
+  const Model = module[manifest.kind];
+  if (Model === undefined) throw new Error(`no model for ${manifest.apiVersion} ${manifest.kind}`);
+  return Model;
+}
+
 describe('Kubernetes API schemas', () => {
   it.each(manifests.map((m) => [`${m.file}: ${m.manifest.kind} ${m.manifest.metadata.name}`, m.manifest]))(
-    'should accept %s',
+    'should accept %s, with no field the schema does not declare',
     async (_name, manifest) => {
-      const group = manifest.apiVersion.includes('/') ? manifest.apiVersion : `v1`;
-      const module = (await import(`kubernetes-models/${group}/${manifest.kind}`)) as Record<
-        string,
-        new (data: unknown) => { validate(): void }
-      >;
-      const Model = module[manifest.kind];
-      expect(Model).toBeDefined();
+      const Model = await modelOf(manifest);
       expect(() => {
-        new Model!(manifest).validate();
+        new Model(manifest).validate();
       }).not.toThrow();
+      expect(unknownFields(Model, manifest)).toEqual([]);
     },
   );
+
+  it('should refuse a misspelt or misplaced field, as strict field validation does', async () => {
+    const broken = clone(find('Deployment', 'web')) as Workload & { spec: Record<string, unknown> };
+    const pod = broken.spec.template.spec as IPodSpec & Record<string, unknown>;
+    pod.terminationGracePeriodSecnds = 30;
+    (pod.containers[0] as unknown as Record<string, unknown>).preStop = { sleep: { seconds: 5 } };
+    broken.spec.replica = 3;
+    const Model = await modelOf(broken);
+    // The schema alone accepts them: the very reason for the unknown-field check.
+    expect(() => {
+      new Model(broken).validate();
+    }).not.toThrow();
+    expect(unknownFields(Model, broken).sort()).toEqual([
+      'spec.replica',
+      'spec.template.spec.containers.0.preStop',
+      'spec.template.spec.terminationGracePeriodSecnds',
+    ]);
+  });
+
+  it("should accept any key in a map (a ConfigMap's data, labels), which the schemas leave open", async () => {
+    const config = clone(find('ConfigMap', 'gateway-config')) as Manifest & { data: Record<string, string> };
+    config.data.ANY_SETTING = 'x';
+    config.metadata.labels = { ...config.metadata.labels, team: 'shop' };
+    expect(unknownFields(await modelOf(config), config)).toEqual([]);
+  });
 
   it('should refuse a manifest with a value of the wrong type (the validator really validates)', async () => {
     const { Deployment } = await import('kubernetes-models/apps/v1/Deployment');
@@ -244,11 +276,30 @@ describe('Redis', () => {
 });
 
 describe('availability', () => {
-  it('should keep one web pod through voluntary disruptions', () => {
+  const webLabels = (find('Deployment', 'web') as Workload).spec.template.metadata.labels;
+
+  it('should let voluntary disruptions take one web pod at a time, at every size the autoscaler runs', () => {
+    // minAvailable: 1 would let a drain take 5 of 6 replicas at once.
     expect(find('PodDisruptionBudget', 'web').spec).toEqual({
-      minAvailable: 1,
-      selector: { matchLabels: { 'app.kubernetes.io/name': 'web' } },
+      maxUnavailable: 1,
+      selector: { matchLabels: webLabels },
     });
+  });
+
+  it('should spread the web pods over nodes (never two on one while another fits) and over zones', () => {
+    const spread = web.topologySpreadConstraints ?? [];
+    const byKey = Object.fromEntries(spread.map((c) => [c.topologyKey, c]));
+    expect(byKey['kubernetes.io/hostname']).toMatchObject({
+      maxSkew: 1,
+      whenUnsatisfiable: 'DoNotSchedule',
+      labelSelector: { matchLabels: webLabels },
+    });
+    expect(byKey['topology.kubernetes.io/zone']).toMatchObject({
+      maxSkew: 1,
+      labelSelector: { matchLabels: webLabels },
+    });
+    // Counted per ReplicaSet, so a rolling update's surge pod is not held back by the old pods.
+    for (const constraint of spread) expect(constraint.matchLabelKeys).toEqual(['pod-template-hash']);
   });
 
   it('should scale the web Deployment on CPU, never below its own replica count', () => {
@@ -263,5 +314,92 @@ describe('availability', () => {
     expect(hpa.maxReplicas).toBeGreaterThan(hpa.minReplicas);
     // A CPU target needs a CPU request on every container of the pod.
     for (const container of web.containers) expect(container.resources?.requests?.cpu).toBeDefined();
+  });
+});
+
+describe('the web pods NetworkPolicy', () => {
+  interface Peer {
+    namespaceSelector?: { matchLabels: Record<string, string> };
+    podSelector?: { matchLabels: Record<string, string> };
+    ipBlock?: { cidr: string };
+  }
+  interface Rule {
+    from?: Peer[];
+    to?: Peer[];
+    ports: { protocol: string; port: number }[];
+  }
+  const policy = find('NetworkPolicy', 'web') as Manifest & {
+    spec: { podSelector: unknown; policyTypes: string[]; ingress: Rule[]; egress: Rule[] };
+  };
+  const webPod = find('Deployment', 'web') as Workload;
+  const portOf = (container: string, name: string) =>
+    web.containers.find((c) => c.name === container)?.ports?.find((p) => p.name === name)?.containerPort;
+  const namespaces = (rules: Rule[], port: number) =>
+    rules
+      .filter((r) => r.ports.some((p) => p.port === port))
+      .flatMap((r) => (r.from ?? r.to ?? []).map((p) => p.namespaceSelector?.matchLabels));
+
+  it('should select the web pods and restrict both directions', () => {
+    expect(policy.spec.podSelector).toEqual({ matchLabels: webPod.spec.template.metadata.labels });
+    expect(policy.spec.policyTypes).toEqual(['Ingress', 'Egress']);
+  });
+
+  it("should admit only the Ingress controller's namespace to the front-end, and Prometheus to the gateway", () => {
+    const service = find('Service', 'web').spec as { ports: { targetPort: string }[] };
+    const front = portOf('web', service.ports[0]!.targetPort);
+    const gatewayPort = portOf('gateway', 'gateway');
+    expect(front).toBe(8080);
+    expect(policy.spec.ingress.flatMap((r) => r.ports.map((p) => p.port)).sort()).toEqual(
+      [front, gatewayPort].sort(),
+    );
+    expect(namespaces(policy.spec.ingress, front!)).toEqual([
+      { 'kubernetes.io/metadata.name': 'ingress-nginx' },
+    ]);
+    expect(namespaces(policy.spec.ingress, gatewayPort!)).toEqual([
+      { 'kubernetes.io/metadata.name': 'monitoring' },
+    ]);
+  });
+
+  it('should let the pods reach DNS, Redis, the OTLP collector and the upstream over HTTPS, nothing else', () => {
+    const egress = policy.spec.egress;
+    const redisLabels = (find('Deployment', 'gateway-redis') as Workload).spec.template.metadata.labels;
+    expect(egress.flatMap((r) => r.ports.map((p) => `${p.protocol}/${p.port}`)).sort()).toEqual(
+      ['UDP/53', 'TCP/53', 'TCP/6379', 'TCP/4317', 'TCP/4318', 'TCP/443'].sort(),
+    );
+    expect(egress.find((r) => r.ports.some((p) => p.port === 6379))?.to).toEqual([
+      { podSelector: { matchLabels: redisLabels } },
+    ]);
+    expect(egress.find((r) => r.ports.some((p) => p.port === 53))?.to?.[0]?.podSelector).toEqual({
+      matchLabels: { 'k8s-app': 'kube-dns' },
+    });
+  });
+});
+
+describe('scrape example', () => {
+  const template = (
+    find('Deployment', 'web') as Workload & {
+      spec: { template: { metadata: { annotations?: Record<string, string> } } };
+    }
+  ).spec.template;
+  const gatewayPort = web.containers.find((c) => c.name === 'gateway')?.ports?.[0];
+
+  it("should annotate the web pods with the gateway's metrics port and path", () => {
+    expect(template.metadata.annotations).toEqual({
+      'prometheus.io/scrape': 'true',
+      'prometheus.io/port': String(gatewayPort?.containerPort),
+      'prometheus.io/path': '/metrics',
+    });
+  });
+
+  it('should ship an optional PodMonitor for the web pods, on the named gateway port', () => {
+    const [monitor] = parseAllDocuments(readFileSync(join(DIR, 'optional/web-podmonitor.yaml'), 'utf8')).map(
+      (d) => d.toJS() as Manifest & { spec: Record<string, unknown> },
+    );
+    expect(monitor).toMatchObject({ apiVersion: 'monitoring.coreos.com/v1', kind: 'PodMonitor' });
+    // The operator's own schema is not installed here: its fields are checked by name.
+    expect(monitor!.spec).toEqual({
+      selector: { matchLabels: template.metadata.labels },
+      podMetricsEndpoints: [{ port: gatewayPort?.name, path: '/metrics', interval: '15s' }],
+    });
   });
 });

@@ -28,6 +28,7 @@ interface Container {
   livenessProbe?: Probe;
   readinessProbe?: Probe;
   resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
+  lifecycle?: { preStop?: { sleep?: { seconds: number } } };
 }
 interface Manifest {
   kind: string;
@@ -115,7 +116,9 @@ describe('Kubernetes example', () => {
     const loaded = loadConfig({ ...config, SESSION_SECRET: 's'.repeat(48) });
     expect(loaded).toMatchObject({ production: true, host: '0.0.0.0', port: DEFAULT_PORT });
     expect(loaded.upstream.kind).toBe('remote');
-    expect(loaded.trustedProxies).toEqual(['127.0.0.1', '::1']);
+    // The front-end's proxy in the pod, and the Ingress controller's pod network before it (a CIDR).
+    expect(loaded.trustedProxies.slice(0, 2)).toEqual(['127.0.0.1', '::1']);
+    expect(loaded.trustedProxies.slice(2)).toEqual([expect.stringMatching(/^[\d.]+\/\d+$/)]);
   });
 
   it('should give the pod longer to stop than the gateway needs to drain', () => {
@@ -123,6 +126,24 @@ describe('Kubernetes example', () => {
     const pod = (web.spec?.template?.spec.terminationGracePeriodSeconds ?? 30) * 1000;
     // The shutdown's bound, every step at its deadline, and the watchdog's half second after it.
     expect(pod).toBeGreaterThan(shutdownDeadlineMillis(shutdown.delayMillis, shutdown.graceMillis) + 500);
+  });
+
+  it("should hold the drain delay on the container the Service sends traffic to, within the gateway's own", () => {
+    const { shutdown } = loadConfig({ ...config, SESSION_SECRET: 's'.repeat(48) });
+    const targetPort = find('Service', 'web').spec?.ports?.[0]?.targetPort;
+    const target = web.spec?.template?.spec.containers.find((c) =>
+      c.ports?.some((p) => p.name === targetPort || p.containerPort === targetPort),
+    );
+    expect(target?.name).toBe('web');
+    const preStopMillis = (target?.lifecycle?.preStop?.sleep?.seconds ?? 0) * 1000;
+    // Long enough for the endpoints, kube-proxy and the Ingress to stop sending to the pod.
+    expect(preStopMillis).toBeGreaterThanOrEqual(5_000);
+    // The gateway gets SIGTERM at once (no preStop) and still takes new requests for SHUTDOWN_DELAY_MS:
+    // longer than the front-end keeps accepting, so the front-end's last requests find it open.
+    expect(gateway?.lifecycle).toBeUndefined();
+    expect(shutdown.delayMillis).toBeGreaterThan(preStopMillis);
+    const pod = (web.spec?.template?.spec.terminationGracePeriodSeconds ?? 30) * 1000;
+    expect(pod).toBeGreaterThan(preStopMillis + shutdown.graceMillis);
   });
 
   it("should give the front-end's proxy, the peer of every connection, all of the connections", () => {
@@ -151,6 +172,16 @@ describe('Dockerfile', () => {
     const user = runtime.find((line) => line.startsWith('USER '));
     // Numeric: the kubelet cannot check a user name against runAsNonRoot (test/deploy/manifests.test.ts).
     expect(user).toMatch(/^USER [1-9]\d*(:\d+)?$/);
+  });
+
+  it('should prune what a production start never loads, in the layer that installs it', () => {
+    // scripts/prune-runtime-modules.ts: the explorer's tree but its served files, recheck's agents
+    // (test/deploy/runtime-modules.test.ts); in one RUN, so no layer of the image carries them.
+    const install = instructions.find((line) => line.includes('npm ci --omit=dev')) ?? '';
+    expect(install).toMatch(/npm ci --omit=dev .*&& node scripts\/prune-runtime-modules\.ts \/app /);
+    expect(readFileSync('.dockerignore', 'utf8').split('\n')).toEqual(
+      expect.arrayContaining(['!scripts/prune-runtime-modules.ts', '!support/runtime-modules.ts']),
+    );
   });
 
   it('should expose the default port and start the command', () => {

@@ -13,7 +13,8 @@ export interface FetchFrom {
 
 /** Connects from `localAddress` (e.g. `127.0.0.2`). */
 export function fetchFrom(localAddress: string): FetchFrom {
-  const agent = new Agent({ connect: { localAddress } });
+  // undici 8 takes it as a client option: `connect.localAddress` is overridden by the client's (none).
+  const agent = new Agent({ localAddress });
   return {
     fetch: async (url, init) => {
       const { method, headers, body } = init;
