@@ -1,7 +1,7 @@
 /**
- * `RELAY_NODE=true`, the resolver side: global ids out (`id`), upstream ids kept (`upstreamId`, the
- * write payloads' included), `node(id:)` and `nodes(ids:)` read through the request's batching loader (the ids of one
- * type in one tick cost one upstream call), and the typed `<type>(id:)` and `update<Type>(id:)` take the
+ * `RELAY_NODE=true`, the resolver side: global ids out (`id`), upstream ids kept (`upstreamId`, the write
+ * payloads' included), `node(id:)` and `nodes(ids:)` read through the request's batching loader (the ids of
+ * one type in one tick cost one upstream call), and the typed `<type>(id:)` and `update<Type>(id:)` take the
  * global ids their `id` fields answer. A global id this gateway did not write is `BAD_USER_INPUT` before any
  * upstream call.
  */
