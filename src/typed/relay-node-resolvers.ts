@@ -109,7 +109,7 @@ function typedResolver(typed: ExecutableResolvers, type: string, field: string):
   return resolver as Resolver<unknown>;
 }
 
-/** A write payload's `upstreamId`: the written object's `_id` (its global id is the payload's `object { id }`). */
+/** A write payload's `upstreamId`: the written object's `_id` (its global id is `object { id }`). */
 const payloadUpstreamId = (payload: SavePayloadModel): string => payload.id;
 
 /** The resolvers `RELAY_NODE` adds or replaces; merge them after the typed and generic ones. */
