@@ -156,11 +156,12 @@ describe('the banner of npm start in production', () => {
         OBJECT_TYPES_DIR: DEMO_OBJECTS_DIR,
         RELAY_NODE: 'true',
         FEDERATION: 'true',
+        TRUSTED_DOCUMENTS: join(ROOT, 'examples/web/src/generated/persisted-documents.json'),
       });
       const stdout = await gateway.ready();
       expect(stdout).toMatch(new RegExp(`^Upstream: +${upstream.url} \\(BASE_URL\\)$`, 'm'));
       expect(stdout).toMatch(
-        /^API: +RELAY_NODE=true \(.*\), FEDERATION=true \(an Apollo Federation 2 subgraph\)$/m,
+        /^API: +RELAY_NODE=true \(.*\), FEDERATION=true \(an Apollo Federation 2 subgraph\), TRUSTED_DOCUMENTS \(1 manifest\)$/m,
       );
       expect(stdout).toMatch(/^Settings: +npm run config /m);
       gateway.child.kill('SIGTERM');
