@@ -24,6 +24,7 @@ import { createQueryLimits } from '../limits/armor.ts';
 import { createDocumentStore, createPersistedQueryCache } from '../limits/document-store.ts';
 import { exactNumbersRule } from '../limits/exact-numbers-rule.ts';
 import { forbiddenKeysRule } from '../limits/forbidden-keys-rule.ts';
+import { noIntrospectionRule } from '../limits/no-introspection-rule.ts';
 import { createUpstreamCallLimit } from '../limits/upstream-call-limit.ts';
 import type { GatewayMetrics } from '../observability/metrics.ts';
 import { createOperationNamePlugin } from '../observability/operation-name-plugin.ts';
@@ -62,7 +63,8 @@ export async function createApollo(options: ApolloOptions): Promise<ApolloServer
       relayNode: config.relayNode,
       ...(config.objectTypesDir === undefined ? {} : { objectsDir: config.objectTypesDir }),
     }),
-    introspection: config.introspection,
+    // Ours decides (`noIntrospectionRule`, naming `INTROSPECTION`); Apollo's rule would name its code option.
+    introspection: true,
     // Off: Apollo's CSRF rule refuses a GET query without a custom header, which urql (GET by default), Relay
     // and Apollo's persisted-query GETs do not send. It protects nothing here: the only credential is a Bearer
     // token a page must add itself, so a cross-site request carries none (docs/design.md, "CSRF"). A mutation
@@ -72,7 +74,12 @@ export async function createApollo(options: ApolloOptions): Promise<ApolloServer
     includeStacktraceInErrorResponses: false,
     // Shutdown is ours (src/app/shutdown.ts): Apollo's own handler would re-raise the signal and exit non-zero.
     stopOnTerminationSignals: false,
-    validationRules: [...limits.validationRules, exactNumbersRule, forbiddenKeysRule],
+    validationRules: [
+      ...(config.introspection ? [] : [noIntrospectionRule]),
+      ...limits.validationRules,
+      exactNumbersRule,
+      forbiddenKeysRule,
+    ],
     parseOptions: limits.parseOptions,
     // Apollo's defaults size documents by their JSON, not by the source text and tokens they keep.
     documentStore: createDocumentStore(config.documentLimits.cacheBytes),

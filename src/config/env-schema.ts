@@ -69,7 +69,12 @@ export const DERIVATION_INPUTS = {
   ),
 } as const;
 
-const every = [...settingsOf(DERIVATION_INPUTS), ...settingsOf(SETTINGS)];
+/**
+ * Every setting in one order: the derivation inputs, then the edge's, the upstream's and the sessions'
+ * settings as their files declare them. The README's settings table and `npm run config` follow it.
+ */
+export const EVERY_SETTING = [...settingsOf(DERIVATION_INPUTS), ...settingsOf(SETTINGS)];
+const every = EVERY_SETTING;
 
 /** The environment as the gateway reads it: every setting, keyed by variable, parsed, with its default. */
 export const envSchema = z.object(Object.fromEntries(every.map((s) => [s.env, s.schema])));

@@ -9,16 +9,21 @@ import type { GatewayConfig } from './gateway-config.ts';
 import { readSettings } from './setting.ts';
 import { crossProblems, presenceProblems, settingProblem } from './settings-problems.ts';
 
+/** The variables of `env` that are set: an empty one counts as unset, as everywhere in the settings. */
+export function setVariables(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== '',
+    ),
+  );
+}
+
 /**
  * Reads and validates the settings.
  * @throws ConfigError naming every bad setting, one line each.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
-  const blankless = Object.fromEntries(
-    Object.entries(env).filter(
-      (entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== '',
-    ),
-  );
+  const blankless = setVariables(env);
   const parsed = envSchema.safeParse(blankless);
   // Every problem at once: the schema's (the first of each setting), then the missing ones.
   const problems: string[] = [];

@@ -53,6 +53,7 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorRule>> = {
   [ErrorCode.COMMENTS_TOO_LARGE]: LIMIT,
   [ErrorCode.LOGIN_NOT_ALONE]: LIMIT,
   [ErrorCode.MAX_INTROSPECTION_DEPTH_EXCEEDED]: LIMIT,
+  [ErrorCode.INTROSPECTION_DISABLED]: { blame: 'caller', httpStatus: 400 },
   [ErrorCode.BAD_REQUEST]: { blame: 'caller', httpStatus: 400 },
   [ErrorCode.METHOD_NOT_ALLOWED]: { blame: 'caller', httpStatus: 405 },
   [ErrorCode.REQUEST_TIMEOUT]: { blame: 'caller', httpStatus: 408 },

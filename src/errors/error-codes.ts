@@ -39,6 +39,8 @@ export const ErrorCode = {
   COMMENTS_TOO_LARGE: 'COMMENTS_TOO_LARGE',
   LOGIN_NOT_ALONE: 'LOGIN_NOT_ALONE',
   MAX_INTROSPECTION_DEPTH_EXCEEDED: 'MAX_INTROSPECTION_DEPTH_EXCEEDED',
+  /** `__schema` or `__type` while the `INTROSPECTION` setting is off (`extensions.setting` names it). */
+  INTROSPECTION_DISABLED: 'INTROSPECTION_DISABLED',
   // The HTTP edge, answered before (or instead of) GraphQL execution (`src/http/`).
   BAD_REQUEST: 'BAD_REQUEST',
   METHOD_NOT_ALLOWED: 'METHOD_NOT_ALLOWED',

@@ -127,12 +127,17 @@ export function formatLimitError(
 }
 
 /** The codes a validation rule of ours keeps (see {@link formatInputValidationError}). */
-const INPUT_CODES: ReadonlySet<unknown> = new Set([ErrorCode.BAD_USER_INPUT, ErrorCode.BAD_REQUEST]);
+const INPUT_CODES: ReadonlySet<unknown> = new Set([
+  ErrorCode.BAD_USER_INPUT,
+  ErrorCode.BAD_REQUEST,
+  ErrorCode.INTROSPECTION_DISABLED,
+]);
 
 /**
  * A validation rule of ours that refuses the caller's input keeps its code rather than Apollo's
  * `GRAPHQL_VALIDATION_FAILED`, the code of the same mistake in the variables: `BAD_USER_INPUT` for a number
- * literal a double would change, `BAD_REQUEST` for a forbidden key (`__proto__`).
+ * literal a double would change, `BAD_REQUEST` for a forbidden key (`__proto__`); and `INTROSPECTION_DISABLED`,
+ * which names the setting, for `__schema` while introspection is off.
  */
 function formatInputValidationError(
   formatted: GraphQLFormattedError,

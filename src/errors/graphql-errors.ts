@@ -128,6 +128,17 @@ export function limitError(
   });
 }
 
+/**
+ * `INTROSPECTION_DISABLED` at a `__schema` or `__type` field: names the setting that turns introspection on
+ * (Apollo's own refusal names its code option, which a gateway's operator never sees).
+ */
+export function introspectionDisabled(node: ASTNode): GraphQLError {
+  return new GraphQLError(
+    'Introspection is off on this gateway, so __schema and __type are refused: set INTROSPECTION=true to answer them (off by default in production), or print the schema with `npm run schema:print`.',
+    { nodes: node, extensions: { code: ErrorCode.INTROSPECTION_DISABLED, setting: 'INTROSPECTION' } },
+  );
+}
+
 /** The wire form of a limit error outside GraphQL execution (the body cap, answered before Apollo). */
 export function limitErrorBody(code: LimitCode, message: string, setting: string, max: number) {
   return { errors: [{ message, extensions: { code, limit: setting, max, blame: blameOfCode(code) } }] };

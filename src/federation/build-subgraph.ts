@@ -14,6 +14,7 @@ import type { GraphQLContext } from '../graphql/context.ts';
 import type { DataObjectModel } from '../objects/mappers.ts';
 import type { ObjectTypeSpec } from '../typed/spec/object-type-spec.ts';
 import { badUserInput } from '../errors/graphql-errors.ts';
+import { withIndefiniteArticle } from '../errors/indefinite-article.ts';
 import { LOGIN_FIELD_EXTENSION } from '../limits/single-login-rule.ts';
 import { readObject, toModel } from '../objects/read-object.ts';
 import { argumentTarget } from '../typed/relay-node-resolvers.ts';
@@ -122,7 +123,7 @@ function upstreamIdOf(
   const target = argumentTarget(reference.id, 'representations', byType);
   if (target.nodeType !== typeName)
     throw badUserInput(
-      `a representation of ${typeName} holds the id of a ${target.nodeType}`,
+      `a representation of ${typeName} holds the id of ${withIndefiniteArticle(target.nodeType)}`,
       'representations',
     );
   if (typeName === 'DataObject' && target.objectName !== reference.objectName) {

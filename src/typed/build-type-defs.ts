@@ -11,7 +11,7 @@ import {
   type ObjectTypeSpec,
   type TypeRef,
 } from './spec/object-type-spec.ts';
-import { withIndefiniteArticle } from './spec/indefinite-article.ts';
+import { withIndefiniteArticle } from '../errors/indefinite-article.ts';
 import { FILTER_INPUT_NAMES, filterInputOf, TYPED_FILTER_SDL } from './filter-inputs.ts';
 
 /** The input types every typed `where` shares. */

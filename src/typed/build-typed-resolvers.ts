@@ -17,7 +17,7 @@ import { isJsonObject } from '../upstream/client/response-schemas.ts';
 import { badUpstreamValue } from '../errors/bad-upstream-value.ts';
 import { notFound } from '../errors/graphql-errors.ts';
 import { hasDerivedMetadata, METADATA_FIELD } from './build-type-defs.ts';
-import { withIndefiniteArticle } from './spec/indefinite-article.ts';
+import { withIndefiniteArticle } from '../errors/indefinite-article.ts';
 import { checkValue, describeValue } from './check-value.ts';
 import { LongScalar } from './long-scalar.ts';
 import { checkPatch, inputToRecord, patchNeedsCurrent, patchToFields } from './input-to-record.ts';

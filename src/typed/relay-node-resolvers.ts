@@ -1,7 +1,7 @@
 /**
- * `RELAY_NODE=true`, the resolver side: global ids out (`id`, the write payloads' `id`), upstream ids kept
- * (`upstreamId`), `node(id:)` and `nodes(ids:)` read through the request's batching loader (the ids of one
- * type in one tick cost one upstream call), and the typed `<type>(id:)` and `update<Type>(id:)` take the
+ * `RELAY_NODE=true`, the resolver side: global ids out (`id`), upstream ids kept (`upstreamId`, the write
+ * payloads' included), `node(id:)` and `nodes(ids:)` read through the request's batching loader (the ids of
+ * one type in one tick cost one upstream call), and the typed `<type>(id:)` and `update<Type>(id:)` take the
  * global ids their `id` fields answer. A global id this gateway did not write is `BAD_USER_INPUT` before any
  * upstream call.
  */
@@ -10,6 +10,7 @@ import type { AuthenticatedContext, GraphQLContext } from '../graphql/context.ts
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import { ErrorCode } from '../errors/error-codes.ts';
 import { badUserInput, limitError } from '../errors/graphql-errors.ts';
+import { withIndefiniteArticle } from '../errors/indefinite-article.ts';
 import { readObject } from '../objects/read-object.ts';
 import { idsPerBatch } from '../upstream/batching/loaders.ts';
 import type { DataObjectModel, SavePayloadModel } from '../objects/mappers.ts';
@@ -44,10 +45,10 @@ export function nodeTargetOf(globalId: string, byType: ReadonlyMap<string, Objec
   const spec = byType.get(nodeType);
   const [objectName, id] = nodeType === GENERIC_NODE_TYPE ? rest : [spec?.objectName, ...rest];
   if ((spec === undefined && nodeType !== GENERIC_NODE_TYPE) || rest.length !== (spec ? 1 : 2)) {
-    throw new GlobalIdError('a global id of a type this schema does not have');
+    throw new GlobalIdError('it names a type this schema does not have');
   }
   if (objectName === undefined || objectName === '' || id === undefined || id === '') {
-    throw new GlobalIdError('a global id without an object name or an id');
+    throw new GlobalIdError('it names no object name or no id');
   }
   return { nodeType, objectName, id };
 }
@@ -66,7 +67,7 @@ export function argumentTarget(
     return nodeTargetOf(String(value), byType);
   } catch (error) {
     if (!(error instanceof GlobalIdError)) throw error;
-    throw badUserInput(`"${shown}" is not a global id of this gateway: ${error.message}.`, argumentName);
+    throw badUserInput(`"${shown}" is not a global id of this gateway (${error.message}).`, argumentName);
   }
 }
 
@@ -108,6 +109,9 @@ function typedResolver(typed: ExecutableResolvers, type: string, field: string):
   return resolver as Resolver<unknown>;
 }
 
+/** A write payload's `upstreamId`: the written object's `_id` (its global id is `object { id }`). */
+const payloadUpstreamId = (payload: SavePayloadModel): string => payload.id;
+
 /** The resolvers `RELAY_NODE` adds or replaces; merge them after the typed and generic ones. */
 export function relayNodeResolvers(
   specs: readonly ObjectTypeSpec[],
@@ -146,8 +150,8 @@ export function relayNodeResolvers(
       id: (object: DataObjectModel) => globalIdOf(GENERIC_NODE_TYPE, object.objectName, object.record._id),
       [UPSTREAM_ID_FIELD]: upstreamId,
     },
-    SavePayload: { id: (p: SavePayloadModel) => globalIdOf(GENERIC_NODE_TYPE, p.objectName, p.id) },
-    UpdatePayload: { id: (p: SavePayloadModel) => globalIdOf(GENERIC_NODE_TYPE, p.objectName, p.id) },
+    SavePayload: { [UPSTREAM_ID_FIELD]: payloadUpstreamId },
+    UpdatePayload: { [UPSTREAM_ID_FIELD]: payloadUpstreamId },
     Query: query,
     Mutation: mutation,
   };
@@ -156,18 +160,20 @@ export function relayNodeResolvers(
     const own = (value: unknown): string => {
       const target = argumentTarget(value, 'id', byType);
       if (target.nodeType !== typeName)
-        throw badUserInput(`"id" is the id of a ${target.nodeType}, not of a ${typeName}.`, 'id');
+        throw badUserInput(
+          `"id" is the id of ${withIndefiniteArticle(target.nodeType)}, not of ${withIndefiniteArticle(typeName)}.`,
+          'id',
+        );
       return target.id;
     };
     const single = typedResolver(typed, 'Query', names.single);
     const update = typedResolver(typed, 'Mutation', names.update);
-    const payloadId = (p: SavePayloadModel) => globalIdOf(typeName, spec.objectName, p.id);
     resolvers[typeName] = {
       id: (object: DataObjectModel) => globalIdOf(typeName, spec.objectName, object.record._id),
       [UPSTREAM_ID_FIELD]: upstreamId,
     };
-    resolvers[names.savePayload] = { id: payloadId };
-    resolvers[names.updatePayload] = { id: payloadId };
+    resolvers[names.savePayload] = { [UPSTREAM_ID_FIELD]: payloadUpstreamId };
+    resolvers[names.updatePayload] = { [UPSTREAM_ID_FIELD]: payloadUpstreamId };
     query[names.single] = (parent, args, ctx, info) =>
       single(parent, { ...args, id: own(args.id) }, ctx, info);
     mutation[names.update] = (parent, args, ctx, info) =>

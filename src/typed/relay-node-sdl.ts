@@ -3,6 +3,11 @@
  * (https://relay.dev/graphql/objectidentification.htm). Every typed object type and `DataObject` implement
  * `interface Node { id: ID! }`, their `id` becomes the global id and `upstreamId` keeps the upstream's `_id`
  * readable, and `Query` gains `node(id:)` and `nodes(ids:)`. Off by default because `id` changes meaning.
+ *
+ * The write payloads lose their `id`: Relay's store keys every record by its `id` alone, whatever its type,
+ * so a payload answering its object's global id as its own would be merged with the object into one record
+ * (the object's fields overwritten, its `__typename` the payload's). A payload has the object under `object`
+ * (Relay's mutation convention) and the written object's upstream `_id` as `upstreamId`.
  */
 import { Kind, parse, visit, type DocumentNode, type FieldDefinitionNode } from 'graphql';
 import { MAX_GLOBAL_ID_LENGTH } from './global-id.ts';
@@ -72,19 +77,46 @@ function upstreamIdField(typeName: string): FieldDefinitionNode {
   };
 }
 
+/** The write payloads: the generic ones and each typed type's. */
+function payloadTypeNames(specs: readonly ObjectTypeSpec[]): string[] {
+  return [
+    'SavePayload',
+    'UpdatePayload',
+    ...specs.flatMap((s) => [s.names.savePayload, s.names.updatePayload]),
+  ];
+}
+
+/** A payload's `id` becomes `upstreamId`: not `id`, which Relay's store takes for the record's identity. */
+function withoutPayloadId(fields: readonly FieldDefinitionNode[]): FieldDefinitionNode[] {
+  return fields.map((field) =>
+    field.name.value === 'id'
+      ? {
+          ...field,
+          name: { kind: Kind.NAME, value: UPSTREAM_ID_FIELD },
+          description: text(
+            "The upstream's `_id` of the written object. Its global id is `object { id }`: a payload has no `id` of its own, so Relay's store keeps it apart from the object.",
+          ),
+        }
+      : field,
+  );
+}
+
 /** The names of the types that implement `Node`. */
 function nodeTypeNames(specs: readonly ObjectTypeSpec[]): string[] {
   return [GENERIC_NODE_TYPE, ...specs.map((spec) => spec.typeName)];
 }
 
 /**
- * The SDL with `Node`, `node`, `nodes`, and every node type implementing `Node` with `upstreamId`.
+ * The SDL with `Node`, `node`, `nodes`, every node type implementing `Node` with `upstreamId`, and the write
+ * payloads' `id` renamed `upstreamId`.
  * @throws Error when a typed type already declares `upstreamId`.
  */
 export function withRelayNode(document: DocumentNode, specs: readonly ObjectTypeSpec[]): DocumentNode {
   const nodeTypes = new Set(nodeTypeNames(specs));
+  const payloadTypes = new Set(payloadTypeNames(specs));
   const transformed = visit(document, {
     ObjectTypeDefinition(node) {
+      if (payloadTypes.has(node.name.value)) return { ...node, fields: withoutPayloadId(node.fields ?? []) };
       if (!nodeTypes.has(node.name.value)) return undefined;
       const typeName = node.name.value;
       const fields = node.fields ?? [];

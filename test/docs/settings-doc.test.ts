@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SETTING_DEFAULTS, type DefaultedSetting } from '../../src/config/defaults.ts';
-import { envSchema } from '../../src/config/env-schema.ts';
+import { envSchema, EVERY_SETTING } from '../../src/config/env-schema.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
 
 /** One row of the table: its settings, and the default cell cut into one part per setting when it can be. */
@@ -54,6 +54,10 @@ describe("README's settings table", () => {
     const listed = rows.flatMap((row) => row.names);
     expect(new Set(listed).size).toBe(listed.length);
     expect([...listed].sort()).toEqual(Object.keys(envSchema.shape).sort());
+  });
+
+  it('should list them in the order `npm run config` prints them (the order src/config/ declares them)', () => {
+    expect(rows.flatMap((row) => row.names)).toEqual(EVERY_SETTING.map((s) => s.env));
   });
 
   /** The default cell of one setting. */

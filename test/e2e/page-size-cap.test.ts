@@ -73,7 +73,7 @@ describe('UPSTREAM_MAX_PAGE_SIZE=25 before an upstream capped at 25', () => {
   it('should page through 31 records with first: 50 and mixes of sizes, every record exactly once', async () => {
     const auth = await login(h);
     const saved = await h.post(
-      'mutation ($o: String!, $d: JSONObject!) { saveObject(objectName: $o, data: $d) { id } }',
+      'mutation ($o: String!, $d: JSONObject!) { saveObject(objectName: $o, data: $d) { upstreamId } }',
       { o: LOAN, d: { loanType: 'Extra', rate: 1 } },
       auth,
     );

@@ -107,8 +107,17 @@ describe('production settings', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ query: '{ __schema { types { name } } }' }),
     });
-    const body = (await response.json()) as { errors?: { extensions?: { code?: string } }[] };
-    expect(body.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    const body = (await response.json()) as {
+      errors?: { message: string; extensions?: { code?: string; setting?: string } }[];
+    };
+    expect(response.status).toBe(400);
+    expect(body.errors?.[0]?.extensions).toMatchObject({
+      code: 'INTROSPECTION_DISABLED',
+      setting: 'INTROSPECTION',
+      blame: 'caller',
+    });
+    expect(body.errors?.[0]?.message).toContain('set INTROSPECTION=true');
+    expect(body.errors?.[0]?.message).not.toContain('ApolloServer');
   });
 
   it('should not suggest field names in production', async () => {

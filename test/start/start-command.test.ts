@@ -1,6 +1,7 @@
 /**
  * `npm start` (src/main.ts) as a new team meets it: production never runs on the emulator by accident and
- * names every missing setting in one run, a misspelt NODE_ENV stops it, the embedded emulator takes a free
+ * names every missing setting in one run, a misspelt NODE_ENV stops it, the banner names the upstream and
+ * the switches that change the API, the embedded emulator takes a free
  * port, and a busy port names the setting that moves it.
  */
 import { spawn } from 'node:child_process';
@@ -10,6 +11,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startEmulator } from '../../emulator/index.ts';
 import { DEMO_OBJECTS_DIR } from '../support/object-fixtures.ts';
 
 const MAIN = new URL('../../src/main.ts', import.meta.url).pathname;
@@ -137,6 +139,39 @@ describe('npm start in production', () => {
   });
 });
 
+describe('the banner of npm start in production', () => {
+  it('should name the upstream it calls and the switches that change the API', async () => {
+    const upstream = await startEmulator({ port: 0 });
+    try {
+      const gateway = start({
+        NODE_ENV: 'production',
+        SESSION_SECRET: SECRET,
+        PORT: '0',
+        API_URL: upstream.url,
+        BASE_URL: upstream.url,
+        STUDIO_URL: upstream.url,
+        SERVER_URL: upstream.url,
+        APPLICATION_CODE: 'demo',
+        ORGANIZATION_CODE: 'acme',
+        OBJECT_TYPES_DIR: DEMO_OBJECTS_DIR,
+        RELAY_NODE: 'true',
+        FEDERATION: 'true',
+        TRUSTED_DOCUMENTS: join(ROOT, 'examples/web/src/generated/persisted-documents.json'),
+      });
+      const stdout = await gateway.ready();
+      expect(stdout).toMatch(new RegExp(`^Upstream: +${upstream.url} \\(BASE_URL\\)$`, 'm'));
+      expect(stdout).toMatch(
+        /^API: +RELAY_NODE=true \(.*\), FEDERATION=true \(an Apollo Federation 2 subgraph\), TRUSTED_DOCUMENTS \(1 manifest\)$/m,
+      );
+      expect(stdout).toMatch(/^Settings: +npm run config /m);
+      gateway.child.kill('SIGTERM');
+      expect((await gateway.exited)[0]).toBe(0);
+    } finally {
+      await upstream.close();
+    }
+  });
+});
+
 describe('npm start in development', () => {
   it('should start even when port 4010 is busy: the embedded emulator takes a free port', async () => {
     const held = await holdPort(4010);
@@ -148,6 +183,9 @@ describe('npm start in development', () => {
       expect(emulatorUrl).not.toBe('http://127.0.0.1:4010');
       expect(stdout).toMatch(
         /^Data: +in memory, lost at exit \(EMULATOR_DATA_FILE=<file> keeps it across restarts\)$/m,
+      );
+      expect(stdout).toMatch(
+        /^API: +the default schema \(RELAY_NODE, FEDERATION and TRUSTED_DOCUMENTS off\)$/m,
       );
       gateway.child.kill('SIGTERM');
       expect((await gateway.exited)[0]).toBe(0);

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { deriveNames, lowerFirstWord, pluralize } from '../../src/typed/spec/derive-names.ts';
-import { withIndefiniteArticle } from '../../src/typed/spec/indefinite-article.ts';
+import { withIndefiniteArticle } from '../../src/errors/indefinite-article.ts';
 
 it.each([
   ['LoanType', 'loanType'],

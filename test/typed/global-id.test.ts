@@ -10,7 +10,7 @@ import {
   GlobalIdError,
   MAX_GLOBAL_ID_LENGTH,
 } from '../../src/typed/global-id.ts';
-import { nodeTargetOf } from '../../src/typed/relay-node-resolvers.ts';
+import { argumentTarget, nodeTargetOf } from '../../src/typed/relay-node-resolvers.ts';
 import type { ObjectTypeSpec } from '../../src/typed/spec/object-type-spec.ts';
 
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
@@ -91,5 +91,27 @@ describe('global ids', () => {
     ]) {
       expect(() => nodeTargetOf(encodeGlobalId(parts), byType)).toThrow(GlobalIdError);
     }
+  });
+
+  it('should say "not a global id of this gateway" once in a refusal, with the reason', () => {
+    const spec = { typeName: 'Customer', objectName: 'com.example.Customer' } as ObjectTypeSpec;
+    const byType = new Map([['Customer', spec]]);
+    const texts = fc.oneof(
+      fc.string({ maxLength: 40 }),
+      fc.array(part, { minLength: 1, maxLength: 4 }).map(encodeGlobalId),
+    );
+    fc.assert(
+      fc.property(texts, (text) => {
+        let message: string;
+        try {
+          argumentTarget(text, 'id', byType);
+          return;
+        } catch (error) {
+          message = (error as Error).message;
+        }
+        expect(message).toMatch(/^"id" is not a global id of this gateway \([^()]+\)\.$/);
+        expect(message.split('global id').length - 1).toBe(1);
+      }),
+    );
   });
 });

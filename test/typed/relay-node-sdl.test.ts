@@ -37,6 +37,23 @@ describe('the schema with RELAY_NODE', () => {
     expect(buildSchema({ objectsDir: dir }).getType('Node')).toBeUndefined();
   });
 
+  it("should give no write payload an `id`, so Relay's store never merges a payload into its object", () => {
+    const dir = objectsDir(
+      'type Invoice @dataObject(name: "com.acme.Invoice") {\n  id: ID!\n  total: Float\n}\n',
+    );
+    const schema = buildSchema({ objectsDir: dir, relayNode: true });
+    for (const type of ['SavePayload', 'UpdatePayload', 'InvoiceSavePayload', 'InvoiceUpdatePayload']) {
+      const fields = (schema.getType(type) as GraphQLObjectType).getFields();
+      expect(fields.id).toBeUndefined();
+      expect(String(fields.upstreamId?.type)).toBe('ID!');
+      expect(fields.object).toBeDefined();
+    }
+    const plain = buildSchema({ objectsDir: dir });
+    expect(String((plain.getType('InvoiceSavePayload') as GraphQLObjectType).getFields().id?.type)).toBe(
+      'ID!',
+    );
+  });
+
   it('should stop the start when a typed type declares upstreamId, saying how to fix it', () => {
     const dir = objectsDir(
       'type Invoice @dataObject(name: "com.acme.Invoice") {\n  id: ID!\n  upstreamId: String\n}\n',

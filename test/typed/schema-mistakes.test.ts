@@ -191,7 +191,7 @@ it.each([
   [
     'a definition that is not a type',
     'enum Status { NEW PAID }',
-    'a enum type definition has no place here.',
+    'an enum type definition has no place here.',
     expect.stringContaining('hold only `type Name @dataObject(name: "…") { … }` definitions'),
   ],
 ])('should refuse %s with its fix', (_case, sdl, problem, fix) => {

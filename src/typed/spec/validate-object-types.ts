@@ -9,6 +9,7 @@ import type { ObjectTypeSpec } from './object-type-spec.ts';
 import type { ObjectFile } from './read-object-files.ts';
 import { readTypeSpec } from './read-type-spec.ts';
 import { locate, problemAt, type SchemaProblem } from './schema-problem.ts';
+import { withIndefiniteArticle } from '../../errors/indefinite-article.ts';
 
 /** Names the rest of the schema already uses, by kind. */
 export interface TakenNames {
@@ -120,7 +121,7 @@ export function validateObjectTypes(
         problems.push(
           problemAt(
             definition,
-            `a ${definition.kind.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase()} has no place here.`,
+            `${withIndefiniteArticle(definition.kind.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase())} has no place here.`,
             `files of ${options.dir}/ hold only \`type Name @dataObject(name: "…") { … }\` definitions.`,
           ),
         );

@@ -11,6 +11,7 @@ import { CheckCannotRun, type Finding } from '../finding.ts';
 import type { RawOutcome } from '../../raw-upstream.ts';
 import { decodeAsGateway } from '../wrapper-form.ts';
 import { probeCookieRead, sessionCookieOf } from './probe-login-session.ts';
+import { withIndefiniteArticle } from '../../../errors/indefinite-article.ts';
 
 /**
  * What one login gave: a token or a session cookie (and the username reads must carry), a refusal, or an
@@ -86,7 +87,7 @@ async function formLogin(
     answer.data.username === username
       ? 'echoes the username as sent'
       : 'answers another username (reads will carry it)';
-  const userId = `userId as a ${typeof raw.userId}`;
+  const userId = `userId as ${withIndefiniteArticle(typeof raw.userId)}`;
   if (answer.data.token === undefined || answer.data.token === '') {
     const session = sessionCookieOf(context.raw.cookiePaths, outcome.ok ? outcome.setCookie : undefined);
     return 'cookie' in session

@@ -1,5 +1,6 @@
 /**
- * `a` or `an` before a type name in the descriptions the gateway derives ("Creates an Order"). English
+ * `a` or `an` before a type name, in the messages of the error catalogue ("the id of an Order") and the
+ * descriptions the gateway derives ("Creates an Order"): the one place that picks the article. English
  * picks by sound, not spelling; a few common spellings that sound otherwise are handled, and a team whose
  * type name fools the rule can write its own description.
  */
