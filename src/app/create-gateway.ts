@@ -9,6 +9,7 @@ import { connectRedis } from '../auth/redis-connection.ts';
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import { upstreamUrlsOf } from '../config/upstream-urls.ts';
 import type { GatewayServices } from '../graphql/context.ts';
+import { PACKAGE_VERSION } from '../observability/build-version.ts';
 import { createMetrics, type GatewayMetrics } from '../observability/metrics.ts';
 import { createRequestScopes } from '../observability/request-scope.ts';
 import type { GatewayTracing } from '../observability/tracing/tracing.ts';
@@ -62,7 +63,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     config.trustedDocuments.files.length > 0
       ? loadTrustedDocuments(config.trustedDocuments.files)
       : undefined;
-  const metrics = createMetrics();
+  const metrics = createMetrics({ build: { version: PACKAGE_VERSION, commit: config.gitCommit } });
   const scopes = createRequestScopes();
   const logger = createGatewayLogger(config, options.logStream, tracing);
   const upstream = createUpstreamStack({
@@ -91,8 +92,9 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     patternAnalyser: checker.analyse,
   });
 
-  const app = createFastify(config, logger);
+  const app = createFastify(config, logger, metrics);
   const draining = createDraining();
+  metrics.trackDraining(() => draining.active);
   // Fastify's plugins, in order: the hooks before the routes they cover.
   await app.register(requestHooks, {
     config,

@@ -38,6 +38,15 @@ export interface ServicesOptions {
 /** Builds the services. */
 export function createServices(options: ServicesOptions): GatewayServices {
   const { config, upstream, logger, metrics, redis } = options;
+  const revocations = createSessionRevocations({
+    redis,
+    maxEntriesPerUser: config.sessionRevocationsPerUser,
+    maxLocalEntries: config.sessionRevocationsMax,
+    onStoreError: (error) => {
+      logger.warn({ err: error }, "session revocation store failed; this replica's own list answers");
+    },
+  });
+  metrics.trackCapacity('session_revocations', () => revocations.localSize(), config.sessionRevocationsMax);
   return {
     config,
     writes: upstream,
@@ -47,14 +56,7 @@ export function createServices(options: ServicesOptions): GatewayServices {
       previousSecret: config.sessionSecretPrevious,
       ttlSeconds: config.sessionTtlSeconds,
     }),
-    revocations: createSessionRevocations({
-      redis,
-      maxEntriesPerUser: config.sessionRevocationsPerUser,
-      maxLocalEntries: config.sessionRevocationsMax,
-      onStoreError: (error) => {
-        logger.warn({ err: error }, "session revocation store failed; this replica's own list answers");
-      },
-    }),
+    revocations,
     loginProtection: createGatewayLoginProtection(options),
     patternGuard: createPatternGuard({
       maxLength: config.maxPatternLength,
@@ -80,7 +82,7 @@ function createGatewayLoginProtection({
       metrics.countLoginBlock(limit);
     },
   });
-  metrics.trackLoginCounters(() => limiter.trackedCounters());
+  metrics.trackCapacity('login_counters', () => limiter.trackedCounters(), config.login.maxTrackedCounters);
   return createLoginProtection({
     limiter,
     share: createLoginShare(config.login),

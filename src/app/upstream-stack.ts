@@ -73,5 +73,14 @@ export function createUpstreamStack(options: UpstreamStackOptions): ResilientCli
       if (allowed) options.tracing?.countRetry();
     },
   });
+  // Every breaker is in `/metrics` from the start, closed: an alert on it needs no first transition.
+  for (const origin of new Set(Object.values(breakerNames))) metrics.setBreakerState(origin, 'closed');
+  metrics.trackCapacity('upstream_slots', () => resilient.bulkhead().inUse, settings.maxConcurrentCalls);
+  metrics.trackCapacity('upstream_queue', () => resilient.bulkhead().queued, settings.maxQueuedCalls);
+  metrics.trackCapacity(
+    'upstream_answer_bytes',
+    () => client.answerBytesHeld(),
+    settings.maxInflightAnswerBytes,
+  );
   return options.tracing ? withTracing(resilient, options.tracing) : resilient;
 }
