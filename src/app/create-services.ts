@@ -12,6 +12,7 @@ import { createLoginShare } from '../auth/login-share.ts';
 import { createSessionSealer } from '../auth/session.ts';
 import { createSessionRevocations } from '../auth/session-revocations.ts';
 import type { GatewayConfig } from '../config/gateway-config.ts';
+import { clientNetwork } from '../http/capacity/client-network.ts';
 import type { GatewayServices } from '../graphql/context.ts';
 import type { GatewayMetrics } from '../observability/metrics.ts';
 import type { RequestScopes } from '../observability/request-scope.ts';
@@ -80,6 +81,9 @@ function createGatewayLoginProtection({
     redis,
     onBlock: (limit) => {
       metrics.countLoginBlock(limit);
+      // Called once per block started, inside the login's request: its line says so, once.
+      const scope = scopes?.current();
+      if (scope !== undefined) (scope.loginBlocks ??= []).push(limit);
     },
   });
   metrics.trackCapacity('login_counters', () => limiter.trackedCounters(), config.login.maxTrackedCounters);
@@ -99,9 +103,11 @@ function createGatewayLoginProtection({
       ttlSeconds: config.login.deviceTtlSeconds,
     }),
     minFailureMillis: config.login.minFailureMillis,
-    onFailedLogin: (clientIp) => {
+    onFailedLogin: ({ clientIp, reason, retryAfterSeconds }) => {
       const scope = scopes?.current();
-      if (scope !== undefined) scope.failedLoginFrom = clientIp;
+      if (scope !== undefined) {
+        scope.failedLogin = { clientNetwork: clientNetwork(clientIp), reason, retryAfterSeconds };
+      }
     },
     onStoreError: (error) => {
       logger.warn({ err: error }, 'login limiter store failed');

@@ -21,7 +21,12 @@ import { levels } from 'pino';
 import type { GatewayMetrics } from './metrics.ts';
 import { traceLogFields, type TraceContext } from './tracing/tracing.ts';
 import { redactUrl } from './redact.ts';
-import { newRequestScope, type RequestScope, type RequestScopes } from './request-scope.ts';
+import {
+  newRequestScope,
+  type FailedLoginRecord,
+  type RequestScope,
+  type RequestScopes,
+} from './request-scope.ts';
 import { createFailedLoginLog } from './failed-login-log.ts';
 import { LOG_LEVEL_OF_BLAME, worstBlame } from '../errors/blame.ts';
 
@@ -112,6 +117,22 @@ function evenSample(share: number): () => boolean {
   };
 }
 
+/**
+ * The line of a login block, at `warn`: once per block, by the failed login that started it (the refused
+ * logins while it lasts are failed logins, summed up per network), with the counters blocked and for how
+ * long; never the name tried.
+ */
+function logBlock(request: FastifyRequest, failedLogin: FailedLoginRecord, limits: string[]): void {
+  request.log.warn(
+    {
+      clientNetwork: failedLogin.clientNetwork,
+      limits,
+      blockSeconds: failedLogin.retryAfterSeconds,
+    },
+    'login block started',
+  );
+}
+
 /** Whether `log` writes lines at `level` (`silent` and unknown levels write none). */
 function writes(log: FastifyBaseLogger, level: LineLevel): boolean {
   const threshold = levels.values[log.level];
@@ -137,8 +158,8 @@ export function registerRequestLog(
   const sampled = evenSample(options.successSample ?? 0);
   const failedLogins = createFailedLoginLog({
     periodMillis: options.failedLoginPeriodMillis,
-    write: ({ clientIp, count, periodSeconds }) => {
-      app.log.info({ clientIp, count, periodSeconds }, 'failed logins from one address');
+    write: (summary) => {
+      app.log.info(summary, 'failed logins from one network');
     },
   });
   app.addHook('onClose', (_instance, done) => {
@@ -184,8 +205,13 @@ export function registerRequestLog(
         seconds: durationMillis / 1000,
       });
     }
-    // A failed login's line is written for the first of its address in a period; the rest are summed up.
-    const summed = scope.failedLoginFrom !== undefined && !failedLogins.admit(scope.failedLoginFrom);
+    // A failed login's line is written for the first of its network in a period; the rest are summed up.
+    const failedLogin = scope.failedLogin;
+    const summed =
+      failedLogin !== undefined && !failedLogins.admit(failedLogin.clientNetwork, failedLogin.reason);
+    // A block is logged once, by the failure that started it, whatever the summary does with the failure.
+    if (failedLogin !== undefined && scope.loginBlocks !== undefined)
+      logBlock(request, failedLogin, scope.loginBlocks);
     const wanted = !summed && (logAll || outcome !== 'ok' || durationMillis >= slowMillis || sampled());
     const log = request.log;
     const level = levelOf(scope.errorBlames, status, graphql ? 'info' : 'debug');
@@ -203,6 +229,11 @@ export function registerRequestLog(
         outcome,
       };
       if (scope.errorCodes.length > 0) line.errors = scope.errorCodes;
+      if (failedLogin !== undefined) {
+        line.clientNetwork = failedLogin.clientNetwork;
+        line.loginFailure = failedLogin.reason;
+        if (failedLogin.retryAfterSeconds > 0) line.retryAfter = failedLogin.retryAfterSeconds;
+      }
       // The server span's, read at arrival: other lines get the active span's from the logger's mixin.
       if (scope.trace !== undefined) Object.assign(line, traceLogFields(scope.trace));
       log[level](line, graphql ? 'graphql request' : 'http request');
