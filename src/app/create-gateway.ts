@@ -12,6 +12,7 @@ import type { GatewayServices } from '../graphql/context.ts';
 import { PACKAGE_VERSION } from '../observability/build-version.ts';
 import { createMetrics, type GatewayMetrics } from '../observability/metrics.ts';
 import { createRequestScopes } from '../observability/request-scope.ts';
+import { createUpstreamFailureLog } from '../observability/upstream-failure-log.ts';
 import type { GatewayTracing } from '../observability/tracing/tracing.ts';
 import { loadTrustedDocuments } from '../trusted/trusted-documents.ts';
 import { createRecheckAnalyser } from '../upstream/pattern-guard/redos-analyser.ts';
@@ -66,11 +67,13 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const metrics = createMetrics({ build: { version: PACKAGE_VERSION, commit: config.gitCommit } });
   const scopes = createRequestScopes();
   const logger = createGatewayLogger(config, options.logStream, tracing);
+  const failures = createUpstreamFailureLog(logger);
   const upstream = createUpstreamStack({
     config,
     urls,
     metrics,
     scopes,
+    failures,
     dispatcher: options.dispatcher,
     tracing,
     onBreakerStateChange: logBreakerChanges(logger),
@@ -131,6 +134,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       draining.start();
       await app.close();
       await upstream.close();
+      failures.close();
       await checker.close();
       await redis?.quit().catch(() => undefined);
     },
