@@ -7,10 +7,15 @@ import type { GatewayConfig } from '../config/gateway-config.ts';
 import { limitConnections } from '../http/capacity/connection-limits.ts';
 import { limitPipelining } from '../http/capacity/pipelined-requests.ts';
 import { httpServerOptions } from '../http/server-options.ts';
+import type { GatewayMetrics } from '../observability/metrics.ts';
 import { requestIdFor } from '../observability/request-log.ts';
 
-/** Creates the instance; `logger` becomes Fastify's own. */
-export function createFastify(config: GatewayConfig, logger: FastifyBaseLogger): FastifyInstance {
+/** Creates the instance; `logger` becomes Fastify's own; `metrics` read its connections and requests. */
+export function createFastify(
+  config: GatewayConfig,
+  logger: FastifyBaseLogger,
+  metrics: GatewayMetrics,
+): FastifyInstance {
   const app = Fastify({
     // Typed as Fastify's logger interface, so the instance keeps Fastify's default logger type everywhere.
     loggerInstance: logger,
@@ -26,8 +31,12 @@ export function createFastify(config: GatewayConfig, logger: FastifyBaseLogger):
     ...httpServerOptions(config.http, logger),
   });
   // First: the connection caps' own listener must see every request Node parses, waiting ones included.
-  limitPipelining(app.server, config.connectionLimits, logger);
-  limitConnections(app.server, config.connectionLimits, logger);
+  const requests = limitPipelining(app.server, config.connectionLimits, logger);
+  const connections = limitConnections(app.server, config.connectionLimits, logger);
+  const { maxConnections } = config.connectionLimits;
+  metrics.trackCapacity('connections', () => connections.open(), maxConnections);
+  // One request runs per connection (`pipelined-requests.ts`): the connection cap is the requests' too.
+  metrics.trackCapacity('requests', () => requests.running(), maxConnections);
   return app;
 }
 

@@ -9,8 +9,10 @@ import { connectRedis } from '../auth/redis-connection.ts';
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import { upstreamUrlsOf } from '../config/upstream-urls.ts';
 import type { GatewayServices } from '../graphql/context.ts';
+import { PACKAGE_VERSION } from '../observability/build-version.ts';
 import { createMetrics, type GatewayMetrics } from '../observability/metrics.ts';
 import { createRequestScopes } from '../observability/request-scope.ts';
+import { createUpstreamFailureLog } from '../observability/upstream-failure-log.ts';
 import type { GatewayTracing } from '../observability/tracing/tracing.ts';
 import { loadTrustedDocuments } from '../trusted/trusted-documents.ts';
 import { createRecheckAnalyser } from '../upstream/pattern-guard/redos-analyser.ts';
@@ -62,14 +64,16 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     config.trustedDocuments.files.length > 0
       ? loadTrustedDocuments(config.trustedDocuments.files)
       : undefined;
-  const metrics = createMetrics();
+  const metrics = createMetrics({ build: { version: PACKAGE_VERSION, commit: config.gitCommit } });
   const scopes = createRequestScopes();
   const logger = createGatewayLogger(config, options.logStream, tracing);
+  const failures = createUpstreamFailureLog(logger);
   const upstream = createUpstreamStack({
     config,
     urls,
     metrics,
     scopes,
+    failures,
     dispatcher: options.dispatcher,
     tracing,
     onBreakerStateChange: logBreakerChanges(logger),
@@ -91,8 +95,9 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     patternAnalyser: checker.analyse,
   });
 
-  const app = createFastify(config, logger);
+  const app = createFastify(config, logger, metrics);
   const draining = createDraining();
+  metrics.trackDraining(() => draining.active);
   // Fastify's plugins, in order: the hooks before the routes they cover.
   await app.register(requestHooks, {
     config,
@@ -129,6 +134,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       draining.start();
       await app.close();
       await upstream.close();
+      failures.close();
       await checker.close();
       await redis?.quit().catch(() => undefined);
     },

@@ -12,6 +12,7 @@ import { createLoginShare } from '../auth/login-share.ts';
 import { createSessionSealer } from '../auth/session.ts';
 import { createSessionRevocations } from '../auth/session-revocations.ts';
 import type { GatewayConfig } from '../config/gateway-config.ts';
+import { clientNetwork } from '../http/capacity/client-network.ts';
 import type { GatewayServices } from '../graphql/context.ts';
 import type { GatewayMetrics } from '../observability/metrics.ts';
 import type { RequestScopes } from '../observability/request-scope.ts';
@@ -38,6 +39,15 @@ export interface ServicesOptions {
 /** Builds the services. */
 export function createServices(options: ServicesOptions): GatewayServices {
   const { config, upstream, logger, metrics, redis } = options;
+  const revocations = createSessionRevocations({
+    redis,
+    maxEntriesPerUser: config.sessionRevocationsPerUser,
+    maxLocalEntries: config.sessionRevocationsMax,
+    onStoreError: (error) => {
+      logger.warn({ err: error }, "session revocation store failed; this replica's own list answers");
+    },
+  });
+  metrics.trackCapacity('session_revocations', () => revocations.localSize(), config.sessionRevocationsMax);
   return {
     config,
     writes: upstream,
@@ -47,14 +57,7 @@ export function createServices(options: ServicesOptions): GatewayServices {
       previousSecret: config.sessionSecretPrevious,
       ttlSeconds: config.sessionTtlSeconds,
     }),
-    revocations: createSessionRevocations({
-      redis,
-      maxEntriesPerUser: config.sessionRevocationsPerUser,
-      maxLocalEntries: config.sessionRevocationsMax,
-      onStoreError: (error) => {
-        logger.warn({ err: error }, "session revocation store failed; this replica's own list answers");
-      },
-    }),
+    revocations,
     loginProtection: createGatewayLoginProtection(options),
     patternGuard: createPatternGuard({
       maxLength: config.maxPatternLength,
@@ -78,9 +81,12 @@ function createGatewayLoginProtection({
     redis,
     onBlock: (limit) => {
       metrics.countLoginBlock(limit);
+      // Called once per block started, inside the login's request: its line says so, once.
+      const scope = scopes?.current();
+      if (scope !== undefined) (scope.loginBlocks ??= []).push(limit);
     },
   });
-  metrics.trackLoginCounters(() => limiter.trackedCounters());
+  metrics.trackCapacity('login_counters', () => limiter.trackedCounters(), config.login.maxTrackedCounters);
   return createLoginProtection({
     limiter,
     share: createLoginShare(config.login),
@@ -97,9 +103,11 @@ function createGatewayLoginProtection({
       ttlSeconds: config.login.deviceTtlSeconds,
     }),
     minFailureMillis: config.login.minFailureMillis,
-    onFailedLogin: (clientIp) => {
+    onFailedLogin: ({ clientIp, reason, retryAfterSeconds }) => {
       const scope = scopes?.current();
-      if (scope !== undefined) scope.failedLoginFrom = clientIp;
+      if (scope !== undefined) {
+        scope.failedLogin = { clientNetwork: clientNetwork(clientIp), reason, retryAfterSeconds };
+      }
     },
     onStoreError: (error) => {
       logger.warn({ err: error }, 'login limiter store failed');

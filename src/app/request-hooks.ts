@@ -58,6 +58,7 @@ const hooks: FastifyPluginCallback<RequestHooksOptions> = (app, options, done) =
     metrics: options.metrics,
     requestTimeoutMillis: config.requestTimeoutMillis,
     logRequests: config.logRequests,
+    successSample: config.logRequestsSample,
     graphqlPath,
     currentTraceContext: tracing ? () => tracing.currentTraceContext() : undefined,
   });
@@ -71,13 +72,18 @@ const hooks: FastifyPluginCallback<RequestHooksOptions> = (app, options, done) =
     tracing?.recordRefusal(code);
   };
   registerErrorHandler(app, { maxBodyBytes: config.maxBodyBytes, onRefused });
-  registerBodyBudget(app, {
+  const bodies = registerBodyBudget(app, {
     maxInflightBodyBytes: config.connectionLimits.maxInflightBodyBytes,
     maxInflightBodyBytesPerAddress: config.connectionLimits.maxInflightBodyBytesPerAddress,
     maxBodyBytes: config.maxBodyBytes,
     maxConnections: config.connectionLimits.maxConnections,
     onRefused,
   });
+  options.metrics.trackCapacity(
+    'request_body_bytes',
+    () => bodies.inflight(),
+    config.connectionLimits.maxInflightBodyBytes,
+  );
   registerResponseHeaders(app, { path: graphqlPath, draining: options.draining });
   // One hook for the GraphQL route's checks, in order. The size limits before the trusted documents' check:
   // only the text the caller sent is measured.

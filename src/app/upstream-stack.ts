@@ -6,6 +6,7 @@ import type { Dispatcher } from 'undici';
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import type { GatewayMetrics } from '../observability/metrics.ts';
 import type { RequestScopes } from '../observability/request-scope.ts';
+import type { UpstreamFailureLog } from '../observability/upstream-failure-log.ts';
 import { withTracing } from '../observability/tracing/traced-client.ts';
 import type { GatewayTracing } from '../observability/tracing/tracing.ts';
 import { createUpstreamClient } from '../upstream/client/client.ts';
@@ -15,6 +16,12 @@ import { createRetryBudget } from '../upstream/resilience/retry-budget.ts';
 import type { UpstreamUrls } from '../upstream/client/types.ts';
 import { breakerNamesOf } from '../upstream/operations.ts';
 
+/** Why the guard refused a call, in the failure log's words. */
+const REFUSAL_DETAIL = {
+  circuit_open: 'not sent: the circuit breaker is open',
+  overloaded: 'not sent: the upstream bulkhead and its queue are full',
+} as const;
+
 /** What {@link createUpstreamStack} needs besides the settings. */
 export interface UpstreamStackOptions {
   config: GatewayConfig;
@@ -22,6 +29,8 @@ export interface UpstreamStackOptions {
   urls: UpstreamUrls;
   metrics: GatewayMetrics;
   scopes: RequestScopes;
+  /** Where failed and refused calls are logged (summed up per operation and kind). */
+  failures?: UpstreamFailureLog | undefined;
   /** Told when a breaker leaves (or returns to) `closed`. */
   onBreakerStateChange?: (origin: string, state: string) => void;
   dispatcher?: Dispatcher | undefined;
@@ -37,6 +46,9 @@ export function createUpstreamStack(options: UpstreamStackOptions): ResilientCli
     ...clientSettingsOf(config),
     onCall(event) {
       metrics.observeUpstreamCall(event);
+      if (event.outcome !== 'ok') {
+        options.failures?.failed({ operation: event.operation, kind: event.outcome, detail: event.detail });
+      }
       const scope = scopes.current();
       if (scope) {
         scope.upstreamCalls += 1;
@@ -67,11 +79,24 @@ export function createUpstreamStack(options: UpstreamStackOptions): ResilientCli
     },
     onRejected: (operation, reason) => {
       metrics.countGuardRejection(operation, reason);
+      // The guard's own refusals that are on-call's: a breaker open, a full bulkhead (not a session's share).
+      if (reason === 'circuit_open' || reason === 'overloaded') {
+        options.failures?.failed({ operation, kind: reason, detail: REFUSAL_DETAIL[reason] });
+      }
     },
     onRetry: (operation, allowed) => {
       metrics.countRetry(operation, allowed);
       if (allowed) options.tracing?.countRetry();
     },
   });
+  // Every breaker is in `/metrics` from the start, closed: an alert on it needs no first transition.
+  for (const origin of new Set(Object.values(breakerNames))) metrics.setBreakerState(origin, 'closed');
+  metrics.trackCapacity('upstream_slots', () => resilient.bulkhead().inUse, settings.maxConcurrentCalls);
+  metrics.trackCapacity('upstream_queue', () => resilient.bulkhead().queued, settings.maxQueuedCalls);
+  metrics.trackCapacity(
+    'upstream_answer_bytes',
+    () => client.answerBytesHeld(),
+    settings.maxInflightAnswerBytes,
+  );
   return options.tracing ? withTracing(resilient, options.tracing) : resilient;
 }

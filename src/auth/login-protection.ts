@@ -30,12 +30,26 @@ export interface LoginProtectionOptions {
   devices: DeviceTokens;
   /** `LOGIN_FAILURE_MIN_MS`: the least time a failed login takes to answer. */
   minFailureMillis: number;
-  /** Told of every failed login (refused, blocked or past its share) with its client address: the log sums them up. */
-  onFailedLogin?: (clientIp: string) => void;
+  /** Told of every failed login (refused, blocked or past its share): the log sums them up. */
+  onFailedLogin?: (failure: FailedLogin) => void;
   /** Told when the limiter's store fails (the login then goes on unguarded rather than locking everyone out). */
   onStoreError?: (error: unknown) => void;
   /** Told when a JSON login's account could not be learnt from the form login (`json-login-account.ts`). */
   onAccountLookupFailed?: (error: unknown) => void;
+}
+
+/**
+ * Why a login failed: logins' share of the upstream spent (`login_share`), refused by a block in force
+ * (`blocked`), or the upstream rejected the name or password (`rejected`).
+ */
+export type FailedLoginReason = 'login_share' | 'blocked' | 'rejected';
+
+/** A failed login, as {@link LoginProtectionOptions.onFailedLogin} hears of it (no name, no password). */
+export interface FailedLogin {
+  clientIp: string;
+  reason: FailedLoginReason;
+  /** The `retryAfter` answered (a block in force, or the one this failure started); 0 for none. */
+  retryAfterSeconds: number;
 }
 
 /** One login as the guard sees it. */
@@ -112,7 +126,11 @@ export function createLoginProtection(options: LoginProtectionOptions): LoginPro
       // Logins' own share of the upstream, right or wrong: refused before any budget is touched.
       const turn = options.share.take(guarded.clientIp, account);
       if ('retryAfterSeconds' in turn) {
-        options.onFailedLogin?.(guarded.clientIp);
+        options.onFailedLogin?.({
+          clientIp: guarded.clientIp,
+          reason: 'login_share',
+          retryAfterSeconds: turn.retryAfterSeconds,
+        });
         throw loginShareSpent(turn.retryAfterSeconds);
       }
       // The attempt's budgets are taken before the upstream is asked: concurrent or pipelined guesses find
@@ -120,7 +138,11 @@ export function createLoginProtection(options: LoginProtectionOptions): LoginPro
       const reservation = await safely(() => limiter.reserve(attempt), undefined);
       if (reservation !== undefined && reservation.refusedForSeconds > 0) {
         turn.release();
-        options.onFailedLogin?.(guarded.clientIp);
+        options.onFailedLogin?.({
+          clientIp: guarded.clientIp,
+          reason: 'blocked',
+          retryAfterSeconds: reservation.refusedForSeconds,
+        });
         await floor();
         throw unauthenticated('credentials', { retryAfter: reservation.refusedForSeconds });
       }
@@ -136,7 +158,11 @@ export function createLoginProtection(options: LoginProtectionOptions): LoginPro
       }
       if (!outcome.accepted) {
         const blockedFor = await safely(() => reservation?.failed() ?? Promise.resolve(0), 0);
-        options.onFailedLogin?.(guarded.clientIp);
+        options.onFailedLogin?.({
+          clientIp: guarded.clientIp,
+          reason: 'rejected',
+          retryAfterSeconds: blockedFor,
+        });
         await floor();
         throw unauthenticated('credentials', blockedFor > 0 ? { retryAfter: blockedFor } : {});
       }

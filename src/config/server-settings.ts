@@ -21,6 +21,22 @@ export const SERVER_SETTINGS = {
     z.enum(['number', 'label']).default('number'),
     "A line's `level` as pino's number (`30`) or as its name (`info`).",
   ),
+  // With `LOG_REQUESTS=errors`, a share of the successful requests still gets its line: a healthy
+  // replica's traffic is then visible in the logs at a fraction of the cost of logging it all.
+  logRequestsSample: setting(
+    'LOG_REQUESTS_SAMPLE',
+    z.coerce.number().min(0).max(1).default(0),
+    'With `LOG_REQUESTS=errors`: the share of successful requests logged anyway (`0.01`: one in a hundred).',
+  ),
+  // Set at image build (`docker build --build-arg GIT_COMMIT=$(git rev-parse HEAD)`); a label value, so short.
+  gitCommit: setting(
+    'GIT_COMMIT',
+    z
+      .string()
+      .regex(/^[A-Za-z0-9._-]{1,64}$/, { error: 'must be a commit id (letters, digits, `._-`, 64 at most)' })
+      .default('unknown'),
+    'The commit the image was built from, for `gateway_build_info`.',
+  ),
   objectTypesDir: setting(
     'OBJECT_TYPES_DIR',
     z.string().min(1).optional(),

@@ -11,6 +11,16 @@ import { ErrorCode } from './error-codes.ts';
 /** Whose fault a failure is. */
 export type Blame = 'caller' | 'upstream_refusal' | 'upstream_health' | 'gateway';
 
+/** Every blame, from the least to the most an operator's concern (`worstBlame` ranks by this order). */
+export const BLAMES: readonly Blame[] = ['caller', 'upstream_refusal', 'upstream_health', 'gateway'];
+
+/** The blame of `blames` most an operator's concern (`gateway` first), or `undefined` for none. */
+export function worstBlame(blames: readonly string[]): Blame | undefined {
+  let worst = -1;
+  for (const blame of blames) worst = Math.max(worst, BLAMES.indexOf(blame as Blame));
+  return BLAMES[worst];
+}
+
 /** One row of {@link ERROR_TABLE}. */
 export interface ErrorRule {
   /** The code's blame. */

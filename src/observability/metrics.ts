@@ -5,12 +5,21 @@
  *
  * Label values come from sets the server bounds: the operation name is the client's choice, so only names
  * that trusted documents or accepted users vouched for get their own series (`operation-names.ts`); the rest
- * count as `other`. Outcomes are codes the gateway writes, kept to {@link MAX_OUTCOMES} distinct values.
+ * count as `other`. Outcomes are codes the gateway writes, kept to {@link MAX_OUTCOMES} distinct values, and
+ * each outcome says whose fault it is (`blame`, from `errors/blame.ts`: four values, and `none` when ok).
+ *
+ * For on-call: every counter whose label values are known at start (login blocks, guard refusals, retries,
+ * upstream calls by operation and outcome) is present at 0 from the first scrape, so `rate()` and `increase()`
+ * see the first failure; the saturation gauges (`capacity-gauges.ts`), `gateway_draining`,
+ * `gateway_build_info` and, with Redis, `gateway_redis_up` say what a replica is and how close to its caps.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { LoginLimit } from '../auth/login-limiter.ts';
+import { BLAMES, UPSTREAM_KIND_CODE, blameOfCode, type UpstreamErrorKind } from '../errors/blame.ts';
 import type { BreakerState, GuardRejection } from '../upstream/resilience/resilience.ts';
 import type { UpstreamCallEvent } from '../upstream/client/types.ts';
+import type { WireOperation } from '../upstream/client/wire.ts';
+import { registerCapacityGauges, type TrackCapacity } from './capacity-gauges.ts';
 import { createChildCache } from './child-cache.ts';
 import {
   createOperationNames,
@@ -20,6 +29,7 @@ import {
 
 export { MAX_OPERATION_NAMES, MAX_OPERATION_NAMES_PER_USER } from './operation-names.ts';
 export type { OperationNameSource } from './operation-names.ts';
+export type { CappedResource } from './capacity-gauges.ts';
 
 /**
  * Distinct outcomes (`ok`, `HTTP_<status>` and the error codes the gateway writes, a few dozen in all) kept
@@ -44,6 +54,50 @@ const MISNAMED_DEFAULT_GAUGES = [
 const OUTCOME = /^(?:ok|HTTP_[1-5][0-9][0-9]|[A-Z][A-Z0-9_]{0,63})$/;
 const OPERATION_TYPES: ReadonlySet<string> = new Set(['query', 'mutation', 'subscription', 'unknown']);
 const BREAKER_VALUES: Record<BreakerState, number> = { closed: 0, half_open: 1, open: 2 };
+/** The `blame` label of an outcome that is no failure. */
+const NO_BLAME = 'none';
+const BLAME_LABELS: ReadonlySet<string> = new Set([...BLAMES, NO_BLAME]);
+
+// The known label values, each list checked complete against its type by `satisfies`.
+const LOGIN_LIMITS = Object.keys({
+  device: 1,
+  user_ip: 1,
+  user: 1,
+  ip: 1,
+  overflow: 1,
+  overflow_ip: 1,
+} satisfies Record<LoginLimit, 1>);
+const GUARD_REJECTIONS = Object.keys({
+  circuit_open: 1,
+  overloaded: 1,
+  session_overloaded: 1,
+  call_budget: 1,
+  deadline: 1,
+} satisfies Record<GuardRejection, 1>);
+const WIRE_OPERATIONS = Object.keys({
+  loginJson: 1,
+  loginForm: 1,
+  metadata: 1,
+  getObject: 1,
+  getAll: 1,
+  save: 1,
+  update: 1,
+} satisfies Record<WireOperation, 1>);
+const UPSTREAM_KINDS = Object.keys(UPSTREAM_KIND_CODE) as UpstreamErrorKind[];
+
+/** The blame of an upstream call's outcome: `none` when ok, else its kind's (`errors/blame.ts`). */
+function blameOfUpstreamOutcome(outcome: string): string {
+  if (!Object.hasOwn(UPSTREAM_KIND_CODE, outcome)) return NO_BLAME;
+  return blameOfCode(UPSTREAM_KIND_CODE[outcome as UpstreamErrorKind], outcome);
+}
+
+/** What `gateway_build_info` says. */
+export interface BuildInfo {
+  /** The package's version (`package.json`). */
+  version: string;
+  /** `GIT_COMMIT`, set at image build; `unknown` without it. */
+  commit: string;
+}
 
 /** One finished GraphQL request. */
 export interface OperationObservation {
@@ -53,6 +107,8 @@ export interface OperationObservation {
   type: string;
   /** `ok`, or the first error's code. */
   outcome: string;
+  /** Whose fault the request's worst failure is (`errors/blame.ts`); absent or `none` when it succeeded. */
+  blame?: string | undefined;
   seconds: number;
 }
 
@@ -69,14 +125,24 @@ export interface GatewayMetrics {
   observeLoaderBatch(loader: string, size: number): void;
   setBreakerState(origin: string, state: BreakerState): void;
   countLoginBlock(limit: LoginLimit): void;
-  /** Where `gateway_login_tracked_counters` reads the login limiter's count of counters from. */
-  trackLoginCounters(read: () => number): void;
+  /** Where a capped resource's use is read from at each scrape, and its cap (`capacity-gauges.ts`). */
+  trackCapacity: TrackCapacity;
+  /** Where `gateway_draining` reads whether the gateway is draining. */
+  trackDraining(read: () => boolean): void;
+  /** Sets `gateway_redis_up`: Redis is used and answers (`true`), or its breaker is open or it does not answer. */
+  setRedisUp(up: boolean): void;
   countGuardRejection(operation: string, reason: GuardRejection): void;
   countRetry(operation: string, allowed: boolean): void;
 }
 
+/** Options of {@link createMetrics}. */
+export interface MetricsOptions extends OperationNamesOptions {
+  /** `gateway_build_info`'s labels; default version `unknown`, commit `unknown` (tests). */
+  build?: BuildInfo | undefined;
+}
+
 /** Creates the registry and every metric; `options` bound the operation names (defaults in `operation-names.ts`). */
-export function createMetrics(options: OperationNamesOptions = {}): GatewayMetrics {
+export function createMetrics(options: MetricsOptions = {}): GatewayMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   // prom-client's totals of the by-type gauges are gauges named `_total`, which Prometheus reserves for
@@ -88,27 +154,27 @@ export function createMetrics(options: OperationNamesOptions = {}): GatewayMetri
   // an observation skips prom-client's label-object checks (see child-cache.ts).
   const operations = new Counter({
     name: 'gateway_graphql_operations_total',
-    help: 'GraphQL requests by operation name (vouched-for names; other, or anonymous when unnamed), type and outcome (ok or the first error code).',
-    labelNames: ['operation', 'type', 'outcome'] as const,
+    help: 'GraphQL requests by operation name (vouched-for names; other, or anonymous when unnamed), type, outcome (ok or the first error code) and blame (caller, upstream_refusal, upstream_health, gateway; none when ok).',
+    labelNames: ['operation', 'type', 'outcome', 'blame'] as const,
     registers,
   });
   const operationSeconds = new Histogram({
     name: 'gateway_graphql_operation_duration_seconds',
     help: 'Time from receiving a GraphQL request to sending its response.',
-    labelNames: ['operation', 'type', 'outcome'] as const,
+    labelNames: ['operation', 'type', 'outcome', 'blame'] as const,
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20],
     registers,
   });
   const upstreamCalls = new Counter({
     name: 'gateway_upstream_calls_total',
-    help: 'Upstream HTTP calls (each attempt) by operation and outcome (ok or the failure kind).',
-    labelNames: ['operation', 'outcome'] as const,
+    help: 'Upstream HTTP calls (each attempt) by operation, outcome (ok or the failure kind) and blame (none when ok).',
+    labelNames: ['operation', 'outcome', 'blame'] as const,
     registers,
   });
   const upstreamSeconds = new Histogram({
     name: 'gateway_upstream_call_duration_seconds',
     help: 'Duration of one upstream call attempt.',
-    labelNames: ['operation', 'outcome'] as const,
+    labelNames: ['operation', 'outcome', 'blame'] as const,
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers,
   });
@@ -119,14 +185,20 @@ export function createMetrics(options: OperationNamesOptions = {}): GatewayMetri
     buckets: [1, 2, 5, 10, 20, 50, 100, 200],
     registers,
   });
+  // The blame follows from the outcome (mostly), so it adds few combinations to the bound.
   const operationChildren = createChildCache(
-    (...values: [string, string, string]) => ({
+    (...values: [string, string, string, string]) => ({
       count: operations.labels(...values),
       seconds: operationSeconds.labels(...values),
     }),
     {
       maxEntries: MAX_OPERATION_SERIES,
-      fold: (_operation, type, outcome): [string, string, string] => ['other', type, outcome],
+      fold: (_operation, type, outcome, blame): [string, string, string, string] => [
+        'other',
+        type,
+        outcome,
+        blame,
+      ],
     },
   );
   const upstreamChildren = createChildCache((...values: string[]) => ({
@@ -140,15 +212,25 @@ export function createMetrics(options: OperationNamesOptions = {}): GatewayMetri
     labelNames: ['origin'] as const,
     registers,
   });
-  let trackedLoginCounters: () => number = () => 0;
+  const trackCapacity = registerCapacityGauges(registry);
+  let draining: () => boolean = () => false;
   new Gauge({
-    name: 'gateway_login_tracked_counters',
-    help: 'Failed-login counters this process holds, all kinds together (at most LOGIN_MAX_TRACKED_COUNTERS plus devices).',
+    name: 'gateway_draining',
+    help: '1 from SIGTERM on (readiness fails, connections close after their answer), else 0.',
     registers,
     collect() {
-      this.set(trackedLoginCounters());
+      this.set(draining() ? 1 : 0);
     },
   });
+  const build = options.build ?? { version: 'unknown', commit: 'unknown' };
+  new Gauge({
+    name: 'gateway_build_info',
+    help: 'Always 1: the running version (package.json) and the commit the image was built from (GIT_COMMIT).',
+    labelNames: ['version', 'commit'] as const,
+    registers,
+  }).set({ version: build.version, commit: build.commit }, 1);
+  // Made on the first report only: the family is absent when the gateway uses no Redis.
+  let redisUp: Gauge | undefined;
   const loginBlocks = new Counter({
     name: 'gateway_login_blocks_total',
     help: 'Blocks started by the login limiter, by counter (device, user_ip, user, ip, overflow, overflow_ip).',
@@ -168,6 +250,16 @@ export function createMetrics(options: OperationNamesOptions = {}): GatewayMetri
     registers,
   });
 
+  // Present at 0 from the start (a counter that appears with its first event hides that event from rate()).
+  for (const limit of LOGIN_LIMITS) loginBlocks.inc({ limit }, 0);
+  for (const operation of WIRE_OPERATIONS) {
+    for (const reason of GUARD_REJECTIONS) rejections.inc({ operation, reason }, 0);
+    for (const outcome of ['allowed', 'denied']) retries.inc({ operation, outcome }, 0);
+    for (const outcome of ['ok', ...UPSTREAM_KINDS]) {
+      upstreamCalls.inc({ operation, outcome, blame: blameOfUpstreamOutcome(outcome) }, 0);
+    }
+  }
+
   const names = createOperationNames(options);
   const outcomes = new Set<string>();
   function outcomeLabel(outcome: string): string {
@@ -182,17 +274,18 @@ export function createMetrics(options: OperationNamesOptions = {}): GatewayMetri
     admitOperationName(name, source) {
       names.admit(name, source);
     },
-    observeOperation({ name, type, outcome, seconds }) {
+    observeOperation({ name, type, outcome, blame, seconds }) {
       const children = operationChildren(
         names.label(name),
         OPERATION_TYPES.has(type) ? type : 'unknown',
         outcomeLabel(outcome),
+        blame !== undefined && BLAME_LABELS.has(blame) ? blame : NO_BLAME,
       );
       children.count.inc();
       children.seconds.observe(seconds);
     },
     observeUpstreamCall({ operation, outcome, durationMillis }) {
-      const children = upstreamChildren(operation, outcome);
+      const children = upstreamChildren(operation, outcome, blameOfUpstreamOutcome(outcome));
       children.count.inc();
       children.seconds.observe(durationMillis / 1000);
     },
@@ -205,8 +298,17 @@ export function createMetrics(options: OperationNamesOptions = {}): GatewayMetri
     countLoginBlock(limit) {
       loginBlocks.inc({ limit });
     },
-    trackLoginCounters(read) {
-      trackedLoginCounters = read;
+    trackCapacity,
+    trackDraining(read) {
+      draining = read;
+    },
+    setRedisUp(up) {
+      redisUp ??= new Gauge({
+        name: 'gateway_redis_up',
+        help: '1 when the gateway uses Redis and it answers, 0 when its breaker is open or it does not answer.',
+        registers,
+      });
+      redisUp.set(up ? 1 : 0);
     },
     countGuardRejection(operation, reason) {
       rejections.inc({ operation, reason });

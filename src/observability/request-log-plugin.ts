@@ -5,6 +5,7 @@
  * context holds the resolved operation, or the caller's operation name when the document never resolved.
  */
 import type { ApolloServerPlugin, BaseContext, GraphQLRequestListener } from '@apollo/server';
+import { Kind, type DocumentNode } from 'graphql';
 import type { RequestScopes } from './request-scope.ts';
 
 /** The plugin; `scopes` is the gateway's request storage. */
@@ -13,13 +14,16 @@ export function createRequestLogPlugin<TContext extends BaseContext>(
   onDialectMismatch?: (mismatch: { assumption: string; setting: string; message: string }) => void,
 ): ApolloServerPlugin<TContext> {
   const listener: GraphQLRequestListener<TContext> = {
-    willSendResponse({ request, operation, operationName, response }) {
+    willSendResponse({ request, operation, operationName, document, response }) {
       const scope = scopes.current();
       if (scope === undefined) return Promise.resolve();
       // `operationName` is `null` or a name once Apollo has looked for the operation, `undefined` before:
-      // the caller's word stands for a document that never parsed or validated.
+      // for a document that never validated, the caller's word stands, else the name the document gives
+      // (a named operation that fails validation is a named one: `other` in the metrics, not `anonymous`).
       scope.operationName =
-        operationName === undefined ? (request.operationName ?? undefined) : (operationName ?? undefined);
+        operationName === undefined
+          ? (request.operationName ?? soleOperationName(document))
+          : (operationName ?? undefined);
       scope.operationType = operation?.operation;
       if (response.body.kind === 'single') {
         const errors = response.body.singleResult.errors ?? [];
@@ -39,6 +43,12 @@ export function createRequestLogPlugin<TContext extends BaseContext>(
   const none = Promise.resolve(undefined);
   // No listener for a request outside a scope (none is kept for it).
   return { requestDidStart: () => (scopes.current() === undefined ? none : started) };
+}
+
+/** The name of `document`'s only operation, if it has one and it is named. */
+function soleOperationName(document: DocumentNode | undefined): string | undefined {
+  const operations = document?.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION) ?? [];
+  return operations.length === 1 ? operations[0]?.name?.value : undefined;
 }
 
 /** Tells `report` of each `UPSTREAM_DIALECT_MISMATCH` among `errors` (the listener logs each assumption once). */

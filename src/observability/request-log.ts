@@ -11,7 +11,8 @@
  *
  * With `LOG_REQUESTS=errors` (production's default) only failed and slow requests are logged: the line was
  * about a seventh of a small request's CPU, and a healthy request's line tells an operator nothing
- * the metrics do not.
+ * the metrics do not. `LOG_REQUESTS_SAMPLE` logs a share of the successful ones anyway, evenly spread
+ * (every hundredth with `0.01`), so what normal traffic looks like is in the logs too.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -20,9 +21,14 @@ import { levels } from 'pino';
 import type { GatewayMetrics } from './metrics.ts';
 import { traceLogFields, type TraceContext } from './tracing/tracing.ts';
 import { redactUrl } from './redact.ts';
-import { newRequestScope, type RequestScope, type RequestScopes } from './request-scope.ts';
+import {
+  newRequestScope,
+  type FailedLoginRecord,
+  type RequestScope,
+  type RequestScopes,
+} from './request-scope.ts';
 import { createFailedLoginLog } from './failed-login-log.ts';
-import { LOG_LEVEL_OF_BLAME } from '../errors/blame.ts';
+import { LOG_LEVEL_OF_BLAME, worstBlame } from '../errors/blame.ts';
 
 /** `LOG_REQUESTS`: every request, or only those that failed or were slow. */
 export type LogRequests = 'all' | 'errors';
@@ -40,6 +46,8 @@ export interface RequestLogOptions {
   graphqlPath: string;
   /** `LOG_REQUESTS`: every request, or only failed and slow ones. */
   logRequests: LogRequests;
+  /** `LOG_REQUESTS_SAMPLE`: with `logRequests: 'errors'`, the share of successful requests logged anyway. */
+  successSample?: number | undefined;
   /** With `logRequests: 'errors'`, requests at least this slow are logged too. Default {@link SLOW_REQUEST_MILLIS}. */
   slowRequestMillis?: number | undefined;
   /** When tracing is on: the ids of the request's server span, for its log line. */
@@ -85,6 +93,46 @@ export function levelOf(blames: readonly string[], status: number, base: 'info' 
   return level;
 }
 
+/**
+ * The metrics' `blame` of a request: its errors' worst (as its line's level), `none` when it succeeded, and
+ * for a failed answer no error explains, the gateway's when it is a 5xx, else the caller's.
+ */
+function blameOf(outcome: string, blames: readonly string[], status: number): string {
+  if (outcome === 'ok') return 'none';
+  return worstBlame(blames) ?? (status >= 500 ? 'gateway' : 'caller');
+}
+
+/**
+ * Answers `true` for one call in `1 / share` (rounded: `0.25` every fourth, `0.01` every hundredth), evenly
+ * spread rather than at random: a test and an operator can count on it, and a burst is sampled as evenly
+ * as a quiet hour.
+ */
+function evenSample(share: number): () => boolean {
+  if (share <= 0) return () => false;
+  const every = Math.max(1, Math.round(1 / share));
+  let calls = 0;
+  return () => {
+    calls = (calls + 1) % every;
+    return calls === 0;
+  };
+}
+
+/**
+ * The line of a login block, at `warn`: once per block, by the failed login that started it (the refused
+ * logins while it lasts are failed logins, summed up per network), with the counters blocked and for how
+ * long; never the name tried.
+ */
+function logBlock(request: FastifyRequest, failedLogin: FailedLoginRecord, limits: string[]): void {
+  request.log.warn(
+    {
+      clientNetwork: failedLogin.clientNetwork,
+      limits,
+      blockSeconds: failedLogin.retryAfterSeconds,
+    },
+    'login block started',
+  );
+}
+
 /** Whether `log` writes lines at `level` (`silent` and unknown levels write none). */
 function writes(log: FastifyBaseLogger, level: LineLevel): boolean {
   const threshold = levels.values[log.level];
@@ -107,10 +155,11 @@ export function registerRequestLog(
   const { scopes, metrics, graphqlPath, requestTimeoutMillis, currentTraceContext } = options;
   const logAll = options.logRequests === 'all';
   const slowMillis = options.slowRequestMillis ?? SLOW_REQUEST_MILLIS;
+  const sampled = evenSample(options.successSample ?? 0);
   const failedLogins = createFailedLoginLog({
     periodMillis: options.failedLoginPeriodMillis,
-    write: ({ clientIp, count, periodSeconds }) => {
-      app.log.info({ clientIp, count, periodSeconds }, 'failed logins from one address');
+    write: (summary) => {
+      app.log.info(summary, 'failed logins from one network');
     },
   });
   app.addHook('onClose', (_instance, done) => {
@@ -152,12 +201,18 @@ export function registerRequestLog(
         name: scope.operationName,
         type: scope.operationType ?? 'unknown',
         outcome,
+        blame: blameOf(outcome, scope.errorBlames, status),
         seconds: durationMillis / 1000,
       });
     }
-    // A failed login's line is written for the first of its address in a period; the rest are summed up.
-    const summed = scope.failedLoginFrom !== undefined && !failedLogins.admit(scope.failedLoginFrom);
-    const wanted = !summed && (logAll || outcome !== 'ok' || durationMillis >= slowMillis);
+    // A failed login's line is written for the first of its network in a period; the rest are summed up.
+    const failedLogin = scope.failedLogin;
+    const summed =
+      failedLogin !== undefined && !failedLogins.admit(failedLogin.clientNetwork, failedLogin.reason);
+    // A block is logged once, by the failure that started it, whatever the summary does with the failure.
+    if (failedLogin !== undefined && scope.loginBlocks !== undefined)
+      logBlock(request, failedLogin, scope.loginBlocks);
+    const wanted = !summed && (logAll || outcome !== 'ok' || durationMillis >= slowMillis || sampled());
     const log = request.log;
     const level = levelOf(scope.errorBlames, status, graphql ? 'info' : 'debug');
     // The line is built only when it will be written (a probe's debug line usually is not).
@@ -174,6 +229,11 @@ export function registerRequestLog(
         outcome,
       };
       if (scope.errorCodes.length > 0) line.errors = scope.errorCodes;
+      if (failedLogin !== undefined) {
+        line.clientNetwork = failedLogin.clientNetwork;
+        line.loginFailure = failedLogin.reason;
+        if (failedLogin.retryAfterSeconds > 0) line.retryAfter = failedLogin.retryAfterSeconds;
+      }
       // The server span's, read at arrival: other lines get the active span's from the logger's mixin.
       if (scope.trace !== undefined) Object.assign(line, traceLogFields(scope.trace));
       log[level](line, graphql ? 'graphql request' : 'http request');

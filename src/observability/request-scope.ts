@@ -26,8 +26,20 @@ export interface RequestScope {
   errorBlames: string[];
   /** The ids of the request's server span, when tracing is on. */
   trace?: TraceContext | undefined;
-  /** The client address of a login this request failed (refused or blocked), for the log's summary. */
-  failedLoginFrom?: string | undefined;
+  /** A login this request failed (refused, blocked or past its share), for its line and the summary. */
+  failedLogin?: FailedLoginRecord | undefined;
+  /** The login limiter's counters whose block this request's failed login started (`user_ip`, `ip`, …). */
+  loginBlocks?: string[] | undefined;
+}
+
+/** A failed login as the log keeps it: the client's network (never its full IPv6 address), never a name. */
+export interface FailedLoginRecord {
+  /** The address by its network, as `src/http/capacity/client-network.ts` computes it (IPv6 by its /64). */
+  clientNetwork: string;
+  /** `rejected`, `blocked` or `login_share` (`src/auth/login-protection.ts`). */
+  reason: string;
+  /** The `retryAfter` answered; 0 for none. */
+  retryAfterSeconds: number;
 }
 
 /** See {@link createRequestScopes}. */

@@ -199,10 +199,10 @@ describe('metrics', () => {
     expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
     const text = await response.text();
     for (const family of [
-      'gateway_graphql_operations_total{operation="LoanTypes",type="query",outcome="ok"}',
+      'gateway_graphql_operations_total{operation="LoanTypes",type="query",outcome="ok",blame="none"}',
       'gateway_graphql_operation_duration_seconds_bucket{le="0.005",operation="LoanTypes"',
-      'gateway_upstream_calls_total{operation="getAll",outcome="ok"}',
-      'gateway_upstream_call_duration_seconds_bucket{le="0.005",operation="getAll",outcome="ok"}',
+      'gateway_upstream_calls_total{operation="getAll",outcome="ok",blame="none"}',
+      'gateway_upstream_call_duration_seconds_bucket{le="0.005",operation="getAll",outcome="ok",blame="none"}',
       'gateway_loader_batch_size_bucket{le="1",loader="page"}',
       'gateway_upstream_breaker_state{origin=',
       '# TYPE gateway_login_blocks_total counter',
@@ -236,7 +236,7 @@ describe('metrics', () => {
     expect(codesOf(answer)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
     const text = await (await fetch(h.graphqlUrl.replace(/\/graphql$/, '/metrics'))).text();
     expect(text).toMatch(
-      /gateway_graphql_operations_total\{operation="anonymous",type="unknown",outcome="GRAPHQL_VALIDATION_FAILED"\} [1-9]/,
+      /gateway_graphql_operations_total\{operation="anonymous",type="unknown",outcome="GRAPHQL_VALIDATION_FAILED",blame="caller"\} [1-9]/,
     );
   });
 });

@@ -11,23 +11,23 @@ import { logCapture } from '../support/log-capture.ts';
 import { LOGIN, postGraphql } from '../support/post-graphql.ts';
 
 describe('createFailedLoginLog', () => {
-  it('should let the first failure of each address through, and sum up the rest per address and period', () => {
+  it('should let the first failure of each network through, and sum up the rest per network, reason and period', () => {
     const written: FailedLoginSummary[] = [];
     const log = createFailedLoginLog({ write: (line) => written.push(line), maxAddresses: 2 });
-    expect(log.admit('203.0.113.1')).toBe(true);
-    expect(log.admit('203.0.113.1')).toBe(false);
-    expect(log.admit('203.0.113.1')).toBe(false);
-    expect(log.admit('203.0.113.2')).toBe(true);
+    expect(log.admit('203.0.113.1', 'rejected')).toBe(true);
+    expect(log.admit('203.0.113.1', 'rejected')).toBe(false);
+    expect(log.admit('203.0.113.1', 'blocked')).toBe(false);
+    expect(log.admit('203.0.113.2', 'rejected')).toBe(true);
     // Past the bound of addresses: counted together, never remembered one by one.
-    expect(log.admit('203.0.113.3')).toBe(false);
-    expect(log.admit('203.0.113.4')).toBe(false);
+    expect(log.admit('203.0.113.3', 'rejected')).toBe(false);
+    expect(log.admit('203.0.113.4', 'login_share')).toBe(false);
     log.flush();
     expect(written).toEqual([
-      { clientIp: '203.0.113.1', count: 2, periodSeconds: 60 },
-      { clientIp: undefined, count: 2, periodSeconds: 60 },
+      { clientNetwork: '203.0.113.1', count: 2, reasons: { rejected: 1, blocked: 1 }, periodSeconds: 60 },
+      { clientNetwork: undefined, count: 2, reasons: { rejected: 1, login_share: 1 }, periodSeconds: 60 },
     ]);
-    // A new period: the first failure of an address is logged at once again.
-    expect(log.admit('203.0.113.1')).toBe(true);
+    // A new period: the first failure of a network is logged at once again.
+    expect(log.admit('203.0.113.1', 'rejected')).toBe(true);
     log.close();
     expect(written).toHaveLength(2);
   });
@@ -50,12 +50,67 @@ describe('failed logins in the gateway log', () => {
     );
     expect(answers.every((answer) => answer.errors?.[0]?.extensions?.code === 'UNAUTHENTICATED')).toBe(true);
     const requestLines = lines().filter((line) => line.msg === 'graphql request');
-    expect(requestLines).toHaveLength(1);
-    await gw.close();
-    const summaries = lines().filter((line) => line.msg === 'failed logins from one address');
-    expect(summaries).toEqual([
-      expect.objectContaining({ count: 39, periodSeconds: 60, clientIp: '127.0.0.1' }),
+    // The first failure's line says from which network, and why.
+    expect(requestLines).toEqual([
+      expect.objectContaining({
+        clientNetwork: '127.0.0.1',
+        loginFailure: 'rejected',
+        outcome: 'UNAUTHENTICATED',
+      }),
     ]);
+    await gw.close();
+    const summaries = lines().filter((line) => line.msg === 'failed logins from one network');
+    expect(summaries).toEqual([
+      expect.objectContaining({
+        count: 39,
+        reasons: { rejected: 39 },
+        periodSeconds: 60,
+        clientNetwork: '127.0.0.1',
+      }),
+    ]);
+    // No password, and no name tried (today's lines never carried them).
     expect(JSON.stringify(lines())).not.toContain('secret-guess');
+    expect(JSON.stringify(lines())).not.toContain('user-');
+  });
+
+  it('should log a login block once, by the failure that started it, and the refusals after it as blocked', async () => {
+    const { stream, lines } = logCapture();
+    const gw = await startGateway({
+      upstreamUrl: emulator.url,
+      logStream: stream,
+      env: {
+        LOG_LEVEL: 'info',
+        LOG_REQUESTS: 'all',
+        LOGIN_MAX_CONSECUTIVE_FAILURES: '3',
+        LOGIN_BLOCK_SECONDS: '600',
+      },
+    });
+    for (let i = 0; i < 8; i++) {
+      const answer = await postGraphql(gw.graphqlUrl, LOGIN, { username: 'demo', password: `wrong-${i}` });
+      expect(answer.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    }
+    await gw.close();
+    const blocks = lines().filter((line) => line.msg === 'login block started');
+    expect(blocks).toEqual([
+      expect.objectContaining({
+        level: 40,
+        clientNetwork: '127.0.0.1',
+        limits: ['user_ip'],
+        blockSeconds: 600,
+      }),
+    ]);
+    // The third failure started it; the five after it were refused by it, without asking the upstream: the
+    // first failure's line, then one summary of the rest.
+    expect(lines().filter((line) => line.msg === 'graphql request')).toEqual([
+      expect.objectContaining({ clientNetwork: '127.0.0.1', loginFailure: 'rejected' }),
+    ]);
+    expect(lines().filter((line) => line.msg === 'failed logins from one network')).toEqual([
+      expect.objectContaining({
+        clientNetwork: '127.0.0.1',
+        count: 7,
+        reasons: { rejected: 2, blocked: 5 },
+      }),
+    ]);
+    expect(JSON.stringify(lines())).not.toContain('wrong-');
   });
 });

@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_OPERATION_SERIES, createMetrics } from '../../src/observability/metrics.ts';
 
-const OPERATION = 'gateway_graphql_operations_total{operation="Orders",type="query",outcome="ok"}';
+const OPERATION =
+  'gateway_graphql_operations_total{operation="Orders",type="query",outcome="ok",blame="none"}';
 
 /** Metrics in which `Orders` counts under its name (as a trusted document's operation would). */
 function metricsWithOrders() {
@@ -25,11 +26,11 @@ describe('metrics', () => {
     const text = await metrics.registry.metrics();
     expect(text).toContain(`${OPERATION} 3`);
     expect(text).toContain(
-      'gateway_graphql_operation_duration_seconds_bucket{le="0.025",operation="Orders",type="query",outcome="ok"} 3',
+      'gateway_graphql_operation_duration_seconds_bucket{le="0.025",operation="Orders",type="query",outcome="ok",blame="none"} 3',
     );
-    expect(text).toContain('gateway_upstream_calls_total{operation="getAll",outcome="ok"} 1');
+    expect(text).toContain('gateway_upstream_calls_total{operation="getAll",outcome="ok",blame="none"} 1');
     expect(text).toContain(
-      'gateway_upstream_call_duration_seconds_sum{operation="getAll",outcome="ok"} 0.03',
+      'gateway_upstream_call_duration_seconds_sum{operation="getAll",outcome="ok",blame="none"} 0.03',
     );
     expect(text).toContain('gateway_loader_batch_size_bucket{le="10",loader="byId"} 1');
   });
@@ -87,7 +88,7 @@ describe('operation names', () => {
     const values = (await metrics.registry.getSingleMetric('gateway_graphql_operations_total')?.get())
       ?.values;
     expect(values?.map((value) => value.labels)).toEqual([
-      { operation: 'anonymous', type: 'unknown', outcome: 'other' },
+      { operation: 'anonymous', type: 'unknown', outcome: 'other', blame: 'none' },
     ]);
   });
 

@@ -51,9 +51,9 @@ describe('promtool check metrics', () => {
     const text = await response.text();
     // The traffic above is in what promtool reads.
     expect(text).toContain(
-      'gateway_graphql_operations_total{operation="LoanTypes",type="query",outcome="ok"}',
+      'gateway_graphql_operations_total{operation="LoanTypes",type="query",outcome="ok",blame="none"}',
     );
-    expect(text).toContain('gateway_upstream_calls_total{operation="getAll",outcome="ok"}');
+    expect(text).toContain('gateway_upstream_calls_total{operation="getAll",outcome="ok",blame="none"}');
     // The by-type gauges stay; their `_total` twins (gauges misnamed as counters) are gone.
     expect(text).toContain('# TYPE nodejs_active_handles gauge');
     expect(text).not.toMatch(/^# TYPE \S+_total (?!counter)/m);

@@ -23,6 +23,7 @@ async function createApp(
   logRequests: LogRequests,
   slowRequestMillis?: number,
   levelFormat?: 'number' | 'label',
+  successSample?: number,
 ) {
   const { stream, lines } = logCapture();
   const metrics = createMetrics();
@@ -42,6 +43,7 @@ async function createApp(
     graphqlPath: '/graphql',
     logRequests,
     slowRequestMillis,
+    successSample,
   });
   app.post('/graphql', async (request) => {
     const body = request.body as { fail?: boolean; waitMillis?: number; code?: string; blame?: string };
@@ -81,7 +83,7 @@ describe('request log', () => {
   it('should log only failed requests with LOG_REQUESTS=errors, and still count every one', async () => {
     const { app, metrics, lines, post } = await createApp('errors');
     await post('ok-2', {});
-    await post('failed-2', { fail: true });
+    await post('failed-2', { fail: true, blame: 'upstream_refusal' });
     await app.inject({ method: 'GET', url: '/nowhere', headers: { 'x-request-id': 'missing-2' } });
     const ids = lines().map((line) => line.reqId);
     expect(ids).not.toContain('ok-2');
@@ -93,11 +95,19 @@ describe('request log', () => {
     expect(lines().find((line) => line.reqId === 'missing-2')).toMatchObject({ outcome: 'HTTP_404' });
     const text = await metrics.registry.metrics();
     expect(text).toContain(
-      'gateway_graphql_operations_total{operation="Probe",type="unknown",outcome="ok"} 1',
+      'gateway_graphql_operations_total{operation="Probe",type="unknown",outcome="ok",blame="none"} 1',
     );
     expect(text).toContain(
-      'gateway_graphql_operations_total{operation="Probe",type="unknown",outcome="UPSTREAM_ERROR"} 1',
+      'gateway_graphql_operations_total{operation="Probe",type="unknown",outcome="UPSTREAM_ERROR",blame="upstream_refusal"} 1',
     );
+    await app.close();
+  });
+
+  it('should log every fourth successful request with LOG_REQUESTS=errors and LOG_REQUESTS_SAMPLE=0.25', async () => {
+    const { app, lines, post } = await createApp('errors', undefined, undefined, 0.25);
+    for (let i = 1; i <= 8; i++) await post(`ok-${i}`, {});
+    await post('failed-9', { fail: true, blame: 'upstream_refusal' });
+    expect(lines().map((line) => line.reqId)).toEqual(['ok-4', 'ok-8', 'failed-9']);
     await app.close();
   });
 

@@ -67,7 +67,8 @@ const ALL_METHODS = OPERATION_LIST.map((operation) => operation.method);
 describe('the list of upstream operations', () => {
   it('should hold exactly one entry per method of the client, and nothing else', async () => {
     const client = createUpstreamClient({ ...DEFAULT_CLIENT_SETTINGS, ...URLS });
-    const methods = Object.keys(client).filter((key) => key !== 'close');
+    // Besides the operations: closing its pools, and the answer bytes it holds (the saturation metrics).
+    const methods = Object.keys(client).filter((key) => key !== 'close' && key !== 'answerBytesHeld');
     expect([...ALL_METHODS].sort()).toEqual(methods.sort());
     expect(new Set(ALL_METHODS).size).toBe(ALL_METHODS.length);
     await client.close();

@@ -15,7 +15,9 @@ export const createMetrics: typeof Real.createMetrics = () => ({
   observeLoaderBatch: nothing,
   setBreakerState: nothing,
   countLoginBlock: nothing,
-  trackLoginCounters: nothing,
+  trackCapacity: nothing,
+  trackDraining: nothing,
+  setRedisUp: nothing,
   countGuardRejection: nothing,
   countRetry: nothing,
 });

@@ -11,4 +11,5 @@ export const withResilience: typeof Real.withResilience = (client) => ({
   ...client,
   breakerStates: () => ({}),
   isFailingFast: () => false,
+  bulkhead: () => ({ inUse: 0, queued: 0 }),
 });

@@ -30,6 +30,12 @@ export interface PipeliningCaps {
   maxPipelinedRequests: number;
 }
 
+/** What {@link limitPipelining} lets a caller read. */
+export interface PipelinedCounts {
+  /** Requests running now, all connections together (at most one per connection). */
+  running(): number;
+}
+
 type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
 
 /** One connection's requests: whether one runs, those waiting, and whether it has been refused. */
@@ -45,7 +51,12 @@ const LOG_EVERY_MILLIS = 1_000;
  * Puts the bound in front of the server's `request` listeners (Fastify's among them): call it once, on the
  * server Fastify created, before any listener that must see every request Node parses is added.
  */
-export function limitPipelining(server: Server, caps: PipeliningCaps, log: FastifyBaseLogger): void {
+export function limitPipelining(
+  server: Server,
+  caps: PipeliningCaps,
+  log: FastifyBaseLogger,
+): PipelinedCounts {
+  let running = 0;
   const listeners = server.listeners('request') as RequestListener[];
   server.removeAllListeners('request');
   const lines = new WeakMap<Socket, Line>();
@@ -54,12 +65,14 @@ export function limitPipelining(server: Server, caps: PipeliningCaps, log: Fasti
 
   const dispatch = (line: Line, request: IncomingMessage, response: ServerResponse): void => {
     line.running = true;
+    running++;
     // 'close' follows the answer's 'finish', or the connection's end: either way the next may start.
     response.once('close', () => {
       // After every other 'close' listener (the body budget's release, the connection's count), so the
       // next request finds its predecessor's shares given back.
       process.nextTick(() => {
         line.running = false;
+        running--;
         const next = line.waiting.shift();
         if (next !== undefined && !request.socket.destroyed) dispatch(line, ...next);
       });
@@ -102,6 +115,7 @@ export function limitPipelining(server: Server, caps: PipeliningCaps, log: Fasti
     else if (line.waiting.length < caps.maxPipelinedRequests) line.waiting.push([request, response]);
     else refuse(line, socket, response);
   });
+  return { running: () => running };
 }
 
 /** The part of a socket's native handle that reads (`net.Socket#_handle`). */

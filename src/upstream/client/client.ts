@@ -37,7 +37,9 @@ import { checkAnswerable } from '../dialect/charset/answerable-text.ts';
 import { createParseSlots } from '../dialect/parse-slots.ts';
 
 /** Creates the client. Base addresses are validated now: a bad one throws a `TypeError` naming it. */
-export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
+export function createUpstreamClient(
+  options: UpstreamClientOptions,
+): UpstreamClient & { answerBytesHeld(): number } {
   const api = parseBaseUrl('apiUrl', options.apiUrl);
   const base = parseBaseUrl('baseUrl', options.baseUrl);
   const studio = parseBaseUrl('studioUrl', options.studioUrl);
@@ -58,15 +60,16 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
 
   const checks = createRequestChecks(options.requestLimits);
   const perUserBytes = options.maxInflightAnswerBytesPerUser;
+  const answerBudget = createAnswerBudget({
+    totalBytes: options.maxInflightAnswerBytes,
+    perUserBytes,
+    // Logins answer a token: all of them together get the smallest share.
+    anonymousBytes: Math.max(1, Math.floor(perUserBytes / ANONYMOUS_SHARE_DIVISOR)),
+  });
   const run = createExchangeRunner({
     transport,
     checks,
-    answerBudget: createAnswerBudget({
-      totalBytes: options.maxInflightAnswerBytes,
-      perUserBytes,
-      // Logins answer a token: all of them together get the smallest share.
-      anonymousBytes: Math.max(1, Math.floor(perUserBytes / ANONYMOUS_SHARE_DIVISOR)),
-    }),
+    answerBudget,
     parseSlots: createParseSlots(),
     patterns: toAnswerPatterns({
       auth: options.authErrorPattern,
@@ -109,6 +112,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   }
 
   return {
+    /** Answer bytes held now, all callers together (the saturation metrics). */
+    answerBytesHeld: () => answerBudget.heldBytes(),
     async loginJson(username, password) {
       const answer = await run({
         operation: 'loginJson',

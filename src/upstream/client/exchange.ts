@@ -81,6 +81,7 @@ export function createExchangeRunner(
     const { operation } = exchange;
     const started = performance.now();
     let outcome = 'ok';
+    let detail: string | undefined;
     // Held until the answer is parsed (or dropped): the text and the parsed value come from these bytes.
     const lease = options.answerBudget?.lease(exchange.holder, operation);
     try {
@@ -110,10 +111,11 @@ export function createExchangeRunner(
         ? error
         : new UpstreamError('internal', 'the gateway failed before sending', { operation });
       outcome = failure.kind;
+      detail = failure.detail;
       throw failure;
     } finally {
       lease?.release();
-      report({ operation, durationMillis: performance.now() - started, outcome });
+      report({ operation, durationMillis: performance.now() - started, outcome, detail });
     }
   }
 

@@ -134,6 +134,8 @@ export interface UpstreamCallEvent {
   durationMillis: number;
   /** `ok`, or the `UpstreamError` kind. */
   outcome: string;
+  /** A failure's `UpstreamError.detail` (`connection refused`, …: text the gateway wrote, no secret). */
+  detail?: string | undefined;
 }
 
 /**

@@ -33,14 +33,15 @@ export interface AttemptContext {
   refuse: (operation: WireOperation, reason: GuardRejection) => UpstreamError;
   /** The guard's own errors. */
   own: WeakSet<object>;
+  /** The shared bulkhead (`maxConcurrentCalls` slots, `maxQueuedCalls` waiting). */
+  slots: SlotGate;
 }
 
 /** Creates the attempt of one resilience layer: its bulkhead and its sessions' shares. */
 export function createAttempt(context: AttemptContext): Attempt {
-  const { options, breakers, refuse, own } = context;
+  const { options, breakers, refuse, own, slots } = context;
   const { attemptTimeoutMillis } = options;
   const { maxConcurrentCallsPerSession: perSession, maxQueuedCallsPerSession: queuedPerSession } = options;
-  const slots = new SlotGate(options.maxConcurrentCalls, options.maxQueuedCalls);
   const sessionSlots = new Map<string, SlotGate>();
   // Origins that serve the users' reads and writes. A login there never takes the half-open probe: the
   // probe's answer must say whether users are served again, and failing logins (wrong passwords answered

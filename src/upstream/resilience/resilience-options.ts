@@ -62,4 +62,6 @@ export type ResilientClient = UpstreamClient & {
   breakerStates(): Record<string, BreakerState>;
   /** True while some breaker is open and not yet due for its half-open probe: calls there fail fast. */
   isFailingFast(): boolean;
+  /** The shared bulkhead now: slots taken and calls waiting (the saturation metrics). */
+  bulkhead(): { inUse: number; queued: number };
 };

@@ -36,6 +36,7 @@ import { createAttempt, type Call } from './attempt.ts';
 import { createOriginBreakers } from './origin-breakers.ts';
 import type { GuardRejection, ResilienceOptions, ResilientClient } from './resilience-options.ts';
 import { ANONYMOUS_SOURCE } from './spread-breaker.ts';
+import { SlotGate } from './slot-gate.ts';
 import type { UpstreamClient, UpstreamCredentials } from '../client/types.ts';
 import { callerOf } from '../caller.ts';
 import type { WireOperation } from '../client/wire.ts';
@@ -60,7 +61,8 @@ export function withResilience(client: UpstreamClient, options: ResilienceOption
     return error;
   }
 
-  const attempt = createAttempt({ options, breakers, refuse, own });
+  const slots = new SlotGate(options.maxConcurrentCalls, options.maxQueuedCalls);
+  const attempt = createAttempt({ options, breakers, refuse, own, slots });
 
   function succeeded(value: unknown): unknown {
     budget.recordSuccess();
@@ -107,6 +109,7 @@ export function withResilience(client: UpstreamClient, options: ResilienceOption
     close: () => client.close(),
     breakerStates: () => breakers.states(),
     isFailingFast: () => breakers.isFailingFast(),
+    bulkhead: () => ({ inUse: slots.taken, queued: slots.queued }),
   };
 }
 

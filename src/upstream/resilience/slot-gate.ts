@@ -35,6 +35,16 @@ export class SlotGate {
     return this.#free === this.#slots && this.#queue.size === 0;
   }
 
+  /** Slots taken now (the saturation metrics). */
+  get taken(): number {
+    return this.#slots - this.#free;
+  }
+
+  /** Calls waiting for a slot now. */
+  get queued(): number {
+    return this.#queue.size;
+  }
+
   /** Takes a free slot if there is one. */
   tryTake(): boolean {
     if (this.#free === 0) return false;

@@ -1,0 +1,90 @@
+/**
+ * Upstream failures in the gateway's log (issue 30): each says why (the kind and the gateway's words for
+ * it), and an outage writes one line per operation and kind a minute, however many requests fail.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { useEmulator } from '../support/emulator-fixture.ts';
+import { startGateway } from '../support/gateway-harness.ts';
+import { logCapture } from '../support/log-capture.ts';
+import { codesOf } from '../support/post-graphql.ts';
+
+const LOGIN = 'mutation { login(username: "demo", password: "demo") { token } }';
+
+/** The address of a port that was free a moment ago: connections to it are refused. */
+async function refusingUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) =>
+    server.close(() => {
+      resolve();
+    }),
+  );
+  return `http://127.0.0.1:${port}`;
+}
+
+describe('upstream failures in the log', () => {
+  const { emulator } = useEmulator();
+
+  it('should write the first refused call and the first breaker refusal with their reason, and sum up the rest', async () => {
+    const { stream, lines } = logCapture();
+    const gw = await startGateway({
+      upstreamUrl: await refusingUrl(),
+      logStream: stream,
+      // A breaker that opens after a few failures, whoever they are from; every request logged.
+      env: {
+        LOG_LEVEL: 'info',
+        UPSTREAM_BREAKER_MIN_CALLS: '5',
+        UPSTREAM_BREAKER_MIN_SOURCES: '1',
+        UPSTREAM_BREAKER_HALF_OPEN_MS: '600000',
+      },
+    });
+    const REQUESTS = 30;
+    for (let i = 0; i < REQUESTS; i++) {
+      expect(codesOf(await gw.post(LOGIN))).toEqual(['UPSTREAM_UNAVAILABLE']);
+    }
+    await gw.close();
+
+    const failed = lines().filter((line) => line.msg === 'upstream call failed');
+    expect(failed).toEqual([
+      expect.objectContaining({
+        level: 40,
+        operation: 'loginJson',
+        reason: 'unavailable',
+        detail: 'connection refused',
+      }),
+      expect.objectContaining({
+        level: 40,
+        operation: 'loginJson',
+        reason: 'circuit_open',
+        detail: 'not sent: the circuit breaker is open',
+      }),
+    ]);
+    const summed = lines().filter((line) => line.msg === 'upstream call failures, summed up');
+    expect(summed).toEqual([
+      expect.objectContaining({ operation: 'loginJson', reason: 'unavailable', periodSeconds: 60 }),
+      expect.objectContaining({ operation: 'loginJson', reason: 'circuit_open', periodSeconds: 60 }),
+    ]);
+    // Every failed request is accounted for: its own line or a summary's count.
+    const counted = summed.reduce((sum, line) => sum + Number(line.count), 0);
+    expect(failed.length + counted).toBe(REQUESTS);
+    // The request lines still say which requests failed, one each.
+    expect(lines().filter((line) => line.msg === 'graphql request')).toHaveLength(REQUESTS);
+  });
+
+  it("should not log a caller's mistake (a wrong password the upstream refuses) as an upstream failure", async () => {
+    const { stream, lines } = logCapture();
+    const gw = await startGateway({
+      upstreamUrl: emulator.url,
+      logStream: stream,
+      env: { LOG_LEVEL: 'info' },
+    });
+    const wrong = await gw.post('mutation { login(username: "demo", password: "wrong") { token } }');
+    expect(codesOf(wrong)).toEqual(['UNAUTHENTICATED']);
+    await gw.close();
+    expect(lines().filter((line) => line.msg.startsWith('upstream call failure'))).toEqual([]);
+    expect(lines().filter((line) => line.msg === 'upstream call failed')).toEqual([]);
+  });
+});
