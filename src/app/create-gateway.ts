@@ -64,7 +64,11 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       : undefined;
   const metrics = createMetrics();
   const scopes = createRequestScopes();
-  const logger = createGatewayLogger(config, options.logStream, tracing);
+  const logger = createGatewayLogger(
+    config,
+    options.logStream,
+    tracing === undefined ? undefined : () => scopes.current()?.trace?.ids,
+  );
   const upstream = createUpstreamStack({
     config,
     urls,

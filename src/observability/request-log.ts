@@ -18,7 +18,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { levels } from 'pino';
 import type { GatewayMetrics } from './metrics.ts';
-import { traceLogFields, type TraceContext } from './tracing/tracing.ts';
+import { traceLogFields, type RequestTrace } from './tracing/tracing.ts';
 import { redactUrl } from './redact.ts';
 import { newRequestScope, type RequestScope, type RequestScopes } from './request-scope.ts';
 import { createFailedLoginLog } from './failed-login-log.ts';
@@ -42,8 +42,8 @@ export interface RequestLogOptions {
   logRequests: LogRequests;
   /** With `logRequests: 'errors'`, requests at least this slow are logged too. Default {@link SLOW_REQUEST_MILLIS}. */
   slowRequestMillis?: number | undefined;
-  /** When tracing is on: the ids of the request's server span, for its log line. */
-  currentTraceContext?: (() => TraceContext | undefined) | undefined;
+  /** When tracing is on: starts the request's trace (its server span), ended with the response. */
+  startTrace?: ((request: FastifyRequest) => RequestTrace | undefined) | undefined;
   /** The period over which failed logins are summed up per address (`failed-login-log.ts`). Default a minute. */
   failedLoginPeriodMillis?: number | undefined;
 }
@@ -104,7 +104,7 @@ export function registerRequestLog(
   app: FastifyInstance,
   options: RequestLogOptions,
 ): (request: FastifyRequest) => RequestScope | undefined {
-  const { scopes, metrics, graphqlPath, requestTimeoutMillis, currentTraceContext } = options;
+  const { scopes, metrics, graphqlPath, requestTimeoutMillis, startTrace } = options;
   const logAll = options.logRequests === 'all';
   const slowMillis = options.slowRequestMillis ?? SLOW_REQUEST_MILLIS;
   const failedLogins = createFailedLoginLog({
@@ -125,8 +125,7 @@ export function registerRequestLog(
   app.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
     const scope = newRequestScope(request.id, requestTimeoutMillis);
-    // Read here, where the HTTP instrumentation's server span is the active one.
-    if (currentTraceContext !== undefined) scope.trace = currentTraceContext();
+    if (startTrace !== undefined) scope.trace = startTrace(request);
     request.requestScope = scope;
     done();
   });
@@ -145,6 +144,7 @@ export function registerRequestLog(
     }
     const durationMillis = performance.now() - scope.startedAt;
     const status = reply.statusCode;
+    scope.trace?.end(status);
     const outcome = scope.errorCodes[0] ?? (status >= 400 ? `HTTP_${status}` : 'ok');
     const graphql = request.routeOptions.url === graphqlPath && request.method !== 'OPTIONS';
     if (graphql) {
@@ -174,8 +174,8 @@ export function registerRequestLog(
         outcome,
       };
       if (scope.errorCodes.length > 0) line.errors = scope.errorCodes;
-      // The server span's, read at arrival: other lines get the active span's from the logger's mixin.
-      if (scope.trace !== undefined) Object.assign(line, traceLogFields(scope.trace));
+      // The server span's: other lines of the request get them from the logger's mixin (its scope's).
+      if (scope.trace !== undefined) Object.assign(line, traceLogFields(scope.trace.ids));
       log[level](line, graphql ? 'graphql request' : 'http request');
     }
     done();

@@ -2,8 +2,8 @@
  * OpenTelemetry end to end: the real command (`node src/main.ts`) with the standard OTEL_* variables,
  * exporting OTLP/HTTP (JSON) to a receiver started here, in front of the emulator through a recording
  * proxy. One GraphQL request with the caller's W3C trace context must arrive as one trace: the server span
- * (the caller's span its parent, the operation named), graphql-js's execute span (`query Orders`), an
- * `upstream getAll` span per upstream call with its batch size, retries and outcome class, and under each an
+ * (the caller's span its parent, the operation named), the operation span (`query Orders`) under it, an
+ * `upstream getAll` span per upstream call under the operation span with its batch size, retries and outcome class, and under each an
  * HTTP CLIENT span with the semantic conventions' attributes, whether or not its context reached the
  * upstream; a caller's baggage leaves only as far as `UPSTREAM_BAGGAGE_KEYS` allows; the log line carries the
  * server span's `trace_id`, `span_id` and `trace_flags`.
@@ -130,6 +130,7 @@ describe('tracing switched on by OTEL_* variables, context sent upstream', () =>
     expect(attribute(server, 'graphql.operation.type')).toBe('query');
     const execute = spans().find((s) => s.traceId === TRACE_ID && s.name === 'query Orders');
     expect(attribute(execute, 'graphql.operation.name')).toBe('Orders');
+    expect(execute?.parentSpanId).toBe(server?.spanId);
   });
 
   it('should have a child span per upstream call with operation, batch size, retries and outcome', () => {
@@ -137,6 +138,9 @@ describe('tracing switched on by OTEL_* variables, context sent upstream', () =>
     const byId = new Map(trace.map((s) => [s.spanId, s]));
     const server = trace.find((s) => s.parentSpanId === CALLER_SPAN_ID);
     const upstream = trace.filter((s) => s.name === 'upstream getAll');
+    const operation = trace.find((s) => s.name === 'query Orders');
+    // The batched call for the customers too: the request's trace travels with it.
+    expect(upstream.map((s) => s.parentSpanId)).toEqual(upstream.map(() => operation?.spanId));
     // The page of orders, then one batch for their customers.
     expect(upstream).toHaveLength(2);
     for (const span of upstream) {
