@@ -209,6 +209,10 @@ describe('tracing switched on by OTEL_* variables, context sent upstream', () =>
     expect(line?.reqId).toMatch(/\S/);
   });
 
+  it('should make no span per resolver unless TRACE_RESOLVERS asks', () => {
+    expect(spans().filter((s) => s.traceId === TRACE_ID && s.name.startsWith('resolve '))).toEqual([]);
+  });
+
   it('should keep passwords and tokens out of every span', () => {
     const all = JSON.stringify(spans());
     expect(all).not.toContain('demo-password');
@@ -217,12 +221,15 @@ describe('tracing switched on by OTEL_* variables, context sent upstream', () =>
   });
 });
 
-describe('tracing with UPSTREAM_PROPAGATE_TRACE off (the default), on a sick upstream', () => {
+describe('tracing with UPSTREAM_PROPAGATE_TRACE off (the default) and TRACE_RESOLVERS on, on a sick upstream', () => {
   const SICK_TRACE = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
 
   beforeAll(async () => {
     // Retries are allowed as a share of recent successes: all of them here, after a few successes below.
-    const quiet = await startCommand(proxyUrl, { UPSTREAM_RETRY_BUDGET_PERCENT: '100' });
+    const quiet = await startCommand(proxyUrl, {
+      UPSTREAM_RETRY_BUDGET_PERCENT: '100',
+      TRACE_RESOLVERS: 'true',
+    });
     const login = (await graphql(
       'mutation { login(username: "demo", password: "demo-password") { token } }',
       {},
@@ -264,6 +271,15 @@ describe('tracing with UPSTREAM_PROPAGATE_TRACE off (the default), on a sick ups
       expect(client.status?.code).toBe(2);
     }
     expect(clients.map((c) => attribute(c, 'http.request.resend_count') ?? 0).sort()).toEqual([0, 1, 2]);
+  });
+
+  it('should make a span per resolved field under the operation span, with the error code of a failed one', () => {
+    const operation = spans().find((s) => s.traceId === SICK_TRACE && s.name === 'query Sick');
+    const field = spans().find((s) => s.traceId === SICK_TRACE && s.name === 'resolve Query.loanTypes');
+    expect(field?.parentSpanId).toBe(operation?.spanId);
+    expect(attribute(field, 'graphql.field.path')).toBe('loanTypes');
+    expect(attribute(field, 'error.type')).toBe('unavailable');
+    expect(field?.status?.code).toBe(2);
   });
 
   it("should give the upstream span the retries and the blame of the upstream's failure", () => {

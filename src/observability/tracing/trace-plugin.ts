@@ -10,6 +10,7 @@
 import type { ApolloServerPlugin, BaseContext, GraphQLRequestListener } from '@apollo/server';
 import { SpanKind, SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
 import type { DocumentNode, GraphQLError, OperationDefinitionNode } from 'graphql';
+import { isUpstreamError } from '../../errors/upstream-error.ts';
 import { recordRefusal, SpanRequestTrace } from './request-span.ts';
 import type { RequestTrace } from './tracing.ts';
 
@@ -44,8 +45,12 @@ function nameOperation(span: Span, name: string | null | undefined, type: string
   if (type !== undefined) span.setAttribute('graphql.operation.type', type);
 }
 
-/** The code of an error, as the response says it (`extensions.code`), else the error's class. */
+/**
+ * The code of a resolver's error: a GraphQL error's `extensions.code`, an upstream error's kind (as its
+ * `upstream <operation>` span says it), else the error's class.
+ */
 function codeOf(error: GraphQLError | Error): string {
+  if (isUpstreamError(error)) return error.kind;
   const code = 'extensions' in error ? error.extensions.code : undefined;
   return typeof code === 'string' ? code : error.name;
 }
