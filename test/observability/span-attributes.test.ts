@@ -190,30 +190,47 @@ describe('spans made by hand', () => {
       return Promise.resolve(second?.headers);
     });
     trace.end(200);
-    const byName = (name: string) => ended().filter((span) => span.name === name);
-    const [call] = byName('upstream getAll');
-    const attempts = byName('GET');
-    expect(call?.parentSpanContext?.spanId).toBe(trace.ids.spanId);
-    expect(call?.attributes).toMatchObject({
-      'gateway.upstream.batch_size': 5,
-      'gateway.upstream.retries': 1,
-    });
+    const attempts = ended().filter((span) => span.name === 'GET');
+    expect(ended().filter((span) => span.name.startsWith('upstream '))).toEqual([]);
     expect(attempts.map((span) => span.parentSpanContext?.spanId)).toEqual([
-      call?.spanContext().spanId,
-      call?.spanContext().spanId,
+      trace.ids.spanId,
+      trace.ids.spanId,
     ]);
     expect(attempts.map((span) => span.attributes['http.response.status_code'])).toEqual([500, 200]);
     expect(attempts.map((span) => span.attributes['error.type'])).toEqual(['500', undefined]);
+    expect(attempts.map((span) => span.attributes['gateway.upstream.outcome'])).toEqual([
+      'upstream_health',
+      'ok',
+    ]);
     expect(attempts.map((span) => span.attributes['http.request.resend_count'])).toEqual([undefined, 1]);
     expect(attempts[0]?.attributes).toMatchObject({
       'server.address': 'up.test',
       'server.port': 8080,
       'url.full': 'http://up.test:8080/studio/jsonp/getAll?username=REDACTED&apiToken=REDACTED',
+      'gateway.upstream.operation': 'getAll',
+      'gateway.upstream.batch_size': 5,
     });
     expect(headers).toEqual({
       traceparent: `00-${trace.ids.traceId}-${attempts[1]?.spanContext().spanId ?? ''}-01`,
     });
     expect(JSON.stringify(ended().map((span) => span.attributes))).not.toMatch(/ann|t0k3n|HTTP 500/);
+  });
+
+  it('should give a call refused before any attempt a span of its own, with its blame', async () => {
+    const { tracer, ended } = recorder();
+    const spans = upstreamSpans(tracer, { propagator, sendsContext: false });
+    const trace = requestSpans(tracer, propagator, '/graphql')(request);
+    const refusal = new UpstreamError('circuit_open', 'the circuit breaker is open', { operation: 'getAll' });
+    await expect(spans.upstreamCall(trace, 'getAll', 3, () => Promise.reject(refusal))).rejects.toBe(refusal);
+    const [call] = ended();
+    expect(call?.name).toBe('upstream getAll');
+    expect(call?.parentSpanContext?.spanId).toBe(trace.ids.spanId);
+    expect(call?.attributes).toMatchObject({
+      'gateway.upstream.batch_size': 3,
+      'gateway.upstream.error_kind': 'circuit_open',
+      'error.type': 'circuit_open',
+    });
+    expect(call?.attributes['gateway.upstream.outcome']).toBe(refusal.blame);
   });
 });
 

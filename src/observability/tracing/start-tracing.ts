@@ -6,9 +6,8 @@
  *
  * No instrumentation patches a package: the gateway makes its spans by hand where it knows the moment
  * (`tracing.ts`), so it traces the same whatever loaded first, the sources or the bundle. The trace of a
- * GraphQL request: the HTTP server span (`request-span.ts`), the operation span (`trace-plugin.ts`), and per
- * upstream call an `upstream <operation>` span with one HTTP CLIENT span per attempt under it
- * (`upstream-spans.ts`). URLs keep their parameter names only (`span-url.ts`), errors their code only, and no
+ * GraphQL request: the HTTP server span (`request-span.ts`), the operation span (`trace-plugin.ts`), and one
+ * HTTP CLIENT span per upstream attempt (`upstream-spans.ts`). URLs keep their parameter names only (`span-url.ts`), errors their code only, and no
  * variable value is recorded. Attributes are built only for spans the sampler records.
  *
  * Metrics and logs are not exported unless `OTEL_METRICS_EXPORTER` / `OTEL_LOGS_EXPORTER` name an exporter:

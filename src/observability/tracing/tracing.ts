@@ -74,9 +74,10 @@ export interface GatewayTracing {
   /** Starts the server span of a request to the GraphQL route, under the caller's trace context if any. */
   startRequest(request: TracedRequest): RequestTrace;
   /**
-   * Runs one upstream call (retries included) in a span `upstream <operation>` under `parent` (the request's
-   * trace; no span without one: readiness checks and other calls outside a GraphQL request make none) with
-   * its batch size (the records asked for), retries and outcome class (`ok` or the blame of its error).
+   * Runs one upstream call (retries included) for `parent` (the request's trace; no span without one:
+   * readiness checks and other calls outside a GraphQL request make none): its attempts' CLIENT spans carry
+   * the operation and the batch size (the records asked for); a call refused before any attempt gets a span
+   * `upstream <operation>` with its outcome class (the blame of its error).
    */
   upstreamCall<T>(
     parent: RequestTrace | undefined,

@@ -93,7 +93,6 @@ export function createExchangeRunner(
       let answer: HttpAnswer;
       try {
         answer = await transport.send(built);
-        attempt?.end(answer.status, undefined);
       } catch (error) {
         attempt?.end(undefined, error);
         throw settleWrite(
@@ -104,11 +103,15 @@ export function createExchangeRunner(
       try {
         const { parseSlots } = options;
         // Small answers keep the synchronous path; a large one waits for its user's parse slot.
-        if (parseSlots === undefined || !isLargeAnswer(answer.body.length)) {
-          return readAnswer(exchange, answer, callback);
-        }
-        return await parseSlots.run(exchange.holder, () => readAnswer(exchange, answer, callback));
+        const result =
+          parseSlots === undefined || !isLargeAnswer(answer.body.length)
+            ? readAnswer(exchange, answer, callback)
+            : await parseSlots.run(exchange.holder, () => readAnswer(exchange, answer, callback));
+        // The attempt's span ends with its answer read: an answer that says `error` fails it too.
+        attempt?.end(answer.status, undefined);
+        return result;
       } catch (error) {
+        attempt?.end(answer.status, error);
         throw settleWrite(exchange, error);
       }
     } catch (error) {

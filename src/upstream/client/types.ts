@@ -141,7 +141,7 @@ export interface UpstreamAttemptCall {
 export interface UpstreamAttempt {
   /** Headers sent with the attempt (`traceparent`, `baggage`), if any. */
   readonly headers: Record<string, string> | undefined;
-  /** The answer's HTTP status if one came, and the error if the attempt failed. */
+  /** Told once the answer is read and checked: its HTTP status if one came, the error if the attempt failed. */
   end(status: number | undefined, error: unknown): void;
 }
 
