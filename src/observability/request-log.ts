@@ -18,7 +18,8 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { levels } from 'pino';
 import type { GatewayMetrics } from './metrics.ts';
-import { traceLogFields, type RequestTrace } from './tracing/tracing.ts';
+import type { RequestTrace } from './tracing/tracing.ts';
+import { withTraceFields } from './logger.ts';
 import { redactUrl } from './redact.ts';
 import { newRequestScope, type RequestScope, type RequestScopes } from './request-scope.ts';
 import { createFailedLoginLog } from './failed-login-log.ts';
@@ -125,7 +126,11 @@ export function registerRequestLog(
   app.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
     const scope = newRequestScope(request.id, requestTimeoutMillis);
-    if (startTrace !== undefined) scope.trace = startTrace(request);
+    if (startTrace !== undefined) {
+      scope.trace = startTrace(request);
+      // Every line of the request names its server span, the request line included.
+      if (scope.trace !== undefined) request.log = withTraceFields(request.log, scope.trace.ids);
+    }
     request.requestScope = scope;
     done();
   });
@@ -174,8 +179,6 @@ export function registerRequestLog(
         outcome,
       };
       if (scope.errorCodes.length > 0) line.errors = scope.errorCodes;
-      // The server span's: other lines of the request get them from the logger's mixin (its scope's).
-      if (scope.trace !== undefined) Object.assign(line, traceLogFields(scope.trace.ids));
       log[level](line, graphql ? 'graphql request' : 'http request');
     }
     done();
