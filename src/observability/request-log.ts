@@ -128,8 +128,11 @@ export function registerRequestLog(
     const scope = newRequestScope(request.id, requestTimeoutMillis);
     if (startTrace !== undefined) {
       scope.trace = startTrace(request);
-      // Every line of the request names its server span, the request line included.
-      if (scope.trace !== undefined) request.log = withTraceFields(request.log, scope.trace.ids);
+      // Every line of the request names its server span, the request line and Fastify's own included.
+      if (scope.trace !== undefined) {
+        request.log = withTraceFields(request.log, scope.trace.ids);
+        reply.log = request.log;
+      }
     }
     request.requestScope = scope;
     done();
