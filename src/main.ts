@@ -35,18 +35,18 @@ function apiLine(config: GatewayConfig): string {
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  // Only when the OTEL_* variables ask: the SDK is not even loaded otherwise. Before the gateway's modules
-  // are imported (below), since the instrumentations patch graphql-js and node:http as they load.
+  // Only when the OTEL_* variables ask: the SDK is not even loaded otherwise (the bundle keeps it in a chunk
+  // of its own). Nothing is patched, so the order of the two imports does not matter to the spans.
   let tracing: GatewayTracing | undefined;
   if (tracingRequested()) {
     const { startTracing } = await import('./observability/tracing/start-tracing.ts');
     tracing = startTracing({
       propagateUpstream: config.upstreamPropagateTrace,
       upstreamBaggageKeys: config.upstreamBaggageKeys,
+      traceResolvers: config.traceResolvers,
       graphqlPath: '/graphql',
     });
   }
-  // The gateway's modules after the tracing's start (above).
   const { runGateway } = await import('./app/run-gateway.ts');
   const { gateway, url, emulator } = await runGateway({ config, tracing });
   gateway.app.log.info(

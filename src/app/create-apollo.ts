@@ -106,7 +106,9 @@ export async function createApollo(options: ApolloOptions): Promise<ApolloServer
           return session === null ? undefined : userKeyOf(session);
         },
       }),
-      ...(options.tracing ? [options.tracing.apolloPlugin<GraphQLContext>()] : []),
+      ...(options.tracing
+        ? [options.tracing.apolloPlugin<GraphQLContext>(() => options.scopes.current()?.trace)]
+        : []),
       refuseSubscriptions<GraphQLContext>(),
       createUpstreamCallLimit<GraphQLContext>(config),
       createDeadSessionPlugin({ revocations: options.services.revocations, scopes: options.scopes }),

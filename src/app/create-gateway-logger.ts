@@ -6,18 +6,21 @@ import type { Logger } from 'pino';
 import { redisPassword } from '../auth/redis-connection.ts';
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import { createLogger } from '../observability/logger.ts';
-import type { GatewayTracing } from '../observability/tracing/tracing.ts';
+import type { TraceContext } from '../observability/tracing/tracing.ts';
 
-/** The logger at `LOG_LEVEL`, writing to `stream` (tests) or stdout; lines inside a span name it. */
+/**
+ * The logger at `LOG_LEVEL`, writing to `stream` (tests) or stdout; with tracing on, lines written inside a
+ * request name its server span (`traceContext`: the request scope's).
+ */
 export function createGatewayLogger(
   config: GatewayConfig,
   stream?: NodeJS.WritableStream,
-  tracing?: GatewayTracing,
+  traceContext?: () => TraceContext | undefined,
 ): Logger {
   return createLogger({
     level: config.logLevel,
     levelFormat: config.logLevelFormat,
-    traceContext: tracing === undefined ? undefined : () => tracing.currentTraceContext(),
+    traceContext,
     stream,
     secrets: [config.sessionSecret, config.sessionSecretPrevious, redisPassword(config.redisUrl)],
   });

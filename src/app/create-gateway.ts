@@ -66,7 +66,11 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       : undefined;
   const metrics = createMetrics({ build: { version: PACKAGE_VERSION, commit: config.gitCommit } });
   const scopes = createRequestScopes();
-  const logger = createGatewayLogger(config, options.logStream, tracing);
+  const logger = createGatewayLogger(
+    config,
+    options.logStream,
+    tracing === undefined ? undefined : () => scopes.current()?.trace?.ids,
+  );
   const failures = createUpstreamFailureLog(logger);
   const upstream = createUpstreamStack({
     config,

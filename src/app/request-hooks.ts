@@ -60,7 +60,10 @@ const hooks: FastifyPluginCallback<RequestHooksOptions> = (app, options, done) =
     logRequests: config.logRequests,
     successSample: config.logRequestsSample,
     graphqlPath,
-    currentTraceContext: tracing ? () => tracing.currentTraceContext() : undefined,
+    // The GraphQL route's requests only: probes and /metrics make no spans.
+    startTrace: tracing
+      ? (request) => (request.routeOptions.url === graphqlPath ? tracing.startRequest(request) : undefined)
+      : undefined,
   });
   // Answers refused before GraphQL still reach the request log's `outcome` and level, and the server span.
   // `blame` is the answer's own when it says (a busy answer for the whole gateway is the gateway's), else
@@ -69,7 +72,7 @@ const hooks: FastifyPluginCallback<RequestHooksOptions> = (app, options, done) =
     const scope = scopeOf(request);
     scope?.errorCodes.push(code);
     scope?.errorBlames.push(blame ?? blameOfCode(code));
-    tracing?.recordRefusal(code);
+    scope?.trace?.refuse(code);
   };
   registerErrorHandler(app, { maxBodyBytes: config.maxBodyBytes, onRefused });
   const bodies = registerBodyBudget(app, {

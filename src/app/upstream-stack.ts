@@ -34,7 +34,7 @@ export interface UpstreamStackOptions {
   /** Told when a breaker leaves (or returns to) `closed`. */
   onBreakerStateChange?: (origin: string, state: string) => void;
   dispatcher?: Dispatcher | undefined;
-  /** When tracing is on: a span per upstream call. */
+  /** When tracing is on: a span per upstream call and one per HTTP attempt, under the request's trace. */
   tracing?: GatewayTracing | undefined;
 }
 
@@ -56,6 +56,7 @@ export function createUpstreamStack(options: UpstreamStackOptions): ResilientCli
       }
     },
     ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+    ...(options.tracing ? { onAttempt: options.tracing.upstreamAttempt } : {}),
   });
   const settings = config.resilience;
   // Breakers by the settings' base names, not addresses: their names reach `/readyz` and `/metrics`.
@@ -98,5 +99,5 @@ export function createUpstreamStack(options: UpstreamStackOptions): ResilientCli
     () => client.answerBytesHeld(),
     settings.maxInflightAnswerBytes,
   );
-  return options.tracing ? withTracing(resilient, options.tracing) : resilient;
+  return options.tracing ? withTracing(resilient, options.tracing, () => scopes.current()?.trace) : resilient;
 }

@@ -42,6 +42,11 @@ export const SERVER_SETTINGS = {
     z.string().min(1).optional(),
     "The folder of typed object types; unset = the repository's `schema/objects/`.",
   ),
+  traceResolvers: setting(
+    'TRACE_RESOLVERS',
+    bool.default(false),
+    'With tracing on, a span per resolved field under the operation span (off: none).',
+  ),
   readinessRequiresUpstream: setting(
     'READINESS_REQUIRES_UPSTREAM',
     bool.default(false),

@@ -28,6 +28,20 @@ export interface LoggerOptions {
   traceContext?: (() => TraceContext | undefined) | undefined;
 }
 
+/** Marks a logger whose bindings name the trace already (and its children: pino makes them by prototype). */
+const TRACE_BOUND = Symbol('traceBound');
+
+/**
+ * A child of `log` whose every line names the span `context` (a request's server span): the request's own
+ * logger, from its first hook on, the hooks and handlers outside the request's async scope included. The
+ * logger's mixin adds nothing to its lines (no key twice).
+ */
+export function withTraceFields<L extends { child(bindings: object): L }>(log: L, context: TraceContext): L {
+  const child = log.child(traceLogFields(context));
+  Object.defineProperty(child, TRACE_BOUND, { value: true });
+  return child;
+}
+
 /** The fields of a request worth logging: no headers (they carry `authorization` and cookies). */
 function serializeRequest(request: { method?: string; url?: string; ip?: string; id?: unknown }) {
   return {
@@ -53,7 +67,8 @@ export function createLogger(options: LoggerOptions): Logger {
       ...(traceContext === undefined
         ? {}
         : {
-            mixin: () => {
+            mixin: (_object: object, _level: number, logger: object) => {
+              if (TRACE_BOUND in logger) return {};
               const context = traceContext();
               return context === undefined ? {} : traceLogFields(context);
             },

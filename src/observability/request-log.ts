@@ -19,7 +19,8 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { levels } from 'pino';
 import type { GatewayMetrics } from './metrics.ts';
-import { traceLogFields, type TraceContext } from './tracing/tracing.ts';
+import type { RequestTrace } from './tracing/tracing.ts';
+import { withTraceFields } from './logger.ts';
 import { redactUrl } from './redact.ts';
 import {
   newRequestScope,
@@ -50,8 +51,8 @@ export interface RequestLogOptions {
   successSample?: number | undefined;
   /** With `logRequests: 'errors'`, requests at least this slow are logged too. Default {@link SLOW_REQUEST_MILLIS}. */
   slowRequestMillis?: number | undefined;
-  /** When tracing is on: the ids of the request's server span, for its log line. */
-  currentTraceContext?: (() => TraceContext | undefined) | undefined;
+  /** When tracing is on: starts the request's trace (its server span), ended with the response. */
+  startTrace?: ((request: FastifyRequest) => RequestTrace | undefined) | undefined;
   /** The period over which failed logins are summed up per address (`failed-login-log.ts`). Default a minute. */
   failedLoginPeriodMillis?: number | undefined;
 }
@@ -152,7 +153,7 @@ export function registerRequestLog(
   app: FastifyInstance,
   options: RequestLogOptions,
 ): (request: FastifyRequest) => RequestScope | undefined {
-  const { scopes, metrics, graphqlPath, requestTimeoutMillis, currentTraceContext } = options;
+  const { scopes, metrics, graphqlPath, requestTimeoutMillis, startTrace } = options;
   const logAll = options.logRequests === 'all';
   const slowMillis = options.slowRequestMillis ?? SLOW_REQUEST_MILLIS;
   const sampled = evenSample(options.successSample ?? 0);
@@ -174,8 +175,14 @@ export function registerRequestLog(
   app.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
     const scope = newRequestScope(request.id, requestTimeoutMillis);
-    // Read here, where the HTTP instrumentation's server span is the active one.
-    if (currentTraceContext !== undefined) scope.trace = currentTraceContext();
+    if (startTrace !== undefined) {
+      scope.trace = startTrace(request);
+      // Every line of the request names its server span, the request line and Fastify's own included.
+      if (scope.trace !== undefined) {
+        request.log = withTraceFields(request.log, scope.trace.ids);
+        reply.log = request.log;
+      }
+    }
     request.requestScope = scope;
     done();
   });
@@ -194,6 +201,7 @@ export function registerRequestLog(
     }
     const durationMillis = performance.now() - scope.startedAt;
     const status = reply.statusCode;
+    scope.trace?.end(status);
     const outcome = scope.errorCodes[0] ?? (status >= 400 ? `HTTP_${status}` : 'ok');
     const graphql = request.routeOptions.url === graphqlPath && request.method !== 'OPTIONS';
     if (graphql) {
@@ -234,8 +242,6 @@ export function registerRequestLog(
         line.loginFailure = failedLogin.reason;
         if (failedLogin.retryAfterSeconds > 0) line.retryAfter = failedLogin.retryAfterSeconds;
       }
-      // The server span's, read at arrival: other lines get the active span's from the logger's mixin.
-      if (scope.trace !== undefined) Object.assign(line, traceLogFields(scope.trace));
       log[level](line, graphql ? 'graphql request' : 'http request');
     }
     done();

@@ -4,7 +4,7 @@
  * stay free of any web framework and need no request argument.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { TraceContext } from './tracing/tracing.ts';
+import type { RequestTrace } from './tracing/tracing.ts';
 
 /** One request's record; filled in as the request goes, logged once at its end. */
 export interface RequestScope {
@@ -24,8 +24,8 @@ export interface RequestScope {
   errorCodes: string[];
   /** `extensions.blame` of the errors that say it (`caller`, `upstream_refusal`, `upstream_health`, `gateway`). */
   errorBlames: string[];
-  /** The ids of the request's server span, when tracing is on. */
-  trace?: TraceContext | undefined;
+  /** The request's trace (its server span), when tracing is on and the request is to the GraphQL route. */
+  trace?: RequestTrace | undefined;
   /** A login this request failed (refused, blocked or past its share), for its line and the summary. */
   failedLogin?: FailedLoginRecord | undefined;
   /** The login limiter's counters whose block this request's failed login started (`user_ip`, `ip`, …). */

@@ -2,10 +2,9 @@
  * OpenTelemetry end to end: the real command (`node src/main.ts`) with the standard OTEL_* variables,
  * exporting OTLP/HTTP (JSON) to a receiver started here, in front of the emulator through a recording
  * proxy. One GraphQL request with the caller's W3C trace context must arrive as one trace: the server span
- * (the caller's span its parent, the operation named), graphql-js's execute span (`query Orders`), an
- * `upstream getAll` span per upstream call with its batch size, retries and outcome class, and under each an
- * HTTP CLIENT span with the semantic conventions' attributes, whether or not its context reached the
- * upstream; a caller's baggage leaves only as far as `UPSTREAM_BAGGAGE_KEYS` allows; the log line carries the
+ * (the caller's span its parent, the operation named), the operation span (`query Orders`) under it, and
+ * under that one HTTP CLIENT span per upstream attempt with the semantic conventions' attributes and the
+ * call's operation, batch size and outcome class, whether or not its context reached the upstream; a caller's baggage leaves only as far as `UPSTREAM_BAGGAGE_KEYS` allows; the log line carries the
  * server span's `trace_id`, `span_id` and `trace_flags`.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -96,11 +95,14 @@ async function graphql(
   return response.json();
 }
 
-/** The HTTP CLIENT spans of trace `traceId` whose parent is one of its `upstream getAll` spans. */
+/** The HTTP CLIENT spans of trace `traceId` of its `getAll` calls. */
 function getAllClientSpans(traceId: string): OtlpSpan[] {
-  const trace = spans().filter((s) => s.traceId === traceId);
-  const parents = new Set(trace.filter((s) => s.name === 'upstream getAll').map((s) => s.spanId));
-  return trace.filter((s) => s.parentSpanId !== undefined && parents.has(s.parentSpanId));
+  return spans().filter(
+    (s) =>
+      s.traceId === traceId &&
+      s.kind === SpanKindNumber.CLIENT &&
+      attribute(s, 'gateway.upstream.operation') === 'getAll',
+  );
 }
 
 describe('tracing switched on by OTEL_* variables, context sent upstream', () => {
@@ -130,27 +132,20 @@ describe('tracing switched on by OTEL_* variables, context sent upstream', () =>
     expect(attribute(server, 'graphql.operation.type')).toBe('query');
     const execute = spans().find((s) => s.traceId === TRACE_ID && s.name === 'query Orders');
     expect(attribute(execute, 'graphql.operation.name')).toBe('Orders');
+    expect(execute?.parentSpanId).toBe(server?.spanId);
   });
 
-  it('should have a child span per upstream call with operation, batch size, retries and outcome', () => {
+  it('should have a CLIENT span per upstream call under the operation span, with operation, batch size and outcome', () => {
     const trace = spans().filter((s) => s.traceId === TRACE_ID);
-    const byId = new Map(trace.map((s) => [s.spanId, s]));
-    const server = trace.find((s) => s.parentSpanId === CALLER_SPAN_ID);
-    const upstream = trace.filter((s) => s.name === 'upstream getAll');
-    // The page of orders, then one batch for their customers.
-    expect(upstream).toHaveLength(2);
-    for (const span of upstream) {
-      let ancestor = span.parentSpanId === undefined ? undefined : byId.get(span.parentSpanId);
-      while (ancestor !== undefined && ancestor !== server) {
-        ancestor = ancestor.parentSpanId === undefined ? undefined : byId.get(ancestor.parentSpanId);
-      }
-      expect(ancestor).toBe(server);
-      expect(span.kind).toBe(SpanKindNumber.INTERNAL);
-      expect(attribute(span, 'gateway.upstream.operation')).toBe('getAll');
-      expect(attribute(span, 'gateway.upstream.retries')).toBe(0);
-      expect(attribute(span, 'gateway.upstream.outcome')).toBe('ok');
-    }
-    expect(upstream.map((s) => attribute(s, 'gateway.upstream.batch_size')).sort()).toEqual([5, 5]);
+    const operation = trace.find((s) => s.name === 'query Orders');
+    const clients = getAllClientSpans(TRACE_ID);
+    // The page of orders, then one batch for their customers: the batched call in the request's trace too.
+    expect(clients).toHaveLength(2);
+    expect(clients.map((s) => s.parentSpanId)).toEqual(clients.map(() => operation?.spanId));
+    for (const span of clients) expect(attribute(span, 'gateway.upstream.outcome')).toBe('ok');
+    expect(clients.map((s) => attribute(s, 'gateway.upstream.batch_size')).sort()).toEqual([5, 5]);
+    // No span between the operation and the HTTP attempt when the call went straight through.
+    expect(trace.filter((s) => s.name.startsWith('upstream '))).toEqual([]);
   });
 
   it('should make each upstream call an HTTP CLIENT span by the semantic conventions, its context sent', () => {
@@ -205,6 +200,10 @@ describe('tracing switched on by OTEL_* variables, context sent upstream', () =>
     expect(line?.reqId).toMatch(/\S/);
   });
 
+  it('should make no span per resolver unless TRACE_RESOLVERS asks', () => {
+    expect(spans().filter((s) => s.traceId === TRACE_ID && s.name.startsWith('resolve '))).toEqual([]);
+  });
+
   it('should keep passwords and tokens out of every span', () => {
     const all = JSON.stringify(spans());
     expect(all).not.toContain('demo-password');
@@ -213,12 +212,15 @@ describe('tracing switched on by OTEL_* variables, context sent upstream', () =>
   });
 });
 
-describe('tracing with UPSTREAM_PROPAGATE_TRACE off (the default), on a sick upstream', () => {
+describe('tracing with UPSTREAM_PROPAGATE_TRACE off (the default) and TRACE_RESOLVERS on, on a sick upstream', () => {
   const SICK_TRACE = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
 
   beforeAll(async () => {
     // Retries are allowed as a share of recent successes: all of them here, after a few successes below.
-    const quiet = await startCommand(proxyUrl, { UPSTREAM_RETRY_BUDGET_PERCENT: '100' });
+    const quiet = await startCommand(proxyUrl, {
+      UPSTREAM_RETRY_BUDGET_PERCENT: '100',
+      TRACE_RESOLVERS: 'true',
+    });
     const login = (await graphql(
       'mutation { login(username: "demo", password: "demo-password") { token } }',
       {},
@@ -262,12 +264,23 @@ describe('tracing with UPSTREAM_PROPAGATE_TRACE off (the default), on a sick ups
     expect(clients.map((c) => attribute(c, 'http.request.resend_count') ?? 0).sort()).toEqual([0, 1, 2]);
   });
 
-  it("should give the upstream span the retries and the blame of the upstream's failure", () => {
-    const span = spans().find((s) => s.traceId === SICK_TRACE && s.name === 'upstream getAll');
-    expect(attribute(span, 'gateway.upstream.outcome')).toBe('upstream_health');
-    expect(attribute(span, 'gateway.upstream.error_kind')).toBe('unavailable');
-    expect(attribute(span, 'gateway.upstream.retries')).toBe(2);
-    expect(attribute(span, 'error.type')).toBe('unavailable');
+  it('should make a span per resolved field under the operation span, with the error code of a failed one', () => {
+    const operation = spans().find((s) => s.traceId === SICK_TRACE && s.name === 'query Sick');
+    const field = spans().find((s) => s.traceId === SICK_TRACE && s.name === 'resolve Query.loanTypes');
+    expect(field?.parentSpanId).toBe(operation?.spanId);
+    expect(attribute(field, 'graphql.field.path')).toBe('loanTypes');
+    expect(attribute(field, 'error.type')).toBe('unavailable');
+    expect(field?.status?.code).toBe(2);
+  });
+
+  it("should give each failed attempt the blame and the kind of the upstream's failure", () => {
+    const clients = getAllClientSpans(SICK_TRACE);
+    expect(clients.map((s) => attribute(s, 'gateway.upstream.outcome'))).toEqual(
+      clients.map(() => 'upstream_health'),
+    );
+    expect(clients.map((s) => attribute(s, 'gateway.upstream.error_kind'))).toEqual(
+      clients.map(() => 'unavailable'),
+    );
   });
 
   it('should log the failed request at warn: the upstream is sick, the caller did nothing wrong', async () => {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load-config.ts';
 import { withTracing } from '../../src/observability/tracing/traced-client.ts';
-import type { GatewayTracing } from '../../src/observability/tracing/tracing.ts';
+import type { GatewayTracing, RequestTrace } from '../../src/observability/tracing/tracing.ts';
 import { withCoalescing } from '../../src/upstream/batching/coalesce.ts';
 import { createUpstreamClient } from '../../src/upstream/client/client.ts';
 import type { UpstreamClient, UpstreamCredentials } from '../../src/upstream/client/types.ts';
@@ -120,18 +120,23 @@ describe('wrappers built from the list', () => {
   });
 
   it('should give every operation its span when tracing, named by the wire name, sized by the batch', async () => {
-    const spans: [string, number][] = [];
+    const spans: [unknown, string, number][] = [];
+    const request = { ids: { traceId: 'a'.repeat(32), spanId: 'b'.repeat(16), traceFlags: 1 } };
     const tracing = {
-      upstreamCall: (operation: string, size: number, call: () => Promise<unknown>) => {
-        spans.push([operation, size]);
+      upstreamCall: (parent: unknown, operation: string, size: number, call: () => Promise<unknown>) => {
+        spans.push([parent, operation, size]);
         return call();
       },
       countRetry: () => undefined,
     } as unknown as GatewayTracing;
     const client = createRecordingClient({ records: { X: [{ _id: 'X-1' }] } });
-    await callEvery(withTracing(resilient(client), tracing), ALL_METHODS);
+    await callEvery(
+      withTracing(resilient(client), tracing, () => request as unknown as RequestTrace),
+      ALL_METHODS,
+    );
+    // Each under the trace of the request that asked, passed explicitly.
     expect(spans).toEqual(
-      OPERATION_LIST.map((operation) => [operation.wire, operation.method === 'getAll' ? 7 : 1]),
+      OPERATION_LIST.map((operation) => [request, operation.wire, operation.method === 'getAll' ? 7 : 1]),
     );
     expect(client.calls).toHaveLength(ALL_METHODS.length);
   });

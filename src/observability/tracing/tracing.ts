@@ -2,8 +2,15 @@
  * What the gateway asks of tracing, with no OpenTelemetry import: the SDK behind it is loaded only when the
  * standard `OTEL_*` variables ask for traces (`start-tracing.ts`), so without them tracing costs nothing,
  * not even a module load.
+ *
+ * Spans are made by hand where the gateway knows the moment (no instrumentation patches a package): the
+ * request's server span in a Fastify hook, its operation span in an Apollo plugin, the upstream call and its
+ * HTTP attempts in the upstream stack. A request's span travels explicitly, in its {@link RequestTrace} on
+ * the gateway's own request scope; nothing depends on a patched module entering an async context.
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
+import type { UpstreamAttempt, UpstreamAttemptCall } from '../../upstream/client/types.ts';
 import type { WireOperation } from '../../upstream/client/wire.ts';
 
 /** The ids of a span, as a log line carries them (`trace_id`, `span_id`, `trace_flags`). */
@@ -33,24 +40,62 @@ export function traceLogFields(context: TraceContext): TraceLogFields {
   };
 }
 
+/** What the server span reads of an arriving request (a Fastify request has all of it). */
+export interface TracedRequest {
+  method: string;
+  /** Path and query; the query's values never reach a span. */
+  url: string;
+  /** The caller's `traceparent`, `tracestate` and `baggage` are read from these. */
+  headers: IncomingHttpHeaders;
+  ip: string;
+  protocol: string;
+  hostname: string;
+  port: number | null;
+}
+
+/**
+ * One GraphQL request's trace: its server span, and the span its children hang under (the operation span
+ * once execution starts). Lives on the request's scope from the first hook to the response.
+ */
+export interface RequestTrace {
+  /** The server span's ids, as the request's log lines carry them. */
+  readonly ids: TraceContext;
+  /**
+   * Records on the server span a request refused before GraphQL ran (a body too large, a wrong method, an
+   * unknown persisted document) by its code; never a message.
+   */
+  refuse(code: string): void;
+  /** Ends the server span with the answered status. */
+  end(statusCode: number): void;
+}
+
 /** Tracing switched on; absent from the gateway's options otherwise. */
 export interface GatewayTracing {
-  /** The ids of the active span (the request's server span where the request log reads it). */
-  currentTraceContext(): TraceContext | undefined;
+  /** Starts the server span of a request to the GraphQL route, under the caller's trace context if any. */
+  startRequest(request: TracedRequest): RequestTrace;
   /**
-   * Runs one upstream call (retries included) in a span `upstream <operation>` with its batch size (the
-   * records asked for), retries and outcome class (`ok` or the blame of its error).
+   * Runs one upstream call (retries included) for `parent` (the request's trace; no span without one:
+   * readiness checks and other calls outside a GraphQL request make none): its attempts' CLIENT spans carry
+   * the operation and the batch size (the records asked for); a call refused before any attempt gets a span
+   * `upstream <operation>` with its outcome class (the blame of its error).
    */
-  upstreamCall<T>(operation: WireOperation, batchSize: number, call: () => Promise<T>): Promise<T>;
-  /** Counts a retry on the current upstream span. */
+  upstreamCall<T>(
+    parent: RequestTrace | undefined,
+    operation: WireOperation,
+    batchSize: number,
+    call: () => Promise<T>,
+  ): Promise<T>;
+  /** Counts a retry on the upstream call being made (inside {@link GatewayTracing.upstreamCall}). */
   countRetry(): void;
+  /** The upstream client's hook: one HTTP CLIENT span per attempt of the upstream call being made. */
+  readonly upstreamAttempt: (call: UpstreamAttemptCall) => UpstreamAttempt | undefined;
   /**
-   * Records on the active span (the request's server span, in a Fastify hook or handler) a request refused
-   * before GraphQL ran (a body too large, a wrong method, an unknown persisted document), by its code.
+   * The operation span, the server span named after the GraphQL operation, a refusal before execution
+   * recorded on it; `traceOf` finds the request's trace.
    */
-  recordRefusal(code: string): void;
-  /** Names the request's server span after its GraphQL operation; records a refusal before execution. */
-  apolloPlugin<TContext extends BaseContext>(): ApolloServerPlugin<TContext>;
+  apolloPlugin<TContext extends BaseContext>(
+    traceOf: () => RequestTrace | undefined,
+  ): ApolloServerPlugin<TContext>;
   /** Sends the spans still buffered; call once, at exit. */
   shutdown(): Promise<void>;
 }

@@ -79,6 +79,7 @@ export function createUpstreamClient(
     callTimeoutMillis,
     answerCharset: options.answerCharset,
     onCall: options.onCall,
+    onAttempt: options.onAttempt,
   });
 
   // The charset the upstream last answered a read or a write in: text it lacks would come back as `?`.

@@ -13,7 +13,7 @@ import { createCallbackNames, decodeJsonOrJsonp, decodeJsonp } from './jsonp.ts'
 import { parseAnswer, type AnswerPatterns } from './parse-answer.ts';
 import type { RequestChecks } from './request-checks.ts';
 import { toTransportError, wasNeverSent } from './transport-error.ts';
-import type { UpstreamCallEvent } from './types.ts';
+import type { UpstreamAttempt, UpstreamAttemptCall, UpstreamCallEvent } from './types.ts';
 import { decodeAnswer, type AnswerCharset } from '../dialect/charset/answer-charset.ts';
 import type { WireOperation } from './wire.ts';
 import { isLargeAnswer, type ParseSlots } from '../dialect/parse-slots.ts';
@@ -68,6 +68,8 @@ export interface ExchangeRunnerOptions {
   /** Large answers parsed one per user at a time, in turns (`dialect/parse-slots.ts`); unbounded without it. */
   parseSlots?: ParseSlots | undefined;
   onCall?: ((event: UpstreamCallEvent) => void) | undefined;
+  /** Tracing's CLIENT span of each HTTP attempt. */
+  onAttempt?: ((call: UpstreamAttemptCall) => UpstreamAttempt | undefined) | undefined;
 }
 
 /** Returns `run(exchange)`, which resolves to the checked answer or throws an `UpstreamError`. */
@@ -87,10 +89,13 @@ export function createExchangeRunner(
     try {
       const callback = createCallbackName();
       const built = buildRequest(exchange, callback, lease);
+      const attempt = options.onAttempt?.(built);
+      if (attempt?.headers !== undefined) built.headers = { ...built.headers, ...attempt.headers };
       let answer: HttpAnswer;
       try {
         answer = await transport.send(built);
       } catch (error) {
+        attempt?.end(undefined, error);
         throw settleWrite(
           exchange,
           toTransportError(error, { operation, callTimedOut: false, callTimeoutMillis }),
@@ -99,11 +104,15 @@ export function createExchangeRunner(
       try {
         const { parseSlots } = options;
         // Small answers keep the synchronous path; a large one waits for its user's parse slot.
-        if (parseSlots === undefined || !isLargeAnswer(answer.body.length)) {
-          return readAnswer(exchange, answer, callback);
-        }
-        return await parseSlots.run(exchange.holder, () => readAnswer(exchange, answer, callback));
+        const result =
+          parseSlots === undefined || !isLargeAnswer(answer.body.length)
+            ? readAnswer(exchange, answer, callback)
+            : await parseSlots.run(exchange.holder, () => readAnswer(exchange, answer, callback));
+        // The attempt's span ends with its answer read: an answer that says `error` fails it too.
+        attempt?.end(answer.status, undefined);
+        return result;
       } catch (error) {
+        attempt?.end(answer.status, error);
         throw settleWrite(exchange, error);
       }
     } catch (error) {

@@ -43,6 +43,8 @@ export interface HttpCall {
 
 /** A 2xx answer: its bytes, undecoded, and the `Content-Type` that names their charset. */
 export interface HttpAnswer {
+  /** The 2xx status. */
+  status: number;
   body: Uint8Array;
   contentType: string | undefined;
 }
@@ -92,6 +94,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
       const chunks: Buffer[] = [];
       let total = 0;
       let contentType: string | undefined;
+      let status = 0;
 
       function fail(error: unknown): void {
         if (settled) return;
@@ -137,6 +140,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
           if (cut !== undefined) started.abort(cut);
         },
         onResponseStart(_controller, statusCode, headers) {
+          status = statusCode;
           if (statusCode < 200 || statusCode > 299) {
             // An error page can be large and slow: never read it.
             refuse(fromHttpStatus(statusCode, call.operation));
@@ -184,7 +188,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
           clearTimeout(timer);
           const [only] = chunks;
           const body = chunks.length === 1 && only !== undefined ? only : Buffer.concat(chunks, total);
-          resolve({ body, contentType });
+          resolve({ status, body, contentType });
         },
         onResponseError(_controller, error) {
           ended = true;

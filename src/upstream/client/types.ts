@@ -126,6 +126,23 @@ export interface UpstreamClientOptions extends UpstreamUrls, UpstreamClientSetti
   dispatcher?: Dispatcher;
   /** Called after every upstream call, for metrics and request logs. Never receives a secret. */
   onCall?: (event: UpstreamCallEvent) => void;
+  /** Called as each HTTP attempt is sent (tracing's CLIENT span); its answer is told how the attempt ended. */
+  onAttempt?: ((call: UpstreamAttemptCall) => UpstreamAttempt | undefined) | undefined;
+}
+
+/** One HTTP attempt as {@link UpstreamClientOptions.onAttempt} sees it. `path`'s query holds credentials. */
+export interface UpstreamAttemptCall {
+  method: string;
+  origin: string;
+  path: string;
+}
+
+/** An attempt being traced. */
+export interface UpstreamAttempt {
+  /** Headers sent with the attempt (`traceparent`, `baggage`), if any. */
+  readonly headers: Record<string, string> | undefined;
+  /** Told once the answer is read and checked: its HTTP status if one came, the error if the attempt failed. */
+  end(status: number | undefined, error: unknown): void;
 }
 
 /** What {@link UpstreamClientOptions.onCall} receives. */
