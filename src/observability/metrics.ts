@@ -56,6 +56,14 @@ export interface OperationObservation {
   seconds: number;
 }
 
+/** What the Redis gauges read, at each scrape. */
+export interface RedisReadings {
+  /** Redis is used and answers (its breaker closed, its connection ready). */
+  up(): boolean;
+  /** Revocations this replica holds that Redis has not taken yet. */
+  unsharedRevocations(): number;
+}
+
 /** The gateway's metrics. */
 export interface GatewayMetrics {
   registry: Registry;
@@ -71,6 +79,8 @@ export interface GatewayMetrics {
   countLoginBlock(limit: LoginLimit): void;
   /** Where `gateway_login_tracked_counters` reads the login limiter's count of counters from. */
   trackLoginCounters(read: () => number): void;
+  /** Makes `gateway_redis_up` and `gateway_session_revocations_unshared` (only with `REDIS_URL`). */
+  trackRedis(read: RedisReadings): void;
   countGuardRejection(operation: string, reason: GuardRejection): void;
   countRetry(operation: string, allowed: boolean): void;
 }
@@ -207,6 +217,24 @@ export function createMetrics(options: OperationNamesOptions = {}): GatewayMetri
     },
     trackLoginCounters(read) {
       trackedLoginCounters = read;
+    },
+    trackRedis(read) {
+      new Gauge({
+        name: 'gateway_redis_up',
+        help: 'Whether this replica uses Redis and it answers: 0 while its breaker bypasses Redis or the connection is down.',
+        registers,
+        collect() {
+          this.set(read.up() ? 1 : 0);
+        },
+      });
+      new Gauge({
+        name: 'gateway_session_revocations_unshared',
+        help: 'Logouts this replica holds that Redis has not taken yet (away, bypassed or full); written when it takes writes again.',
+        registers,
+        collect() {
+          this.set(read.unsharedRevocations());
+        },
+      });
     },
     countGuardRejection(operation, reason) {
       rejections.inc({ operation, reason });

@@ -16,6 +16,7 @@ export const createMetrics: typeof Real.createMetrics = () => ({
   setBreakerState: nothing,
   countLoginBlock: nothing,
   trackLoginCounters: nothing,
+  trackRedis: nothing,
   countGuardRejection: nothing,
   countRetry: nothing,
 });
