@@ -70,6 +70,8 @@ export function createRevocationSync<Reason extends string>(
   const retryEvery = options.retryEveryMillis ?? 1_000;
   const marker = `${keyPrefix}_replica:${randomUUID()}`;
   let owed = 0;
+  // Until its marker is first written, this replica could not tell an emptied Redis: it retries soon.
+  let marked = false;
   let running: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
@@ -79,7 +81,7 @@ export function createRevocationSync<Reason extends string>(
   function schedule(): void {
     clearTimeout(timer);
     if (closed) return;
-    timer = setTimeout(() => void sync(), owed > 0 ? retryEvery : checkEvery).unref();
+    timer = setTimeout(() => void sync(), owed > 0 || !marked ? retryEvery : checkEvery).unref();
   }
 
   async function writeBatch(batch: UnexpiredEntry<Reason>[]): Promise<number> {
@@ -110,6 +112,7 @@ export function createRevocationSync<Reason extends string>(
     }
     written += await writeBatch(batch);
     await guard.run((redis) => redis.set(marker, '1', 'PX', MARKER_TTL_MILLIS), 'write');
+    marked = true;
     // Revocations that failed while this refill ran may have missed it: they stay owed.
     owed -= owedBefore;
     // A replica's first marker, over a list still empty, is no news.
@@ -121,6 +124,7 @@ export function createRevocationSync<Reason extends string>(
       try {
         if (guard.status() === 'bypassed') return;
         const kept = await guard.run((redis) => redis.pexpire(marker, MARKER_TTL_MILLIS), 'read');
+        if (kept === 1) marked = true;
         if (kept === 1 && owed === 0) return;
         await refill(kept === 1 ? 'unshared' : 'redis_emptied');
       } catch {
