@@ -102,7 +102,9 @@ async function twoReplicasAndASession(context: TestContext, redis: RedisServer) 
 describe('a logout taken while Redis is stopped', () => {
   it('should reach Redis when it is back: the other replica refuses the token', async (context) => {
     const dir = mkdtempSync(join(tmpdir(), 'redis-aof-'));
-    context.onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    context.onTestFinished(() => {
+      rmSync(dir, { recursive: true, force: true });
+    });
     // The shipped Redis keeps an append-only file: it comes back with its data.
     const persistent = ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir];
     const redis = await redisFor(context, { args: persistent });
@@ -141,9 +143,8 @@ describe('a Redis restarted empty', () => {
 
     await redis.close();
     await redisFor(context, { port: redis.port });
-    await eventually(
-      'A refilled the emptied Redis',
-      async () => linesSaying(a, 'session revocations written to redis again').length > 0,
+    await eventually('A refilled the emptied Redis', () =>
+      Promise.resolve(linesSaying(a, 'session revocations written to redis again').length > 0),
     );
     expect(await meOf(b, token)).toBeNull();
     expect(linesSaying(a, 'session revocations written to redis again')).toMatchObject([
@@ -157,7 +158,9 @@ describe('a frozen Redis (SIGSTOP)', () => {
     const redis = await redisFor(context);
     const { a, token } = await twoReplicasAndASession(context, redis);
     const admin = new Redis(redis.url);
-    context.onTestFinished(() => admin.disconnect());
+    context.onTestFinished(() => {
+      admin.disconnect();
+    });
     expect(await metric(a, 'gateway_redis_up')).toBe(1);
     await admin.config('RESETSTAT');
 
@@ -197,7 +200,9 @@ describe('a full Redis (maxmemory, noeviction)', () => {
     const redis = await redisFor(context, { args: ['--maxmemory-policy', 'noeviction'] });
     const { a, b, token } = await twoReplicasAndASession(context, redis);
     const admin = new Redis(redis.url);
-    context.onTestFinished(() => admin.disconnect());
+    context.onTestFinished(() => {
+      admin.disconnect();
+    });
     await admin.config('SET', 'maxmemory', '1');
 
     expect((await postGraphql(a.graphqlUrl, LOGOUT, {}, bearer(token))).data).toEqual({ logout: true });
