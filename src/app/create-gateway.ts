@@ -68,8 +68,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const logger = createGatewayLogger(config, options.logStream, tracing);
   const connectGuardedRedis = async (url: string): Promise<RedisGuard> => {
     const log = logger.child({ component: 'redis' });
-    const client = await connectRedis(url, log, { commandTimeoutMillis: config.redisCommandTimeoutMillis });
-    return createRedisGuard({ redis: client, log });
+    const client = await connectRedis(url, log);
+    return createRedisGuard({ redis: client, log, commandTimeoutMillis: config.redisCommandTimeoutMillis });
   };
   const upstream = createUpstreamStack({
     config,

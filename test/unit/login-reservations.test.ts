@@ -112,7 +112,11 @@ describe('login reservations in Redis', () => {
   reservationCases((context) => {
     const client = new Redis(redis.urlOrSkip(context), { lazyConnect: false });
     const quiet = () => undefined;
-    const guard = createRedisGuard({ redis: client, log: { info: quiet, warn: quiet, error: quiet } });
+    const guard = createRedisGuard({
+      redis: client,
+      log: { info: quiet, warn: quiet, error: quiet },
+      commandTimeoutMillis: 1_000,
+    });
     context.onTestFinished(() => {
       guard.close();
       client.disconnect();

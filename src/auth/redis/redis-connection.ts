@@ -10,8 +10,6 @@ export interface RedisLog {
 
 /** Options of {@link connectRedis}. */
 export interface RedisConnectionOptions {
-  /** How long one command may take (`REDIS_COMMAND_TIMEOUT_MS`). */
-  commandTimeoutMillis: number;
   /** How long the start waits for the first connection, and each connection attempt may take. Default 2,000. */
   connectMillis?: number;
 }
@@ -24,16 +22,16 @@ export function redisPassword(url: string | undefined): string | undefined {
 }
 
 /**
- * Connects. Commands fail fast while the connection is down (no offline queue) and after
- * `commandTimeoutMillis` while Redis does not answer (a frozen server, a stalled failover); the breaker of
- * `redis-guard.ts` then stops asking it. The start waits at most `connectMillis` for the first connection
+ * Connects. Commands fail fast while the connection is down (no offline queue); their deadline while Redis
+ * does not answer (a frozen server, a stalled failover) is the guard's (`redis-guard.ts`), which then stops
+ * asking it. The start waits at most `connectMillis` for the first connection
  * and then goes on either way (ioredis keeps reconnecting). The connection's own changes are logged once
  * each (lost with its error code, no stack; back), never per command.
  */
 export async function connectRedis(
   url: string,
   log: RedisLog,
-  options: RedisConnectionOptions,
+  options: RedisConnectionOptions = {},
 ): Promise<Redis> {
   const connectMillis = options.connectMillis ?? 2_000;
   // Loaded only when Redis is configured: the client library alone adds about 6 MiB of resident memory.
@@ -42,7 +40,6 @@ export async function connectRedis(
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectTimeout: connectMillis,
-    commandTimeout: options.commandTimeoutMillis,
     lazyConnect: true,
     // Reconnect soon but not in a loop: at most every 2 s while Redis is away.
     retryStrategy: (attempt) => Math.min(100 * attempt, 2_000),

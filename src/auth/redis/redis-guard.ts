@@ -1,6 +1,6 @@
 /**
  * Every Redis command of the gateway goes through here, so that a Redis in trouble costs milliseconds, not
- * seconds. A command waits at most `REDIS_COMMAND_TIMEOUT_MS` (the connection's own deadline); after
+ * seconds. A command waits at most `REDIS_COMMAND_TIMEOUT_MS` (`command-deadline.ts`); after
  * `failuresToOpen` commands in a row that timed out or found no connection, a breaker (cockatiel's) opens
  * and every command is refused at once ({@link RedisBypassed}): the callers answer from this replica's
  * memory. No request probes: the guard itself sends a `PING` every `halfOpenAfterMillis`, and the first
@@ -16,6 +16,7 @@
  */
 import { circuitBreaker, CircuitState, ConsecutiveBreaker, handleWhen } from 'cockatiel';
 import type { Redis } from 'ioredis';
+import { withDeadline } from './command-deadline.ts';
 import type { RedisLog } from './redis-connection.ts';
 
 /** What the guard reports: `up` (used and answering), `bypassed` (breaker open), `full` (refuses writes). */
@@ -36,6 +37,8 @@ export class RedisBypassed extends Error {
 export interface RedisGuardOptions {
   redis: Redis;
   log: RedisLog;
+  /** How long one call may wait for Redis (`REDIS_COMMAND_TIMEOUT_MS`). */
+  commandTimeoutMillis: number;
   /** Outages in a row (timeouts, no connection) that open the breaker. Default 3. */
   failuresToOpen?: number;
   /** How long after opening (and after each failed probe) the guard pings Redis. Default 1,000. */
@@ -77,6 +80,7 @@ function reasonOf(error: unknown): string {
 export function createRedisGuard(options: RedisGuardOptions): RedisGuard {
   const { redis, log } = options;
   const halfOpenAfter = options.halfOpenAfterMillis ?? 1_000;
+  const timeoutMillis = options.commandTimeoutMillis;
   const breaker = circuitBreaker(handleWhen(isOutage), {
     halfOpenAfter,
     breaker: new ConsecutiveBreaker(options.failuresToOpen ?? 3),
@@ -90,9 +94,20 @@ export function createRedisGuard(options: RedisGuardOptions): RedisGuard {
   let probeTimer: NodeJS.Timeout | undefined;
   let closed = false;
 
+  // A probe still unanswered when the next is due: the connection is stuck (a frozen server, a black
+  // hole). It is dropped for a new one, whose commands fail at once until Redis answers its ready check,
+  // so probes never pile up behind it.
+  let unanswered: Promise<unknown> | undefined;
   const probe = () => {
     probeTimer = undefined;
-    breaker.execute(() => redis.ping()).catch(() => undefined);
+    if (unanswered !== undefined) redis.disconnect(true);
+    const sent = redis.ping();
+    unanswered = sent;
+    const settle = () => {
+      if (unanswered === sent) unanswered = undefined;
+    };
+    sent.then(settle, settle);
+    breaker.execute(() => withDeadline(sent, timeoutMillis)).catch(() => undefined);
   };
   breaker.onBreak((reason) => {
     // Each failed probe opens it again: the next probe is due `halfOpenAfter` from now.
@@ -118,7 +133,7 @@ export function createRedisGuard(options: RedisGuardOptions): RedisGuard {
       // Half-open too: only the guard's probe may find out whether Redis is back.
       if (breaker.state !== CircuitState.Closed) throw new RedisBypassed();
       try {
-        const answer = await breaker.execute(() => command(redis));
+        const answer = await breaker.execute(() => withDeadline(command(redis), timeoutMillis));
         if (kind === 'write' && full) {
           full = false;
           log.info({}, 'redis takes writes again');
