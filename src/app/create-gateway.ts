@@ -143,8 +143,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       await upstream.close();
       await checker.close();
       services.revocations.close();
-      redis?.close();
-      await redis?.client.quit().catch(() => undefined);
+      await redis?.close();
     },
   };
 }

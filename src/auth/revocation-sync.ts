@@ -119,21 +119,24 @@ export function createRevocationSync<Reason extends string>(
     if (written > 0 || owedBefore > 0) options.onRefill?.({ cause, written, millis: now() - started });
   }
 
+  async function attempt(): Promise<void> {
+    if (guard.status() === 'bypassed') return;
+    const kept = await guard.run((redis) => redis.pexpire(marker, MARKER_TTL_MILLIS), 'read');
+    if (kept === 1) marked = true;
+    if (kept === 1 && owed === 0) return;
+    await refill(kept === 1 ? 'unshared' : 'redis_emptied');
+  }
+
+  /** One attempt at a time; the next is scheduled once it has settled (never before `running` is set). */
   function sync(): Promise<void> {
-    running ??= (async () => {
-      try {
-        if (guard.status() === 'bypassed') return;
-        const kept = await guard.run((redis) => redis.pexpire(marker, MARKER_TTL_MILLIS), 'read');
-        if (kept === 1) marked = true;
-        if (kept === 1 && owed === 0) return;
-        await refill(kept === 1 ? 'unshared' : 'redis_emptied');
-      } catch {
+    running ??= attempt()
+      .catch(() => {
         // Redis failed again (the guard has said so): the next attempt starts over.
-      } finally {
+      })
+      .finally(() => {
         running = undefined;
         schedule();
-      }
-    })();
+      });
     return running;
   }
 

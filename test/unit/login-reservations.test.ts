@@ -117,10 +117,7 @@ describe('login reservations in Redis', () => {
       log: { info: quiet, warn: quiet, error: quiet },
       commandTimeoutMillis: 1_000,
     });
-    context.onTestFinished(() => {
-      guard.close();
-      client.disconnect();
-    });
+    context.onTestFinished(() => guard.close());
     prefix += 1;
     return limiter(guard, `reserve${prefix}`);
   });

@@ -35,8 +35,7 @@ async function setUp(
     halfOpenAfterMillis: 200,
   });
   context.onTestFinished(async () => {
-    guard.close();
-    client.disconnect();
+    await guard.close();
     await server.close();
   });
   return { server, guard, logged };

@@ -56,8 +56,8 @@ export interface RedisGuard {
   isUp(): boolean;
   /** Called whenever Redis may be back: a new connection is ready, or the breaker closed. */
   onReturn(listener: () => void): void;
-  /** Stops the probes. */
-  close(): void;
+  /** Stops the probes and closes the connection (politely, within a deadline: Redis may be frozen). */
+  close(): Promise<void>;
 }
 
 /** True for what says Redis was not reached in time; an answer of Redis (`ReplyError`) is not. */
@@ -155,10 +155,12 @@ export function createRedisGuard(options: RedisGuardOptions): RedisGuard {
     onReturn(listener) {
       listeners.push(listener);
     },
-    close() {
+    async close() {
       closed = true;
       clearTimeout(probeTimer);
       redis.off('ready', notifyReturn);
+      await withDeadline(redis.quit(), timeoutMillis).catch(() => undefined);
+      redis.disconnect();
     },
   };
 }
