@@ -80,10 +80,12 @@ function redisDetail(redis: RedisGuard): { status: string; detail: string } {
   if (status === 'bypassed') {
     return { status, detail: 'bypassed: its breaker is open; this replica answers from its own memory' };
   }
-  if (!redis.isUp())
+  if (!redis.isUp()) {
     return { status: 'unreachable', detail: 'not connected; this replica answers from its own memory' };
-  if (status === 'full')
+  }
+  if (status === 'full') {
     return { status, detail: 'refuses writes (out of memory); logouts are kept here and retried' };
+  }
   return { status: 'ok', detail: 'used' };
 }
 
