@@ -3,7 +3,7 @@
  * upstream circuit breakers' transitions as log lines an operator can follow.
  */
 import type { Logger } from 'pino';
-import { redisPassword } from '../auth/redis-connection.ts';
+import { redisPassword } from '../auth/redis/redis-connection.ts';
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import { createLogger } from '../observability/logger.ts';
 import type { TraceContext } from '../observability/tracing/tracing.ts';

@@ -5,7 +5,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Dispatcher } from 'undici';
-import { connectRedis } from '../auth/redis-connection.ts';
+import { connectRedis } from '../auth/redis/redis-connection.ts';
+import { createRedisGuard, type RedisGuard } from '../auth/redis/redis-guard.ts';
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import { upstreamUrlsOf } from '../config/upstream-urls.ts';
 import type { GatewayServices } from '../graphql/context.ts';
@@ -72,6 +73,11 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     tracing === undefined ? undefined : () => scopes.current()?.trace?.ids,
   );
   const failures = createUpstreamFailureLog(logger);
+  const connectGuardedRedis = async (url: string): Promise<RedisGuard> => {
+    const log = logger.child({ component: 'redis' });
+    const client = await connectRedis(url, log);
+    return createRedisGuard({ redis: client, log, commandTimeoutMillis: config.redisCommandTimeoutMillis });
+  };
   const upstream = createUpstreamStack({
     config,
     urls,
@@ -82,7 +88,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     tracing,
     onBreakerStateChange: logBreakerChanges(logger),
   });
-  const redis = config.redisUrl === undefined ? undefined : await connectRedis(config.redisUrl, logger);
+  const redis = config.redisUrl === undefined ? undefined : await connectGuardedRedis(config.redisUrl);
   // The pattern checker's one worker, warmed up now (before the gateway listens, so before it is ready):
   // started on the first caller's pattern it stalled that request ~2.7 s and refused the pattern.
   const checker = createRecheckAnalyser();
@@ -123,7 +129,13 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     onDialectMismatch: logDialectMismatches(logger),
   });
   await app.register(graphqlRoute, { config, apollo, services, path: GRAPHQL_PATH });
-  await app.register(gatewayRoutes, { config, urls, upstream, draining, metrics });
+  if (redis !== undefined) {
+    metrics.trackRedis({
+      up: () => redis.isUp(),
+      unsharedRevocations: () => services.revocations.unshared(),
+    });
+  }
+  await app.register(gatewayRoutes, { config, urls, upstream, draining, metrics, redis });
 
   return {
     app,
@@ -140,7 +152,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       await upstream.close();
       failures.close();
       await checker.close();
-      await redis?.quit().catch(() => undefined);
+      services.revocations.close();
+      await redis?.close();
     },
   };
 }

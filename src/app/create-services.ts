@@ -2,13 +2,13 @@
  * Assembly step: what every request shares (`GatewayServices`): the upstream handles, sessions and their
  * revocations, and login protection, with Redis behind the last two when `REDIS_URL` is set.
  */
-import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { createAccountLinks } from '../auth/account-links.ts';
 import { createDeviceTokens } from '../auth/device-token.ts';
 import { createLoginLimiter } from '../auth/login-limiter.ts';
 import { createLoginProtection, type LoginProtection } from '../auth/login-protection.ts';
 import { createLoginShare } from '../auth/login-share.ts';
+import type { RedisGuard } from '../auth/redis/redis-guard.ts';
 import { createSessionSealer } from '../auth/session.ts';
 import { createSessionRevocations } from '../auth/session-revocations.ts';
 import type { GatewayConfig } from '../config/gateway-config.ts';
@@ -28,8 +28,8 @@ export interface ServicesOptions {
   upstream: UpstreamClient;
   logger: Logger;
   metrics: GatewayMetrics;
-  /** Shared stores; `undefined` keeps everything in this replica's memory. */
-  redis: Redis | undefined;
+  /** Shared stores, behind their guard; `undefined` keeps everything in this replica's memory. */
+  redis: RedisGuard | undefined;
   /** The pattern guard's ReDoS checker (`createRecheckAnalyser`), started by the gateway before it listens. */
   patternAnalyser?: Analyser | undefined;
   /** The request scopes: a failed login marks its request's for the log's summary. */
@@ -43,8 +43,8 @@ export function createServices(options: ServicesOptions): GatewayServices {
     redis,
     maxEntriesPerUser: config.sessionRevocationsPerUser,
     maxLocalEntries: config.sessionRevocationsMax,
-    onStoreError: (error) => {
-      logger.warn({ err: error }, "session revocation store failed; this replica's own list answers");
+    onRefill: (report) => {
+      logger.info(report, 'session revocations written to redis again');
     },
   });
   metrics.trackCapacity('session_revocations', () => revocations.localSize(), config.sessionRevocationsMax);
@@ -93,8 +93,9 @@ function createGatewayLoginProtection({
     links: createAccountLinks({
       redis,
       ttlSeconds: config.login.deviceTtlSeconds,
+      // Per login: the guard logs Redis's outages once each; this says only which call missed it.
       onStoreError: (error) => {
-        logger.warn({ err: error }, "login link store failed; this replica's own links answer");
+        logger.debug({ cause: causeOf(error) }, "login link store failed; this replica's own links answer");
       },
     }),
     devices: createDeviceTokens({
@@ -110,7 +111,7 @@ function createGatewayLoginProtection({
       }
     },
     onStoreError: (error) => {
-      logger.warn({ err: error }, 'login limiter store failed');
+      logger.warn({ cause: causeOf(error) }, 'login limiter store failed');
     },
     onAccountLookupFailed: (error) => {
       logger.warn(
@@ -119,4 +120,11 @@ function createGatewayLoginProtection({
       );
     },
   });
+}
+
+/** An error's short cause for a log line (its code, else its message): no stack per request. */
+function causeOf(error: unknown): string {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (typeof code === 'string') return code;
+  return error instanceof Error ? error.message : String(error);
 }

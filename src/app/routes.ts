@@ -11,6 +11,7 @@
  */
 import type { FastifyPluginCallback } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
+import type { RedisGuard } from '../auth/redis/redis-guard.ts';
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import type { GatewayMetrics } from '../observability/metrics.ts';
 import type { UpstreamUrls } from '../upstream/client/types.ts';
@@ -26,10 +27,12 @@ export interface RoutesOptions {
   upstream: ResilientClient;
   draining: Draining;
   metrics: GatewayMetrics;
+  /** Redis behind its guard (`REDIS_URL`), whose state `/readyz` reports. */
+  redis?: RedisGuard | undefined;
 }
 
 const routes: FastifyPluginCallback<RoutesOptions> = (app, options, done) => {
-  const { config, upstream, draining, metrics } = options;
+  const { config, upstream, draining, metrics, redis } = options;
   const upstreamReachable = createReadinessProbe({
     url: options.urls.studioUrl,
     isFailingFast: () => upstream.isFailingFast(),
@@ -47,9 +50,12 @@ const routes: FastifyPluginCallback<RoutesOptions> = (app, options, done) => {
       : config.readinessRequiresUpstream && upstreamStatus !== 'ok'
         ? `upstream ${upstreamStatus}`
         : 'ready';
+    // Redis is never a readiness gate: bypassed or full, this replica still serves from its own memory
+    // (degraded, not unready), and every replica would fail the probe together.
+    const shared = redis === undefined ? {} : { redis: redisDetail(redis) };
     return reply
       .code(status === 'ready' ? 200 : 503)
-      .send({ status, upstream: { status: upstreamStatus, breakers } });
+      .send({ status, upstream: { status: upstreamStatus, breakers }, ...shared });
   });
   app.get('/metrics', async (_request, reply) =>
     reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
@@ -67,6 +73,21 @@ const routes: FastifyPluginCallback<RoutesOptions> = (app, options, done) => {
   }
   done();
 };
+
+/** What `/readyz` says of Redis: its state, and what this replica does about it. */
+function redisDetail(redis: RedisGuard): { status: string; detail: string } {
+  const status = redis.status();
+  if (status === 'bypassed') {
+    return { status, detail: 'bypassed: its breaker is open; this replica answers from its own memory' };
+  }
+  if (!redis.isUp()) {
+    return { status: 'unreachable', detail: 'not connected; this replica answers from its own memory' };
+  }
+  if (status === 'full') {
+    return { status, detail: 'refuses writes (out of memory); logouts are kept here and retried' };
+  }
+  return { status: 'ok', detail: 'used' };
+}
 
 /** The plugin; routes on the gateway's own instance (no encapsulation: the gateway's hooks cover them). */
 export const gatewayRoutes = fastifyPlugin(routes, { name: 'gateway-routes', fastify: '5.x' });

@@ -17,13 +17,13 @@
  * stored hashed only.
  */
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
+import type { RedisGuard } from './redis/redis-guard.ts';
 
 /** Options of {@link createAccountLinks}. */
 export interface AccountLinksOptions {
-  /** Shared store (`REDIS_URL`); links stay in this process without it. */
-  redis?: Redis | undefined;
+  /** Shared store (`REDIS_URL`), behind its guard; links stay in this process without it. */
+  redis?: RedisGuard | undefined;
   /** How long a link is kept after the last login that confirmed it. */
   ttlSeconds: number;
   /** Prefix of the store's keys. Default `login_link`. */
@@ -73,7 +73,7 @@ export function createAccountLinks(options: AccountLinksOptions): AccountLinks {
     const known = local.get(key);
     if (known !== undefined || redis === undefined) return known;
     try {
-      const stored = await redis.get(`${prefix}:${key}`);
+      const stored = await redis.run((client) => client.get(`${prefix}:${key}`), 'read');
       if (stored === null) return undefined;
       local.set(key, stored);
       return stored;
@@ -97,7 +97,11 @@ export function createAccountLinks(options: AccountLinksOptions): AccountLinks {
       for (const key of keys) local.set(key, account);
       if (redis === undefined) return;
       try {
-        await Promise.all(keys.map((key) => redis.set(`${prefix}:${key}`, account, 'PX', ttlMillis)));
+        await redis.run(
+          (client) =>
+            Promise.all(keys.map((key) => client.set(`${prefix}:${key}`, account, 'PX', ttlMillis))),
+          'write',
+        );
       } catch (error) {
         options.onStoreError?.(error);
       }

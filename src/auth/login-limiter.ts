@@ -23,8 +23,8 @@
  * never a free guess.
  *
  * Accounts are counter keys from `src/auth/account-links.ts` (hashed; a username and its linked mobile number
- * share one). Counters live in memory, or in Redis so that every replica shares them; while Redis fails an
- * in-memory insurance limiter counts instead. Blocks are also kept in this process, so a block started during
+ * share one). Counters live in memory, or in Redis so that every replica shares them; while Redis fails (or
+ * its guard bypasses it, `redis/redis-guard.ts`) an in-memory twin counts instead (`redis/guarded-limiter.ts`). Blocks are also kept in this process, so a block started during
  * an outage outlives the outage here; the counts made during the outage are not carried into Redis.
  *
  * In total, the counters this process makes are at most `maxTrackedCounters` (`counter-ledger.ts` counts
@@ -40,16 +40,12 @@
  * secret of this process, so an attacker cannot pick a victim's slot-mates. A login with the right password
  * needs no new counter, and a counter it deletes leaves the ledger.
  */
-import type { Redis } from 'ioredis';
-import {
-  RateLimiterMemory,
-  RateLimiterRedis,
-  RateLimiterRes,
-  type RateLimiterAbstract,
-} from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { clientNetwork } from '../http/capacity/client-network.ts';
 import { createCounterLedger } from './counter-ledger.ts';
 import { slotOf } from './overflow-slot.ts';
+import { guardedLimiter, type CounterStore } from './redis/guarded-limiter.ts';
+import type { RedisGuard } from './redis/redis-guard.ts';
 
 /** Which counter blocked. */
 export type LoginLimit = 'device' | 'user_ip' | 'user' | 'ip' | 'overflow' | 'overflow_ip';
@@ -66,8 +62,8 @@ export interface LoginLimiterOptions {
   maxFailuresPerIp: number;
   /** `LOGIN_MAX_TRACKED_COUNTERS`: counters this process makes, all kinds together. */
   maxTrackedCounters: number;
-  /** Shared store (`REDIS_URL`); counters stay in this process without it. */
-  redis?: Redis | undefined;
+  /** Shared store (`REDIS_URL`), behind its guard; counters stay in this process without it. */
+  redis?: RedisGuard | undefined;
   /** Prefix of the store's keys. Default `login`. */
   keyPrefix?: string;
   /** Called when a counter starts a block (metrics). */
@@ -117,7 +113,7 @@ const DAY_SECONDS = 24 * 3600;
 
 interface Counter {
   limit: LoginLimit;
-  limiter: RateLimiterAbstract;
+  limiter: CounterStore;
   /** This process's copy of the counter's blocks (only with Redis): survives a Redis outage's end. */
   localBlocks: RateLimiterMemory | undefined;
   points: number;
@@ -130,15 +126,13 @@ interface Counter {
 /** Creates the limiter. */
 export function createLoginLimiter(options: LoginLimiterOptions): LoginLimiter {
   const prefix = options.keyPrefix ?? 'login';
-  const make = (name: string, points: number, duration: number): RateLimiterAbstract => {
+  const make = (name: string, points: number, duration: number): CounterStore => {
     const settings = { keyPrefix: `${prefix}_${name}`, points, duration };
-    if (options.redis === undefined) return new RateLimiterMemory(settings);
-    return new RateLimiterRedis({
-      ...settings,
-      storeClient: options.redis,
-      rejectIfRedisNotReady: true,
-      insuranceLimiter: new RateLimiterMemory(settings),
-    });
+    const guard = options.redis;
+    if (guard === undefined) return new RateLimiterMemory(settings);
+    // Made on the client (it defines its script there); every call of it goes through the guard.
+    const shared = new RateLimiterRedis({ ...settings, storeClient: guard.client });
+    return guardedLimiter(shared, new RateLimiterMemory(settings), guard);
   };
   const counter = (
     limit: LoginLimit,
@@ -340,7 +334,7 @@ function refused(seconds: number): LoginReservation {
 }
 
 /** `consume`, whose "over the limit" rejection (a `RateLimiterRes`, not an Error) is just a state here. */
-async function consume(limiter: RateLimiterAbstract, key: string): Promise<RateLimiterRes> {
+async function consume(limiter: CounterStore, key: string): Promise<RateLimiterRes> {
   try {
     return await limiter.consume(key);
   } catch (rejection) {

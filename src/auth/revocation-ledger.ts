@@ -44,6 +44,15 @@ export interface RevocationLedger<Reason> {
   revoke(session: LedgerSession, reason: Reason): void;
   /** Entries held (single tokens and cut-offs), for tests and metrics. */
   size(): number;
+  /** The single entries whose token still lives (to write them to a store that lost them); not the cut-offs. */
+  unexpired(): Generator<UnexpiredEntry<Reason>>;
+}
+
+/** One listed token, as {@link RevocationLedger.unexpired} answers it. */
+export interface UnexpiredEntry<Reason> {
+  tokenId: string;
+  reason: Reason;
+  expiresAtSeconds: number;
 }
 
 interface Entry<Reason> {
@@ -170,5 +179,12 @@ export function createRevocationLedger<Reason>(
     },
 
     size: () => entries.size + [...owners.values()].filter((owner) => owner.cutOffSeconds > 0).length,
+
+    *unexpired() {
+      const at = nowSeconds();
+      for (const [tokenId, { reason, expiresAtSeconds }] of entries) {
+        if (expiresAtSeconds > at) yield { tokenId, reason, expiresAtSeconds };
+      }
+    },
   };
 }

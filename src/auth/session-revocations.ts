@@ -4,20 +4,23 @@
  * this process (`revocation-ledger.ts`, which never drops an unexpired entry), and in Redis when one is
  * configured, with the token's remaining lifetime as TTL, so that every replica honours a logout.
  *
- * A Redis outage must not become a login outage: while Redis cannot be read, only this replica's own list is
- * consulted (a logout made on another replica during the outage is honoured there and in Redis once
- * written, not here), and the failure is reported.
+ * A Redis outage must not become a login outage: while Redis cannot be read (away, frozen, bypassed by its
+ * guard), only this replica's own list is consulted (a logout made on another replica during the outage is
+ * honoured there, and here once that replica has written it to Redis). A revocation Redis did not take is
+ * never lost: this replica holds it, and `revocation-sync.ts` writes it when Redis takes writes again, and
+ * writes the whole list again into a Redis that lost its data.
  */
-import type { Redis } from 'ioredis';
 import { createRevocationLedger, type LedgerSession } from './revocation-ledger.ts';
+import { createRevocationSync, type RefillReport } from './revocation-sync.ts';
+import type { RedisGuard } from './redis/redis-guard.ts';
 
 /** Why a genuine, unexpired session is dead. */
 export type DeadSessionReason = 'revoked' | 'rejected_by_upstream';
 
 /** Options of {@link createSessionRevocations}. */
 export interface SessionRevocationsOptions {
-  /** Shared store (`REDIS_URL`); the list stays in this process without it. */
-  redis?: Redis | undefined;
+  /** Shared store (`REDIS_URL`), behind its guard; the list stays in this process without it. */
+  redis?: RedisGuard | undefined;
   /** Prefix of the store's keys. Default `session_dead`. */
   keyPrefix?: string;
   /**
@@ -29,18 +32,22 @@ export interface SessionRevocationsOptions {
   maxLocalEntries: number;
   /** Clock, for tests. */
   now?: () => number;
-  /** Told when Redis fails (the local list still answers). */
-  onStoreError?: (error: unknown) => void;
+  /** Told when the list was written to Redis again (after an outage, or into an emptied Redis). */
+  onRefill?: (report: RefillReport) => void;
 }
 
 /** See {@link createSessionRevocations}. */
 export interface SessionRevocations {
   /** Why `session` is dead, or `undefined` when it is not on the list. Never throws. */
   reasonOf(session: LedgerSession): Promise<DeadSessionReason | undefined>;
-  /** Puts `session` on the list until its expiry. Never throws. */
+  /** Puts `session` on the list until its expiry (in Redis now, or as soon as it takes writes). Never throws. */
   revoke(session: LedgerSession, reason: DeadSessionReason): Promise<void>;
   /** Entries held in this process (tokens and per-user cut-offs). */
   localSize(): number;
+  /** Revocations Redis has not taken yet (0 without Redis). */
+  unshared(): number;
+  /** Stops the writes to Redis. */
+  close(): void;
 }
 
 const REASONS: ReadonlySet<string> = new Set<DeadSessionReason>(['revoked', 'rejected_by_upstream']);
@@ -55,17 +62,27 @@ export function createSessionRevocations(options: SessionRevocationsOptions): Se
     cutOffReason: 'revoked',
     now,
   });
-  const { redis } = options;
+  const guard = options.redis;
+  const sync =
+    guard === undefined
+      ? undefined
+      : createRevocationSync({
+          guard,
+          keyPrefix: prefix,
+          entries: () => local.unexpired(),
+          now,
+          onRefill: options.onRefill,
+        });
 
   return {
     async reasonOf(session) {
       const known = local.reasonOf(session);
-      if (known !== undefined || redis === undefined) return known;
+      if (known !== undefined || guard === undefined) return known;
       try {
-        const stored = await redis.get(`${prefix}:${session.tokenId}`);
+        const stored = await guard.run((redis) => redis.get(`${prefix}:${session.tokenId}`), 'read');
         return stored !== null && REASONS.has(stored) ? (stored as DeadSessionReason) : undefined;
-      } catch (error) {
-        options.onStoreError?.(error);
+      } catch {
+        // Redis unreadable: this replica's list has answered (the guard logs the outage, once).
         return undefined;
       }
     },
@@ -74,14 +91,13 @@ export function createSessionRevocations(options: SessionRevocationsOptions): Se
       const ttlMillis = Math.ceil(session.expiresAtSeconds * 1000 - now());
       if (ttlMillis <= 0) return;
       local.revoke(session, reason);
-      if (redis === undefined) return;
-      try {
-        await redis.set(`${prefix}:${session.tokenId}`, reason, 'PX', ttlMillis);
-      } catch (error) {
-        options.onStoreError?.(error);
-      }
+      await sync?.write(session.tokenId, reason, ttlMillis);
     },
 
     localSize: () => local.size(),
+    unshared: () => sync?.unshared() ?? 0,
+    close() {
+      sync?.close();
+    },
   };
 }

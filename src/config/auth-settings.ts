@@ -57,6 +57,11 @@ export const AUTH_SETTINGS = {
     z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
     'Where login counters and revocations are shared by replicas. Never logged.',
   ),
+  redisCommandTimeoutMillis: setting(
+    'REDIS_COMMAND_TIMEOUT_MS',
+    int(10, 10_000).default(150),
+    'How long one Redis command may take before this replica answers without it; a few in a row bypass Redis.',
+  ),
   /** Login protection; see `src/auth/login-limiter.ts`. */
   login: {
     maxConsecutiveFailures: setting(

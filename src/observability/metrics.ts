@@ -112,6 +112,14 @@ export interface OperationObservation {
   seconds: number;
 }
 
+/** What the Redis gauges read, at each scrape. */
+export interface RedisReadings {
+  /** Redis is used and answers (its breaker closed, its connection ready). */
+  up(): boolean;
+  /** Revocations this replica holds that Redis has not taken yet. */
+  unsharedRevocations(): number;
+}
+
 /** The gateway's metrics. */
 export interface GatewayMetrics {
   registry: Registry;
@@ -129,8 +137,8 @@ export interface GatewayMetrics {
   trackCapacity: TrackCapacity;
   /** Where `gateway_draining` reads whether the gateway is draining. */
   trackDraining(read: () => boolean): void;
-  /** Sets `gateway_redis_up`: Redis is used and answers (`true`), or its breaker is open or it does not answer. */
-  setRedisUp(up: boolean): void;
+  /** Makes `gateway_redis_up` and `gateway_session_revocations_unshared` (only with `REDIS_URL`). */
+  trackRedis(read: RedisReadings): void;
   countGuardRejection(operation: string, reason: GuardRejection): void;
   countRetry(operation: string, allowed: boolean): void;
 }
@@ -229,8 +237,6 @@ export function createMetrics(options: MetricsOptions = {}): GatewayMetrics {
     labelNames: ['version', 'commit'] as const,
     registers,
   }).set({ version: build.version, commit: build.commit }, 1);
-  // Made on the first report only: the family is absent when the gateway uses no Redis.
-  let redisUp: Gauge | undefined;
   const loginBlocks = new Counter({
     name: 'gateway_login_blocks_total',
     help: 'Blocks started by the login limiter, by counter (device, user_ip, user, ip, overflow, overflow_ip).',
@@ -302,13 +308,23 @@ export function createMetrics(options: MetricsOptions = {}): GatewayMetrics {
     trackDraining(read) {
       draining = read;
     },
-    setRedisUp(up) {
-      redisUp ??= new Gauge({
+    trackRedis(read) {
+      new Gauge({
         name: 'gateway_redis_up',
-        help: '1 when the gateway uses Redis and it answers, 0 when its breaker is open or it does not answer.',
+        help: 'Whether this replica uses Redis and it answers: 0 while its breaker bypasses Redis or the connection is down.',
         registers,
+        collect() {
+          this.set(read.up() ? 1 : 0);
+        },
       });
-      redisUp.set(up ? 1 : 0);
+      new Gauge({
+        name: 'gateway_session_revocations_unshared',
+        help: 'Logouts this replica holds that Redis has not taken yet (away, bypassed or full); written when it takes writes again.',
+        registers,
+        collect() {
+          this.set(read.unsharedRevocations());
+        },
+      });
     },
     countGuardRejection(operation, reason) {
       rejections.inc({ operation, reason });

@@ -2,7 +2,7 @@
  * The Redis of deploy/kubernetes, run as its manifest runs it (the container's own `sh -c` script, on a free
  * loopback port): it refuses a client without the password, the password is on no command line, and a
  * gateway whose REDIS_URL is the one web.yaml composes from the Secret keeps its login counters there,
- * never printing the password.
+ * never printing the password; and it keeps an append-only file and evicts nothing.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -127,4 +127,15 @@ it("should keep the gateway's login counters in it through the REDIS_URL web.yam
   client.disconnect();
   expect(keys.length).toBeGreaterThan(0);
   expect(lines.join('')).not.toContain(PASSWORD);
+});
+
+it('should keep an append-only file and never evict a logout or a block (noeviction)', async (context) => {
+  if (redis === undefined || 'skipped' in redis) return context.skip(`no redis-server: ${redis?.skipped}`);
+  const client = new Redis(redis.url);
+  try {
+    expect(await client.config('GET', 'appendonly')).toEqual(['appendonly', 'yes']);
+    expect(await client.config('GET', 'maxmemory-policy')).toEqual(['maxmemory-policy', 'noeviction']);
+  } finally {
+    client.disconnect();
+  }
 });

@@ -91,7 +91,7 @@ it('should keep credentials sent in URLs and headers, and the Redis password, ou
 
   const fresh = [...logLines.slice(before), ...redisLines].join('\n');
   expect(fresh).toContain('"msg":"graphql request"');
-  expect(fresh).toContain('redis unavailable');
+  expect(fresh).toContain('redis connection lost');
   for (const secret of [
     'pw-in-a-url',
     'tok-in-a-url',

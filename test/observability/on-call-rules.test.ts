@@ -131,8 +131,8 @@ describe('the metric names the rules and the dashboard read', () => {
     expect(codesOf(await postGraphql(h.graphqlUrl, '{ me { nope } }'))).toEqual([
       'GRAPHQL_VALIDATION_FAILED',
     ]);
-    // `gateway_redis_up` is written only with REDIS_URL, by the Redis connection: as it reports.
-    h.gateway.metrics.setRedisUp(true);
+    // `gateway_redis_up` is made only with REDIS_URL, by the Redis guard: as it reports.
+    h.gateway.metrics.trackRedis({ up: () => true, unsharedRevocations: () => 0 });
     const text = await (await fetch(`${h.baseUrl}/metrics`)).text();
 
     const written = new Set<string>(['up']); // Prometheus' own, per target

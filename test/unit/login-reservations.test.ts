@@ -12,6 +12,7 @@ import {
   type LoginLimiter,
   type LoginReservation,
 } from '../../src/auth/login-limiter.ts';
+import { createRedisGuard, type RedisGuard } from '../../src/auth/redis/redis-guard.ts';
 import { useRedisServer } from '../support/servers/redis-server.ts';
 
 const BUDGETS = {
@@ -21,7 +22,7 @@ const BUDGETS = {
   maxFailuresPerIp: 15,
 };
 
-function limiter(redis?: Redis, keyPrefix?: string): LoginLimiter {
+function limiter(redis?: RedisGuard, keyPrefix?: string): LoginLimiter {
   return createLoginLimiter({ ...BUDGETS, maxTrackedCounters: 50_000, redis, keyPrefix });
 }
 
@@ -110,10 +111,14 @@ describe('login reservations in Redis', () => {
   let prefix = 0;
   reservationCases((context) => {
     const client = new Redis(redis.urlOrSkip(context), { lazyConnect: false });
-    context.onTestFinished(() => {
-      client.disconnect();
+    const quiet = () => undefined;
+    const guard = createRedisGuard({
+      redis: client,
+      log: { info: quiet, warn: quiet, error: quiet },
+      commandTimeoutMillis: 1_000,
     });
+    context.onTestFinished(() => guard.close());
     prefix += 1;
-    return limiter(client, `reserve${prefix}`);
+    return limiter(guard, `reserve${prefix}`);
   });
 });

@@ -17,7 +17,7 @@ export const createMetrics: typeof Real.createMetrics = () => ({
   countLoginBlock: nothing,
   trackCapacity: nothing,
   trackDraining: nothing,
-  setRedisUp: nothing,
+  trackRedis: nothing,
   countGuardRejection: nothing,
   countRetry: nothing,
 });

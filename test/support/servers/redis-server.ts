@@ -13,7 +13,20 @@ import { freePort } from '../../../support/free-port.ts';
 /** A running server. */
 export interface RedisServer {
   url: string;
+  port: number;
+  /** Freezes it (SIGSTOP): connections stay open and nothing answers, as a stalled server or failover. */
+  pause(): void;
+  /** Thaws it (SIGCONT). */
+  resume(): void;
   close(): Promise<void>;
+}
+
+/** Options of {@link startRedisServer}. */
+export interface RedisServerOptions {
+  /** Its port (a restart on the same address); default a free one. */
+  port?: number;
+  /** More `redis-server` arguments (they override the defaults: `--appendonly yes --dir …`, `--maxmemory …`). */
+  args?: readonly string[];
 }
 
 const CANDIDATES = ['/usr/bin/redis-server', '/usr/local/bin/redis-server', '/usr/sbin/redis-server'];
@@ -57,10 +70,12 @@ export async function redisServerBinary(): Promise<string | { skipped: string }>
 }
 
 /** Starts a server, or answers why it cannot. */
-export async function startRedisServer(): Promise<RedisServer | { skipped: string }> {
+export async function startRedisServer(
+  options: RedisServerOptions = {},
+): Promise<RedisServer | { skipped: string }> {
   const binary = await redisServerBinary();
   if (typeof binary !== 'string') return binary;
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const url = `redis://127.0.0.1:${port}`;
   const server = startProcess({
     name: 'redis-server',
@@ -76,6 +91,7 @@ export async function startRedisServer(): Promise<RedisServer | { skipped: strin
       'no',
       '--daemonize',
       'no',
+      ...(options.args ?? []),
     ],
   });
   try {
@@ -87,7 +103,17 @@ export async function startRedisServer(): Promise<RedisServer | { skipped: strin
       skipped: error instanceof Error ? error.message : `redis-server did not answer on port ${port}`,
     };
   }
-  return { url, close: () => stopProcess(server, 5_000).then(() => undefined) };
+  return {
+    url,
+    port,
+    pause: () => server.child.kill('SIGSTOP'),
+    resume: () => server.child.kill('SIGCONT'),
+    close: async () => {
+      // A frozen server would hold its SIGTERM until thawed.
+      server.child.kill('SIGCONT');
+      await stopProcess(server, 5_000);
+    },
+  };
 }
 
 /** What {@link useRedisServer} hands a test file. */

@@ -1,0 +1,162 @@
+/**
+ * Keeps Redis holding every unexpired revocation this replica knows, whatever happened to Redis meanwhile:
+ *
+ * - a revocation that could not be written (Redis away, frozen, bypassed, or full) is counted as
+ *   *unshared*; the replica honours it from its own list, and writes its whole list again as soon as
+ *   Redis takes writes (retried every `retryEveryMillis`, and at once when a connection is ready or the
+ *   breaker closes);
+ * - an emptied Redis (restarted without its data, flushed, failed over to an empty replica) is noticed by
+ *   a marker key of this replica (`<prefix>_replica:<random id>`), written after each complete refill: one
+ *   `PEXPIRE` on every new connection and every `checkEveryMillis` finds it gone, and the whole list is
+ *   written again. The marker is this replica's own: another replica's refill says nothing about what
+ *   this one knows.
+ *
+ * A refill writes the list in pipelined batches of {@link BATCH} `SET … PX` (the token's remaining
+ * lifetime), so it costs Redis one round trip per batch; it stops at the first batch Redis refuses and the
+ * next attempt starts over. Only single entries are written: a user's cut-off ("every session issued before
+ * its newest logout", `revocation-ledger.ts`) stays in this replica (its tokens were written one by one
+ * when they were logged out, so only an emptied Redis loses them).
+ */
+import { randomUUID } from 'node:crypto';
+import type { UnexpiredEntry } from './revocation-ledger.ts';
+import type { RedisGuard } from './redis/redis-guard.ts';
+
+/** Revocations per pipelined round trip of a refill. */
+const BATCH = 500;
+
+/** The marker lives a day unless refreshed (every check refreshes it): a replica gone leaves no key behind. */
+const MARKER_TTL_MILLIS = 24 * 3600 * 1000;
+
+/** What a refill did, for its log line. */
+export interface RefillReport {
+  /** Why: the marker was gone (Redis lost its data), or revocations were left unwritten. */
+  cause: 'redis_emptied' | 'unshared';
+  written: number;
+  millis: number;
+}
+
+/** Options of {@link createRevocationSync}. */
+export interface RevocationSyncOptions<Reason extends string> {
+  guard: RedisGuard;
+  /** Revocations are `<keyPrefix>:<tokenId>`. */
+  keyPrefix: string;
+  /** This replica's list. */
+  entries: () => Iterable<UnexpiredEntry<Reason>>;
+  now: () => number;
+  /** How often the marker is checked while nothing is owed. Default 10,000. */
+  checkEveryMillis?: number;
+  /** How often a refill is tried while revocations are unshared. Default 1,000. */
+  retryEveryMillis?: number;
+  onRefill?: (report: RefillReport) => void;
+}
+
+/** See {@link createRevocationSync}. */
+export interface RevocationSync<Reason extends string> {
+  /** Writes one revocation; a failure is counted as unshared and repaired by the next refill. Never throws. */
+  write(tokenId: string, reason: Reason, ttlMillis: number): Promise<void>;
+  /** Revocations written to this replica only since the last complete refill. */
+  unshared(): number;
+  /** Checks the marker and refills if needed (the timers call it; tests may). Never throws. */
+  sync(): Promise<void>;
+  close(): void;
+}
+
+/** Starts keeping Redis in step with this replica's list. */
+export function createRevocationSync<Reason extends string>(
+  options: RevocationSyncOptions<Reason>,
+): RevocationSync<Reason> {
+  const { guard, keyPrefix, now } = options;
+  const checkEvery = options.checkEveryMillis ?? 10_000;
+  const retryEvery = options.retryEveryMillis ?? 1_000;
+  const marker = `${keyPrefix}_replica:${randomUUID()}`;
+  let owed = 0;
+  // Until its marker is first written, this replica could not tell an emptied Redis: it retries soon.
+  let marked = false;
+  let running: Promise<void> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let closed = false;
+
+  const keyOf = (tokenId: string) => `${keyPrefix}:${tokenId}`;
+
+  function schedule(): void {
+    clearTimeout(timer);
+    if (closed) return;
+    timer = setTimeout(() => void sync(), owed > 0 || !marked ? retryEvery : checkEvery).unref();
+  }
+
+  async function writeBatch(batch: UnexpiredEntry<Reason>[]): Promise<number> {
+    const at = now();
+    const live = batch.filter((entry) => entry.expiresAtSeconds * 1000 > at);
+    if (live.length === 0) return 0;
+    await guard.run(async (redis) => {
+      const pipeline = redis.pipeline();
+      for (const { tokenId, reason, expiresAtSeconds } of live) {
+        pipeline.set(keyOf(tokenId), reason, 'PX', Math.ceil(expiresAtSeconds * 1000 - at));
+      }
+      const failure = (await pipeline.exec())?.find(([error]) => error !== null)?.[0];
+      if (failure) throw failure;
+    }, 'write');
+    return live.length;
+  }
+
+  async function refill(cause: RefillReport['cause']): Promise<void> {
+    const owedBefore = owed;
+    const started = now();
+    let written = 0;
+    let batch: UnexpiredEntry<Reason>[] = [];
+    for (const entry of options.entries()) {
+      batch.push(entry);
+      if (batch.length < BATCH) continue;
+      written += await writeBatch(batch);
+      batch = [];
+    }
+    written += await writeBatch(batch);
+    await guard.run((redis) => redis.set(marker, '1', 'PX', MARKER_TTL_MILLIS), 'write');
+    marked = true;
+    // Revocations that failed while this refill ran may have missed it: they stay owed.
+    owed -= owedBefore;
+    // A replica's first marker, over a list still empty, is no news.
+    if (written > 0 || owedBefore > 0) options.onRefill?.({ cause, written, millis: now() - started });
+  }
+
+  async function attempt(): Promise<void> {
+    if (guard.status() === 'bypassed') return;
+    const kept = await guard.run((redis) => redis.pexpire(marker, MARKER_TTL_MILLIS), 'read');
+    if (kept === 1) marked = true;
+    if (kept === 1 && owed === 0) return;
+    await refill(kept === 1 ? 'unshared' : 'redis_emptied');
+  }
+
+  /** One attempt at a time; the next is scheduled once it has settled (never before `running` is set). */
+  function sync(): Promise<void> {
+    running ??= attempt()
+      .catch(() => {
+        // Redis failed again (the guard has said so): the next attempt starts over.
+      })
+      .finally(() => {
+        running = undefined;
+        schedule();
+      });
+    return running;
+  }
+
+  guard.onReturn(() => void sync());
+  void sync();
+
+  return {
+    async write(tokenId, reason, ttlMillis) {
+      try {
+        await guard.run((redis) => redis.set(keyOf(tokenId), reason, 'PX', ttlMillis), 'write');
+      } catch {
+        owed += 1;
+        if (running === undefined) schedule();
+      }
+    },
+    unshared: () => owed,
+    sync,
+    close() {
+      closed = true;
+      clearTimeout(timer);
+    },
+  };
+}

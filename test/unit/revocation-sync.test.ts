@@ -1,0 +1,117 @@
+/**
+ * The revocation sync (`src/auth/revocation-sync.ts`) against a stand-in guard that records what it is
+ * asked: what Redis missed is written once it takes writes again, an emptied Redis (its marker gone) gets
+ * the whole list, and an attempt made while Redis was bypassed does not stop the later ones.
+ */
+import type { Redis } from 'ioredis';
+import { describe, expect, it } from 'vitest';
+import type { RedisGuard, RedisStatus } from '../../src/auth/redis/redis-guard.ts';
+import type { UnexpiredEntry } from '../../src/auth/revocation-ledger.ts';
+import { createRevocationSync } from '../../src/auth/revocation-sync.ts';
+
+/** A Redis of plain keys behind a guard whose status the test sets; `down` makes every call fail. */
+function standIn() {
+  const keys = new Map<string, string>();
+  const state = { status: 'up' as RedisStatus, down: false, calls: 0 };
+  const returns: (() => void)[] = [];
+  const client = {
+    pexpire: (key: string) => Promise.resolve(keys.has(key) ? 1 : 0),
+    set: (key: string, value: string) => {
+      keys.set(key, value);
+      return Promise.resolve('OK');
+    },
+    pipeline() {
+      const queued: [string, string][] = [];
+      const pipeline = {
+        set(key: string, value: string) {
+          queued.push([key, value]);
+          return pipeline;
+        },
+        exec: () => {
+          for (const [key, value] of queued) keys.set(key, value);
+          return Promise.resolve(queued.map(() => [null, 'OK']));
+        },
+      };
+      return pipeline;
+    },
+  } as unknown as Redis;
+  const guard: RedisGuard = {
+    client,
+    run(command) {
+      state.calls += 1;
+      if (state.down || state.status === 'bypassed') return Promise.reject(new Error('redis bypassed'));
+      return command(client);
+    },
+    status: () => state.status,
+    isUp: () => state.status !== 'bypassed' && !state.down,
+    onReturn: (listener) => returns.push(listener),
+    close: () => Promise.resolve(),
+  };
+  const comeBack = () => {
+    for (const listener of returns) listener();
+  };
+  return { keys, state, guard, comeBack };
+}
+
+const HOUR = 3600;
+const entry = (tokenId: string): UnexpiredEntry<'revoked'> => ({
+  tokenId,
+  reason: 'revoked',
+  expiresAtSeconds: Date.now() / 1000 + HOUR,
+});
+
+const tokensIn = (keys: Map<string, string>) =>
+  [...keys.keys()].filter((key) => key.startsWith('dead:')).sort();
+
+describe('the revocation sync', () => {
+  it('should write what Redis missed once it is back, even when it was asked while Redis was bypassed', async () => {
+    const { keys, state, guard, comeBack } = standIn();
+    const list = [entry('a')];
+    const sync = createRevocationSync({ guard, keyPrefix: 'dead', entries: () => list, now: Date.now });
+    await sync.sync();
+
+    state.status = 'bypassed';
+    list.push(entry('b'));
+    await sync.write('b', 'revoked', HOUR * 1000);
+    expect(sync.unshared()).toBe(1);
+    // Asked while bypassed: nothing to do yet, and nothing must stop the next attempt.
+    await sync.sync();
+    await sync.sync();
+
+    state.status = 'up';
+    comeBack();
+    await sync.sync();
+    expect(tokensIn(keys)).toEqual(['dead:a', 'dead:b']);
+    expect(sync.unshared()).toBe(0);
+    sync.close();
+  });
+
+  it('should write the whole list into an emptied Redis (its marker gone), and nothing more while it holds', async () => {
+    const { keys, state, guard } = standIn();
+    const list = Array.from({ length: 1_234 }, (_, i) => entry(`t${i}`));
+    const reports: unknown[] = [];
+    const sync = createRevocationSync({
+      guard,
+      keyPrefix: 'dead',
+      entries: () => list,
+      now: Date.now,
+      onRefill: (report) => reports.push(report),
+    });
+    await sync.sync();
+    expect(tokensIn(keys)).toHaveLength(1_234);
+
+    keys.clear();
+    await sync.sync();
+    expect(tokensIn(keys)).toHaveLength(1_234);
+    expect(reports).toMatchObject([
+      { cause: 'redis_emptied', written: 1_234 },
+      { cause: 'redis_emptied', written: 1_234 },
+    ]);
+
+    const before = state.calls;
+    await sync.sync();
+    // The marker is there: one PEXPIRE, no writes.
+    expect(state.calls - before).toBe(1);
+    sync.close();
+  });
+});
