@@ -18,7 +18,7 @@ export const MAX_GLOBAL_ID_LENGTH = 1024;
 /** The most parts an id may hold (`DataObject`, object name, upstream id). */
 const MAX_PARTS = 3;
 
-/** A global id that this gateway did not write. `message` says why, for the caller. */
+/** A global id that this gateway did not write. `message` says why, for the caller (`malformed`). */
 export class GlobalIdError extends Error {
   override readonly name = 'GlobalIdError';
 }
@@ -35,14 +35,12 @@ export function encodeGlobalId(parts: readonly string[]): string {
 
 function payloadOf(id: string): string {
   if (id.length === 0 || id.length > MAX_GLOBAL_ID_LENGTH || !BASE64URL.test(id)) {
-    throw new GlobalIdError(
-      `not a global id of this gateway (expected base64url text of at most ${String(MAX_GLOBAL_ID_LENGTH)} characters)`,
-    );
+    throw new GlobalIdError(`expected base64url text of at most ${String(MAX_GLOBAL_ID_LENGTH)} characters`);
   }
   try {
     return utf8.decode(Buffer.from(id, 'base64url'));
   } catch {
-    throw new GlobalIdError('not a global id of this gateway (not UTF-8 once decoded)');
+    throw new GlobalIdError('not UTF-8 once decoded');
   }
 }
 
@@ -50,7 +48,7 @@ function payloadOf(id: string): string {
 export function decodeGlobalId(id: string): string[] {
   const payload = payloadOf(id);
   if (!payload.startsWith(`${GLOBAL_ID_VERSION}:`)) {
-    throw new GlobalIdError(`not a global id of this gateway (unknown version)`);
+    throw new GlobalIdError('unknown version');
   }
   const parts: string[] = [];
   let at = GLOBAL_ID_VERSION.length;
@@ -58,16 +56,16 @@ export function decodeGlobalId(id: string): string[] {
     const colon = payload.indexOf(':', at + 1);
     const length = colon === -1 ? '' : payload.slice(at + 1, colon);
     if (payload[at] !== ':' || !LENGTH.test(length) || parts.length === MAX_PARTS) {
-      throw new GlobalIdError('not a global id of this gateway (malformed)');
+      throw new GlobalIdError('malformed');
     }
     const end = colon + 1 + Number(length);
-    if (end > payload.length) throw new GlobalIdError('not a global id of this gateway (truncated)');
+    if (end > payload.length) throw new GlobalIdError('truncated');
     parts.push(payload.slice(colon + 1, end));
     at = end;
   }
   // One spelling per id: base64url with stray bits or a different text is not an id this gateway wrote.
   if (parts.length === 0 || encodeGlobalId(parts) !== id) {
-    throw new GlobalIdError('not a global id of this gateway (not in canonical form)');
+    throw new GlobalIdError('not in canonical form');
   }
   return parts;
 }

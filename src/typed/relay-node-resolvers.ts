@@ -17,6 +17,7 @@ import type { ExecutableResolvers } from './build-typed-resolvers.ts';
 import { decodeGlobalId, encodeGlobalId, GlobalIdError } from './global-id.ts';
 import type { ObjectTypeSpec } from './spec/object-type-spec.ts';
 import { GENERIC_NODE_TYPE, MAX_NODE_IDS, UPSTREAM_ID_FIELD } from './relay-node-sdl.ts';
+import { withIndefiniteArticle } from './spec/indefinite-article.ts';
 
 type Args = Record<string, unknown>;
 type Resolver<Parent> = GraphQLFieldResolver<Parent, GraphQLContext, Args>;
@@ -44,10 +45,10 @@ export function nodeTargetOf(globalId: string, byType: ReadonlyMap<string, Objec
   const spec = byType.get(nodeType);
   const [objectName, id] = nodeType === GENERIC_NODE_TYPE ? rest : [spec?.objectName, ...rest];
   if ((spec === undefined && nodeType !== GENERIC_NODE_TYPE) || rest.length !== (spec ? 1 : 2)) {
-    throw new GlobalIdError('a global id of a type this schema does not have');
+    throw new GlobalIdError('it names a type this schema does not have');
   }
   if (objectName === undefined || objectName === '' || id === undefined || id === '') {
-    throw new GlobalIdError('a global id without an object name or an id');
+    throw new GlobalIdError('it names no object name or no id');
   }
   return { nodeType, objectName, id };
 }
@@ -66,7 +67,10 @@ export function argumentTarget(
     return nodeTargetOf(String(value), byType);
   } catch (error) {
     if (!(error instanceof GlobalIdError)) throw error;
-    throw badUserInput(`"${shown}" is not a global id of this gateway: ${error.message}.`, argumentName);
+    throw badUserInput(
+      `"${shown}" is not a global id of this gateway (${error.message}): it takes a global id (an object's \`id\`), not an upstream id (\`upstreamId\`).`,
+      argumentName,
+    );
   }
 }
 
@@ -155,8 +159,10 @@ export function relayNodeResolvers(
     const { typeName, names } = spec;
     const own = (value: unknown): string => {
       const target = argumentTarget(value, 'id', byType);
-      if (target.nodeType !== typeName)
-        throw badUserInput(`"id" is the id of a ${target.nodeType}, not of a ${typeName}.`, 'id');
+      if (target.nodeType !== typeName) {
+        const [theirs, ours] = [withIndefiniteArticle(target.nodeType), withIndefiniteArticle(typeName)];
+        throw badUserInput(`"id" is the global id of ${theirs}, not of ${ours}.`, 'id');
+      }
       return target.id;
     };
     const single = typedResolver(typed, 'Query', names.single);
