@@ -48,7 +48,7 @@ describe('globalIdTypeOf', () => {
     fc.assert(
       fc.property(fc.stringMatching(/^[A-Za-z0-9_-]{1,64}$/), (id) => {
         // The one exception is an id that is the exact encoding of a schema type's id: text the gateway wrote.
-        fc.pre(!/^MTo/.test(id));
+        fc.pre(!id.startsWith('MTo'));
         expect(globalIdTypeOf(id, byType)).toBeUndefined();
       }),
       { numRuns: 2000 },
