@@ -47,7 +47,7 @@ function infer(args: string[], env: Record<string, string> = {}) {
           OBJECT_TYPES_DIR: DEMO_OBJECTS_DIR,
           ...env,
         },
-        timeout: 30_000,
+        timeout: 110_000,
       },
       (error, stdout, stderr) => {
         done({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
@@ -81,7 +81,8 @@ function shape(sdl: string): string[] {
   return (type?.fields ?? []).map((f) => print({ ...f, description: undefined }));
 }
 
-describe('npm run objects:infer', () => {
+// Each test starts the command, a Node process compiling the gateway's sources: a budget for a busy machine.
+describe('npm run objects:infer', { timeout: 120_000 }, () => {
   it("should write the shipped order.graphql's fields, types and @ref for com.example.Order", async () => {
     const out = join(dir, 'order.graphql');
     const run = await infer(['com.example.Order', '--out', out]);
