@@ -9,7 +9,7 @@
  * whole suite, run after the first rather than beside it on the same cores. The copy runs with
  * `vitest.config.ts`, which leaves this file out: vitest never recurses into itself.
  */
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,22 +36,46 @@ type Invoice @dataObject(name: "com.acme.Invoice") {
 `;
 
 let copy: string;
+/** The process groups of the runs under way: ended after the tests, whatever happened to them. */
+const running = new Set<number | undefined>();
 
-/** Runs a Node script of the copy; resolves with its exit code and output, never rejects. */
+/**
+ * Runs a Node script of the copy; resolves with its exit code and output, never rejects. It runs in a process
+ * group of its own, ended once it exits: a server a failed test of the copy's suite left behind (a worker
+ * that crashed before its `afterAll`) does not outlive the run.
+ */
 function run(args: string[], timeout = 240_000): Promise<{ code: number; output: string }> {
   // The inner vitest must not take this run's worker settings for its own.
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST')));
   return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      args,
-      { cwd: copy, env, maxBuffer: 64 * 1024 * 1024, timeout, killSignal: 'SIGKILL' },
-      (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
-        resolve({ code, output: `${stdout}${stderr}` });
-      },
-    );
+    const child = spawn(process.execPath, args, { cwd: copy, env, detached: true, stdio: 'pipe' });
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    const timer = setTimeout(() => {
+      endGroup(child.pid);
+    }, timeout);
+    running.add(child.pid);
+    // On exit, not close: a process left in the group may hold the pipes open until it is ended.
+    child.on('exit', () => {
+      clearTimeout(timer);
+      endGroup(child.pid);
+      running.delete(child.pid);
+    });
+    child.on('close', (code) => {
+      resolve({ code: code ?? 1, output });
+    });
   });
+}
+
+/** Ends every process left in the group `pid` leads; none left is the usual case. */
+function endGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // ESRCH: the group is already empty.
+  }
 }
 
 beforeAll(() => {
@@ -64,6 +88,7 @@ beforeAll(() => {
   writeFileSync(join(copy, 'schema', 'objects', 'invoice.graphql'), INVOICE);
 });
 afterAll(() => {
+  for (const pid of running) endGroup(pid);
   rmSync(copy, { recursive: true, force: true });
 });
 
