@@ -230,7 +230,13 @@ it.each([
   [
     'a definition that is not a type',
     'enum Status { NEW PAID }',
-    'a enum type definition has no place here.',
+    'an enum type definition has no place here.',
+    expect.stringContaining('hold only `type Name @dataObject(name: "…") { … }` definitions'),
+  ],
+  [
+    'an input in the folder',
+    'input OrderFilter { status: String }',
+    'an input object type definition has no place here.',
     expect.stringContaining('hold only `type Name @dataObject(name: "…") { … }` definitions'),
   ],
 ])('should refuse %s with its fix', (_case, sdl, problem, fix) => {

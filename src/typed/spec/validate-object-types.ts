@@ -10,6 +10,7 @@ import type { ObjectFile } from './read-object-files.ts';
 import { readTypeSpec } from './read-type-spec.ts';
 import { locate, problemAt, type SchemaProblem } from './schema-problem.ts';
 import { suggestTypeName } from './suggest-type-name.ts';
+import { withIndefiniteArticle } from './indefinite-article.ts';
 
 /** Names the rest of the schema already uses, by kind. */
 export interface TakenNames {
@@ -159,7 +160,7 @@ export function validateObjectTypes(
         problems.push(
           problemAt(
             definition,
-            `a ${definition.kind.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase()} has no place here.`,
+            `${withIndefiniteArticle(definition.kind.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase())} has no place here.`,
             `files of ${options.dir}/ hold only \`type Name @dataObject(name: "…") { … }\` definitions.`,
           ),
         );
