@@ -1,9 +1,11 @@
 /**
- * `npm run objects:infer -- <objectName> [--sample N] [--out file] [--force]`: writes a
+ * `npm run objects:infer -- <objectName> [--type-name Name] [--sample N] [--out file] [--force]`: writes a
  * `schema/objects/*.graphql` file for an upstream object type from live records, read through the
  * gateway's own upstream client with the gateway's settings (the four addresses, `APPLICATION_CODE`,
  * `ORGANIZATION_CODE`, `LOGIN_METHOD`). The login comes from `INFER_USERNAME` / `INFER_PASSWORD`, or is
  * asked for on the terminal. The file is checked with the gateway's own schema checks before it is written.
+ * Only the type asked about is read, and the known types its fields are named after (references): never the
+ * folder's other types, which the upstream may not have (the demo types, on a team's upstream).
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,11 +27,14 @@ import { findRefs, type KnownType } from './infer/find-refs.ts';
 import { inferFields } from './infer/infer-fields.ts';
 import { ask } from './infer/prompt.ts';
 import { printObjectType, typeNameOf } from './infer/print-object-type.ts';
+import { suggestTypeName } from '../src/typed/spec/suggest-type-name.ts';
 
 /** A mistake in the command line or the settings: printed as one line. */
 class UsageError extends Error {}
 
-const USAGE = 'usage: npm run objects:infer -- <objectName> [--sample N] [--out file] [--force]';
+const USAGE =
+  'usage: npm run objects:infer -- <objectName> [--type-name Name] [--sample N] [--out file] [--force]';
+const TYPE_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
 const PAGE_SIZE = 100;
 
 function readArgs() {
@@ -39,6 +44,7 @@ function readArgs() {
       sample: { type: 'string', default: '200' },
       out: { type: 'string' },
       force: { type: 'boolean', default: false },
+      'type-name': { type: 'string' },
     },
   });
   const [objectName, ...extra] = positionals;
@@ -52,7 +58,10 @@ function readArgs() {
   const sample = Number(values.sample);
   if (!Number.isInteger(sample) || sample < 1 || sample > 10_000)
     throw new UsageError('--sample must be a whole number from 1 to 10000');
-  return { objectName, sample, out: values.out, force: values.force };
+  const typeName = values['type-name'];
+  if (typeName !== undefined && !TYPE_NAME.test(typeName))
+    throw new UsageError('--type-name must be a GraphQL name: a letter or _, then letters, digits or _');
+  return { objectName, typeName, sample, out: values.out, force: values.force };
 }
 
 const kebab = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
@@ -87,13 +96,17 @@ async function sampleRecords(
   return { records, total };
 }
 
+/** A type of the objects folder, and the file that declares it. */
+interface DeclaredType extends KnownType {
+  file: string;
+}
+
 /** The types of the objects folder, for references; none when the folder has mistakes of its own. */
-function knownTypes(dir: string): KnownType[] {
+function knownTypes(dir: string): DeclaredType[] {
   try {
-    return buildTypedApi({ dir, baseTypeDefs: readTypeDefs() }).specs.map(({ typeName, objectName }) => ({
-      typeName,
-      objectName,
-    }));
+    return buildTypedApi({ dir, baseTypeDefs: readTypeDefs() }).specs.map(
+      ({ typeName, objectName, location }) => ({ typeName, objectName, file: location.file }),
+    );
   } catch {
     process.stderr.write(`objects:infer: ${dir} has mistakes; no reference is suggested\n`);
     return [];
@@ -119,6 +132,24 @@ function checkWithGateway(dir: string, fileName: string, sdl: string, objectName
   }
 }
 
+/**
+ * Refuses a type name another object type of the folder already has: one schema cannot hold two types of
+ * one name, so the message names a free one to pass as `--type-name`.
+ */
+function refuseTakenName(
+  typeName: string,
+  args: { objectName: string; typeName: string | undefined },
+  known: readonly DeclaredType[],
+): void {
+  const holder = known.find((type) => type.typeName === typeName && type.objectName !== args.objectName);
+  if (holder === undefined) return;
+  const taken = new Set(known.map((type) => type.typeName));
+  const free = suggestTypeName(args.objectName, taken);
+  throw new UsageError(
+    `type ${typeName} is already ${holder.objectName}'s (${holder.file}): pass --type-name ${free} (or another name) to type ${args.objectName}`,
+  );
+}
+
 async function main(): Promise<void> {
   const args = readArgs();
   const config = loadConfig();
@@ -128,7 +159,9 @@ async function main(): Promise<void> {
     );
   }
   const dir = config.objectTypesDir ?? OBJECTS_DIR;
-  const typeName = typeNameOf(args.objectName);
+  const known = knownTypes(dir);
+  const typeName = args.typeName ?? typeNameOf(args.objectName);
+  refuseTakenName(typeName, args, known);
   const out = args.out ?? join(dir, `${kebab(typeName)}.graphql`);
   if (existsSync(out) && !args.force)
     throw new UsageError(`${out} exists: pass --force to replace it, or --out another file`);
@@ -156,12 +189,21 @@ async function main(): Promise<void> {
     if (records.length === 0)
       throw new UsageError(`no record of ${args.objectName} to learn from (the upstream counts ${total})`);
     const stats = collectFieldStats(records);
-    const refs = await findRefs(stats, {
+    const { refs, refused } = await findRefs(stats, {
       client,
       credentials,
       matchesMode: config.matchesMode,
-      knownTypes: knownTypes(dir),
+      // The type being inferred is replaced by the new file: a reference to it is to its new name.
+      knownTypes: [
+        ...known.filter((type) => type.objectName !== args.objectName),
+        { typeName, objectName: args.objectName },
+      ],
     });
+    for (const { objectName, reason } of refused) {
+      process.stderr.write(
+        `objects:infer: ${objectName} (declared in ${dir}) is not read by this upstream (${JSON.stringify(reason)}): no reference to it\n`,
+      );
+    }
     const fields = inferFields(stats, records.length, refs);
     if (fields.length === 0) {
       throw new UsageError(
@@ -170,7 +212,14 @@ async function main(): Promise<void> {
     }
     const date = new Date().toISOString().slice(0, 10);
     const sdl = printObjectType(
-      { objectName: args.objectName, typeName, sampled: records.length, total, date },
+      {
+        objectName: args.objectName,
+        typeName,
+        typeNameOption: args.typeName,
+        sampled: records.length,
+        total,
+        date,
+      },
       fields,
     );
     checkWithGateway(dir, basename(out), sdl, args.objectName);

@@ -5,6 +5,8 @@ import type { InferredField } from './infer-fields.ts';
 export interface SampleInfo {
   objectName: string;
   typeName: string;
+  /** `--type-name`, when the command was given one: the header repeats it. */
+  typeNameOption?: string | undefined;
   /** Records read. */
   sampled: number;
   /** All records of the type the upstream counted. */
@@ -28,7 +30,7 @@ export function typeNameOf(objectName: string): string {
 /** The SDL file: a header comment, the type with its description, `id: ID!`, then the inferred fields. */
 export function printObjectType(info: SampleInfo, fields: readonly InferredField[]): string {
   const lines = [
-    `# Inferred by \`npm run objects:infer -- ${info.objectName}\` on ${info.date} from ${info.sampled} sampled`,
+    `# Inferred by \`npm run objects:infer -- ${info.objectName}${info.typeNameOption === undefined ? '' : ` --type-name ${info.typeNameOption}`}\` on ${info.date} from ${info.sampled} sampled`,
     `# records (of ${info.total}). Review it: a sample cannot prove a field is always there, nor its type.`,
     block(`\`${info.objectName}\`, as ${info.sampled} sampled records showed it.`, ''),
     `type ${info.typeName} @dataObject(name: ${JSON.stringify(info.objectName)}) {`,

@@ -11,6 +11,7 @@ import { resolvers } from '../resolvers/index.ts';
 import { buildTypedApi } from '../typed/build-typed-api.ts';
 import { relayNodeResolvers } from '../typed/relay-node-resolvers.ts';
 import { withRelayNode } from '../typed/relay-node-sdl.ts';
+import { upstreamIdArguments } from '../typed/upstream-id-arguments.ts';
 
 /** Where the SDL lives, relative to this file. */
 const SCHEMA_DIR = join(import.meta.dirname, '..', '..', 'schema');
@@ -52,9 +53,12 @@ export function buildSchema(options: BuildSchemaOptions = {}): GraphQLSchema {
     const parsed = parse(typeDefs.join('\n'));
     const document = relayNode ? withRelayNode(parsed, typed.specs) : parsed;
     // After the typed resolvers: Relay's `id` and the typed `(id:)` arguments replace theirs.
-    const maps = relayNode
-      ? [...resolverMaps, relayNodeResolvers(typed.specs, typed.resolvers)]
-      : resolverMaps;
+    let maps = resolverMaps;
+    if (relayNode) {
+      maps = [...maps, relayNodeResolvers(typed.specs, typed.resolvers)];
+      // Last: a global id where an upstream id belongs is refused before the resolver it guards.
+      maps = [...maps, upstreamIdArguments(typed.specs, maps)];
+    }
     if (options.federation === true) {
       return buildSubgraph(document, maps, typed.specs, {
         namePrefix: options.federationNamePrefix,

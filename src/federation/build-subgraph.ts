@@ -20,6 +20,7 @@ import { readObject, toModel } from '../objects/read-object.ts';
 import { argumentTarget } from '../typed/relay-node-resolvers.ts';
 import { UPSTREAM_ID_FIELD } from '../typed/relay-node-sdl.ts';
 import { prefixedFieldName, prefixResolvers, prefixTypeDefs } from './name-prefix.ts';
+import { globalIdTypeOf } from '../typed/upstream-id-arguments.ts';
 
 /** The Federation version this subgraph declares (`@link`). */
 const FEDERATION_SPEC_URL = 'https://specs.apollo.dev/federation/v2.3';
@@ -118,12 +119,21 @@ function upstreamIdOf(
   byType: ReadonlyMap<string, ObjectTypeSpec> | null,
 ): string | null {
   const upstreamId = nonEmpty(reference.upstreamId);
+  if (upstreamId !== null && byType !== null) {
+    const type = globalIdTypeOf(upstreamId, byType);
+    if (type !== undefined) {
+      throw badUserInput(
+        `a representation of ${typeName} holds a global id (the \`id\` of ${withIndefiniteArticle(type)}) as its upstreamId: key it by \`id\`, or give the upstream id.`,
+        'representations',
+      );
+    }
+  }
   if (upstreamId !== null || byType === null) return upstreamId ?? nonEmpty(reference.id);
   if (nonEmpty(reference.id) === null) return null;
   const target = argumentTarget(reference.id, 'representations', byType);
   if (target.nodeType !== typeName)
     throw badUserInput(
-      `a representation of ${typeName} holds the id of ${withIndefiniteArticle(target.nodeType)}`,
+      `a representation of ${typeName} holds the global id of ${withIndefiniteArticle(target.nodeType)}`,
       'representations',
     );
   if (typeName === 'DataObject' && target.objectName !== reference.objectName) {

@@ -67,7 +67,10 @@ export function argumentTarget(
     return nodeTargetOf(String(value), byType);
   } catch (error) {
     if (!(error instanceof GlobalIdError)) throw error;
-    throw badUserInput(`"${shown}" is not a global id of this gateway (${error.message}).`, argumentName);
+    throw badUserInput(
+      `"${shown}" is not a global id of this gateway (${error.message}): it takes a global id (an object's \`id\`), not an upstream id (\`upstreamId\`).`,
+      argumentName,
+    );
   }
 }
 
@@ -159,11 +162,10 @@ export function relayNodeResolvers(
     const { typeName, names } = spec;
     const own = (value: unknown): string => {
       const target = argumentTarget(value, 'id', byType);
-      if (target.nodeType !== typeName)
-        throw badUserInput(
-          `"id" is the id of ${withIndefiniteArticle(target.nodeType)}, not of ${withIndefiniteArticle(typeName)}.`,
-          'id',
-        );
+      if (target.nodeType !== typeName) {
+        const [theirs, ours] = [withIndefiniteArticle(target.nodeType), withIndefiniteArticle(typeName)];
+        throw badUserInput(`"id" is the global id of ${theirs}, not of ${ours}.`, 'id');
+      }
       return target.id;
     };
     const single = typedResolver(typed, 'Query', names.single);

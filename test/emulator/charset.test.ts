@@ -6,8 +6,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, startEmulator, type RunningEmulator } from '../../emulator/index.ts';
-import { readEmulatorConfig } from '../../emulator/emulator-config.ts';
+import { readEmulatorConfig as readConfig } from '../../emulator/emulator-config.ts';
 import { filter, login, type Credentials } from '../support/emulator-wire.ts';
+import { DEMO_OBJECTS_DIR } from '../support/object-fixtures.ts';
+
+/** The emulator's settings from `env`, its team types from the demo folder (not the repository's). */
+const readEmulatorConfig = (env: Record<string, string>) =>
+  readConfig({ OBJECT_TYPES_DIR: DEMO_OBJECTS_DIR, ...env });
 
 const LOAN = 'com.example.LoanType';
 const GREETING = 'Grüße aus Köln';

@@ -1,16 +1,20 @@
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { readEmulatorConfig } from '../../emulator/emulator-config.ts';
+import { readEmulatorConfig as readConfig } from '../../emulator/emulator-config.ts';
 import { startProcess, stopProcess } from '../../support/child-process.ts';
 import { EMULATOR_MAIN, startEmulatorCommand } from '../support/emulator-command.ts';
 import { DEMO_OBJECTS_DIR } from '../support/object-fixtures.ts';
+
+/** The emulator's settings from `env`, its team types from the demo folder (not the repository's). */
+const readEmulatorConfig = (env: Record<string, string>) =>
+  readConfig({ OBJECT_TYPES_DIR: DEMO_OBJECTS_DIR, ...env });
 
 /** Runs the command with the given environment (no port: it must fail before it listens). */
 function run(env: Record<string, string>) {
   return startProcess({
     name: 'emulator',
     args: [EMULATOR_MAIN],
-    env: { PATH: process.env.PATH ?? '', ...env },
+    env: { PATH: process.env.PATH ?? '', OBJECT_TYPES_DIR: DEMO_OBJECTS_DIR, ...env },
   });
 }
 

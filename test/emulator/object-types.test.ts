@@ -106,8 +106,11 @@ describe('the object types an emulator serves', () => {
   });
 
   it('should refuse an EMULATOR_OBJECT_TYPES entry that is not an object name, naming the setting', () => {
-    expect(() => readEmulatorConfig({ EMULATOR_OBJECT_TYPES: 'com.acme.Invoice,not a name' })).toThrow(
-      /^EMULATOR_OBJECT_TYPES: /,
-    );
+    expect(() =>
+      readEmulatorConfig({
+        OBJECT_TYPES_DIR: DEMO_OBJECTS_DIR,
+        EMULATOR_OBJECT_TYPES: 'com.acme.Invoice,not a name',
+      }),
+    ).toThrow(/^EMULATOR_OBJECT_TYPES: /);
   });
 });

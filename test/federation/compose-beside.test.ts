@@ -19,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSchema } from '../../src/app/build-schema.ts';
 import { startHarness, type Harness } from '../support/gateway-harness.ts';
 import { startFederationRouter, type FederationRouter } from '../support/federation-router.ts';
+import { DEMO_OBJECTS_DIR } from '../support/object-fixtures.ts';
 
 const ACCOUNTS_SDL = `
   extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key", "@shareable"])
@@ -121,7 +122,9 @@ describe('the subgraph beside an accounts subgraph', () => {
   it.each(COMPOSERS)(
     'should not compose without a prefix (%s): the session names collide',
     (_name, compose) => {
-      const unprefixed = parse(printSubgraphSchema(buildSchema({ federation: true })));
+      const unprefixed = parse(
+        printSubgraphSchema(buildSchema({ federation: true, objectsDir: DEMO_OBJECTS_DIR })),
+      );
       const result = compose([
         { name: 'objects', typeDefs: unprefixed, url: 'http://objects.invalid/graphql' },
         { name: 'accounts', typeDefs: parse(ACCOUNTS_SDL), url: 'http://accounts.invalid/graphql' },

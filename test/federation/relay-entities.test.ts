@@ -68,6 +68,25 @@ describe('federation keys with RELAY_NODE', () => {
       { authorization: `Bearer ${token}` },
     );
     expect(answer.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(answer.errors?.[0]?.message).toContain('holds the global id of an Order');
+    expect(h.totalUpstreamCalls()).toBe(0);
+  });
+
+  it("should refuse a global id given as a representation's upstreamId, naming both kinds of id", async () => {
+    const token = await h.login();
+    h.emulator.resetStats();
+    const answer = await h.post(
+      ENTITIES,
+      { r: [{ __typename: 'Customer', upstreamId: encodeGlobalId(['Customer', 'c-000001']) }] },
+      { authorization: `Bearer ${token}` },
+    );
+    expect(answer.errors?.[0]?.extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      argumentName: 'representations',
+    });
+    expect(answer.errors?.[0]?.message).toBe(
+      'a representation of Customer holds a global id (the `id` of a Customer) as its upstreamId: key it by `id`, or give the upstream id.',
+    );
     expect(h.totalUpstreamCalls()).toBe(0);
   });
 });

@@ -3,11 +3,14 @@ import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load-config.ts';
+import { DEMO_OBJECTS_DIR } from '../support/object-fixtures.ts';
 
 const NODE = resolve('node_modules/.bin/node');
+/** The demo types, not the repository's folder, where a team keeps its own. */
+const DEMO = { env: { ...process.env, OBJECT_TYPES_DIR: DEMO_OBJECTS_DIR } };
 
 describe('the subgraph SDL', () => {
-  const sdl = execFileSync(NODE, ['scripts/print-schema.ts', '--federation'], { encoding: 'utf8' });
+  const sdl = execFileSync(NODE, ['scripts/print-schema.ts', '--federation'], { encoding: 'utf8', ...DEMO });
 
   it('should link Federation 2 and key every typed object type by id', () => {
     expect(sdl).toContain(
@@ -35,7 +38,7 @@ describe('the subgraph SDL', () => {
     const prefixed = execFileSync(
       NODE,
       ['scripts/print-schema.ts', '--federation', '--name-prefix', 'Objects'],
-      { encoding: 'utf8' },
+      { encoding: 'utf8', ...DEMO },
     );
     for (const name of [
       'objectsMe: ObjectsSession',
@@ -80,7 +83,7 @@ describe('the subgraph SDL', () => {
   it('should leave the schema as it was unless FEDERATION=true', () => {
     expect(loadConfig({}).federation).toBe(false);
     expect(loadConfig({ FEDERATION: 'true' }).federation).toBe(true);
-    const plain = execFileSync(NODE, ['scripts/print-schema.ts'], { encoding: 'utf8' });
+    const plain = execFileSync(NODE, ['scripts/print-schema.ts'], { encoding: 'utf8', ...DEMO });
     expect(plain).not.toContain('@key');
     expect(plain).not.toContain('_entities');
   });

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load-config.ts';
 import { useHarness } from '../support/gateway-harness.ts';
+import { DEMO_OBJECTS_DIR } from '../support/object-fixtures.ts';
 
 const MAIN = new URL('../../src/main.ts', import.meta.url).pathname;
 const ME = 'query Me { me { username } }';
@@ -42,6 +43,7 @@ describe('FEDERATION with TRUSTED_DOCUMENTS_ONLY', () => {
         FEDERATION: 'true',
         TRUSTED_DOCUMENTS: manifest(),
         TRUSTED_DOCUMENTS_ONLY: 'true',
+        OBJECT_TYPES_DIR: DEMO_OBJECTS_DIR,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -1,10 +1,11 @@
 /**
  * `npm run objects:infer` against the emulator: the file it writes for `com.example.Order` is the demo
  * `order.graphql` (the tests' copy, test/support/fixtures/demo-objects/: same fields, types and
- * references), and passes the gateway's checks.
+ * references), and passes the gateway's checks. Every run reads its own folder of types
+ * (`OBJECT_TYPES_DIR`), never the repository's `schema/objects/`, where a team keeps its own.
  */
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Kind, parse, print, type ObjectTypeDefinitionNode } from 'graphql';
@@ -43,9 +44,10 @@ function infer(args: string[], env: Record<string, string> = {}) {
             INFER_USERNAME: 'demo',
             INFER_PASSWORD: 'demo-password',
           },
+          OBJECT_TYPES_DIR: DEMO_OBJECTS_DIR,
           ...env,
         },
-        timeout: 30_000,
+        timeout: 110_000,
       },
       (error, stdout, stderr) => {
         done({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
@@ -53,6 +55,23 @@ function infer(args: string[], env: Record<string, string> = {}) {
     );
   });
 }
+
+/** A folder of the demo types plus `files` (name → SDL). */
+function folderWith(files: Record<string, string>): string {
+  const objects = mkdtempSync(join(tmpdir(), 'objects-infer-folder-'));
+  for (const f of ['customer.graphql', 'loan-type.graphql', 'order.graphql'])
+    copyFileSync(join(DEMO_OBJECTS_DIR, f), join(objects, f));
+  for (const [name, sdl] of Object.entries(files)) writeFileSync(join(objects, name), sdl);
+  return objects;
+}
+
+/** A team's type the test emulator does not serve, with a reference to a demo type. */
+const INVOICE = `type Invoice @dataObject(name: "com.acme.Invoice") {
+  id: ID!
+  number: String
+  customer: Customer @ref(field: "customer.id")
+}
+`;
 
 /** A type's fields as `name: Type @directive(...)`, descriptions left out. */
 function shape(sdl: string): string[] {
@@ -62,7 +81,8 @@ function shape(sdl: string): string[] {
   return (type?.fields ?? []).map((f) => print({ ...f, description: undefined }));
 }
 
-describe('npm run objects:infer', () => {
+// Each test starts the command, a Node process compiling the gateway's sources: a budget for a busy machine.
+describe('npm run objects:infer', { timeout: 120_000 }, () => {
   it("should write the shipped order.graphql's fields, types and @ref for com.example.Order", async () => {
     const out = join(dir, 'order.graphql');
     const run = await infer(['com.example.Order', '--out', out]);
@@ -135,6 +155,11 @@ describe('npm run objects:infer', () => {
   it.each([
     [['com.example.Order', '--sample', 'many'], {}, /^objects:infer: --sample must be a whole number/],
     [[], {}, /^objects:infer: usage: npm run objects:infer -- <objectName>/],
+    [
+      ['com.example.Order', '--type-name', 'Big-Order'],
+      {},
+      /^objects:infer: --type-name must be a GraphQL name/,
+    ],
     [['com.example.Nothing'], {}, /^objects:infer: failed: .*unknown object name/],
     [['com.example.Order'], { INFER_PASSWORD: 'wrong' }, /^objects:infer: failed: /],
     [
@@ -151,6 +176,65 @@ describe('npm run objects:infer', () => {
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(run.stderr).toMatch(line);
     expect(existsSync(join(dir, 'never.graphql'))).toBe(false);
+  });
+
+  it("should read only the type asked about and the type its references name, not a team's other types", async () => {
+    // The emulator does not serve com.acme.Invoice: asking it about Invoice would fail the run.
+    const objects = folderWith({ 'invoice.graphql': INVOICE });
+    const out = join(dir, 'order-beside-invoice.graphql');
+    const run = await infer(['com.example.Order', '--out', out, '--sample', '20'], {
+      OBJECT_TYPES_DIR: objects,
+    });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(shape(readFileSync(out, 'utf8'))).toContain('customer: Customer @ref(field: "customer.id")');
+  });
+
+  it('should leave a field a plain value, and say so, when the upstream does not have the type it names', async () => {
+    // A team's real upstream, say, without the demo's com.example.Customer: a ClassNotFoundException there.
+    const objects = mkdtempSync(join(tmpdir(), 'objects-infer-folder-'));
+    writeFileSync(
+      join(objects, 'customer.graphql'),
+      'type Customer @dataObject(name: "com.missing.Customer") {\n  id: ID!\n  name: String\n}\n',
+    );
+    const out = join(dir, 'order-without-customer.graphql');
+    const run = await infer(['com.example.Order', '--out', out, '--sample', '20'], {
+      OBJECT_TYPES_DIR: objects,
+    });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(
+      /^objects:infer: com\.missing\.Customer \(declared in .*\) is not read by this upstream \("unknown object name"\): no reference to it\n$/,
+    );
+    expect(shape(readFileSync(out, 'utf8'))).toContain('customerId: String! @field(path: "customer.id")');
+  });
+
+  it('should refuse a type name another type has, and name a free one for --type-name; then write it', async () => {
+    const objects = mkdtempSync(join(tmpdir(), 'objects-infer-folder-'));
+    // A team's own Order, beside which the emulator's com.example.Order is read.
+    writeFileSync(
+      join(objects, 'order.graphql'),
+      'type Order @dataObject(name: "com.corp.Order") {\n  id: ID!\n  reference: String\n}\n',
+    );
+    const refused = await infer(['com.example.Order'], { OBJECT_TYPES_DIR: objects });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(
+      /^objects:infer: type Order is already com\.corp\.Order's \(.*order\.graphql\): pass --type-name ExampleOrder \(or another name\) to type com\.example\.Order\n$/,
+    );
+
+    const run = await infer(['com.example.Order', '--type-name', 'ExampleOrder', '--sample', '20'], {
+      OBJECT_TYPES_DIR: objects,
+    });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const written = readFileSync(join(objects, 'example-order.graphql'), 'utf8');
+    expect(written).toMatch(
+      /^# Inferred by `npm run objects:infer -- com\.example\.Order --type-name ExampleOrder`/m,
+    );
+    expect(written).toContain('type ExampleOrder @dataObject(name: "com.example.Order")');
+    const schema = buildSchema({ objectsDir: objects });
+    expect(Object.keys(schema.getQueryType()?.getFields() ?? {})).toEqual(
+      expect.arrayContaining(['order', 'exampleOrder', 'exampleOrders']),
+    );
   });
 
   it('should not replace an existing file without --force', async () => {

@@ -4,6 +4,7 @@
  */
 import { startHttpProcess, type RunningProcess } from '../../support/child-process.ts';
 import { freePort } from '../../support/free-port.ts';
+import { DEMO_OBJECTS_DIR } from './object-fixtures.ts';
 
 /** The command's script. */
 export const EMULATOR_MAIN = new URL('../../emulator/main.ts', import.meta.url).pathname;
@@ -22,7 +23,13 @@ export async function startEmulatorCommand(env: Record<string, string> = {}): Pr
   const started = await startHttpProcess({
     name: 'emulator',
     args: [EMULATOR_MAIN],
-    env: { PATH: process.env.PATH ?? '', ...env, EMULATOR_PORT: String(port) },
+    // The demo types, not the repository's folder, where a team keeps its own; a test may set its own.
+    env: {
+      PATH: process.env.PATH ?? '',
+      OBJECT_TYPES_DIR: DEMO_OBJECTS_DIR,
+      ...env,
+      EMULATOR_PORT: String(port),
+    },
     readyUrl: `${url}/__emulator/healthz`,
   });
   return { process: started, url };

@@ -10,12 +10,13 @@
  */
 import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { DEMO_OBJECTS_DIR } from './object-fixtures.ts';
 
 const port = process.argv[2] ?? '';
 const gateway = spawn(process.execPath, ['scripts/start.js'], {
   detached: true,
   stdio: ['ignore', 'pipe', 'pipe'],
-  env: { PATH: process.env.PATH ?? '', PORT: port },
+  env: { PATH: process.env.PATH ?? '', PORT: port, OBJECT_TYPES_DIR: DEMO_OBJECTS_DIR },
 });
 const pid = gateway.pid;
 if (pid === undefined) throw new Error('the gateway did not start');

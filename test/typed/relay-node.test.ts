@@ -201,7 +201,7 @@ describe('RELAY_NODE=true', () => {
     expect(read.data?.loanType).toEqual(loanType);
     const wrong = await query('query ($id: ID!) { loanType(id: $id) { id } }', { id: customer?.id });
     expect(codeOf(wrong)).toBe('BAD_USER_INPUT');
-    expect(wrong.errors?.[0]?.message).toContain('the id of a Customer, not of a LoanType');
+    expect(wrong.errors?.[0]?.message).toContain('the global id of a Customer, not of a LoanType');
     const updated = await query(
       'mutation ($id: ID!) { updateLoanType(id: $id, input: { description: "relay" }) { upstreamId object { id description } } }',
       { id: loanType?.id },

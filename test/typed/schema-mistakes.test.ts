@@ -101,6 +101,45 @@ type Purchase @dataObject(name: "com.example.Order") {
   );
 });
 
+it("should name a free type name for a team's type that has a demo type's name", () => {
+  const error = startWith({
+    'corp-order.graphql': `type Order @dataObject(name: "com.corp.Order") {
+  id: ID!
+  reference: String
+}
+`,
+    'order.graphql': `type Order @dataObject(name: "com.example.Order") {
+  id: ID!
+  total: Float
+}
+`,
+  });
+  expect(error.problems).toHaveLength(1);
+  const [problem] = error.problems;
+  expect(problem).toMatchObject({ file: expect.stringMatching(/[/\\]order\.graphql$/), line: 1 });
+  expect(problem!.problem).toMatch(
+    /^type Order is declared twice: for com\.corp\.Order \(.*corp-order\.graphql:1\) and for com\.example\.Order \(.*[/\\]order\.graphql:1\); one schema holds one type Order\.$/,
+  );
+  expect(problem!.fix).toBe(
+    'rename one of them (`type ExampleOrder @dataObject(name: "com.example.Order")`, or `type CorpOrder @dataObject(name: "com.corp.Order")`; objects:infer takes `--type-name`), or delete the one no front-end reads.',
+  );
+});
+
+it('should build with the fix applied: the team type renamed beside the demo type', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'typed-sdl-'));
+  dirs.push(dir);
+  writeFileSync(
+    join(dir, 'corp-order.graphql'),
+    'type CorpOrder @dataObject(name: "com.corp.Order") { id: ID! reference: String }',
+  );
+  writeFileSync(
+    join(dir, 'order.graphql'),
+    'type Order @dataObject(name: "com.example.Order") { id: ID! total: Float }',
+  );
+  const fields = Object.keys(buildSchema({ objectsDir: dir }).getQueryType()!.getFields());
+  expect(fields).toEqual(expect.arrayContaining(['corpOrder', 'corpOrders', 'order', 'orders']));
+});
+
 it('should name the file, line and fix of a type without an id field', () => {
   const error = startWith({
     'loan.graphql': '\n\ntype LoanType @dataObject(name: "com.example.LoanType") {\n  rate: Float\n}\n',
@@ -192,6 +231,12 @@ it.each([
     'a definition that is not a type',
     'enum Status { NEW PAID }',
     'an enum type definition has no place here.',
+    expect.stringContaining('hold only `type Name @dataObject(name: "…") { … }` definitions'),
+  ],
+  [
+    'an input in the folder',
+    'input OrderFilter { status: String }',
+    'an input object type definition has no place here.',
     expect.stringContaining('hold only `type Name @dataObject(name: "…") { … }` definitions'),
   ],
 ])('should refuse %s with its fix', (_case, sdl, problem, fix) => {

@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CheckReport } from '../../src/upstream-check/probes/finding.ts';
+import { DEMO_OBJECTS_DIR } from '../support/object-fixtures.ts';
 
 const SCRIPT = new URL('../../scripts/upstream-check.ts', import.meta.url).pathname;
 
@@ -48,6 +49,8 @@ export function runUpstreamCheck(target: CheckTarget, args: readonly string[]): 
           ORGANIZATION_CODE: 'acme',
           UPSTREAM_CHECK_USERNAME: target.username ?? 'demo',
           UPSTREAM_CHECK_PASSWORD: target.password ?? 'demo-password',
+          // The demo types, not the repository's folder, where a team keeps its own; a test may set its own.
+          OBJECT_TYPES_DIR: DEMO_OBJECTS_DIR,
           ...target.env,
         },
         timeout: 60_000,

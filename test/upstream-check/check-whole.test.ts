@@ -81,7 +81,7 @@ describe('npm run upstream:check, what a probe needs and could not get', { timeo
 });
 
 describe('npm run upstream:check, never "can work" without a type read', { timeout: 60_000 }, () => {
-  it('should find a type of schema/objects/ itself without --object-name, and read it', async () => {
+  it('should find a type of OBJECT_TYPES_DIR (the demo types) without --object-name, and read it', async () => {
     const { url } = await emulator();
     const run = await runUpstreamCheck({ url }, []);
     expect(run.code).toBe(0);

@@ -10,6 +10,7 @@ import type { ObjectFile } from './read-object-files.ts';
 import { readTypeSpec } from './read-type-spec.ts';
 import { locate, problemAt, type SchemaProblem } from './schema-problem.ts';
 import { withIndefiniteArticle } from '../../errors/indefinite-article.ts';
+import { suggestTypeName } from './suggest-type-name.ts';
 
 /** Names the rest of the schema already uses, by kind. */
 export interface TakenNames {
@@ -51,6 +52,44 @@ const at = (spec: ObjectTypeSpec): string => `${spec.location.file}:${spec.locat
 function objectNameNode(definition: ObjectTypeDefinitionNode) {
   const directive = definition.directives?.find((d) => d.name.value === 'dataObject');
   return directive?.arguments?.find((a) => a.name.value === 'name')?.value ?? definition;
+}
+
+/** The upstream `objectName` a definition's `@dataObject` names, when it names one. */
+function objectNameOf(definition: ObjectTypeDefinitionNode): string | undefined {
+  const node = objectNameNode(definition);
+  return node.kind === Kind.STRING ? node.value : undefined;
+}
+
+/**
+ * A type name declared a second time. Two upstream types may share a simple name (a team's
+ * `com.corp.Order` beside the demo's `com.example.Order`): the fix names a free GraphQL name for each, or
+ * deleting the one no front-end reads.
+ */
+function declaredTwice(
+  definition: ObjectTypeDefinitionNode,
+  first: ObjectTypeDefinitionNode,
+  all: readonly ObjectTypeDefinitionNode[],
+): SchemaProblem {
+  const name = definition.name.value;
+  const where = locate(first.name);
+  const firstAt = `${where.file}:${String(where.line)}`;
+  const [mine, theirs] = [objectNameOf(definition), objectNameOf(first)];
+  if (mine === undefined || theirs === undefined || mine === theirs) {
+    return problemAt(
+      definition.name,
+      `type ${name} is declared twice (first at ${firstAt}).`,
+      'keep one declaration; rename the other type.',
+    );
+  }
+  const taken = new Set(all.map((d) => d.name.value));
+  const here = locate(definition.name);
+  const renamed = (objectName: string) =>
+    `\`type ${suggestTypeName(objectName, taken)} @dataObject(name: "${objectName}")\``;
+  return problemAt(
+    definition.name,
+    `type ${name} is declared twice: for ${theirs} (${firstAt}) and for ${mine} (${here.file}:${String(here.line)}); one schema holds one type ${name}.`,
+    `rename one of them (${renamed(mine)}, or ${renamed(theirs)}; objects:infer takes \`--type-name\`), or delete the one no front-end reads.`,
+  );
 }
 
 /** Checks that every generated name is free; records where each one comes from. */
@@ -137,14 +176,7 @@ export function validateObjectTypes(
       unique.push(definition);
       continue;
     }
-    const where = locate(first.name);
-    problems.push(
-      problemAt(
-        definition.name,
-        `type ${definition.name.value} is declared twice (first at ${where.file}:${where.line}).`,
-        'keep one declaration; rename the other type.',
-      ),
-    );
+    problems.push(declaredTwice(definition, first, definitions));
   }
   const dataObjectTypes = new Set(
     unique.filter((d) => d.directives?.some((x) => x.name.value === 'dataObject')).map((d) => d.name.value),
