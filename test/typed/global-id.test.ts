@@ -109,8 +109,11 @@ describe('global ids', () => {
         } catch (error) {
           message = (error as Error).message;
         }
-        expect(message).toMatch(/^"id" is not a global id of this gateway \([^()]+\)\.$/);
-        expect(message.split('global id').length - 1).toBe(1);
+        // The reason once, then what the argument takes instead (an upstream id is the likeliest mistake).
+        expect(message).toMatch(
+          /^"id" is not a global id of this gateway \([^()]+\): it takes a global id \(an object's `id`\), not an upstream id \(`upstreamId`\)\.$/,
+        );
+        expect(message.split('not a global id').length - 1).toBe(1);
       }),
     );
   });
