@@ -61,7 +61,7 @@ export interface RunningPeer {
   process: BenchProcess;
   /**
    * The requests of a workload, one per variant (connection `i` sends variant `i % n`), or `undefined`
-   * when the peer has no equivalent (P0 on W3).
+   * when the peer has no equivalent (P0 on W3 and W3T, P2 and P3 on W3T).
    */
   requests(workload: WorkloadId): PlainRequest[] | undefined;
   /** Its collection totals, when started with `--gc` (not P0: the emulator serves every peer). */
@@ -181,7 +181,9 @@ export async function startPeer(id: PeerId, env: PeerEnvironment): Promise<Runni
   return {
     id,
     process: child,
-    requests: (w) => graphqlRequests(url, headersOf, w, fixture),
+    // P2 and P3 expose the generic API only: the typed W3T has no equivalent there.
+    requests: (w) =>
+      w === 'W3T' && (id === 'P2' || id === 'P3') ? undefined : graphqlRequests(url, headersOf, w, fixture),
     ...probeOf(child),
   };
 }
