@@ -46,8 +46,8 @@ export const USAGE = `npm run bench -- [options]
   --quick               about one minute instead of about five (shorter rounds)
   --peers=P0,P1,...     only these peers (P0 emulator, P1 pass-through, P2 naive Apollo, P3 RESTDataSource,
                         F1 floor: Fastify + Apollo with the gateway's options, P4 gateway)
-  --workloads=W1,...    only these workloads (W1 object, W2 page, W3 N+1, W4 save, W5 hot object,
-                        W2H hot page)
+  --workloads=W1,...    only these workloads (W1 object, W2 page, W3 N+1, W3T N+1 through the typed API,
+                        W4 save, W5 hot object, W2H hot page)
   --rounds=N            measured rounds per peer and workload (default 3)
   --duration=S          seconds per round (default 3, quick 0.5)
   --warmup=S            seconds of warm-up per peer and workload (default 1, quick 0.25)

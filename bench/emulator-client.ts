@@ -132,7 +132,7 @@ export async function loadFixture(emulatorUrl: string, token: string): Promise<F
 }
 
 /**
- * P0's requests for a workload, one per variant: the equivalent JSONP call to the emulator (none for W3),
+ * P0's requests for a workload, one per variant: the equivalent JSONP call to the emulator (none for W3 and W3T),
  * with the upstream token of the variant's session (`sessions[i]`, or the demo user's `token`).
  */
 export function directRequests(
@@ -142,7 +142,7 @@ export function directRequests(
   workload: WorkloadId,
   fixture: Fixture,
 ): PlainRequest[] | undefined {
-  if (workload === 'W3') return undefined;
+  if (workload === 'W3' || workload === 'W3T') return undefined;
   return workloadVariants(workload, fixture).map(({ object, session }): PlainRequest => {
     const chosen = session === undefined ? undefined : sessions[session];
     if (session !== undefined && chosen === undefined) throw new Error(`no bench session ${session}`);

@@ -8,7 +8,7 @@ import { DEMO, directRequests } from './emulator-client.ts';
 import type { PlainRequest } from './emulator-client.ts';
 import { freePort, httpProbe, startNodeProcess, stopProcess, waitUntilReady } from './processes.ts';
 import type { BenchProcess } from './processes.ts';
-import { startCommandNodeOptions } from '../support/start-command.ts';
+import { PRODUCTION_PROCESS_ENV, startCommandNodeOptions } from '../support/start-command.ts';
 import type { BenchSession } from './bench-users.ts';
 import {
   featureOf,
@@ -24,7 +24,7 @@ import { graphqlBody, workloadVariants } from './workloads.ts';
 import type { Fixture, GraphQLBody, WorkloadId } from './workloads.ts';
 
 /** Peer ids of a normal run, in the order the table shows them. */
-export const PEER_IDS = ['P0', 'P1', 'P2', 'P3', 'F1', 'P4', 'P4T', 'P4D', 'PB'] as const;
+export const PEER_IDS = ['P0', 'P1', 'P2', 'P3', 'F1', 'F1H', 'P4', 'P4T', 'P4D', 'PB'] as const;
 /** A peer id: one of {@link PEER_IDS}, or a feature-cost copy of P4 (`P4-log`, …). */
 export type PeerId = (typeof PEER_IDS)[number] | FeaturePeerId;
 
@@ -34,6 +34,7 @@ const scripts = {
   P2: `${root}bench/peers/naive-apollo.ts`,
   P3: `${root}bench/peers/datasource-apollo.ts`,
   F1: `${root}bench/peers/floor-apollo.ts`,
+  F1H: `${root}bench/peers/floor-apollo.ts`,
 } as const;
 
 /** The gateway's entry point: P4 is skipped (unless asked for) while it does not exist. */
@@ -61,7 +62,7 @@ export interface RunningPeer {
   process: BenchProcess;
   /**
    * The requests of a workload, one per variant (connection `i` sends variant `i % n`), or `undefined`
-   * when the peer has no equivalent (P0 on W3).
+   * when the peer has no equivalent (P0 on W3 and W3T, P2 and P3 on W3T).
    */
   requests(workload: WorkloadId): PlainRequest[] | undefined;
   /** Its collection totals, when started with `--gc` (not P0: the emulator serves every peer). */
@@ -146,6 +147,9 @@ export async function startPeer(id: PeerId, env: PeerEnvironment): Promise<Runni
       ...probeOf(child),
     };
   }
+  // F1H is F1 in the gateway's process: `npm start`'s heap sizes and the container's environment, so F1H
+  // against F1 is what the production heap costs the floor, and P4 against F1H is what the gateway adds.
+  const production = id === 'F1H';
   const child = startNodeProcess(
     id,
     scripts[id],
@@ -155,11 +159,12 @@ export async function startPeer(id: PeerId, env: PeerEnvironment): Promise<Runni
       UPSTREAM_URL: emulatorUrl,
       APPLICATION_CODE: DEMO.applicationCode,
       ORGANIZATION_CODE: DEMO.organizationCode,
+      ...(production ? PRODUCTION_PROCESS_ENV : {}),
       ...counting?.env,
     },
     env.logDir,
     'log',
-    counting?.nodeOptions,
+    [...(production ? startCommandNodeOptions(`${root}package.json`) : []), ...(counting?.nodeOptions ?? [])],
   );
   const probe =
     id === 'P1'
@@ -181,7 +186,9 @@ export async function startPeer(id: PeerId, env: PeerEnvironment): Promise<Runni
   return {
     id,
     process: child,
-    requests: (w) => graphqlRequests(url, headersOf, w, fixture),
+    // P2 and P3 expose the generic API only: the typed W3T has no equivalent there.
+    requests: (w) =>
+      w === 'W3T' && (id === 'P2' || id === 'P3') ? undefined : graphqlRequests(url, headersOf, w, fixture),
     ...probeOf(child),
   };
 }

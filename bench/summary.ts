@@ -115,15 +115,15 @@ export function errorCount(cell: CellSummary): number {
   return cell.non2xx + cell.socketErrors + cell.mismatches;
 }
 
-/** The peers P4 is compared with: the pass-through, the floor, the two Apollo peers. */
-export const RATIO_PEERS = ['P1', 'F1', 'P2', 'P3'] as const;
+/** The peers P4 is compared with: the pass-through, the floor (as started alone and in the gateway's process), the two Apollo peers. */
+export const RATIO_PEERS = ['P1', 'F1', 'F1H', 'P2', 'P3'] as const;
 
 /** P4's req/s over another peer's, per workload (`undefined` where either is missing). */
 export type RatioRow = Partial<Record<`P4/${(typeof RATIO_PEERS)[number]}`, number>>;
 /** The ratio rows of the workloads that ran. */
 export type Ratios = Partial<Record<WorkloadId, RatioRow>>;
 
-/** The ratios of P4's median req/s to P1's, F1's, P2's and P3's. */
+/** The ratios of P4's median req/s to P1's, F1's, F1H's, P2's and P3's. */
 export function ratios(cells: readonly CellSummary[], workloads: readonly WorkloadId[]): Ratios {
   const result: Ratios = {};
   for (const workload of workloads) {

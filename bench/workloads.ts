@@ -7,7 +7,7 @@
 import { SESSIONS } from './bench-users.ts';
 
 /** Workload ids, in the order the table shows them. */
-export const WORKLOAD_IDS = ['W1', 'W2', 'W3', 'W4', 'W5', 'W2H'] as const;
+export const WORKLOAD_IDS = ['W1', 'W2', 'W3', 'W3T', 'W4', 'W5', 'W2H'] as const;
 /** A workload id. */
 export type WorkloadId = (typeof WORKLOAD_IDS)[number];
 
@@ -36,13 +36,19 @@ export const WORKLOADS: Record<WorkloadId, Workload> = {
     connections: SESSIONS,
     sessions: 'per-connection',
   },
+  W3T: {
+    id: 'W3T',
+    title: 'W3 through the typed API (@ref)',
+    connections: SESSIONS,
+    sessions: 'per-connection',
+  },
   W4: { id: 'W4', title: 'save a new object', connections: SESSIONS, sessions: 'per-connection' },
   W5: { id: 'W5', title: 'one hot object, one session, 100 clients', connections: 100, sessions: 'one' },
   W2H: { id: 'W2H', title: 'W2 on one session (hot page)', connections: SESSIONS, sessions: 'one' },
 };
 
 /** Saves last: they grow the emulator's store, which must not change what the read workloads measure. */
-export const EXECUTION_ORDER: readonly WorkloadId[] = ['W1', 'W2', 'W3', 'W5', 'W2H', 'W4'];
+export const EXECUTION_ORDER: readonly WorkloadId[] = ['W1', 'W2', 'W3', 'W3T', 'W5', 'W2H', 'W4'];
 
 /** Type names of the emulator's demo data. */
 export const TYPES = {
@@ -76,6 +82,17 @@ const ORDERS_WITH_CUSTOMERS = `query OrdersWithCustomers($objectName: String!, $
   }
 }`;
 
+/**
+ * W3 as a front-end writes it against the typed API (`schema/objects/`): the same page and references, each
+ * order's `customer` an `@ref(field: "customer.id")` resolved through the same batching loader.
+ */
+const TYPED_ORDERS = `query TypedOrders($first: Int) {
+  orders(first: $first) {
+    totalCount
+    nodes { id number total status customer { id name email mobile city country } }
+  }
+}`;
+
 const SAVE = `mutation Save($objectName: String!, $data: JSONObject!) {
   saveObject(objectName: $objectName, data: $data) { id }
 }`;
@@ -105,6 +122,8 @@ export function graphqlBody(workload: WorkloadId, objectId = ''): GraphQLBody {
         refPath: 'customer.id',
         refObjectName: TYPES.customer,
       });
+    case 'W3T':
+      return body('TypedOrders', TYPED_ORDERS, { first: PAGE_SIZE });
     case 'W4':
       return body('Save', SAVE, { objectName: TYPES.loanType, data: SAVED_FIELDS });
   }
@@ -157,6 +176,44 @@ function node(record: UpstreamRecord): { id: string; data: UpstreamRecord } {
   return { id: record._id, data: record };
 }
 
+/** A record's value at a dotted path (`address.city`), `null` where it has none: what a typed field answers. */
+function at(record: UpstreamRecord, path: string): unknown {
+  let value: unknown = record;
+  for (const key of path.split('.')) {
+    if (typeof value !== 'object' || value === null) return null;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value ?? null;
+}
+
+/** A customer as W3T selects it (`schema/objects/customer.graphql`). */
+export function typedCustomer(customer: UpstreamRecord): Record<string, unknown> {
+  return {
+    id: customer._id,
+    name: at(customer, 'name'),
+    email: at(customer, 'email'),
+    mobile: at(customer, 'mobile'),
+    city: at(customer, 'address.city'),
+    country: at(customer, 'address.country'),
+  };
+}
+
+/** An order as W3T selects it (`schema/objects/order.graphql`), its customer from `customersById`. */
+export function typedOrder(
+  order: UpstreamRecord,
+  customersById: ReadonlyMap<string, UpstreamRecord>,
+): Record<string, unknown> {
+  const customerId = at(order, 'customer.id');
+  const customer = typeof customerId === 'string' ? customersById.get(customerId) : undefined;
+  return {
+    id: order._id,
+    number: at(order, 'number'),
+    total: at(order, 'total'),
+    status: at(order, 'status'),
+    customer: customer === undefined ? null : typedCustomer(customer),
+  };
+}
+
 /** The `data` every GraphQL peer must answer for a read workload, for the variant asking for `object`. */
 export function expectedGraphqlData(
   workload: Exclude<WorkloadId, 'W4'>,
@@ -180,6 +237,13 @@ export function expectedGraphqlData(
               typeof customerId === 'string' ? fixture.customersById.get(customerId) : undefined;
             return { ...node(order), ref: customer === undefined ? null : node(customer) };
           }),
+        },
+      };
+    case 'W3T':
+      return {
+        orders: {
+          totalCount: fixture.orders.totalCount,
+          nodes: fixture.orders.page.map((order) => typedOrder(order, fixture.customersById)),
         },
       };
   }

@@ -50,6 +50,39 @@ interface Page {
   refs: Map<string, Promise<Map<string, PeerRecord>>>;
 }
 
+/** The typed API's object names (`schema/objects/`): W3T's `orders` and each order's `customer`. */
+const ORDER = 'com.example.Order';
+const CUSTOMER = 'com.example.Customer';
+
+/** W3T's part of the gateway's typed API (`schema/objects/`), cut down to the fields the workload selects. */
+const typedTypeDefs = /* GraphQL */ `
+  type Customer {
+    id: ID!
+    name: String!
+    email: String
+    mobile: String
+    city: String
+    country: String
+  }
+
+  type Order {
+    id: ID!
+    number: String!
+    total: Float
+    status: String
+    customer: Customer
+  }
+
+  type OrderConnection {
+    totalCount: Int!
+    nodes: [Order!]!
+  }
+
+  extend type Query {
+    orders(first: Int): OrderConnection!
+  }
+`;
+
 interface Context {
   credentials: PeerCredentials;
 }
@@ -85,6 +118,11 @@ const resolvers = {
       const page: Page = { records: answer.data, refs: new Map() };
       return { totalCount: answer.totalCount, nodes: answer.data.map((record) => ({ record, page })) };
     },
+    orders: async (_: unknown, args: { first?: number | null }, context: Context) => {
+      const answer = await read('getAll', context.credentials, ORDER, undefined, args.first ?? 20);
+      const page: Page = { records: answer.data, refs: new Map() };
+      return { totalCount: answer.totalCount, nodes: answer.data.map((record) => ({ record, page })) };
+    },
   },
   Mutation: {
     saveObject: async (_: unknown, args: { objectName: string; data: object }, context: Context) => {
@@ -110,10 +148,30 @@ const resolvers = {
   },
 };
 
+/** Plain resolvers of the typed fields: a record's value, its customer from the page's one read. */
+const typedResolvers = {
+  Order: {
+    id: (node: Node) => node.record._id,
+    number: (node: Node) => node.record.number,
+    total: (node: Node) => node.record.total,
+    status: (node: Node) => node.record.status,
+    customer: async (node: Node, _args: unknown, context: Context) => {
+      const id = valueAtPath(node.record, 'customer.id');
+      if (typeof id !== 'string' || node.page === undefined) return null;
+      return (await refsOf(node.page, 'customer.id', CUSTOMER, context.credentials)).get(id) ?? null;
+    },
+  },
+  Customer: {
+    id: (record: PeerRecord) => record._id,
+    city: (record: PeerRecord) => valueAtPath(record, 'address.city'),
+    country: (record: PeerRecord) => valueAtPath(record, 'address.country'),
+  },
+};
+
 const app = Fastify({ logger: false });
 const apollo = new ApolloServer<Context>({
-  typeDefs: peerTypeDefs,
-  resolvers,
+  typeDefs: [peerTypeDefs, typedTypeDefs],
+  resolvers: [resolvers, typedResolvers],
   introspection: false,
   csrfPrevention: false,
   allowBatchedHttpRequests: false,

@@ -20,6 +20,21 @@ function node(record: UpstreamRecord): { id: string; data: UpstreamRecord } {
   return { id: record._id, data: record };
 }
 
+/** The typed API's object names (`schema/objects/`), which W3T's query names by type. */
+const ORDER = 'com.example.Order';
+const CUSTOMER = 'com.example.Customer';
+
+function typedCustomer(record: UpstreamRecord): Record<string, unknown> {
+  return {
+    id: record._id,
+    name: record.name ?? null,
+    email: record.email ?? null,
+    mobile: record.mobile ?? null,
+    city: valueAtPath(record, 'address.city') ?? null,
+    country: valueAtPath(record, 'address.country') ?? null,
+  };
+}
+
 type Variables = Record<string, unknown>;
 type Handler = (credentials: Credentials, variables: Variables) => Promise<unknown>;
 
@@ -55,6 +70,31 @@ const handlers: Record<string, Handler | undefined> = {
       return { ...node(order), ref: ref === undefined ? null : node(ref) };
     });
     return { objects: { totalCount: page.totalCount, nodes } };
+  },
+  // W3T by hand: the same two calls, each record cut to the typed fields the query selects.
+  async TypedOrders(credentials, variables) {
+    const first = Number(variables.first ?? 20);
+    const page = await read('getAll', credentials, ORDER, undefined, first);
+    const refIds = page.data.map((order) => valueAtPath(order, 'customer.id'));
+    const unique = [...new Set(refIds.filter((id): id is string => typeof id === 'string'))];
+    const byId = new Map<string, UpstreamRecord>();
+    if (unique.length > 0) {
+      const pattern = unique.map(escapeRegex).join('|');
+      const refs = await read('getAll', credentials, CUSTOMER, pattern, unique.length);
+      for (const record of refs.data) byId.set(record._id, record);
+    }
+    const nodes = page.data.map((order, index) => {
+      const refId = refIds[index];
+      const customer = typeof refId === 'string' ? byId.get(refId) : undefined;
+      return {
+        id: order._id,
+        number: order.number ?? null,
+        total: order.total ?? null,
+        status: order.status ?? null,
+        customer: customer === undefined ? null : typedCustomer(customer),
+      };
+    });
+    return { orders: { totalCount: page.totalCount, nodes } };
   },
   async Save(credentials, variables) {
     const body = JSON.stringify({

@@ -94,4 +94,22 @@ describe('fixed-rate tail', () => {
     const target = checkTargets(cells, {}, undefined).find((t) => t.target.startsWith("W1: P4's GC"));
     expect(target).toMatchObject({ measured: '25.0 / 10.0 µs = 2.50×', met: false });
   });
+
+  it("should hold P4's CPU per request against F1's of the same run (W3 ≤ 1.5×)", () => {
+    const cell = (peer: 'F1' | 'P4', cpuSecondsPer1000: number) =>
+      summarise('W3', peer, [{ ...round(5), cpuSecondsPer1000 }], {
+        mismatchSamples: [],
+        sequentialCallsPerRequest: 2,
+      });
+    const target = (p4: number) =>
+      checkTargets([cell('F1', 0.6), cell('P4', p4)], {}, undefined).find((t) =>
+        t.target.startsWith("W3: P4's CPU"),
+      );
+    expect(target(0.9)).toMatchObject({
+      target: "W3: P4's CPU per request ≤ 1.5× F1's",
+      measured: '0.900 / 0.600 s/1k = 1.50×',
+      met: true,
+    });
+    expect(target(1.2)).toMatchObject({ measured: '1.200 / 0.600 s/1k = 2.00×', met: false });
+  });
 });

@@ -7,7 +7,7 @@ import type { IExecutableSchemaDefinition } from '@graphql-tools/schema';
 import type { GraphQLContext } from '../graphql/context.ts';
 import type { DataObjectConnectionModel, DataObjectModel, SavePayloadModel } from '../objects/mappers.ts';
 import { filterServicesOf } from '../objects/compile-filter.ts';
-import { getPath } from '../objects/object-path.ts';
+import { getPathAt, pathKeys } from '../objects/object-path.ts';
 import type { PageArgs } from '../objects/paging.ts';
 import { readObject, readObjectMetadata, toModel } from '../objects/read-object.ts';
 import { connectionNodes, connectionPageInfo, readPage } from '../objects/read-page.ts';
@@ -60,9 +60,11 @@ function fieldResolver(
       expected,
       received,
     });
+  // Split once here, not on every record's every field.
+  const keys = pathKeys(field.path);
   if (field.kind === 'value') {
     return (object) => {
-      const checked = checkValue(getPath(object.record, field.path), field.type);
+      const checked = checkValue(getPathAt(object.record, keys), field.type);
       if (checked.ok) return checked.value;
       throw bad(object, printTypeRef(field.type), checked.received);
     };
@@ -70,7 +72,7 @@ function fieldResolver(
   const target = byType.get(field.target);
   if (target === undefined) throw new Error(`@ref target ${field.target} has no spec`);
   return async (object, _args, ctx) => {
-    const id = getPath(object.record, field.path);
+    const id = getPathAt(object.record, keys);
     if (id === null || id === undefined || id === '') return null;
     if (typeof id !== 'string' && !(typeof id === 'number' && Number.isSafeInteger(id))) {
       throw bad(object, `the id of ${withIndefiniteArticle(target.typeName)}`, describeValue(id));

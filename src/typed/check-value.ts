@@ -78,32 +78,34 @@ function checkExact(value: ExactNumber, name: string): CheckedValue {
 function checkScalar(value: unknown, name: string): CheckedValue {
   if (isExactNumber(value)) return checkExact(value, name);
   const ok = (served: unknown): CheckedValue => ({ ok: true, value: served });
-  const bad: CheckedValue = { ok: false, received: describeValue(value) };
+  // Described only when refused: a typed page checks every value of every record, and describing a string
+  // (quoted, cut) for each one that passes was most of the check's cost.
+  const refused = (): { ok: false; received: string } => ({ ok: false, received: describeValue(value) });
   switch (name) {
     case 'ID':
       if (typeof value === 'string') return ok(value);
-      return typeof value === 'number' && Number.isSafeInteger(value) ? ok(String(value)) : bad;
+      return typeof value === 'number' && Number.isSafeInteger(value) ? ok(String(value)) : refused();
     case 'Long': {
       // Served as its digits, a string: a JSON number past 2^53 is rounded by every JavaScript client.
       const digits = typeof value === 'number' ? longText(value) : undefined;
-      return digits === undefined ? bad : ok(digits);
+      return digits === undefined ? refused() : ok(digits);
     }
     case 'String':
-      return typeof value === 'string' ? ok(value) : bad;
+      return typeof value === 'string' ? ok(value) : refused();
     case 'Int':
-      if (typeof value !== 'number' || !Number.isInteger(value)) return bad;
+      if (typeof value !== 'number' || !Number.isInteger(value)) return refused();
       return value >= INT_MIN && value <= INT_MAX
         ? ok(value)
-        : { ok: false, received: `${bad.received} (beyond a 32-bit Int)` };
+        : { ok: false, received: `${refused().received} (beyond a 32-bit Int)` };
     case 'Float':
-      return typeof value === 'number' && Number.isFinite(value) ? ok(value) : bad;
+      return typeof value === 'number' && Number.isFinite(value) ? ok(value) : refused();
     case 'Boolean':
-      return typeof value === 'boolean' ? ok(value) : bad;
+      return typeof value === 'boolean' ? ok(value) : refused();
     case 'DateTime':
       // RFC 3339 with a time zone, as the `DateTime` scalar serves it (normalised to UTC).
-      return typeof value === 'string' && isDateTime(value) ? ok(value) : bad;
+      return typeof value === 'string' && isDateTime(value) ? ok(value) : refused();
     case 'JSONObject':
-      return typeof value === 'object' && value !== null && !Array.isArray(value) ? ok(value) : bad;
+      return typeof value === 'object' && value !== null && !Array.isArray(value) ? ok(value) : refused();
     default:
       // JSON: any value the upstream can send.
       return ok(value);

@@ -7,6 +7,7 @@ import { bulkhead, type BulkheadPolicy } from 'cockatiel';
 import DataLoader from 'dataloader';
 import { createBatchById } from './batch-by-id.ts';
 import { criteriaKey } from './criteria-key.ts';
+import { PrimedRecords } from './primed-records.ts';
 import { verifyPageLength } from '../dialect/pages/page-length.ts';
 import { verifyLiteralMatches } from '../dialect/matches-case.ts';
 import type { ReadPage, UpstreamCredentials, UpstreamReads } from '../client/types.ts';
@@ -118,12 +119,8 @@ class RequestLoaders implements Loaders {
   #pageLoaders: Map<string, DataLoader<PageKey, ReadPage, string>> | undefined;
   #findLoaders: Map<string, DataLoader<Criterion[], UpstreamRecord | null, string>> | undefined;
   #metadataLoader: DataLoader<MetadataKey, unknown, string> | undefined;
-  /**
-   * Records pages brought, per type, not yet handed to that type's object loader: primed into it when
-   * `object()` asks for one, so a page that nobody reads by id again (most pages) costs no loader and no
-   * resolved promise per record. First version wins, as with DataLoader's `prime`.
-   */
-  #primed: Map<string, Map<string, UpstreamRecord>> | undefined;
+  /** Records pages brought, not yet handed to their type's object loader (`primed-records.ts`). */
+  #primed: PrimedRecords | undefined;
   readonly #capped = <T>(read: () => Promise<T>): Promise<T> =>
     (this.#cap ??= bulkhead(this.#exactConcurrency(), Number.POSITIVE_INFINITY)).execute(read);
 
@@ -185,13 +182,9 @@ class RequestLoaders implements Loaders {
           verifyPageLength('getAll', page, key.pageSize, key.pageIndex, 'page');
           // An `equals` answered with another text: the upstream ignores case or matches part of the value.
           verifyLiteralMatches('getAll', key.criteria, page.records, { matchesMode, matchesCase });
-          this.#primed ??= new Map();
-          let primed = this.#primed.get(objectName);
-          if (primed === undefined)
-            this.#primed.set(objectName, (primed = new Map<string, UpstreamRecord>()));
           // Kept until `object()` asks; then DataLoader's `prime` keeps an entry already loaded in this
           // request, so one request sees one version.
-          for (const record of page.records) if (!primed.has(record._id)) primed.set(record._id, record);
+          (this.#primed ??= new PrimedRecords()).add(objectName, page.records);
           return [page];
         },
         { batch: false, cacheKeyFn: pageCacheKey, name: `page:${objectName}` },
@@ -239,12 +232,8 @@ class RequestLoaders implements Loaders {
 
   object(objectName: string, id: string): Promise<UpstreamRecord | null> {
     const loader = this.#objectLoader(objectName);
-    const primed = this.#primed?.get(objectName);
-    const record = primed?.get(id);
-    if (record !== undefined) {
-      primed?.delete(id);
-      loader.prime(id, record);
-    }
+    const record = this.#primed?.take(objectName, id);
+    if (record !== undefined) loader.prime(id, record);
     return loader.load(id);
   }
 
@@ -262,7 +251,7 @@ class RequestLoaders implements Loaders {
 
   clearObject(objectName: string, id: string): void {
     this.#knownObjectLoader(objectName)?.clear(id);
-    this.#primed?.get(objectName)?.delete(id);
+    this.#primed?.forget(objectName, id);
     // Any cached page or find of this type may hold the object with its old fields, or miss it from a
     // filter it now matches.
     this.#pageLoaders?.get(objectName)?.clearAll();
@@ -270,7 +259,7 @@ class RequestLoaders implements Loaders {
   }
 
   primeObject(objectName: string, record: UpstreamRecord): void {
-    this.#primed?.get(objectName)?.delete(record._id);
+    this.#primed?.forget(objectName, record._id);
     this.#objectLoader(objectName).clear(record._id).prime(record._id, record);
   }
 }
