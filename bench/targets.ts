@@ -1,6 +1,7 @@
 /**
  * The issues' targets, checked against a run: P4's req/s over the other peers', its upstream calls, its
- * tail at a fixed rate against P0's and F1's, its CPU and GC time per request against F1's, its peak RSS.
+ * tail at a fixed rate against P0's and F1's, its CPU and GC time per request against F1's, the price of
+ * traces (P4T against P4), its peak RSS.
  */
 import type { FixedRateSummary } from './fixed-rate.ts';
 import { errorCount } from './summary.ts';
@@ -63,6 +64,26 @@ export function checkTargets(
           : w3.sequentialCallsPerRequest === 2 && w3.upstreamCallsPerRequest <= 2.01 && errorCount(w3) === 0,
     };
   };
+  // Traces on (P4T) against off (P4), same run: issue 32's price of traces.
+  const tracedRatio = (workload: WorkloadId, bound: number): TargetCheck => {
+    const of = (peer: string): CellSummary | undefined =>
+      cells.find((c) => c.workload === workload && c.peer === peer);
+    const traced = of('P4T');
+    const plain = of('P4');
+    const ratio =
+      traced === undefined || plain === undefined || plain.requestsPerSecond <= 0
+        ? undefined
+        : traced.requestsPerSecond / plain.requestsPerSecond;
+    const cpu =
+      traced === undefined || plain === undefined || plain.cpuSecondsPer1000 <= 0
+        ? undefined
+        : traced.cpuSecondsPer1000 / plain.cpuSecondsPer1000;
+    return {
+      target: `${workload}: P4T (traces on) ≥ ${bound}× P4's req/s`,
+      measured: ratio === undefined ? 'n/a' : `${fmt(ratio)}× (CPU per request ${fmt(cpu)}×)`,
+      met: atLeast(ratio, bound),
+    };
+  };
   const w5 = cell('W5');
   const peakRss = cells.filter((c) => c.peer === 'P4').map((c) => c.peakRssBytes);
   const rssMiB = peakRss.length === 0 ? undefined : Math.max(...peakRss) / 1024 ** 2;
@@ -114,6 +135,8 @@ export function checkTargets(
     gcRatio('W3', 3),
     gcRatio('W3T', 3),
     gcRatio('W4'),
+    tracedRatio('W1', 0.8),
+    tracedRatio('W3', 0.8),
     {
       target: 'P4 peak RSS under load ≤ 200 MB',
       measured: rssMiB === undefined ? 'n/a' : `${fmt(rssMiB, 0)} MiB`,
