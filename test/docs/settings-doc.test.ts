@@ -1,5 +1,5 @@
 /**
- * The README's settings table against the settings' one description (`src/config/env-schema.ts`): it lists
+ * The settings table (`docs/settings.md`) against the settings' one description (`src/config/env-schema.ts`): it lists
  * exactly the settings the schema reads, every fixed default as the schema gives it (`SETTING_DEFAULTS` is
  * read from the schema), and the derived defaults as `loadConfig` derives them; every setting has its doc
  * line in the schema. So neither can drift from the other.
@@ -18,12 +18,9 @@ interface SettingsRow {
   cell: string;
 }
 
-/** The rows of the table under "## Settings". */
+/** The rows of the table of `docs/settings.md`. */
 function settingsTable(): SettingsRow[] {
-  const readme = readFileSync('README.md', 'utf8');
-  const section = readme.slice(readme.indexOf('\n## Settings\n'));
-  const body = section.slice(0, section.indexOf('\n## ', 1));
-  return body
+  return readFileSync('docs/settings.md', 'utf8')
     .split('\n')
     .filter((line) => line.startsWith('| `'))
     .map((line) => {
@@ -37,7 +34,7 @@ function settingsTable(): SettingsRow[] {
     });
 }
 
-/** How the README writes a default: as the value is typed in the environment, a pattern's pipes escaped. */
+/** How the table writes a default: as the value is typed in the environment, a pattern's pipes escaped. */
 function written(value: unknown): string {
   const text = value instanceof RegExp ? value.source : String(value);
   return `\`${text.replaceAll('|', '\\|')}\``;
@@ -47,7 +44,7 @@ function isDefaulted(name: string): name is DefaultedSetting {
   return Object.hasOwn(SETTING_DEFAULTS, name);
 }
 
-describe("README's settings table", () => {
+describe('the settings table of docs/settings.md', () => {
   const rows = settingsTable();
 
   it('should list exactly the settings the gateway reads', () => {

@@ -2,7 +2,7 @@
  * Query limits: hostile operations are refused with a code that names the limit, ordinary operations (the
  * ones the tests, the README and the landing page send) pass, and every limit is a setting.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { Kind, getIntrospectionQuery, parse, print, type DocumentNode } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLE_DOCUMENT } from '../../src/app/graphql-route.ts';
@@ -234,8 +234,10 @@ describe('ordinary operations', () => {
       ]),
     ['the landing page example', EXAMPLE_DOCUMENT],
     ['the introspection query (Apollo Sandbox)', getIntrospectionQuery()],
-    ...[...readFileSync('README.md', 'utf8').matchAll(/```graphql\n([\s\S]*?)```/g)].map(
-      (match, i): [string, string] => [`README.md graphql block ${i + 1}`, match[1] ?? ''],
+    ...['README.md', ...readdirSync('docs').map((name) => `docs/${name}`)].flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/```graphql\n([\s\S]*?)```/g)].map(
+        (match, i): [string, string] => [`${file} graphql block ${i + 1}`, match[1] ?? ''],
+      ),
     ),
     [
       'the example front-end (examples/web/src/operations.ts)',
