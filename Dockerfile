@@ -1,9 +1,10 @@
-# The gateway as a container image. `docker build -t jsonp-graphql-gateway .`
+# The gateway as a container image:
+#   docker build --build-arg GIT_COMMIT=$(git rev-parse HEAD) -t jsonp-graphql-gateway .
 #
-# Three stages: the production dependencies; the bundle (`npm run build`: src/ into one dist/main.js, the
-# emulator left out, packages left in node_modules); the runtime, which copies both beside the schema and
+# Three stages: the production dependencies; the bundle (`npm run build`: src/ into dist/main.js and the
+# chunks it imports only when asked, such as tracing's SDK; the emulator left out, packages left in node_modules); the runtime, which copies both beside the schema and
 # runs the bundle as the unprivileged `node` user (uid 1000). The bundle spares production Node's type stripping: about
-# half the start-up time and a smaller resident set (issue 15). Settings come from the environment (README "Settings"); in production
+# half the start-up time and a smaller resident set (issue 15). Settings come from the environment (docs/settings.md); in production
 # SESSION_SECRET and the four upstream addresses are required. The emulator (emulator/) is not in the
 # image: UPSTREAM=emulator cannot work here, by design.
 
@@ -38,12 +39,15 @@ COPY src ./src
 RUN node scripts/build.ts
 
 FROM node:24-bookworm-slim AS runtime
+# The commit the image is built from, in `gateway_build_info{commit}` (`unknown` when not given).
+ARG GIT_COMMIT=unknown
 # MALLOC_ARENA_MAX=1: one malloc arena instead of one per busy thread (V8's compiler and GC threads); the
 # per-thread arenas kept 10-15 MB of freed memory resident under load (bench/RESULTS.md).
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=4000 \
-    MALLOC_ARENA_MAX=1
+    MALLOC_ARENA_MAX=1 \
+    GIT_COMMIT=$GIT_COMMIT
 WORKDIR /app
 COPY --from=dependencies --chown=root:root /app/node_modules ./node_modules
 COPY --chown=root:root package.json ./
