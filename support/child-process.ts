@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { childGroupOptions, recordChild } from './child-registry.ts';
 
 /** How a child process exited: its code, or the signal that ended it. */
 export interface ProcessExit {
@@ -56,16 +57,20 @@ export interface RunningProcess {
 export function startProcess(options: StartProcessOptions): RunningProcess {
   const { name, logFile } = options;
   const fd = logFile === undefined ? undefined : openSync(logFile, 'a');
-  const child = spawn(options.command ?? process.execPath, options.args, {
-    env: options.env ?? { PATH: process.env.PATH ?? '' },
-    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
-    stdio:
-      fd === undefined
-        ? ['ignore', 'pipe', 'pipe']
-        : options.pipeStdio === true
-          ? ['pipe', 'pipe', fd]
-          : ['ignore', fd, fd],
-  });
+  // Recorded for the test run's end (support/child-registry.ts): a crashed worker leaves no server behind.
+  const child = recordChild(
+    spawn(options.command ?? process.execPath, options.args, {
+      ...childGroupOptions(),
+      env: options.env ?? { PATH: process.env.PATH ?? '' },
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+      stdio:
+        fd === undefined
+          ? ['ignore', 'pipe', 'pipe']
+          : options.pipeStdio === true
+            ? ['pipe', 'pipe', fd]
+            : ['ignore', fd, fd],
+    }),
+  );
   if (fd !== undefined) closeSync(fd);
   if (child.pid === undefined) throw new Error(`${name} did not start`);
   let stdout = '';

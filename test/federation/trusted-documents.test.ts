@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load-config.ts';
 import { useHarness } from '../support/gateway-harness.ts';
+import { childGroupOptions, recordChild } from '../../support/child-registry.ts';
 
 const MAIN = new URL('../../src/main.ts', import.meta.url).pathname;
 const ME = 'query Me { me { username } }';
@@ -33,18 +34,21 @@ describe('FEDERATION with TRUSTED_DOCUMENTS_ONLY', () => {
   });
 
   it('should make the command exit 1 with that one line instead of starting and refusing the router', async () => {
-    const child = spawn(process.execPath, [MAIN], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        LOG_LEVEL: 'silent',
-        HOST: '127.0.0.1',
-        PORT: '0',
-        FEDERATION: 'true',
-        TRUSTED_DOCUMENTS: manifest(),
-        TRUSTED_DOCUMENTS_ONLY: 'true',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = recordChild(
+      spawn(process.execPath, [MAIN], {
+        ...childGroupOptions(),
+        env: {
+          PATH: process.env.PATH ?? '',
+          LOG_LEVEL: 'silent',
+          HOST: '127.0.0.1',
+          PORT: '0',
+          FEDERATION: 'true',
+          TRUSTED_DOCUMENTS: manifest(),
+          TRUSTED_DOCUMENTS_ONLY: 'true',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

@@ -17,6 +17,7 @@ import type { PatternVerdict } from '../../src/upstream/pattern-guard/pattern-gu
 import { defaultPatternGuard } from '../support/pattern-guard.ts';
 import { useHarness } from '../support/gateway-harness.ts';
 import { LOGIN } from '../support/post-graphql.ts';
+import { childGroupOptions, recordChild } from '../../support/child-registry.ts';
 
 /** This process's resident set, in MiB. */
 function rssMiB(): number {
@@ -111,7 +112,11 @@ describe('the pattern checker’s helper', () => {
     const idle = await judge();
     // Two processes spinning on the machine's two cores while the same patterns are judged again.
     for (let i = 0; i < 2; i++) {
-      burners.push(spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+      burners.push(
+        recordChild(
+          spawn(process.execPath, ['-e', 'for (;;) {}'], { ...childGroupOptions(), stdio: 'ignore' }),
+        ),
+      );
     }
     const busy = await judge();
     expect(busy).toEqual(idle);

@@ -45,7 +45,7 @@ function infer(args: string[], env: Record<string, string> = {}) {
           },
           ...env,
         },
-        timeout: 30_000,
+        timeout: 240_000,
       },
       (error, stdout, stderr) => {
         done({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });

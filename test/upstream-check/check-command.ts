@@ -50,7 +50,8 @@ export function runUpstreamCheck(target: CheckTarget, args: readonly string[]): 
           UPSTREAM_CHECK_PASSWORD: target.password ?? 'demo-password',
           ...target.env,
         },
-        timeout: 60_000,
+        // Only catches a hang (below the tests' time limit): a loaded machine makes the check slow.
+        timeout: 240_000,
       },
       (error, stdout, stderr) => {
         const envText = existsSync(envOut) ? readFileSync(envOut, 'utf8') : '';
