@@ -165,7 +165,7 @@ describe('request lines of the real gateway, by blame', () => {
       listen: false,
       env: { LOG_LEVEL: 'info', LOG_LEVEL_FORMAT: 'label', LOG_REQUESTS: 'errors' },
     });
-  }, 30_000);
+  });
 
   afterAll(async () => {
     await h.close();
