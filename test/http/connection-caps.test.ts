@@ -85,7 +85,7 @@ async function expectVictimServed(port: number, connections: 'close each' | 'kee
   for (let round = 0; round < 3; round++) {
     const victim = rawClient(port, '127.0.0.9', GET('/quick'));
     await victim.connected;
-    await expect.poll(() => victim.received(), { timeout: 2_000 }).toMatch(/^HTTP\/1\.1 200 /);
+    await expect.poll(() => victim.received()).toMatch(/^HTTP\/1\.1 200 /);
     if (connections === 'close each') victim.socket.destroy();
   }
 }
@@ -152,21 +152,21 @@ describe('connection caps', () => {
     await sleep(200);
     const newcomer = rawClient(port, '127.0.0.9', GET('/quick'));
     await newcomer.connected;
-    await expect.poll(() => reasonOf(newcomer.received()), { timeout: 2_000 }).toBe('connections');
+    await expect.poll(() => reasonOf(newcomer.received())).toBe('connections');
     expect(slow.filter(isClosed)).toHaveLength(0);
     expect(isClosed(running)).toBe(false);
     held.resolve(undefined);
-    await expect.poll(() => running.received(), { timeout: 2_000 }).toMatch(/^HTTP\/1\.1 200 /);
+    await expect.poll(() => running.received()).toMatch(/^HTTP\/1\.1 200 /);
   });
 
   it("should never close a client's only keep-alive connection for others, nor one whose next request is arriving", async () => {
     const { port, counts } = await startLimited({ maxConnections: 8, maxConnectionsPerAddress: 4 });
     // The victim: one keep-alive connection, answered once, then idle between its requests.
     const victim = rawClient(port, '127.0.0.9', GET('/quick'));
-    await expect.poll(() => victim.received(), { timeout: 2_000 }).toMatch(/^HTTP\/1\.1 200 /);
+    await expect.poll(() => victim.received()).toMatch(/^HTTP\/1\.1 200 /);
     // A second client, answered once, has sent the first bytes of its next request.
     const arriving = rawClient(port, '127.0.0.7', GET('/quick'));
-    await expect.poll(() => arriving.received(), { timeout: 2_000 }).toMatch(/^HTTP\/1\.1 200 /);
+    await expect.poll(() => arriving.received()).toMatch(/^HTTP\/1\.1 200 /);
     arriving.socket.write('GET /qu');
     // Two addresses fill the rest with slow bodies, then keep knocking with more.
     const slow = Array.from({ length: 6 }, (_, index) =>
@@ -185,14 +185,10 @@ describe('connection caps', () => {
     // The victim's next requests are served on the same connection, and the other one's finishes.
     for (let round = 2; round <= 4; round++) {
       victim.socket.write(GET('/quick'));
-      await expect
-        .poll(() => victim.received().split('HTTP/1.1 200 ').length - 1, { timeout: 2_000 })
-        .toBe(round);
+      await expect.poll(() => victim.received().split('HTTP/1.1 200 ').length - 1).toBe(round);
     }
     arriving.socket.write('ick HTTP/1.1\r\nhost: x\r\n\r\n');
-    await expect
-      .poll(() => arriving.received().split('HTTP/1.1 200 ').length - 1, { timeout: 2_000 })
-      .toBe(2);
+    await expect.poll(() => arriving.received().split('HTTP/1.1 200 ').length - 1).toBe(2);
     expect(knocking.map((client) => reasonOf(client.received()))).toEqual(
       Array<string>(4).fill('connections'),
     );
@@ -213,10 +209,8 @@ describe('connection caps', () => {
     const { port, counts } = await startLimited({ maxConnections: 1, maxConnectionsPerAddress: 1 });
     const { refused, trickle } = await refusedWhileTrickling(port);
     try {
-      await expect
-        .poll(() => refused.socket.destroyed || refused.socket.readableEnded, { timeout: 5_000 })
-        .toBe(true);
-      await expect.poll(() => counts.lingering(), { timeout: 5_000 }).toBe(0);
+      await expect.poll(() => refused.socket.destroyed || refused.socket.readableEnded).toBe(true);
+      await expect.poll(() => counts.lingering()).toBe(0);
     } finally {
       clearInterval(trickle);
     }
@@ -231,7 +225,7 @@ describe('connection caps', () => {
     });
     const { trickle } = await refusedWhileTrickling(port);
     try {
-      await expect.poll(() => counts.lingering(), { timeout: 2_000 }).toBe(1);
+      await expect.poll(() => counts.lingering()).toBe(1);
       // The holder has sent nothing: Node's own close would wait for it too.
       const closing = app?.close();
       app = undefined;
@@ -320,11 +314,11 @@ describe('request-body budget', () => {
     const { port, budget } = await startBudget(3);
     const small = rawClient(port, '127.0.0.2', postHead(1_000));
     await small.connected;
-    await expect.poll(() => budget()?.inflight(), { timeout: 2_000 }).toBe(1_000);
+    await expect.poll(() => budget()?.inflight()).toBe(1_000);
     small.socket.write(`{"a":"${'x'.repeat(992)}"}`);
-    await expect.poll(() => small.received(), { timeout: 2_000 }).toMatch(/^HTTP\/1\.1 200 /);
+    await expect.poll(() => small.received()).toMatch(/^HTTP\/1\.1 200 /);
     small.socket.destroy();
-    await expect.poll(() => budget()?.inflight(), { timeout: 2_000 }).toBe(0);
+    await expect.poll(() => budget()?.inflight()).toBe(0);
   });
 
   it('should not let declared lengths without bodies, from many addresses, refuse another address', async () => {
@@ -339,7 +333,7 @@ describe('request-body budget', () => {
     expect(budget()?.inflight()).toBe(0);
     const victim = rawClient(port, '127.0.0.9', `${postHead(7)}{"a":1}`);
     await victim.connected;
-    await expect.poll(() => victim.received(), { timeout: 2_000 }).toMatch(/^HTTP\/1\.1 200 /);
+    await expect.poll(() => victim.received()).toMatch(/^HTTP\/1\.1 200 /);
   });
 
   it('should count arrived bytes against the total, refusing the body that does not fit with blame gateway', async () => {
@@ -348,20 +342,20 @@ describe('request-body budget', () => {
       rawClient(port, address, `${postHead(1_000)}{"a":"${'x'.repeat(992)}"`),
     );
     await Promise.all(slow.map((client) => client.connected));
-    await expect.poll(() => budget()?.inflight(), { timeout: 2_000 }).toBe(2_997);
+    await expect.poll(() => budget()?.inflight()).toBe(2_997);
     const overTotal = rawClient(port, '127.0.0.5', `${postHead(9)}{"a":123}`);
     await overTotal.connected;
-    await expect.poll(() => reasonOf(overTotal.received()), { timeout: 2_000 }).toBe('body_bytes');
+    await expect.poll(() => reasonOf(overTotal.received())).toBe('body_bytes');
     expect(overTotal.received()).toMatch(/^HTTP\/1\.1 503 /);
     expect(overTotal.received()).toContain('"blame":"gateway"');
     expect(budget()?.inflight()).toBe(2_997);
 
     // One slow body completes and is answered: its bytes are released and the retry fits.
     slow[0]?.socket.write('}');
-    await expect.poll(() => slow[0]?.received(), { timeout: 2_000 }).toMatch(/^HTTP\/1\.1 200 /);
-    await expect.poll(() => budget()?.inflight(), { timeout: 2_000 }).toBe(1_998);
+    await expect.poll(() => slow[0]?.received()).toMatch(/^HTTP\/1\.1 200 /);
+    await expect.poll(() => budget()?.inflight()).toBe(1_998);
     const retry = rawClient(port, '127.0.0.5', `${postHead(9)}{"a":123}`);
     await retry.connected;
-    await expect.poll(() => retry.received(), { timeout: 2_000 }).toMatch(/^HTTP\/1\.1 200 /);
+    await expect.poll(() => retry.received()).toMatch(/^HTTP\/1\.1 200 /);
   });
 });

@@ -18,7 +18,7 @@ export type JavaOutcome = 'match' | 'nomatch' | 'timeout' | 'invalid' | 'overflo
 
 /** A running JVM. */
 export interface JavaRegexTimer {
-  /** Runs `pattern` against the whole of `subject`, stopped after `limitMillis`. */
+  /** Runs `pattern` against the whole of `subject`, stopped after `limitMillis` of the matching thread's CPU time. */
   run(
     pattern: string,
     subject: string,
