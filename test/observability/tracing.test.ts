@@ -196,7 +196,7 @@ describe('tracing switched on by OTEL_* variables, context sent upstream', () =>
         .map((l) => JSON.parse(l) as Line)
         .find((l) => l.msg === 'graphql request' && l.operation === 'Orders');
     // The logger flushes its buffer at least every second.
-    for (let i = 0; i < 60 && logLine() === undefined; i++) await sleep(50);
+    for (let i = 0; i < 1_200 && logLine() === undefined; i++) await sleep(50);
     const line = logLine();
     const server = spans().find((s) => s.traceId === TRACE_ID && s.parentSpanId === CALLER_SPAN_ID);
     expect(line?.trace_id).toBe(TRACE_ID);
@@ -277,7 +277,7 @@ describe('tracing with UPSTREAM_PROPAGATE_TRACE off (the default), on a sick ups
         .filter((l) => l.startsWith('{'))
         .map((l) => JSON.parse(l) as { msg?: string; operation?: string; level?: number; outcome?: string })
         .find((l) => l.msg === 'graphql request' && l.operation === 'Sick');
-    for (let i = 0; i < 60 && logLine() === undefined; i++) await sleep(50);
+    for (let i = 0; i < 1_200 && logLine() === undefined; i++) await sleep(50);
     expect(logLine()).toMatchObject({ level: 40, outcome: 'UPSTREAM_UNAVAILABLE' });
   });
 });
