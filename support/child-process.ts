@@ -109,11 +109,15 @@ export function startProcess(options: StartProcessOptions): RunningProcess {
   return started;
 }
 
-/** Polls `probe` until it resolves true; fails, with the child's stderr, when it exits or time runs out. */
+/**
+ * Polls `probe` until it resolves true; fails, with the child's stderr, when it exits or time runs out
+ * (default 120 s: generous, since a start that succeeds never waits for it, and a machine loaded far beyond
+ * its cores can take a minute to start a gateway).
+ */
 export async function waitUntilReady(
   started: RunningProcess,
   probe: () => Promise<boolean>,
-  timeoutMillis = 30_000,
+  timeoutMillis = 120_000,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMillis;
   while (Date.now() < deadline) {
@@ -157,7 +161,7 @@ export async function stopProcess(
 export interface StartHttpProcessOptions extends StartProcessOptions {
   /** Answers 200 once the process serves, e.g. `http://127.0.0.1:PORT/healthz`. */
   readyUrl: string;
-  /** Default 30 s. */
+  /** Default 120 s (see {@link waitUntilReady}). */
   timeoutMillis?: number;
 }
 

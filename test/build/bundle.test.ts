@@ -71,7 +71,7 @@ describe('npm run build', () => {
         ...{ API_URL: upstream, BASE_URL: upstream, STUDIO_URL: upstream, SERVER_URL: upstream },
       },
       readyUrl: `${base}/healthz`,
-      timeoutMillis: 50_000,
+      timeoutMillis: 120_000,
     });
     expect(gateway.stderr()).toBe('');
     const health = await fetch(`${base}/healthz`);

@@ -78,7 +78,7 @@ beforeAll(async () => {
     outputTail: () => '',
     url: `redis://:${PASSWORD}@127.0.0.1:${port}`,
   };
-  await waitUntilReady(started, () => answersPing(started.url), 10_000);
+  await waitUntilReady(started, () => answersPing(started.url), 60_000);
   redis = started;
 }, 320_000);
 

@@ -80,7 +80,7 @@ export async function startRedisServer(): Promise<RedisServer | { skipped: strin
   });
   try {
     // Redis speaks no HTTP: ready is when it answers PING.
-    await waitUntilReady(server, () => answersPing(url), 5_000);
+    await waitUntilReady(server, () => answersPing(url), 60_000);
   } catch (error) {
     await stopProcess(server, 0, 'SIGKILL');
     return {
