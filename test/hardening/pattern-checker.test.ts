@@ -123,7 +123,7 @@ describe('the pattern checker’s helper', () => {
     expect(idle[0]).toMatch(/polynomial/);
     expect(idle[1]).toMatch(/too complex for the gateway to check/);
     expect(idle[3]).toBe('accepted');
-  }, 300_000);
+  }, 900_000);
 });
 
 describe('the checker at the gateway’s start', () => {
