@@ -186,6 +186,14 @@ describe('createPatternGuard', () => {
     expect(verdict).toMatchObject({ ok: false, busy: true });
   });
 
+  it('should answer busy, not refuse, when the real checker passes the wall-clock backstop', async () => {
+    // A hard pattern takes the checker seconds; a loaded machine made the backstop cut it in production.
+    const hard = `${Array.from({ length: 12 }, (_, index) => `[a-${String.fromCharCode(100 + index)}]*`).join('')}$`;
+    const guard = defaultPatternGuard({ analysisTimeoutMillis: 30 });
+    expect(await guard.check(hard)).toMatchObject({ ok: false, busy: true });
+    expect(reasonOf(await guard.check(hard))).not.toMatch(/could not check/);
+  });
+
   it.each<[string, Analyser]>([
     ['throws', () => Promise.reject(new Error('agent died'))],
     ['gives up', () => Promise.resolve({ status: 'unknown', error: 'unexpected' })],
@@ -196,7 +204,8 @@ describe('createPatternGuard', () => {
   });
 
   it('should keep the event loop free while recheck analyses a hard pattern', async () => {
-    const guard = defaultPatternGuard();
+    // The wall-clock backstop (10 s by default) out of the way: on a loaded machine the analysis may pass it.
+    const guard = defaultPatternGuard({ analysisTimeoutMillis: 240_000 });
     await guard.check('[a-z]+@warm-up'); // starts the checker's worker
     // Counts the turns of the event loop while the check runs: run on our thread, the analysis would hold
     // the loop for its whole length (a turn or two at most); off it, the loop turns freely meanwhile. Turns,
