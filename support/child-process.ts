@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { childGroupOptions, recordChild } from './child-registry.ts';
 
 /** How a child process exited: its code, or the signal that ended it. */
 export interface ProcessExit {
@@ -56,16 +57,20 @@ export interface RunningProcess {
 export function startProcess(options: StartProcessOptions): RunningProcess {
   const { name, logFile } = options;
   const fd = logFile === undefined ? undefined : openSync(logFile, 'a');
-  const child = spawn(options.command ?? process.execPath, options.args, {
-    env: options.env ?? { PATH: process.env.PATH ?? '' },
-    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
-    stdio:
-      fd === undefined
-        ? ['ignore', 'pipe', 'pipe']
-        : options.pipeStdio === true
-          ? ['pipe', 'pipe', fd]
-          : ['ignore', fd, fd],
-  });
+  // Recorded for the test run's end (support/child-registry.ts): a crashed worker leaves no server behind.
+  const child = recordChild(
+    spawn(options.command ?? process.execPath, options.args, {
+      ...childGroupOptions(),
+      env: options.env ?? { PATH: process.env.PATH ?? '' },
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+      stdio:
+        fd === undefined
+          ? ['ignore', 'pipe', 'pipe']
+          : options.pipeStdio === true
+            ? ['pipe', 'pipe', fd]
+            : ['ignore', fd, fd],
+    }),
+  );
   if (fd !== undefined) closeSync(fd);
   if (child.pid === undefined) throw new Error(`${name} did not start`);
   let stdout = '';
@@ -104,11 +109,15 @@ export function startProcess(options: StartProcessOptions): RunningProcess {
   return started;
 }
 
-/** Polls `probe` until it resolves true; fails, with the child's stderr, when it exits or time runs out. */
+/**
+ * Polls `probe` until it resolves true; fails, with the child's stderr, when it exits or time runs out
+ * (default 120 s: generous, since a start that succeeds never waits for it, and a machine loaded far beyond
+ * its cores can take a minute to start a gateway).
+ */
 export async function waitUntilReady(
   started: RunningProcess,
   probe: () => Promise<boolean>,
-  timeoutMillis = 30_000,
+  timeoutMillis = 120_000,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMillis;
   while (Date.now() < deadline) {
@@ -152,7 +161,7 @@ export async function stopProcess(
 export interface StartHttpProcessOptions extends StartProcessOptions {
   /** Answers 200 once the process serves, e.g. `http://127.0.0.1:PORT/healthz`. */
   readyUrl: string;
-  /** Default 30 s. */
+  /** Default 120 s (see {@link waitUntilReady}). */
   timeoutMillis?: number;
 }
 

@@ -35,7 +35,7 @@ beforeAll(async () => {
     peers.set(peer.id, peer);
     if (peer.process !== env.emulator) started.push(peer.process);
   }
-}, 90_000);
+});
 
 afterAll(async () => {
   await Promise.all(started.map((child) => stopProcess(child)));

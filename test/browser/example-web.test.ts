@@ -23,7 +23,8 @@ interface PageGlobals {
   };
   getComputedStyle(element: PageElement): { opacity: string };
 }
-const WAIT = { timeout: 15_000 };
+// Generous: a loaded machine makes Chromium slow; a test that passes waits only as long as the page needs.
+const WAIT = { timeout: 60_000 };
 
 let stack: ExampleStack;
 let browser: TestBrowser;

@@ -31,7 +31,7 @@ beforeAll(async () => {
   mkdirSync(join(image, 'scripts'));
   cpSync(join(ROOT, 'scripts', 'start.js'), join(image, 'scripts', 'start.js'));
   symlinkSync(join(ROOT, 'node_modules'), join(image, 'node_modules'));
-}, 60_000);
+});
 afterAll(async () => {
   if (gateway !== undefined) await stopProcess(gateway, 0, 'SIGKILL');
   rmSync(image, { recursive: true, force: true });
@@ -81,7 +81,7 @@ describe('npm run build', () => {
         ...{ API_URL: upstream, BASE_URL: upstream, STUDIO_URL: upstream, SERVER_URL: upstream },
       },
       readyUrl: `${base}/healthz`,
-      timeoutMillis: 50_000,
+      timeoutMillis: 120_000,
     });
     expect(gateway.stderr()).toBe('');
     const health = await fetch(`${base}/healthz`);
@@ -94,5 +94,5 @@ describe('npm run build', () => {
     });
     expect(await answer.json()).toEqual({ data: { __typename: 'Query' } });
     expect((await stopProcess(gateway, 30_000)).code).toBe(0);
-  }, 60_000);
+  });
 });

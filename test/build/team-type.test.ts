@@ -98,7 +98,7 @@ describe('a team adds a type to schema/objects/', () => {
     expect(code).not.toBe(0);
     expect(output).toContain('src/generated/resolvers-types.ts');
     expect(output).toContain('run `npm run codegen`');
-  }, 120_000);
+  });
 
   it(
     'should be green after npm run codegen: drift check, type checks and the whole unit suite',

@@ -22,6 +22,7 @@ import { startGateway } from '../support/gateway-harness.ts';
 import { useGatewayPool } from '../support/gateway-pool.ts';
 import { LOGIN, postGraphql } from '../support/post-graphql.ts';
 import { answersPing, redisServerBinary } from '../support/servers/redis-server.ts';
+import { childGroupOptions, recordChild } from '../../support/child-registry.ts';
 
 const PASSWORD = 'a3f1c9e07b5d4c2a9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d';
 
@@ -58,10 +59,13 @@ beforeAll(async () => {
     'redis-server - ',
     `redis-server - --port ${port} --bind 127.0.0.1 --dir ${dataDir} `,
   );
-  const child = spawn(shell ?? 'sh', [flag ?? '-c', here], {
-    env: { PATH: process.env.PATH ?? '', REDIS_PASSWORD: PASSWORD },
-    stdio: ['ignore', 'ignore', 'ignore'],
-  });
+  const child = recordChild(
+    spawn(shell ?? 'sh', [flag ?? '-c', here], {
+      ...childGroupOptions(),
+      env: { PATH: process.env.PATH ?? '', REDIS_PASSWORD: PASSWORD },
+      stdio: ['ignore', 'ignore', 'ignore'],
+    }),
+  );
   const started = {
     name: 'redis',
     child,
@@ -74,7 +78,7 @@ beforeAll(async () => {
     outputTail: () => '',
     url: `redis://:${PASSWORD}@127.0.0.1:${port}`,
   };
-  await waitUntilReady(started, () => answersPing(started.url), 10_000);
+  await waitUntilReady(started, () => answersPing(started.url), 60_000);
   redis = started;
 }, 320_000);
 

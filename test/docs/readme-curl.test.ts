@@ -14,7 +14,7 @@ const snippet = [...readFileSync('README.md', 'utf8').matchAll(/```sh\n([\s\S]*?
 
 function runShell(script: string): Promise<{ stdout: string; stderr: string }> {
   return new Promise((done) => {
-    execFile('bash', ['-c', script], { timeout: 15_000 }, (_error, stdout, stderr) => {
+    execFile('bash', ['-c', script], (_error, stdout, stderr) => {
       done({ stdout, stderr });
     });
   });

@@ -18,7 +18,7 @@ afterAll(async () => {
   await upstream.close();
 });
 
-describe("README's example report of npm run upstream:check", { timeout: 60_000 }, () => {
+describe("README's example report of npm run upstream:check", () => {
   it('should be lines the check prints against a find / page1 upstream', async () => {
     const run = await runUpstreamCheck({ url: upstream.url }, ['--object-name', 'com.example.Order']);
     expect(run.code).toBe(0);

@@ -88,7 +88,7 @@ beforeAll(async () => {
     plugins: [ApolloServerPluginUsageReportingDisabled(), ApolloServerPluginSchemaReportingDisabled()],
   });
   accountsUrl = (await startStandaloneServer(accounts, { listen: { host: '127.0.0.1', port: 0 } })).url;
-}, 60_000);
+});
 
 afterAll(async () => {
   for (const router of routers) await router.stop();

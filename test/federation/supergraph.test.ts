@@ -89,7 +89,7 @@ beforeAll(async () => {
 
   router = await startFederationRouter(composed.supergraphSdl);
   routerUrl = router.url;
-}, 60_000);
+});
 
 afterAll(async () => {
   await router.stop();

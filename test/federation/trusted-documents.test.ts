@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load-config.ts';
 import { useHarness } from '../support/gateway-harness.ts';
 import { DEMO_OBJECTS_DIR } from '../support/object-fixtures.ts';
+import { childGroupOptions, recordChild } from '../../support/child-registry.ts';
 
 const MAIN = new URL('../../src/main.ts', import.meta.url).pathname;
 const ME = 'query Me { me { username } }';
@@ -34,19 +35,22 @@ describe('FEDERATION with TRUSTED_DOCUMENTS_ONLY', () => {
   });
 
   it('should make the command exit 1 with that one line instead of starting and refusing the router', async () => {
-    const child = spawn(process.execPath, [MAIN], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        LOG_LEVEL: 'silent',
-        HOST: '127.0.0.1',
-        PORT: '0',
-        FEDERATION: 'true',
-        TRUSTED_DOCUMENTS: manifest(),
-        TRUSTED_DOCUMENTS_ONLY: 'true',
-        OBJECT_TYPES_DIR: DEMO_OBJECTS_DIR,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = recordChild(
+      spawn(process.execPath, [MAIN], {
+        ...childGroupOptions(),
+        env: {
+          PATH: process.env.PATH ?? '',
+          LOG_LEVEL: 'silent',
+          HOST: '127.0.0.1',
+          PORT: '0',
+          FEDERATION: 'true',
+          TRUSTED_DOCUMENTS: manifest(),
+          TRUSTED_DOCUMENTS_ONLY: 'true',
+          OBJECT_TYPES_DIR: DEMO_OBJECTS_DIR,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

@@ -47,7 +47,7 @@ beforeAll(async () => {
     startSide('find', 'find'),
     startSide('find', 'regex'),
   ]);
-}, 60_000);
+});
 afterAll(async () => {
   await closeFilterSides([whole, part, partUnanchored]);
 });
@@ -109,7 +109,7 @@ describe('UPSTREAM_MATCHES=find', () => {
       }),
       { numRuns: 200, seed: 22 },
     );
-  }, 120_000);
+  });
 
   it('should make equals "Type 1" answer none of Type 10 … Type 19, which an unanchored pattern answers', async () => {
     const criteria = await compile({ fieldName: 'text', operator: 'equals', value: 'Type 1' }, 'find');

@@ -50,7 +50,7 @@ beforeAll(async () => {
     startSide('regex', 'insensitive', 'sensitive'),
   ]);
   served = { regex, find };
-}, 60_000);
+});
 afterAll(async () => {
   await closeFilterSides([reference, served.regex, served.find, unserved]);
 });

@@ -124,7 +124,7 @@ describe('one user against the breaker', () => {
     upstream = await startJavaLikeUpstream(emulator.url, NOTE, ({ value }) => value === POISON);
     // Default breaker settings (20 calls, 50 %, 10 s window, 2 users).
     gw = await startGateway({ upstreamUrl: upstream.url });
-  }, 60_000);
+  });
   afterAll(async () => {
     await gw.close();
     await upstream.close();
@@ -173,7 +173,7 @@ describe('one user against the breaker', () => {
     expect(new Set(answers.flatMap((a) => codesOf(a)))).toEqual(new Set(['BAD_USER_INPUT']));
     expect(upstream.overflowed()).toBe(0);
     await victimIsServed();
-  }, 60_000);
+  });
 
   it('should keep the breaker closed for everyone while only one user’s reads make the upstream fail', async () => {
     const attacker = { authorization: `Bearer ${await loginDemo(gw.graphqlUrl)}` };
@@ -182,7 +182,7 @@ describe('one user against the breaker', () => {
     expect(new Set(answers.flatMap((a) => codesOf(a)))).toEqual(new Set(['UPSTREAM_UNAVAILABLE']));
     // ...but one user's failures never open the breaker the other users share.
     await victimIsServed();
-  }, 60_000);
+  });
 });
 
 describe('one session against the pattern guard', () => {
@@ -192,7 +192,7 @@ describe('one session against the pattern guard', () => {
   beforeAll(async () => {
     emulator = await startEmulator({ port: 0 });
     gw = await startGateway({ upstreamUrl: emulator.url });
-  }, 60_000);
+  });
   afterAll(async () => {
     await gw.close();
     await emulator.close();
@@ -232,7 +232,7 @@ describe('one session against the pattern guard', () => {
     );
     await attack;
     expect(codesOf(ordinary)).toEqual([]);
-  }, 30_000);
+  });
 });
 
 describe('caller mistakes blamed on the caller', () => {
@@ -244,7 +244,7 @@ describe('caller mistakes blamed on the caller', () => {
     emulator = await startEmulator({ port: 0 });
     gw = await startGateway({ upstreamUrl: emulator.url });
     caller = { authorization: `Bearer ${await loginDemo(gw.graphqlUrl)}` };
-  }, 60_000);
+  });
   afterAll(async () => {
     await gw.close();
     await emulator.close();

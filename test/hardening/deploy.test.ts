@@ -263,7 +263,7 @@ describe('Dockerfile', () => {
     // Asynchronously: the gateway answering the check runs in this very process.
     const run = (port: string) =>
       new Promise<number | null>((done) => {
-        execFile(NODE, command.slice(1), { env: { PORT: port }, timeout: 10_000 }, (error) => {
+        execFile(NODE, command.slice(1), { env: { PORT: port }, timeout: 120_000 }, (error) => {
           done(error === null ? 0 : typeof error.code === 'number' ? error.code : null);
         });
       });

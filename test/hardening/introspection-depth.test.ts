@@ -80,16 +80,15 @@ describe('deeper introspection', () => {
     expect(codesOf(answer)).toContain('MAX_INTROSPECTION_DEPTH_EXCEEDED');
   });
 
-  it('should measure fragments spread into a million paths at once', () => {
-    // F0 spreads F1 twice, F1 spreads F2 twice… 20 levels: 2^20 paths, a few hundred tokens.
+  it('should measure fragments spread into a trillion paths at once', () => {
+    // F0 spreads F1 twice, F1 spreads F2 twice… 40 levels: 2^40 paths, a few hundred tokens. Walking the
+    // paths would never end (well past the test's time limit): only measuring each fragment once answers.
     const fragments = Array.from(
-      { length: 20 },
+      { length: 40 },
       (_, i) => `fragment F${i} on __Type { ofType { ...F${i + 1} } a: ofType { ...F${i + 1} } }`,
     ).join(' ');
-    const document = parse(`{ __schema { types { ...F0 } } } ${fragments} fragment F20 on __Type { name }`);
-    const started = performance.now();
+    const document = parse(`{ __schema { types { ...F0 } } } ${fragments} fragment F40 on __Type { name }`);
     const errors = validate(SCHEMA, document, [introspectionDepthRule]);
-    expect(performance.now() - started).toBeLessThan(100);
     expect(errors.map((e) => e.extensions.code)).toEqual(['MAX_INTROSPECTION_DEPTH_EXCEEDED']);
   });
 

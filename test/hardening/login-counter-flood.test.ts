@@ -60,4 +60,4 @@ it('should hold the login counters to LOGIN_MAX_TRACKED_COUNTERS under failures 
   const real = await login(gw.graphqlUrl, 'demo', 'demo-password', '2001:db8:ffff::1');
   expect(real.errors).toBeUndefined();
   expect((real.data?.login as { token?: string } | undefined)?.token).toEqual(expect.any(String));
-}, 120_000);
+});

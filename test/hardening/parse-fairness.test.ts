@@ -108,4 +108,4 @@ it("should serve another user's small reads while one user reads large pages of 
         `p99 ${(delay.percentile(99) / 1e6).toFixed(0)} ms, max ${(delay.max / 1e6).toFixed(0)} ms\n`,
     );
   }
-}, 60_000);
+});

@@ -113,7 +113,7 @@ describe('through the gateway', () => {
     }
     // The process lives and still serves the victim.
     expect((await h.post(LOAN_TYPES, {}, victim)).errors).toBeUndefined();
-  }, 120_000);
+  });
 });
 
 describe('the guard’s shares', () => {

@@ -1,12 +1,11 @@
 /**
  * SIGTERM on the real command (`node src/main.ts`, Node 24), in a child process, in front of an emulator
- * whose every answer takes 1 s: readiness flips first, a save in flight completes and is stored, and the
+ * whose every answer takes 3 s: readiness flips first, a save in flight completes and is stored, and the
  * process exits 0; past the grace period the remaining connections are cut and it exits 1.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
 import { stopProcess, type RunningProcess } from '../../support/child-process.ts';
@@ -14,7 +13,7 @@ import { startGatewayCommand } from '../../support/gateway-command.ts';
 import { DEMO_OBJECTS_DIR } from '../support/object-fixtures.ts';
 import { LOGIN, postGraphql, type GraphqlAnswer } from '../support/post-graphql.ts';
 
-const LATENCY_MS = 1_000;
+const LATENCY_MS = 3_000;
 const SAVE = `mutation Save($data: JSONObject!) { saveObject(objectName: "com.example.LoanType", data: $data) { id } }`;
 
 let emulator: RunningEmulator;
@@ -61,13 +60,13 @@ async function token(baseUrl: string): Promise<string> {
 
 /** Waits until the emulator has received `count` saves (the gateway's call is then in flight). */
 async function saveArrived(count: number): Promise<void> {
-  for (let i = 0; i < 100 && emulator.stats().save < count; i++) await sleep(20);
-  expect(emulator.stats().save).toBe(count);
+  await expect.poll(() => emulator.stats().save).toBe(count);
 }
 
 it('should flip readiness, finish the save in flight, and exit 0 on SIGTERM', async () => {
-  // The save (1 s upstream) outlasts the 300 ms drain delay: the listener closes while it is in flight.
-  const { child, baseUrl } = await startCommand({ SHUTDOWN_DELAY_MS: '300', SHUTDOWN_GRACE_MS: '10000' });
+  // The save (3 s upstream) outlasts the 1.5 s drain delay: the listener closes while it is in flight. The
+  // delay leaves a loaded machine ample time to see readiness flip before the listener closes.
+  const { child, baseUrl } = await startCommand({ SHUTDOWN_DELAY_MS: '1500', SHUTDOWN_GRACE_MS: '10000' });
   const auth = { authorization: `Bearer ${await token(baseUrl)}` };
   expect((await fetch(`${baseUrl}/readyz`)).status).toBe(200);
   emulator.resetStats();
@@ -75,11 +74,17 @@ it('should flip readiness, finish the save in flight, and exit 0 on SIGTERM', as
   const saving = postGraphql(`${baseUrl}/graphql`, SAVE, { data: { loanType: 'SIGTERM-test' } }, auth);
   await saveArrived(1);
   const exited = stopProcess(child, 30_000);
-  await sleep(100);
 
-  const readiness = await fetch(`${baseUrl}/readyz`);
-  expect(readiness.status).toBe(503);
-  expect(await readiness.json()).toMatchObject({ status: 'draining' });
+  // Readiness flips as soon as the signal is handled, while the listener still serves.
+  let readiness: unknown;
+  await expect
+    .poll(async () => {
+      const answer = await fetch(`${baseUrl}/readyz`);
+      readiness = await answer.json();
+      return answer.status;
+    })
+    .toBe(503);
+  expect(readiness).toMatchObject({ status: 'draining' });
 
   const saved: GraphqlAnswer = await saving;
   expect(saved.errors).toBeUndefined();

@@ -8,6 +8,7 @@ import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, expect, it } from 'vitest';
+import { childGroupOptions, recordChild } from '../../support/child-registry.ts';
 
 const MODULE = resolve('src/app/shutdown.ts');
 const started: ReturnType<typeof spawn>[] = [];
@@ -31,9 +32,12 @@ function startBlockingProcess(deadlineMillis: number) {
     setInterval(() => {}, 1000);
     process.stdout.write('ready\\n');
   `;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', source], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = recordChild(
+    spawn(process.execPath, ['--input-type=module', '-e', source], {
+      ...childGroupOptions(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
   started.push(child);
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));

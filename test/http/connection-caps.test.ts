@@ -5,7 +5,9 @@
  * biggest holder make room for newcomers holding fewer (never a connection with a request running or
  * arriving, nor an address's only one), declared bodies cost only their address and arrived bytes the
  * total, refused sockets never linger, reservations are released when answers are sent, and the
- * per-address maps are empty once every connection has closed.
+ * per-address maps are empty once every connection has closed. Every step waits for the server's event
+ * (a request begun, an answer received, a count reached), never for a fixed time, so a loaded machine only
+ * makes it slower.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -22,6 +24,8 @@ import { rawClient as openRawClient, type RawClient } from '../support/raw-http-
 let app: FastifyInstance | undefined;
 const clients: RawClient[] = [];
 let held = Promise.withResolvers<undefined>();
+/** Requests whose head the server has read (its `onRequest` hooks ran), bodies still arriving included. */
+let begun = 0;
 
 afterEach(async () => {
   held.resolve(undefined);
@@ -47,7 +51,13 @@ const postHead = (declared: number) =>
 
 async function startServer(setUp: (server: FastifyInstance) => void): Promise<number> {
   app = Fastify();
+  begun = 0;
   setUp(app);
+  // After the hooks under test: once this runs, they have seen the request.
+  app.addHook('onRequest', (_request, _reply, done) => {
+    begun++;
+    done();
+  });
   app.post('/echo', (request) => ({ got: request.body }));
   // Held until the test lets go: a request in flight.
   app.get('/hold', async () => {
@@ -85,7 +95,7 @@ async function expectVictimServed(port: number, connections: 'close each' | 'kee
   for (let round = 0; round < 3; round++) {
     const victim = rawClient(port, '127.0.0.9', GET('/quick'));
     await victim.connected;
-    await expect.poll(() => victim.received(), { timeout: 2_000 }).toMatch(/^HTTP\/1\.1 200 /);
+    await expect.poll(() => victim.received()).toMatch(/^HTTP\/1\.1 200 /);
     if (connections === 'close each') victim.socket.destroy();
   }
 }
@@ -100,24 +110,21 @@ describe('connection caps', () => {
     const sameAddress = rawClient(port, '127.0.0.1');
     const otherAddress = rawClient(port, '127.0.0.2');
     await Promise.all([sameAddress.connected, otherAddress.connected]);
-    await sleep(100);
-    expect(reasonOf(sameAddress.received())).toBe('connections_per_address');
+    await expect.poll(() => reasonOf(sameAddress.received())).toBe('connections_per_address');
     expect(sameAddress.received()).toMatch(/^HTTP\/1\.1 503 /);
     expect(sameAddress.received()).toContain('"blame":"caller"');
-    expect(counts.open()).toBe(3);
+    await expect.poll(() => counts.open()).toBe(3);
 
     // The total is reached: a newcomer is let in, and one of 127.0.0.1's idle connections closed instead.
     const newcomer = rawClient(port, '127.0.0.3', GET('/quick'));
     await newcomer.connected;
-    await sleep(100);
-    expect(newcomer.received()).toMatch(/^HTTP\/1\.1 200 /);
-    expect(biggest.filter(isClosed)).toHaveLength(1);
+    await expect.poll(() => newcomer.received()).toMatch(/^HTTP\/1\.1 200 /);
+    await expect.poll(() => biggest.filter(isClosed).length).toBe(1);
     expect(isClosed(otherAddress)).toBe(false);
     expect(counts.open()).toBe(3);
 
     for (const client of clients) client.socket.destroy();
-    await sleep(100);
-    expect(counts.open()).toBe(0);
+    await expect.poll(() => counts.open()).toBe(0);
     expect(counts.addresses()).toBe(0);
   });
 
@@ -125,19 +132,16 @@ describe('connection caps', () => {
     const { port } = await startLimited({ maxConnections: 2, maxConnectionsPerAddress: 2 });
     const busy = [rawClient(port, '127.0.0.1', GET('/hold')), rawClient(port, '127.0.0.2', GET('/hold'))];
     await Promise.all(busy.map((client) => client.connected));
-    await sleep(100);
+    await expect.poll(() => begun).toBe(2);
     const third = rawClient(port, '127.0.0.3');
     await third.connected;
-    await sleep(100);
-    expect(reasonOf(third.received())).toBe('connections');
+    await expect.poll(() => reasonOf(third.received())).toBe('connections');
     expect(third.received()).toContain('"blame":"gateway"');
     expect(busy.filter(isClosed)).toHaveLength(0);
     held.resolve(undefined);
-    await sleep(100);
-    expect(busy.map((client) => client.received())).toEqual([
-      expect.stringMatching(/^HTTP\/1\.1 200 /),
-      expect.stringMatching(/^HTTP\/1\.1 200 /),
-    ]);
+    await expect
+      .poll(() => busy.map((client) => client.received()))
+      .toEqual([expect.stringMatching(/^HTTP\/1\.1 200 /), expect.stringMatching(/^HTTP\/1\.1 200 /)]);
   });
 
   it('should never close a connection whose request runs or is still arriving: the newcomer is refused instead', async () => {
@@ -149,63 +153,62 @@ describe('connection caps', () => {
       rawClient(port, `127.0.0.${String(2 + (index % 2))}`, `${postHead(1_000)}{`),
     );
     await Promise.all(slow.map((client) => client.connected));
-    await sleep(200);
+    await expect.poll(() => begun).toBe(8);
     const newcomer = rawClient(port, '127.0.0.9', GET('/quick'));
     await newcomer.connected;
-    await expect.poll(() => reasonOf(newcomer.received()), { timeout: 2_000 }).toBe('connections');
+    await expect.poll(() => reasonOf(newcomer.received())).toBe('connections');
     expect(slow.filter(isClosed)).toHaveLength(0);
     expect(isClosed(running)).toBe(false);
     held.resolve(undefined);
-    await expect.poll(() => running.received(), { timeout: 2_000 }).toMatch(/^HTTP\/1\.1 200 /);
+    await expect.poll(() => running.received()).toMatch(/^HTTP\/1\.1 200 /);
   });
 
   it("should never close a client's only keep-alive connection for others, nor one whose next request is arriving", async () => {
     const { port, counts } = await startLimited({ maxConnections: 8, maxConnectionsPerAddress: 4 });
     // The victim: one keep-alive connection, answered once, then idle between its requests.
     const victim = rawClient(port, '127.0.0.9', GET('/quick'));
-    await expect.poll(() => victim.received(), { timeout: 2_000 }).toMatch(/^HTTP\/1\.1 200 /);
+    await expect.poll(() => victim.received()).toMatch(/^HTTP\/1\.1 200 /);
     // A second client, answered once, has sent the first bytes of its next request.
     const arriving = rawClient(port, '127.0.0.7', GET('/quick'));
-    await expect.poll(() => arriving.received(), { timeout: 2_000 }).toMatch(/^HTTP\/1\.1 200 /);
+    await expect.poll(() => arriving.received()).toMatch(/^HTTP\/1\.1 200 /);
     arriving.socket.write('GET /qu');
     // Two addresses fill the rest with slow bodies, then keep knocking with more.
     const slow = Array.from({ length: 6 }, (_, index) =>
       rawClient(port, `127.0.0.${String(2 + (index % 2))}`, `${postHead(1_000)}{`),
     );
     await Promise.all(slow.map((client) => client.connected));
-    await sleep(100);
+    // The victim's request, the other's first one and its next one's head not yet whole, the six slow bodies.
+    await expect.poll(() => begun).toBe(8);
     expect(counts.open()).toBe(8);
     const knocking = Array.from({ length: 4 }, (_, index) =>
       rawClient(port, `127.0.0.${String(2 + (index % 3))}`, `${postHead(1_000)}{`),
     );
     await Promise.all(knocking.map((client) => client.connected));
-    await sleep(100);
+    await expect
+      .poll(() => knocking.map((client) => reasonOf(client.received())))
+      .toEqual(Array<string>(4).fill('connections'));
     expect(isClosed(victim)).toBe(false);
     expect(isClosed(arriving)).toBe(false);
     // The victim's next requests are served on the same connection, and the other one's finishes.
     for (let round = 2; round <= 4; round++) {
       victim.socket.write(GET('/quick'));
-      await expect
-        .poll(() => victim.received().split('HTTP/1.1 200 ').length - 1, { timeout: 2_000 })
-        .toBe(round);
+      await expect.poll(() => victim.received().split('HTTP/1.1 200 ').length - 1).toBe(round);
     }
     arriving.socket.write('ick HTTP/1.1\r\nhost: x\r\n\r\n');
-    await expect
-      .poll(() => arriving.received().split('HTTP/1.1 200 ').length - 1, { timeout: 2_000 })
-      .toBe(2);
+    await expect.poll(() => arriving.received().split('HTTP/1.1 200 ').length - 1).toBe(2);
     expect(knocking.map((client) => reasonOf(client.received()))).toEqual(
       Array<string>(4).fill('connections'),
     );
   });
 
   it('should keep serving another address when several addresses fill the total with idle sockets', async () => {
-    const { port } = await startLimited({ maxConnections: 16, maxConnectionsPerAddress: 4 });
+    const { port, counts } = await startLimited({ maxConnections: 16, maxConnectionsPerAddress: 4 });
     // 127.0.0.2-5 fill the total: half send nothing, half one request and then idle on keep-alive.
     const attackers = Array.from({ length: 16 }, (_, index) =>
       rawClient(port, `127.0.0.${String(2 + (index % 4))}`, index % 2 === 0 ? '' : GET('/quick')),
     );
     await Promise.all(attackers.map((client) => client.connected));
-    await sleep(200);
+    await expect.poll(() => [counts.open(), begun]).toEqual([16, 8]);
     await expectVictimServed(port, 'keep them open');
   });
 
@@ -213,10 +216,8 @@ describe('connection caps', () => {
     const { port, counts } = await startLimited({ maxConnections: 1, maxConnectionsPerAddress: 1 });
     const { refused, trickle } = await refusedWhileTrickling(port);
     try {
-      await expect
-        .poll(() => refused.socket.destroyed || refused.socket.readableEnded, { timeout: 5_000 })
-        .toBe(true);
-      await expect.poll(() => counts.lingering(), { timeout: 5_000 }).toBe(0);
+      await expect.poll(() => refused.socket.destroyed || refused.socket.readableEnded).toBe(true);
+      await expect.poll(() => counts.lingering()).toBe(0);
     } finally {
       clearInterval(trickle);
     }
@@ -231,7 +232,7 @@ describe('connection caps', () => {
     });
     const { trickle } = await refusedWhileTrickling(port);
     try {
-      await expect.poll(() => counts.lingering(), { timeout: 2_000 }).toBe(1);
+      await expect.poll(() => counts.lingering()).toBe(1);
       // The holder has sent nothing: Node's own close would wait for it too.
       const closing = app?.close();
       app = undefined;
@@ -256,11 +257,10 @@ describe('the per-address count', () => {
       await client.connected;
       most = Math.max(most, counts.addresses());
     }
-    await sleep(100);
     // An address's only connection is never closed for another's: every newcomer past the total is refused.
-    expect(clients.map((client) => reasonOf(client.received())).filter(Boolean)).toEqual(
-      Array<string>(25).fill('connections'),
-    );
+    await expect
+      .poll(() => clients.map((client) => reasonOf(client.received())).filter(Boolean))
+      .toEqual(Array<string>(25).fill('connections'));
     expect(most).toBeLessThanOrEqual(5);
     expect(counts.addresses()).toBe(5);
     expect(counts.open()).toBe(5);
@@ -290,29 +290,24 @@ describe('request-body budget', () => {
     const first = rawClient(port, '127.0.0.1', postHead(1_000));
     const second = rawClient(port, '127.0.0.1', postHead(1_000));
     await Promise.all([first.connected, second.connected]);
-    await sleep(100);
+    await expect.poll(() => begun).toBe(2);
     const overAddress = rawClient(port, '127.0.0.1', postHead(10));
     const otherAddress = rawClient(port, '127.0.0.2', postHead(1_000));
     await Promise.all([overAddress.connected, otherAddress.connected]);
-    await sleep(100);
-    expect(reasonOf(overAddress.received())).toBe('body_bytes_per_address');
+    await expect.poll(() => [reasonOf(overAddress.received()), begun]).toEqual(['body_bytes_per_address', 3]);
     expect(overAddress.received()).toContain('"blame":"caller"');
     expect(otherAddress.received()).toBe('');
     expect(budget()?.addresses()).toBe(2);
 
     // The first body arrives: its answer is sent and its reservation released.
     first.socket.write(`{"a":"${'x'.repeat(992)}"}`);
-    await sleep(100);
-    expect(first.received()).toMatch(/^HTTP\/1\.1 200 /);
+    await expect.poll(() => first.received()).toMatch(/^HTTP\/1\.1 200 /);
     const again = rawClient(port, '127.0.0.1', `${postHead(2)}{}`);
     await again.connected;
-    await sleep(100);
-    expect(again.received()).toMatch(/^HTTP\/1\.1 200 /);
+    await expect.poll(() => again.received()).toMatch(/^HTTP\/1\.1 200 /);
 
     for (const client of clients) client.socket.destroy();
-    await sleep(100);
-    expect(budget()?.inflight()).toBe(0);
-    expect(budget()?.addresses()).toBe(0);
+    await expect.poll(() => [budget()?.inflight(), budget()?.addresses()]).toEqual([0, 0]);
   });
 
   it("should count a body within one connection's even share at its declared length, without a stream", async () => {
@@ -320,11 +315,11 @@ describe('request-body budget', () => {
     const { port, budget } = await startBudget(3);
     const small = rawClient(port, '127.0.0.2', postHead(1_000));
     await small.connected;
-    await expect.poll(() => budget()?.inflight(), { timeout: 2_000 }).toBe(1_000);
+    await expect.poll(() => budget()?.inflight()).toBe(1_000);
     small.socket.write(`{"a":"${'x'.repeat(992)}"}`);
-    await expect.poll(() => small.received(), { timeout: 2_000 }).toMatch(/^HTTP\/1\.1 200 /);
+    await expect.poll(() => small.received()).toMatch(/^HTTP\/1\.1 200 /);
     small.socket.destroy();
-    await expect.poll(() => budget()?.inflight(), { timeout: 2_000 }).toBe(0);
+    await expect.poll(() => budget()?.inflight()).toBe(0);
   });
 
   it('should not let declared lengths without bodies, from many addresses, refuse another address', async () => {
@@ -334,12 +329,12 @@ describe('request-body budget', () => {
       rawClient(port, `127.0.0.${String(2 + (index % 5))}`, postHead(1_000)),
     );
     await Promise.all(declared.map((client) => client.connected));
-    await sleep(200);
+    await expect.poll(() => begun).toBe(10);
     expect(declared.map((client) => client.received())).toEqual(declared.map(() => ''));
     expect(budget()?.inflight()).toBe(0);
     const victim = rawClient(port, '127.0.0.9', `${postHead(7)}{"a":1}`);
     await victim.connected;
-    await expect.poll(() => victim.received(), { timeout: 2_000 }).toMatch(/^HTTP\/1\.1 200 /);
+    await expect.poll(() => victim.received()).toMatch(/^HTTP\/1\.1 200 /);
   });
 
   it('should count arrived bytes against the total, refusing the body that does not fit with blame gateway', async () => {
@@ -348,20 +343,20 @@ describe('request-body budget', () => {
       rawClient(port, address, `${postHead(1_000)}{"a":"${'x'.repeat(992)}"`),
     );
     await Promise.all(slow.map((client) => client.connected));
-    await expect.poll(() => budget()?.inflight(), { timeout: 2_000 }).toBe(2_997);
+    await expect.poll(() => budget()?.inflight()).toBe(2_997);
     const overTotal = rawClient(port, '127.0.0.5', `${postHead(9)}{"a":123}`);
     await overTotal.connected;
-    await expect.poll(() => reasonOf(overTotal.received()), { timeout: 2_000 }).toBe('body_bytes');
+    await expect.poll(() => reasonOf(overTotal.received())).toBe('body_bytes');
     expect(overTotal.received()).toMatch(/^HTTP\/1\.1 503 /);
     expect(overTotal.received()).toContain('"blame":"gateway"');
     expect(budget()?.inflight()).toBe(2_997);
 
     // One slow body completes and is answered: its bytes are released and the retry fits.
     slow[0]?.socket.write('}');
-    await expect.poll(() => slow[0]?.received(), { timeout: 2_000 }).toMatch(/^HTTP\/1\.1 200 /);
-    await expect.poll(() => budget()?.inflight(), { timeout: 2_000 }).toBe(1_998);
+    await expect.poll(() => slow[0]?.received()).toMatch(/^HTTP\/1\.1 200 /);
+    await expect.poll(() => budget()?.inflight()).toBe(1_998);
     const retry = rawClient(port, '127.0.0.5', `${postHead(9)}{"a":123}`);
     await retry.connected;
-    await expect.poll(() => retry.received(), { timeout: 2_000 }).toMatch(/^HTTP\/1\.1 200 /);
+    await expect.poll(() => retry.received()).toMatch(/^HTTP\/1\.1 200 /);
   });
 });

@@ -109,7 +109,7 @@ it('should keep serving a keep-alive client while other addresses fill the total
   };
   const answered = (client: RawClient) => client.received().split('HTTP/1.1 200 ').length - 1;
   const victim = open('127.0.0.9', GET('/quick'));
-  await expect.poll(() => answered(victim), { timeout: 2_000 }).toBe(1);
+  await expect.poll(() => answered(victim)).toBe(1);
   // Seven connections from four addresses, each keeping three requests pipelined: every one busy.
   const busy = [
     '127.0.0.2',
@@ -125,13 +125,11 @@ it('should keep serving a keep-alive client while other addresses fill the total
   // victim's (it holds as few as they would).
   const newcomers = [open('127.0.0.6', GET('/quick')), open('127.0.0.5', GET('/quick'))];
   await expect
-    .poll(() => newcomers.map((client) => /"reason":"(\w+)"/.exec(client.received())?.[1]), {
-      timeout: 2_000,
-    })
+    .poll(() => newcomers.map((client) => /"reason":"(\w+)"/.exec(client.received())?.[1]))
     .toEqual(['connections', 'connections']);
   for (let round = 2; round <= 6; round++) {
     victim.socket.write(GET('/quick'));
-    await expect.poll(() => answered(victim), { timeout: 2_000 }).toBe(round);
+    await expect.poll(() => answered(victim)).toBe(round);
   }
   expect(busy.filter((client) => client.socket.destroyed || client.socket.readableEnded)).toEqual([]);
 });

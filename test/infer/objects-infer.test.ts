@@ -47,7 +47,7 @@ function infer(args: string[], env: Record<string, string> = {}) {
           OBJECT_TYPES_DIR: DEMO_OBJECTS_DIR,
           ...env,
         },
-        timeout: 110_000,
+        timeout: 240_000,
       },
       (error, stdout, stderr) => {
         done({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });

@@ -89,7 +89,7 @@ beforeAll(async () => {
     () =>
       receiver.spans().filter((s) => s.traceId === TRACE_ID && s.kind === SpanKindNumber.SERVER).length >= 5,
   );
-}, 60_000);
+});
 
 afterAll(async () => {
   await stopProcess(gateway.process, 0, 'SIGKILL');

@@ -148,7 +148,7 @@ beforeAll(async () => {
   );
   // A few export intervals, for metrics that should not come.
   await sleep(1000);
-}, 60_000);
+});
 
 afterAll(async () => {
   await stopProcess(gateway.process, 0, 'SIGKILL');
@@ -263,5 +263,5 @@ describe('OTLP metrics', () => {
       await stopProcess(withMetrics.process, 0, 'SIGKILL');
       await metricsReceiver.close();
     }
-  }, 30_000);
+  });
 });

@@ -74,7 +74,7 @@ beforeAll(async () => {
     UPSTREAM_PROPAGATE_TRACE: 'true',
     UPSTREAM_BAGGAGE_KEYS: 'tenant',
   }));
-}, 60_000);
+});
 
 afterAll(async () => {
   await Promise.all(commands.map((command) => stopProcess(command.process, 0, 'SIGKILL')));
@@ -122,7 +122,7 @@ describe('tracing switched on by OTEL_* variables, context sent upstream', () =>
     });
     // The batch processor sends every 100 ms: wait for the request's upstream spans and their HTTP spans.
     await receiver.waitFor(() => spans().filter((s) => s.traceId === TRACE_ID).length >= 7);
-  }, 30_000);
+  });
 
   it("should make the request one trace under the caller's span, named after its operation", () => {
     const server = spans().find((s) => s.traceId === TRACE_ID && s.parentSpanId === CALLER_SPAN_ID);
@@ -191,7 +191,7 @@ describe('tracing switched on by OTEL_* variables, context sent upstream', () =>
         .map((l) => JSON.parse(l) as Line)
         .find((l) => l.msg === 'graphql request' && l.operation === 'Orders');
     // The logger flushes its buffer at least every second.
-    for (let i = 0; i < 60 && logLine() === undefined; i++) await sleep(50);
+    for (let i = 0; i < 1_200 && logLine() === undefined; i++) await sleep(50);
     const line = logLine();
     const server = spans().find((s) => s.traceId === TRACE_ID && s.parentSpanId === CALLER_SPAN_ID);
     expect(line?.trace_id).toBe(TRACE_ID);
@@ -244,7 +244,7 @@ describe('tracing with UPSTREAM_PROPAGATE_TRACE off (the default) and TRACE_RESO
     await receiver.waitFor(
       () => spans().filter((s) => s.traceId === SICK_TRACE && s.kind === SpanKindNumber.CLIENT).length >= 3,
     );
-  }, 30_000);
+  });
 
   it('should send nothing of the trace or the baggage upstream', () => {
     expect(upstreamTraceparents).toEqual([]);
@@ -290,7 +290,7 @@ describe('tracing with UPSTREAM_PROPAGATE_TRACE off (the default) and TRACE_RESO
         .filter((l) => l.startsWith('{'))
         .map((l) => JSON.parse(l) as { msg?: string; operation?: string; level?: number; outcome?: string })
         .find((l) => l.msg === 'graphql request' && l.operation === 'Sick');
-    for (let i = 0; i < 60 && logLine() === undefined; i++) await sleep(50);
+    for (let i = 0; i < 1_200 && logLine() === undefined; i++) await sleep(50);
     expect(logLine()).toMatchObject({ level: 40, outcome: 'UPSTREAM_UNAVAILABLE' });
   });
 });

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../emulator/index.ts';
 import { DEMO_OBJECTS_DIR } from '../support/object-fixtures.ts';
+import { childGroupOptions, recordChild } from '../../support/child-registry.ts';
 
 const MAIN = new URL('../../src/main.ts', import.meta.url).pathname;
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -30,11 +31,14 @@ const SECRET = 's'.repeat(40);
 
 /** Starts the command; `ready` resolves with stdout once it printed its banner, or once it exited. */
 function start(env: Record<string, string>, args: string[] = [MAIN]) {
-  const child = spawn(process.execPath, args, {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = recordChild(
+    spawn(process.execPath, args, {
+      ...childGroupOptions(),
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', HOST: '127.0.0.1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

@@ -35,7 +35,7 @@ export interface OtlpReceiver {
   spans(): OtlpSpan[];
   /** The path of every export received so far. */
   paths(): string[];
-  /** Waits (up to 10 s: exports are batched, the machine may be loaded) until `done` holds. */
+  /** Waits (up to 120 s: exports are batched, the machine may be loaded) until `done` holds. */
   waitFor(done: () => boolean): Promise<void>;
   close(): Promise<void>;
 }
@@ -80,7 +80,9 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     spans,
     paths: () => [...paths],
     async waitFor(done) {
-      for (let i = 0; i < 200 && !done(); i++) await sleep(50);
+      // Generous: exports come on the SDK's timers, late on a loaded machine; a test that passes waits less.
+      const deadline = Date.now() + 120_000;
+      while (!done() && Date.now() < deadline) await sleep(50);
     },
     close: () =>
       new Promise((done) => {

@@ -24,7 +24,7 @@ export interface SlowClientOptions {
   opening?: string;
   /** Then sent every `everyMillis`, until the server closes the connection. */
   trickle?: { chunk: string; everyMillis: number };
-  /** Gives up (and fails) after this long; default 10 s. */
+  /** Gives up (and fails) after this long; default 60 s (generous: a loaded machine reaps late). */
   giveUpAfterMillis?: number;
 }
 
@@ -42,7 +42,7 @@ export function slowClient(baseUrl: string, options: SlowClientOptions): Promise
     const giveUp = setTimeout(() => {
       socket.destroy();
       reject(new Error('the server kept the connection open'));
-    }, options.giveUpAfterMillis ?? 10_000);
+    }, options.giveUpAfterMillis ?? 60_000);
     socket.on('connect', () => {
       if (options.opening !== undefined) socket.write(options.opening);
       const { trickle: drip } = options;

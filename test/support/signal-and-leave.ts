@@ -11,6 +11,7 @@
 import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DEMO_OBJECTS_DIR } from './object-fixtures.ts';
+import { recordChild } from '../../support/child-registry.ts';
 
 const port = process.argv[2] ?? '';
 const gateway = spawn(process.execPath, ['scripts/start.js'], {
@@ -18,6 +19,8 @@ const gateway = spawn(process.execPath, ['scripts/start.js'], {
   stdio: ['ignore', 'pipe', 'pipe'],
   env: { PATH: process.env.PATH ?? '', PORT: port, OBJECT_TYPES_DIR: DEMO_OBJECTS_DIR },
 });
+// Its record outlives this supervisor: the test run's end ends the gateway if the test could not.
+recordChild(gateway);
 const pid = gateway.pid;
 if (pid === undefined) throw new Error('the gateway did not start');
 // Read the pipes (a supervisor collecting logs) until the very end.
@@ -26,7 +29,9 @@ gateway.stderr.resume();
 
 const base = `http://127.0.0.1:${port}`;
 let serving = false;
-for (let tries = 0; tries < 600 && !serving; tries++) {
+// Generous: on a loaded machine the gateway may take a minute or more to start.
+const deadline = Date.now() + 240_000;
+while (!serving && Date.now() < deadline) {
   serving = await fetch(`${base}/healthz`).then(
     (answer) => answer.ok,
     () => false,

@@ -47,7 +47,7 @@ async function readOnAdvice(url: string, env: Record<string, string>, value: str
   return nodes.map((n) => n.data.status);
 }
 
-describe('npm run upstream:check: matches case and the metadata key', { timeout: 60_000 }, () => {
+describe('npm run upstream:check: matches case and the metadata key', () => {
   it('should recommend UPSTREAM_MATCHES_CASE=insensitive for a case-insensitive upstream, on which the gateway then answers exactly', async () => {
     const upstream = await emulator({ matchesCase: 'insensitive' });
     const run = await runUpstreamCheck({ url: upstream.url }, READ);

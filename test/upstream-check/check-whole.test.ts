@@ -25,7 +25,7 @@ const NAMING_UPSTREAM: EmulatorOptions = {
   },
 };
 
-describe('npm run upstream:check, every probe on its own', { timeout: 60_000 }, () => {
+describe('npm run upstream:check, every probe on its own', () => {
   it('should report both CANNOT SERVE rows of an upstream with two faults, and every read probe after them', async () => {
     // Another callback name in every read answer, and a request-line limit no gateway request fits in.
     const { url } = await emulator({
@@ -43,7 +43,7 @@ describe('npm run upstream:check, every probe on its own', { timeout: 60_000 }, 
   });
 });
 
-describe('npm run upstream:check, what a probe needs and could not get', { timeout: 60_000 }, () => {
+describe('npm run upstream:check, what a probe needs and could not get', () => {
   it('should say why each read probe was not run when the reads of the type cannot be decoded, and run the others', async () => {
     const { url } = await emulator({ faults: { every: 1, mode: 'garbage', operations: ['getAll'] } });
     const run = await runUpstreamCheck({ url }, ['--object-name', 'com.example.Order']);
@@ -80,7 +80,7 @@ describe('npm run upstream:check, what a probe needs and could not get', { timeo
   });
 });
 
-describe('npm run upstream:check, never "can work" without a type read', { timeout: 60_000 }, () => {
+describe('npm run upstream:check, never "can work" without a type read', () => {
   it('should find a type of OBJECT_TYPES_DIR (the demo types) without --object-name, and read it', async () => {
     const { url } = await emulator();
     const run = await runUpstreamCheck({ url }, []);
@@ -132,7 +132,7 @@ describe('npm run upstream:check, never "can work" without a type read', { timeo
   });
 });
 
-describe('npm run upstream:check, the caller-error pattern for any name', { timeout: 60_000 }, () => {
+describe('npm run upstream:check, the caller-error pattern for any name', () => {
   it('should recommend a pattern that makes a real typo BAD_USER_INPUT in the gateway', async () => {
     const upstream = await emulator(NAMING_UPSTREAM);
     const run = await runUpstreamCheck({ url: upstream.url }, ['--object-name', 'com.example.Order']);

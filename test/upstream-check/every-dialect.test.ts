@@ -67,7 +67,7 @@ let run: CheckRun;
 beforeAll(async () => {
   upstream = await startEmulator({ port: 0, ...EVERY_DIALECT });
   run = await runUpstreamCheck({ url: upstream.url, env: FORM }, WRITES);
-}, 60_000);
+});
 afterAll(async () => {
   await upstream.close();
 });
@@ -179,13 +179,13 @@ const rightAnswers = (tag: string) => ({
   typo: expect.objectContaining(named('BAD_USER_INPUT', { blame: 'caller' })),
 });
 
-describe('the gateway on that advice, the front-end journey', { timeout: 60_000 }, () => {
+describe('the gateway on that advice, the front-end journey', () => {
   it('should answer every step right, and refuse text beyond Latin-1 by name', async () => {
     expect(await journeyOn(run.env, 'advised')).toEqual(rightAnswers('advised'));
   });
 });
 
-describe('the gateway on that advice but one setting, the same journey', { timeout: 60_000 }, () => {
+describe('the gateway on that advice but one setting, the same journey', () => {
   it('should answer each step right or with a named error, whichever setting is missing', async () => {
     const settings = Object.keys(run.env).filter((name) => name !== 'LOGIN_METHOD');
     expect(settings.length).toBeGreaterThanOrEqual(10);

@@ -22,7 +22,7 @@ const WRITE_TYPE = ['--write-object-name', 'com.example.LoanType'];
 const emulator = useCheckEmulators();
 
 // Each test runs the command (a process, a few dozen paced requests): generous on a busy machine.
-describe('npm run upstream:check, in each dialect of the emulator', { timeout: 60_000 }, () => {
+describe('npm run upstream:check, in each dialect of the emulator', () => {
   it.each([
     ['page0', 'as-assumed'],
     ['page1', 'differs'],
@@ -182,7 +182,7 @@ describe('npm run upstream:check, in each dialect of the emulator', { timeout: 6
   });
 });
 
-describe('npm run upstream:check, safely', { timeout: 60_000 }, () => {
+describe('npm run upstream:check, safely', () => {
   it('should write nothing without --allow-writes, even given a scratch type', async () => {
     const upstream = await emulator();
     const run = await runUpstreamCheck({ url: upstream.url }, [...READ, ...WRITE_TYPE]);

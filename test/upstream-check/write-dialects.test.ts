@@ -14,7 +14,7 @@ const WRITES = ['--object-name', 'com.example.Order', '--allow-writes', '--write
 
 const emulator = useCheckEmulators();
 
-describe('npm run upstream:check --allow-writes, in each write dialect', { timeout: 60_000 }, () => {
+describe('npm run upstream:check --allow-writes, in each write dialect', () => {
   it.each([
     ['savedObjectId', 'as-assumed', 1],
     ['data._id', 'differs', 2],

@@ -39,7 +39,7 @@ function refuses(value: string): boolean {
   }
 }
 
-describe('charsets, as Java has them', { timeout: 120_000 }, () => {
+describe('charsets, as Java has them', () => {
   it("should encode ISO-8859-1 answers byte for byte as Java's encoder does", () => {
     // Not empty: an empty sample is an empty last line, which the Java runner's output does not keep.
     const samples = fc.sample(

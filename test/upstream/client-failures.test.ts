@@ -73,7 +73,6 @@ describe.each(['getAll', 'save'])('%s against a server', (operation) => {
   const call = CALLS[operation]!;
 
   it.each(FAILURES)('should fail with a typed error when %s', async (_name, behaviour, options, kind) => {
-    const started = performance.now();
     const error = await failureOf(call(client(behaviour, { callTimeoutMillis: 5_000, ...options })));
     expect(error).toBeInstanceOf(UpstreamError);
     // A write that reached the upstream and lost its answer may have been applied: its outcome is unknown,
@@ -83,8 +82,7 @@ describe.each(['getAll', 'save'])('%s against a server', (operation) => {
     } else {
       expect(error).toMatchObject({ kind, operation });
     }
-    // Far above every deadline above, far below the test's own timeout: the call did not hang.
-    expect(performance.now() - started).toBeLessThan(4_000);
+    // The kind is the failure's own: the call did not wait for its 5 s deadline (that would be `timeout`).
   });
 });
 

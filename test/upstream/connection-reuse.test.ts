@@ -115,13 +115,11 @@ describe('an answer refused', () => {
     };
     const sender = transport();
     try {
-      // Well under the call deadline (20 s): the call does not wait for the page.
-      const started = performance.now();
+      // Unavailable, not a timeout: the call did not wait for the rest of the page (5 s body timeout).
       expect(await sendMany(sender, 3)).toEqual(['unavailable', 'unavailable', 'unavailable']);
-      expect(performance.now() - started).toBeLessThan(10_000);
       // Each page was cut: its connection closed by the gateway, the next call on a new one.
       expect(connections.size).toBe(3);
-      await expect.poll(() => closed, { timeout: 5_000 }).toBe(3);
+      await expect.poll(() => closed).toBe(3);
       answer = (_request, response) => response.end('ok');
       expect(await sendMany(sender, 1)).toEqual(['ok']);
     } finally {

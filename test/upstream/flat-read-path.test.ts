@@ -105,12 +105,10 @@ describe('the flat read path', () => {
   it('should still answer the caller with a timeout when the request deadline is nearer than the call deadline', async () => {
     const { dispatcher } = recordingDispatcher(() => undefined);
     const reads = stack(dispatcher, 60_000, () => 50);
-    const started = performance.now();
     const error: unknown = await reads.getObject(CREDENTIALS, 'X', []).catch((e: unknown) => e);
     expect((error as UpstreamError).kind).toBe('timeout');
+    // The request's own deadline cut it, not the call's 60 s one ("no complete answer within 60000 ms").
     expect((error as UpstreamError).message).toMatch(/deadline/);
-    // Far from the call deadline: the request's own deadline cut it (loose bound for a loaded machine).
-    expect(performance.now() - started).toBeLessThan(30_000);
   });
 
   it('should reach the client in the same tick when a slot is free: no promise in between', () => {

@@ -73,13 +73,11 @@ describe('createPatternGuard', () => {
     },
   );
 
-  it('should accept an escaped alternation of 200 ids, past the length cap, in a few milliseconds', async () => {
+  it('should accept an escaped alternation of 200 ids, past the length cap, without running the checker', async () => {
     const pattern = alternationOf(ids.map((id) => `${id}-x`));
     expect(pattern.length).toBeGreaterThan(4_000);
     const fake = fakeAnalyser();
-    const started = performance.now();
     expect(await defaultPatternGuard({ analyser: fake.analyser }).check(pattern)).toEqual({ ok: true });
-    expect(performance.now() - started).toBeLessThan(50);
     expect(fake.calls).toEqual([]);
   });
 
@@ -183,10 +181,17 @@ describe('createPatternGuard', () => {
     const fake = fakeAnalyser();
     fake.holdAnswers();
     const guard = defaultPatternGuard({ analyser: fake.analyser, analysisTimeoutMillis: 50 });
-    const started = performance.now();
+    // The analysis never answers: only the backstop can end the check.
     const verdict = await guard.check('x+y');
-    expect(performance.now() - started).toBeLessThan(1_000);
     expect(verdict).toMatchObject({ ok: false, busy: true });
+  });
+
+  it('should answer busy, not refuse, when the real checker passes the wall-clock backstop', async () => {
+    // A hard pattern takes the checker seconds; a loaded machine made the backstop cut it in production.
+    const hard = `${Array.from({ length: 12 }, (_, index) => `[a-${String.fromCharCode(100 + index)}]*`).join('')}$`;
+    const guard = defaultPatternGuard({ analysisTimeoutMillis: 30 });
+    expect(await guard.check(hard)).toMatchObject({ ok: false, busy: true });
+    expect(reasonOf(await guard.check(hard))).not.toMatch(/could not check/);
   });
 
   it.each<[string, Analyser]>([
@@ -199,19 +204,25 @@ describe('createPatternGuard', () => {
   });
 
   it('should keep the event loop free while recheck analyses a hard pattern', async () => {
-    const guard = defaultPatternGuard();
+    // The wall-clock backstop (10 s by default) out of the way: on a loaded machine the analysis may pass it.
+    const guard = defaultPatternGuard({ analysisTimeoutMillis: 240_000 });
     await guard.check('[a-z]+@warm-up'); // starts the checker's worker
-    let longestGap = 0;
-    let last = performance.now();
-    const ticker = setInterval(() => {
-      longestGap = Math.max(longestGap, performance.now() - last);
-      last = performance.now();
-    }, 1);
+    // Counts the turns of the event loop while the check runs: run on our thread, the analysis would hold
+    // the loop for its whole length (a turn or two at most); off it, the loop turns freely meanwhile. Turns,
+    // not milliseconds: a loaded machine delays both alike.
+    let turns = 0;
+    let checking = true;
+    const turn = (): void => {
+      turns++;
+      if (checking) setImmediate(turn);
+    };
+    setImmediate(turn);
     // recheck needs a while for this one: run on our thread, it would stall every other request.
     const hard = `${Array.from({ length: 12 }, (_, index) => `[a-${String.fromCharCode(100 + index)}]*`).join('')}$`;
-    expect(reasonOf(await guard.check(hard))).toMatch(/polynomial/);
-    clearInterval(ticker);
-    expect(longestGap).toBeLessThan(50);
+    const verdict = await guard.check(hard);
+    checking = false;
+    expect(reasonOf(verdict)).toMatch(/polynomial/);
+    expect(turns).toBeGreaterThan(10);
   });
 });
 
@@ -260,5 +271,5 @@ describe('createPatternGuard on untrusted input', () => {
       }),
       { numRuns: 60 },
     );
-  }, 60_000);
+  });
 });

@@ -188,6 +188,11 @@ export function createPatternGuard(options: PatternGuardOptions): PatternGuard {
       case 'unknown':
         // The step budget or the heap cap: decided by the pattern alone, so the refusal is kept.
         if (analysis.error === 'steps' || analysis.error === 'memory') return refuse(reasons.tooComplex());
+        // The wall-clock backstop cancelled it (the checker honours the signal and answers before the
+        // timeout's rejection arrives): a slow machine, not the pattern, so busy and nothing kept.
+        if (analysis.error === 'cancel') {
+          return { verdict: { ok: false, reason: reasons.BUSY, busy: true }, cache: 'never' };
+        }
         if (analysis.error === 'timeout') return refuse(reasons.notAnalysed(true, timeoutMillis), 'briefly');
         return refuse(reasons.notAnalysed(false, timeoutMillis), 'briefly');
       case 'vulnerable': {

@@ -49,7 +49,8 @@ export async function launchChromium(): Promise<TestBrowser> {
     headless: true,
     args: CHROMIUM_ARGS,
     viewport: { width: 1100, height: 800 },
-    timeout: 60_000,
+    // Generous: a loaded machine starts Chromium slowly; a launch that succeeds never waits for it.
+    timeout: 180_000,
   });
   return {
     context,

@@ -23,7 +23,8 @@ const hex = (text: string) =>
 export function javaLines(program: string, pairs: readonly (readonly [string, string])[]): string[] {
   const source = fileURLToPath(new URL(program, import.meta.url));
   const input = pairs.map(([pattern, text]) => `${hex(pattern)}\t${hex(text)}\n`).join('');
-  const run = spawnSync('java', [source], { input, encoding: 'utf8', timeout: 60_000 });
+  // Generous: compiling the source takes seconds, and minutes on a machine loaded far beyond its cores.
+  const run = spawnSync('java', [source], { input, encoding: 'utf8', timeout: 240_000 });
   if (run.status !== 0) throw new Error(`java failed: ${run.stderr}`);
   return run.stdout.trim().split('\n');
 }

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
 import { ensureDebianPackage } from '../debian-package.ts';
 import { lateBound } from '../late-bound.ts';
+import { childGroupOptions, recordChild } from '../../../support/child-registry.ts';
 
 const SOURCE = fileURLToPath(new URL('./RegexTimer.java', import.meta.url));
 
@@ -17,7 +18,7 @@ export type JavaOutcome = 'match' | 'nomatch' | 'timeout' | 'invalid' | 'overflo
 
 /** A running JVM. */
 export interface JavaRegexTimer {
-  /** Runs `pattern` against the whole of `subject`, stopped after `limitMillis`. */
+  /** Runs `pattern` against the whole of `subject`, stopped after `limitMillis` of the matching thread's CPU time. */
   run(
     pattern: string,
     subject: string,
@@ -37,7 +38,9 @@ const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
  * (the stack-depth worst case, as on an upstream that has just started).
  */
 export async function startJavaRegexTimer(jvmOptions: readonly string[] = []): Promise<JavaRegexTimer> {
-  const child = spawn('java', [...jvmOptions, SOURCE], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = recordChild(
+    spawn('java', [...jvmOptions, SOURCE], { ...childGroupOptions(), stdio: ['pipe', 'pipe', 'inherit'] }),
+  );
   const lines = createInterface({ input: child.stdout });
   const waiting = new Map<string, (line: string[]) => void>();
   let ready: () => void = () => undefined;

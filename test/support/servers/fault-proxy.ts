@@ -16,6 +16,8 @@ export type ProxyFault = 'hang' | 'stall' | 'drip' | undefined;
 export interface FaultProxy {
   url: string;
   setFault(fault: ProxyFault): void;
+  /** How many requests have arrived so far, faulted or passed through: a test waits on it, not on a clock. */
+  received(): number;
   close(): Promise<void>;
 }
 
@@ -23,8 +25,10 @@ export interface FaultProxy {
 export async function startFaultProxy(targetUrl: string): Promise<FaultProxy> {
   const target = new URL(targetUrl);
   let fault: ProxyFault;
+  let received = 0;
   const timers = new Set<NodeJS.Timeout>();
   const server = createServer((req, res) => {
+    received++;
     if (fault === 'hang') return;
     if (fault === 'stall' || fault === 'drip') {
       const callback = new URL(req.url ?? '/', 'http://x').searchParams.get('callback') ?? 'cb';
@@ -47,6 +51,7 @@ export async function startFaultProxy(targetUrl: string): Promise<FaultProxy> {
     setFault(next) {
       fault = next;
     },
+    received: () => received,
     async close() {
       for (const timer of timers) clearInterval(timer);
       await listening.close();

@@ -96,7 +96,7 @@ export async function startRedisServer(
   });
   try {
     // Redis speaks no HTTP: ready is when it answers PING.
-    await waitUntilReady(server, () => answersPing(url), 5_000);
+    await waitUntilReady(server, () => answersPing(url), 60_000);
   } catch (error) {
     await stopProcess(server, 0, 'SIGKILL');
     return {
