@@ -15,7 +15,10 @@
  * lifetime), so it costs Redis one round trip per batch; it stops at the first batch Redis refuses and the
  * next attempt starts over. Only single entries are written: a user's cut-off ("every session issued before
  * its newest logout", `revocation-ledger.ts`) stays in this replica (its tokens were written one by one
- * when they were logged out, so only an emptied Redis loses them).
+ * when they were logged out, so only an emptied Redis loses them). A revocation whose write failed is kept
+ * here until a refill has written it (at most `maxUnsent`): the ledger may fold it into a cut-off meanwhile
+ * (a user logging out more than `SESSION_REVOCATIONS_PER_USER` sessions during an outage), and a refill of
+ * the ledger's single entries alone would then never tell the other replicas that its token is dead.
  */
 import { randomUUID } from 'node:crypto';
 import type { UnexpiredEntry } from './revocation-ledger.ts';
@@ -48,6 +51,8 @@ export interface RevocationSyncOptions<Reason extends string> {
   /** How often a refill is tried while revocations are unshared. Default 1,000. */
   retryEveryMillis?: number;
   onRefill?: (report: RefillReport) => void;
+  /** Failed writes kept to be written by the next refill, whatever the ledger folds. Default 100,000. */
+  maxUnsent?: number;
 }
 
 /** See {@link createRevocationSync}. */
@@ -70,6 +75,9 @@ export function createRevocationSync<Reason extends string>(
   const retryEvery = options.retryEveryMillis ?? 1_000;
   const marker = `${keyPrefix}_replica:${randomUUID()}`;
   let owed = 0;
+  // The failed writes themselves: the ledger may fold them away before Redis takes writes again.
+  const unsent = new Map<string, UnexpiredEntry<Reason>>();
+  const maxUnsent = options.maxUnsent ?? 100_000;
   // Until its marker is first written, this replica could not tell an emptied Redis: it retries soon.
   let marked = false;
   let running: Promise<void> | undefined;
@@ -101,10 +109,15 @@ export function createRevocationSync<Reason extends string>(
 
   async function refill(cause: RefillReport['cause']): Promise<void> {
     const owedBefore = owed;
+    const unsentBefore = [...unsent.values()];
     const started = now();
     let written = 0;
     let batch: UnexpiredEntry<Reason>[] = [];
-    for (const entry of options.entries()) {
+    const toWrite = function* () {
+      yield* unsentBefore;
+      for (const entry of options.entries()) if (!unsent.has(entry.tokenId)) yield entry;
+    };
+    for (const entry of toWrite()) {
       batch.push(entry);
       if (batch.length < BATCH) continue;
       written += await writeBatch(batch);
@@ -115,6 +128,7 @@ export function createRevocationSync<Reason extends string>(
     marked = true;
     // Revocations that failed while this refill ran may have missed it: they stay owed.
     owed -= owedBefore;
+    for (const entry of unsentBefore) if (unsent.get(entry.tokenId) === entry) unsent.delete(entry.tokenId);
     // A replica's first marker, over a list still empty, is no news.
     if (written > 0 || owedBefore > 0) options.onRefill?.({ cause, written, millis: now() - started });
   }
@@ -149,6 +163,9 @@ export function createRevocationSync<Reason extends string>(
         await guard.run((redis) => redis.set(keyOf(tokenId), reason, 'PX', ttlMillis), 'write');
       } catch {
         owed += 1;
+        if (unsent.size < maxUnsent) {
+          unsent.set(tokenId, { tokenId, reason, expiresAtSeconds: (now() + ttlMillis) / 1000 });
+        }
         if (running === undefined) schedule();
       }
     },

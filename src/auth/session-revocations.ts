@@ -72,6 +72,7 @@ export function createSessionRevocations(options: SessionRevocationsOptions): Se
           entries: () => local.unexpired(),
           now,
           onRefill: options.onRefill,
+          maxUnsent: options.maxLocalEntries,
         });
 
   return {

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { RedisGuard, RedisStatus } from '../../src/auth/redis/redis-guard.ts';
 import type { UnexpiredEntry } from '../../src/auth/revocation-ledger.ts';
 import { createRevocationSync } from '../../src/auth/revocation-sync.ts';
+import { createSessionRevocations } from '../../src/auth/session-revocations.ts';
 
 /** A Redis of plain keys behind a guard whose status the test sets; `down` makes every call fail. */
 function standIn() {
@@ -16,6 +17,7 @@ function standIn() {
   const returns: (() => void)[] = [];
   const client = {
     pexpire: (key: string) => Promise.resolve(keys.has(key) ? 1 : 0),
+    get: (key: string) => Promise.resolve(keys.get(key) ?? null),
     set: (key: string, value: string) => {
       keys.set(key, value);
       return Promise.resolve('OK');
@@ -113,5 +115,42 @@ describe('the revocation sync', () => {
     // The marker is there: one PEXPIRE, no writes.
     expect(state.calls - before).toBe(1);
     sync.close();
+  });
+});
+
+describe('revocations folded while Redis was away', () => {
+  it('should reach the other replicas once Redis is back, though this replica folded them into a cut-off', async () => {
+    const { state, guard, comeBack } = standIn();
+    const replica = (now: () => number) =>
+      createSessionRevocations({ redis: guard, maxEntriesPerUser: 2, maxLocalEntries: 1_000, now });
+    const a = replica(Date.now);
+    const b = replica(Date.now);
+    const issuedAtSeconds = Math.floor(Date.now() / 1000) - 60;
+    const session = (tokenId: string, secondsLater: number) => ({
+      applicationCode: 'demo',
+      username: 'shared-kiosk',
+      tokenId,
+      issuedAtSeconds: issuedAtSeconds + secondsLater,
+      expiresAtSeconds: issuedAtSeconds + HOUR,
+    });
+    const stolen = session('stolen', 0);
+
+    state.down = true;
+    // The user logs out three sessions on replica A while Redis is away: the third folds the first two.
+    await a.revoke(stolen, 'revoked');
+    await a.revoke(session('second', 1), 'revoked');
+    await a.revoke(session('third', 2), 'revoked');
+    expect(await a.reasonOf(stolen)).toBe('revoked');
+    expect(a.unshared()).toBe(3);
+
+    state.down = false;
+    comeBack();
+    await new Promise(setImmediate);
+    expect(a.unshared()).toBe(0);
+    // Replica B knows only what Redis holds: the logged-out token must be dead there too.
+    expect(await b.reasonOf(stolen)).toBe('revoked');
+    expect(await b.reasonOf(session('second', 1))).toBe('revoked');
+    a.close();
+    b.close();
   });
 });
