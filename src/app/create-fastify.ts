@@ -7,6 +7,7 @@ import type { GatewayConfig } from '../config/gateway-config.ts';
 import { limitConnections } from '../http/capacity/connection-limits.ts';
 import { limitPipelining } from '../http/capacity/pipelined-requests.ts';
 import { httpServerOptions } from '../http/server-options.ts';
+import { proxyTrust } from '../http/proxy-trust.ts';
 import type { GatewayMetrics } from '../observability/metrics.ts';
 import { requestIdFor } from '../observability/request-log.ts';
 
@@ -26,8 +27,8 @@ export function createFastify(
     // `x-request-id` is read (and checked) by genReqId: Fastify would take any header value as is.
     requestIdHeader: false,
     genReqId: requestIdFor,
-    // `request.ip` comes from x-forwarded-for only when the direct peer is one of these.
-    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
+    // `request.ip` comes from x-forwarded-for only through believed proxies (`proxy-trust.ts`).
+    trustProxy: proxyTrust(config.trustedProxies, config.trustedOuterProxies),
     ...httpServerOptions(config.http, logger),
   });
   // First: the connection caps' own listener must see every request Node parses, waiting ones included.

@@ -138,3 +138,42 @@ describe('behind an Ingress, with only the loopback trusted (the setting this re
     });
   });
 });
+
+describe('behind an Ingress and the pod own proxy, as deploy/kubernetes ships it (TRUSTED_OUTER_PROXIES)', () => {
+  /** The front-end's proxy in the pod: the direct peer of every browser's request. */
+  const POD_PROXY = '127.0.0.1';
+  /** Another pod of the Ingress network (a scraper on port 4000) that connects to the gateway itself. */
+  const SCRAPER_POD = '127.0.8.20';
+  const shipped = { TRUSTED_PROXIES: '127.0.0.1,::1', TRUSTED_OUTER_PROXIES: INGRESS_NETWORK };
+
+  it('should count each browser at its own address through the Ingress and the pod proxy', async () => {
+    const gw = await gateway(shipped);
+    // The Ingress appended the attacker's address, the pod's proxy the Ingress pod's.
+    const flood = await floodUntilBlocked(gw, POD_PROXY, () => `${ATTACKER}, ${INGRESS_POD}`);
+    expect(flood.at(-1)).toMatchObject({ code: 'UNAUTHENTICATED', retryAfter: expect.any(Number) });
+    expect(
+      await login(gw, POD_PROXY, `${ATTACKER}, ${OTHER_INGRESS_POD}`, 'demo', 'demo-password'),
+    ).toMatchObject({ retryAfter: expect.any(Number) });
+    expect(await login(gw, POD_PROXY, `${USER}, ${INGRESS_POD}`, 'demo', 'demo-password')).toEqual({
+      token: expect.any(String),
+    });
+  });
+
+  it("should not let a pod of the Ingress network that connects directly name a browser's address", async () => {
+    const gw = await gateway(shipped);
+    // The pod claims the user's address with every guess; it is the direct peer, so it counts as itself.
+    const flood = await floodUntilBlocked(gw, SCRAPER_POD, () => USER);
+    expect(flood.at(-1)).toMatchObject({ retryAfter: expect.any(Number) });
+    expect(await login(gw, POD_PROXY, `${USER}, ${INGRESS_POD}`, 'demo', 'demo-password')).toEqual({
+      token: expect.any(String),
+    });
+  });
+
+  it('should, with the Ingress network in TRUSTED_PROXIES instead, let that pod block the browser (why two lists)', async () => {
+    const gw = await gateway({ TRUSTED_PROXIES: `127.0.0.1,::1,${INGRESS_NETWORK}` });
+    await floodUntilBlocked(gw, SCRAPER_POD, () => USER);
+    expect(await login(gw, POD_PROXY, `${USER}, ${INGRESS_POD}`, 'demo', 'demo-password')).toMatchObject({
+      retryAfter: expect.any(Number),
+    });
+  });
+});

@@ -116,9 +116,10 @@ describe('Kubernetes example', () => {
     const loaded = loadConfig({ ...config, SESSION_SECRET: 's'.repeat(48) });
     expect(loaded).toMatchObject({ production: true, host: '0.0.0.0', port: DEFAULT_PORT });
     expect(loaded.upstream.kind).toBe('remote');
-    // The front-end's proxy in the pod, and the Ingress controller's pod network before it (a CIDR).
-    expect(loaded.trustedProxies.slice(0, 2)).toEqual(['127.0.0.1', '::1']);
-    expect(loaded.trustedProxies.slice(2)).toEqual([expect.stringMatching(/^[\d.]+\/\d+$/)]);
+    // The front-end's proxy in the pod, the direct peer; the Ingress controller's pod network (a CIDR)
+    // believed only behind it, so that no other pod of that network can name its address.
+    expect(loaded.trustedProxies).toEqual(['127.0.0.1', '::1']);
+    expect(loaded.trustedOuterProxies).toEqual([expect.stringMatching(/^[\d.]+\/\d+$/)]);
   });
 
   it('should give the pod longer to stop than the gateway needs to drain', () => {
