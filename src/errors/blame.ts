@@ -21,6 +21,14 @@ export function worstBlame(blames: readonly string[]): Blame | undefined {
   return BLAMES[worst];
 }
 
+/**
+ * The blame of a failed answer: its errors' worst, or for an answer no error explains (a bare HTTP status),
+ * the gateway's when it is a 5xx, else the caller's.
+ */
+export function blameOfAnswer(blames: readonly string[], status: number): Blame {
+  return worstBlame(blames) ?? (status >= 500 ? 'gateway' : 'caller');
+}
+
 /** One row of {@link ERROR_TABLE}. */
 export interface ErrorRule {
   /** The code's blame. */

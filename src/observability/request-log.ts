@@ -29,7 +29,7 @@ import {
   type RequestScopes,
 } from './request-scope.ts';
 import { createFailedLoginLog } from './failed-login-log.ts';
-import { LOG_LEVEL_OF_BLAME, worstBlame } from '../errors/blame.ts';
+import { blameOfAnswer, LOG_LEVEL_OF_BLAME } from '../errors/blame.ts';
 
 /** `LOG_REQUESTS`: every request, or only those that failed or were slow. */
 export type LogRequests = 'all' | 'errors';
@@ -94,13 +94,9 @@ export function levelOf(blames: readonly string[], status: number, base: 'info' 
   return level;
 }
 
-/**
- * The metrics' `blame` of a request: its errors' worst (as its line's level), `none` when it succeeded, and
- * for a failed answer no error explains, the gateway's when it is a 5xx, else the caller's.
- */
+/** The metrics' `blame` of a request: `none` when it succeeded, else its answer's (`errors/blame.ts`). */
 function blameOf(outcome: string, blames: readonly string[], status: number): string {
-  if (outcome === 'ok') return 'none';
-  return worstBlame(blames) ?? (status >= 500 ? 'gateway' : 'caller');
+  return outcome === 'ok' ? 'none' : blameOfAnswer(blames, status);
 }
 
 /**
