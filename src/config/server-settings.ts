@@ -172,12 +172,12 @@ export const SERVER_SETTINGS = {
   trustedProxies: setting(
     'TRUSTED_PROXIES',
     proxies.default([]),
-    'Proxies (addresses, CIDRs, `loopback`) whose `x-forwarded-for` is believed at any hop, the direct peer included: the pod\'s own proxy.',
+    "Proxies (addresses, CIDRs, `loopback`) whose `x-forwarded-for` is believed at any hop, the direct peer included: the pod's own proxy.",
   ),
   trustedOuterProxies: setting(
     'TRUSTED_OUTER_PROXIES',
     proxies.default([]),
-    'Proxies (addresses, CIDRs) believed only behind a `TRUSTED_PROXIES` hop, never as the direct peer: an Ingress controller\'s pod network.',
+    "Proxies (addresses, CIDRs) believed only behind a `TRUSTED_PROXIES` hop, never as the direct peer: an Ingress controller's pod network.",
   ),
   /** Trusted (persisted) documents; see `src/trusted/`. */
   trustedDocuments: {
