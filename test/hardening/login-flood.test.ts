@@ -39,6 +39,7 @@ describe('a flood of successful logins from one address', () => {
     const read = rawJsonPost('/graphql', { query: LOAN_TYPES }, { authorization: `Bearer ${token ?? ''}` });
 
     emulator.resetStats();
+    const floodStarted = Date.now();
     const [flood, reads] = await Promise.all([
       pipelined(
         port,
@@ -51,16 +52,19 @@ describe('a flood of successful logins from one address', () => {
         '127.0.0.3',
       ),
     ]);
+    // The share is per minute of the clock (src/auth/login-share.ts): a flood that crosses a minute's end, by
+    // chance or on a machine loaded enough to make it slow, meets a new minute's share. The minutes it met:
+    const windows = Math.floor(Date.now() / 60_000) - Math.floor(floodStarted / 60_000) + 1;
 
     // Every read of the other user was served: no refusal of any kind.
     expect(reads).toHaveLength(40);
     expect(reads.filter((response) => answerOf(response).errors !== undefined)).toEqual([]);
-    // The flood got at most LOGIN_MAX_PER_MINUTE_PER_ACCOUNT logins upstream; the rest were told to wait.
+    // The flood got at most LOGIN_MAX_PER_MINUTE_PER_ACCOUNT logins upstream a minute; the rest were told to wait.
     expect(flood).toHaveLength(400);
     const signedIn = flood.filter((response) => answerOf(response).data?.login?.token !== undefined);
     expect(emulator.stats().loginJson).toBe(signedIn.length);
     expect(signedIn.length).toBeGreaterThan(0);
-    expect(signedIn.length).toBeLessThanOrEqual(30);
+    expect(signedIn.length).toBeLessThanOrEqual(30 * windows);
     const refusals = flood.filter((response) => answerOf(response).data?.login?.token === undefined);
     for (const refusal of refusals) {
       expect(answerOf(refusal).errors?.[0]?.extensions).toMatchObject({
@@ -75,12 +79,15 @@ describe('a flood of successful logins from one address', () => {
     const gw = await gateway();
     const port = Number(new URL(gw.graphqlUrl).port);
     emulator.resetStats();
+    const sprayStarted = Date.now();
     const spray = await pipelined(
       port,
       Array.from({ length: 300 }, (_, i) => login(`someone-${i}`, 'guess')),
       '127.0.0.4',
     );
     expect(spray).toHaveLength(300);
-    expect(emulator.stats().loginJson).toBeLessThanOrEqual(120);
+    // Per minute of the clock, as above: the minutes the spray met.
+    const windows = Math.floor(Date.now() / 60_000) - Math.floor(sprayStarted / 60_000) + 1;
+    expect(emulator.stats().loginJson).toBeLessThanOrEqual(120 * windows);
   });
 });
