@@ -1,7 +1,7 @@
 /**
  * `/readyz` against a hung upstream: however many probes arrive together, the gateway sends the upstream
  * at most one request at a time and reuses its answer, and no answer anyone can read names the upstream's
- * address (issue 29, item 8).
+ * address.
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';

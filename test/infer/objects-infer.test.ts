@@ -133,7 +133,7 @@ describe('npm run objects:infer', { timeout: 120_000 }, () => {
     );
   });
 
-  it('should type a field holding longs past 2^53 Long, not Float (issue 28)', async () => {
+  it('should type a field holding longs past 2^53 Long, not Float', async () => {
     const ledger = await startEmulator({ port: 0, objectTypes: ['com.acme.LedgerEntry'] });
     try {
       const { apiToken, applicationCode } = await wireLogin(ledger);

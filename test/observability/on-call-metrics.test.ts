@@ -1,5 +1,5 @@
 /**
- * What on-call reads from `/metrics` (issue 30): whose fault failures are (`blame`), which build runs, how
+ * What on-call reads from `/metrics`: whose fault failures are (`blame`), which build runs, how
  * close a replica is to each of its caps, whether it drains, and counters that are there, at 0, before
  * their first event. Each against the real gateway: the emulator behind it, or an upstream that holds its
  * answer, or none at all.
