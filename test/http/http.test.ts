@@ -25,7 +25,10 @@ describe('HTTP surface', () => {
     expect((await h.fetch(`${base}/healthz`)).status).toBe(200);
     const ready = await h.fetch(`${base}/readyz`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toMatchObject({ status: 'ready', upstream: { status: 'ok' } });
+    // The first probe may not have settled when /readyz answers (it never waits long for one).
+    await expect
+      .poll(async () => (await h.fetch(`${base}/readyz`)).json())
+      .toMatchObject({ status: 'ready', upstream: { status: 'ok' } });
   });
 
   it('should show Apollo Sandbox, pre-filled with the example operations, to a browser in development', async () => {
