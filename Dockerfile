@@ -4,7 +4,7 @@
 # Three stages: the production dependencies; the bundle (`npm run build`: src/ into dist/main.js and the
 # chunks it imports only when asked, such as tracing's SDK; the emulator left out, packages left in node_modules); the runtime, which copies both beside the schema and
 # runs the bundle as the unprivileged `node` user (uid 1000). The bundle spares production Node's type stripping: about
-# half the start-up time and a smaller resident set (issue 15). Settings come from the environment (docs/settings.md); in production
+# half the start-up time and a smaller resident set. Settings come from the environment (docs/settings.md); in production
 # SESSION_SECRET and the four upstream addresses are required. The emulator (emulator/) is not in the
 # image: UPSTREAM=emulator cannot work here, by design.
 

@@ -64,7 +64,7 @@ export function checkTargets(
           : w3.sequentialCallsPerRequest === 2 && w3.upstreamCallsPerRequest <= 2.01 && errorCount(w3) === 0,
     };
   };
-  // Traces on (P4T) against off (P4), same run: issue 32's price of traces.
+  // Traces on (P4T) against off (P4), same run: the price of traces.
   const tracedRatio = (workload: WorkloadId, bound: number): TargetCheck => {
     const of = (peer: string): CellSummary | undefined =>
       cells.find((c) => c.workload === workload && c.peer === peer);

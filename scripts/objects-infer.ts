@@ -25,11 +25,14 @@ import type { UpstreamClient, UpstreamCredentials, UpstreamRecord } from '../src
 import { collectFieldStats } from './infer/field-stats.ts';
 import { findRefs, type KnownType } from './infer/find-refs.ts';
 import { inferFields } from './infer/infer-fields.ts';
-import { ask } from './infer/prompt.ts';
+import { createPrompt, NoAnswerError } from './infer/prompt.ts';
 import { printObjectType, typeNameOf } from './infer/print-object-type.ts';
 import { suggestTypeName } from '../src/typed/spec/suggest-type-name.ts';
 
-/** A mistake in the command line or the settings: printed as one line. */
+/**
+ * A mistake in the command line, the settings or the login's source: printed as one line saying what to
+ * change, exit 2 (as `upstream:check`'s "could not run"); any other failure exits 1.
+ */
 class UsageError extends Error {}
 
 const USAGE =
@@ -67,8 +70,19 @@ function readArgs() {
 const kebab = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
 
 async function logIn(client: UpstreamClient, config: GatewayConfig): Promise<UpstreamCredentials> {
-  const username = process.env.INFER_USERNAME ?? (await ask('Upstream username: '));
-  const password = process.env.INFER_PASSWORD ?? (await ask('Password: ', true));
+  const prompt = createPrompt();
+  let username: string, password: string;
+  try {
+    username = process.env.INFER_USERNAME ?? (await prompt.ask('Upstream username: '));
+    password = process.env.INFER_PASSWORD ?? (await prompt.ask('Password: ', true));
+  } catch (error) {
+    if (!(error instanceof NoAnswerError)) throw error;
+    throw new UsageError(
+      `no terminal to ask for the ${error.message.toLowerCase()} on, and the input ended: set INFER_USERNAME and INFER_PASSWORD (or pipe the two answers, one a line)`,
+    );
+  } finally {
+    prompt.close();
+  }
   const base = { applicationCode: config.applicationCode, organizationCode: config.organizationCode };
   if (config.loginMethod === 'FORM') {
     const form = await client.loginForm(username, password);
@@ -247,5 +261,5 @@ function describeFailure(error: unknown): string {
 
 main().catch((error: unknown) => {
   process.stderr.write(`objects:infer: ${describeFailure(error)}\n`);
-  process.exit(1);
+  process.exit(error instanceof UsageError || error instanceof ConfigError ? 2 : 1);
 });

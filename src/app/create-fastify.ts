@@ -31,6 +31,10 @@ export function createFastify(
     trustProxy: proxyTrust(config.trustedProxies, config.trustedOuterProxies),
     ...httpServerOptions(config.http, logger),
   });
+  // Bodies are JSON only. Fastify parses text/plain by default, which handed a `fetch` POST without a content
+  // type (sent as text/plain) to Apollo, answered with Apollo's own 400; unparsed, it is our 415, as every
+  // other type is. Not read as JSON: text/plain is what a cross-site form may send without a preflight.
+  app.removeContentTypeParser('text/plain');
   // First: the connection caps' own listener must see every request Node parses, waiting ones included.
   const requests = limitPipelining(app.server, config.connectionLimits, logger);
   const connections = limitConnections(app.server, config.connectionLimits, logger);

@@ -132,6 +132,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   if (redis !== undefined) {
     metrics.trackRedis({
       up: () => redis.isUp(),
+      full: () => redis.status() === 'full',
       unsharedRevocations: () => services.revocations.unshared(),
     });
   }

@@ -12,7 +12,7 @@ import type { RedisGuard } from '../auth/redis/redis-guard.ts';
 import { createSessionSealer } from '../auth/session.ts';
 import { createSessionRevocations } from '../auth/session-revocations.ts';
 import type { GatewayConfig } from '../config/gateway-config.ts';
-import { clientNetwork } from '../http/capacity/client-network.ts';
+import { clientNetwork } from '../client-address/client-network.ts';
 import type { GatewayServices } from '../graphql/context.ts';
 import type { GatewayMetrics } from '../observability/metrics.ts';
 import type { RequestScopes } from '../observability/request-scope.ts';

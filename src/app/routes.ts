@@ -33,7 +33,7 @@ export interface RoutesOptions {
 
 const routes: FastifyPluginCallback<RoutesOptions> = (app, options, done) => {
   const { config, upstream, draining, metrics, redis } = options;
-  const upstreamReachable = createReadinessProbe({
+  const upstreamState = createReadinessProbe({
     url: options.urls.studioUrl,
     isFailingFast: () => upstream.isFailingFast(),
   });
@@ -43,11 +43,13 @@ const routes: FastifyPluginCallback<RoutesOptions> = (app, options, done) => {
   // makes the upstream gate readiness, for deployments where another replica could do better.
   app.get('/readyz', async (_request, reply) => {
     const breakers = upstream.breakerStates();
-    const reachable = await upstreamReachable();
-    const upstreamStatus = upstream.isFailingFast() ? 'circuit open' : reachable ? 'ok' : 'unreachable';
+    const state = await upstreamState();
+    const upstreamStatus = upstream.isFailingFast() ? 'circuit open' : state;
+    // A slow upstream still answers: no other replica would do better.
+    const upstreamServes = upstreamStatus === 'ok' || upstreamStatus === 'slow';
     const status = draining.active
       ? 'draining'
-      : config.readinessRequiresUpstream && upstreamStatus !== 'ok'
+      : config.readinessRequiresUpstream && !upstreamServes
         ? `upstream ${upstreamStatus}`
         : 'ready';
     // Redis is never a readiness gate: bypassed or full, this replica still serves from its own memory

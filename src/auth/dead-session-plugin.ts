@@ -3,18 +3,24 @@
  * `reason: rejected_by_upstream`, the session goes on the revocation list (so `me` answers `null` and every
  * later call `UNAUTHENTICATED` without asking the upstream again).
  *
- * A rejection of a session that never had an upstream call accepted (on this replica) is not "log in again":
- * the login worked but the account cannot use this application or organization (another application's
- * user), and logging in again would loop. That answer becomes `FORBIDDEN` with a message a person
- * understands; the session is dead all the same.
+ * A rejection of a new session that never had an upstream call accepted (on this replica) is not "log in
+ * again": the login worked but the account cannot use this application or organization (another
+ * application's user), and logging in again would loop. That answer becomes `FORBIDDEN` with a message a
+ * person understands; the session is dead all the same. Not so when the upstream's token had simply run out
+ * before the session's first call (a tab left open past the token's lifetime): the upstream's words say so
+ * ("token expired"), or the session is older than {@link FRESH_SESSION_SECONDS}; then logging in again is
+ * the answer, and it stays `UNAUTHENTICATED`. An account refused for good that waited that long is told to
+ * log in again once, and `FORBIDDEN` right after.
  */
 import type { ApolloServerPlugin, GraphQLRequestListener } from '@apollo/server';
-import type { GraphQLFormattedError } from 'graphql';
+import { unwrapResolverError } from '@apollo/server/errors';
+import type { GraphQLError, GraphQLFormattedError } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import type { GraphQLContext } from '../graphql/context.ts';
 import type { RequestScopes } from '../observability/request-scope.ts';
 import { ErrorCode } from '../errors/error-codes.ts';
 import { blameOfCode } from '../errors/blame.ts';
+import { isUpstreamError } from '../errors/upstream-error.ts';
 import type { SessionClaims } from './session.ts';
 import type { SessionRevocations } from './session-revocations.ts';
 
@@ -24,6 +30,27 @@ export interface DeadSessionPluginOptions {
   scopes: RequestScopes;
   /** Sessions remembered as accepted by the upstream at least once. Default 100_000. */
   maxProvenSessions?: number;
+}
+
+/**
+ * How long after its login a session's first refusal is still taken for an account that cannot use this
+ * application: a front-end's first call follows its login within seconds.
+ */
+export const FRESH_SESSION_SECONDS = 60;
+
+/** An upstream's words for a token that ran out (`token expired`, `session has expired`, `Expired`). */
+const EXPIRY = /expir/i;
+
+/** The upstream said the token ran out: the session is dead, the account is not refused. */
+function saysExpired(errors: readonly GraphQLError[] | undefined): boolean {
+  return (errors ?? []).some((error) => {
+    const original = unwrapResolverError(error);
+    return (
+      isUpstreamError(original) &&
+      original.kind === 'unauthenticated' &&
+      EXPIRY.test(original.upstreamMessage ?? '')
+    );
+  });
 }
 
 function isRejection(error: GraphQLFormattedError): boolean {
@@ -63,7 +90,7 @@ export function createDeadSessionPlugin(
   const proven = new LRUCache<string, true>({ max: options.maxProvenSessions ?? 100_000 });
   // One listener for every request with a session; none for a request without one: nothing to do there.
   const listener: GraphQLRequestListener<GraphQLContext> = {
-    async willSendResponse({ contextValue, response }) {
+    async willSendResponse({ contextValue, response, errors: raised }) {
       const { session } = contextValue;
       if (session === null || response.body.kind !== 'single') return;
       const result = response.body.singleResult;
@@ -75,6 +102,8 @@ export function createDeadSessionPlugin(
       }
       await options.revocations.revoke(session, 'rejected_by_upstream');
       if (proven.has(session.tokenId)) return;
+      const ageSeconds = Date.now() / 1000 - session.issuedAtSeconds;
+      if (ageSeconds > FRESH_SESSION_SECONDS || saysExpired(raised)) return;
       result.errors = errors.map((error) =>
         isRejection(error) ? notForThisApplication(session, error) : error,
       );

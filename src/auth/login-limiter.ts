@@ -41,7 +41,7 @@
  * needs no new counter, and a counter it deletes leaves the ledger.
  */
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { clientNetwork } from '../http/capacity/client-network.ts';
+import { clientNetwork } from '../client-address/client-network.ts';
 import { createCounterLedger } from './counter-ledger.ts';
 import { slotOf } from './overflow-slot.ts';
 import { guardedLimiter, type CounterStore } from './redis/guarded-limiter.ts';

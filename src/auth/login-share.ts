@@ -11,7 +11,7 @@
  * share its allowance (stricter for them, and an attacker cannot choose a victim's cell). Counts are this
  * replica's own: with N replicas the upstream sees at most N times the share.
  */
-import { clientNetwork } from '../http/capacity/client-network.ts';
+import { clientNetwork } from '../client-address/client-network.ts';
 import { slotOf } from './overflow-slot.ts';
 
 /** Cells per table (a power of two below `overflow-slot.ts`'s slot count, so the slot maps onto a cell). */

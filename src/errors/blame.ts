@@ -74,6 +74,7 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorRule>> = {
   [ErrorCode.INTROSPECTION_DISABLED]: { blame: 'caller', httpStatus: 400 },
   [ErrorCode.BAD_REQUEST]: { blame: 'caller', httpStatus: 400 },
   [ErrorCode.METHOD_NOT_ALLOWED]: { blame: 'caller', httpStatus: 405 },
+  [ErrorCode.NOT_ACCEPTABLE]: { blame: 'caller', httpStatus: 406 },
   [ErrorCode.REQUEST_TIMEOUT]: { blame: 'caller', httpStatus: 408 },
   [ErrorCode.UNSUPPORTED_MEDIA_TYPE]: { blame: 'caller', httpStatus: 415 },
   [ErrorCode.HEADERS_TOO_LARGE]: { blame: 'caller', httpStatus: 431 },

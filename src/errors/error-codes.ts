@@ -44,6 +44,8 @@ export const ErrorCode = {
   // The HTTP edge, answered before (or instead of) GraphQL execution (`src/http/`).
   BAD_REQUEST: 'BAD_REQUEST',
   METHOD_NOT_ALLOWED: 'METHOD_NOT_ALLOWED',
+  /** HTTP 406: the `Accept` header names no type the endpoint answers (say, `text/html` with no landing page). */
+  NOT_ACCEPTABLE: 'NOT_ACCEPTABLE',
   REQUEST_TIMEOUT: 'REQUEST_TIMEOUT',
   UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
   HEADERS_TOO_LARGE: 'HEADERS_TOO_LARGE',

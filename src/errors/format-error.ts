@@ -43,6 +43,8 @@ function format(
   const input = formatInputValidationError(formatted, error);
   if (input !== undefined) return input;
   const original = unwrapResolverError(error);
+  const notAcceptable = formatNotAcceptable(formatted, original);
+  if (notAcceptable !== undefined) return notAcceptable;
   if (isUpstreamError(original)) {
     const mapped = fromUpstreamError(original).toJSON();
     return { ...mapped, locations: formatted.locations, path: formatted.path };
@@ -59,6 +61,26 @@ function format(
     };
   }
   return strip(formatted, options);
+}
+
+/**
+ * Apollo answers an `Accept` header it cannot serve with 406 and the code `BAD_REQUEST`, which the catalogue
+ * gives 400: the status keeps its own code, and the message says what to send.
+ */
+function formatNotAcceptable(
+  formatted: GraphQLFormattedError,
+  original: unknown,
+): GraphQLFormattedError | undefined {
+  if (formatted.extensions?.code !== ErrorCode.BAD_REQUEST || !isErrorLike(original)) return undefined;
+  const { http } = original.extensions;
+  if (typeof http !== 'object' || http === null || (http as { status?: unknown }).status !== 406)
+    return undefined;
+  return {
+    message:
+      'The Accept header names no type this endpoint answers: accept application/graphql-response+json or ' +
+      'application/json (text/html is the landing page, which LANDING_PAGE turns on).',
+    extensions: { code: ErrorCode.NOT_ACCEPTABLE },
+  };
 }
 
 /**

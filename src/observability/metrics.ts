@@ -116,6 +116,8 @@ export interface OperationObservation {
 export interface RedisReadings {
   /** Redis is used and answers (its breaker closed, its connection ready). */
   up(): boolean;
+  /** Redis answers but refuses writes: out of memory under `noeviction`. */
+  full(): boolean;
   /** Revocations this replica holds that Redis has not taken yet. */
   unsharedRevocations(): number;
 }
@@ -137,7 +139,10 @@ export interface GatewayMetrics {
   trackCapacity: TrackCapacity;
   /** Where `gateway_draining` reads whether the gateway is draining. */
   trackDraining(read: () => boolean): void;
-  /** Makes `gateway_redis_up` and `gateway_session_revocations_unshared` (only with `REDIS_URL`). */
+  /**
+   * Makes `gateway_redis_up`, `gateway_redis_full` and `gateway_session_revocations_unshared` (only with
+   * `REDIS_URL`).
+   */
   trackRedis(read: RedisReadings): void;
   countGuardRejection(operation: string, reason: GuardRejection): void;
   countRetry(operation: string, allowed: boolean): void;
@@ -315,6 +320,14 @@ export function createMetrics(options: MetricsOptions = {}): GatewayMetrics {
         registers,
         collect() {
           this.set(read.up() ? 1 : 0);
+        },
+      });
+      new Gauge({
+        name: 'gateway_redis_full',
+        help: 'Whether Redis answers but refuses writes (out of memory under noeviction): up, yet logouts are not shared.',
+        registers,
+        collect() {
+          this.set(read.full() ? 1 : 0);
         },
       });
       new Gauge({

@@ -166,13 +166,18 @@ it('should stay ready while the upstream is unreachable, unless READINESS_REQUIR
   try {
     const ready = await fetch(`${sidecar.baseUrl}/readyz`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({
-      status: 'ready',
-      upstream: { status: 'unreachable', breakers: {} },
-    });
-    const notReady = await fetch(`${gated.baseUrl}/readyz`);
-    expect(notReady.status).toBe(503);
-    expect(await notReady.json()).toMatchObject({ status: 'upstream unreachable' });
+    await expect
+      .poll(async () => (await fetch(`${sidecar.baseUrl}/readyz`)).json())
+      .toEqual({
+        status: 'ready',
+        upstream: { status: 'unreachable', breakers: {} },
+      });
+    await expect
+      .poll(async () => {
+        const answer = await fetch(`${gated.baseUrl}/readyz`);
+        return { code: answer.status, body: (await answer.json()) as unknown };
+      })
+      .toMatchObject({ code: 503, body: { status: 'upstream unreachable' } });
     expect((await fetch(`${gated.baseUrl}/healthz`)).status).toBe(200);
   } finally {
     await sidecar.close();

@@ -77,7 +77,7 @@ describe('junk operation names', () => {
     const names = (await series('gateway_graphql_operations_total')).map((s) => s.operation);
     expect(names.filter((name) => String(name).startsWith('Anon'))).toEqual([]);
     // A named operation that fails validation is a named one nobody vouched for: `other`, as the README
-    // says, not `anonymous` (issue 30); with the junk and the two impostors, 208.
+    // says, not `anonymous`; with the junk and the two impostors, 208.
     expect(await countOf('other')).toBe(JUNK + 3);
   });
 

@@ -1,5 +1,5 @@
 /**
- * A pipelining flood from one address (issue 29, item 3): eight connections, each writing 2,000 reads at
+ * A pipelining flood from one address: eight connections, each writing 2,000 reads at
  * once, again and again, while another user reads from another address and the probes are asked. Each
  * flooding connection runs its first request, and, having more than `MAX_PIPELINED_REQUESTS` waiting,
  * gets 503 `GATEWAY_BUSY` (`pipelined_requests`) after it, its connection closed; the other user's reads

@@ -1,7 +1,8 @@
 /**
  * `/readyz` against a hung upstream: however many probes arrive together, the gateway sends the upstream
- * at most one request at a time and reuses its answer, and no answer anyone can read names the upstream's
- * address (issue 29, item 8).
+ * at most one request at a time and reuses its answer; it answers without waiting for that request (a
+ * kubelet gives it 2 s); it tells a slow upstream from an unreachable one; and no answer anyone can read
+ * names the upstream's address.
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -44,18 +45,31 @@ afterAll(async () => {
   await hung.close();
 });
 
-it('should send a hung upstream one readiness probe at a time, however many /readyz arrive together', async () => {
+it('should send a hung upstream one readiness probe at a time, and answer /readyz without waiting for it', async () => {
   const answers = await Promise.all(Array.from({ length: 64 }, () => fetch(`${gw.baseUrl}/readyz`)));
-  // A sidecar stays ready through an upstream outage; each probe says the upstream is unreachable.
+  // Answered while the one probe still waits on the upstream: nothing is known of it yet.
+  expect(pending.length).toBe(1);
+  expect(pending[0]?.socket.destroyed).toBe(false);
+  // A sidecar stays ready through an upstream outage.
   expect(answers.map((answer) => answer.status)).toEqual(Array<number>(64).fill(200));
-  const bodies = await Promise.all(answers.map((answer) => answer.json()));
-  for (const body of bodies) expect(body).toMatchObject({ upstream: { status: 'unreachable' } });
+  const bodies = (await Promise.all(answers.map((answer) => answer.json()))) as {
+    upstream: { status: string };
+  }[];
+  for (const body of bodies) expect(['unknown', 'slow']).toContain(body.upstream.status);
   expect(mostAtOnce).toBe(1);
   expect(received).toBe(1);
 
-  // Asked again at once, the answer is reused: still one upstream request.
-  expect((await fetch(`${gw.baseUrl}/readyz`)).status).toBe(200);
-  expect(received).toBe(1);
+  // Past the probe's deadline (5 s), the upstream that never answered is unreachable.
+  await expect
+    .poll(
+      async () =>
+        ((await (await fetch(`${gw.baseUrl}/readyz`)).json()) as { upstream: { status: string } }).upstream
+          .status,
+    )
+    .toBe('unreachable');
+  // However often it was asked meanwhile, never more than one request at a time, and few in all.
+  expect(mostAtOnce).toBe(1);
+  expect(received).toBeLessThanOrEqual(3);
 });
 
 it('should name the upstream nowhere in /readyz, /metrics or a GraphQL error', async () => {
@@ -82,11 +96,51 @@ it('should send nothing while the breaker fails fast, and probe again once it no
     url: hung.url,
     isFailingFast: () => failingFast,
     timeoutMillis: 200,
+    // Waits for the probe to settle: this test is about what is sent, not how soon /readyz answers.
+    answerWithinMillis: 60_000,
   });
   const before = received;
-  expect(await Promise.all(Array.from({ length: 8 }, () => probe()))).toEqual(Array<boolean>(8).fill(false));
+  expect(await Promise.all(Array.from({ length: 8 }, () => probe()))).toEqual(
+    Array<string>(8).fill('unreachable'),
+  );
   expect(received).toBe(before);
   failingFast = false;
-  expect(await Promise.all(Array.from({ length: 8 }, () => probe()))).toEqual(Array<boolean>(8).fill(false));
+  expect(await Promise.all(Array.from({ length: 8 }, () => probe()))).toEqual(
+    Array<string>(8).fill('unreachable'),
+  );
   expect(received).toBe(before + 1);
+});
+
+it('should call an upstream that answers late slow, not unreachable', async () => {
+  const late = await listenOnLoopback(
+    createServer((_request, response) => {
+      setTimeout(() => response.end('late'), 300);
+    }),
+  );
+  try {
+    const probe = createReadinessProbe({
+      url: late.url,
+      isFailingFast: () => false,
+      slowMillis: 100,
+      answerWithinMillis: 60_000,
+    });
+    expect(await probe()).toBe('slow');
+  } finally {
+    await late.close();
+  }
+});
+
+it('should answer before the probe under way settles, with what is known', async () => {
+  const before = pending.length;
+  const probe = createReadinessProbe({
+    url: hung.url,
+    isFailingFast: () => false,
+    timeoutMillis: 600_000,
+    slowMillis: 600_000,
+    answerWithinMillis: 50,
+  });
+  expect(await probe()).toBe('unknown');
+  // The upstream request is still waiting: the answer did not wait for it.
+  await expect.poll(() => pending.length).toBe(before + 1);
+  expect(pending.at(-1)?.socket.destroyed).toBe(false);
 });

@@ -131,6 +131,7 @@ describe('a logout taken while Redis is stopped', () => {
       'A has nothing left to write',
       async () => (await metric(a, 'gateway_session_revocations_unshared')) === 0,
     );
+    expect(await metric(a, 'gateway_redis_full')).toBe(0);
     expect(linesSaying(a, 'session revocations written to redis again')).toMatchObject([
       { cause: 'unshared', written: 1 },
     ]);
@@ -215,6 +216,9 @@ describe('a full Redis (maxmemory, noeviction)', () => {
     expect(await meOf(a, token)).toBeNull();
     expect(await metric(a, 'gateway_session_revocations_unshared')).toBe(1);
     expect((await readiness(a)).redis.status).toBe('full');
+    // It answers, so it is up; full says why logouts stay here.
+    expect(await metric(a, 'gateway_redis_up')).toBe(1);
+    expect(await metric(a, 'gateway_redis_full')).toBe(1);
     const errors = a.lines().filter((line) => line.component === 'redis' && Number(line.level) >= 50);
     expect(errors.map((line) => line.msg)).toEqual([
       expect.stringMatching(/^redis refuses writes: out of memory/),
@@ -229,6 +233,7 @@ describe('a full Redis (maxmemory, noeviction)', () => {
       'A has nothing left to write',
       async () => (await metric(a, 'gateway_session_revocations_unshared')) === 0,
     );
+    expect(await metric(a, 'gateway_redis_full')).toBe(0);
     expect(linesSaying(a, 'redis takes writes again')).toHaveLength(1);
   });
 });

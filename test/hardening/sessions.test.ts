@@ -104,6 +104,19 @@ describe('a session the upstream rejected', () => {
     expect(emulator.stats().getAll).toBe(0);
   });
 
+  it('should say log in again, not FORBIDDEN, when the upstream token expired before the first call', async () => {
+    const gw = await gateway();
+    const token = await loginDemo(gw.graphqlUrl);
+    await sleep(3_200); // the upstream token expires before the session's first call ("token expired")
+
+    const rejected = firstError(await postGraphql(gw.graphqlUrl, LOAN_TYPES, {}, bearer(token)));
+    expect(rejected).toEqual({
+      message: 'The upstream service no longer accepts this session; log in again.',
+      extensions: { code: 'UNAUTHENTICATED', reason: 'rejected_by_upstream', blame: 'caller' },
+    });
+    expect((await postGraphql(gw.graphqlUrl, ME, {}, bearer(token))).data).toEqual({ me: null });
+  });
+
   it('should answer FORBIDDEN with a readable message when the account cannot use this application', async () => {
     const gw = await gateway();
     // `crm` belongs to application `crm`; the gateway serves `demo`. Its login works upstream.

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { clientNetwork } from '../../src/http/capacity/client-network.ts';
+import { clientNetwork } from '../../src/client-address/client-network.ts';
 
 const group = fc.integer({ min: 0, max: 0xffff });
 const groups = (length: number) => fc.array(group, { minLength: length, maxLength: length });

@@ -25,7 +25,10 @@ describe('HTTP surface', () => {
     expect((await h.fetch(`${base}/healthz`)).status).toBe(200);
     const ready = await h.fetch(`${base}/readyz`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toMatchObject({ status: 'ready', upstream: { status: 'ok' } });
+    // The first probe may not have settled when /readyz answers (it never waits long for one).
+    await expect
+      .poll(async () => (await h.fetch(`${base}/readyz`)).json())
+      .toMatchObject({ status: 'ready', upstream: { status: 'ok' } });
   });
 
   it('should show Apollo Sandbox, pre-filled with the example operations, to a browser in development', async () => {
@@ -66,7 +69,13 @@ describe('HTTP surface', () => {
   });
 
   it.each([
-    ['text/plain', 'text/plain', 400, 'BAD_REQUEST'],
+    ['text/plain', 'text/plain', 415, 'UNSUPPORTED_MEDIA_TYPE'],
+    [
+      'text/plain (a fetch without a content type)',
+      'text/plain;charset=UTF-8',
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    ],
     ['a form', 'application/x-www-form-urlencoded', 415, 'UNSUPPORTED_MEDIA_TYPE'],
     ['multipart', 'multipart/form-data; boundary=x', 415, 'UNSUPPORTED_MEDIA_TYPE'],
   ])(
@@ -101,7 +110,16 @@ describe('production settings', () => {
 
   it('should turn introspection and the landing page off by default', async () => {
     const landing = await prod.fetch(prod.graphqlUrl, { headers: { accept: 'text/html' } });
-    expect(await landing.text()).not.toContain('embeddable-sandbox');
+    expect(landing.status).toBe(406);
+    expect(await landing.json()).toEqual({
+      errors: [
+        {
+          message:
+            'The Accept header names no type this endpoint answers: accept application/graphql-response+json or application/json (text/html is the landing page, which LANDING_PAGE turns on).',
+          extensions: { code: 'NOT_ACCEPTABLE', blame: 'caller' },
+        },
+      ],
+    });
     const response = await prod.fetch(prod.graphqlUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -27,11 +27,14 @@ afterAll(async () => {
   await emulator.close();
 });
 
-/** Runs the command with the emulator's addresses and the demo login; resolves with its exit and output. */
-function infer(args: string[], env: Record<string, string> = {}) {
+/**
+ * Runs the command with the emulator's addresses and the demo login; resolves with its exit and output. Its
+ * standard input is `input`, then ends: no terminal, as in CI or a script.
+ */
+function infer(args: string[], env: Record<string, string | undefined> = {}, input = '') {
   const url = emulator.url;
   return new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
-    execFile(
+    const child = execFile(
       process.execPath,
       [SCRIPT, ...args],
       {
@@ -53,6 +56,7 @@ function infer(args: string[], env: Record<string, string> = {}) {
         done({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
       },
     );
+    child.stdin?.end(input);
   });
 }
 
@@ -129,7 +133,7 @@ describe('npm run objects:infer', { timeout: 120_000 }, () => {
     );
   });
 
-  it('should type a field holding longs past 2^53 Long, not Float (issue 28)', async () => {
+  it('should type a field holding longs past 2^53 Long, not Float', async () => {
     const ledger = await startEmulator({ port: 0, objectTypes: ['com.acme.LedgerEntry'] });
     try {
       const { apiToken, applicationCode } = await wireLogin(ledger);
@@ -153,30 +157,35 @@ describe('npm run objects:infer', { timeout: 120_000 }, () => {
   });
 
   it.each([
-    [['com.example.Order', '--sample', 'many'], {}, /^objects:infer: --sample must be a whole number/],
-    [[], {}, /^objects:infer: usage: npm run objects:infer -- <objectName>/],
+    [['com.example.Order', '--sample', 'many'], {}, /^objects:infer: --sample must be a whole number/, 2],
+    [[], {}, /^objects:infer: usage: npm run objects:infer -- <objectName>/, 2],
     [
       ['com.example.Order', '--type-name', 'Big-Order'],
       {},
       /^objects:infer: --type-name must be a GraphQL name/,
+      2,
     ],
-    [['com.example.Nothing'], {}, /^objects:infer: failed: .*unknown object name/],
-    [['com.example.Order'], { INFER_PASSWORD: 'wrong' }, /^objects:infer: failed: /],
+    [['com.example.Nothing'], {}, /^objects:infer: failed: .*unknown object name/, 1],
+    [['com.example.Order'], { INFER_PASSWORD: 'wrong' }, /^objects:infer: failed: /, 1],
     [
       ['com.example.Order'],
       { API_URL: '', BASE_URL: '', STUDIO_URL: '', SERVER_URL: '' },
       /^objects:infer: objects:infer reads a real upstream/,
+      2,
     ],
-  ])('should stop with one line for %j', async (args, env, line) => {
-    const run = await infer(
-      [...args, ...(args.length > 0 ? ['--out', join(dir, 'never.graphql')] : [])],
-      env,
-    );
-    expect(run.code).toBe(1);
-    expect(run.stderr.trim().split('\n')).toHaveLength(1);
-    expect(run.stderr).toMatch(line);
-    expect(existsSync(join(dir, 'never.graphql'))).toBe(false);
-  });
+  ])(
+    'should stop with one line for %j (a mistake to change: exit 2; a failure: 1)',
+    async (args, env, line, exit) => {
+      const run = await infer(
+        [...args, ...(args.length > 0 ? ['--out', join(dir, 'never.graphql')] : [])],
+        env,
+      );
+      expect(run.code).toBe(exit);
+      expect(run.stderr.trim().split('\n')).toHaveLength(1);
+      expect(run.stderr).toMatch(line);
+      expect(existsSync(join(dir, 'never.graphql'))).toBe(false);
+    },
+  );
 
   it("should read only the type asked about and the type its references name, not a team's other types", async () => {
     // The emulator does not serve com.acme.Invoice: asking it about Invoice would fail the run.
@@ -216,7 +225,7 @@ describe('npm run objects:infer', { timeout: 120_000 }, () => {
       'type Order @dataObject(name: "com.corp.Order") {\n  id: ID!\n  reference: String\n}\n',
     );
     const refused = await infer(['com.example.Order'], { OBJECT_TYPES_DIR: objects });
-    expect(refused.code).toBe(1);
+    expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(
       /^objects:infer: type Order is already com\.corp\.Order's \(.*order\.graphql\): pass --type-name ExampleOrder \(or another name\) to type com\.example\.Order\n$/,
     );
@@ -239,7 +248,33 @@ describe('npm run objects:infer', { timeout: 120_000 }, () => {
 
   it('should not replace an existing file without --force', async () => {
     const run = await infer(['com.example.Order', '--out', join(DEMO_OBJECTS_DIR, 'order.graphql')]);
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/exists: pass --force/);
+  });
+
+  it('should say what to set, exit 2 and write nothing without a terminal or a login in the settings', async () => {
+    const out = join(dir, 'no-login.graphql');
+    const run = await infer(['com.example.Order', '--out', out], {
+      INFER_USERNAME: undefined,
+      INFER_PASSWORD: undefined,
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      'objects:infer: no terminal to ask for the upstream username on, and the input ended: set INFER_USERNAME and INFER_PASSWORD (or pipe the two answers, one a line)\n',
+    );
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('should take the two answers piped in, one a line, without prompts', async () => {
+    const out = join(dir, 'piped-login.graphql');
+    const run = await infer(
+      ['com.example.Order', '--out', out, '--sample', '20'],
+      { INFER_USERNAME: undefined, INFER_PASSWORD: undefined },
+      'demo\ndemo-password\n',
+    );
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toMatch(/wrote .*piped-login\.graphql/);
+    expect(existsSync(out)).toBe(true);
   });
 });

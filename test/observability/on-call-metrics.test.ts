@@ -1,5 +1,5 @@
 /**
- * What on-call reads from `/metrics` (issue 30): whose fault failures are (`blame`), which build runs, how
+ * What on-call reads from `/metrics`: whose fault failures are (`blame`), which build runs, how
  * close a replica is to each of its caps, whether it drains, and counters that are there, at 0, before
  * their first event. Each against the real gateway: the emulator behind it, or an upstream that holds its
  * answer, or none at all.
@@ -105,8 +105,9 @@ describe('with the emulator behind it', () => {
 
   it('should have no gateway_redis_up without Redis, and show it once the Redis connection reports', async () => {
     expect(await scrape(h)).not.toContain('gateway_redis_up');
-    h.gateway.metrics.trackRedis({ up: () => false, unsharedRevocations: () => 0 });
+    h.gateway.metrics.trackRedis({ up: () => false, full: () => false, unsharedRevocations: () => 0 });
     expect(sample(await scrape(h), 'gateway_redis_up')).toBe(0);
+    expect(sample(await scrape(h), 'gateway_redis_full')).toBe(0);
   });
 
   it('should show draining from SIGTERM on', async () => {

@@ -5,7 +5,7 @@
  * in front of the emulator for the lines an operator reads.
  */
 import { connect } from 'node:net';
-import Fastify, { type FastifyBaseLogger } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDraining, requestHooks } from '../../src/app/request-hooks.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
@@ -33,7 +33,7 @@ async function createApp(
   const logger: FastifyBaseLogger = createLogger({ level: 'debug', stream, levelFormat });
   const app = Fastify({
     loggerInstance: logger,
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: requestIdFor,
   });
   const scopeOf = registerRequestLog(app, {
@@ -211,7 +211,7 @@ describe('busy answers in the request log', () => {
     const logger: FastifyBaseLogger = createLogger({ level: 'debug', stream, levelFormat: 'label' });
     const app = Fastify({
       loggerInstance: logger,
-      disableRequestLogging: true,
+      logController: new LogController({ disableRequestLogging: true }),
       genReqId: requestIdFor,
     });
     await app.register(requestHooks, {

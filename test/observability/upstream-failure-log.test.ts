@@ -1,5 +1,5 @@
 /**
- * Upstream failures in the gateway's log (issue 30): each says why (the kind and the gateway's words for
+ * Upstream failures in the gateway's log: each says why (the kind and the gateway's words for
  * it), and an outage writes one line per operation and kind a minute, however many requests fail.
  */
 import { createServer } from 'node:http';

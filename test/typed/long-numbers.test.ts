@@ -1,5 +1,5 @@
 /**
- * Numbers past 2^53, end to end (issue 28: a Java upstream's long 9007199254740993 was shown as …992, a
+ * Numbers past 2^53, end to end (a Java upstream's long 9007199254740993 was shown as …992, a
  * filter by the shown value found nothing, `objects:infer` typed the field `Float`). The emulator keeps a
  * whole number past 2^53 as a Java `long`; the gateway reads it with every digit: `data` writes it as is, a
  * typed `Long` serves its digits as a string, a typed `Int` or `Float` is a field error naming the field,

@@ -28,7 +28,11 @@ const { json } = fc.letrec((tie) => ({
     fc.boolean(),
     fc.string(),
     fc.integer(),
-    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    // A whole double past the safe integers (2^53 itself included) is written as a long's digits, which
+    // the gateway keeps: the second test's case, not this one's.
+    fc
+      .double({ noNaN: true, noDefaultInfinity: true })
+      .filter((value) => !Number.isInteger(value) || Number.isSafeInteger(value)),
     fc.array(tie('json'), { maxLength: 4 }),
     fc.dictionary(key, tie('json'), { maxKeys: 4 }),
   ),

@@ -1,5 +1,5 @@
 /**
- * The upstream client's JSON parse keeps every number's value (issue 28: 9007199254740993 was read as …992):
+ * The upstream client's JSON parse keeps every number's value (9007199254740993 was once read as …992):
  * a number a double would change is kept with its text and written back digit for digit by
  * `JSON.stringify`; every other number stays a plain JavaScript number, so nothing else changes.
  */
@@ -79,7 +79,7 @@ describe('parseExactJson', () => {
     );
   });
 
-  it('should keep the measured long of issue 28', () => {
+  it('should keep the long a Java upstream was measured to send', () => {
     const parsed = parseExactJson('{"_id":"a","entryNo":9007199254740993,"rate":2.50}') as Record<
       string,
       unknown

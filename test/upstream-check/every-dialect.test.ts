@@ -1,5 +1,5 @@
 /**
- * Issue 28's proof as a whole: ONE emulator speaking every dialect of a legacy servlet upstream at once (an
+ * The servlet dialects' proof as a whole: ONE emulator speaking every dialect of a legacy servlet upstream at once (an
  * ISO-8859-1 charset, pages capped at 25, one-based pages with an empty page 0, `totalCount` left out when
  * nothing matches, `matches` found in part of a value and ignoring case, form login by a session cookie, the
  * save id at `data._id`, saves by `_id` that replace, updates taking one parameter per field, metadata under

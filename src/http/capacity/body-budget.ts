@@ -26,7 +26,7 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GatewayBusyError, busyBlame, sendBusy } from './busy-answer.ts';
-import { clientNetwork } from './client-network.ts';
+import { clientNetwork } from '../../client-address/client-network.ts';
 
 /** Options of {@link registerBodyBudget}. */
 export interface BodyBudgetOptions {

@@ -31,7 +31,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import { rawBusyResponse, type BusyReason } from './busy-answer.ts';
-import { clientNetwork } from './client-network.ts';
+import { clientNetwork } from '../../client-address/client-network.ts';
 
 /** The caps (`GatewayConfig.connectionLimits`). */
 export interface ConnectionCaps {

@@ -100,7 +100,7 @@ export function toStatusError(
   }
   if (operation === 'save' && upstreamErrorCode === 'SAVE_ERR_401') {
     // The code also means "missing fields": a request the gateway built incomplete (no organization), not
-    // a token to give up on; taken for a rejection, it killed a good session (issue 20).
+    // a token to give up on; taken for a rejection, it killed a good session.
     return MISSING_FIELDS_PATTERN.test(rawMessage)
       ? new UpstreamError('request_rejected', 'request incomplete (SAVE_ERR_401)', options)
       : new UpstreamError('unauthenticated', 'token rejected (SAVE_ERR_401)', options);

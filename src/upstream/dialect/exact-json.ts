@@ -1,7 +1,7 @@
 /**
  * Parsing upstream answers without rounding a number. A Java upstream stores `long`s and `BigDecimal`s; a
  * plain `JSON.parse` turns 9007199254740993 into 9007199254740992 and `data` showed the wrong digits, and a
- * filter by the shown value found nothing (issue 28).
+ * filter by the shown value found nothing.
  *
  * The parser is the language's own: `JSON.parse` with source text access and `JSON.rawJSON` (TC39's "JSON.parse
  * source text access", on by default since V8 11.4, so in every Node.js the package supports: 22.15 ships
