@@ -48,6 +48,13 @@ ENV NODE_ENV=production \
     PORT=4000 \
     MALLOC_ARENA_MAX=1 \
     GIT_COMMIT=$GIT_COMMIT
+# tini as PID 1: it passes signals on to Node and reaps children, so Node is not PID 1 and keeps the kernel's
+# default actions: a second SIGTERM, and the shutdown watchdog's SIGKILL, end it even with its event loop
+# blocked (the kernel applies no default action to PID 1; without tini Node ends on a second signal only
+# while its event loop runs).
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends tini \
+  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY --from=dependencies --chown=root:root /app/node_modules ./node_modules
 COPY --chown=root:root package.json ./
@@ -63,6 +70,7 @@ HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 4000) + '/healthz', { signal: AbortSignal.timeout(2000) }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # SIGTERM drains (readiness first, then in-flight requests within SHUTDOWN_GRACE_MS) and exits 0.
 STOPSIGNAL SIGTERM
+ENTRYPOINT ["/usr/bin/tini", "--"]
 # The bundle, with the heap sizes of `npm start`: an 8 MiB semi-space (V8 picks up to 64 MiB on a large host, which alone
 # took the resident set past 250 MB under load) and an old space capped like deploy/kubernetes does.
 CMD ["node", "--max-semi-space-size=8", "--max-old-space-size=256", "dist/main.js"]

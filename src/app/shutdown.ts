@@ -157,10 +157,24 @@ export interface StopSignalOptions {
   deadlineMillis: number;
 }
 
-/** Installs the handlers of SIGTERM and SIGINT. */
+/** The exit code of a process ended by `signal`, as a shell reports it (143 for SIGTERM, 130 for SIGINT). */
+function exitCodeOf(signal: NodeJS.Signals): number {
+  return 128 + (signal === 'SIGINT' ? 2 : 15);
+}
+
+/**
+ * Installs the handlers of SIGTERM and SIGINT. The first starts the shutdown; a second ends the process at
+ * once through the kernel's default action, which needs no JavaScript to run (a shutdown that blocks the
+ * event loop still ends). As PID 1 (the image run without an init) the kernel ignores a signal's default
+ * action, so there the second signal is handled here instead: it ends the process unless the event loop is
+ * blocked, which the watchdog then ends at the deadline.
+ */
 export function handleStopSignals(options: StopSignalOptions): void {
   const onSignal = (signal: NodeJS.Signals) => {
     for (const name of STOP_SIGNALS) process.removeListener(name, onSignal);
+    if (process.pid === 1) {
+      for (const name of STOP_SIGNALS) process.once(name, (second) => process.exit(exitCodeOf(second)));
+    }
     try {
       startShutdownWatchdog(options.deadlineMillis + WATCHDOG_MARGIN_MS);
     } catch {

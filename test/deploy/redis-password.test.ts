@@ -2,9 +2,10 @@
  * The Redis of deploy/kubernetes, run as its manifest runs it (the container's own `sh -c` script, on a free
  * loopback port): it refuses a client without the password, the password is on no command line, and a
  * gateway whose REDIS_URL is the one web.yaml composes from the Secret keeps its login counters there,
- * never printing the password; and it keeps an append-only file and evicts nothing.
+ * never printing the password; it keeps an append-only file and evicts nothing; and its probes, run as the
+ * kubelet runs them, pass while it answers and fail within their time limit once it is frozen.
  */
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -142,4 +143,47 @@ it('should keep an append-only file and never evict a logout or a block (noevict
   } finally {
     client.disconnect();
   }
+});
+
+it('should pass its PING probes while it answers and fail them, within their limits, once frozen', async (context) => {
+  if (redis === undefined || 'skipped' in redis) return context.skip(`no redis-server: ${redis?.skipped}`);
+  const running = redis;
+  const { port } = new URL(running.url);
+  const probes = [
+    redisContainer?.readinessProbe,
+    redisContainer?.livenessProbe,
+    redisContainer?.startupProbe,
+  ];
+  /** Runs a probe's command as the kubelet does (in the container, with its environment), within its limit. */
+  const probe = (index: number): Promise<'pass' | 'fail'> => {
+    const spec = probes[index];
+    const [shell, flag, script] = spec?.exec?.command ?? [];
+    const here = (script ?? '').replace('redis-cli -h 127.0.0.1', `redis-cli -h 127.0.0.1 -p ${port}`);
+    return new Promise((resolve) => {
+      execFile(
+        shell ?? 'sh',
+        [flag ?? '-c', here],
+        {
+          env: { PATH: process.env.PATH ?? '', REDIS_PASSWORD: PASSWORD },
+          timeout: (spec?.timeoutSeconds ?? 1) * 1000,
+        },
+        (error) => {
+          resolve(error === null ? 'pass' : 'fail');
+        },
+      );
+    });
+  };
+  for (const spec of probes) {
+    expect(spec?.exec?.command?.join(' ')).toContain('redis-cli');
+    expect(spec?.exec?.command?.join(' ')).not.toContain(PASSWORD);
+  }
+  expect(await Promise.all([probe(0), probe(1), probe(2)])).toEqual(['pass', 'pass', 'pass']);
+  process.kill(running.pid, 'SIGSTOP');
+  try {
+    // A frozen Redis still accepts connections (its port probe passed): PING finds it out.
+    expect(await Promise.all([probe(0), probe(1), probe(2)])).toEqual(['fail', 'fail', 'fail']);
+  } finally {
+    process.kill(running.pid, 'SIGCONT');
+  }
+  expect(await probe(0)).toBe('pass');
 });
