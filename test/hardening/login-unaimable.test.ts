@@ -91,6 +91,21 @@ describe('a device token of a case-variant twin', () => {
   });
 });
 
+describe('one address however spelled', () => {
+  it('should count the IPv4-mapped, ported and plain spellings of one address as one client', async () => {
+    const gw = await gateway();
+    const spellings = ['203.0.113.7', '::ffff:203.0.113.7', '203.0.113.7:999', '::FFFF:cb00:7107'];
+    emulator.resetStats();
+    for (let i = 0; i < 12; i++) {
+      await login(gw, { password: `guess-${i}`, from: spellings[i % spellings.length] ?? '' });
+    }
+    // LOGIN_MAX_CONSECUTIVE_FAILURES for this account from this one address, whatever the spelling.
+    expect(emulator.stats().loginJson).toBeLessThanOrEqual(10);
+    const plain = await login(gw, { from: '203.0.113.7' });
+    expect(plain.errors?.[0]?.extensions?.retryAfter).toEqual(expect.any(Number));
+  });
+});
+
 describe('two replicas sharing Redis, guessed at both at once', () => {
   const redis = useRedisServer();
 
