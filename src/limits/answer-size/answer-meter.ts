@@ -38,7 +38,8 @@ export function answerTooLarge(maxBytes: number, estimated?: number): GraphQLErr
 
 /** One request's meter (see the file's comment). */
 export class RequestAnswerMeter implements AnswerMeter {
-  readonly #lease: AnswerBytesLease;
+  /** Made at the first bytes taken: the usual answer, within its free part, takes none. */
+  #lease: AnswerBytesLease | undefined;
   readonly #budget: AnswerBytesBudget;
   readonly #holder: string | undefined;
   readonly #maxBytes: number;
@@ -50,7 +51,8 @@ export class RequestAnswerMeter implements AnswerMeter {
 
   constructor(options: {
     budget: AnswerBytesBudget;
-    lease: AnswerBytesLease;
+    /** The lease admission took its estimate on, if it took any. */
+    lease: AnswerBytesLease | undefined;
     holder: string | undefined;
     maxBytes: number;
     weights: RecordWeights;
@@ -91,7 +93,7 @@ export class RequestAnswerMeter implements AnswerMeter {
 
   /** Gives the budget back (once the answer is handed on). */
   release(): void {
-    this.#lease.release();
+    this.#lease?.release();
   }
 
   #count(bytes: number): void {
@@ -102,9 +104,10 @@ export class RequestAnswerMeter implements AnswerMeter {
     const step = Math.min(Math.max(needed, GROWTH_BYTES), this.#maxBytes - this.#allowed);
     // A step first; when the share or the total cannot hold it, what this value needs.
     let taken = step;
-    if (this.#lease.take(step) !== undefined) {
+    const lease = (this.#lease ??= this.#budget.lease(this.#holder));
+    if (lease.take(step) !== undefined) {
       taken = needed;
-      const refusal = this.#lease.take(needed);
+      const refusal = lease.take(needed);
       if (refusal === 'share') this.#fail(answerShareSpent(this.#budget.shareOf(this.#holder)));
       if (refusal === 'total') this.#fail(answerBytesBusy(this.#budget.totalBytes));
     }

@@ -99,9 +99,10 @@ export function createAnswerSizeLimit(options: AnswerSizeLimitOptions): ApolloSe
       const estimated = estimatedBytes(shape, weights);
       if (estimated > maxBytes) return Promise.reject(answerTooLarge(maxBytes, estimated));
       const holder = options.holderOf(contextValue);
-      const lease = budget.lease(holder);
       const reserved = Math.max(0, estimated - FREE_ANSWER_BYTES);
-      const refusal = lease.take(reserved);
+      // The usual answer fits its free part: no lease, nothing taken.
+      const lease = reserved > 0 ? budget.lease(holder) : undefined;
+      const refusal = lease?.take(reserved);
       if (refusal === 'share') return Promise.reject(answerShareSpent(budget.shareOf(holder)));
       if (refusal === 'total') return Promise.reject(answerBytesBusy(budget.totalBytes));
       contextValue.answerMeter = new RequestAnswerMeter({
