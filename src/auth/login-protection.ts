@@ -98,15 +98,12 @@ export interface LoginProtection {
 }
 
 /**
- * Refusals of the gateway's own shares, before or instead of the upstream call: the session share of the
- * bulkhead, the bulkhead itself, the answer budget, the request's call budget.
+ * Refusals of the gateway's own shares, before or instead of the upstream call: the logins' share of the
+ * bulkhead, their share of the answer budget, the request's call budget. Not the totals (`overloaded`):
+ * a gateway full of everyone's calls is an outage to this login, and counting it would let anyone who
+ * fills the gateway spend other people's budgets.
  */
-const GATEWAY_REFUSALS: ReadonlySet<string> = new Set([
-  'session_overloaded',
-  'overloaded',
-  'answer_share',
-  'call_budget',
-]);
+const GATEWAY_REFUSALS: ReadonlySet<string> = new Set(['session_overloaded', 'answer_share', 'call_budget']);
 
 function isGatewayRefusal(error: unknown): boolean {
   return isUpstreamError(error) && GATEWAY_REFUSALS.has(error.kind);
