@@ -208,6 +208,21 @@ it('should cost a page size given in a variable, its default or GET as a written
   expect(gateway.process.exited).toBeUndefined();
 });
 
+it('should stop the same answer made of field(path:) values, which no record weight announces', async () => {
+  const aliases = Array.from({ length: 15 }, (_, i) => `f${i}: field(path: "payload")`).join(' ');
+  const query = `query Fields($n: Int!) { objects(objectName: "${OBJECT_NAME}", first: $n) { nodes { ${aliases} } } }`;
+  const answers = await Promise.all([
+    postGraphql(gateway.graphqlUrl, query, { n: RECORDS }, attacker),
+    getGraphql(query, { n: RECORDS }, attacker),
+  ]);
+  for (const answer of answers) {
+    expect(summary(answer)).toMatch(/^(MAX_ANSWER_BYTES_EXCEEDED|TOO_MANY_REQUESTS)\/caller$/);
+    expect(answer.data ?? null).toBeNull();
+  }
+  expect(gateway.process.exited).toBeUndefined();
+  expect(summary(await postGraphql(gateway.graphqlUrl, LOAN_TYPES, {}, victim))).toBe('data');
+});
+
 it('should answer an ordinary page of the same large records whole', async () => {
   const answer = await postGraphql(
     gateway.graphqlUrl,
