@@ -26,6 +26,9 @@ import { exactNumbersRule } from '../limits/exact-numbers-rule.ts';
 import { forbiddenKeysRule } from '../limits/forbidden-keys-rule.ts';
 import { noIntrospectionRule } from '../limits/no-introspection-rule.ts';
 import { createUpstreamCallLimit } from '../limits/upstream-call-limit.ts';
+import { createAnswerBytesBudget } from '../limits/answer-size/answer-bytes-budget.ts';
+import { createAnswerSizeLimit } from '../limits/answer-size/answer-size-limit.ts';
+import { RecordWeights } from '../objects/record-weights.ts';
 import type { GatewayMetrics } from '../observability/metrics.ts';
 import { createOperationNamePlugin } from '../observability/operation-name-plugin.ts';
 import { createRequestLogPlugin } from '../observability/request-log-plugin.ts';
@@ -52,10 +55,20 @@ export interface ApolloOptions {
   onDialectMismatch?: (mismatch: { assumption: string; setting: string; message: string }) => void;
 }
 
+/** Requests without a session share a sixteenth of one user's answer bytes. */
+const ANONYMOUS_ANSWER_SHARE_DIVISOR = 16;
+
 /** Builds and starts Apollo Server. */
 export async function createApollo(options: ApolloOptions): Promise<ApolloServer<GraphQLContext>> {
   const { config } = options;
   const limits = createQueryLimits(config.queryLimits);
+  const { maxInflightAnswerBytes, maxInflightAnswerBytesPerUser } = config.answerLimits;
+  const answerBytes = createAnswerBytesBudget({
+    totalBytes: maxInflightAnswerBytes,
+    perUserBytes: maxInflightAnswerBytesPerUser,
+    // Every request without a session together: the smallest share.
+    anonymousBytes: Math.floor(maxInflightAnswerBytesPerUser / ANONYMOUS_ANSWER_SHARE_DIVISOR),
+  });
   const apollo = new ApolloServer<GraphQLContext>({
     schema: buildSchema({
       federation: config.federation,
@@ -111,6 +124,12 @@ export async function createApollo(options: ApolloOptions): Promise<ApolloServer
         : []),
       refuseSubscriptions<GraphQLContext>(),
       createUpstreamCallLimit<GraphQLContext>(config),
+      createAnswerSizeLimit({
+        settings: config,
+        budget: answerBytes,
+        weights: new RecordWeights(),
+        holderOf: (context) => (context.session === null ? undefined : userKeyOf(context.session)),
+      }),
       createDeadSessionPlugin({ revocations: options.services.revocations, scopes: options.scopes }),
       ApolloServerPluginUsageReportingDisabled(),
       ApolloServerPluginSchemaReportingDisabled(),

@@ -10,6 +10,7 @@ import fastifyPlugin from 'fastify-plugin';
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import { createContext, type GatewayServices, type GraphQLContext } from '../graphql/context.ts';
 import { registerCors } from '../http/cors.ts';
+import { canonicalAddress } from '../client-address/client-address.ts';
 import { registerGraphiql } from '../http/graphiql.ts';
 
 /** A login, then a page of loan types: run the first, paste its token in the `Authorization` header. */
@@ -52,7 +53,9 @@ const route: FastifyPluginAsync<GraphqlRouteOptions> = async (app, options) => {
   await app.register(fastifyApollo(options.apollo), {
     path: options.path,
     method: ['GET', 'POST', 'OPTIONS'],
-    context: (request) => createContext(services, request.headers.authorization, request.id, request.ip),
+    // One spelling per client address before it keys anything (login counters and shares).
+    context: (request) =>
+      createContext(services, request.headers.authorization, request.id, canonicalAddress(request.ip)),
   });
   // The offline explorer follows the landing page setting (off in production unless LANDING_PAGE=true).
   if (config.landingPage) registerGraphiql(app, { document: EXAMPLE_DOCUMENT, headers: EXAMPLE_HEADERS });

@@ -43,6 +43,14 @@ export interface AccountLinks {
   linkedAccountOf(name: string): Promise<string | undefined>;
   /** Records that `name` logged in successfully as the upstream user `userId`. Never throws. */
   link(name: string, userId: string): Promise<void>;
+  /**
+   * The account a JSON login under the exact name `name` was last confirmed as (`linkJson`), or `undefined`.
+   * Apart from {@link linkedAccountOf}: a form login accepts a mobile number too, so the form's link of a
+   * name may be another account's mobile number that equals this user's username. Never throws.
+   */
+  jsonLinkedAccountOf(name: string): Promise<string | undefined>;
+  /** Records that a JSON login under `name` was confirmed (by the form login's answer) as `userId`. Never throws. */
+  linkJson(name: string, userId: string): Promise<void>;
 }
 
 const hash = (value: string): string => createHash('sha256').update(value).digest('base64url').slice(0, 22);
@@ -55,6 +63,11 @@ export function nameKey(name: string): string {
 /** The name exactly as the upstream accepted it (the key the session's identity reads: see the module comment). */
 export function exactNameKey(name: string): string {
   return `x.${hash(`exact\0${name}`)}`;
+}
+
+/** The exact name of a JSON login (usernames only): its own links (see {@link AccountLinks.jsonLinkedAccountOf}). */
+export function jsonNameKey(name: string): string {
+  return `j.${hash(`json\0${name}`)}`;
 }
 
 /** The key of the account an upstream user id names: the login counters' and the session identity's. */
@@ -83,6 +96,19 @@ export function createAccountLinks(options: AccountLinksOptions): AccountLinks {
     }
   }
 
+  async function store(keys: readonly string[], account: string): Promise<void> {
+    for (const key of keys) local.set(key, account);
+    if (redis === undefined) return;
+    try {
+      await redis.run(
+        (client) => Promise.all(keys.map((key) => client.set(`${prefix}:${key}`, account, 'PX', ttlMillis))),
+        'write',
+      );
+    } catch (error) {
+      options.onStoreError?.(error);
+    }
+  }
+
   return {
     async accountOf(name) {
       const key = nameKey(name);
@@ -91,20 +117,10 @@ export function createAccountLinks(options: AccountLinksOptions): AccountLinks {
 
     linkedAccountOf: (name) => linkOf(exactNameKey(name)),
 
-    async link(name, userId) {
-      const account = accountKey(userId);
-      const keys = [nameKey(name), exactNameKey(name)];
-      for (const key of keys) local.set(key, account);
-      if (redis === undefined) return;
-      try {
-        await redis.run(
-          (client) =>
-            Promise.all(keys.map((key) => client.set(`${prefix}:${key}`, account, 'PX', ttlMillis))),
-          'write',
-        );
-      } catch (error) {
-        options.onStoreError?.(error);
-      }
-    },
+    link: (name, userId) => store([nameKey(name), exactNameKey(name)], accountKey(userId)),
+
+    jsonLinkedAccountOf: (name) => linkOf(jsonNameKey(name)),
+
+    linkJson: (name, userId) => store([jsonNameKey(name)], accountKey(userId)),
   };
 }

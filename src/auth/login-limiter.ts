@@ -114,6 +114,12 @@ const DAY_SECONDS = 24 * 3600;
 interface Counter {
   limit: LoginLimit;
   limiter: CounterStore;
+  /**
+   * The counter's blocks, apart from its count: a refused or settled attempt gives its point back to the
+   * count (`reward`), and where the block was the count itself (rate-limiter-flexible's `block` stores one
+   * point more than the limit), a give-back racing a block at another replica undid it.
+   */
+  blocks: CounterStore;
   /** This process's copy of the counter's blocks (only with Redis): survives a Redis outage's end. */
   localBlocks: RateLimiterMemory | undefined;
   points: number;
@@ -143,6 +149,7 @@ export function createLoginLimiter(options: LoginLimiterOptions): LoginLimiter {
   ): Counter => ({
     limit,
     limiter: make(limit, points, windowSeconds),
+    blocks: make(`${limit}_block`, 1, blockSeconds),
     localBlocks:
       options.redis === undefined
         ? undefined
@@ -186,13 +193,12 @@ export function createLoginLimiter(options: LoginLimiterOptions): LoginLimiter {
   const seenOnIp = make('ip_seen', 1, DAY_SECONDS);
 
   async function waitOf(c: Counter, key: string): Promise<number> {
-    const states = await Promise.all([c.limiter.get(key), c.localBlocks?.get(key) ?? null]);
+    const [shared, local] = await Promise.all([c.blocks.get(key), c.localBlocks?.get(key) ?? null]);
     let wait = 0;
-    for (const state of states) {
-      // `block()` stores one point more than the limit: that, and only that, is a block.
-      if (state !== null && state.consumedPoints > c.points) {
-        wait = Math.max(wait, Math.ceil(state.msBeforeNext / 1000));
-      }
+    // `block()` stores one point more than the store's limit: that, and only that, is a block.
+    if (shared !== null && shared.consumedPoints > 1) wait = Math.ceil(shared.msBeforeNext / 1000);
+    if (local !== null && local.consumedPoints > c.points) {
+      wait = Math.max(wait, Math.ceil(local.msBeforeNext / 1000));
     }
     return wait;
   }
@@ -278,7 +284,7 @@ export function createLoginLimiter(options: LoginLimiterOptions): LoginLimiter {
         if (state.consumedPoints < c.points) return 0;
         // A block may outlive the count it ends: counted once more, for as long as it lasts.
         if (!overflowOnly.has(c.limit)) ledger.add(c.blockSeconds * 1000);
-        await Promise.all([c.limiter.block(key, c.blockSeconds), c.localBlocks?.block(key, c.blockSeconds)]);
+        await Promise.all([c.blocks.block(key, c.blockSeconds), c.localBlocks?.block(key, c.blockSeconds)]);
         options.onBlock?.(c.limit);
         return c.blockSeconds;
       }),

@@ -15,7 +15,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
 import { loginShareSpent, unauthenticated } from '../errors/graphql-errors.ts';
-import { nameKey, type AccountLinks } from './account-links.ts';
+import { exactNameKey, nameKey, type AccountLinks } from './account-links.ts';
+import { isUpstreamError } from '../errors/upstream-error.ts';
 import { newDeviceId, type DeviceTokens } from './device-token.ts';
 import { jsonLoginAccount, type JsonLoginAccount } from './json-login-account.ts';
 import type { LoginAttempt, LoginLimiter } from './login-limiter.ts';
@@ -59,6 +60,17 @@ export interface GuardedLogin {
   clientIp: string;
   /** The `deviceToken` argument: untrusted until verified. */
   deviceToken: unknown;
+  /**
+   * Which login: a JSON login takes usernames only, so its name's account is only what earlier JSON logins
+   * under that name were confirmed as (`json-login-account.ts`), never a form login's link. Default `FORM`.
+   */
+  method?: 'JSON' | 'FORM';
+}
+
+/** What the guard tells the login it runs. */
+export interface LoginContext {
+  /** The client sent a valid device token of this account: its upstream call takes known devices' share. */
+  knownDevice: boolean;
 }
 
 /**
@@ -73,9 +85,9 @@ export interface LoginProtection {
    * Runs `login` unless blocked; a refusal is counted and answered `UNAUTHENTICATED`. An acceptance answers
    * the login's result and the client's next device token.
    */
-  run<T extends { accountUserId: string | null }>(
+  run<T extends { accountUserId: string | null; account: string }>(
     attempt: GuardedLogin,
-    login: () => Promise<LoginOutcome<T>>,
+    login: (context: LoginContext) => Promise<LoginOutcome<T>>,
   ): Promise<{ result: T; deviceToken: string }>;
   /**
    * The account of a JSON login just accepted under `name` (see `json-login-account.ts`); `askForm` runs the
@@ -83,6 +95,18 @@ export interface LoginProtection {
    * login, so the lookup shares the attempt's turn of the login share. Never throws.
    */
   jsonLoginAccount(name: string, askForm: () => Promise<string | null>): Promise<JsonLoginAccount>;
+}
+
+/**
+ * Refusals of the gateway's own shares, before or instead of the upstream call: the logins' share of the
+ * bulkhead, their share of the answer budget, the request's call budget. Not the totals (`overloaded`):
+ * a gateway full of everyone's calls is an outage to this login, and counting it would let anyone who
+ * fills the gateway spend other people's budgets.
+ */
+const GATEWAY_REFUSALS: ReadonlySet<string> = new Set(['session_overloaded', 'answer_share', 'call_budget']);
+
+function isGatewayRefusal(error: unknown): boolean {
+  return isUpstreamError(error) && GATEWAY_REFUSALS.has(error.kind);
 }
 
 /** Names whose account lookup failed, remembered so that the next JSON logins under them ask nothing. */
@@ -113,18 +137,30 @@ export function createLoginProtection(options: LoginProtectionOptions): LoginPro
     async run(guarded, login) {
       const started = performance.now();
       const floor = () => sleep(Math.max(0, options.minFailureMillis - (performance.now() - started)));
-      const name = nameKey(guarded.username);
-      const account = await links.accountOf(guarded.username);
+      const json = guarded.method === 'JSON';
+      const exactName = exactNameKey(guarded.username);
+      // The counters' account: a JSON login's name counts as what JSON logins under it were confirmed as.
+      const account = json
+        ? ((await links.jsonLinkedAccountOf(guarded.username)) ?? nameKey(guarded.username))
+        : await links.accountOf(guarded.username);
+      const confirmed = json
+        ? await links.jsonLinkedAccountOf(guarded.username)
+        : await links.linkedAccountOf(guarded.username);
       const device = await devices.verify(guarded.deviceToken);
-      // A device token proves a past login to this account, under this name or any name linked to it.
-      const knownDevice = device !== undefined && (device.account === account || device.name === name);
+      // A device token proves a past login to the account the upstream answered for it: under this exact
+      // name, or under another name the upstream confirmed as that same account. Never by a name that only
+      // folds to this one (`Ops` and `ops` may be two accounts of a case-sensitive upstream).
+      const knownDevice =
+        device !== undefined &&
+        (device.name === exactName || (confirmed !== undefined && device.account === confirmed));
       const attempt: LoginAttempt = {
         account,
         clientIp: guarded.clientIp,
         deviceId: knownDevice ? device.deviceId : undefined,
       };
-      // Logins' own share of the upstream, right or wrong: refused before any budget is touched.
-      const turn = options.share.take(guarded.clientIp, account);
+      // Logins' own share of the upstream, right or wrong: refused before any budget is touched. A known
+      // device takes its account's known devices' share, which no other client spends.
+      const turn = options.share.take(guarded.clientIp, account, knownDevice);
       if ('retryAfterSeconds' in turn) {
         options.onFailedLogin?.({
           clientIp: guarded.clientIp,
@@ -148,10 +184,16 @@ export function createLoginProtection(options: LoginProtectionOptions): LoginPro
       }
       let outcome: Awaited<ReturnType<typeof login>>;
       try {
-        outcome = await login();
+        outcome = await login({ knownDevice });
       } catch (error) {
-        // The upstream judged nothing (an outage, a timeout): no guess was made, so none is counted.
-        await safely(() => reservation?.released() ?? Promise.resolve(), undefined);
+        if (!knownDevice && isGatewayRefusal(error)) {
+          // Refused by the gateway's own shares (a flood of logins fills them): kept as a failure, so a
+          // flood that the shares refuse never gives its guess budget back. Never a known device's.
+          await safely(() => reservation?.failed() ?? Promise.resolve(0), 0);
+        } else {
+          // The upstream judged nothing (an outage, a timeout): no guess was made, so none is counted.
+          await safely(() => reservation?.released() ?? Promise.resolve(), undefined);
+        }
         throw error;
       } finally {
         turn.release();
@@ -168,17 +210,20 @@ export function createLoginProtection(options: LoginProtectionOptions): LoginPro
       }
       const { result } = outcome;
       await safely(() => reservation?.succeeded() ?? Promise.resolve(), undefined);
-      // The name typed is linked to the account the upstream vouched for (form login, or the JSON login's lookup).
-      if (result.accountUserId !== null && result.accountUserId !== '') {
+      // A form login's name is linked to the account the upstream answered (a JSON login's lookup made its own).
+      if (!json && result.accountUserId !== null && result.accountUserId !== '') {
         await links.link(guarded.username, result.accountUserId);
       }
-      const linkedAccount = await links.accountOf(guarded.username);
+      const linkedAccount = json
+        ? ((await links.jsonLinkedAccountOf(guarded.username)) ?? account)
+        : await links.accountOf(guarded.username);
       // A name just linked: its logins so far count for the account too (no second allowance per name).
       if (linkedAccount !== account) options.share.carryOver(account, linkedAccount);
+      // The token names the account the upstream answered for this login, and the exact name typed.
       const deviceToken = await devices.issue({
         deviceId: knownDevice ? device.deviceId : newDeviceId(),
-        account: linkedAccount,
-        name,
+        account: result.account,
+        name: exactName,
       });
       return { result, deviceToken };
     },

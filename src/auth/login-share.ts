@@ -1,7 +1,8 @@
 /**
  * Logins' own share of the upstream, successful ones included (each mints an upstream token): per client
  * network (an IPv4 address, or an IPv6 /64) and per account, a rate (logins per minute) and a concurrency
- * (logins in flight). Beyond either the login is answered `TOO_MANY_REQUESTS` (`reason: login_share`,
+ * (logins in flight), counting unknown clients only; a known device of the account (a valid device token)
+ * takes a turn of its account's known devices' own cell instead, so nobody else's logins spend it. Beyond either the login is answered `TOO_MANY_REQUESTS` (`reason: login_share`,
  * `retryAfter`) before any upstream call, so one address or one account flooding logins costs the upstream
  * a bounded trickle, and the resilience layer (`resilience.ts`) holds all logins together to one session's
  * share of the bulkhead besides: a login flood never takes the slots other users' reads need.
@@ -40,8 +41,12 @@ export interface LoginTurn {
 
 /** See {@link createLoginShare}. */
 export interface LoginShare {
-  /** A turn for a login of `account` from `clientIp`, or the seconds to wait when the share is spent. */
-  take(clientIp: string, account: string): LoginTurn | { retryAfterSeconds: number };
+  /**
+   * A turn for a login of `account` from `clientIp`, or the seconds to wait when the share is spent. A
+   * known device of the account (`knownDevice`) takes a turn of the account's known devices' own cell and
+   * no address's: what unknown clients do, from any address, never spends it.
+   */
+  take(clientIp: string, account: string, knownDevice?: boolean): LoginTurn | { retryAfterSeconds: number };
   /**
    * A name's logins just turned out to belong to `account` (a login learnt the link, `account-links.ts`):
    * the logins started under the name this minute count against the account too, so a second name of an
@@ -94,6 +99,8 @@ export function createLoginShare(options: LoginShareOptions): LoginShare {
   const now = options.now ?? Date.now;
   const addresses = createTable(options.maxPerMinutePerAddress, options.maxConcurrentPerAddress, now);
   const accounts = createTable(options.maxPerMinutePerAccount, options.maxConcurrentPerAccount, now);
+  // Known devices of an account: the same allowance as the account's, in a table unknown clients never touch.
+  const knownDevices = createTable(options.maxPerMinutePerAccount, options.maxConcurrentPerAccount, now);
   const accountCellOf = (account: string) => slotOf(`share\0account\0${account}`) % SHARE_SLOTS;
   return {
     carryOver(name, account) {
@@ -102,7 +109,22 @@ export function createLoginShare(options: LoginShareOptions): LoginShare {
       if (from !== to) accounts.carry(from, to);
     },
 
-    take(clientIp, account) {
+    take(clientIp, account, knownDevice = false) {
+      if (knownDevice) {
+        // The account's own devices share one cell of their own (a stolen token is bounded as the account).
+        const knownCell = slotOf(`share\0known\0${account}`) % SHARE_SLOTS;
+        const wait = knownDevices.refusal(knownCell);
+        if (wait > 0) return { retryAfterSeconds: wait };
+        knownDevices.take(knownCell);
+        let released = false;
+        return {
+          release() {
+            if (released) return;
+            released = true;
+            knownDevices.release(knownCell);
+          },
+        };
+      }
       const addressCell = slotOf(`share\0net\0${clientNetwork(clientIp)}`) % SHARE_SLOTS;
       const accountCell = accountCellOf(account);
       const wait = Math.max(addresses.refusal(addressCell), accounts.refusal(accountCell));

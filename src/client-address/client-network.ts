@@ -4,24 +4,25 @@
  * is given a whole /64 and picks any address in it for free, which would otherwise multiply its shares.
  */
 import { isIPv4, isIPv6 } from 'node:net';
+import { canonicalAddress } from './client-address.ts';
 
 /** IPv6 addresses of one network share their first four groups (a /64). */
 const IPV6_NETWORK_GROUPS = 4;
 
-/** The network of `address` (a socket's `remoteAddress` or `request.ip`): `a.b.c.d`, or `x:x:x:x::/64`. */
+/**
+ * The network of `address` (a socket's `remoteAddress` or `request.ip`), however spelled
+ * (`client-address.ts`): `a.b.c.d`, or `x:x:x:x::/64`.
+ */
 export function clientNetwork(address: string | undefined): string {
-  if (address === undefined) return 'unknown';
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  if (mapped !== undefined && isIPv4(mapped)) return mapped;
-  if (isIPv4(address)) return address;
-  if (isIPv6(address)) return `${expandIPv6(address).slice(0, IPV6_NETWORK_GROUPS).join(':')}::/64`;
-  return address;
+  const canonical = canonicalAddress(address);
+  if (isIPv4(canonical)) return canonical;
+  if (isIPv6(canonical)) return `${expandIPv6(canonical).slice(0, IPV6_NETWORK_GROUPS).join(':')}::/64`;
+  return canonical;
 }
 
-/** The eight groups of an IPv6 address (zone and embedded IPv4 tail ignored: the prefix is what counts). */
+/** The eight groups of a canonical IPv6 address (an embedded IPv4 tail ignored: the prefix is what counts). */
 function expandIPv6(address: string): string[] {
-  const bare = address.split('%')[0] ?? address;
-  const [head = '', tail] = bare.split('::');
+  const [head = '', tail] = address.split('::');
   const left = head === '' ? [] : head.split(':');
   const right = tail === undefined || tail === '' ? [] : tail.split(':');
   const missing = Math.max(0, 8 - left.length - right.length);

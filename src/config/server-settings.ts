@@ -74,9 +74,11 @@ export const SERVER_SETTINGS = {
     maxAliases: setting('MAX_ALIASES', int(0, 10_000).default(15), 'Aliases in one operation.'),
     maxDirectives: setting('MAX_DIRECTIVES', int(0, 10_000).default(50), 'Directives in one operation.'),
     maxTokens: setting('MAX_TOKENS', int(10, 1_000_000).default(1000), 'Lexical tokens in one document.'),
+    // 10,000: the page size in a variable counts as a written one, so a full page (`MAX_PAGE_SIZE`, 100) of
+    // a typed type with a reference, as Apollo Client sends it (`__typename` added), costs about 5,300.
     maxCost: setting(
       'MAX_COST',
-      int(1, 10_000_000).default(5000),
+      int(1, 10_000_000).default(10_000),
       "Armor's cost (objects 2, scalars 1, ×1.5 per level).",
     ),
   },
@@ -85,6 +87,28 @@ export const SERVER_SETTINGS = {
     int(1, 100_000).default(50),
     'Upstream calls one GraphQL request may make, estimated before and enforced during execution.',
   ),
+  /**
+   * What one answer may hold and what all answers being built may hold at once, counted in characters of
+   * JSON (`src/limits/answer-size/answer-size-limit.ts`). 16 MiB: two largest upstream answers (8 MiB) read back whole.
+   */
+  answerLimits: {
+    maxAnswerBytes: setting(
+      'MAX_ANSWER_BYTES',
+      int(65_536, 1024 * 1024 * 1024).default(16_777_216),
+      'Characters of JSON one answer may hold: estimated before execution, counted while it is built.',
+    ),
+    // 64 MiB of the 256 MiB heap: an answer's string and the socket's copy of it stay within the pod's limit.
+    maxInflightAnswerBytes: setting(
+      'MAX_INFLIGHT_ANSWER_BYTES',
+      int(65_536, 16 * 1024 * 1024 * 1024).default(67_108_864),
+      'Characters of JSON of the answers being built at once, in all.',
+    ),
+    maxInflightAnswerBytesPerUser: setting(
+      'MAX_INFLIGHT_ANSWER_BYTES_PER_USER',
+      int(65_536, 16 * 1024 * 1024 * 1024).default(16_777_216),
+      'Of those, what one user may hold; requests without a session hold a sixteenth of it together.',
+    ),
+  },
   maxBodyBytes: setting(
     'MAX_BODY_BYTES',
     int(1024, 100 * 1024 * 1024).default(100_000),

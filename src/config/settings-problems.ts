@@ -109,6 +109,14 @@ export function crossProblems(config: GatewayConfig): string[] {
     // Otherwise a body under MAX_BODY_BYTES could never be received.
     problem('MAX_INFLIGHT_BODY_BYTES_PER_ADDRESS', 'must be at least MAX_BODY_BYTES');
   }
+  const answers = config.answerLimits;
+  if (answers.maxInflightAnswerBytesPerUser > answers.maxInflightAnswerBytes) {
+    problem('MAX_INFLIGHT_ANSWER_BYTES_PER_USER', 'must not exceed MAX_INFLIGHT_ANSWER_BYTES');
+  }
+  if (answers.maxAnswerBytes > answers.maxInflightAnswerBytesPerUser) {
+    // Otherwise an answer under MAX_ANSWER_BYTES could never be built.
+    problem('MAX_ANSWER_BYTES', 'must not exceed MAX_INFLIGHT_ANSWER_BYTES_PER_USER');
+  }
   const largest = UPSTREAM_MAX_RESPONSE_BYTES + UPSTREAM_SMALL_ANSWER_BYTES;
   if (config.resilience.maxInflightAnswerBytesPerUser < largest) {
     // An announced length is taken whole: a largest answer must fit beside another small one of that user.

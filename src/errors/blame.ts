@@ -66,6 +66,7 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorRule>> = {
   [ErrorCode.MAX_TOKENS_EXCEEDED]: LIMIT,
   [ErrorCode.MAX_COST_EXCEEDED]: LIMIT,
   [ErrorCode.MAX_UPSTREAM_CALLS_EXCEEDED]: LIMIT,
+  [ErrorCode.MAX_ANSWER_BYTES_EXCEEDED]: LIMIT,
   [ErrorCode.BODY_TOO_LARGE]: { blame: 'caller', httpStatus: 413 },
   [ErrorCode.DOCUMENT_TOO_LARGE]: { blame: 'caller', httpStatus: 413 },
   [ErrorCode.COMMENTS_TOO_LARGE]: LIMIT,
@@ -81,7 +82,7 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorRule>> = {
   // A per-address share is the caller's to respect; the gateway's total is the gateway's.
   [ErrorCode.GATEWAY_BUSY]: {
     blame: 'caller',
-    reasons: { connections: 'gateway', body_bytes: 'gateway' },
+    reasons: { connections: 'gateway', body_bytes: 'gateway', answer_bytes: 'gateway' },
     httpStatus: 503,
   },
   [ErrorCode.PERSISTED_QUERY_NOT_FOUND]: { blame: 'caller', httpStatus: 400 },

@@ -32,6 +32,8 @@ export const ErrorCode = {
   MAX_COST_EXCEEDED: 'MAX_COST_EXCEEDED',
   /** Refused before execution from the estimate, and answered during it by the run-time budget. */
   MAX_UPSTREAM_CALLS_EXCEEDED: 'MAX_UPSTREAM_CALLS_EXCEEDED',
+  /** Refused before execution from the answer's estimated size, and answered during it once the answer reaches it. */
+  MAX_ANSWER_BYTES_EXCEEDED: 'MAX_ANSWER_BYTES_EXCEEDED',
   BODY_TOO_LARGE: 'BODY_TOO_LARGE',
   /** The document text is over `MAX_DOCUMENT_BYTES` (refused before parsing). */
   DOCUMENT_TOO_LARGE: 'DOCUMENT_TOO_LARGE',
@@ -69,6 +71,7 @@ export const LIMIT_CODES = [
   ErrorCode.MAX_TOKENS_EXCEEDED,
   ErrorCode.MAX_COST_EXCEEDED,
   ErrorCode.MAX_UPSTREAM_CALLS_EXCEEDED,
+  ErrorCode.MAX_ANSWER_BYTES_EXCEEDED,
   ErrorCode.BODY_TOO_LARGE,
   ErrorCode.DOCUMENT_TOO_LARGE,
   ErrorCode.COMMENTS_TOO_LARGE,

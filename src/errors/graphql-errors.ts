@@ -100,6 +100,35 @@ export function loginShareSpent(retryAfterSeconds: number): GraphQLError {
   });
 }
 
+/**
+ * `TOO_MANY_REQUESTS` with `reason: answer_bytes_share`: this user's answers being built at once would pass its
+ * share (`MAX_INFLIGHT_ANSWER_BYTES_PER_USER`, requests without a session a sixteenth of it together).
+ */
+export function answerShareSpent(shareBytes: number): GraphQLError {
+  const code = ErrorCode.TOO_MANY_REQUESTS;
+  const reason = 'answer_bytes_share';
+  return new GraphQLError(
+    `This user's answers being built at once would pass its share of ${shareBytes} characters ` +
+      '(MAX_INFLIGHT_ANSWER_BYTES_PER_USER): wait for its other answers, or ask for smaller pages and fewer aliases.',
+    { extensions: { code, blame: blameOfCode(code, reason), reason, retryAfter: 1 } },
+  );
+}
+
+/**
+ * `GATEWAY_BUSY` with `reason: answer_bytes`: the answers being built at once, all callers together, would
+ * pass `MAX_INFLIGHT_ANSWER_BYTES` (the gateway's capacity: worth a retry in a second).
+ */
+export function answerBytesBusy(totalBytes: number): GraphQLError {
+  const code = ErrorCode.GATEWAY_BUSY;
+  const reason = 'answer_bytes';
+  return new GraphQLError(
+    `The answers being built at once would pass ${totalBytes} characters (MAX_INFLIGHT_ANSWER_BYTES); retry in a second.`,
+    {
+      extensions: { code, blame: blameOfCode(code, reason), reason, retryAfter: 1, http: { status: 503 } },
+    },
+  );
+}
+
 /** `UPSTREAM_ERROR` for an answer of the upstream's `operation` that the gateway cannot use. */
 export function unusableUpstreamAnswer(message: string, operation: string): GraphQLError {
   return new GraphQLError(message, {

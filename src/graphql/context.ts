@@ -46,6 +46,18 @@ export interface AuthenticatedContext {
   saveWithId: GatewayConfig['saveWithId'];
 }
 
+/**
+ * The count of one answer's characters as its resolvers return them (`src/limits/answer-size/answer-meter.ts`), set at
+ * admission by the answer size limit; each method throws the request's refusal once the answer would pass
+ * its bound, so an answer too large is never serialized.
+ */
+export interface AnswerMeter {
+  /** Counts a record of `objectName` answered whole (`data`), and learns what its type's records weigh. */
+  chargeRecord(objectName: string, record: object): void;
+  /** Counts a value the answer holds (a record's field, a metadata's value). */
+  charge(value: unknown): void;
+}
+
 /** The GraphQL context type (codegen `contextType`). */
 export interface GraphQLContext {
   services: GatewayServices;
@@ -61,6 +73,8 @@ export interface GraphQLContext {
    * writes; throws `UNAUTHENTICATED` (with the {@link noSessionReason}) without a valid, live session.
    */
   requireSession(): AuthenticatedContext;
+  /** The answer's meter, once the request is admitted (`undefined` before, and outside Apollo). */
+  answerMeter: AnswerMeter | undefined;
 }
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -119,6 +133,7 @@ class RequestContext implements GraphQLContext {
    * with `Object.assign` (`internalExecuteOperation`), which copies own properties and no `#` field.
    */
   private authenticated: AuthenticatedContext | undefined = undefined;
+  answerMeter: AnswerMeter | undefined = undefined;
 
   constructor(
     services: GatewayServices,

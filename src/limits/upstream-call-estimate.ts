@@ -46,7 +46,7 @@ export interface UpstreamCallEstimateOptions {
 }
 
 /** The upstream calls of one page field and the objects it answers. */
-interface PageCost {
+export interface PageCost {
   calls: number;
   objects: number;
 }
@@ -55,7 +55,7 @@ const intOrNull = (value: unknown): number | null => (typeof value === 'number' 
 const stringOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
 /** Follows `readPage` (`src/objects/read-page.ts`): the window the arguments ask for, and the upstream pages that serve it. */
-function pageCost(args: Record<string, unknown>, limits: PageLimits): PageCost {
+export function pageCost(args: Record<string, unknown>, limits: PageLimits): PageCost {
   const pageArgs: PageArgs = {
     first: intOrNull(args.first),
     after: stringOrNull(args.after),

@@ -119,7 +119,7 @@ const MAX_KEY_LENGTH = 256;
  * upstream pages) and `Boolean` (`@skip`, `@include`) variables. `ID` and input-object variables (ids,
  * filters) never change it. `undefined`: too long to remember.
  */
-function estimateKey(
+export function estimateKey(
   operation: OperationDefinitionNode,
   variables: Readonly<Record<string, unknown>> | undefined,
 ): string | undefined {

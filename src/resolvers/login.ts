@@ -37,13 +37,14 @@ export const loginResolvers: Resolvers = {
       // Before the login protection: a malformed organization is no password guess, and costs no upstream call.
       const organization = checkOrganizationCode(organizationCode, config);
       // Blocks, failure counting and the timing floor: src/auth/login-protection.ts.
-      const guarded = { username, clientIp: ctx.clientIp, deviceToken };
+      const guarded = { username, clientIp: ctx.clientIp, deviceToken, method: chosen };
       const { result: identity, deviceToken: nextDeviceToken } = await loginProtection.run(
         guarded,
-        async (): Promise<LoginOutcome<UpstreamIdentity>> => {
+        async ({ knownDevice }): Promise<LoginOutcome<UpstreamIdentity>> => {
+          const share = knownDevice ? 'known' : 'unknown';
           try {
             if (chosen === 'FORM') {
-              const result = await upstream.loginForm(username, password);
+              const result = await upstream.loginForm(username, password, share);
               const identity = {
                 username: result.username,
                 userId: result.userId,
@@ -54,11 +55,11 @@ export const loginResolvers: Resolvers = {
               };
               return { accepted: true, result: identity };
             }
-            const result = await upstream.loginJson(username, password);
+            const result = await upstream.loginJson(username, password, share);
             // The JSON login says nothing of whose token it is: the account is learnt (src/auth/json-login-account.ts).
             const { account, userId: accountUserId } = await loginProtection.jsonLoginAccount(
               username,
-              async () => (await upstream.loginForm(username, password)).userId,
+              async () => (await upstream.loginForm(username, password, share)).userId,
             );
             const identity = {
               username,

@@ -28,4 +28,11 @@ export const metadataResolvers: Resolvers = {
       }
     },
   },
+  ObjectMetadata: {
+    // Counted against the answer's bound as it is returned (`src/limits/answer-size/answer-meter.ts`).
+    data: (metadata, _args, ctx) => {
+      ctx.answerMeter?.charge(metadata.data);
+      return metadata.data;
+    },
+  },
 };

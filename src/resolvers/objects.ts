@@ -70,8 +70,17 @@ export const objectResolvers: Resolvers = {
 
   DataObject: {
     id: (object) => object.record._id,
-    data: (object) => object.record,
-    field: (object, { path }) => getPath(object.record, path) ?? null,
+    // The record's values are what makes an answer large: each is counted as it is returned (the answer's
+    // bound, `src/limits/answer-size/answer-meter.ts`).
+    data: (object, _args, ctx) => {
+      ctx.answerMeter?.chargeRecord(object.objectName, object.record);
+      return object.record;
+    },
+    field: (object, { path }, ctx) => {
+      const value = getPath(object.record, path) ?? null;
+      ctx.answerMeter?.charge(value);
+      return value;
+    },
     metadata: (object, _args, ctx) => readObjectMetadata(ctx.requireSession(), object),
     async ref(object, { path, objectName }, ctx): Promise<DataObjectModel | null> {
       const value = getPath(object.record, path);

@@ -63,9 +63,13 @@ function fieldResolver(
   // Split once here, not on every record's every field.
   const keys = pathKeys(field.path);
   if (field.kind === 'value') {
-    return (object) => {
+    return (object, _args, ctx) => {
       const checked = checkValue(getPathAt(object.record, keys), field.type);
-      if (checked.ok) return checked.value;
+      if (checked.ok) {
+        // Counted against the answer's bound as it is returned (`src/limits/answer-size/answer-meter.ts`).
+        ctx.answerMeter?.charge(checked.value);
+        return checked.value;
+      }
       throw bad(object, printTypeRef(field.type), checked.received);
     };
   }

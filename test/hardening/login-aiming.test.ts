@@ -140,6 +140,9 @@ describe('username and mobile number', () => {
     expect((await login(gw, { from: '198.51.100.1', method: 'FORM' })).errors).toBeUndefined();
     const alias = await login(gw, { username: MOBILE, from: '198.51.100.1', method: 'FORM' });
     expect(alias.errors).toBeUndefined();
+    // A JSON login's name counts as what JSON logins under it were confirmed as (by the form login's
+    // answer), never as a form login's link: a username may be another account's mobile number.
+    expect((await login(gw, { from: '198.51.100.1', method: 'JSON' })).errors).toBeUndefined();
 
     for (let i = 0; i < 5; i++)
       await login(gw, { username: MOBILE, password: `g-${i}`, from, method: 'FORM' });

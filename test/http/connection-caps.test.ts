@@ -144,8 +144,12 @@ describe('connection caps', () => {
       .toEqual([expect.stringMatching(/^HTTP\/1\.1 200 /), expect.stringMatching(/^HTTP\/1\.1 200 /)]);
   });
 
-  it('should never close a connection whose request runs or is still arriving: the newcomer is refused instead', async () => {
-    const { port } = await startLimited({ maxConnections: 8, maxConnectionsPerAddress: 4 });
+  it('should never close a connection whose request runs, or whose body began arriving within slowBodyMillis: the newcomer is refused instead', async () => {
+    const { port } = await startLimited({
+      maxConnections: 8,
+      maxConnectionsPerAddress: 4,
+      slowBodyMillis: 3_600_000,
+    });
     // One request runs (held); seven connections from two addresses send one byte of a 1,000-byte body.
     const running = rawClient(port, '127.0.0.8', GET('/hold'));
     await running.connected;
@@ -159,6 +163,35 @@ describe('connection caps', () => {
     await expect.poll(() => reasonOf(newcomer.received())).toBe('connections');
     expect(slow.filter(isClosed)).toHaveLength(0);
     expect(isClosed(running)).toBe(false);
+    held.resolve(undefined);
+    await expect.poll(() => running.received()).toMatch(/^HTTP\/1\.1 200 /);
+  });
+
+  it('should close a trickling body of the biggest holder like an idle connection, never a running request, to let a newcomer in', async () => {
+    // slowBodyMillis 0: every body still incomplete trickles (the default waits a second for it).
+    const { port, counts } = await startLimited({
+      maxConnections: 8,
+      maxConnectionsPerAddress: 4,
+      slowBodyMillis: 0,
+    });
+    const running = rawClient(port, '127.0.0.8', GET('/hold'));
+    await running.connected;
+    // Seven connections from two addresses send one byte of a 1,000-byte body, and no more.
+    const slow = Array.from({ length: 7 }, (_, index) =>
+      rawClient(port, `127.0.0.${String(2 + (index % 2))}`, `${postHead(1_000)}{`),
+    );
+    await Promise.all(slow.map((client) => client.connected));
+    await expect.poll(() => begun).toBe(8);
+    // Three newcomers from three addresses, each kept open: each is let in, a trickling body closed for it.
+    for (let round = 1; round <= 3; round++) {
+      const newcomer = rawClient(port, `127.0.0.${String(8 + round)}`, GET('/quick'));
+      await newcomer.connected;
+      await expect.poll(() => newcomer.received()).toMatch(/^HTTP\/1\.1 200 /);
+      await expect.poll(() => slow.filter(isClosed).length).toBe(round);
+    }
+    // The request that runs is never the one closed.
+    expect(isClosed(running)).toBe(false);
+    expect(counts.open()).toBeLessThanOrEqual(8);
     held.resolve(undefined);
     await expect.poll(() => running.received()).toMatch(/^HTTP\/1\.1 200 /);
   });

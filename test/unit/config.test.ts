@@ -172,7 +172,7 @@ describe('hardening settings', () => {
       maxAliases: 15,
       maxDirectives: 50,
       maxTokens: 1000,
-      maxCost: 5000,
+      maxCost: 10_000,
     });
     expect(config.maxBodyBytes).toBe(100_000);
     expect(config.documentLimits).toMatchObject({

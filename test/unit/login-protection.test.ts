@@ -4,7 +4,9 @@
  */
 import { GraphQLError } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { createAccountLinks } from '../../src/auth/account-links.ts';
+import { accountKey, createAccountLinks } from '../../src/auth/account-links.ts';
+import { jsonLoginAccount } from '../../src/auth/json-login-account.ts';
+import { UpstreamError } from '../../src/errors/upstream-error.ts';
 import { createDeviceTokens } from '../../src/auth/device-token.ts';
 import { createLoginLimiter } from '../../src/auth/login-limiter.ts';
 import { createLoginProtection, type LoginOutcome } from '../../src/auth/login-protection.ts';
@@ -12,6 +14,7 @@ import { createLoginShare, type LoginShareOptions } from '../../src/auth/login-s
 
 interface Identity {
   accountUserId: string | null;
+  account: string;
 }
 
 const ROOMY_SHARE: LoginShareOptions = {
@@ -40,7 +43,7 @@ function protection(maxConsecutiveFailures = 2, share = ROOMY_SHARE) {
 const attempt = { username: 'demo', clientIp: '10.0.0.1', deviceToken: undefined };
 const refused = (): Promise<LoginOutcome<Identity>> => Promise.resolve({ accepted: false });
 const accepted = (): Promise<LoginOutcome<Identity>> =>
-  Promise.resolve({ accepted: true, result: { accountUserId: null } });
+  Promise.resolve({ accepted: true, result: { accountUserId: null, account: 'x.demo' } });
 
 /** The error `work` rejects with. */
 async function failure(work: Promise<unknown>): Promise<unknown> {
@@ -60,7 +63,7 @@ async function refusal(work: Promise<unknown>): Promise<GraphQLError> {
 describe('login protection', () => {
   it('should answer an accepted login with its result and a device token', async () => {
     const { result, deviceToken } = await protection().run(attempt, accepted);
-    expect(result).toEqual({ accountUserId: null });
+    expect(result).toEqual({ accountUserId: null, account: 'x.demo' });
     expect(deviceToken).toEqual(expect.any(String));
   });
 
@@ -80,7 +83,9 @@ describe('login protection', () => {
     const outage = new Error('upstream down');
     expect(await failure(guard.run(attempt, () => Promise.reject(outage)))).toBe(outage);
     expect(await failure(guard.run(attempt, () => Promise.reject(outage)))).toBe(outage);
-    await expect(guard.run(attempt, accepted)).resolves.toMatchObject({ result: { accountUserId: null } });
+    await expect(guard.run(attempt, accepted)).resolves.toMatchObject({
+      result: { accountUserId: null, account: 'x.demo' },
+    });
   });
 
   it('should send no more guesses upstream than the budget, however many arrive together', async () => {
@@ -106,7 +111,7 @@ describe('login protection', () => {
     const slow = async (): Promise<LoginOutcome<Identity>> => {
       upstream += 1;
       await gate;
-      return { accepted: true, result: { accountUserId: null } };
+      return { accepted: true, result: { accountUserId: null, account: 'x.demo' } };
     };
     const running = [guard.run(attempt, slow), guard.run({ ...attempt, username: 'other' }, slow)];
     const third = await refusal(guard.run({ ...attempt, username: 'third' }, accepted));
@@ -119,6 +124,57 @@ describe('login protection', () => {
     open();
     await Promise.all(running);
     expect(upstream).toBe(2);
-    await expect(guard.run(attempt, accepted)).resolves.toMatchObject({ result: { accountUserId: null } });
+    await expect(guard.run(attempt, accepted)).resolves.toMatchObject({
+      result: { accountUserId: null, account: 'x.demo' },
+    });
+  });
+
+  it('should keep a login refused by the gateway’s own shares as a failure of an unknown client, never of a known device', async () => {
+    const guard = protection(2);
+    const overloaded = new UpstreamError('session_overloaded', 'the share is taken', {
+      operation: 'loginJson',
+    });
+    const refusedByShare = () => Promise.reject(overloaded);
+    const { deviceToken } = await guard.run(attempt, accepted);
+    // The known device's two refusals by the share are given back: it is not blocked.
+    for (let i = 0; i < 2; i++) {
+      expect(await failure(guard.run({ ...attempt, deviceToken }, refusedByShare))).toBe(overloaded);
+    }
+    await expect(guard.run({ ...attempt, deviceToken }, accepted)).resolves.toBeDefined();
+    // An unknown client's are kept: two of them block it, as two wrong passwords would.
+    for (let i = 0; i < 2; i++) expect(await failure(guard.run(attempt, refusedByShare))).toBe(overloaded);
+    const blocked = await refusal(guard.run(attempt, accepted));
+    expect(blocked.extensions).toMatchObject({ code: 'UNAUTHENTICATED', retryAfter: expect.any(Number) });
+  });
+
+  it('should know a device token only for the exact name, or an account the upstream confirmed for the name', async () => {
+    const guard = protection(2);
+    const twin = { ...attempt, username: 'Ops' };
+    const { deviceToken } = await guard.run(twin, () =>
+      Promise.resolve({ accepted: true, result: { accountUserId: 'twin-id', account: 'a.twin' } }),
+    );
+    // `ops` folds to `Ops` but is another account: the twin's token is an unknown client's there.
+    for (let i = 0; i < 2; i++)
+      await failure(guard.run({ ...attempt, username: 'ops', deviceToken }, refused));
+    const blocked = await refusal(guard.run({ ...attempt, username: 'ops', deviceToken }, accepted));
+    expect(blocked.extensions).toMatchObject({ retryAfter: expect.any(Number) });
+  });
+});
+
+describe('the account of a JSON login', () => {
+  it('should never be a form login’s link of the same name (another account’s mobile number)', async () => {
+    const links = createAccountLinks({ ttlSeconds: 60 });
+    // Another account logged in by form with its mobile number, which is this user's username.
+    await links.link('5550101', 'other-account');
+    let asked = 0;
+    const first = await jsonLoginAccount(links, '5550101', () => {
+      asked += 1;
+      return Promise.resolve('own-account');
+    });
+    expect(first).toEqual({ account: accountKey('own-account'), userId: 'own-account' });
+    // Confirmed once by the upstream's answer, the next JSON login under the name asks nothing.
+    const second = await jsonLoginAccount(links, '5550101', () => Promise.resolve('never'));
+    expect(second.account).toBe(accountKey('own-account'));
+    expect(asked).toBe(1);
   });
 });

@@ -178,12 +178,20 @@ export interface UpstreamReads {
 }
 
 /**
+ * Which share of the bulkhead a login's call takes: every login of an unknown client together holds one
+ * session's share, and every login of a known device (a valid device token of the account) another, so a
+ * flood of unknown logins never keeps a known device out (`resilience.ts`).
+ */
+export type LoginCallShare = 'known' | 'unknown';
+
+/**
  * The write handle: writes and logins, never retried, shared or cached. A different type from
  * {@link UpstreamReads}, so that a read cannot take the uncached path by mistake. Throws only `UpstreamError`.
  */
 export interface UpstreamWrites {
-  loginJson(username: string, password: string): Promise<JsonLoginResult>;
-  loginForm(username: string, password: string): Promise<FormLoginResult>;
+  /** `share`: `known` when the client proved a past login to the account (the bulkhead's known-logins share). */
+  loginJson(username: string, password: string, share?: LoginCallShare): Promise<JsonLoginResult>;
+  loginForm(username: string, password: string, share?: LoginCallShare): Promise<FormLoginResult>;
   /**
    * save: never retried, deduplicated or cached. A success without an id where `saveIdAt` says is
    * `dialect_mismatch` marked `applied` (the object exists), never `outcome_unknown`.

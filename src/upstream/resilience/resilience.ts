@@ -94,7 +94,9 @@ export function withResilience(client: UpstreamClient, options: ResilienceOption
     if (operation.access === 'login') {
       // A login's username is the caller's to invent and its network cheap to vary: all logins are one source,
       // and together hold one session's share of the bulkhead, so a login flood leaves the reads their slots.
-      return attempt(operation, call, LOGINS_SHARE, ANONYMOUS_SOURCE).then(succeeded);
+      // Known devices' logins hold a share of their own: a flood of unknown clients' logins never fills it.
+      const share = args[2] === 'known' ? KNOWN_LOGINS_SHARE : LOGINS_SHARE;
+      return attempt(operation, call, share, ANONYMOUS_SOURCE).then(succeeded);
     }
     // Whose share and vote: the account (`caller.ts`), not the token or the name it logged in with.
     const session = callerOf(args[0] as UpstreamCredentials);
@@ -115,6 +117,7 @@ export function withResilience(client: UpstreamClient, options: ResilienceOption
 
 /** The share all logins take together (a key no user's `callerOf` can be). */
 const LOGINS_SHARE = '\u0000logins';
+const KNOWN_LOGINS_SHARE = '\u0000known-logins';
 
 const REFUSALS: Record<GuardRejection, string> = {
   circuit_open: 'circuit open after repeated failures; failing fast',
