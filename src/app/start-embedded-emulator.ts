@@ -46,6 +46,27 @@ export function emulatorSwitchesOf(config: GatewayConfig): {
   };
 }
 
+/** The emulator settings the embedded emulator reads; it takes its dialect from the `UPSTREAM_*` settings. */
+const EMBEDDED_EMULATOR_SETTINGS = new Set(['EMULATOR_PORT', 'EMULATOR_OBJECT_TYPES', 'EMULATOR_DATA_FILE']);
+
+/**
+ * The line saying which `EMULATOR_*` settings of `env` the embedded emulator ignores, or `undefined` when
+ * none is set: a team that sets `EMULATOR_CHARSET` to try a dialect with `npm start` would otherwise see
+ * nothing change and not know why.
+ */
+export function ignoredEmulatorSettingsLine(env: NodeJS.ProcessEnv): string | undefined {
+  const ignored = Object.keys(env)
+    .filter((name) => name.startsWith('EMULATOR_') && !EMBEDDED_EMULATOR_SETTINGS.has(name))
+    .sort();
+  if (ignored.length === 0) return undefined;
+  return (
+    `npm start ignores ${ignored.join(', ')}: the embedded emulator takes only EMULATOR_PORT, ` +
+    'EMULATOR_OBJECT_TYPES and EMULATOR_DATA_FILE, and its dialect from the UPSTREAM_* settings. To try an ' +
+    'emulator setting, run `npm run emulator` with it and point the gateway at it (API_URL, BASE_URL, ' +
+    'STUDIO_URL and SERVER_URL set to its address).'
+  );
+}
+
 /**
  * Starts the emulator of the embedded target (`config.upstream.kind === 'embedded'`).
  * @throws StartProblem naming `EMULATOR_PORT` when its port is busy.
@@ -62,6 +83,8 @@ export async function startEmbeddedEmulator(config: GatewayConfig, port: number)
         'and demo passwords, not a real upstream. Set API_URL, BASE_URL, STUDIO_URL and SERVER_URL instead.\n\n',
     );
   }
+  const ignored = ignoredEmulatorSettingsLine(process.env);
+  if (ignored !== undefined) process.stderr.write(`\nWARNING: ${ignored}\n\n`);
   // The embedded emulator follows the gateway's UPSTREAM_* switches, so both sides agree. Port 0 (the
   // default) lets the system choose, so a busy 4010 never stops `npm start`.
   const emulator = await startEmulator({

@@ -59,6 +59,7 @@ export function prefixTypeDefs(document: DocumentNode, prefix: string): Document
     NamedType: (node) => ({ ...node, name: typeName(node.name) }),
     EnumTypeDefinition: (node) => ({ ...node, name: typeName(node.name) }),
     InputObjectTypeDefinition: (node) => ({ ...node, name: typeName(node.name) }),
+    UnionTypeDefinition: (node) => ({ ...node, name: typeName(node.name) }),
     ObjectTypeDefinition: (node) => ({
       ...node,
       name: typeName(node.name),

@@ -64,6 +64,8 @@ export type Customer = {
   city?: Maybe<Scalars['String']['output']>;
   /** Country code of the customer's address, for example `PT` (record path `address.country`). */
   country?: Maybe<Scalars['String']['output']>;
+  /** The same record through the generic API. Select it (`id` and `data`) in a write's answer, and a client's normalized cache updates its `DataObject` entry of this record too. */
+  dataObject: DataObject;
   /** E-mail address. */
   email?: Maybe<Scalars['String']['output']>;
   /** The upstream's `_id` of this Customer: unique, assigned by the upstream when it is created. */
@@ -184,6 +186,8 @@ export type DataObject = {
    * with their references costs two upstream calls.
    */
   ref?: Maybe<DataObject>;
+  /** The same record as its typed object type (`... on LoanType { id rate }`); `null` when no type of `schema/objects/` declares its `objectName`. Select it in a generic write's answer, and a client's normalized cache (Apollo Client, urql's graphcache, Relay) updates the typed entry of this record too: the two APIs' entries are kept apart by type. */
+  typed?: Maybe<TypedObject>;
 };
 
 
@@ -337,6 +341,8 @@ export type IntFilter = {
 /** A kind of loan the organization offers. */
 export type LoanType = {
   __typename?: 'LoanType';
+  /** The same record through the generic API. Select it (`id` and `data`) in a write's answer, and a client's normalized cache updates its `DataObject` entry of this record too. */
+  dataObject: DataObject;
   /** What the loan is for. */
   description?: Maybe<Scalars['String']['output']>;
   /** The upstream's `_id` of this LoanType: unique, assigned by the upstream when it is created. */
@@ -595,6 +601,8 @@ export type Order = {
   __typename?: 'Order';
   /** The customer who placed the order; `null` when it no longer exists. */
   customer?: Maybe<Customer>;
+  /** The same record through the generic API. Select it (`id` and `data`) in a write's answer, and a client's normalized cache updates its `DataObject` entry of this record too. */
+  dataObject: DataObject;
   /** The upstream's `_id` of this Order: unique, assigned by the upstream when it is created. */
   id: Scalars['ID']['output'];
   /** The upstream's metadata of this Order (category `none`); one upstream call per object, so not on every object of a large page. */
@@ -841,6 +849,9 @@ export type Session = {
   username: Scalars['String']['output'];
 };
 
+/** Every typed object type (`schema/objects/`): what `DataObject.typed` answers. */
+export type TypedObject = Customer | LoanType | Order;
+
 /** What `updateObject` returns. */
 export type UpdatePayload = {
   __typename?: 'UpdatePayload';
@@ -935,6 +946,14 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 
 
 
+/** Mapping of union types */
+export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
+  TypedObject:
+    | ( Omit<Customer, 'dataObject' | 'metadata'> & { dataObject: _RefType['DataObject'], metadata?: Maybe<_RefType['ObjectMetadata']> } )
+    | ( Omit<LoanType, 'dataObject' | 'metadata'> & { dataObject: _RefType['DataObject'], metadata?: Maybe<_RefType['ObjectMetadata']> } )
+    | ( Omit<Order, 'customer' | 'dataObject' | 'metadata'> & { customer?: Maybe<_RefType['Customer']>, dataObject: _RefType['DataObject'], metadata?: Maybe<_RefType['ObjectMetadata']> } )
+  ;
+};
 
 
 /** Mapping between all available schema types and the resolvers types */
@@ -942,7 +961,7 @@ export type ResolversTypes = {
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   BooleanFilter: BooleanFilter;
   CriterionInput: CriterionInput;
-  Customer: ResolverTypeWrapper<Omit<Customer, 'metadata'> & { metadata?: Maybe<ResolversTypes['ObjectMetadata']> }>;
+  Customer: ResolverTypeWrapper<Omit<Customer, 'dataObject' | 'metadata'> & { dataObject: ResolversTypes['DataObject'], metadata?: Maybe<ResolversTypes['ObjectMetadata']> }>;
   CustomerConnection: ResolverTypeWrapper<Omit<CustomerConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['CustomerEdge']>, nodes: Array<Maybe<ResolversTypes['Customer']>> }>;
   CustomerEdge: ResolverTypeWrapper<Omit<CustomerEdge, 'node'> & { node?: Maybe<ResolversTypes['Customer']> }>;
   CustomerInput: CustomerInput;
@@ -966,7 +985,7 @@ export type ResolversTypes = {
   IntFilter: IntFilter;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
   JSONObject: ResolverTypeWrapper<Scalars['JSONObject']['output']>;
-  LoanType: ResolverTypeWrapper<Omit<LoanType, 'metadata'> & { metadata?: Maybe<ResolversTypes['ObjectMetadata']> }>;
+  LoanType: ResolverTypeWrapper<Omit<LoanType, 'dataObject' | 'metadata'> & { dataObject: ResolversTypes['DataObject'], metadata?: Maybe<ResolversTypes['ObjectMetadata']> }>;
   LoanTypeConnection: ResolverTypeWrapper<Omit<LoanTypeConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['LoanTypeEdge']>, nodes: Array<Maybe<ResolversTypes['LoanType']>> }>;
   LoanTypeEdge: ResolverTypeWrapper<Omit<LoanTypeEdge, 'node'> & { node?: Maybe<ResolversTypes['LoanType']> }>;
   LoanTypeInput: LoanTypeInput;
@@ -980,7 +999,7 @@ export type ResolversTypes = {
   LongFilter: LongFilter;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   ObjectMetadata: ResolverTypeWrapper<ObjectMetadataModel>;
-  Order: ResolverTypeWrapper<Omit<Order, 'customer' | 'metadata'> & { customer?: Maybe<ResolversTypes['Customer']>, metadata?: Maybe<ResolversTypes['ObjectMetadata']> }>;
+  Order: ResolverTypeWrapper<Omit<Order, 'customer' | 'dataObject' | 'metadata'> & { customer?: Maybe<ResolversTypes['Customer']>, dataObject: ResolversTypes['DataObject'], metadata?: Maybe<ResolversTypes['ObjectMetadata']> }>;
   OrderConnection: ResolverTypeWrapper<Omit<OrderConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['OrderEdge']>, nodes: Array<Maybe<ResolversTypes['Order']>> }>;
   OrderEdge: ResolverTypeWrapper<Omit<OrderEdge, 'node'> & { node?: Maybe<ResolversTypes['Order']> }>;
   OrderInput: OrderInput;
@@ -994,6 +1013,7 @@ export type ResolversTypes = {
   SavePayload: ResolverTypeWrapper<SavePayloadModel>;
   Session: ResolverTypeWrapper<SessionClaims>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
+  TypedObject: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['TypedObject']>;
   UpdatePayload: ResolverTypeWrapper<UpdatePayloadModel>;
   User: ResolverTypeWrapper<User>;
 };
@@ -1003,7 +1023,7 @@ export type ResolversParentTypes = {
   Boolean: Scalars['Boolean']['output'];
   BooleanFilter: BooleanFilter;
   CriterionInput: CriterionInput;
-  Customer: Omit<Customer, 'metadata'> & { metadata?: Maybe<ResolversParentTypes['ObjectMetadata']> };
+  Customer: Omit<Customer, 'dataObject' | 'metadata'> & { dataObject: ResolversParentTypes['DataObject'], metadata?: Maybe<ResolversParentTypes['ObjectMetadata']> };
   CustomerConnection: Omit<CustomerConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['CustomerEdge']>, nodes: Array<Maybe<ResolversParentTypes['Customer']>> };
   CustomerEdge: Omit<CustomerEdge, 'node'> & { node?: Maybe<ResolversParentTypes['Customer']> };
   CustomerInput: CustomerInput;
@@ -1026,7 +1046,7 @@ export type ResolversParentTypes = {
   IntFilter: IntFilter;
   JSON: Scalars['JSON']['output'];
   JSONObject: Scalars['JSONObject']['output'];
-  LoanType: Omit<LoanType, 'metadata'> & { metadata?: Maybe<ResolversParentTypes['ObjectMetadata']> };
+  LoanType: Omit<LoanType, 'dataObject' | 'metadata'> & { dataObject: ResolversParentTypes['DataObject'], metadata?: Maybe<ResolversParentTypes['ObjectMetadata']> };
   LoanTypeConnection: Omit<LoanTypeConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['LoanTypeEdge']>, nodes: Array<Maybe<ResolversParentTypes['LoanType']>> };
   LoanTypeEdge: Omit<LoanTypeEdge, 'node'> & { node?: Maybe<ResolversParentTypes['LoanType']> };
   LoanTypeInput: LoanTypeInput;
@@ -1039,7 +1059,7 @@ export type ResolversParentTypes = {
   LongFilter: LongFilter;
   Mutation: Record<PropertyKey, never>;
   ObjectMetadata: ObjectMetadataModel;
-  Order: Omit<Order, 'customer' | 'metadata'> & { customer?: Maybe<ResolversParentTypes['Customer']>, metadata?: Maybe<ResolversParentTypes['ObjectMetadata']> };
+  Order: Omit<Order, 'customer' | 'dataObject' | 'metadata'> & { customer?: Maybe<ResolversParentTypes['Customer']>, dataObject: ResolversParentTypes['DataObject'], metadata?: Maybe<ResolversParentTypes['ObjectMetadata']> };
   OrderConnection: Omit<OrderConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['OrderEdge']>, nodes: Array<Maybe<ResolversParentTypes['Order']>> };
   OrderEdge: Omit<OrderEdge, 'node'> & { node?: Maybe<ResolversParentTypes['Order']> };
   OrderInput: OrderInput;
@@ -1053,6 +1073,7 @@ export type ResolversParentTypes = {
   SavePayload: SavePayloadModel;
   Session: SessionClaims;
   String: Scalars['String']['output'];
+  TypedObject: ResolversUnionTypes<ResolversParentTypes>['TypedObject'];
   UpdatePayload: UpdatePayloadModel;
   User: User;
 };
@@ -1080,11 +1101,13 @@ export type RefDirectiveResolver<Result, Parent, ContextType = GraphQLContext, A
 export type CustomerResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Customer'] = ResolversParentTypes['Customer']> = {
   city?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   country?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  dataObject?: Resolver<ResolversTypes['DataObject'], ParentType, ContextType>;
   email?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   metadata?: Resolver<Maybe<ResolversTypes['ObjectMetadata']>, ParentType, ContextType>;
   mobile?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export type CustomerConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CustomerConnection'] = ResolversParentTypes['CustomerConnection']> = {
@@ -1119,6 +1142,7 @@ export type DataObjectResolvers<ContextType = GraphQLContext, ParentType extends
   metadata?: Resolver<Maybe<ResolversTypes['ObjectMetadata']>, ParentType, ContextType>;
   objectName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   ref?: Resolver<Maybe<ResolversTypes['DataObject']>, ParentType, ContextType, RequireFields<DataObjectRefArgs, 'objectName' | 'path'>>;
+  typed?: Resolver<Maybe<ResolversTypes['TypedObject']>, ParentType, ContextType>;
 };
 
 export type DataObjectConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DataObjectConnection'] = ResolversParentTypes['DataObjectConnection']> = {
@@ -1146,11 +1170,13 @@ export interface JsonObjectScalarConfig extends GraphQLScalarTypeConfig<Resolver
 }
 
 export type LoanTypeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['LoanType'] = ResolversParentTypes['LoanType']> = {
+  dataObject?: Resolver<ResolversTypes['DataObject'], ParentType, ContextType>;
   description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   loanType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   metadata?: Resolver<Maybe<ResolversTypes['ObjectMetadata']>, ParentType, ContextType>;
   rate?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export type LoanTypeConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['LoanTypeConnection'] = ResolversParentTypes['LoanTypeConnection']> = {
@@ -1210,11 +1236,13 @@ export type ObjectMetadataResolvers<ContextType = GraphQLContext, ParentType ext
 
 export type OrderResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Order'] = ResolversParentTypes['Order']> = {
   customer?: Resolver<Maybe<ResolversTypes['Customer']>, ParentType, ContextType>;
+  dataObject?: Resolver<ResolversTypes['DataObject'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   metadata?: Resolver<Maybe<ResolversTypes['ObjectMetadata']>, ParentType, ContextType>;
   number?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   status?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   total?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export type OrderConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['OrderConnection'] = ResolversParentTypes['OrderConnection']> = {
@@ -1276,6 +1304,10 @@ export type SessionResolvers<ContextType = GraphQLContext, ParentType extends Re
   username?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type TypedObjectResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['TypedObject'] = ResolversParentTypes['TypedObject']> = {
+  __resolveType: TypeResolveFn<'Customer' | 'LoanType' | 'Order', ParentType, ContextType>;
+};
+
 export type UpdatePayloadResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['UpdatePayload'] = ResolversParentTypes['UpdatePayload']> = {
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   message?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -1318,6 +1350,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   Query?: QueryResolvers<ContextType>;
   SavePayload?: SavePayloadResolvers<ContextType>;
   Session?: SessionResolvers<ContextType>;
+  TypedObject?: TypedObjectResolvers<ContextType>;
   UpdatePayload?: UpdatePayloadResolvers<ContextType>;
   User?: UserResolvers<ContextType>;
 };

@@ -39,18 +39,22 @@ export interface QueryLimits {
   parseOptions: ParseOptions;
 }
 
-/** Reports Armor's refusal as our coded error instead of Armor's `BAD_USER_INPUT`. */
-function reporter(code: LimitCode, setting: string, max: number) {
+/**
+ * Reports Armor's refusal as our coded error instead of Armor's `BAD_USER_INPUT`, saying what to change:
+ * Armor's own words name neither the setting nor a way out.
+ */
+function reporter(code: LimitCode, setting: string, max: number, change: string) {
   return (context: ValidationContext | null, error: GraphQLError): void => {
     // Armor words its refusals as syntax errors ("Syntax Error: Query depth limit of 6 exceeded, found 7.").
-    const message = error.message.replace(/^Syntax Error:\s*/, '');
+    const found = error.message.replace(/^Syntax Error:\s*/, '').replace(/\.$/, '');
+    const message = `${found}: ${change}, or have the gateway's operator raise ${setting}.`;
     context?.reportError(limitError(code, message, setting, max));
   };
 }
 
 /** An Armor limit of `n` whose refusal is our coded error naming `setting`, not Armor's own (not propagated). */
-function countLimit(n: number, code: LimitCode, setting: string) {
-  return { n, propagateOnRejection: false, onReject: [reporter(code, setting, n)] };
+function countLimit(n: number, code: LimitCode, setting: string, change: string) {
+  return { n, propagateOnRejection: false, onReject: [reporter(code, setting, n, change)] };
 }
 
 /** Builds the limits from the settings. */
@@ -59,13 +63,28 @@ export function createQueryLimits(options: QueryLimitsOptions): QueryLimits {
     blockFieldSuggestion: { enabled: false },
     maxTokens: { enabled: false },
     maxDepth: {
-      ...countLimit(options.maxDepth, ErrorCode.MAX_DEPTH_EXCEEDED, 'MAX_DEPTH'),
+      ...countLimit(
+        options.maxDepth,
+        ErrorCode.MAX_DEPTH_EXCEEDED,
+        'MAX_DEPTH',
+        'select fewer nested levels in one operation',
+      ),
       // Count fields, not fragment spreads: the client preset writes a fragment per component, and the
       // same selection inline must not be cheaper than through fragments (cycles are invalid anyway).
       flattenFragments: true,
     },
-    maxAliases: countLimit(options.maxAliases, ErrorCode.MAX_ALIASES_EXCEEDED, 'MAX_ALIASES'),
-    maxDirectives: countLimit(options.maxDirectives, ErrorCode.MAX_DIRECTIVES_EXCEEDED, 'MAX_DIRECTIVES'),
+    maxAliases: countLimit(
+      options.maxAliases,
+      ErrorCode.MAX_ALIASES_EXCEEDED,
+      'MAX_ALIASES',
+      'split the operation into several with fewer aliases each',
+    ),
+    maxDirectives: countLimit(
+      options.maxDirectives,
+      ErrorCode.MAX_DIRECTIVES_EXCEEDED,
+      'MAX_DIRECTIVES',
+      'use fewer directives in one operation',
+    ),
     // Armor's cost counts the document as written (each fragment a level deeper, a field reached through
     // several fragments again): ours counts the fields the operation fetches (`cost-limit-rule.ts`).
     costLimit: { enabled: false },

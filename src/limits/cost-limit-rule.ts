@@ -93,7 +93,7 @@ export function costRefusal(cost: number, maxCost: number, extra: Record<string,
   const found = Number.isFinite(cost) ? `found ${Math.round(cost)}` : 'it expands to too many fields';
   return limitError(
     ErrorCode.MAX_COST_EXCEEDED,
-    `Query Cost limit of ${maxCost} exceeded, ${found}.`,
+    `Query Cost limit of ${maxCost} exceeded, ${found}: ask for smaller pages (\`first\`, \`last\`) or fewer fields, or split the operation, or have the gateway's operator raise MAX_COST.`,
     'MAX_COST',
     maxCost,
     extra,

@@ -9,7 +9,8 @@
  *   `object` of the write payloads) goes through the batching id loader: one call per batch of objects;
  * - `perObject`: a field answering `ObjectMetadata` is one call per object (the upstream has no batch call);
  * - `write`: a root mutation field (the writes and `login`) is one call.
- * Every other field (scalars, `me`, `edges`, `nodes`, an edge's `node`, `pageInfo`) costs nothing itself.
+ * Every other field (scalars, `me`, `edges`, `nodes`, an edge's `node`, `pageInfo`) costs nothing itself,
+ * nor do the two ways between the APIs (a typed object's `dataObject`, `DataObject.typed`): the same record.
  */
 import type { GraphQLField, GraphQLNamedType, GraphQLObjectType, GraphQLSchema } from 'graphql';
 
@@ -54,6 +55,11 @@ function isUpstreamObject(type: GraphQLNamedType | undefined): boolean {
   );
 }
 
+/** A typed object's `dataObject`: the record it was read from, as a `DataObject` (no typed field holds one). */
+function isSameRecord(type: GraphQLObjectType, answers: GraphQLNamedType | undefined): boolean {
+  return answers?.name === GENERIC_OBJECT_TYPE && type.name !== GENERIC_OBJECT_TYPE && isUpstreamObject(type);
+}
+
 /** A Relay connection of upstream objects: `edges`, `pageInfo`, and `nodes` listing upstream objects. */
 function isObjectConnection(
   schema: GraphQLSchema,
@@ -91,6 +97,7 @@ export function upstreamCallKinds(schema: GraphQLSchema): UpstreamCallKinds {
       if (type === mutation) kind = 'write';
       else if (named?.name === METADATA_TYPE) kind = 'perObject';
       else if (isObjectConnection(schema, named)) kind = 'page';
+      else if (isSameRecord(type, named)) kind = undefined;
       else if (isUpstreamObject(named) && !answersList(field) && !edgeTypes.has(type.name)) kind = 'byId';
       if (kind !== undefined) kinds.set(`${type.name}.${field.name}`, kind);
     }

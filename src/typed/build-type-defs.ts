@@ -14,8 +14,15 @@ import {
 import { withIndefiniteArticle } from '../errors/indefinite-article.ts';
 import { FILTER_INPUT_NAMES, filterInputOf, TYPED_FILTER_SDL } from './filter-inputs.ts';
 
-/** The input types every typed `where` shares. */
-export const SHARED_FILTER_TYPES = FILTER_INPUT_NAMES;
+/**
+ * The union of every typed object type, which the generic `DataObject.typed` answers: one record, read
+ * through either API, is two entries in a client's normalized cache (`DataObject:<id>` and `LoanType:<id>`),
+ * so each side offers the other's, and a write's answer can carry both.
+ */
+export const TYPED_OBJECT_UNION = 'TypedObject';
+
+/** The names the typed API's shared SDL takes: the filter inputs and {@link TYPED_OBJECT_UNION}. */
+export const SHARED_FILTER_TYPES = [...FILTER_INPUT_NAMES, TYPED_OBJECT_UNION];
 
 const SHARED_SDL = `
 """
@@ -113,6 +120,14 @@ export function hasDerivedMetadata(spec: ObjectTypeSpec): boolean {
 /** The field the typed types get for the upstream's metadata, like `DataObject.metadata`. */
 export const METADATA_FIELD = 'metadata';
 
+/** The derived field of every typed type giving the same record as a `DataObject`. */
+export const DATA_OBJECT_FIELD = 'dataObject';
+
+/** Whether the gateway adds {@link DATA_OBJECT_FIELD} to `spec`'s type (not when a field of the type has its name). */
+export function hasDerivedDataObject(spec: ObjectTypeSpec): boolean {
+  return !(spec.definition.fields ?? []).some((f) => f.name.value === DATA_OBJECT_FIELD);
+}
+
 const described = (field: FieldDefinitionNode, text: string): FieldDefinitionNode =>
   field.description ? field : { ...field, description: { kind: Kind.STRING, value: text, block: true } };
 
@@ -129,18 +144,38 @@ function typeDefinition(spec: ObjectTypeSpec): ObjectTypeDefinitionNode {
     );
     fields.push(parsed);
   }
+  if (hasDerivedDataObject(spec)) {
+    fields.push(
+      derivedFieldNode(
+        DATA_OBJECT_FIELD,
+        `The same record through the generic API. Select it (\`id\` and \`data\`) in a write's answer, and a client's normalized cache updates its \`DataObject\` entry of this record too.`,
+        { kind: Kind.NON_NULL_TYPE, type: namedType('DataObject') },
+      ),
+    );
+  }
   return { ...spec.definition, fields };
 }
 
-function metadataFieldNode(description: string): FieldDefinitionNode {
+const namedType = (name: string) =>
+  ({ kind: Kind.NAMED_TYPE, name: { kind: Kind.NAME, value: name } }) as const;
+
+function derivedFieldNode(
+  name: string,
+  description: string,
+  type: FieldDefinitionNode['type'],
+): FieldDefinitionNode {
   return {
     kind: Kind.FIELD_DEFINITION,
     description: { kind: Kind.STRING, value: description, block: true },
-    name: { kind: Kind.NAME, value: METADATA_FIELD },
+    name: { kind: Kind.NAME, value: name },
     arguments: [],
-    type: { kind: Kind.NAMED_TYPE, name: { kind: Kind.NAME, value: 'ObjectMetadata' } },
+    type,
     directives: [],
   };
+}
+
+function metadataFieldNode(description: string): FieldDefinitionNode {
+  return derivedFieldNode(METADATA_FIELD, description, namedType('ObjectMetadata'));
 }
 
 function typeSdl(spec: ObjectTypeSpec): string {
@@ -221,7 +256,20 @@ extend type Mutation {
 `;
 }
 
+/** The union of the typed types, and the generic `DataObject`'s way to it. */
+function typedObjectSdl(specs: readonly ObjectTypeSpec[]): string {
+  return `
+${doc('Every typed object type (`schema/objects/`): what `DataObject.typed` answers.')}
+union ${TYPED_OBJECT_UNION} = ${specs.map((spec) => spec.typeName).join(' | ')}
+
+extend type DataObject {
+  ${doc(`The same record as its typed object type (\`... on LoanType { id rate }\`); \`null\` when no type of \`schema/objects/\` declares its \`objectName\`. Select it in a generic write's answer, and a client's normalized cache (Apollo Client, urql's graphcache, Relay) updates the typed entry of this record too: the two APIs' entries are kept apart by type.`)}
+  typed: ${TYPED_OBJECT_UNION}
+}
+`;
+}
+
 /** The typed API's SDL: the shared filter inputs, then each type's definitions, in the specs' order. */
 export function buildTypeDefs(specs: readonly ObjectTypeSpec[]): string[] {
-  return [SHARED_SDL, ...specs.map(typeSdl)];
+  return [SHARED_SDL, ...specs.map(typeSdl), ...(specs.length > 0 ? [typedObjectSdl(specs)] : [])];
 }

@@ -16,7 +16,13 @@ import type { UpstreamRecord } from '../upstream/client/types.ts';
 import { isJsonObject } from '../upstream/client/response-schemas.ts';
 import { badUpstreamValue } from '../errors/bad-upstream-value.ts';
 import { notFound } from '../errors/graphql-errors.ts';
-import { hasDerivedMetadata, METADATA_FIELD } from './build-type-defs.ts';
+import {
+  DATA_OBJECT_FIELD,
+  hasDerivedDataObject,
+  hasDerivedMetadata,
+  METADATA_FIELD,
+  TYPED_OBJECT_UNION,
+} from './build-type-defs.ts';
 import { withIndefiniteArticle } from '../errors/indefinite-article.ts';
 import { checkValue, describeValue } from './check-value.ts';
 import { LongScalar } from './long-scalar.ts';
@@ -135,9 +141,13 @@ const metadataResolver: Resolver<DataObjectModel> = (object, _args, ctx) =>
 const payloadObject: Resolver<SavePayloadModel> = (payload, _args, ctx) =>
   readBack(ctx.requireSession(), payload);
 
+/** A typed object and its `DataObject` are the same model: one record of one object name. */
+const sameRecord: Resolver<DataObjectModel> = (object) => object;
+
 /** The resolvers of every typed type, connection and payload, and of their query and mutation fields. */
 export function buildTypedResolvers(specs: readonly ObjectTypeSpec[]): ExecutableResolvers {
   const byType = new Map(specs.map((spec) => [spec.typeName, spec]));
+  const byObjectName = new Map(specs.map((spec) => [spec.objectName, spec.typeName]));
   const query: [string, Resolver<unknown>][] = [];
   const mutation: [string, Resolver<unknown>][] = [];
   const types: Record<string, Record<string, Resolver<never>>> = {};
@@ -152,13 +162,24 @@ export function buildTypedResolvers(specs: readonly ObjectTypeSpec[]): Executabl
     types[spec.typeName] = Object.fromEntries([
       ...spec.fields.map((f) => [f.name, fieldResolver(spec, f, byType)] as const),
       ...(hasDerivedMetadata(spec) ? [[METADATA_FIELD, metadataResolver] as const] : []),
+      ...(hasDerivedDataObject(spec) ? [[DATA_OBJECT_FIELD, sameRecord] as const] : []),
     ]);
     types[spec.names.connection] = connection;
     types[spec.names.savePayload] = { object: payloadObject };
     types[spec.names.updatePayload] = { object: payloadObject };
   }
+  const typedOf: Resolver<DataObjectModel> = (object) =>
+    byObjectName.has(object.objectName) ? object : null;
   return {
     ...types,
+    ...(specs.length === 0
+      ? {}
+      : {
+          DataObject: { typed: typedOf },
+          [TYPED_OBJECT_UNION]: {
+            __resolveType: (object: DataObjectModel) => byObjectName.get(object.objectName) ?? null,
+          },
+        }),
     Long: LongScalar,
     Query: Object.fromEntries(query),
     Mutation: Object.fromEntries(mutation),

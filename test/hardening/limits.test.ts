@@ -59,7 +59,9 @@ describe('depth of operations written with fragments', () => {
     const answer = await h.post(fragmentedPage(2), {}, auth);
     expect(answer.status).toBe(400);
     const depth = answer.errors?.find((e) => e.extensions?.code === 'MAX_DEPTH_EXCEEDED');
-    expect(depth?.message).toMatch(/depth limit of 6 exceeded, found 7/);
+    expect(depth?.message).toBe(
+      "Query depth limit of 6 exceeded, found 7: select fewer nested levels in one operation, or have the gateway's operator raise MAX_DEPTH.",
+    );
   });
 });
 
@@ -95,7 +97,8 @@ describe('cost of operations written with fragments', () => {
     expect(twelve.status).toBe(400);
     expect(twelve.errors).toEqual([
       {
-        message: 'Query Cost limit of 10000 exceeded, found 10290.',
+        message:
+          "Query Cost limit of 10000 exceeded, found 10290: ask for smaller pages (`first`, `last`) or fewer fields, or split the operation, or have the gateway's operator raise MAX_COST.",
         extensions: { code: 'MAX_COST_EXCEEDED', limit: 'MAX_COST', max: 10000, blame: 'caller' },
       },
     ]);

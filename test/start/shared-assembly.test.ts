@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { emulatorSwitchesOf } from '../../src/app/start-embedded-emulator.ts';
+import { emulatorSwitchesOf, ignoredEmulatorSettingsLine } from '../../src/app/start-embedded-emulator.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
 
 const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
@@ -49,4 +49,23 @@ it("should start the embedded emulator on the settings' UPSTREAM_* switches", ()
   const embedded = read('src/app/start-embedded-emulator.ts');
   expect(embedded).toMatch(/\.\.\.emulatorSwitchesOf\(config\)/);
   expect(embedded).toMatch(/objectTypes: readObjectTypes\(process\.env\)/);
+});
+
+describe('the emulator settings npm start ignores', () => {
+  it('should name each one set, and say what to do instead', () => {
+    const line = ignoredEmulatorSettingsLine({
+      EMULATOR_PAGE_START: 'page1',
+      EMULATOR_CHARSET: 'iso-8859-1',
+      EMULATOR_PORT: '4010',
+      EMULATOR_DATA_FILE: 'demo.json',
+      EMULATOR_OBJECT_TYPES: 'com.acme.Invoice',
+      UPSTREAM_PAGE_START: 'page1',
+    });
+    expect(line).toMatch(/^npm start ignores EMULATOR_CHARSET, EMULATOR_PAGE_START: /);
+    expect(line).toContain('run `npm run emulator` with it and point the gateway at it');
+  });
+
+  it('should say nothing when only the settings it reads are set', () => {
+    expect(ignoredEmulatorSettingsLine({ EMULATOR_PORT: '0', EMULATOR_DATA_FILE: 'x.json' })).toBeUndefined();
+  });
 });

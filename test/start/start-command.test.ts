@@ -191,11 +191,25 @@ describe('npm start in development', () => {
       expect(stdout).toMatch(
         /^API: +the default schema \(RELAY_NODE, FEDERATION and TRUSTED_DOCUMENTS off\)$/m,
       );
+      // The README's excerpt of this banner: the same lines, in the same order (addresses and versions aside).
+      const labels = (text: string) =>
+        text.split('\n').flatMap((line) => /^([A-Z][A-Za-z. ]+):\s/.exec(line)?.[1] ?? []);
+      const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+      const excerpt = /`npm start` prints:\n\n```\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+      expect(labels(excerpt)).toEqual(labels(stdout));
       gateway.child.kill('SIGTERM');
       expect((await gateway.exited)[0]).toBe(0);
     } finally {
       held.server?.close();
     }
+  });
+
+  it('should warn about the emulator settings it ignores', async () => {
+    const gateway = start({ PORT: '0', EMULATOR_CHARSET: 'iso-8859-1' });
+    await gateway.ready();
+    expect(gateway.output().stderr).toContain('WARNING: npm start ignores EMULATOR_CHARSET: ');
+    gateway.child.kill('SIGTERM');
+    expect((await gateway.exited)[0]).toBe(0);
   });
 
   it.each([
