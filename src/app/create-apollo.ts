@@ -107,7 +107,11 @@ export async function createApollo(options: ApolloOptions): Promise<ApolloServer
     }),
     plugins: [
       fastifyApolloDrainPlugin(options.app),
-      createRequestLogPlugin<GraphQLContext>(options.scopes, options.onDialectMismatch),
+      createRequestLogPlugin<GraphQLContext>(options.scopes, options.onDialectMismatch, ({ session }) =>
+        session === null
+          ? undefined
+          : { application: session.applicationCode, organization: session.organizationCode },
+      ),
       createOperationNamePlugin<GraphQLContext>({
         admit: (name, source) => {
           options.metrics.admitOperationName(name, source);

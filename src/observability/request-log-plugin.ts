@@ -7,16 +7,21 @@
 import type { ApolloServerPlugin, BaseContext, GraphQLRequestListener } from '@apollo/server';
 import { Kind, type DocumentNode } from 'graphql';
 import type { RequestScopes } from './request-scope.ts';
+import type { RequestTenant } from './request-tenant.ts';
 
-/** The plugin; `scopes` is the gateway's request storage. */
+/** The plugin; `scopes` is the gateway's request storage, `tenantOf` reads a request's tenant off its context. */
 export function createRequestLogPlugin<TContext extends BaseContext>(
   scopes: RequestScopes,
   onDialectMismatch?: (mismatch: { assumption: string; setting: string; message: string }) => void,
+  tenantOf?: (context: TContext) => RequestTenant | undefined,
 ): ApolloServerPlugin<TContext> {
   const listener: GraphQLRequestListener<TContext> = {
-    willSendResponse({ request, operation, operationName, document, response }) {
+    willSendResponse({ request, operation, operationName, document, response, contextValue }) {
       const scope = scopes.current();
       if (scope === undefined) return Promise.resolve();
+      // Whose request it was, for its line and its span: on-call's first question in a multi-tenant outage.
+      scope.tenant = tenantOf?.(contextValue);
+      if (scope.tenant !== undefined) scope.trace?.tenant(scope.tenant);
       // `operationName` is `null` or a name once Apollo has looked for the operation, `undefined` before:
       // for a document that never validated, the caller's word stands, else the name the document gives
       // (a named operation that fails validation is a named one: `other` in the metrics, not `anonymous`).

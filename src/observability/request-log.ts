@@ -30,6 +30,7 @@ import {
 } from './request-scope.ts';
 import { createFailedLoginLog } from './failed-login-log.ts';
 import { blameOfAnswer, LOG_LEVEL_OF_BLAME } from '../errors/blame.ts';
+import { clientNetwork } from '../client-address/client-network.ts';
 
 /** `LOG_REQUESTS`: every request, or only those that failed or were slow. */
 export type LogRequests = 'all' | 'errors';
@@ -232,9 +233,14 @@ export function registerRequestLog(
         upstreamMs: tenths(scope.upstreamMillis),
         outcome,
       };
+      if (scope.tenant !== undefined) {
+        line.application = scope.tenant.application;
+        if (scope.tenant.organization !== null) line.organization = scope.tenant.organization;
+      }
+      // The client by its network (an IPv6 address by its /64), as every share counts it.
+      line.clientNetwork = failedLogin?.clientNetwork ?? clientNetwork(request.ip);
       if (scope.errorCodes.length > 0) line.errors = scope.errorCodes;
       if (failedLogin !== undefined) {
-        line.clientNetwork = failedLogin.clientNetwork;
         line.loginFailure = failedLogin.reason;
         if (failedLogin.retryAfterSeconds > 0) line.retryAfter = failedLogin.retryAfterSeconds;
       }

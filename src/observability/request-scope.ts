@@ -5,6 +5,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { RequestTrace } from './tracing/tracing.ts';
+import type { RequestTenant } from './request-tenant.ts';
 
 /** One request's record; filled in as the request goes, logged once at its end. */
 export interface RequestScope {
@@ -24,6 +25,8 @@ export interface RequestScope {
   errorCodes: string[];
   /** `extensions.blame` of the errors that say it (`caller`, `upstream_refusal`, `upstream_health`, `gateway`). */
   errorBlames: string[];
+  /** Whose request it is: the session's application and organization (none without a session). */
+  tenant?: RequestTenant | undefined;
   /** The request's trace (its server span), when tracing is on and the request is to the GraphQL route. */
   trace?: RequestTrace | undefined;
   /** A login this request failed (refused, blocked or past its share), for its line and the summary. */
@@ -34,7 +37,7 @@ export interface RequestScope {
 
 /** A failed login as the log keeps it: the client's network (never its full IPv6 address), never a name. */
 export interface FailedLoginRecord {
-  /** The address by its network, as `src/http/capacity/client-network.ts` computes it (IPv6 by its /64). */
+  /** The address by its network, as `src/client-address/client-network.ts` computes it (IPv6 by its /64). */
   clientNetwork: string;
   /** `rejected`, `blocked` or `login_share` (`src/auth/login-protection.ts`). */
   reason: string;

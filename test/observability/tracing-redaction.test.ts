@@ -62,14 +62,17 @@ async function post(body: object, headers: Record<string, string> = {}): Promise
   return response.json();
 }
 
-/** Every attribute value of every span and span event, as text. */
-function attributeValues(spans: OtlpSpan[]): string[] {
+/** Every attribute value of every span and span event, as text; `except` leaves attributes out by key. */
+function attributeValues(spans: OtlpSpan[], except: readonly string[] = []): string[] {
   return spans.flatMap((span) =>
     [span, ...(span.events ?? [])].flatMap((holder) =>
-      (holder.attributes ?? []).map((a) => JSON.stringify(a.value)),
+      (holder.attributes ?? []).filter((a) => !except.includes(a.key)).map((a) => JSON.stringify(a.value)),
     ),
   );
 }
+
+/** The tenant the server span names: the demo's application is called `demo`, as its user is. */
+const TENANT_ATTRIBUTES = ['gateway.application', 'gateway.organization'];
 
 beforeAll(async () => {
   proxy = await startNotingProxy(emulator.url, (req) => {
@@ -181,8 +184,21 @@ describe('what spans never hold', () => {
     ['a literal quoted by a validation error', VALIDATION_LITERAL],
     ['a literal quoted by a syntax error', PARSE_LITERAL],
   ])('should keep %s out of every attribute of every span', (_what, value) => {
-    const leaking = attributeValues(receiver.spans()).filter((text) => text.includes(value));
+    const leaking = attributeValues(receiver.spans(), TENANT_ATTRIBUTES).filter((text) =>
+      text.includes(value),
+    );
     expect(leaking).toEqual([]);
+  });
+
+  it('should name the tenant of a session on its server span, and nothing else there', () => {
+    const tenants = receiver
+      .spans()
+      .filter((span) => span.kind === SpanKindNumber.SERVER)
+      .flatMap((span) => (span.attributes ?? []).filter((a) => TENANT_ATTRIBUTES.includes(a.key)))
+      .map((a) => `${a.key}=${JSON.stringify(a.value)}`);
+    expect(new Set(tenants)).toEqual(
+      new Set(['gateway.application={"stringValue":"demo"}', 'gateway.organization={"stringValue":"acme"}']),
+    );
   });
 
   it("should keep the session token and the upstream's apiToken out of every attribute", () => {

@@ -18,6 +18,7 @@ import {
 } from '@opentelemetry/api';
 import type { RecordDuration } from './http-durations.ts';
 import { spanQuery } from './span-url.ts';
+import type { RequestTenant } from '../request-tenant.ts';
 import type { RequestTrace, TraceContext, TracedRequest } from './tracing.ts';
 
 /**
@@ -62,6 +63,12 @@ export class SpanRequestTrace implements RequestTrace {
     if (this.#refused !== undefined) return;
     this.#refused = code;
     if (this.server.isRecording()) recordRefusal(this.server, code);
+  }
+
+  tenant(tenant: RequestTenant): void {
+    if (!this.server.isRecording()) return;
+    this.server.setAttribute('gateway.application', tenant.application);
+    if (tenant.organization !== null) this.server.setAttribute('gateway.organization', tenant.organization);
   }
 
   end(statusCode: number): void {

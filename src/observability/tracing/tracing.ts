@@ -12,6 +12,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import type { UpstreamAttempt, UpstreamAttemptCall } from '../../upstream/client/types.ts';
 import type { WireOperation } from '../../upstream/client/wire.ts';
+import type { RequestTenant } from '../request-tenant.ts';
 
 /** The ids of a span, as a log line carries them (`trace_id`, `span_id`, `trace_flags`). */
 export interface TraceContext {
@@ -65,6 +66,8 @@ export interface RequestTrace {
    * unknown persisted document) by its code; never a message.
    */
   refuse(code: string): void;
+  /** Names on the server span whose request it is (`gateway.application`, `gateway.organization`). */
+  tenant(tenant: RequestTenant): void;
   /** Ends the server span with the answered status. */
   end(statusCode: number): void;
 }
