@@ -84,6 +84,7 @@ export function fromUpstreamError(error: UpstreamError): GraphQLError {
             ...(error.assumption === undefined
               ? {}
               : { assumption: error.assumption.name, setting: error.assumption.setting }),
+            ...(error.criterion === undefined ? {} : { criterion: error.criterion }),
             // The write happened: a retry would write it again (a duplicate, for a save).
             ...(error.applied === undefined
               ? {}

@@ -15,6 +15,9 @@ import { FilterError } from '../errors/filter-error.ts';
 import { ANY_TEXT, literalPattern, NOTHING } from './literal-pattern.ts';
 import { dateTimePattern } from './date-time-pattern.ts';
 import { numberTextPattern } from './number-pattern.ts';
+import { literalConditionMeaning, matchesConditionMeaning } from './condition-meaning.ts';
+import { callerPatternTest } from './caller-pattern-meaning.ts';
+import type { CriterionMeaning } from '../upstream/dialect/answers/criterion-meaning.ts';
 
 /** The operators a filter condition may use (the GraphQL enum `FilterOperator` spells them alike). */
 export const FILTER_OPERATORS = ['matches', 'equals', 'in', 'contains', 'startsWith', 'endsWith'] as const;
@@ -172,7 +175,12 @@ async function compileOne(condition: FilterCondition, options: CompileCriteriaOp
   const { argumentName, matchesMode } = options;
   checkShape(condition, argumentName);
   const { operator, fieldName, at } = condition;
-  const criterion = (value: string): Criterion => ({ fieldName, operator: 'matches', value });
+  const criterion = (value: string, meaning: CriterionMeaning | undefined): Criterion => ({
+    fieldName,
+    operator: 'matches',
+    value,
+    ...(meaning === undefined ? {} : { meaning }),
+  });
   const value = condition.value ?? '';
   if (operator === 'matches') {
     // In exact mode the upstream compares by equality: the value is no regular expression there.
@@ -193,10 +201,12 @@ async function compileOne(condition: FilterCondition, options: CompileCriteriaOp
         );
       }
     }
-    return criterion(value);
+    const test = matchesMode === 'exact' ? undefined : callerPatternTest(value);
+    return criterion(value, matchesConditionMeaning(condition, matchesMode, test));
   }
   if (matchesMode === 'exact') {
-    if (operator === 'equals' && condition.caseInsensitive !== true) return criterion(value);
+    if (operator === 'equals' && condition.caseInsensitive !== true)
+      return criterion(value, literalConditionMeaning(condition, operator));
     const [what, path] =
       operator === 'equals'
         ? ['caseInsensitive', at.caseInsensitive]
@@ -207,7 +217,10 @@ async function compileOne(condition: FilterCondition, options: CompileCriteriaOp
       argumentName,
     );
   }
-  return criterion(literalOperatorPattern(condition, operator, argumentName));
+  return criterion(
+    literalOperatorPattern(condition, operator, argumentName),
+    literalConditionMeaning(condition, operator),
+  );
 }
 
 /**

@@ -103,7 +103,7 @@ describe('object() in regex mode', () => {
     expect(o2).toEqual(order('o2', { n: 2 }));
   });
 
-  it('should ignore records it did not ask for and a totalCount larger than the answer', async () => {
+  it('should refuse a batch answered with a record it did not ask for, and never serve or cache it', async () => {
     const noisy = {
       reshapePage: (page: { records: UpstreamRecord[]; totalCount: number }) => ({
         records: [order('stranger'), ...page.records],
@@ -111,11 +111,15 @@ describe('object() in regex mode', () => {
       }),
     };
     const { client, loaders } = setup({ [ORDER]: [order('o1')] }, {}, noisy);
-    const [o1, o2] = await Promise.all([loaders.object(ORDER, 'o1'), loaders.object(ORDER, 'o2')]);
-    expect(o1?._id).toBe('o1');
-    expect(o2).toBeNull();
+    const [o1, o2] = await Promise.allSettled([loaders.object(ORDER, 'o1'), loaders.object(ORDER, 'o2')]);
+    for (const settled of [o1, o2]) {
+      expect(settled.status).toBe('rejected');
+      const reason: unknown = settled.status === 'rejected' ? settled.reason : undefined;
+      expect(reason).toMatchObject({ kind: 'dialect_mismatch', assumption: { name: 'filter_answer' } });
+      expect(String(reason)).toContain('a record not asked for');
+    }
     // The stranger was not cached either: asking for it is a new upstream call.
-    await loaders.object(ORDER, 'stranger');
+    await loaders.object(ORDER, 'stranger').catch(() => null);
     expect(client.calls).toHaveLength(2);
   });
 

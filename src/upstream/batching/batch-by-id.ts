@@ -6,6 +6,7 @@ import { idPattern, planIdBatches, readsInBatch } from './batch-plan.ts';
 import { invalidInput } from '../../errors/upstream-error.ts';
 import { verifyPageLength } from '../dialect/pages/page-length.ts';
 import { caseIgnored, differsOnlyInCase } from '../dialect/matches-case.ts';
+import { unaskedRecord } from '../dialect/answers/verify-filter-answer.ts';
 import type { UpstreamCredentials, UpstreamReads } from '../client/types.ts';
 import type { Criterion, MatchesMode, UpstreamRecord } from '../client/wire.ts';
 
@@ -55,7 +56,8 @@ export function createBatchById(options: BatchByIdOptions): BatchById {
     if (record === null || record._id === id) return record;
     // Another case of the id: the upstream ignores case, and may have hidden the object asked for behind it.
     if (differsOnlyInCase(id, record._id)) throw caseIgnored('getObject', options);
-    return null;
+    // Any other object: the upstream did not read the id as asked, and may have hidden the one asked for.
+    throw unaskedRecord('getObject');
   }
 
   async function readMany(ids: string[], pattern: string): Promise<Map<string, UpstreamRecord>> {
@@ -76,11 +78,15 @@ export function createBatchById(options: BatchByIdOptions): BatchById {
     return byId;
   }
 
-  /** Throws the `matches_case` mismatch when a record nobody asked for is another case of an id asked for. */
+  /**
+   * Throws for records nobody asked for: the `matches_case` mismatch when one is another case of an id asked
+   * for, else the `filter_answer` one (the upstream answered a record not asked for).
+   */
   function checkCase(ids: readonly string[], unasked: readonly UpstreamRecord[]): void {
     for (const { _id } of unasked) {
       if (ids.some((id) => differsOnlyInCase(id, _id))) throw caseIgnored('getAll', options);
     }
+    if (unasked.length > 0) throw unaskedRecord('getAll');
   }
 
   /** The caller's mistake for an id no upstream object can have, or `undefined`. */

@@ -10,8 +10,9 @@ import { criteriaKey } from './criteria-key.ts';
 import { PrimedRecords } from './primed-records.ts';
 import { verifyPageLength } from '../dialect/pages/page-length.ts';
 import { verifyLiteralMatches } from '../dialect/matches-case.ts';
-import type { ReadPage, UpstreamCredentials, UpstreamReads } from '../client/types.ts';
-import type { Criterion, MatchesMode, UpstreamRecord } from '../client/wire.ts';
+import { verifyFilterAnswer } from '../dialect/answers/verify-filter-answer.ts';
+import type { Criterion, ReadPage, UpstreamCredentials, UpstreamReads } from '../client/types.ts';
+import type { MatchesMode, UpstreamRecord } from '../client/wire.ts';
 
 /** Ids one `getAll` reads at most in `regex` mode (`LoaderOptions.maxBatchSize`). */
 export const MAX_IDS_PER_BATCH = 100;
@@ -182,6 +183,8 @@ class RequestLoaders implements Loaders {
           verifyPageLength('getAll', page, key.pageSize, key.pageIndex, 'page');
           // An `equals` answered with another text: the upstream ignores case or matches part of the value.
           verifyLiteralMatches('getAll', key.criteria, page.records, { matchesMode, matchesCase });
+          // Any other record that does not satisfy the caller's filter, whatever the upstream did with it.
+          verifyFilterAnswer('getAll', key.criteria, page.records);
           // Kept until `object()` asks; then DataLoader's `prime` keeps an entry already loaded in this
           // request, so one request sees one version.
           (this.#primed ??= new PrimedRecords()).add(objectName, page.records);
@@ -204,8 +207,10 @@ class RequestLoaders implements Loaders {
         async ([criteria]) => {
           if (criteria === undefined) return [];
           const record = await client.getObject(credentials, objectName, criteria);
-          if (record !== null)
+          if (record !== null) {
             verifyLiteralMatches('getObject', criteria, [record], { matchesMode, matchesCase });
+            verifyFilterAnswer('getObject', criteria, [record]);
+          }
           return [record];
         },
         { batch: false, cacheKeyFn: findCacheKey, name: `find:${objectName}` },
