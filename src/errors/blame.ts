@@ -57,6 +57,8 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorRule>> = {
   // The upstream is healthy and answers the same way every time; the gateway's settings do not match the
   // dialect it speaks. Its operator fixes it with the setting named in the error, so it is never ill health.
   [ErrorCode.UPSTREAM_DIALECT_MISMATCH]: { blame: 'gateway' },
+  // The upstream served another organization's record: its doing, the same every time, not ill health.
+  [ErrorCode.UPSTREAM_TENANT_MISMATCH]: { blame: 'upstream_refusal' },
   // The typed schema declares what the upstream's record does not hold: the data's, not the request's.
   [ErrorCode.BAD_UPSTREAM_VALUE]: { blame: 'upstream_refusal' },
   [ErrorCode.INTERNAL_SERVER_ERROR]: { blame: 'gateway', httpStatus: 500 },
@@ -113,6 +115,11 @@ export const UPSTREAM_KIND_CODE = {
   // ── the upstream's refusal ────────────────────────────────────────────────────────────────────────────
   /** The upstream answered a well-formed `status: error` (its `message` and `error_code` are kept). */
   service: ErrorCode.UPSTREAM_ERROR,
+  /**
+   * The upstream answered a record of another organization than the session's: never served, logged as a
+   * security event. Deterministic, so not ill health.
+   */
+  tenant_mismatch: ErrorCode.UPSTREAM_TENANT_MISMATCH,
   // ── the upstream's ill health ─────────────────────────────────────────────────────────────────────────
   /** A deadline passed: connect, headers, body or the whole call. */
   timeout: ErrorCode.UPSTREAM_UNAVAILABLE,

@@ -95,6 +95,11 @@ export function fromUpstreamError(error: UpstreamError): GraphQLError {
           },
         },
       );
+    case 'tenant_mismatch':
+      return new GraphQLError(
+        `The upstream answered the ${error.operation} with a record of another organization than the session's; it is not served.`,
+        { extensions: { code, blame, reason: error.kind } },
+      );
     case 'internal':
       return new GraphQLError('Internal server error.', { extensions: { code, blame } });
     case 'timeout':
