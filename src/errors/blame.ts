@@ -48,6 +48,7 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorRule>> = {
   [ErrorCode.FORBIDDEN]: CALLER,
   [ErrorCode.BAD_USER_INPUT]: CALLER,
   [ErrorCode.NOT_FOUND]: { blame: 'caller', httpStatus: 404 },
+  [ErrorCode.ACCOUNT_LOCKED]: CALLER,
   // A busy pattern guard is the gateway's own capacity, not the caller's pattern: worth a retry.
   [ErrorCode.TOO_MANY_REQUESTS]: { blame: 'caller', reasons: { pattern_guard_busy: 'gateway' } },
   // An upstream 4xx to a request the gateway built: the gateway should have refused it.
@@ -104,6 +105,8 @@ export const UPSTREAM_KIND_CODE = {
   forbidden: ErrorCode.FORBIDDEN,
   /** The upstream rejected the credentials or the token (bad login, `SAVE_ERR_401`, auth-like message). */
   unauthenticated: ErrorCode.UNAUTHENTICATED,
+  /** The upstream refused a login because the account is locked or disabled ("User account is locked"). */
+  account_locked: ErrorCode.ACCOUNT_LOCKED,
   /** The upstream said the addressed object does not exist (update of an unknown id). */
   not_found: ErrorCode.NOT_FOUND,
   /** Not sent: the request already made `MAX_UPSTREAM_CALLS_PER_REQUEST` upstream calls. */

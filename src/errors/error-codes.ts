@@ -11,6 +11,8 @@ export const ErrorCode = {
   FORBIDDEN: 'FORBIDDEN',
   BAD_USER_INPUT: 'BAD_USER_INPUT',
   NOT_FOUND: 'NOT_FOUND',
+  /** The upstream refused a login because the account is locked or disabled, not for a wrong password. */
+  ACCOUNT_LOCKED: 'ACCOUNT_LOCKED',
   TOO_MANY_REQUESTS: 'TOO_MANY_REQUESTS',
   UPSTREAM_ERROR: 'UPSTREAM_ERROR',
   UPSTREAM_UNAVAILABLE: 'UPSTREAM_UNAVAILABLE',

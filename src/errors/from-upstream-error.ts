@@ -95,6 +95,11 @@ export function fromUpstreamError(error: UpstreamError): GraphQLError {
           },
         },
       );
+    case 'account_locked':
+      return new GraphQLError(
+        'The upstream service refused the login: the account is locked or disabled. Wait, or ask an administrator; typing the password again does not help.',
+        { extensions: { code, blame, reason: error.kind, upstream: upstreamExtension(error) } },
+      );
     case 'tenant_mismatch':
       return new GraphQLError(
         `The upstream answered the ${error.operation} with a record of another organization than the session's; it is not served.`,

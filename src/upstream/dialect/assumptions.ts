@@ -34,6 +34,11 @@ export const UPSTREAM_ASSUMPTIONS = {
     setting: 'UPSTREAM_MAX_PAGE_SIZE',
     assumes: 'the upstream serves pages and id batches of up to this many records',
   },
+  answer_shape: {
+    setting: '–',
+    assumes:
+      'each answer has the shape of the interface document: status, and data as an array of records (getObject too)',
+  },
   total_count: {
     setting: '–',
     assumes: 'totalCount is a number or a numeric string; absent only with an empty data',
