@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { countsAgainstUpstream } from '../../src/errors/upstream-error.ts';
 import { fromUpstreamError } from '../../src/errors/from-upstream-error.ts';
-import { deadSessionBody } from '../../src/upstream/client/dead-session.ts';
+import { deadSessionBody } from '../../src/upstream/dialect/dead-session.ts';
 import { fromHttpStatus } from '../../src/upstream/client/transport-error.ts';
 import { toStatusError } from '../../src/upstream/client/parse-answer.ts';
 

@@ -3,7 +3,7 @@
  * answer, check it, report the call to `onCall`. Retries are the resilience layer's (`resilience.ts`), where
  * the retry budget and the request's deadline are known.
  */
-import { deadSessionBody } from './dead-session.ts';
+import { deadSessionBody } from '../dialect/dead-session.ts';
 import type { z } from 'zod';
 import type { AnswerBudget, AnswerLease } from './answer-budget.ts';
 import { UpstreamError, invalidInput, isBudgetCut, isUpstreamError } from '../../errors/upstream-error.ts';

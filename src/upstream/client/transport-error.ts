@@ -4,7 +4,7 @@
  * undici's and Node's errors can mention the request path (and so the query string, with `apiToken`), so
  * the original error is never kept as `cause`: only its `name` and `code` survive, in a plain object.
  */
-import { loginRedirect } from './dead-session.ts';
+import { loginRedirect } from '../dialect/dead-session.ts';
 import { UpstreamError, isUpstreamError } from '../../errors/upstream-error.ts';
 import type { UpstreamErrorKind } from '../../errors/upstream-error.ts';
 
