@@ -88,6 +88,23 @@ function textTest(
         return (text) => text.endsWith(first);
     }
   }
+  const slow = caseInsensitiveTest(operator, literals);
+  // ASCII text against ASCII operands: the rule is plain lower-casing there (no Kelvin sign, no long s, no
+  // letter whose lower case is two), which costs no array per record.
+  if (!literals.every((literal) => ASCII.test(literal))) return slow;
+  const lowered = literals.map((literal) => literal.toLowerCase());
+  const ascii = textTest(operator, lowered, false);
+  return (text) => (ASCII.test(text) ? ascii(text.toLowerCase()) : slow(text));
+}
+
+/** Printable US-ASCII and the common white space: letters there have one other case each, or none. */
+const ASCII = /^[ -~\t\n\r]*$/;
+
+/** The text test of a literal operator whose letters compare in any case, code point by code point. */
+function caseInsensitiveTest(
+  operator: LiteralOperator,
+  literals: readonly string[],
+): (text: string) => boolean {
   const values = literals.map(codePoints);
   const [value = []] = values;
   switch (operator) {
@@ -127,12 +144,18 @@ function instantOf(value: unknown): number {
 /** Whether `held` satisfies a literal operator whose operands are numbers (`operandType: 'number'`). */
 function numberMeaning(operator: LiteralOperator, literals: readonly string[]): (held: Held) => boolean {
   const keys = new Set(literals.map((literal) => decimalKey(literal)));
+  // The operands a double holds exactly (its shortest spelling has their key): a double read from JSON
+  // equals one of them or none, so it is compared as a number, without spelling it (the common case).
+  const doubles = new Set(
+    literals.map(Number).filter((n) => Number.isFinite(n) && keys.has(decimalKey(String(n)))),
+  );
   const lenient = textMeaning(operator, literals, false);
   if (operator !== 'equals' && operator !== 'in') return lenient;
   return (held) => {
     if (held === 'missing') return false;
     if (held === 'unknown' || 'instant' in held) return true;
-    const key = 'number' in held ? decimalKey(String(held.number)) : decimalKey(held.text);
+    if ('number' in held) return doubles.has(held.number);
+    const key = decimalKey(held.text);
     return key !== undefined && keys.has(key);
   };
 }
