@@ -5,17 +5,26 @@
  * that dialect, so its translation (`toCheckerSource`, anchored as `String.matches` anchors) is run here.
  *
  * Not judged (the answer is accepted as the upstream gave it): a pattern with `\b` or `\B` (Java's word
- * boundary knows Unicode letters, ECMAScript's only ASCII ones), and any pattern the parser does not read
- * (the guard refused it, so it was never sent). docs/upstream-contract.md says so.
+ * boundary knows Unicode letters, ECMAScript's only ASCII ones), one with `$` or `\Z` followed by more than
+ * the end of its group or branch (Java's also match before a final line terminator, which what follows may
+ * consume), and any pattern the parser does not read (the guard refused it, so it was never sent). docs/upstream-contract.md says so.
  */
 import { parseJavaRegex } from '../upstream/pattern-guard/java-regex-parser.ts';
 import { childrenOf, type RegexNode } from '../upstream/pattern-guard/java-regex-ast.ts';
 import { toCheckerSource } from '../upstream/pattern-guard/regex-shape.ts';
 
-/** Whether the tree holds an assertion whose meaning differs between Java and ECMAScript. */
-function hasWordBoundary(node: RegexNode): boolean {
-  if (node.type === 'assert') return node.js === '\\b' || node.js === '\\B';
-  return childrenOf(node).some(hasWordBoundary);
+/**
+ * Whether the tree holds an assertion whose meaning differs between Java and ECMAScript: a word boundary, or
+ * Java's `$` and `\\Z` (the end, or before a final line terminator) where something may follow them to
+ * consume that terminator (`abc$\\n` matches `abc` and a line break in Java, never in ECMAScript).
+ */
+function differsFromJava(node: RegexNode, pattern: string): boolean {
+  if (node.type === 'assert') {
+    if (node.js === '\\b' || node.js === '\\B') return true;
+    const written = pattern.slice(node.start, node.end);
+    return (written === '$' || written === '\\Z') && !/^\)*$/.test(pattern.slice(node.end));
+  }
+  return childrenOf(node).some((child) => differsFromJava(child, pattern));
 }
 
 /**
@@ -29,7 +38,7 @@ export function callerPatternTest(pattern: string): ((text: string) => boolean) 
   } catch {
     return undefined;
   }
-  if (hasWordBoundary(tree)) return undefined;
+  if (differsFromJava(tree, pattern)) return undefined;
   try {
     const compiled = new RegExp(toCheckerSource(tree).source, 'u');
     return (text) => compiled.test(text);
