@@ -89,6 +89,21 @@ describe('an upstream that keeps only the last criterion on each field', () => {
     expect(answer.errors?.[0]?.message).toContain('only the last criterion');
   });
 
+  it('should never count such answers as ill health: the breaker stays closed for everyone', async () => {
+    const token = await h.login();
+    const twice = {
+      criteria: [
+        { fieldName: 'loanType', operator: 'startsWith', value: 'Home' },
+        { fieldName: 'loanType', operator: 'endsWith', value: 'Green' },
+      ],
+    };
+    for (let i = 0; i < 30; i++) {
+      const answer = await ask(h, LOANS, { filter: twice }, token);
+      expect(codeOf(answer)).toBe('UPSTREAM_DIALECT_MISMATCH');
+    }
+    expect((await ask(h, LOANS, {}, token)).errors).toBeUndefined();
+  });
+
   it('should still answer one criterion per field right', async () => {
     const answer = await ask(h, LOANS, {
       filter: { criteria: [{ fieldName: 'loanType', operator: 'endsWith', value: 'Green' }] },

@@ -82,6 +82,14 @@ describe('a filtered read held to its filter', () => {
     expect(error.message).toContain('does not hold this field');
   });
 
+  it('should refuse a page that holds one record twice', async () => {
+    const error = await failureOf(
+      loadersAnswering([order('a', 'open'), order('a', 'open')]).page(ORDER, [], 10, 0),
+    );
+    expect(error).toMatchObject({ kind: 'dialect_mismatch', assumption: { name: 'filter_answer' } });
+    expect(error.message).toContain('twice');
+  });
+
   it('should serve a page every record of which satisfies the filter', async () => {
     const criteria = await compile([{ fieldName: 'status', operator: 'in', values: ['open', 'delivered'] }]);
     const page = await loadersAnswering([order('a', 'open'), order('b', 'delivered')]).page(

@@ -10,7 +10,7 @@ import { criteriaKey } from './criteria-key.ts';
 import { PrimedRecords } from './primed-records.ts';
 import { verifyPageLength } from '../dialect/pages/page-length.ts';
 import { verifyLiteralMatches } from '../dialect/matches-case.ts';
-import { verifyFilterAnswer } from '../dialect/answers/verify-filter-answer.ts';
+import { verifyDistinctIds, verifyFilterAnswer } from '../dialect/answers/verify-filter-answer.ts';
 import { verifyTenant, type TenantCheck, type TenantMismatch } from '../dialect/answers/verify-tenant.ts';
 import type { Criterion, ReadPage, UpstreamCredentials, UpstreamReads } from '../client/types.ts';
 import type { MatchesMode, UpstreamRecord } from '../client/wire.ts';
@@ -200,6 +200,7 @@ class RequestLoaders implements Loaders {
           verifyLiteralMatches('getAll', key.criteria, page.records, { matchesMode, matchesCase });
           // Any other record that does not satisfy the caller's filter, whatever the upstream did with it.
           verifyFilterAnswer('getAll', key.criteria, page.records);
+          verifyDistinctIds('getAll', page.records);
           verifyTenant('getAll', objectName, page.records, this.#tenant);
           // Kept until `object()` asks; then DataLoader's `prime` keeps an entry already loaded in this
           // request, so one request sees one version.

@@ -91,6 +91,25 @@ export function verifyFilterAnswer(
 }
 
 /**
+ * Throws `filter_answer` when a page holds one `_id` twice: an upstream serving overlapping pages or joining
+ * rows would show one object at two cursors, and hide another. A set of the page's ids, once per page.
+ */
+export function verifyDistinctIds(operation: string, records: readonly UpstreamRecord[]): void {
+  if (records.length < 2) return;
+  const seen = new Set<string>();
+  for (const { _id } of records) {
+    if (seen.has(_id)) {
+      throw dialectMismatch(
+        operation,
+        'filter_answer',
+        'a page answered the same record twice: it answered a record at two offsets of one page',
+      );
+    }
+    seen.add(_id);
+  }
+}
+
+/**
  * The mismatch of a read by id answered with a record whose `_id` is none of those asked: never served as
  * the object asked for, and a sign the upstream does not read the `_id` criterion as sent.
  */
