@@ -104,6 +104,18 @@ describe('an upstream that keeps only the last criterion on each field', () => {
     expect((await ask(h, LOANS, {}, token)).errors).toBeUndefined();
   });
 
+  it('should refuse it through the typed API too (one where field, two operators)', async () => {
+    const answer = await ask(
+      h,
+      '{ orders(first: 100, where: { status: { startsWith: "P", endsWith: "D" } }) { nodes { status } } }',
+    );
+    expect(answer.errors?.[0]?.extensions).toMatchObject({
+      code: 'UPSTREAM_DIALECT_MISMATCH',
+      criterion: { fieldName: 'status', operator: 'startsWith' },
+    });
+    expect(JSON.stringify(answer.data ?? null)).not.toContain('SHIPPED');
+  });
+
   it('should still answer one criterion per field right', async () => {
     const answer = await ask(h, LOANS, {
       filter: { criteria: [{ fieldName: 'loanType', operator: 'endsWith', value: 'Green' }] },
