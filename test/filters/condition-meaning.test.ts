@@ -15,6 +15,8 @@ import {
 import { decimalKey } from '../../src/filters/decimal-key.ts';
 import type { Criterion } from '../../src/upstream/client/types.ts';
 import { defaultPatternGuard } from '../support/pattern-guard.ts';
+import { spellings } from '../support/number-spellings.ts';
+import { utcSpellings } from '../support/date-time-spellings.ts';
 
 const at = { value: 'v', values: 'vs', caseInsensitive: 'ci' };
 
@@ -108,6 +110,50 @@ describe('numbers by meaning', () => {
     const criterion = await compileOne({ operator: 'equals', value: '2.50' });
     expect(criterion.meaning?.test(2.5)).toBe(true);
     expect(criterion.meaning?.test(3)).toBe(false);
+  });
+});
+
+describe('typed operands against their patterns', () => {
+  const number = fc.oneof(
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.constantFrom(0, -0, 2.5, 25, 0.25, 3, 30, 1e21, 1e-7, 1250),
+    fc.integer({ min: -300, max: 300 }).map((n) => n / 10),
+  );
+
+  it('should hold a number (as text or as a double) to a typed equals exactly where its pattern matches', async () => {
+    await fc.assert(
+      fc.asyncProperty(number, number, async (filter, other) => {
+        const criterion = await compileOne({
+          operator: 'equals',
+          value: String(filter),
+          operandType: 'number',
+        });
+        for (const held of [...spellings(filter), ...spellings(other)])
+          expect(criterion.meaning?.test(held), held).toBe(patternMatches(criterion, held));
+        // A double read from JSON: the same value or not, whatever its spelling was.
+        expect(criterion.meaning?.test(other)).toBe(Object.is(other, filter) || other === filter);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('should accept every UTC spelling a typed DateTime pattern matches, and no other instant', async () => {
+    const instant = fc.integer({ min: 0, max: 4_102_444_800_000 });
+    await fc.assert(
+      fc.asyncProperty(instant, fc.constantFrom(1, 1000, 3_600_000), async (at, delta) => {
+        const criterion = await compileOne({
+          operator: 'equals',
+          value: new Date(at).toISOString(),
+          operandType: 'dateTime',
+        });
+        for (const held of utcSpellings(at)) {
+          expect(patternMatches(criterion, held), held).toBe(true);
+          expect(criterion.meaning?.test(held), held).toBe(true);
+        }
+        for (const held of utcSpellings(at + delta)) expect(criterion.meaning?.test(held), held).toBe(false);
+      }),
+      { numRuns: 100 },
+    );
   });
 });
 
