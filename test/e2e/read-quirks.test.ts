@@ -3,6 +3,7 @@
  * project (`emulator/operations/read-quirks.ts`), end to end over loopback: every answer is right or a named
  * error, never a silently wrong one, and none of them is counted as the upstream's ill health.
  */
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { useHarness, type Harness } from '../support/gateway-harness.ts';
 import type { ReadQuirks } from '../../emulator/operations/read-quirks.ts';
@@ -127,7 +128,10 @@ describe('an upstream that keeps only the last criterion on each field', () => {
 });
 
 describe('an upstream that ignores organizationCode on reads', () => {
-  const h = harness({ ignoreOrganization: true });
+  const logStream = new PassThrough();
+  const logLines: string[] = [];
+  logStream.on('data', (chunk: Buffer) => logLines.push(chunk.toString('utf8')));
+  const h = useHarness({ emulator: { readQuirks: { ignoreOrganization: true } }, listen: false, logStream });
   // Orders of organization globex (tenant 2) are numbered ORD-2…; the session is acme's.
   const globex = { criteria: [{ fieldName: 'number', operator: 'startsWith', value: 'ORD-2' }] };
 
@@ -142,6 +146,22 @@ describe('an upstream that ignores organizationCode on reads', () => {
     const answer = await ask(h, ONE_ORDER, { filter: globex });
     expect(codeOf(answer)).toBe('UPSTREAM_TENANT_MISMATCH');
     expect(JSON.stringify(answer.data ?? null)).not.toContain('ORD-2');
+  });
+
+  it('should log each as a security event without a secret, and count it', async () => {
+    const token = await h.login();
+    await ask(h, ORDERS, { filter: globex }, token);
+    const events = logLines
+      .flatMap((chunk) => chunk.split('\n'))
+      .filter((line) => line.includes('"event":"tenant_mismatch"'));
+    expect(events.length).toBeGreaterThan(0);
+    for (const line of events) {
+      expect(JSON.parse(line)).toMatchObject({ level: 50, expected: 'acme', received: 'globex' });
+      expect(line).not.toContain('demo-password');
+      expect(line).not.toContain(token);
+    }
+    const metrics = await (await h.fetch('/metrics')).text();
+    expect(metrics).toMatch(/gateway_upstream_tenant_mismatches_total\{operation="getAll"\} [1-9]/);
   });
 
   it('should serve the session’s own organization’s records', async () => {
