@@ -14,6 +14,7 @@ import type { CriterionMeaning } from '../upstream/dialect/answers/criterion-mea
 import type { MatchesMode } from '../upstream/client/types.ts';
 import { isExactNumber } from '../upstream/dialect/exact-json.ts';
 import { decimalKey } from './decimal-key.ts';
+import { caseInsensitiveTest, type LiteralOperator } from './case-insensitive-test.ts';
 
 /** The parts of a filter condition (`FilterCondition`) its meaning depends on. */
 export interface ConditionOperands {
@@ -22,9 +23,6 @@ export interface ConditionOperands {
   caseInsensitive?: boolean | null | undefined;
   operandType?: 'number' | 'dateTime' | undefined;
 }
-
-/** The operators compiled from literals. */
-type LiteralOperator = 'equals' | 'in' | 'contains' | 'startsWith' | 'endsWith';
 
 /** A record's value as the check sees it: its text when known, its number when that is all there is. */
 type Held = { text: string } | { number: number } | { instant: unknown } | 'unknown' | 'missing';
@@ -46,23 +44,6 @@ function heldOf(value: unknown): Held {
     if (Object.hasOwn(extended, '$date')) return { instant: extended.$date };
   }
   return 'unknown';
-}
-
-/** The code points of `text`, each as a string. */
-const codePoints = (text: string): string[] => Array.from(text);
-
-/** Whether text character `t` matches value character `c` ignoring case (`case-variants.ts`'s rule). */
-function sameIgnoringCase(c: string, t: string): boolean {
-  return c === t || c.toLowerCase() === t.toLowerCase() || c.toUpperCase() === t.toUpperCase();
-}
-
-/** Whether `value` (code points) occurs in `text` (code points) at `at`, letters in any case. */
-function occursAt(text: readonly string[], value: readonly string[], at: number): boolean {
-  if (at < 0 || at + value.length > text.length) return false;
-  for (let i = 0; i < value.length; i++) {
-    if (!sameIgnoringCase(value[i] ?? '', text[at + i] ?? '')) return false;
-  }
-  return true;
 }
 
 /** The text test of a literal operator: exact, or letters in any case. */
@@ -88,46 +69,7 @@ function textTest(
         return (text) => text.endsWith(first);
     }
   }
-  const slow = caseInsensitiveTest(operator, literals);
-  // ASCII text against ASCII operands: the rule is plain lower-casing there (no Kelvin sign, no long s, no
-  // letter whose lower case is two), which costs no array per record.
-  if (!literals.every((literal) => ASCII.test(literal))) return slow;
-  const lowered = literals.map((literal) => literal.toLowerCase());
-  const ascii = textTest(operator, lowered, false);
-  return (text) => (ASCII.test(text) ? ascii(text.toLowerCase()) : slow(text));
-}
-
-/** Printable US-ASCII and the common white space: letters there have one other case each, or none. */
-const ASCII = /^[ -~\t\n\r]*$/;
-
-/** The text test of a literal operator whose letters compare in any case, code point by code point. */
-function caseInsensitiveTest(
-  operator: LiteralOperator,
-  literals: readonly string[],
-): (text: string) => boolean {
-  const values = literals.map(codePoints);
-  const [value = []] = values;
-  switch (operator) {
-    case 'equals':
-    case 'in':
-      return (text) => {
-        const chars = codePoints(text);
-        return values.some((v) => v.length === chars.length && occursAt(chars, v, 0));
-      };
-    case 'contains':
-      return (text) => {
-        const chars = codePoints(text);
-        for (let at = 0; at + value.length <= chars.length; at++) if (occursAt(chars, value, at)) return true;
-        return false;
-      };
-    case 'startsWith':
-      return (text) => occursAt(codePoints(text), value, 0);
-    case 'endsWith':
-      return (text) => {
-        const chars = codePoints(text);
-        return occursAt(chars, value, chars.length - value.length);
-      };
-  }
+  return caseInsensitiveTest(operator, literals);
 }
 
 /** The instant (milliseconds) of a stored date: ISO text, MongoDB's `{$date: …}` forms, or `NaN`. */
@@ -192,10 +134,7 @@ function textMeaning(
   };
 }
 
-/**
- * The meaning of a condition compiled from literals (every operator but `matches`), for an upstream
- * comparing as `matchesMode` says (`exact` compiles `equals` only).
- */
+/** The meaning of a condition compiled from literals (every operator but `matches`). */
 export function literalConditionMeaning(
   condition: ConditionOperands,
   operator: LiteralOperator,
