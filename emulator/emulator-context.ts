@@ -6,6 +6,7 @@ import type { PageStartMode, PageZero, TotalCountForm } from './operations/pagin
 import type { TokenRegistry } from './identity/token-registry.ts';
 import type { UserDirectory } from './identity/user-directory.ts';
 import type { WriteDialect } from './operations/write-dialect.ts';
+import type { ReadQuirks } from './operations/read-quirks.ts';
 
 /** Everything the operation handlers share: one per running emulator, no globals. */
 export interface EmulatorContext {
@@ -33,6 +34,8 @@ export interface EmulatorContext {
   formLoginSession: 'token' | 'cookie';
   /** The servlet sessions the form login opened in the `cookie` dialect, by session id. */
   sessions: TokenRegistry;
+  /** Read-side dialects of other upstreams (`read-quirks.ts`); `{}` speaks as the contract says. */
+  readQuirks: ReadQuirks;
   /** Clock in milliseconds since the epoch. */
   now: () => number;
   /** A fresh object id. */

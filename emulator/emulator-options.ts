@@ -4,6 +4,7 @@ import type { PageStartMode, PageZero, TotalCountForm } from './operations/pagin
 import type { WrapperStyle } from './http/reply.ts';
 import type { SaveIdAt, SaveWithId, UpdateFields } from './operations/write-dialect.ts';
 import type { EmulatorCharset } from './http/charset.ts';
+import type { ReadQuirks } from './operations/read-quirks.ts';
 
 /** The ways the emulator can misbehave on purpose, for resilience tests. */
 export const FAULT_MODES = [
@@ -123,6 +124,13 @@ export interface EmulatorOptions {
    * expires (`tokenTtlSeconds`). Default `token`.
    */
   formLoginSession?: 'token' | 'cookie';
+  /**
+   * Read-side dialects of upstreams written apart from this project (`operations/read-quirks.ts`): `matches`
+   * wrapped as `"^"+value+"$"` and found, only the last criterion per field, `organizationCode` ignored on
+   * reads, getObject's one object for an array, a dead session as a redirect, a login page or a text, locked
+   * accounts. Default: none.
+   */
+  readQuirks?: ReadQuirks;
   /** Delay added before every operation's answer, in milliseconds. Default 0. */
   latencyMillis?: number;
   /** Lifetime of issued upstream tokens, in seconds. Default 28_800. */

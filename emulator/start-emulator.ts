@@ -70,6 +70,7 @@ function send(
     'cache-control': 'no-store',
     ...(closeConnection ? { connection: 'close' } : {}),
     ...(setCookie === undefined ? {} : { 'set-cookie': setCookie }),
+    ...(rendered.location === undefined ? {} : { location: rendered.location }),
   });
   response.end(body);
 }
@@ -116,6 +117,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     totalCount: options.totalCount ?? 'number',
     formLoginToken: options.formLoginToken ?? true,
     formLoginSession: options.formLoginSession ?? 'token',
+    readQuirks: options.readQuirks ?? {},
     now,
     newId: createIdGenerator(now),
     persist,

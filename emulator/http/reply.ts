@@ -12,6 +12,8 @@ export interface Reply {
   callback?: string | undefined;
   /** A `Set-Cookie` header (the form login's session in the `cookie` dialect). */
   setCookie?: string | undefined;
+  /** A body that is no JSON at all (a read quirk's login page or redirect), sent as it is instead of `json`. */
+  raw?: { contentType: string; body: string; location?: string | undefined } | undefined;
 }
 
 /** What goes on the wire for a reply. */
@@ -19,6 +21,8 @@ export interface RenderedReply {
   statusCode: number;
   contentType: string;
   body: string;
+  /** A redirect's `Location`. */
+  location?: string | undefined;
 }
 
 /** JavaScript identifiers only: never reflect anything else into a script. */
@@ -65,6 +69,10 @@ export function renderReply(
   charset: EmulatorCharset = 'utf-8',
 ): RenderedReply {
   const label = `; charset=${charsetLabel(charset)}`;
+  if (reply.raw !== undefined) {
+    const { contentType, body, location } = reply.raw;
+    return { statusCode: reply.statusCode, contentType, body, location };
+  }
   if (reply.callback === undefined) {
     return { statusCode: reply.statusCode, contentType: `application/json${label}`, body: reply.json };
   }

@@ -1,6 +1,7 @@
 import type { MatchesMode, UpstreamRecord } from '../../src/upstream/client/wire.ts';
 import { translateJavaPattern } from '../java-pattern/java-pattern.ts';
 import { MAX_PATTERN_LENGTH, rejectPattern } from './regex-guard.ts';
+import { lastPerField } from './read-quirks.ts';
 
 /** A parsed filter command, ready to test records. */
 export interface Filter {
@@ -17,6 +18,10 @@ export interface MatchesReading {
   mode: MatchesMode;
   /** `Pattern.CASE_INSENSITIVE` (patterns), `equalsIgnoreCase` (`exact`). */
   caseInsensitive: boolean;
+  /** The `wrapAnchors` read quirk: `"^" + value + "$"`, found (`read-quirks.ts`). */
+  wrapAnchors?: boolean | undefined;
+  /** The `lastCriterionPerField` read quirk. */
+  lastPerField?: boolean | undefined;
 }
 
 /** Compiled client patterns, so a repeated filter is compiled once. Bounded: cleared when full. */
@@ -138,13 +143,26 @@ export function parseFilterCommand(
     let test: (subject: string) => boolean;
     if (mode === 'exact')
       test = caseInsensitive ? (subject) => equalsIgnoreCase(subject, text) : (subject) => subject === text;
-    else {
+    else if (reading.wrapAnchors === true) {
+      // A service that anchors the value itself, then finds it: `^a|b$` anchors `a` at the start only.
+      const compiled = patterns.compile(`^${text}$`, true, caseInsensitive);
+      if (typeof compiled === 'string') return compiled;
+      test = (subject) => compiled.test(subject);
+    } else {
       const compiled = patterns.compile(text, mode === 'find', caseInsensitive);
       if (typeof compiled === 'string') return compiled;
       test = (subject) => compiled.test(subject);
     }
-    if (fieldName === '_id') idCandidates ??= literalIds(text, reading);
+    if (fieldName === '_id' && reading.wrapAnchors !== true) idCandidates ??= literalIds(text, reading);
     criteria.push({ path: fieldName.split('.'), test });
+  }
+  // A service that builds its query as a map from field to condition keeps the last condition of each field.
+  if (reading.lastPerField === true) {
+    const kept = lastPerField(criteria);
+    return {
+      criteria: kept,
+      idCandidates: kept.some((c) => c.path.join('.') === '_id') ? idCandidates : undefined,
+    };
   }
   return { criteria, idCandidates };
 }

@@ -1,3 +1,4 @@
+import { ACCOUNT_LOCKED } from './read-quirks.ts';
 import type { EmulatorContext, OperationRequest } from '../emulator-context.ts';
 import { parseFormBody } from '../http/form-body.ts';
 import { jsonReply, type Reply } from '../http/reply.ts';
@@ -8,6 +9,11 @@ const MISSING_CREDENTIALS = 'missing credentials: username and password are requ
 const TOO_LARGE = 'request body larger than 1 MB';
 
 const error = (message: string): Reply => jsonReply({ status: 'error', message });
+
+/** Whether the `lockedUsers` read quirk locks `username` out (Spring Security's `LockedException`). */
+function isLocked(context: EmulatorContext, username: string): boolean {
+  return context.readQuirks.lockedUsers?.includes(username) === true;
+}
 
 /** `POST /v1/user/login`: JSON body `{username, password}`, answers `{status:'success', token}`. */
 export function handleJsonLogin(context: EmulatorContext, request: OperationRequest): Reply {
@@ -25,6 +31,7 @@ export function handleJsonLogin(context: EmulatorContext, request: OperationRequ
   }
   // The JSON login documents a username only; the mobile number is a feature of the form login.
   const user = context.users.byUsername(username);
+  if (user !== undefined && isLocked(context, user.username)) return error(ACCOUNT_LOCKED);
   if (user === undefined || !context.users.checkPassword(user, password)) return error(BAD_CREDENTIALS);
   return jsonReply({ status: 'success', token: context.tokens.issue(user) });
 }
@@ -41,6 +48,7 @@ export function handleFormLogin(context: EmulatorContext, request: OperationRequ
   const password = form.get('password') ?? '';
   if (username === '' || password === '') return error(MISSING_CREDENTIALS);
   const user = context.users.byUsernameOrMobile(username);
+  if (user !== undefined && isLocked(context, user.username)) return error(ACCOUNT_LOCKED);
   if (user === undefined || !context.users.checkPassword(user, password)) return error(BAD_CREDENTIALS);
   if (context.formLoginSession === 'cookie') {
     // A JSP page on an HttpSession: the session id travels in the container's cookie, the answer has no token.

@@ -6,6 +6,7 @@ import { parsePaging, type TotalCountForm } from './paging.ts';
 import { badCallbackReply, isCallbackName, serviceError, type Reply } from '../http/reply.ts';
 import { jsonText } from '../http/json-text.ts';
 import { checkTypedQueryCall, type TypedQueryCall } from './typed-query-call.ts';
+import { deadSessionReply, withOrganizationField } from './read-quirks.ts';
 
 const nonEmpty = (value: string | null): string | undefined =>
   value === null || value === '' ? undefined : value;
@@ -18,16 +19,39 @@ interface ReadCall extends TypedQueryCall {
 /** Callback, then credentials, then object name, then filter: each failure answered in the callback. */
 function prepareRead(context: EmulatorContext, request: OperationRequest): ReadCall | Reply {
   const { query } = request;
+  const quirks = context.readQuirks;
+  const dead = quirks.deadSession ?? 'error';
+  if (dead !== 'error' && isCallbackName(query.get('callback'))) {
+    // A servlet filter in front of the service: a dead session never reaches it, whatever else is wrong.
+    const caller = authenticateQuery(context, request, true);
+    if (!caller.ok && DEAD_SESSION.test(caller.message)) return deadSessionReply(dead);
+  }
   const call = checkTypedQueryCall(context, request, true);
   if ('statusCode' in call) return call;
   const filter = parseFilterCommand(
     query.get('filterCommand'),
-    { mode: context.matches, caseInsensitive: context.matchesCase === 'insensitive' },
+    {
+      mode: context.matches,
+      caseInsensitive: context.matchesCase === 'insensitive',
+      wrapAnchors: quirks.wrapAnchors,
+      lastPerField: quirks.lastCriterionPerField,
+    },
     context.patterns,
   );
   if (typeof filter === 'string') return serviceError(filter, call.callback);
+  if (quirks.ignoreOrganization === true) {
+    // Every organization of the application: the service filters by application only.
+    const scope = {
+      applicationCode: call.scope.applicationCode,
+      organizationCodes: context.store.organizationsOf(call.scope.applicationCode),
+    };
+    return { ...call, scope, filter };
+  }
   return { ...call, filter };
 }
+
+/** The caller messages that say the token or the session is dead (not a missing field, not another organization). */
+const DEAD_SESSION = /^(?:invalid|expired) (?:token|session)|^(?:token|session) expired/;
 
 /** The objects a filter can match, in insertion order: looked up by id when the filter pins `_id`. */
 function candidates(store: ObjectStore, call: ReadCall): readonly StoredObject[] {
@@ -70,7 +94,13 @@ function readReply(
   page: readonly StoredObject[],
   totalCount: number,
 ): Reply {
-  const data = page.map((object) => context.store.recordJson(object)).join(',');
+  const tenantField = context.readQuirks.ignoreOrganization === true;
+  const data = page
+    .map((object) => {
+      const json = context.store.recordJson(object);
+      return tenantField ? withOrganizationField(json, object.organizationCode) : json;
+    })
+    .join(',');
   return {
     statusCode: 200,
     json: `{"status":"success","data":[${data}]${totalCountMember(totalCount, context.totalCount)}}`,
@@ -99,6 +129,16 @@ export function handleGetObject(context: EmulatorContext, request: OperationRequ
   const call = prepareRead(context, request);
   if (!('filter' in call)) return call;
   const first = candidates(context.store, call).find((object) => matchesFilter(object.record, call.filter));
+  if (context.readQuirks.getObjectSingle === true) {
+    // A controller returning the entity itself: `data` is the record, or null.
+    const record =
+      first === undefined
+        ? 'null'
+        : context.readQuirks.ignoreOrganization === true
+          ? withOrganizationField(context.store.recordJson(first), first.organizationCode)
+          : context.store.recordJson(first);
+    return { statusCode: 200, json: `{"status":"success","data":${record}}`, callback: call.callback };
+  }
   return readReply(context, call.callback, first === undefined ? [] : [first], first === undefined ? 0 : 1);
 }
 

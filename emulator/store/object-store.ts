@@ -40,6 +40,8 @@ export interface ObjectStore {
   isKnownType(objectName: string): boolean;
   /** The object with this id, only if it lies in `scope` (another tenant's id is simply not found). */
   get(id: string, scope: TenantScope): StoredObject | undefined;
+  /** Every organization that holds objects of `applicationCode`, in the order first seen. */
+  organizationsOf(applicationCode: string): string[];
   /** Every object of a type in `scope`, in insertion order. Do not mutate the answer. */
   list(objectName: string, scope: TenantScope): readonly StoredObject[];
   /** Adds an object; `record._id` must be new. */
@@ -82,6 +84,12 @@ export function createObjectStore(objectNames: readonly string[]): ObjectStore {
     get(id, scope) {
       const object = byId.get(id);
       return object !== undefined && inScope(object, scope) ? object : undefined;
+    },
+    organizationsOf(applicationCode) {
+      const seen = new Set<string>();
+      for (const object of all)
+        if (object.applicationCode === applicationCode) seen.add(object.organizationCode);
+      return [...seen];
     },
     list(objectName, scope) {
       const { applicationCode, organizationCodes } = scope;

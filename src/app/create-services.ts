@@ -66,6 +66,14 @@ export function createServices(options: ServicesOptions): GatewayServices {
     onLoaderBatch: (loader, size) => {
       metrics.observeLoaderBatch(loader, size);
     },
+    onTenantMismatch: (mismatch) => {
+      metrics.countTenantMismatch(mismatch.operation);
+      // A security event: another organization's record reached the gateway (it is not served).
+      logger.error(
+        { event: 'tenant_mismatch', ...mismatch },
+        "upstream answered a record of another organization than the session's; not served",
+      );
+    },
   };
 }
 

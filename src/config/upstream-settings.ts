@@ -63,6 +63,14 @@ export const UPSTREAM_SETTINGS = {
       .default('data'),
     'The key of the metadata answer that holds its payload.',
   ),
+  tenantField: setting(
+    'UPSTREAM_TENANT_FIELD',
+    z
+      .string()
+      .regex(/^[A-Za-z_$][A-Za-z0-9_$]{0,63}(?:\.[A-Za-z_$][A-Za-z0-9_$]{0,63}){0,7}$/)
+      .default('organizationCode'),
+    'The record field (a dotted path) naming the organization a record belongs to.',
+  ),
   authErrorPattern: setting(
     'UPSTREAM_AUTH_ERROR_PATTERN',
     regex.default(/token|credential|unauthori[sz]ed|session/i),

@@ -48,6 +48,7 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorRule>> = {
   [ErrorCode.FORBIDDEN]: CALLER,
   [ErrorCode.BAD_USER_INPUT]: CALLER,
   [ErrorCode.NOT_FOUND]: { blame: 'caller', httpStatus: 404 },
+  [ErrorCode.ACCOUNT_LOCKED]: CALLER,
   // A busy pattern guard is the gateway's own capacity, not the caller's pattern: worth a retry.
   [ErrorCode.TOO_MANY_REQUESTS]: { blame: 'caller', reasons: { pattern_guard_busy: 'gateway' } },
   // An upstream 4xx to a request the gateway built: the gateway should have refused it.
@@ -57,6 +58,8 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorRule>> = {
   // The upstream is healthy and answers the same way every time; the gateway's settings do not match the
   // dialect it speaks. Its operator fixes it with the setting named in the error, so it is never ill health.
   [ErrorCode.UPSTREAM_DIALECT_MISMATCH]: { blame: 'gateway' },
+  // The upstream served another organization's record: its doing, the same every time, not ill health.
+  [ErrorCode.UPSTREAM_TENANT_MISMATCH]: { blame: 'upstream_refusal' },
   // The typed schema declares what the upstream's record does not hold: the data's, not the request's.
   [ErrorCode.BAD_UPSTREAM_VALUE]: { blame: 'upstream_refusal' },
   [ErrorCode.INTERNAL_SERVER_ERROR]: { blame: 'gateway', httpStatus: 500 },
@@ -104,6 +107,8 @@ export const UPSTREAM_KIND_CODE = {
   forbidden: ErrorCode.FORBIDDEN,
   /** The upstream rejected the credentials or the token (bad login, `SAVE_ERR_401`, auth-like message). */
   unauthenticated: ErrorCode.UNAUTHENTICATED,
+  /** The upstream refused a login because the account is locked or disabled ("User account is locked"). */
+  account_locked: ErrorCode.ACCOUNT_LOCKED,
   /** The upstream said the addressed object does not exist (update of an unknown id). */
   not_found: ErrorCode.NOT_FOUND,
   /** Not sent: the request already made `MAX_UPSTREAM_CALLS_PER_REQUEST` upstream calls. */
@@ -115,6 +120,11 @@ export const UPSTREAM_KIND_CODE = {
   // ── the upstream's refusal ────────────────────────────────────────────────────────────────────────────
   /** The upstream answered a well-formed `status: error` (its `message` and `error_code` are kept). */
   service: ErrorCode.UPSTREAM_ERROR,
+  /**
+   * The upstream answered a record of another organization than the session's: never served, logged as a
+   * security event. Deterministic, so not ill health.
+   */
+  tenant_mismatch: ErrorCode.UPSTREAM_TENANT_MISMATCH,
   // ── the upstream's ill health ─────────────────────────────────────────────────────────────────────────
   /** A deadline passed: connect, headers, body or the whole call. */
   timeout: ErrorCode.UPSTREAM_UNAVAILABLE,

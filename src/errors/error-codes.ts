@@ -11,6 +11,8 @@ export const ErrorCode = {
   FORBIDDEN: 'FORBIDDEN',
   BAD_USER_INPUT: 'BAD_USER_INPUT',
   NOT_FOUND: 'NOT_FOUND',
+  /** The upstream refused a login because the account is locked or disabled, not for a wrong password. */
+  ACCOUNT_LOCKED: 'ACCOUNT_LOCKED',
   TOO_MANY_REQUESTS: 'TOO_MANY_REQUESTS',
   UPSTREAM_ERROR: 'UPSTREAM_ERROR',
   UPSTREAM_UNAVAILABLE: 'UPSTREAM_UNAVAILABLE',
@@ -21,6 +23,11 @@ export const ErrorCode = {
    * setting that fixes it (docs/upstream-contract.md, "Assumptions").
    */
   UPSTREAM_DIALECT_MISMATCH: 'UPSTREAM_DIALECT_MISMATCH',
+  /**
+   * The upstream answered a record of another organization than the session's (its tenant field,
+   * `UPSTREAM_TENANT_FIELD`): never served; a security event.
+   */
+  UPSTREAM_TENANT_MISMATCH: 'UPSTREAM_TENANT_MISMATCH',
   /** A typed field whose upstream value does not fit the declared type (`bad-upstream-value.ts`). */
   BAD_UPSTREAM_VALUE: 'BAD_UPSTREAM_VALUE',
   INTERNAL_SERVER_ERROR: 'INTERNAL_SERVER_ERROR',

@@ -84,6 +84,7 @@ export function fromUpstreamError(error: UpstreamError): GraphQLError {
             ...(error.assumption === undefined
               ? {}
               : { assumption: error.assumption.name, setting: error.assumption.setting }),
+            ...(error.criterion === undefined ? {} : { criterion: error.criterion }),
             // The write happened: a retry would write it again (a duplicate, for a save).
             ...(error.applied === undefined
               ? {}
@@ -93,6 +94,16 @@ export function fromUpstreamError(error: UpstreamError): GraphQLError {
                 }),
           },
         },
+      );
+    case 'account_locked':
+      return new GraphQLError(
+        'The upstream service refused the login: the account is locked or disabled. Wait, or ask an administrator; typing the password again does not help.',
+        { extensions: { code, blame, reason: error.kind, upstream: upstreamExtension(error) } },
+      );
+    case 'tenant_mismatch':
+      return new GraphQLError(
+        `The upstream answered the ${error.operation} with a record of another organization than the session's; it is not served.`,
+        { extensions: { code, blame, reason: error.kind } },
       );
     case 'internal':
       return new GraphQLError('Internal server error.', { extensions: { code, blame } });

@@ -27,6 +27,8 @@ export interface UpstreamErrorOptions {
    * save or update answer): the caller must not retry it. `objectId`: the written object's id, when known.
    */
   applied?: { objectId?: string | undefined } | undefined;
+  /** For `dialect_mismatch` of a read: the criterion (field, operator as the caller wrote it) a record failed. */
+  criterion?: { fieldName: string; operator: string } | undefined;
   /** The underlying error, for logs only. Must not carry a URL with credentials. */
   cause?: unknown;
 }
@@ -48,6 +50,7 @@ export class UpstreamError extends Error {
   readonly argument: string | undefined;
   readonly assumption: { name: string; setting: string } | undefined;
   readonly applied: { objectId?: string | undefined } | undefined;
+  readonly criterion: { fieldName: string; operator: string } | undefined;
 
   constructor(kind: UpstreamErrorKind, detail: string, options: UpstreamErrorOptions) {
     super(`upstream ${options.operation}: ${detail}`, { cause: options.cause });
@@ -60,6 +63,7 @@ export class UpstreamError extends Error {
     this.argument = options.argument;
     this.assumption = options.assumption;
     this.applied = options.applied;
+    this.criterion = options.criterion;
   }
 
   /** Whose fault this is. */

@@ -40,7 +40,7 @@ for (let codePoint = 0; codePoint <= LAST_CASED_CODE_POINT_SCANNED; codePoint +=
 }
 
 /** Whether text character `t` matches value character `c` ignoring case (the rule above). */
-function sameIgnoringCase(c: string, t: string): boolean {
+export function sameIgnoringCase(c: string, t: string): boolean {
   return c === t || c.toLowerCase() === t.toLowerCase() || c.toUpperCase() === t.toUpperCase();
 }
 

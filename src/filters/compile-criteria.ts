@@ -15,6 +15,9 @@ import { FilterError } from '../errors/filter-error.ts';
 import { ANY_TEXT, literalPattern, NOTHING } from './literal-pattern.ts';
 import { dateTimePattern } from './date-time-pattern.ts';
 import { numberTextPattern } from './number-pattern.ts';
+import { literalConditionMeaning, matchesConditionMeaning } from './condition-meaning.ts';
+import { callerPatternTest } from './caller-pattern-meaning.ts';
+import type { CriterionMeaning } from '../upstream/dialect/answers/criterion-meaning.ts';
 
 /** The operators a filter condition may use (the GraphQL enum `FilterOperator` spells them alike). */
 export const FILTER_OPERATORS = ['matches', 'equals', 'in', 'contains', 'startsWith', 'endsWith'] as const;
@@ -111,8 +114,11 @@ function compileLiterals(
     case 'equals':
       return literal(first);
     case 'in':
-      // `String.matches` anchors the whole alternation, so each alternative must match the whole value.
-      return literals.length === 0 ? NOTHING : literals.map(literal).join('|');
+      // Grouped: an upstream that wraps the value (`"^" + value + "$"`) would otherwise anchor only the first
+      // and the last alternative (`^open|delivered$` finds `undelivered`); under `String.matches` the group
+      // changes nothing.
+      if (literals.length === 0) return NOTHING;
+      return literals.length === 1 ? literal(first) : `(?:${literals.map(literal).join('|')})`;
     case 'contains':
       return first === '' ? ANY_TEXT : `${ANY_TEXT}${literal(first)}${ANY_TEXT}`;
     case 'startsWith':
@@ -172,7 +178,13 @@ async function compileOne(condition: FilterCondition, options: CompileCriteriaOp
   const { argumentName, matchesMode } = options;
   checkShape(condition, argumentName);
   const { operator, fieldName, at } = condition;
-  const criterion = (value: string): Criterion => ({ fieldName, operator: 'matches', value });
+  const criterion = (value: string, meaning: CriterionMeaning | undefined): Criterion => {
+    const compiled: Criterion = { fieldName, operator: 'matches', value };
+    // Not enumerable: what is sent, compared and keyed is the wire criterion; the meaning rides along.
+    if (meaning !== undefined)
+      Object.defineProperty(compiled, 'meaning', { value: meaning, enumerable: false });
+    return compiled;
+  };
   const value = condition.value ?? '';
   if (operator === 'matches') {
     // In exact mode the upstream compares by equality: the value is no regular expression there.
@@ -193,10 +205,14 @@ async function compileOne(condition: FilterCondition, options: CompileCriteriaOp
         );
       }
     }
-    return criterion(value);
+    const test = matchesMode === 'exact' ? undefined : callerPatternTest(value);
+    const meaning = matchesConditionMeaning(condition, matchesMode, test);
+    // A top-level alternation is grouped, as `in`'s is, so that a wrapping upstream anchors all of it.
+    return criterion(matchesMode !== 'exact' && value.includes('|') ? `(?:${value})` : value, meaning);
   }
   if (matchesMode === 'exact') {
-    if (operator === 'equals' && condition.caseInsensitive !== true) return criterion(value);
+    if (operator === 'equals' && condition.caseInsensitive !== true)
+      return criterion(value, literalConditionMeaning(condition, operator));
     const [what, path] =
       operator === 'equals'
         ? ['caseInsensitive', at.caseInsensitive]
@@ -207,7 +223,10 @@ async function compileOne(condition: FilterCondition, options: CompileCriteriaOp
       argumentName,
     );
   }
-  return criterion(literalOperatorPattern(condition, operator, argumentName));
+  return criterion(
+    literalOperatorPattern(condition, operator, argumentName),
+    literalConditionMeaning(condition, operator),
+  );
 }
 
 /**

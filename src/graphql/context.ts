@@ -14,6 +14,7 @@ import {
   type Loaders,
 } from '../upstream/batching/loaders.ts';
 import type { PatternGuard } from '../upstream/pattern-guard/pattern-guard.ts';
+import type { TenantMismatch } from '../upstream/dialect/answers/verify-tenant.ts';
 import type { UpstreamCredentials, UpstreamReads, UpstreamWrites } from '../upstream/client/types.ts';
 import type { SessionRevocations } from '../auth/session-revocations.ts';
 import { unauthenticated, type NoSessionReason } from '../errors/graphql-errors.ts';
@@ -33,6 +34,8 @@ export interface GatewayServices {
   /** Checks every caller-written `matches` pattern before it can reach the upstream. */
   patternGuard: PatternGuard;
   onLoaderBatch?: (operation: string, size: number) => void;
+  /** Told of a record of another organization answered to a session (a security event: logged, counted). */
+  onTenantMismatch?: (mismatch: TenantMismatch) => void;
 }
 
 /** An authenticated request's view: who, with which credentials, reading through which loaders. */
@@ -173,6 +176,8 @@ class RequestContext implements GraphQLContext {
           Math.floor(config.upstreamRequestLimits.maxUrlBytes / 2),
         ),
         onBatch: services.onLoaderBatch,
+        tenantField: config.tenantField,
+        onTenantMismatch: services.onTenantMismatch,
       }),
     };
     return this.authenticated;

@@ -146,6 +146,8 @@ export interface GatewayMetrics {
   trackRedis(read: RedisReadings): void;
   countGuardRejection(operation: string, reason: GuardRejection): void;
   countRetry(operation: string, allowed: boolean): void;
+  /** One read that answered a record of another organization than the session's (never served). */
+  countTenantMismatch(operation: string): void;
 }
 
 /** Options of {@link createMetrics}. */
@@ -261,7 +263,14 @@ export function createMetrics(options: MetricsOptions = {}): GatewayMetrics {
     registers,
   });
 
+  const tenantMismatches = new Counter({
+    name: 'gateway_upstream_tenant_mismatches_total',
+    help: "Upstream reads that answered a record of another organization than the session's (not served: a security event).",
+    labelNames: ['operation'] as const,
+    registers,
+  });
   // Present at 0 from the start (a counter that appears with its first event hides that event from rate()).
+  for (const operation of ['getObject', 'getAll']) tenantMismatches.inc({ operation }, 0);
   for (const limit of LOGIN_LIMITS) loginBlocks.inc({ limit }, 0);
   for (const operation of WIRE_OPERATIONS) {
     for (const reason of GUARD_REJECTIONS) rejections.inc({ operation, reason }, 0);
@@ -308,6 +317,9 @@ export function createMetrics(options: MetricsOptions = {}): GatewayMetrics {
     },
     countLoginBlock(limit) {
       loginBlocks.inc({ limit });
+    },
+    countTenantMismatch(operation) {
+      tenantMismatches.inc({ operation: operation === 'getObject' ? operation : 'getAll' });
     },
     trackCapacity,
     trackDraining(read) {

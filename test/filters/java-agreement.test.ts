@@ -13,6 +13,7 @@ import { defaultPatternGuard } from '../support/pattern-guard.ts';
 import { utcSpellings } from '../support/date-time-spellings.ts';
 import { spellings } from '../support/number-spellings.ts';
 import { javaLines, useJava } from '../support/java/java-pairs.ts';
+import { HAND_PICKED } from '../support/java/java-matches-corpus.ts';
 
 useJava();
 
@@ -89,5 +90,48 @@ describe("agreement with Java's String.matches", () => {
     );
     expect(disagreements).toEqual([]);
     expect(java.filter(Boolean).length).toBeGreaterThan(pairs.length / 3);
+  });
+
+  it("should hold an answered record to the filter exactly where Java's String.matches of what was sent holds it", async () => {
+    // The run-time check (condition-meaning.ts) judges a record by the caller's filter, not by the pattern:
+    // on text, its verdict must be the real engine's on the pattern sent, or it would refuse right answers.
+    const guard = defaultPatternGuard();
+    const at = { value: 'v', values: 'v', caseInsensitive: 'c' };
+    const judged: { test: (text: string) => boolean; pattern: string; text: string }[] = [];
+    const add = async (
+      condition: Parameters<typeof compileCriteria>[0][number],
+      texts: readonly string[],
+    ) => {
+      const [criterion] = await compileCriteria([condition], {
+        matchesMode: 'regex',
+        guard,
+        argumentName: 'f',
+      });
+      const meaning = criterion?.meaning;
+      if (criterion === undefined || meaning === undefined) return;
+      for (const text of texts) judged.push({ test: (t) => meaning.test(t), pattern: criterion.value, text });
+    };
+    const cases = fc.sample(fc.tuple(operator, text, text, text, fc.boolean()), { numRuns: 300, seed: 36 });
+    for (const [op, value, other, filler, caseInsensitive] of cases) {
+      const operand = op === 'in' ? { values: [value, other] } : { value };
+      await add({ fieldName: 'f', operator: op, caseInsensitive, ...operand, at }, [
+        value,
+        other,
+        `${filler}${value}`,
+        `${value}${filler}`,
+        value.toUpperCase(),
+      ]);
+    }
+    // Caller patterns the guard accepts, on texts near their edges.
+    for (const [pattern, subject] of HAND_PICKED) {
+      if ((await guard.check(pattern)).ok)
+        await add({ fieldName: 'f', operator: 'matches', value: pattern, at }, [subject]);
+    }
+    const java = javaMatches(judged.map(({ pattern, text: t }) => [pattern, t] as const));
+    const disagreements = judged
+      .filter(({ test, text: t }, i) => test(t) !== java[i])
+      .map(({ pattern, text: t }) => [pattern, t]);
+    expect(disagreements).toEqual([]);
+    expect(java.filter(Boolean).length).toBeGreaterThan(judged.length / 10);
   });
 });

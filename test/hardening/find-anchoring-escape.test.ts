@@ -52,7 +52,8 @@ describe('escaping the find anchoring', () => {
         const pattern = pieces.join('');
         const value = await sent(pattern);
         if (value === undefined) return;
-        expect(value).toBe(anchorForFind(pattern));
+        // An alternation goes out grouped, whatever the mode (an upstream may wrap it itself).
+        expect(value).toBe(anchorForFind(pattern.includes('|') ? `(?:${pattern})` : pattern));
         const whole = compileJavaPattern(pattern, false);
         const part = compileJavaPattern(value, true);
         if (typeof whole === 'string' || typeof part === 'string') return; // the emulator does not run it

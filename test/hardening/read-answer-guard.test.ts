@@ -1,7 +1,7 @@
 /**
  * Hostile getAll/getObject answers against the hand-written read guard (`response-schemas.ts`) and the
  * `totalCount` reader (`dialect/pages/total-count.ts`), decoded as the client decodes them (`JSON.parse`): what zod
- * refused is still refused as `bad_response`, a `totalCount` in no form the gateway reads is
+ * refused is still refused, as `dialect_mismatch` (`answer_shape`: a shape, never ill health), a `totalCount` in no form the gateway reads is
  * `dialect_mismatch` (never ill health), a `__proto__` key sets no prototype and fills no field, and nothing
  * reaches `Object.prototype`.
  */
@@ -48,8 +48,8 @@ describe('the read guard on hostile answers', () => {
     ['an array record', '{"status":"success","data":[["a"]],"totalCount":1}'],
     ['an object _id', '{"status":"success","data":[{"_id":{"toString":"a"}}],"totalCount":1}'],
     ['a status of another case', '{"status":"Success","data":[],"totalCount":0}'],
-  ])('should refuse %s as bad_response', (_name, text) => {
-    expect(kindOf(text, getAllAnswer)).toBe('bad_response');
+  ])('should refuse %s as a dialect mismatch (answer_shape), never ill health', (_name, text) => {
+    expect(kindOf(text, getAllAnswer)).toBe('dialect_mismatch');
     expect(Object.prototype).not.toHaveProperty('status');
     expect(Object.prototype).not.toHaveProperty('_id');
   });
@@ -81,7 +81,7 @@ describe('the read guard on hostile answers', () => {
 
   it('should refuse a getObject answer whose record hides its _id under __proto__', () => {
     expect(kindOf('{"status":"success","data":[{"__proto__":{"_id":"a"}}]}', getObjectAnswer)).toBe(
-      'bad_response',
+      'dialect_mismatch',
     );
   });
 

@@ -70,6 +70,7 @@ describe('the blame table', () => {
     );
     expect(notCaller).toEqual({
       service: 'upstream_refusal',
+      tenant_mismatch: 'upstream_refusal',
       timeout: 'upstream_health',
       unavailable: 'upstream_health',
       bad_response: 'upstream_health',

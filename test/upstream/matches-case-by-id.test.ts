@@ -2,7 +2,7 @@
  * The run-time verification of `matches_case`: a read by id answered with an `_id` that differs from the one
  * asked only in case is `UPSTREAM_DIALECT_MISMATCH` naming `UPSTREAM_MATCHES_CASE` (the upstream ignores case,
  * and may have hidden the object asked for behind the other one), in every path a read by id takes: one id
- * alone, a batch, a single `getObject` (`exact`). Any other stray record is still ignored.
+ * alone, a batch, a single `getObject` (`exact`). Any other stray record is a record not asked for.
  */
 import { describe, expect, it } from 'vitest';
 import { UpstreamError } from '../../src/errors/upstream-error.ts';
@@ -71,9 +71,12 @@ describe('a read by id answered in another case', () => {
     expect(error.detail).toContain('the upstream ignores that flag');
   });
 
-  it('should still answer null for a stray record that is not another case of the id', async () => {
+  it('should refuse a stray record that is not another case of the id as a record not asked for', async () => {
     for (const mode of ['regex', 'exact'] as const) {
-      expect(await loaders([{ _id: 'ab12' }], mode, 'sensitive').object(ORDER, 'ab1')).toBeNull();
+      await expect(loaders([{ _id: 'ab12' }], mode, 'sensitive').object(ORDER, 'ab1')).rejects.toMatchObject({
+        kind: 'dialect_mismatch',
+        assumption: { name: 'filter_answer' },
+      });
       expect(await loaders([{ _id: 'ab1' }], mode, 'sensitive').object(ORDER, 'ab1')).toEqual({ _id: 'ab1' });
     }
   });

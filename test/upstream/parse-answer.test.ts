@@ -99,15 +99,19 @@ describe('parseAnswer', () => {
     ['a numeric _id', { status: 'success', data: [{ _id: 7 }], totalCount: 1 }],
     ['an array', [{ status: 'success' }]],
     ['null', null],
-  ])('should call a getAll answer with %s a bad_response', (_name, answer) => {
-    expect(failure(() => parseAnswer(answer, getAllAnswer, context('getAll'))).kind).toBe('bad_response');
-  });
+  ])(
+    'should call a getAll answer with %s a dialect mismatch (answer_shape), never ill health',
+    (_name, answer) => {
+      const error = failure(() => parseAnswer(answer, getAllAnswer, context('getAll')));
+      expect(error).toMatchObject({ kind: 'dialect_mismatch', assumption: { name: 'answer_shape' } });
+    },
+  );
 
   it('should not quote received values in a shape error', () => {
     const error = failure(() =>
       parseAnswer({ status: 'success', token: 12345678 }, jsonLoginAnswer, context('loginJson')),
     );
-    expect(error.kind).toBe('bad_response');
+    expect(error.kind).toBe('dialect_mismatch');
     expect(error.message).toContain('token');
     expect(error.message).not.toContain('12345678');
   });
@@ -136,7 +140,7 @@ describe('parseAnswer', () => {
 
   it('should require updatedFields to be an object', () => {
     const answer = { status: 'success', savedObjectId: 'r1', message: 'ok', updatedFields: [] };
-    expect(failure(() => parseAnswer(answer, updateAnswer, context('update'))).kind).toBe('bad_response');
+    expect(failure(() => parseAnswer(answer, updateAnswer, context('update'))).kind).toBe('dialect_mismatch');
   });
 });
 
@@ -186,7 +190,7 @@ describe('parseAnswer on read answers (property: the hand-written guard and the 
             }
           } else {
             const error = failure(() => parseAnswer(value, schema, context(op)));
-            expect(error.kind).toBe('bad_response');
+            expect(error.kind).toBe('dialect_mismatch');
           }
         }),
         { numRuns: 1000 },

@@ -108,6 +108,8 @@ describe('createPatternGuard', () => {
     ['[ab[cd]]', 'nested class "["', 'single class'],
     ['\\p{InGreek}', 'character property "\\p{InGreek}"', 'POSIX class'],
     ['a{2', 'not a valid Java regular expression: malformed count', 'fix'],
+    // Java's own refusal ("Named capturing group <n> is already defined"), found against a JVM.
+    ['(?<n>a)(?<n>b)', 'not a valid Java regular expression: group name defined twice', 'fix'],
   ])('should refuse %j, naming the construct', async (pattern, named, advice) => {
     const reason = reasonOf(await defaultPatternGuard().check(pattern));
     expect(reason).toContain(named);

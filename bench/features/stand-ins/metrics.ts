@@ -20,4 +20,5 @@ export const createMetrics: typeof Real.createMetrics = () => ({
   trackRedis: nothing,
   countGuardRejection: nothing,
   countRetry: nothing,
+  countTenantMismatch: nothing,
 });

@@ -6,6 +6,8 @@ import { idPattern, planIdBatches, readsInBatch } from './batch-plan.ts';
 import { invalidInput } from '../../errors/upstream-error.ts';
 import { verifyPageLength } from '../dialect/pages/page-length.ts';
 import { caseIgnored, differsOnlyInCase } from '../dialect/matches-case.ts';
+import { unaskedRecord } from '../dialect/answers/verify-filter-answer.ts';
+import { verifyTenant, type TenantCheck } from '../dialect/answers/verify-tenant.ts';
 import type { UpstreamCredentials, UpstreamReads } from '../client/types.ts';
 import type { Criterion, MatchesMode, UpstreamRecord } from '../client/wire.ts';
 
@@ -24,6 +26,8 @@ export interface BatchByIdOptions {
   /** Runs a single `getObject` read (all of `exact` mode, the odd id in `regex` mode) under the request's cap. */
   capped: <T>(read: () => Promise<T>) => Promise<T>;
   onBatch: ((operation: 'objectById', size: number) => void) | undefined;
+  /** The session's organization and where records carry theirs: another's record is never served. */
+  tenant?: TenantCheck | undefined;
 }
 
 /** A DataLoader batch function: one value (record, `null`, or that key's error) per key, in key order. */
@@ -51,11 +55,14 @@ export function createBatchById(options: BatchByIdOptions): BatchById {
   async function readOne(id: string, pattern: string): Promise<UpstreamRecord | null> {
     onBatch?.('objectById', 1);
     const record = await capped(() => client.getObject(credentials, objectName, idCriterion(pattern)));
+    if (record !== null && options.tenant !== undefined)
+      verifyTenant('getObject', objectName, [record], options.tenant);
     // A misconfigured mode or a loose upstream could answer another object: never hand it out as `id`.
     if (record === null || record._id === id) return record;
     // Another case of the id: the upstream ignores case, and may have hidden the object asked for behind it.
     if (differsOnlyInCase(id, record._id)) throw caseIgnored('getObject', options);
-    return null;
+    // Any other object: the upstream did not read the id as asked, and may have hidden the one asked for.
+    throw unaskedRecord('getObject');
   }
 
   async function readMany(ids: string[], pattern: string): Promise<Map<string, UpstreamRecord>> {
@@ -64,6 +71,7 @@ export function createBatchById(options: BatchByIdOptions): BatchById {
     // Fewer records than ids is normal (ids that do not exist), unless the answer counts more matches
     // than it holds: then the upstream cut the batch, and the missing ids would read as `null`.
     verifyPageLength('getAll', page, ids.length, 0, 'ids');
+    if (options.tenant !== undefined) verifyTenant('getAll', objectName, page.records, options.tenant);
     const wanted = new Set(ids);
     const byId = new Map<string, UpstreamRecord>();
     let unasked: UpstreamRecord[] | undefined;
@@ -76,11 +84,15 @@ export function createBatchById(options: BatchByIdOptions): BatchById {
     return byId;
   }
 
-  /** Throws the `matches_case` mismatch when a record nobody asked for is another case of an id asked for. */
+  /**
+   * Throws for records nobody asked for: the `matches_case` mismatch when one is another case of an id asked
+   * for, else the `filter_answer` one (the upstream answered a record not asked for).
+   */
   function checkCase(ids: readonly string[], unasked: readonly UpstreamRecord[]): void {
     for (const { _id } of unasked) {
       if (ids.some((id) => differsOnlyInCase(id, _id))) throw caseIgnored('getAll', options);
     }
+    if (unasked.length > 0) throw unaskedRecord('getAll');
   }
 
   /** The caller's mistake for an id no upstream object can have, or `undefined`. */
@@ -109,6 +121,7 @@ export function createBatchById(options: BatchByIdOptions): BatchById {
       // As in a batch: an empty answer that counts a match is a page the upstream did not serve (a
       // one-based upstream's page 0), never `null` for an object that exists.
       verifyPageLength('getAll', page, 1, 0, 'ids');
+      if (options.tenant !== undefined) verifyTenant('getAll', objectName, page.records, options.tenant);
       for (const record of page.records) if (record._id === id) return record;
       const unasked = page.records;
       if (unasked.length > 0) checkCase([id], unasked);

@@ -54,7 +54,7 @@ export function planIdBatches(ids: readonly string[], limits: BatchPlanLimits): 
     const fits =
       current !== undefined &&
       current.ids.length < maxBatchSize &&
-      currentBytes + SEPARATOR_BYTES + bytes <= limits.maxCriterionLength;
+      currentBytes + SEPARATOR_BYTES + bytes + GROUP_BYTES <= limits.maxCriterionLength;
     if (current !== undefined && fits) {
       current.ids.push(id);
       current.pattern += `|${pattern}`;
@@ -65,11 +65,17 @@ export function planIdBatches(ids: readonly string[], limits: BatchPlanLimits): 
       batches.push(current);
     }
   }
+  // Grouped: an upstream that wraps the value (`"^" + value + "$"`) would otherwise anchor only the first and
+  // the last id, and answer records whose ids merely start or end with them.
+  for (const batch of batches) if (batch.ids.length > 1) batch.pattern = `(?:${batch.pattern})`;
   return { batches, singles };
 }
 
 /** `|` in the URL: `%7C`. */
 const SEPARATOR_BYTES = 3;
+
+/** `(?:` and `)` in the URL: `(%3F%3A` and `)`. */
+const GROUP_BYTES = 8;
 
 /**
  * Letters, digits and `_`: what `escapeJavaRegex` leaves as it is, what JSON leaves unescaped and what

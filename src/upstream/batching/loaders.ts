@@ -10,8 +10,10 @@ import { criteriaKey } from './criteria-key.ts';
 import { PrimedRecords } from './primed-records.ts';
 import { verifyPageLength } from '../dialect/pages/page-length.ts';
 import { verifyLiteralMatches } from '../dialect/matches-case.ts';
-import type { ReadPage, UpstreamCredentials, UpstreamReads } from '../client/types.ts';
-import type { Criterion, MatchesMode, UpstreamRecord } from '../client/wire.ts';
+import { verifyDistinctIds, verifyFilterAnswer } from '../dialect/answers/verify-filter-answer.ts';
+import { verifyTenant, type TenantCheck, type TenantMismatch } from '../dialect/answers/verify-tenant.ts';
+import type { Criterion, ReadPage, UpstreamCredentials, UpstreamReads } from '../client/types.ts';
+import type { MatchesMode, UpstreamRecord } from '../client/wire.ts';
 
 /** Ids one `getAll` reads at most in `regex` mode (`LoaderOptions.maxBatchSize`). */
 export const MAX_IDS_PER_BATCH = 100;
@@ -49,6 +51,13 @@ export interface LoaderOptions {
   maxIdLength: number;
   /** Single reads in flight at once: `getObject` (all of `exact` mode) and metadata. Default `8`. */
   exactConcurrency?: number;
+  /**
+   * The record field naming a record's organization (`UPSTREAM_TENANT_FIELD`, a dotted path): a record whose
+   * organization is not the session's is never served. Default `organizationCode`.
+   */
+  tenantField?: string | undefined;
+  /** Told of each record of another organization before its read fails (the security log and metric). */
+  onTenantMismatch?: ((mismatch: TenantMismatch) => void) | undefined;
   /** Called once per upstream call the loaders make, with the number of keys it serves (metrics). */
   onBatch?: (operation: 'objectById' | 'page' | 'metadata', size: number) => void;
 }
@@ -109,6 +118,7 @@ class RequestLoaders implements Loaders {
   readonly #options: LoaderOptions;
   readonly #maxBatchSize: number;
   readonly #maxCriterionLength: number;
+  readonly #tenant: TenantCheck;
   /**
    * One cap for the whole request, whatever the number of object types it reads: the same bulkhead as the
    * resilience layer's, with a queue as long as the request's own reads (they wait, they are never
@@ -128,6 +138,11 @@ class RequestLoaders implements Loaders {
     this.#options = options;
     this.#maxBatchSize = options.maxBatchSize ?? MAX_IDS_PER_BATCH;
     this.#maxCriterionLength = options.maxCriterionLength ?? MAX_CRITERION_LENGTH;
+    this.#tenant = {
+      organizationCode: options.credentials.organizationCode,
+      path: (options.tenantField ?? 'organizationCode').split('.'),
+      onMismatch: options.onTenantMismatch,
+    };
   }
 
   #exactConcurrency(): number {
@@ -153,6 +168,7 @@ class RequestLoaders implements Loaders {
       maxIdLength,
       capped: this.#capped,
       onBatch,
+      tenant: this.#tenant,
     });
     // The batch function splits by count and length itself, so DataLoader hands it the whole tick.
     const loader = new DataLoader(batchById, { name: `object:${objectName}` });
@@ -182,6 +198,10 @@ class RequestLoaders implements Loaders {
           verifyPageLength('getAll', page, key.pageSize, key.pageIndex, 'page');
           // An `equals` answered with another text: the upstream ignores case or matches part of the value.
           verifyLiteralMatches('getAll', key.criteria, page.records, { matchesMode, matchesCase });
+          // Any other record that does not satisfy the caller's filter, whatever the upstream did with it.
+          verifyFilterAnswer('getAll', key.criteria, page.records);
+          verifyDistinctIds('getAll', page.records);
+          verifyTenant('getAll', objectName, page.records, this.#tenant);
           // Kept until `object()` asks; then DataLoader's `prime` keeps an entry already loaded in this
           // request, so one request sees one version.
           (this.#primed ??= new PrimedRecords()).add(objectName, page.records);
@@ -204,8 +224,11 @@ class RequestLoaders implements Loaders {
         async ([criteria]) => {
           if (criteria === undefined) return [];
           const record = await client.getObject(credentials, objectName, criteria);
-          if (record !== null)
+          if (record !== null) {
             verifyLiteralMatches('getObject', criteria, [record], { matchesMode, matchesCase });
+            verifyFilterAnswer('getObject', criteria, [record]);
+            verifyTenant('getObject', objectName, [record], this.#tenant);
+          }
           return [record];
         },
         { batch: false, cacheKeyFn: findCacheKey, name: `find:${objectName}` },

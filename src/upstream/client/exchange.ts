@@ -3,6 +3,7 @@
  * answer, check it, report the call to `onCall`. Retries are the resilience layer's (`resilience.ts`), where
  * the retry budget and the request's deadline are known.
  */
+import { deadSessionBody } from '../dialect/dead-session.ts';
 import type { z } from 'zod';
 import type { AnswerBudget, AnswerLease } from './answer-budget.ts';
 import { UpstreamError, invalidInput, isBudgetCut, isUpstreamError } from '../../errors/upstream-error.ts';
@@ -138,10 +139,16 @@ export function createExchangeRunner(
       operation,
       exchange.heard,
     );
-    const decoded =
-      exchange.answer === 'jsonp'
-        ? decodeJsonp(text, callback, operation)
-        : decodeJsonOrJsonp(text, operation);
+    let decoded: unknown;
+    try {
+      decoded =
+        exchange.answer === 'jsonp'
+          ? decodeJsonp(text, callback, operation)
+          : decodeJsonOrJsonp(text, operation);
+    } catch (error) {
+      // A body that is no JSON(P) may be a servlet's dead session (its login page, a text): the session's end.
+      throw deadSessionBody(text, answer.contentType, patterns.auth, operation) ?? error;
+    }
     return parseAnswer(decoded, exchange.schema, { operation, patterns, secrets: exchange.secrets });
   }
 

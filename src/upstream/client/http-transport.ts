@@ -143,7 +143,10 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
           status = statusCode;
           if (statusCode < 200 || statusCode > 299) {
             // An error page can be large and slow: never read it.
-            refuse(fromHttpStatus(statusCode, call.operation));
+            const location = headers.location;
+            refuse(
+              fromHttpStatus(statusCode, call.operation, Array.isArray(location) ? location[0] : location),
+            );
             return;
           }
           const length = headers['content-length'];

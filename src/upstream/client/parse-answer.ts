@@ -1,12 +1,17 @@
 /**
  * Checking a decoded upstream answer at the boundary: a success of the expected shape is returned typed,
  * `status: error` becomes the matching {@link UpstreamError} kind (docs/design.md, "your token is
- * no good"), anything else is `bad_response`.
+ * no good"), a well-formed answer of another shape `dialect_mismatch` (`answer_shape`).
  */
 import type { z } from 'zod';
 import { UpstreamError } from '../../errors/upstream-error.ts';
 import { errorAnswer, isJsonObject, passesAsDecoded } from './response-schemas.ts';
+import { dialectMismatch } from '../dialect/assumptions.ts';
 import type { WireOperation } from './wire.ts';
+
+/** Login refusals that mean the account is locked or disabled ("User account is locked"), not the password wrong. */
+const ACCOUNT_LOCKED_PATTERN =
+  /\baccount\b[\s\S]{0,40}\b(?:locked|disabled|suspended|blocked)\b|\blocked out\b/i;
 
 /** Update and metadata messages that mean the addressed object does not exist. */
 const NOT_FOUND_PATTERN = /not found|no such|invalid id/i;
@@ -60,8 +65,8 @@ export function toAuthPattern(pattern: RegExp): RegExp {
 /**
  * Validates a decoded answer against the success `schema` of its operation.
  *
- * @throws UpstreamError `unauthenticated`, `not_found` or `service` for `status: error`; `bad_response` for
- *   any other shape
+ * @throws UpstreamError `unauthenticated`, `not_found` or `service` for `status: error`; `dialect_mismatch`
+ *   (`answer_shape`) for any other shape
  */
 export function parseAnswer<T>(value: unknown, schema: z.ZodType<T>, context: AnswerContext): T {
   const { operation } = context;
@@ -76,12 +81,12 @@ export function parseAnswer<T>(value: unknown, schema: z.ZodType<T>, context: An
   // Only the schema's own path and issue code are named: the received values may hold a token.
   const issue = parsed.error.issues[0];
   const where = issue === undefined || issue.path.length === 0 ? '(root)' : issue.path.map(String).join('.');
-  throw new UpstreamError(
-    'bad_response',
-    `answer has the wrong shape at ${where} (${issue?.code ?? 'invalid'})`,
-    {
-      operation,
-    },
+  // The answer was read whole, from the callback asked: a healthy upstream that speaks another dialect
+  // (getObject's one record for an array, a key missing), the same every time. Never ill health.
+  throw dialectMismatch(
+    operation,
+    'answer_shape',
+    `answer has another shape than the document's at ${where} (${issue?.code ?? 'invalid'})`,
   );
 }
 
@@ -96,6 +101,9 @@ export function toStatusError(
   const upstreamErrorCode = rawCode === undefined ? undefined : redact(rawCode, secrets).slice(0, 100);
   const options = { operation, upstreamMessage, upstreamErrorCode };
   if (operation === 'loginJson' || operation === 'loginForm') {
+    // A lock-out is no wrong password: the person must be told to wait or ask, not to type it again.
+    if (ACCOUNT_LOCKED_PATTERN.test(rawMessage))
+      return new UpstreamError('account_locked', 'account locked', options);
     return new UpstreamError('unauthenticated', 'login rejected', options);
   }
   if (operation === 'save' && upstreamErrorCode === 'SAVE_ERR_401') {

@@ -4,6 +4,7 @@
  * undici's and Node's errors can mention the request path (and so the query string, with `apiToken`), so
  * the original error is never kept as `cause`: only its `name` and `code` survive, in a plain object.
  */
+import { loginRedirect } from '../dialect/dead-session.ts';
 import { UpstreamError, isUpstreamError } from '../../errors/upstream-error.ts';
 import type { UpstreamErrorKind } from '../../errors/upstream-error.ts';
 
@@ -89,12 +90,15 @@ export function wasNeverSent(error: UpstreamError): boolean {
  * caller's input) and never says the upstream is sick; 401/403 are the session's; 404 on an operation
  * that addresses an object by id is "not found". Only 408, 429 and 5xx are ill health.
  */
-export function fromHttpStatus(status: number, operation: string): UpstreamError {
+export function fromHttpStatus(status: number, operation: string, location?: string): UpstreamError {
   const options = { operation, httpStatus: status };
+  // A servlet's dead session: a redirect to its login page, or 401/403 from container-managed security.
+  const toLogin = loginRedirect(status, location, operation);
+  if (toLogin !== undefined) return toLogin;
   if (status >= 500 || status === 429) return new UpstreamError('unavailable', `HTTP ${status}`, options);
   if (status === 408) return new UpstreamError('timeout', 'HTTP 408', options);
   if (status === 401) return new UpstreamError('unauthenticated', 'HTTP 401', options);
-  if (status === 403) return new UpstreamError('forbidden', 'HTTP 403', options);
+  if (status === 403) return new UpstreamError('unauthenticated', 'HTTP 403', options);
   if (status === 404 && (operation === 'metadata' || operation === 'update')) {
     return new UpstreamError('not_found', 'HTTP 404', options);
   }

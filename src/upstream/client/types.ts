@@ -5,10 +5,20 @@
 import type { Dispatcher } from 'undici';
 import type { RequestLimits } from './request-checks.ts';
 import type { FormLoginAnswer, JsonLoginAnswer, UpdateAnswer } from './response-schemas.ts';
-import type { Criterion, MatchesMode, UpstreamRecord, WireOperation } from './wire.ts';
+import type { Criterion as WireCriterion, MatchesMode, UpstreamRecord, WireOperation } from './wire.ts';
+import type { CriterionMeaning } from '../dialect/answers/criterion-meaning.ts';
 
 // The wire's own words, declared once in wire.ts; re-exported as part of the client's surface.
-export type { Criterion, MatchesMode, UpstreamRecord, WireOperation } from './wire.ts';
+export type { MatchesMode, UpstreamRecord, WireOperation } from './wire.ts';
+
+/**
+ * One condition of a read, as sent (`fieldName`, `operator`, `value`: all the client puts on the wire) and,
+ * for a filter the caller wrote, what it means (`dialect/answers/`): every record answered is held to it.
+ */
+export interface Criterion extends WireCriterion {
+  /** Not sent, not part of any cache key: the compiled `value` already says the same. */
+  readonly meaning?: CriterionMeaning | undefined;
+}
 
 /** Who is calling: what a session carries. `apiToken` and `sessionCookie` are secrets, never logged. */
 export interface UpstreamCredentials {

@@ -34,6 +34,11 @@ export const UPSTREAM_ASSUMPTIONS = {
     setting: 'UPSTREAM_MAX_PAGE_SIZE',
     assumes: 'the upstream serves pages and id batches of up to this many records',
   },
+  answer_shape: {
+    setting: '–',
+    assumes:
+      'each answer has the shape of the interface document: status, and data as an array of records (getObject too)',
+  },
   total_count: {
     setting: '–',
     assumes: 'totalCount is a number or a numeric string; absent only with an empty data',
@@ -45,6 +50,11 @@ export const UPSTREAM_ASSUMPTIONS = {
   matches_case: {
     setting: 'UPSTREAM_MATCHES_CASE',
     assumes: '`matches` is case-sensitive',
+  },
+  filter_answer: {
+    setting: '–',
+    assumes:
+      'every record a filtered read answers satisfies every criterion sent, and a read by id answers only ids asked',
   },
   login_session: {
     setting: '–',
@@ -80,6 +90,7 @@ export type AssumptionName = keyof typeof UPSTREAM_ASSUMPTIONS;
  * The error of an answer that contradicts `name`: `UPSTREAM_DIALECT_MISMATCH`, its detail written for the
  * operator (what came back, never a value that may hold a secret), the assumption and its setting attached.
  * `applied`: the answer proves a write happened (`extensions.applied`), so the caller must not retry it.
+ * `criterion`: the filter criterion an answered record does not satisfy (`extensions.criterion`).
  */
 export function dialectMismatch(
   operation: string,
@@ -87,6 +98,7 @@ export function dialectMismatch(
   detail: string,
   cause?: unknown,
   applied?: { objectId?: string | undefined },
+  criterion?: { fieldName: string; operator: string },
 ): UpstreamError {
   const { setting } = UPSTREAM_ASSUMPTIONS[name];
   return new UpstreamError('dialect_mismatch', detail, {
@@ -94,5 +106,6 @@ export function dialectMismatch(
     assumption: { name, setting },
     cause,
     applied,
+    criterion,
   });
 }

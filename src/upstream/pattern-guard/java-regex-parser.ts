@@ -36,6 +36,8 @@ class Parser {
   private index = 0;
   private depth = 0;
   private readonly pattern: string;
+  /** The names of the named groups seen so far (`(?<name>`), each allowed once as in Java. */
+  private readonly groupNames = new Set<string>();
 
   constructor(pattern: string) {
     this.pattern = pattern;
@@ -117,6 +119,10 @@ class Parser {
     else if (rest.startsWith('(?<')) {
       const name = /^\(\?<[a-zA-Z][a-zA-Z0-9]*>/.exec(rest);
       if (!name) invalid('malformed named group', start, start + 3);
+      // Java refuses a name defined twice ("Named capturing group <n> is already defined"): sent, the
+      // upstream would answer an error for what is the caller's mistake.
+      if (this.groupNames.has(name[0])) invalid('group name defined twice', start, start + name[0].length);
+      this.groupNames.add(name[0]);
       this.index += name[0].length;
     } else if (rest.startsWith('(?')) invalid('unknown group "(?"', start, start + 2);
     else this.index += 1;

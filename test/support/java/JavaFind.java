@@ -1,7 +1,9 @@
 // Reads lines "<pattern>\t<text>", each a string of UTF-16 units written as 4-digit hex, and prints three
 // characters per line (1 or 0): text.matches(pattern); Matcher.find() of \A(?:pattern)\z, as the gateway
 // anchors for UPSTREAM_MATCHES=find; Matcher.find() of ^(?:pattern)$, the anchoring it must not use;
-// Matcher.find() of the pattern itself, as a part-matching upstream (and EMULATOR_MATCHES=find) reads it.
+// Matcher.find() of the pattern itself, as a part-matching upstream (and EMULATOR_MATCHES=find) reads it;
+// then the wrappings an upstream may add itself, without a group: text.matches("^" + pattern + "$"),
+// Matcher.find() of "^" + pattern + "$", Matcher.find() of "\\A" + pattern + "\\z".
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -29,6 +31,9 @@ public class JavaFind {
           .append(bit(Pattern.compile("\\A(?:" + pattern + ")\\z").matcher(text).find()))
           .append(bit(Pattern.compile("^(?:" + pattern + ")$").matcher(text).find()))
           .append(bit(Pattern.compile(pattern).matcher(text).find()))
+          .append(bit(text.matches("^" + pattern + "$")))
+          .append(bit(Pattern.compile("^" + pattern + "$").matcher(text).find()))
+          .append(bit(Pattern.compile("\\A" + pattern + "\\z").matcher(text).find()))
           .append('\n');
     }
     System.out.print(out);
