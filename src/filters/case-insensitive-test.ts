@@ -51,14 +51,20 @@ function byCodePoints(operator: LiteralOperator, literals: readonly string[]): (
   }
 }
 
-/** The lower-cased test of ASCII text against ASCII operands (already lower-cased). */
-function byLowerCase(operator: LiteralOperator, lowered: readonly string[]): (text: string) => boolean {
-  const [first = ''] = lowered;
+/**
+ * The exact test of text against operands as given: case-sensitive literals as they are, and ASCII text
+ * lower-cased against lower-cased ASCII operands.
+ */
+export function exactTextTest(
+  operator: LiteralOperator,
+  operands: readonly string[],
+): (text: string) => boolean {
+  const [first = ''] = operands;
   switch (operator) {
     case 'equals':
       return (text) => text === first;
     case 'in': {
-      const set = new Set(lowered);
+      const set = new Set(operands);
       return (text) => set.has(text);
     }
     case 'contains':
@@ -79,7 +85,7 @@ export function caseInsensitiveTest(
   // ASCII text against ASCII operands: the rule is plain lower-casing there (no Kelvin sign, no long s, no
   // letter whose lower case is two characters).
   if (!literals.every((literal) => ASCII.test(literal))) return slow;
-  const fast = byLowerCase(
+  const fast = exactTextTest(
     operator,
     literals.map((literal) => literal.toLowerCase()),
   );

@@ -14,7 +14,7 @@ import type { CriterionMeaning } from '../upstream/dialect/answers/criterion-mea
 import type { MatchesMode } from '../upstream/client/types.ts';
 import { isExactNumber } from '../upstream/dialect/exact-json.ts';
 import { decimalKey } from './decimal-key.ts';
-import { caseInsensitiveTest, type LiteralOperator } from './case-insensitive-test.ts';
+import { caseInsensitiveTest, exactTextTest, type LiteralOperator } from './case-insensitive-test.ts';
 
 /** The parts of a filter condition (`FilterCondition`) its meaning depends on. */
 export interface ConditionOperands {
@@ -52,24 +52,7 @@ function textTest(
   literals: readonly string[],
   caseInsensitive: boolean,
 ): (text: string) => boolean {
-  const [first = ''] = literals;
-  if (!caseInsensitive) {
-    switch (operator) {
-      case 'equals':
-        return (text) => text === first;
-      case 'in': {
-        const set = new Set(literals);
-        return (text) => set.has(text);
-      }
-      case 'contains':
-        return (text) => text.includes(first);
-      case 'startsWith':
-        return (text) => text.startsWith(first);
-      case 'endsWith':
-        return (text) => text.endsWith(first);
-    }
-  }
-  return caseInsensitiveTest(operator, literals);
+  return caseInsensitive ? caseInsensitiveTest(operator, literals) : exactTextTest(operator, literals);
 }
 
 /** The instant (milliseconds) of a stored date: ISO text, MongoDB's `{$date: …}` forms, or `NaN`. */

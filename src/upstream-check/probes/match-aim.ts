@@ -4,6 +4,7 @@
 import { escapeJavaRegex } from '../../upstream/pattern-guard/regex-escape.ts';
 import type { Criterion, MatchesMode, UpstreamRecord } from '../../upstream/client/types.ts';
 import type { MatchesDialect } from '../../upstream/dialect/matches-pattern.ts';
+import { isExactNumber } from '../../upstream/dialect/exact-json.ts';
 import type { ProbeAnswer } from './filter-probe.ts';
 
 /** Text that reads the same as a Java regular expression and as a plain string (`-` is literal outside a class). */
@@ -26,23 +27,31 @@ export interface Aim {
   record: UpstreamRecord;
 }
 
-/** A top-level (or, with `nested`, one-level-deep) plain text field of `record`, at least two characters. */
+/** A field name the upstream's dotted paths can reach (MongoDB's extended JSON keys, `$oid`, are not fields). */
+const FIELD_NAME = /^[A-Za-z_][\w$]*$/;
+
+/**
+ * A top-level (or, with `nested`, one-level-deep) plain text field of `record`, at least two characters.
+ * Never a path into the gateway's own wrappers: a long past 2^53 is read as an exact number (a `{ rawJSON }`
+ * object the upstream never held), and a `{"$oid": …}` or `{"$date": …}` is one value, not an object.
+ */
 export function plainField(
   record: UpstreamRecord,
   nested: boolean,
 ): { path: string; value: string } | undefined {
   for (const [key, value] of Object.entries(record)) {
-    if (key === '_id' || !/^[A-Za-z_$][\w$]*$/.test(key)) continue;
+    if (key === '_id' || !FIELD_NAME.test(key)) continue;
     if (!nested && typeof value === 'string' && value.length >= 2 && PLAIN.test(value))
       return { path: key, value };
-    if (nested && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    if (
+      nested &&
+      typeof value === 'object' &&
+      value !== null &&
+      !Array.isArray(value) &&
+      !isExactNumber(value)
+    ) {
       for (const [inner, leaf] of Object.entries(value as Record<string, unknown>)) {
-        if (
-          /^[A-Za-z_$][\w$]*$/.test(inner) &&
-          typeof leaf === 'string' &&
-          leaf.length >= 2 &&
-          PLAIN.test(leaf)
-        ) {
+        if (FIELD_NAME.test(inner) && typeof leaf === 'string' && leaf.length >= 2 && PLAIN.test(leaf)) {
           return { path: `${key}.${inner}`, value: leaf };
         }
       }
