@@ -2,6 +2,7 @@
  * Assembly step: what every request shares (`GatewayServices`): the upstream handles, sessions and their
  * revocations, and login protection, with Redis behind the last two when `REDIS_URL` is set.
  */
+import { createReplacingTypes } from '../upstream/dialect/writes/replacing-types.ts';
 import type { Logger } from 'pino';
 import { createAccountLinks } from '../auth/account-links.ts';
 import { createDeviceTokens } from '../auth/device-token.ts';
@@ -63,6 +64,7 @@ export function createServices(options: ServicesOptions): GatewayServices {
       maxLength: config.maxPatternLength,
       analyser: options.patternAnalyser,
     }),
+    replacingTypes: createReplacingTypes(),
     onLoaderBatch: (loader, size) => {
       metrics.observeLoaderBatch(loader, size);
     },

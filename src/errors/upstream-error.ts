@@ -26,9 +26,29 @@ export interface UpstreamErrorOptions {
    * For a write the upstream applied although the gateway answers an error (a `dialect_mismatch` of a
    * save or update answer): the caller must not retry it. `objectId`: the written object's id, when known.
    */
-  applied?: { objectId?: string | undefined } | undefined;
+  applied?: AppliedWrite | undefined;
+  /**
+   * For a write whose read-back does not show what was sent: each such field, with the value sent and the
+   * value read back (JSON texts; `readBack: null` when the field is missing). The caller's own data.
+   */
+  fields?: readonly WrittenFieldDifference[] | undefined;
   /** The underlying error, for logs only. Must not carry a URL with credentials. */
   cause?: unknown;
+}
+
+/** A write the upstream applied although the gateway answers an error: the caller must not retry it. */
+export interface AppliedWrite {
+  /** The written object's id, when known. */
+  objectId?: string | undefined;
+  /** Fields of the object the write lost and the gateway could not restore exactly, by name. */
+  lostFields?: readonly string[] | undefined;
+}
+
+/** One field a write's read-back does not show as sent (JSON texts). */
+export interface WrittenFieldDifference {
+  field: string;
+  sent: string;
+  readBack: string | null;
 }
 
 /**
@@ -47,7 +67,8 @@ export class UpstreamError extends Error {
   readonly httpStatus: number | undefined;
   readonly argument: string | undefined;
   readonly assumption: { name: string; setting: string } | undefined;
-  readonly applied: { objectId?: string | undefined } | undefined;
+  readonly applied: AppliedWrite | undefined;
+  readonly fields: readonly WrittenFieldDifference[] | undefined;
 
   constructor(kind: UpstreamErrorKind, detail: string, options: UpstreamErrorOptions) {
     super(`upstream ${options.operation}: ${detail}`, { cause: options.cause });
@@ -60,6 +81,7 @@ export class UpstreamError extends Error {
     this.argument = options.argument;
     this.assumption = options.assumption;
     this.applied = options.applied;
+    this.fields = options.fields;
   }
 
   /** Whose fault this is. */

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { LoginProtection } from '../auth/login-protection.ts';
 import type { GatewayConfig } from '../config/gateway-config.ts';
+import type { ReplacingTypes } from '../upstream/dialect/writes/replacing-types.ts';
 import type { SessionClaims, SessionSealer } from '../auth/session.ts';
 import { userKeyOf } from '../auth/user-key.ts';
 import {
@@ -33,6 +34,8 @@ export interface GatewayServices {
   /** Checks every caller-written `matches` pattern before it can reach the upstream. */
   patternGuard: PatternGuard;
   onLoaderBatch?: (operation: string, size: number) => void;
+  /** Types whose save with `_id` was seen to replace the object (`replacing-types.ts`). Default: none kept. */
+  replacingTypes?: ReplacingTypes;
 }
 
 /** An authenticated request's view: who, with which credentials, reading through which loaders. */
@@ -44,6 +47,12 @@ export interface AuthenticatedContext {
   writes: UpstreamWrites;
   /** What a save naming an existing `_id` does upstream (`UPSTREAM_SAVE_WITH_ID`): the object service merges when it replaces. */
   saveWithId: GatewayConfig['saveWithId'];
+  /** How update takes its fields (`UPSTREAM_UPDATE_FIELDS`): with `params`, every value travels as text. */
+  updateFields: GatewayConfig['updateFields'];
+  /** How long a write's read-back may wait for the upstream's reads to show it (`UPSTREAM_WRITE_READ_BACK_MS`). */
+  writeReadBackMillis: GatewayConfig['writeReadBackMillis'];
+  /** Types seen to replace on a save with `_id`, whatever `saveWithId` says (shared by every request). */
+  replacingTypes: ReplacingTypes | undefined;
 }
 
 /** The GraphQL context type (codegen `contextType`). */
@@ -145,6 +154,9 @@ class RequestContext implements GraphQLContext {
       credentials,
       writes: services.writes,
       saveWithId: config.saveWithId,
+      updateFields: config.updateFields,
+      writeReadBackMillis: config.writeReadBackMillis,
+      replacingTypes: services.replacingTypes,
       loaders: createLoaders({
         client: services.reads,
         credentials,

@@ -1,0 +1,57 @@
+/**
+ * What a write's read-back (`read-back-write.ts`) means for the write's payload, shared by the saves and the
+ * update (`write-object.ts`, `save-by-id.ts`).
+ */
+import type { AuthenticatedContext } from '../graphql/context.ts';
+import type { SaveResult } from '../upstream/client/types.ts';
+import { notShownYet, storedOtherwise } from '../upstream/dialect/writes/write-mismatches.ts';
+import type { SavePayloadModel, VerifiedReadBack } from './mappers.ts';
+import { readBackWrite, type ReadBackOutcome } from './read-back-write.ts';
+
+/**
+ * The payload of a save that created object `result.savedObjectId` from `sent`, once its read-back is
+ * settled: any read that finds the object shows the save (it did not exist before).
+ */
+export async function verifiedSave(
+  auth: AuthenticatedContext,
+  objectName: string,
+  result: SaveResult,
+  sent: Readonly<Record<string, unknown>>,
+): Promise<SavePayloadModel> {
+  const id = result.savedObjectId;
+  const outcome = await readBackWrite(auth, objectName, id, { sent, before: null });
+  return {
+    id,
+    message: result.message,
+    objectName,
+    readBack: settleReadBack(auth, 'save', objectName, id, outcome),
+  };
+}
+
+/**
+ * What a write's read-back means for its payload: the record (kept in the request's cache, so every later
+ * read of it in the request answers the verified version), a mismatch thrown for fields stored otherwise, or
+ * the `read_after_write` mismatch the payload's `object` answers.
+ */
+export function settleReadBack(
+  auth: AuthenticatedContext,
+  operation: 'save' | 'update',
+  objectName: string,
+  id: string,
+  outcome: ReadBackOutcome,
+): VerifiedReadBack {
+  switch (outcome.kind) {
+    case 'shown':
+      auth.loaders.primeObject(objectName, outcome.record);
+      return { record: outcome.record };
+    case 'differs':
+      throw storedOtherwise(operation, id, outcome.differences);
+    case 'not_shown':
+      return {
+        notShown: notShownYet(operation, id, auth.writeReadBackMillis, {
+          failure: outcome.failure,
+          differences: outcome.differences,
+        }),
+      };
+  }
+}
