@@ -6,6 +6,7 @@ import type { PageStartMode, PageZero, TotalCountForm } from './operations/pagin
 import type { TokenRegistry } from './identity/token-registry.ts';
 import type { UserDirectory } from './identity/user-directory.ts';
 import type { WriteDialect } from './operations/write-dialect.ts';
+import type { LaggingReplica } from './operations/lagging-replica.ts';
 
 /** Everything the operation handlers share: one per running emulator, no globals. */
 export interface EmulatorContext {
@@ -23,6 +24,8 @@ export interface EmulatorContext {
   maxPageSize: number;
   /** How save and update speak (`write-dialect.ts`). */
   writes: WriteDialect;
+  /** The replica reads lag behind (`readLagMillis`); `undefined` when reads see every write at once. */
+  replica?: LaggingReplica | undefined;
   /** What a one-based `pageStart=0` answers. */
   pageZero: PageZero;
   /** How getAll writes `totalCount`. */

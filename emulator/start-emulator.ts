@@ -24,6 +24,7 @@ import { openStore } from './store/open-store.ts';
 import { createTokenRegistry } from './identity/token-registry.ts';
 import { createUserDirectory } from './identity/user-directory.ts';
 import { handleSave, handleUpdate } from './operations/write-handlers.ts';
+import { createLaggingReplica } from './operations/lagging-replica.ts';
 
 type Handler = (context: EmulatorContext, request: OperationRequest) => Reply | Promise<Reply>;
 
@@ -111,6 +112,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       saveIdAt: options.saveIdAt ?? 'savedObjectId',
       saveWithId: options.saveWithId ?? 'merges',
       updateFields: options.updateFields ?? 'data',
+      droppedFields: new Set(options.droppedFields ?? []),
+      truncatesNumbers: options.truncatesNumbers ?? false,
     },
     pageZero: options.pageZero ?? 'refuse',
     totalCount: options.totalCount ?? 'number',
@@ -120,6 +123,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     newId: createIdGenerator(now),
     persist,
   };
+  const readLagMillis = options.readLagMillis ?? 0;
+  if (readLagMillis > 0) context.replica = createLaggingReplica(store, readLagMillis, now);
+  // Reads go to the replica, writes to the primary (the store itself).
+  const readContext: EmulatorContext =
+    context.replica === undefined ? context : { ...context, store: context.replica.view };
   let stats = zeroStats();
   const closing = new AbortController();
   const control = {
@@ -175,7 +183,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       return;
     }
     const body = route.method === 'POST' ? await readBody(request, undefined, bodyEncoding) : undefined;
-    const handled = await HANDLERS[route.operation](context, {
+    const reads =
+      route.operation === 'getAll' || route.operation === 'getObject' || route.operation === 'metadata';
+    const handled = await HANDLERS[route.operation](reads ? readContext : context, {
       query,
       pathId: route.pathId,
       body: body?.text,

@@ -140,10 +140,14 @@ async function restore(
   lost: readonly string[],
   idMismatch: UpstreamError | undefined,
 ): Promise<never> {
+  // A lost field the gateway cannot send back exactly stays lost (it is gone already); one the object still
+  // holds that way stops the write-back, which would drop or corrupt it.
+  const restorable = lost.filter((field) => isRestorable(before[field]));
+  const unrestorable = lost.filter((field) => !restorable.includes(field));
   const body: Record<string, unknown> = {};
   for (const field of Object.keys(current)) if (field !== '_id') setOwn(body, field, current[field]);
-  for (const field of lost) setOwn(body, field, before[field]);
-  for (const [field, value] of Object.entries(data)) setOwn(body, field, value);
+  for (const field of restorable) setOwn(body, field, before[field]);
+  for (const [field, value] of Object.entries(data)) if (field !== '_id') setOwn(body, field, value);
   const unsendable = Object.keys(body).filter(
     (field) => !Object.hasOwn(data, field) && !isRestorable(body[field]),
   );
@@ -153,15 +157,25 @@ async function restore(
     idMismatch === undefined
       ? ''
       : ' Its answers also hold the id elsewhere than UPSTREAM_SAVE_ID_AT says (npm run upstream:check finds where).';
-  if (unsendable.length > 0) {
+  if (unsendable.length > 0 || restorable.length === 0) {
+    const why =
+      unsendable.length > 0
+        ? `${unsendable.map((field) => JSON.stringify(field)).join(', ')} cannot be sent back exactly as the upstream gave it (MongoDB's extended JSON), and a write-back without it would drop it`
+        : "none of the lost fields can be sent back exactly as the upstream gave them (MongoDB's extended JSON)";
     throw lostMismatch(
       id,
-      `${replaced} The gateway wrote nothing back: ${unsendable.map((field) => JSON.stringify(field)).join(', ')} cannot be sent back exactly as the upstream gave it (MongoDB's extended JSON), and a write-back without it would drop it. Restore the lost fields from a copy.${idNote}`,
+      `${replaced} The gateway wrote nothing back: ${why}. Restore the lost fields from a copy.${idNote}`,
       lost,
     );
   }
+  const unrestorableNote =
+    unrestorable.length === 0
+      ? ''
+      : ` ${unrestorable.map((field) => JSON.stringify(field)).join(', ')} cannot be sent back exactly as the upstream gave it (MongoDB's extended JSON): lost, restore it from a copy.`;
   try {
-    await saveNamed(auth, objectName, id, { _id: id, ...body });
+    const write: Record<string, unknown> = { _id: id };
+    for (const [field, value] of Object.entries(body)) setOwn(write, field, value);
+    await saveNamed(auth, objectName, id, write);
   } catch (error) {
     auth.loaders.clearObject(objectName, id);
     throw lostMismatch(
@@ -172,23 +186,23 @@ async function restore(
     );
   }
   const check = await readBackWrite(auth, objectName, id, { sent: body, before: current });
-  const stillLost =
+  const notRestored =
     check.kind === 'shown'
       ? []
-      : lost.filter(
+      : restorable.filter(
           (field) => check.record === null || !sameStoredValue(before[field], fieldOf(check.record, field)),
         );
-  if (stillLost.length === 0) {
+  if (notRestored.length === 0) {
     throw lostMismatch(
       id,
-      `${replaced} The gateway wrote them back, exactly as the upstream gave them just before the save (a change another writer made to them in between is lost).${idNote}`,
-      [],
+      `${replaced} The gateway wrote ${unrestorable.length === 0 ? 'them' : `${restorable.length} of them`} back, exactly as the upstream gave them just before the save (a change another writer made to them in between is lost).${unrestorableNote}${idNote}`,
+      unrestorable,
     );
   }
   throw lostMismatch(
     id,
-    `${replaced} The gateway wrote them back, but the object read back does not show ${stillLost.map((field) => JSON.stringify(field)).join(', ')} restored${check.kind === 'not_shown' ? ' yet (its reads may lag)' : ''}: read the object, and restore what is missing from a copy.${idNote}`,
-    stillLost,
+    `${replaced} The gateway wrote them back, but the object read back does not show ${notRestored.map((field) => JSON.stringify(field)).join(', ')} restored${check.kind === 'not_shown' ? ' yet (its reads may lag)' : ''}: read the object, and restore what is missing from a copy.${unrestorableNote}${idNote}`,
+    [...notRestored, ...unrestorable],
   );
 }
 
