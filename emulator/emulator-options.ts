@@ -130,6 +130,11 @@ export interface EmulatorOptions {
    * `long` fields does. Default `false`.
    */
   truncatesNumbers?: boolean;
+  /**
+   * Whether answers write every character beyond ASCII as a JSON `\u` escape (Jackson's `ESCAPE_NON_ASCII`),
+   * so that an ISO-8859-1 `charset` still gives back any text. Default `false`.
+   */
+  escapesNonAscii?: boolean;
   /** Whether the form login answers a token; the contract allows it to leave it out. Default `true`. */
   formLoginToken?: boolean;
   /**

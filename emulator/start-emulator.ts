@@ -75,6 +75,18 @@ function send(
   response.end(body);
 }
 
+/**
+ * An answer with every character beyond ASCII written as a JSON `\u` escape, as Jackson's `ESCAPE_NON_ASCII`
+ * writes it: such characters only occur inside JSON strings, where the escape means the same.
+ */
+function escapeNonAscii(reply: RenderedReply): RenderedReply {
+  const body = reply.body.replace(
+    /[^\0-\x7f]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  return { ...reply, body };
+}
+
 /** The servlet session cookie's value in a `Cookie` header (`a=b; JSESSIONID=…`), as a container reads it. */
 function sessionIdOf(cookie: string | undefined): string | undefined {
   if (cookie === undefined) return undefined;
@@ -93,7 +105,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const latencyMillis = options.latencyMillis ?? 0;
   const { errorMessages } = options;
   const charset = options.charset ?? 'utf-8';
-  const render = (reply: Reply): RenderedReply => renderReply(reply, wrapper, charset);
+  const rendered = (reply: Reply): RenderedReply => renderReply(reply, wrapper, charset);
+  const render =
+    options.escapesNonAscii === true
+      ? (reply: Reply): RenderedReply => escapeNonAscii(rendered(reply))
+      : rendered;
   const faults = createFaultInjector(options.faults);
   const { store, persist, settled } = await openStore(options.dataFile, options.objectTypes);
   const context: EmulatorContext = {

@@ -124,6 +124,25 @@ export function isBudgetCut(error: unknown): boolean {
   return isUpstreamError(error) && (error.kind === 'answer_share' || error.kind === 'overloaded');
 }
 
+/**
+ * `error` as the failure of something done after a write the upstream applied (its read-back): the same
+ * failure, marked applied with the written object's id, so that no answer of it invites sending the write again.
+ */
+export function markApplied(error: UpstreamError, objectId: string): UpstreamError {
+  if (error.applied !== undefined) return error;
+  return new UpstreamError(error.kind, error.detail, {
+    operation: error.operation,
+    upstreamMessage: error.upstreamMessage,
+    upstreamErrorCode: error.upstreamErrorCode,
+    httpStatus: error.httpStatus,
+    argument: error.argument,
+    assumption: error.assumption,
+    applied: { objectId },
+    fields: error.fields,
+    cause: error,
+  });
+}
+
 /** `invalid_input` for `operation`: `detail` tells the caller what to change. */
 export function invalidInput(operation: string, detail: string, argument?: string): UpstreamError {
   return new UpstreamError('invalid_input', detail, { operation, argument });

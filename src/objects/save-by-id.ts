@@ -19,10 +19,9 @@ import { isUpstreamError, type UpstreamError } from '../errors/upstream-error.ts
 import { dialectMismatch } from '../upstream/dialect/assumptions.ts';
 import type { SaveResult, UpstreamRecord } from '../upstream/client/types.ts';
 import { isRestorable, sameStoredValue } from '../upstream/dialect/writes/stored-value.ts';
-import { notShownYet } from '../upstream/dialect/writes/write-mismatches.ts';
 import type { SavePayloadModel } from './mappers.ts';
 import { readBackWrite } from './read-back-write.ts';
-import { settleReadBack, verifiedSave } from './settle-read-back.ts';
+import { notShownError, settleReadBack, verifiedSave } from './settle-read-back.ts';
 
 /** Saves `data` (which names `id` as its `_id`) with the fields not sent kept; answers the save payload. */
 export async function saveById(
@@ -68,7 +67,8 @@ async function saveWhole(
   before: UpstreamRecord,
 ): Promise<SavePayloadModel> {
   const kept = keptFields(before, data);
-  const unsendable = kept.filter((field) => !isRestorable(before[field]));
+  const lossy = auth.writes.mayAnswerLossyText?.() === true;
+  const unsendable = kept.filter((field) => !isRestorable(before[field], lossy));
   if (unsendable.length > 0) throw cannotKeep(id, unsendable);
   const whole: Record<string, unknown> = {};
   for (const field of kept) setOwn(whole, field, before[field]);
@@ -104,11 +104,13 @@ async function saveAndKeep(
   if (outcome.kind === 'not_shown') {
     if (result.idMismatch !== undefined) throw result.idMismatch;
     const kept = keptFields(before, data).length;
-    const notShown = notShownYet('save', id, auth.writeReadBackMillis, {
-      failure: outcome.failure,
-      differences: outcome.differences,
-      unverified: `Whether it kept the ${kept} field(s) not sent is not verified either (an upstream that replaces would have dropped them).`,
-    });
+    const notShown = notShownError(
+      auth,
+      'save',
+      id,
+      outcome,
+      `Whether it kept the ${kept} field(s) not sent is not verified either (an upstream that replaces would have dropped them).`,
+    );
     return { ...payload, readBack: { notShown } };
   }
   const lost = keptFields(before, data).filter(
@@ -142,14 +144,15 @@ async function restore(
 ): Promise<never> {
   // A lost field the gateway cannot send back exactly stays lost (it is gone already); one the object still
   // holds that way stops the write-back, which would drop or corrupt it.
-  const restorable = lost.filter((field) => isRestorable(before[field]));
+  const lossy = auth.writes.mayAnswerLossyText?.() === true;
+  const restorable = lost.filter((field) => isRestorable(before[field], lossy));
   const unrestorable = lost.filter((field) => !restorable.includes(field));
   const body: Record<string, unknown> = {};
   for (const field of Object.keys(current)) if (field !== '_id') setOwn(body, field, current[field]);
   for (const field of restorable) setOwn(body, field, before[field]);
   for (const [field, value] of Object.entries(data)) if (field !== '_id') setOwn(body, field, value);
   const unsendable = Object.keys(body).filter(
-    (field) => !Object.hasOwn(data, field) && !isRestorable(body[field]),
+    (field) => !Object.hasOwn(data, field) && !isRestorable(body[field], lossy),
   );
   const named = lost.map((field) => JSON.stringify(field)).join(', ');
   const replaced = `the save of object "${id}" replaced it with the fields sent, dropping or resetting ${lost.length} other field(s) (${named}): the upstream replaces (UPSTREAM_SAVE_WITH_ID=replaces; the gateway now reads, merges and writes this type whole). The fields sent are saved: do not save them again.`;

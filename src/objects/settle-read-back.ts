@@ -3,6 +3,7 @@
  * update (`write-object.ts`, `save-by-id.ts`).
  */
 import type { AuthenticatedContext } from '../graphql/context.ts';
+import { isUpstreamError, markApplied, type UpstreamError } from '../errors/upstream-error.ts';
 import type { SaveResult } from '../upstream/client/types.ts';
 import { notShownYet, storedOtherwise } from '../upstream/dialect/writes/write-mismatches.ts';
 import type { SavePayloadModel, VerifiedReadBack } from './mappers.ts';
@@ -47,11 +48,23 @@ export function settleReadBack(
     case 'differs':
       throw storedOtherwise(operation, id, outcome.differences);
     case 'not_shown':
-      return {
-        notShown: notShownYet(operation, id, auth.writeReadBackMillis, {
-          failure: outcome.failure,
-          differences: outcome.differences,
-        }),
-      };
+      return { notShown: notShownError(auth, operation, id, outcome) };
   }
+}
+
+/**
+ * The error a write's payload answers for its `object` when the read-back did not show it: the read's own
+ * failure when it failed (marked applied: the write stands, its id in the payload), else `read_after_write`.
+ * `unverified`: what else that read would have verified.
+ */
+export function notShownError(
+  auth: AuthenticatedContext,
+  operation: 'save' | 'update',
+  id: string,
+  outcome: Extract<ReadBackOutcome, { kind: 'not_shown' }>,
+  unverified?: string,
+): UpstreamError {
+  const { failure, differences } = outcome;
+  if (isUpstreamError(failure) && unverified === undefined) return markApplied(failure, id);
+  return notShownYet(operation, id, auth.writeReadBackMillis, { failure, differences, unverified });
 }

@@ -264,3 +264,53 @@ describe('a save with _id on an upstream that replaces, on UPSTREAM_SAVE_WITH_ID
     expect(await stored(id)).toEqual({ _id: id, loanType: 'Dated', rate: 4, status: 'open' });
   });
 });
+
+describe('an upstream answering ISO-8859-1 with every character beyond ASCII escaped, whose save with _id replaces', () => {
+  const { h, stored } = harnessWithStore(
+    'escaped',
+    { charset: 'iso-8859-1', escapesNonAscii: true, saveWithId: 'replaces' },
+    { UPSTREAM_SAVE_WITH_ID: 'replaces' },
+  );
+
+  it('should write Greek and emoji it gives back, and keep a field the caller did not send', async () => {
+    const token = await h.login();
+    const created = await save(h, token, { loanType: 'Greek', note: 'Ελληνικά 😀', status: 'new' });
+    expect(created.error).toBeUndefined();
+    const id = created.data!.saveObject.id;
+    expect(created.data!.saveObject.object?.data).toMatchObject({ note: 'Ελληνικά 😀' });
+
+    // The note is read from the store and sent back whole: never refused for a field the caller did not send.
+    const status = await save(h, token, { _id: id, status: 'open' });
+    expect(status.error).toBeUndefined();
+    expect(await stored(id)).toEqual({ _id: id, loanType: 'Greek', note: 'Ελληνικά 😀', status: 'open' });
+
+    const updated = await update(h, token, id, { note: 'Καλημέρα' });
+    expect(updated.error).toBeUndefined();
+    expect(await stored(id)).toMatchObject({ note: 'Καλημέρα', status: 'open' });
+  });
+});
+
+describe('an upstream answering ISO-8859-1 as its own bytes, whose save with _id replaces', () => {
+  const { h, stored } = harnessWithStore(
+    'latin1',
+    { charset: 'iso-8859-1', saveWithId: 'replaces' },
+    { UPSTREAM_SAVE_WITH_ID: 'replaces' },
+  );
+
+  it('should never send back a text it read as ?, and write nothing: the note stays whole', async () => {
+    const token = await h.login();
+    // Written on a fresh gateway, before it heard the charset: stored right, read back as ?, named.
+    const created = await save(h, token, { loanType: 'Latin', note: 'Ελληνικά' });
+    const id = firstError(created.error).extensions.objectId as string;
+    const before = await stored(id);
+    expect(before).toMatchObject({ note: 'Ελληνικά' });
+    const saves = h.upstreamCalls().save ?? 0;
+    const result = await save(h, token, { _id: id, status: 'open' });
+    const error = firstError(result.error);
+    expect(error.extensions).toMatchObject({ code: 'UPSTREAM_DIALECT_MISMATCH', assumption: 'save_with_id' });
+    expect(error.extensions.code).not.toBe('BAD_USER_INPUT');
+    expect(error.message).toContain('"note"');
+    expect(h.upstreamCalls().save).toBe(saves);
+    expect(await stored(id)).toEqual(before);
+  });
+});

@@ -130,13 +130,19 @@ export function sameStoredValue(sent: unknown, readBack: unknown, options: Store
  * Whether `value`, as the gateway holds it after reading it from the upstream, can be sent back and be stored
  * exactly as it was: plain JSON (exact numbers included). An object holding a `$` key (MongoDB extended JSON:
  * `{"$date": …}`, `{"$oid": …}`) is how the upstream *shows* a typed value, not how it takes one: sent back it
- * would be stored as a nested object (or refused), so it is never written back.
+ * would be stored as a nested object (or refused), so it is never written back. With `lossyText` (the upstream
+ * answers in a single-byte charset, `mayAnswerLossyText`), neither is a text holding `?`.
  */
-export function isRestorable(value: unknown): boolean {
+export function isRestorable(value: unknown, lossyText = false): boolean {
   if (typeof value === 'number') return Number.isFinite(value);
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  // A `?` from an upstream answering in a single-byte charset may stand for a character it could not write.
+  if (typeof value === 'string') return !lossyText || !value.includes('?');
+  if (value === null || typeof value === 'boolean') return true;
   if (isExactNumber(value)) return true;
-  if (Array.isArray(value)) return value.every(isRestorable);
+  if (Array.isArray(value)) return value.every((item) => isRestorable(item, lossyText));
   if (!isPlainObject(value)) return false;
-  return Object.entries(value).every(([key, item]) => !key.startsWith('$') && isRestorable(item));
+  return Object.entries(value).every(
+    ([key, item]) =>
+      !key.startsWith('$') && (!lossyText || !key.includes('?')) && isRestorable(item, lossyText),
+  );
 }
