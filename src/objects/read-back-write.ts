@@ -103,17 +103,26 @@ export async function readBackWrite(
 
 /**
  * Whether `record` (which differs from what was sent) is a version after the write: the object is new, the
- * write changed nothing to wait for, or one field sent shows its new value where the object held another.
+ * write changed nothing to wait for, any field differs from the version read before the write, or (an update,
+ * not read before) a field its answer says it changed shows the value sent.
  */
 function showsTheWrite(record: UpstreamRecord, expected: ReadBackExpectation): boolean {
   const { sent, before, compare } = expected;
   if (before === null || expected.nothingChanged === true) return true;
-  return Object.keys(sent).some((field) => {
-    if (field === '_id') return false;
-    const now = Object.hasOwn(record, field) ? record[field] : undefined;
-    if (!sameStoredValue(sent[field], now, compare)) return false;
-    if (before === undefined) return expected.changed?.includes(field) ?? false;
-    const then = Object.hasOwn(before, field) ? before[field] : undefined;
-    return !sameStoredValue(sent[field], then, compare);
-  });
+  if (before !== undefined) {
+    // Any field other than it was before (sent or not: a replacing save drops the others) is a later version.
+    const fields = new Set([...Object.keys(before), ...Object.keys(record)]);
+    fields.delete('_id');
+    return [...fields].some((field) => !sameStoredValue(fieldOf(before, field), fieldOf(record, field)));
+  }
+  return Object.keys(sent).some(
+    (field) =>
+      field !== '_id' &&
+      (expected.changed?.includes(field) ?? false) &&
+      sameStoredValue(sent[field], fieldOf(record, field), compare),
+  );
+}
+
+function fieldOf(record: Readonly<Record<string, unknown>>, field: string): unknown {
+  return Object.hasOwn(record, field) ? record[field] : undefined;
 }

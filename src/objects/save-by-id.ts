@@ -10,18 +10,25 @@
  *   write; a field the upstream dropped or reset (it replaces after all) is written back, after that fresh
  *   read, only with the value the upstream itself gave before, and only when every field the write-back must
  *   carry can be sent exactly. What cannot be restored so is named (`applied.lostFields`), never guessed.
- * Either way an `_id` naming no object is sent as it is (the upstream creates a new object), and a save that
- * answers another id than the existing object's created a copy instead: a mismatch too, never silent. Every
- * error after the save was sent says it was applied.
+ * Either way an `_id` the reads do not show (within `UPSTREAM_WRITE_READ_BACK_MS`) is refused before sending:
+ * the object may exist behind a lagging replica, and a save the gateway could not read before could wipe it
+ * (an `_id` naming no object would only make a new object with another id). A save that answers another id
+ * than the existing object's created a copy instead: a mismatch too, never silent. Every error after the save
+ * was sent says it was applied.
  */
 import type { AuthenticatedContext } from '../graphql/context.ts';
 import { isUpstreamError, type UpstreamError } from '../errors/upstream-error.ts';
 import { dialectMismatch } from '../upstream/dialect/assumptions.ts';
 import type { SaveResult, UpstreamRecord } from '../upstream/client/types.ts';
 import { isRestorable, sameStoredValue } from '../upstream/dialect/writes/stored-value.ts';
+import {
+  describeDifferences,
+  type FieldDifference,
+} from '../upstream/dialect/writes/read-back-differences.ts';
 import type { SavePayloadModel } from './mappers.ts';
 import { readBackWrite } from './read-back-write.ts';
-import { notShownError, settleReadBack, verifiedSave } from './settle-read-back.ts';
+import { notShownError, settleReadBack } from './settle-read-back.ts';
+import { notVisibleBeforeSave } from '../upstream/dialect/writes/write-mismatches.ts';
 
 /** Saves `data` (which names `id` as its `_id`) with the fields not sent kept; answers the save payload. */
 export async function saveById(
@@ -31,11 +38,7 @@ export async function saveById(
   data: Record<string, unknown>,
 ): Promise<SavePayloadModel> {
   const before = await readBefore(auth, objectName, id);
-  if (before === null) {
-    // No object the reads show: the upstream creates one, as an upstream that merges does.
-    const result = await auth.writes.save(auth.credentials, objectName, data);
-    return verifiedSave(auth, objectName, result, withoutId(data));
-  }
+  if (before === null) throw notVisibleBeforeSave(id, auth.writeReadBackMillis);
   return auth.saveWithId === 'replaces' || auth.replacingTypes?.has(objectName) === true
     ? saveWhole(auth, objectName, id, data, before)
     : saveAndKeep(auth, objectName, id, data, before);
@@ -118,7 +121,18 @@ async function saveAndKeep(
   );
   if (lost.length > 0) {
     auth.replacingTypes?.add(objectName);
-    return restore(auth, objectName, id, data, before, outcome.record, lost, result.idMismatch);
+    const storedOtherwise = outcome.kind === 'differs' ? outcome.differences : undefined;
+    return restore(
+      auth,
+      objectName,
+      id,
+      data,
+      before,
+      outcome.record,
+      lost,
+      result.idMismatch,
+      storedOtherwise,
+    );
   }
   const readBack = settleReadBack(auth, 'save', objectName, id, outcome);
   if (result.idMismatch !== undefined) throw result.idMismatch;
@@ -141,6 +155,7 @@ async function restore(
   current: UpstreamRecord,
   lost: readonly string[],
   idMismatch: UpstreamError | undefined,
+  storedOtherwise: readonly FieldDifference[] | undefined,
 ): Promise<never> {
   // A lost field the gateway cannot send back exactly stays lost (it is gone already); one the object still
   // holds that way stops the write-back, which would drop or corrupt it.
@@ -169,6 +184,8 @@ async function restore(
       id,
       `${replaced} The gateway wrote nothing back: ${why}. Restore the lost fields from a copy.${idNote}`,
       lost,
+      undefined,
+      storedOtherwise,
     );
   }
   const unrestorableNote =
@@ -183,9 +200,10 @@ async function restore(
     auth.loaders.clearObject(objectName, id);
     throw lostMismatch(
       id,
-      `${replaced} Writing them back failed (${isUpstreamError(error) ? error.kind : 'an error'}): they are lost; restore them from a copy.${idNote}`,
+      `${replaced} Writing them back failed (${isUpstreamError(error) ? error.kind : 'an error'}): count them lost; read the object, and restore what is missing from a copy.${idNote}`,
       lost,
       error,
+      storedOtherwise,
     );
   }
   const check = await readBackWrite(auth, objectName, id, { sent: body, before: current });
@@ -200,21 +218,39 @@ async function restore(
       id,
       `${replaced} The gateway wrote ${unrestorable.length === 0 ? 'them' : `${restorable.length} of them`} back, exactly as the upstream gave them just before the save (a change another writer made to them in between is lost).${unrestorableNote}${idNote}`,
       unrestorable,
+      undefined,
+      storedOtherwise,
     );
   }
   throw lostMismatch(
     id,
     `${replaced} The gateway wrote them back, but the object read back does not show ${notRestored.map((field) => JSON.stringify(field)).join(', ')} restored${check.kind === 'not_shown' ? ' yet (its reads may lag)' : ''}: read the object, and restore what is missing from a copy.${unrestorableNote}${idNote}`,
     [...notRestored, ...unrestorable],
+    undefined,
+    storedOtherwise,
   );
 }
 
 /** `save_with_id`, applied, with the fields lost (none: every one restored). */
-function lostMismatch(id: string, detail: string, lost: readonly string[], cause?: unknown): UpstreamError {
-  return dialectMismatch('save', 'save_with_id', detail, cause, {
-    objectId: id,
-    ...(lost.length === 0 ? {} : { lostFields: lost }),
-  });
+function lostMismatch(
+  id: string,
+  detail: string,
+  lost: readonly string[],
+  cause: unknown,
+  storedOtherwise: readonly FieldDifference[] | undefined,
+): UpstreamError {
+  const also =
+    storedOtherwise === undefined
+      ? ''
+      : ` The fields sent are stored otherwise than sent, too: ${describeDifferences(storedOtherwise)}.`;
+  return dialectMismatch(
+    'save',
+    'save_with_id',
+    `${detail}${also}`,
+    cause,
+    { objectId: id, ...(lost.length === 0 ? {} : { lostFields: lost }) },
+    storedOtherwise,
+  );
 }
 
 /**

@@ -314,3 +314,27 @@ describe('an upstream answering ISO-8859-1 as its own bytes, whose save with _id
     expect(await stored(id)).toEqual(before);
   });
 });
+
+describe('a save with _id on an upstream that replaces and stores numbers whole, on UPSTREAM_SAVE_WITH_ID=merges', () => {
+  const { h, stored } = harnessWithStore(
+    'replace-cut',
+    { saveWithId: 'replaces', truncatesNumbers: true },
+    {},
+  );
+
+  it('should restore the fields not sent and name the one sent that was cut, in one error', async () => {
+    const token = await h.login();
+    const id = (await save(h, token, { loanType: 'Cut', rate: 3 })).data!.saveObject.id;
+    const result = await save(h, token, { _id: id, amount: 2.5 });
+    const error = firstError(result.error);
+    expect(error.extensions).toMatchObject({
+      code: 'UPSTREAM_DIALECT_MISMATCH',
+      assumption: 'save_with_id',
+      applied: true,
+      objectId: id,
+      fields: [{ field: 'amount', sent: '2.5', readBack: '2' }],
+    });
+    expect(error.extensions.lostFields).toBeUndefined();
+    expect(await stored(id)).toEqual({ _id: id, loanType: 'Cut', rate: 3, amount: 2 });
+  });
+});

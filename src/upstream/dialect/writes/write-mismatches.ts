@@ -53,3 +53,17 @@ export function notShownYet(
     differences.length === 0 ? undefined : differences,
   );
 }
+
+/**
+ * A save naming `_id` "objectId" that the upstream's reads do not show (within `waitedMillis`): refused before
+ * anything is sent. The object may exist where the reads do not see it yet (a lagging replica), and a save
+ * the gateway cannot read before could drop every field not sent; an `_id` naming no object only makes a new
+ * object with another id, which a save without `_id` does too.
+ */
+export function notVisibleBeforeSave(objectId: string, waitedMillis: number): UpstreamError {
+  return dialectMismatch(
+    'save',
+    'read_after_write',
+    `the save names object "${objectId}" by its _id, but after ${waitedMillis} ms the upstream's reads do not show it: it does not exist, or its reads lag its writes (a replica). Nothing was written: a save the gateway cannot read the object before could drop the fields not sent. Save it again shortly, or without _id to create a new object.`,
+  );
+}
