@@ -13,6 +13,11 @@ import type { EmulatorOptions } from '../../emulator/emulator-options.ts';
 import { useHarness, type Harness } from '../support/gateway-harness.ts';
 import { firstError } from '../support/graphql-errors.ts';
 import { ObjectDocument, SaveDocument, UpdateDocument } from '../support/operations.ts';
+import {
+  SaveLoanTypeDocument,
+  UpdateLoanTypeDocument,
+  withoutTypename,
+} from '../support/typed-operations.ts';
 
 const LOAN = 'com.example.LoanType';
 const files: string[] = [];
@@ -336,5 +341,35 @@ describe('a save with _id on an upstream that replaces and stores numbers whole,
     });
     expect(error.extensions.lostFields).toBeUndefined();
     expect(await stored(id)).toEqual({ _id: id, loanType: 'Cut', rate: 3, amount: 2 });
+  });
+});
+
+describe('the typed API on a replica lagging the writes, and an entity storing numbers whole', () => {
+  const { h, stored } = harnessWithStore(
+    'typed',
+    { readLagMillis: 200, truncatesNumbers: true },
+    { UPSTREAM_WRITE_READ_BACK_MS: '20000' },
+  );
+
+  it('should answer a typed save as written, and name a typed update the entity cut', async () => {
+    const token = await h.login();
+    const saved = await h.client(token).mutate({
+      mutation: SaveLoanTypeDocument,
+      variables: { input: { loanType: 'Typed', description: 'lagging', rate: 3 } },
+    });
+    expect(saved.error).toBeUndefined();
+    const { id, object } = saved.data!.saveLoanType;
+    expect(withoutTypename(object)).toEqual({ id, loanType: 'Typed', description: 'lagging', rate: 3 });
+
+    const updated = await h.client(token).mutate({
+      mutation: UpdateLoanTypeDocument,
+      variables: { id, input: { rate: 3.75 } },
+    });
+    expect(firstError(updated.error).extensions).toMatchObject({
+      code: 'UPSTREAM_DIALECT_MISMATCH',
+      applied: true,
+      objectId: id,
+    });
+    expect(await stored(id)).toMatchObject({ rate: 3 });
   });
 });
