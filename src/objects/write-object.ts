@@ -54,6 +54,7 @@ export async function updateObject(
     throw updateFieldsMismatch(
       savedObjectId,
       `updatedFields names none of the ${Object.keys(data).length} field(s) sent and the object does not hold their values: the upstream did not take them in the form the gateway sends (UPSTREAM_UPDATE_FIELDS), and may have written them in another form. Read the object before trying again.`,
+      outcome.differences,
     );
   }
   return {

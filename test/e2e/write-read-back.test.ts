@@ -184,6 +184,7 @@ describe('an entity class that drops a field it lacks and stores numbers whole',
       code: 'UPSTREAM_DIALECT_MISMATCH',
       applied: true,
       objectId: id,
+      fields: [{ field: 'rate', sent: '3.5', readBack: '3' }],
     });
     expect(await stored(id)).toMatchObject({ rate: 3 });
   });

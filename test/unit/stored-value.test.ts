@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { parseExactJson } from '../../src/upstream/dialect/exact-json.ts';
 import { readBackDifferences } from '../../src/upstream/dialect/writes/read-back-differences.ts';
 import { isRestorable, sameStoredValue } from '../../src/upstream/dialect/writes/stored-value.ts';
+import { checkUpdatedFields } from '../../src/upstream/dialect/writes/updated-fields.ts';
 
 const exact = (text: string): unknown => parseExactJson(text);
 
@@ -75,5 +76,19 @@ describe('isRestorable', () => {
     expect(isRestorable({ a: [1, 'x', null, true, exact('9007199254740993')] })).toBe(true);
     expect(isRestorable({ $date: '2024-05-01T10:00:00Z' })).toBe(false);
     expect(isRestorable([{ ref: { $oid: '65f1c0ffee65f1c0ffee65f1' } }])).toBe(false);
+  });
+});
+
+describe('checkUpdatedFields', () => {
+  it('should name every field updatedFields answers otherwise than sent, with both values', () => {
+    expect(
+      checkUpdatedFields({ rate: 2.7, term: 12, note: 'x' }, { rate: 2, term: 12, note: 'y' }, 'data'),
+    ).toMatchObject({
+      kind: 'mismatch',
+      fields: [
+        { field: 'rate', sent: '2.7', readBack: '2' },
+        { field: 'note', sent: '"x"', readBack: '"y"' },
+      ],
+    });
   });
 });

@@ -249,7 +249,7 @@ export function createUpstreamClient(
         }),
       });
       const verdict = checkUpdatedFields(data, answer.updatedFields, updateFields);
-      if (verdict.kind === 'mismatch') throw updateFieldsMismatch(id, verdict.detail);
+      if (verdict.kind === 'mismatch') throw updateFieldsMismatch(id, verdict.detail, verdict.fields);
       return {
         savedObjectId: answer.savedObjectId,
         message: answer.message,
