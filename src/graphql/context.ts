@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { LoginProtection } from '../auth/login-protection.ts';
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import type { ReplacingTypes } from '../upstream/dialect/writes/replacing-types.ts';
+import type { RecentWrites } from '../upstream/dialect/writes/recent-writes.ts';
 import type { SessionClaims, SessionSealer } from '../auth/session.ts';
 import { userKeyOf } from '../auth/user-key.ts';
 import {
@@ -36,6 +37,8 @@ export interface GatewayServices {
   onLoaderBatch?: (operation: string, size: number) => void;
   /** Types whose save with `_id` was seen to replace the object (`replacing-types.ts`). Default: none kept. */
   replacingTypes?: ReplacingTypes;
+  /** The fields this gateway wrote to each object a moment ago (`recent-writes.ts`). Default: none kept. */
+  recentWrites?: RecentWrites;
 }
 
 /** An authenticated request's view: who, with which credentials, reading through which loaders. */
@@ -53,6 +56,8 @@ export interface AuthenticatedContext {
   writeReadBackMillis: GatewayConfig['writeReadBackMillis'];
   /** Types seen to replace on a save with `_id`, whatever `saveWithId` says (shared by every request). */
   replacingTypes: ReplacingTypes | undefined;
+  /** The fields this gateway wrote to each object a moment ago, which a read before a save must show. */
+  recentWrites: RecentWrites | undefined;
 }
 
 /** The GraphQL context type (codegen `contextType`). */
@@ -157,6 +162,7 @@ class RequestContext implements GraphQLContext {
       updateFields: config.updateFields,
       writeReadBackMillis: config.writeReadBackMillis,
       replacingTypes: services.replacingTypes,
+      recentWrites: services.recentWrites,
       loaders: createLoaders({
         client: services.reads,
         credentials,

@@ -15,6 +15,7 @@ import {
 import { isRestorable, sameStoredValue } from '../upstream/dialect/writes/stored-value.ts';
 import { readBackWrite } from './read-back-write.ts';
 import { fieldOf, saveNamed, setOwn } from './save-named.ts';
+import { rememberWrite } from './settle-read-back.ts';
 
 /**
  * Writes back the fields a save with `_id` dropped or reset (`lost`), after the fresh read `current` that
@@ -84,6 +85,7 @@ export async function restoreFields(
     );
   }
   const check = await readBackWrite(auth, objectName, id, { sent: body, before: current });
+  rememberWrite(auth, objectName, id, check, body, true);
   const notRestored =
     check.kind === 'shown'
       ? []

@@ -23,7 +23,7 @@ import type { SaveResult, UpstreamRecord } from '../upstream/client/types.ts';
 import { isRestorable, sameStoredValue } from '../upstream/dialect/writes/stored-value.ts';
 import type { SavePayloadModel } from './mappers.ts';
 import { readBackWrite } from './read-back-write.ts';
-import { notShownError, settleReadBack } from './settle-read-back.ts';
+import { notShownError, rememberWrite, settleReadBack } from './settle-read-back.ts';
 import { restoreFields } from './restore-fields.ts';
 import { fieldOf, saveNamed, setOwn } from './save-named.ts';
 import { notVisibleBeforeSave } from '../upstream/dialect/writes/write-mismatches.ts';
@@ -52,11 +52,21 @@ async function readBefore(
   objectName: string,
   id: string,
 ): Promise<UpstreamRecord | null> {
-  const outcome = await readBackWrite(auth, objectName, id, { sent: {}, before: null });
+  // What this gateway wrote to the object a moment ago must show: an older version, saved whole or written
+  // back, would undo it.
+  const written = auth.recentWrites?.recall(objectName, id) ?? {};
+  const waitFor = Object.keys(written);
+  // Every field must show: a version showing some is no proof (they may come from an earlier write).
+  const outcome = await readBackWrite(auth, objectName, id, {
+    sent: written,
+    before: undefined,
+    changed: [],
+  });
   if (outcome.kind !== 'not_shown') return outcome.record;
   // Nothing was written yet: a failed read is the read's own error.
   if (outcome.failure !== undefined) throw outcome.failure;
-  return null;
+  if (outcome.record === null) return null;
+  throw notVisibleBeforeSave(id, auth.writeReadBackMillis, waitFor);
 }
 
 /** The save of an upstream (or type) that replaces: the object read fresh, the fields sent over it. */
@@ -76,12 +86,13 @@ async function saveWhole(
   for (const [field, value] of Object.entries(data)) setOwn(whole, field, value);
   const result = await sendKept(auth, objectName, whole, data, id);
   if (result.savedObjectId !== id) throw createdInstead(auth, objectName, id, result.savedObjectId);
-  const outcome = await readBackWrite(auth, objectName, id, { sent: withoutId(whole), before });
+  const sent = withoutId(whole);
+  const outcome = await readBackWrite(auth, objectName, id, { sent, before });
   return {
     id,
     message: result.message,
     objectName,
-    readBack: settleReadBack(auth, 'save', objectName, id, outcome),
+    readBack: settleReadBack(auth, 'save', objectName, id, outcome, sent, true),
   };
 }
 
@@ -103,6 +114,7 @@ async function saveAndKeep(
   const outcome = await readBackWrite(auth, objectName, id, { sent, before });
   const payload = { id, message: result.message, objectName };
   if (outcome.kind === 'not_shown') {
+    rememberWrite(auth, objectName, id, outcome, sent);
     if (result.idMismatch !== undefined) throw result.idMismatch;
     const kept = keptFields(before, data).length;
     const notShown = notShownError(
@@ -114,8 +126,8 @@ async function saveAndKeep(
     );
     return { ...payload, readBack: { notShown } };
   }
-  const lost = keptFields(before, data).filter(
-    (field) => !sameStoredValue(before[field], fieldOf(outcome.record, field)),
+  const lost = keptFields(before, data).filter((field) =>
+    isLost(before[field], fieldOf(outcome.record, field)),
   );
   if (lost.length > 0) {
     auth.replacingTypes?.add(objectName);
@@ -132,7 +144,7 @@ async function saveAndKeep(
       storedOtherwise,
     );
   }
-  const readBack = settleReadBack(auth, 'save', objectName, id, outcome);
+  const readBack = settleReadBack(auth, 'save', objectName, id, outcome, sent);
   if (result.idMismatch !== undefined) throw result.idMismatch;
   return { ...payload, readBack };
 }
@@ -167,6 +179,18 @@ function cannotKeep(id: string, fields: readonly string[], cause?: unknown): Ups
     `a save of object "${id}" replaces it whole on this upstream (UPSTREAM_SAVE_WITH_ID=replaces), so the gateway must send back the fields not sent, and it cannot send ${fields.map((field) => JSON.stringify(field)).join(', ')} back exactly as the upstream gave it (MongoDB's extended JSON, or a value the upstream's request limits refuse). Nothing was written: change the fields with updateObject instead.`,
     cause,
   );
+}
+
+/**
+ * Whether a field not sent, `then` before the save and `now` after it, was lost by the save: dropped, or reset
+ * to the default a Java entity gives a field its body lacked (`null`, `0`, `false`, `""`). Any other new value
+ * is taken as another writer's (or a version the read before did not show yet, behind a lagging replica):
+ * writing the old value back over it would undo a change, not restore a loss.
+ */
+function isLost(then: unknown, now: unknown): boolean {
+  if (now === undefined) return then !== undefined;
+  const reset = now === null || now === 0 || now === false || now === '';
+  return reset && !sameStoredValue(then, now);
 }
 
 /** The fields of `before` the save does not send (its `_id` aside): the ones a merge keeps. */

@@ -25,7 +25,7 @@ export async function verifiedSave(
     id,
     message: result.message,
     objectName,
-    readBack: settleReadBack(auth, 'save', objectName, id, outcome),
+    readBack: settleReadBack(auth, 'save', objectName, id, outcome, sent),
   };
 }
 
@@ -40,7 +40,10 @@ export function settleReadBack(
   objectName: string,
   id: string,
   outcome: ReadBackOutcome,
+  sent: Readonly<Record<string, unknown>>,
+  whole = false,
 ): VerifiedReadBack {
+  rememberWrite(auth, objectName, id, outcome, sent, whole);
   switch (outcome.kind) {
     case 'shown':
       auth.loaders.primeObject(objectName, outcome.record);
@@ -67,4 +70,45 @@ export function notShownError(
   const { failure, differences } = outcome;
   if (isUpstreamError(failure) && unverified === undefined) return markApplied(failure, id);
   return notShownYet(operation, id, auth.writeReadBackMillis, { failure, differences, unverified });
+}
+
+/** The least time a write is remembered (`recent-writes.ts`). */
+const REMEMBER_MILLIS = 10_000;
+
+/**
+ * Remembers what a write stored (`recent-writes.ts`), for the reads before later saves with `_id` to wait
+ * for: the fields sent, or where the read-back showed them otherwise, what it showed (a field it dropped is
+ * nothing to wait for); `whole`: the write replaced the object with them.
+ */
+export function rememberWrite(
+  auth: AuthenticatedContext,
+  objectName: string,
+  id: string,
+  outcome: ReadBackOutcome,
+  sent: Readonly<Record<string, unknown>>,
+  whole = false,
+): void {
+  if (auth.recentWrites === undefined) return;
+  let stored = sent;
+  if (outcome.kind === 'differs') {
+    const shown: Record<string, unknown> = {};
+    for (const field of Object.keys(sent)) {
+      if (!Object.hasOwn(outcome.record, field)) continue;
+      Object.defineProperty(shown, field, {
+        value: outcome.record[field],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+    stored = shown;
+  }
+  // Longer than the read-back waits: a write its reads did not show yet is the one most worth waiting for.
+  auth.recentWrites.remember(
+    objectName,
+    id,
+    stored,
+    Math.max(auth.writeReadBackMillis, REMEMBER_MILLIS),
+    whole,
+  );
 }

@@ -62,7 +62,7 @@ export async function updateObject(
     message: result.message,
     objectName,
     updatedFields,
-    readBack: settleReadBack(auth, 'update', objectName, savedObjectId, outcome),
+    readBack: settleReadBack(auth, 'update', objectName, savedObjectId, outcome, data),
   };
 }
 

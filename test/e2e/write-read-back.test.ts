@@ -374,3 +374,38 @@ describe('the typed API on a replica lagging the writes, and an entity storing n
     expect(await stored(id)).toMatchObject({ rate: 3 });
   });
 });
+
+describe('a save with _id right after an update, on a replacing upstream whose reads lag past UPSTREAM_WRITE_READ_BACK_MS', () => {
+  const { h, stored } = harnessWithStore(
+    'undo',
+    { saveWithId: 'replaces', readLagMillis: 2_000 },
+    { UPSTREAM_SAVE_WITH_ID: 'replaces', UPSTREAM_WRITE_READ_BACK_MS: '50' },
+  );
+
+  it('should never save the old version whole over the update: refused until the reads show it', async () => {
+    const token = await h.login();
+    const id = (await save(h, token, { loanType: 'Undo', rate: 1 })).data!.saveObject.id;
+    await expect
+      .poll(() => read(h, token, id), { timeout: 30_000, interval: 100 })
+      .toMatchObject({ rate: 1 });
+    const updated = await update(h, token, id, { rate: 2 });
+    expect(updated.data!.updateObject.updatedFields).toEqual({ rate: 2 });
+
+    const saves = h.upstreamCalls().save ?? 0;
+    const early = await save(h, token, { _id: id, status: 'open' });
+    expect(firstError(early.error).extensions).toMatchObject({
+      code: 'UPSTREAM_DIALECT_MISMATCH',
+      assumption: 'read_after_write',
+    });
+    expect(firstError(early.error).extensions.applied, firstError(early.error).message).toBeUndefined();
+    expect(h.upstreamCalls().save).toBe(saves);
+    expect(await stored(id)).toEqual({ _id: id, loanType: 'Undo', rate: 2 });
+
+    await expect
+      .poll(() => read(h, token, id), { timeout: 30_000, interval: 100 })
+      .toMatchObject({ rate: 2 });
+    const later = await save(h, token, { _id: id, status: 'open' });
+    expect(later.data!.saveObject.id).toBe(id);
+    expect(await stored(id)).toEqual({ _id: id, loanType: 'Undo', rate: 2, status: 'open' });
+  });
+});

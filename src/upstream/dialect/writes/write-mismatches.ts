@@ -60,10 +60,18 @@ export function notShownYet(
  * the gateway cannot read before could drop every field not sent; an `_id` naming no object only makes a new
  * object with another id, which a save without `_id` does too.
  */
-export function notVisibleBeforeSave(objectId: string, waitedMillis: number): UpstreamError {
+export function notVisibleBeforeSave(
+  objectId: string,
+  waitedMillis: number,
+  written: readonly string[] = [],
+): UpstreamError {
+  const seen =
+    written.length === 0
+      ? "the upstream's reads do not show it: it does not exist, or its reads lag its writes (a replica)"
+      : `the upstream's reads still show it without its latest write (${written.map((field) => JSON.stringify(field)).join(', ')}): its reads lag its writes (a replica)`;
   return dialectMismatch(
     'save',
     'read_after_write',
-    `the save names object "${objectId}" by its _id, but after ${waitedMillis} ms the upstream's reads do not show it: it does not exist, or its reads lag its writes (a replica). Nothing was written: a save the gateway cannot read the object before could drop the fields not sent. Save it again shortly, or without _id to create a new object.`,
+    `the save names object "${objectId}" by its _id, but after ${waitedMillis} ms ${seen}. Nothing was written: a save the gateway cannot read the current object before could drop or undo fields not sent. Save it again shortly${written.length === 0 ? ', or without _id to create a new object' : ''}.`,
   );
 }
