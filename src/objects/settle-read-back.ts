@@ -4,6 +4,7 @@
  */
 import type { AuthenticatedContext } from '../graphql/context.ts';
 import { isUpstreamError, markApplied, type UpstreamError } from '../errors/upstream-error.ts';
+import { parseExactJson } from '../upstream/dialect/exact-json.ts';
 import type { SaveResult } from '../upstream/client/types.ts';
 import { notShownYet, storedOtherwise } from '../upstream/dialect/writes/write-mismatches.ts';
 import type { SavePayloadModel, VerifiedReadBack } from './mappers.ts';
@@ -110,5 +111,50 @@ export function rememberWrite(
     stored,
     Math.max(auth.writeReadBackMillis, REMEMBER_MILLIS),
     whole,
+  );
+}
+
+/**
+ * Remembers what a write the upstream applied although its answer was an error stored, as far as the error
+ * tells (`extensions.fields`: the values it answered for those fields; every other field sent, as sent): a
+ * later save with `_id` must not trust a read that does not show it yet. Nothing when it tells nothing.
+ */
+export function rememberAppliedError(
+  auth: AuthenticatedContext,
+  objectName: string,
+  id: string | undefined,
+  sent: Readonly<Record<string, unknown>>,
+  error: unknown,
+): void {
+  if (auth.recentWrites === undefined || !isUpstreamError(error) || error.applied === undefined) return;
+  const objectId = error.applied.objectId ?? id;
+  if (objectId === undefined) return;
+  const answered = new Map((error.fields ?? []).map((difference) => [difference.field, difference.readBack]));
+  // A mismatch that names no field (a parameter taken for a field, an id elsewhere) says nothing of them.
+  if (error.fields === undefined && error.assumption?.name !== 'save_id') return;
+  const stored: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(sent)) {
+    const text = answered.get(field);
+    let kept: unknown = value;
+    if (answered.has(field)) {
+      if (text === null || text === undefined) continue;
+      try {
+        kept = parseExactJson(text);
+      } catch {
+        continue;
+      }
+    }
+    Object.defineProperty(stored, field, {
+      value: kept,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  auth.recentWrites.remember(
+    objectName,
+    objectId,
+    stored,
+    Math.max(auth.writeReadBackMillis, REMEMBER_MILLIS),
   );
 }

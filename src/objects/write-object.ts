@@ -17,7 +17,7 @@ import type { DataObjectModel, SavePayloadModel, UpdatePayloadModel } from './ma
 import { readBackWrite } from './read-back-write.ts';
 import { readObject, toModel } from './read-object.ts';
 import { saveById } from './save-by-id.ts';
-import { settleReadBack, verifiedSave } from './settle-read-back.ts';
+import { rememberAppliedError, rememberWrite, settleReadBack, verifiedSave } from './settle-read-back.ts';
 
 /** Saves a new object (or the one `data._id` names, fields merged); answers the save payload. */
 export async function saveObject(
@@ -27,7 +27,13 @@ export async function saveObject(
 ): Promise<SavePayloadModel> {
   const id = data._id;
   if (typeof id === 'string') return saveById(auth, objectName, id, data);
-  const result = await auth.writes.save(auth.credentials, objectName, data);
+  let result;
+  try {
+    result = await auth.writes.save(auth.credentials, objectName, data);
+  } catch (error) {
+    rememberAppliedError(auth, objectName, undefined, data, error);
+    throw error;
+  }
   return verifiedSave(auth, objectName, result, data);
 }
 
@@ -38,7 +44,13 @@ export async function updateObject(
   id: string,
   data: Record<string, unknown>,
 ): Promise<UpdatePayloadModel> {
-  const result = await auth.writes.update(auth.credentials, objectName, id, data);
+  let result;
+  try {
+    result = await auth.writes.update(auth.credentials, objectName, id, data);
+  } catch (error) {
+    rememberAppliedError(auth, objectName, id, data, error);
+    throw error;
+  }
   const { savedObjectId, updatedFields } = result;
   const silent = needsReadBack(data, updatedFields);
   const outcome = await readBackWrite(auth, objectName, savedObjectId, {
@@ -51,6 +63,7 @@ export async function updateObject(
   });
   // The client held a contradicting `updatedFields` to what it sent; a silent one is settled by the read.
   if (silent && outcome.kind !== 'shown' && !(outcome.kind === 'not_shown' && outcome.record === null)) {
+    rememberWrite(auth, objectName, savedObjectId, outcome, data);
     throw updateFieldsMismatch(
       savedObjectId,
       `updatedFields names none of the ${Object.keys(data).length} field(s) sent and the object does not hold their values: the upstream did not take them in the form the gateway sends (UPSTREAM_UPDATE_FIELDS), and may have written them in another form. Read the object before trying again.`,

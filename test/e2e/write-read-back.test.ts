@@ -409,3 +409,20 @@ describe('a save with _id right after an update, on a replacing upstream whose r
     expect(await stored(id)).toEqual({ _id: id, loanType: 'Undo', rate: 2, status: 'open' });
   });
 });
+
+describe('a save with _id right after an update the upstream answered otherwise, behind a lagging replica', () => {
+  const { h, stored } = harnessWithStore(
+    'undo-cut',
+    { truncatesNumbers: true, readLagMillis: 120 },
+    { UPSTREAM_WRITE_READ_BACK_MS: '3000' },
+  );
+
+  it('should never write the value from before the update back over it', async () => {
+    const token = await h.login();
+    const id = firstError((await save(h, token, { loanType: 2.5 })).error).extensions.objectId as string;
+    const cut = await update(h, token, id, { loanType: 0.1 });
+    expect(firstError(cut.error).extensions).toMatchObject({ applied: true, objectId: id });
+    await save(h, token, { _id: id, term: 0 });
+    expect(await stored(id)).toEqual({ _id: id, loanType: 0, term: 0 });
+  });
+});
