@@ -10,9 +10,10 @@
  *   write; a field the upstream dropped or reset (it replaces after all) is written back, after that fresh
  *   read, only with the value the upstream itself gave before, and only when every field the write-back must
  *   carry can be sent exactly. What cannot be restored so is named (`applied.lostFields`), never guessed.
- * Either way an `_id` the reads do not show (within `UPSTREAM_WRITE_READ_BACK_MS`) is refused before sending:
- * the object may exist behind a lagging replica, and a save the gateway could not read before could wipe it
- * (an `_id` naming no object would only make a new object with another id). A save that answers another id
+ * Either way an `_id` the reads do not show (within `UPSTREAM_WRITE_READ_BACK_MS`), or show without what this
+ * gateway wrote to it a moment ago (`recent-writes.ts`), is refused before sending: the object may exist behind
+ * a lagging replica, and a save the gateway could not read before could wipe it or undo that write (an `_id`
+ * naming no object would only make a new object with another id). A save that answers another id
  * than the existing object's created a copy instead: a mismatch too, never silent. Every error after the save
  * was sent says it was applied.
  */
