@@ -61,6 +61,15 @@ const SETTINGS = {
       }
     })
     .pipe(z.record(z.string(), z.string(), 'must be a JSON object of message → wording')),
+  EMULATOR_READ_LAG_MS: whole(0, 600_000),
+  EMULATOR_DROPPED_FIELDS: z.string().transform((list) =>
+    list
+      .split(',')
+      .map((name) => name.trim())
+      .filter((name) => name !== ''),
+  ),
+  EMULATOR_TRUNCATES_NUMBERS: z.enum(['true', 'false']).transform((value) => value === 'true'),
+  EMULATOR_ESCAPES_NON_ASCII: z.enum(['true', 'false']).transform((value) => value === 'true'),
   EMULATOR_LATENCY_MS: whole(0, 600_000),
   EMULATOR_TOKEN_TTL_SECONDS: whole(1, 31_536_000),
   EMULATOR_DATA_FILE: z.string().min(1),
@@ -127,6 +136,8 @@ export function readObjectTypes(env: Environment): string[] {
  * `EMULATOR_MATCHES` (default `UPSTREAM_MATCHES`), `EMULATOR_MATCHES_CASE` (default `UPSTREAM_MATCHES_CASE`),
  * `EMULATOR_METADATA_KEY` (default `UPSTREAM_METADATA_KEY`), `EMULATOR_PAGE_START` (default `UPSTREAM_PAGE_START`),
  * `EMULATOR_SAVE_ID_AT`, `EMULATOR_SAVE_WITH_ID`, `EMULATOR_UPDATE_FIELDS` (defaults: their `UPSTREAM_*`),
+ * `EMULATOR_READ_LAG_MS`, `EMULATOR_DROPPED_FIELDS` (comma-separated), `EMULATOR_TRUNCATES_NUMBERS`,
+ * `EMULATOR_ESCAPES_NON_ASCII`,
  * `EMULATOR_MAX_URL_BYTES`, `EMULATOR_MAX_PAGE_SIZE`, `EMULATOR_PAGE_ZERO`, `EMULATOR_TOTAL_COUNT`, `EMULATOR_CHARSET`,
  * `EMULATOR_ERROR_MESSAGES` (JSON), `EMULATOR_FORM_LOGIN_TOKEN`, `EMULATOR_FORM_LOGIN_SESSION`,
  * `EMULATOR_LATENCY_MS`, `EMULATOR_TOKEN_TTL_SECONDS`, `EMULATOR_DATA_FILE`, `EMULATOR_FAULT_EVERY`,
@@ -169,6 +180,10 @@ export function readEmulatorConfig(env: Environment): EmulatorOptions {
   if (s.EMULATOR_FORM_LOGIN_TOKEN !== undefined) options.formLoginToken = s.EMULATOR_FORM_LOGIN_TOKEN;
   if (s.EMULATOR_FORM_LOGIN_SESSION !== undefined) options.formLoginSession = s.EMULATOR_FORM_LOGIN_SESSION;
   if (s.EMULATOR_DATA_FILE !== undefined) options.dataFile = s.EMULATOR_DATA_FILE;
+  if (s.EMULATOR_READ_LAG_MS !== undefined) options.readLagMillis = s.EMULATOR_READ_LAG_MS;
+  if (s.EMULATOR_DROPPED_FIELDS !== undefined) options.droppedFields = s.EMULATOR_DROPPED_FIELDS;
+  if (s.EMULATOR_TRUNCATES_NUMBERS !== undefined) options.truncatesNumbers = s.EMULATOR_TRUNCATES_NUMBERS;
+  if (s.EMULATOR_ESCAPES_NON_ASCII !== undefined) options.escapesNonAscii = s.EMULATOR_ESCAPES_NON_ASCII;
   const objectTypes = objectTypesOf(s);
   if (objectTypes.length > 0) options.objectTypes = objectTypes;
   if (every > 0) {

@@ -7,6 +7,7 @@ import type { TokenRegistry } from './identity/token-registry.ts';
 import type { UserDirectory } from './identity/user-directory.ts';
 import type { WriteDialect } from './operations/write-dialect.ts';
 import type { ReadQuirks } from './operations/read-quirks.ts';
+import type { LaggingReplica } from './operations/lagging-replica.ts';
 
 /** Everything the operation handlers share: one per running emulator, no globals. */
 export interface EmulatorContext {
@@ -24,6 +25,8 @@ export interface EmulatorContext {
   maxPageSize: number;
   /** How save and update speak (`write-dialect.ts`). */
   writes: WriteDialect;
+  /** The replica reads lag behind (`readLagMillis`); `undefined` when reads see every write at once. */
+  replica?: LaggingReplica | undefined;
   /** What a one-based `pageStart=0` answers. */
   pageZero: PageZero;
   /** How getAll writes `totalCount`. */

@@ -115,6 +115,27 @@ export interface EmulatorOptions {
    * (so `data={…}` becomes a field `data`). Default `data`.
    */
   updateFields?: UpdateFields;
+  /**
+   * Reads lag writes by this many milliseconds, as reads from a replica behind a load balancer: right after a
+   * write, reads show the object as before it (a new object not at all). Writes see the current store.
+   * Default 0.
+   */
+  readLagMillis?: number;
+  /**
+   * Fields the upstream's entity class lacks: a save or update stores every other field and drops these
+   * without a word (Jackson ignoring unknown properties). Default none.
+   */
+  droppedFields?: readonly string[];
+  /**
+   * Whether numbers are stored as whole numbers, cut toward zero (`2.7` → `2`), as an entity with `int` or
+   * `long` fields does. Default `false`.
+   */
+  truncatesNumbers?: boolean;
+  /**
+   * Whether answers write every character beyond ASCII as a JSON `\u` escape (Jackson's `ESCAPE_NON_ASCII`),
+   * so that an ISO-8859-1 `charset` still gives back any text. Default `false`.
+   */
+  escapesNonAscii?: boolean;
   /** Whether the form login answers a token; the contract allows it to leave it out. Default `true`. */
   formLoginToken?: boolean;
   /**

@@ -24,6 +24,7 @@ import { openStore } from './store/open-store.ts';
 import { createTokenRegistry } from './identity/token-registry.ts';
 import { createUserDirectory } from './identity/user-directory.ts';
 import { handleSave, handleUpdate } from './operations/write-handlers.ts';
+import { createLaggingReplica } from './operations/lagging-replica.ts';
 
 type Handler = (context: EmulatorContext, request: OperationRequest) => Reply | Promise<Reply>;
 
@@ -75,6 +76,18 @@ function send(
   response.end(body);
 }
 
+/**
+ * An answer with every character beyond ASCII written as a JSON `\u` escape, as Jackson's `ESCAPE_NON_ASCII`
+ * writes it: such characters only occur inside JSON strings, where the escape means the same.
+ */
+function escapeNonAscii(reply: RenderedReply): RenderedReply {
+  const body = reply.body.replace(
+    /[^\0-\x7f]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  return { ...reply, body };
+}
+
 /** The servlet session cookie's value in a `Cookie` header (`a=b; JSESSIONID=…`), as a container reads it. */
 function sessionIdOf(cookie: string | undefined): string | undefined {
   if (cookie === undefined) return undefined;
@@ -93,7 +106,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const latencyMillis = options.latencyMillis ?? 0;
   const { errorMessages } = options;
   const charset = options.charset ?? 'utf-8';
-  const render = (reply: Reply): RenderedReply => renderReply(reply, wrapper, charset);
+  const rendered = (reply: Reply): RenderedReply => renderReply(reply, wrapper, charset);
+  const render =
+    options.escapesNonAscii === true
+      ? (reply: Reply): RenderedReply => escapeNonAscii(rendered(reply))
+      : rendered;
   const faults = createFaultInjector(options.faults);
   const { store, persist, settled } = await openStore(options.dataFile, options.objectTypes);
   const context: EmulatorContext = {
@@ -112,6 +129,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       saveIdAt: options.saveIdAt ?? 'savedObjectId',
       saveWithId: options.saveWithId ?? 'merges',
       updateFields: options.updateFields ?? 'data',
+      droppedFields: new Set(options.droppedFields ?? []),
+      truncatesNumbers: options.truncatesNumbers ?? false,
     },
     pageZero: options.pageZero ?? 'refuse',
     totalCount: options.totalCount ?? 'number',
@@ -122,6 +141,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     newId: createIdGenerator(now),
     persist,
   };
+  const readLagMillis = options.readLagMillis ?? 0;
+  if (readLagMillis > 0) context.replica = createLaggingReplica(store, readLagMillis, now);
+  // Reads go to the replica, writes to the primary (the store itself).
+  const readContext: EmulatorContext =
+    context.replica === undefined ? context : { ...context, store: context.replica.view };
   let stats = zeroStats();
   const closing = new AbortController();
   const control = {
@@ -177,7 +201,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       return;
     }
     const body = route.method === 'POST' ? await readBody(request, undefined, bodyEncoding) : undefined;
-    const handled = await HANDLERS[route.operation](context, {
+    const reads =
+      route.operation === 'getAll' || route.operation === 'getObject' || route.operation === 'metadata';
+    const handled = await HANDLERS[route.operation](reads ? readContext : context, {
       query,
       pathId: route.pathId,
       body: body?.text,

@@ -1,7 +1,8 @@
 /**
  * The write dialects the emulator speaks besides the documented one, each as an upstream written from the
  * same document could: where the save answer carries the id, what a save naming an `_id` does, how update
- * takes its fields (`EMULATOR_SAVE_ID_AT`, `EMULATOR_SAVE_WITH_ID`, `EMULATOR_UPDATE_FIELDS`).
+ * takes its fields (`EMULATOR_SAVE_ID_AT`, `EMULATOR_SAVE_WITH_ID`, `EMULATOR_UPDATE_FIELDS`), and what its
+ * entity class stores (fields it lacks dropped, numbers made whole).
  */
 import type { UpstreamRecord } from '../../src/upstream/client/wire.ts';
 
@@ -14,11 +15,38 @@ export type SaveWithId = 'merges' | 'replaces';
 /** How update takes its fields: one JSON parameter `data`, or one parameter per field. */
 export type UpdateFields = 'data' | 'params';
 
-/** The three, as the handlers read them. */
+/** The write dialect, as the handlers read it. */
 export interface WriteDialect {
   saveIdAt: SaveIdAt;
   saveWithId: SaveWithId;
   updateFields: UpdateFields;
+  /** Fields the upstream's entity class lacks: dropped from every save and update, without a word. */
+  droppedFields: ReadonlySet<string>;
+  /** Whether numbers are stored as whole numbers (an entity with `int`/`long` fields): `2.7` becomes `2`. */
+  truncatesNumbers: boolean;
+}
+
+/**
+ * The fields a save or update writes, as the upstream's entity class takes them (Jackson ignoring unknown
+ * properties, Java narrowing a number): the dropped fields left out, numbers cut toward zero. Answers the
+ * fields as they are, untouched, when the dialect does neither.
+ */
+export function asEntityStores(
+  fields: Record<string, unknown>,
+  dialect: WriteDialect,
+): Record<string, unknown> {
+  if (dialect.droppedFields.size === 0 && !dialect.truncatesNumbers) return fields;
+  const stored: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(fields)) {
+    if (dialect.droppedFields.has(name)) continue;
+    Object.defineProperty(stored, name, {
+      value: dialect.truncatesNumbers && typeof value === 'number' ? Math.trunc(value) : value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return stored;
 }
 
 /** The save success answer: the id where the dialect puts it (`data._id`: the saved object, as stored). */

@@ -5,7 +5,7 @@ import { jsonText } from '../http/json-text.ts';
 import { parseJavaJson } from '../store/parse-java-json.ts';
 import { badCallbackReply, isCallbackName, serviceError, type Reply } from '../http/reply.ts';
 import type { UpstreamRecord } from '../../src/upstream/client/wire.ts';
-import { fieldsFromParams, saveSuccess } from './write-dialect.ts';
+import { asEntityStores, fieldsFromParams, saveSuccess } from './write-dialect.ts';
 
 /** The save operation's error codes: 401 is documented (bad token or missing fields), the rest are ours. */
 const SAVE_ERR = {
@@ -99,15 +99,17 @@ export async function handleSave(context: EmulatorContext, request: OperationReq
   const nowIso = new Date(context.now()).toISOString();
   let message: string;
   let saved: UpstreamRecord;
+  const stored = asEntityStores(data, context.writes);
   if (existing?.objectName === objectName) {
-    if (context.writes.saveWithId === 'replaces') context.store.replace(existing, data, nowIso);
-    else context.store.merge(existing, data, nowIso);
+    context.replica?.beforeWrite(existing.id, existing);
+    if (context.writes.saveWithId === 'replaces') context.store.replace(existing, stored, nowIso);
+    else context.store.merge(existing, stored, nowIso);
     saved = existing.record;
     message = 'object updated';
   } else {
     let id = context.newId();
     while (context.store.hasId(id)) id = context.newId();
-    const { _id: _ignored, ...fields } = data;
+    const { _id: _ignored, ...fields } = stored;
     saved = context.store.add({
       objectName,
       applicationCode,
@@ -118,6 +120,7 @@ export async function handleSave(context: EmulatorContext, request: OperationReq
       version: 1,
       record: { _id: id, ...fields },
     }).record;
+    context.replica?.beforeWrite(id, undefined);
     message = 'object created';
   }
   try {
@@ -154,7 +157,12 @@ export async function handleUpdate(context: EmulatorContext, request: OperationR
   if (data._id !== undefined && data._id !== object.id)
     return serviceError('the _id of an object cannot be changed', callback);
 
-  const updatedFields = context.store.merge(object, data, new Date(context.now()).toISOString());
+  context.replica?.beforeWrite(object.id, object);
+  const updatedFields = context.store.merge(
+    object,
+    asEntityStores(data, context.writes),
+    new Date(context.now()).toISOString(),
+  );
   if (Object.keys(updatedFields).length > 0) {
     try {
       await context.persist();

@@ -2,6 +2,8 @@
  * Assembly step: what every request shares (`GatewayServices`): the upstream handles, sessions and their
  * revocations, and login protection, with Redis behind the last two when `REDIS_URL` is set.
  */
+import { createReplacingTypes } from '../upstream/dialect/writes/replacing-types.ts';
+import { createRecentWrites } from '../upstream/dialect/writes/recent-writes.ts';
 import type { Logger } from 'pino';
 import { createAccountLinks } from '../auth/account-links.ts';
 import { createDeviceTokens } from '../auth/device-token.ts';
@@ -63,6 +65,8 @@ export function createServices(options: ServicesOptions): GatewayServices {
       maxLength: config.maxPatternLength,
       analyser: options.patternAnalyser,
     }),
+    replacingTypes: createReplacingTypes(),
+    recentWrites: createRecentWrites(),
     onLoaderBatch: (loader, size) => {
       metrics.observeLoaderBatch(loader, size);
     },

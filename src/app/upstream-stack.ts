@@ -99,5 +99,10 @@ export function createUpstreamStack(options: UpstreamStackOptions): ResilientCli
     () => client.answerBytesHeld(),
     settings.maxInflightAnswerBytes,
   );
-  return options.tracing ? withTracing(resilient, options.tracing, () => scopes.current()?.trace) : resilient;
+  const stack = options.tracing
+    ? withTracing(resilient, options.tracing, () => scopes.current()?.trace)
+    : resilient;
+  // What text the upstream gives back is the client's to know; the wrappers only route the calls.
+  stack.mayAnswerLossyText = () => client.mayAnswerLossyText();
+  return stack;
 }

@@ -55,6 +55,11 @@ export const UPSTREAM_SETTINGS = {
     z.enum(['data', 'params']).default('data'),
     'How update takes its fields: one JSON query parameter `data`, or one query parameter per field.',
   ),
+  writeReadBackMillis: setting(
+    'UPSTREAM_WRITE_READ_BACK_MS',
+    int(0, 60_000).default(2_000),
+    "How long a write's read-back may wait for the upstream's reads to show it (reads from a lagging replica).",
+  ),
   metadataKey: setting(
     'UPSTREAM_METADATA_KEY',
     z

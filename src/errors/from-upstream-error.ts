@@ -91,7 +91,14 @@ export function fromUpstreamError(error: UpstreamError): GraphQLError {
               : {
                   applied: true,
                   ...(error.applied.objectId === undefined ? {} : { objectId: error.applied.objectId }),
+                  ...(error.applied.lostFields === undefined
+                    ? {}
+                    : { lostFields: [...error.applied.lostFields] }),
                 }),
+            // The fields a write's read-back shows otherwise, with both values: the caller's own data.
+            ...(error.fields === undefined
+              ? {}
+              : { fields: error.fields.map(({ field, sent, readBack }) => ({ field, sent, readBack })) }),
           },
         },
       );

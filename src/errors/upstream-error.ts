@@ -26,11 +26,31 @@ export interface UpstreamErrorOptions {
    * For a write the upstream applied although the gateway answers an error (a `dialect_mismatch` of a
    * save or update answer): the caller must not retry it. `objectId`: the written object's id, when known.
    */
-  applied?: { objectId?: string | undefined } | undefined;
+  applied?: AppliedWrite | undefined;
+  /**
+   * For a write whose read-back does not show what was sent: each such field, with the value sent and the
+   * value read back (JSON texts; `readBack: null` when the field is missing). The caller's own data.
+   */
+  fields?: readonly WrittenFieldDifference[] | undefined;
   /** For `dialect_mismatch` of a read: the criterion (field, operator as the caller wrote it) a record failed. */
   criterion?: { fieldName: string; operator: string } | undefined;
   /** The underlying error, for logs only. Must not carry a URL with credentials. */
   cause?: unknown;
+}
+
+/** A write the upstream applied although the gateway answers an error: the caller must not retry it. */
+export interface AppliedWrite {
+  /** The written object's id, when known. */
+  objectId?: string | undefined;
+  /** Fields of the object the write lost and the gateway could not restore exactly, by name. */
+  lostFields?: readonly string[] | undefined;
+}
+
+/** One field a write's read-back does not show as sent (JSON texts). */
+export interface WrittenFieldDifference {
+  field: string;
+  sent: string;
+  readBack: string | null;
 }
 
 /**
@@ -49,7 +69,8 @@ export class UpstreamError extends Error {
   readonly httpStatus: number | undefined;
   readonly argument: string | undefined;
   readonly assumption: { name: string; setting: string } | undefined;
-  readonly applied: { objectId?: string | undefined } | undefined;
+  readonly applied: AppliedWrite | undefined;
+  readonly fields: readonly WrittenFieldDifference[] | undefined;
   readonly criterion: { fieldName: string; operator: string } | undefined;
 
   constructor(kind: UpstreamErrorKind, detail: string, options: UpstreamErrorOptions) {
@@ -63,6 +84,7 @@ export class UpstreamError extends Error {
     this.argument = options.argument;
     this.assumption = options.assumption;
     this.applied = options.applied;
+    this.fields = options.fields;
     this.criterion = options.criterion;
   }
 
@@ -104,6 +126,25 @@ export function countsAgainstUpstream(error: unknown): error is UpstreamError {
 /** Whether `error` is the gateway's own refusal to hold more answer bytes (`answer-budget.ts`). */
 export function isBudgetCut(error: unknown): boolean {
   return isUpstreamError(error) && (error.kind === 'answer_share' || error.kind === 'overloaded');
+}
+
+/**
+ * `error` as the failure of something done after a write the upstream applied (its read-back): the same
+ * failure, marked applied with the written object's id, so that no answer of it invites sending the write again.
+ */
+export function markApplied(error: UpstreamError, objectId: string): UpstreamError {
+  if (error.applied !== undefined) return error;
+  return new UpstreamError(error.kind, error.detail, {
+    operation: error.operation,
+    upstreamMessage: error.upstreamMessage,
+    upstreamErrorCode: error.upstreamErrorCode,
+    httpStatus: error.httpStatus,
+    argument: error.argument,
+    assumption: error.assumption,
+    applied: { objectId },
+    fields: error.fields,
+    cause: error,
+  });
 }
 
 /** `invalid_input` for `operation`: `detail` tells the caller what to change. */

@@ -5,6 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import type { LoginProtection } from '../auth/login-protection.ts';
 import type { GatewayConfig } from '../config/gateway-config.ts';
+import type { ReplacingTypes } from '../upstream/dialect/writes/replacing-types.ts';
+import type { RecentWrites } from '../upstream/dialect/writes/recent-writes.ts';
 import type { SessionClaims, SessionSealer } from '../auth/session.ts';
 import { userKeyOf } from '../auth/user-key.ts';
 import {
@@ -36,6 +38,10 @@ export interface GatewayServices {
   onLoaderBatch?: (operation: string, size: number) => void;
   /** Told of a record of another organization answered to a session (a security event: logged, counted). */
   onTenantMismatch?: (mismatch: TenantMismatch) => void;
+  /** Types whose save with `_id` was seen to replace the object (`replacing-types.ts`). Default: none kept. */
+  replacingTypes?: ReplacingTypes;
+  /** The fields this gateway wrote to each object a moment ago (`recent-writes.ts`). Default: none kept. */
+  recentWrites?: RecentWrites;
 }
 
 /** An authenticated request's view: who, with which credentials, reading through which loaders. */
@@ -47,6 +53,14 @@ export interface AuthenticatedContext {
   writes: UpstreamWrites;
   /** What a save naming an existing `_id` does upstream (`UPSTREAM_SAVE_WITH_ID`): the object service merges when it replaces. */
   saveWithId: GatewayConfig['saveWithId'];
+  /** How update takes its fields (`UPSTREAM_UPDATE_FIELDS`): with `params`, every value travels as text. */
+  updateFields: GatewayConfig['updateFields'];
+  /** How long a write's read-back may wait for the upstream's reads to show it (`UPSTREAM_WRITE_READ_BACK_MS`). */
+  writeReadBackMillis: GatewayConfig['writeReadBackMillis'];
+  /** Types seen to replace on a save with `_id`, whatever `saveWithId` says (shared by every request). */
+  replacingTypes: ReplacingTypes | undefined;
+  /** The fields this gateway wrote to each object a moment ago, which a read before a save must show. */
+  recentWrites: RecentWrites | undefined;
 }
 
 /**
@@ -163,6 +177,10 @@ class RequestContext implements GraphQLContext {
       credentials,
       writes: services.writes,
       saveWithId: config.saveWithId,
+      updateFields: config.updateFields,
+      writeReadBackMillis: config.writeReadBackMillis,
+      replacingTypes: services.replacingTypes,
+      recentWrites: services.recentWrites,
       loaders: createLoaders({
         client: services.reads,
         credentials,

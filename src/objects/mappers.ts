@@ -2,6 +2,7 @@
  * What resolvers pass around before the schema's types: upstream records with the little context they need.
  * GraphQL Code Generator maps the schema's types to these (`codegen.yml`, `mappers`).
  */
+import type { UpstreamError } from '../errors/upstream-error.ts';
 import type { UpstreamRecord } from '../upstream/client/types.ts';
 
 /** A `DataObject`: the upstream record and the type it was read as. */
@@ -17,11 +18,18 @@ export interface ObjectMetadataModel {
   data: unknown;
 }
 
-/** A `SavePayload`; `object` is read back lazily, only when selected. */
+/**
+ * What the write's read-back settled (`read-back-write.ts`): the record that shows it, or the named mismatch
+ * that stands where the object would (the upstream's reads do not show the write yet).
+ */
+export type VerifiedReadBack = { record: UpstreamRecord } | { notShown: UpstreamError };
+
+/** A `SavePayload`; `object` is the verified read-back, or read lazily when none was made. */
 export interface SavePayloadModel {
   id: string;
   message: string;
   objectName: string;
+  readBack?: VerifiedReadBack;
 }
 
 /** An `UpdatePayload`; `object` is read back lazily, only when selected. */

@@ -1,131 +1,208 @@
 /**
  * `saveObject` with `_id` naming an existing object keeps its documented meaning, "fields merged" (fields
- * not sent keep their values), whatever the upstream's save does (`UPSTREAM_SAVE_WITH_ID`, assumption
- * `save_with_id`; docs/design.md):
- * - `replaces`: the gateway reads the object and saves it whole, the fields sent over it. A change another
- *   writer makes between that read and the save is lost (the upstream has no version to compare and swap);
- * - `merges`: the save is sent as it is and verified by a read before and after; a field the upstream
- *   dropped (it replaces after all) is written back and the caller told (`UPSTREAM_DIALECT_MISMATCH`).
- * Either way an `_id` naming no object is sent as it is (the upstream creates a new object), and a save
- * that answers another id than the existing object's created a copy instead: a mismatch too, never silent.
+ * not sent keep their values), whatever the upstream's save does, and never makes the object worse:
+ * - on an upstream (or a type, `replacing-types.ts`) that replaces, the gateway reads the object fresh and
+ *   saves it whole, the fields sent over it; a field it cannot send back exactly as the upstream gave it
+ *   (`isRestorable`: MongoDB's `{"$date": …}`, `{"$oid": …}`) stops the save before anything is written. A
+ *   change another writer makes between that read and the save is lost (the upstream has no version to
+ *   compare and swap);
+ * - on one said to merge, the save is sent as it is, then read back (`read-back-write.ts`) until it shows the
+ *   write; a field the upstream dropped or reset (it replaces after all) is written back, after that fresh
+ *   read, only with the value the upstream itself gave before, and only when every field the write-back must
+ *   carry can be sent exactly. What cannot be restored so is named (`applied.lostFields`), never guessed.
+ * Either way an `_id` the reads do not show (within `UPSTREAM_WRITE_READ_BACK_MS`), or show without what this
+ * gateway wrote to it a moment ago (`recent-writes.ts`), is refused before sending: the object may exist behind
+ * a lagging replica, and a save the gateway could not read before could wipe it or undo that write (an `_id`
+ * naming no object would only make a new object with another id). A save that answers another id
+ * than the existing object's created a copy instead: a mismatch too, never silent. Every error after the save
+ * was sent says it was applied.
  */
 import type { AuthenticatedContext } from '../graphql/context.ts';
 import { isUpstreamError, type UpstreamError } from '../errors/upstream-error.ts';
 import { dialectMismatch } from '../upstream/dialect/assumptions.ts';
-import type { SaveResult } from '../upstream/client/types.ts';
+import type { SaveResult, UpstreamRecord } from '../upstream/client/types.ts';
+import { isRestorable, sameStoredValue } from '../upstream/dialect/writes/stored-value.ts';
 import type { SavePayloadModel } from './mappers.ts';
-import { readObject } from './read-object.ts';
+import { readBackWrite } from './read-back-write.ts';
+import { notShownError, rememberWrite, settleReadBack } from './settle-read-back.ts';
+import { restoreFields } from './restore-fields.ts';
+import { fieldOf, saveNamed, setOwn } from './save-named.ts';
+import { notVisibleBeforeSave } from '../upstream/dialect/writes/write-mismatches.ts';
 
 /** Saves `data` (which names `id` as its `_id`) with the fields not sent kept; answers the save payload. */
-export function saveById(
+export async function saveById(
   auth: AuthenticatedContext,
   objectName: string,
   id: string,
   data: Record<string, unknown>,
 ): Promise<SavePayloadModel> {
-  return auth.saveWithId === 'replaces'
-    ? mergeAndSave(auth, objectName, id, data)
-    : saveAndVerifyMerge(auth, objectName, id, data);
+  const before = await readBefore(auth, objectName, id);
+  if (before === null) throw notVisibleBeforeSave(id, auth.writeReadBackMillis);
+  return auth.saveWithId === 'replaces' || auth.replacingTypes?.has(objectName) === true
+    ? saveWhole(auth, objectName, id, data, before)
+    : saveAndKeep(auth, objectName, id, data, before);
 }
 
 /**
- * The save of an upstream that replaces: the current object with `data` over it, written whole. An `_id`
- * that names no object is sent as it is, as an upstream that merges gets it (it creates a new object).
+ * The object before the save, read fresh. A missing one is read again within `UPSTREAM_WRITE_READ_BACK_MS`:
+ * an object created a moment ago may not be on the replica the reads go to, and saving it as new would let a
+ * replacing upstream wipe it.
  */
-async function mergeAndSave(
+async function readBefore(
   auth: AuthenticatedContext,
   objectName: string,
   id: string,
-  data: Record<string, unknown>,
-): Promise<SavePayloadModel> {
-  // Fresh: an object this request read earlier may have changed since.
-  auth.loaders.clearObject(objectName, id);
-  const current = await readObject(auth, objectName, id);
-  const merged = current === null ? data : { ...current, ...data };
-  const result = await auth.writes.save(auth.credentials, objectName, merged);
-  auth.loaders.clearObject(objectName, result.savedObjectId);
-  if (current !== null && result.savedObjectId !== id)
-    throw createdInstead(auth, objectName, id, result.savedObjectId);
-  return { id: result.savedObjectId, message: result.message, objectName };
+): Promise<UpstreamRecord | null> {
+  // What this gateway wrote to the object a moment ago must show: an older version, saved whole or written
+  // back, would undo it.
+  const written = auth.recentWrites?.recall(objectName, id) ?? {};
+  const waitFor = Object.keys(written);
+  // Every field must show: a version showing some is no proof (they may come from an earlier write).
+  const outcome = await readBackWrite(auth, objectName, id, {
+    sent: written,
+    before: undefined,
+    changed: [],
+  });
+  if (outcome.kind !== 'not_shown') return outcome.record;
+  // Nothing was written yet: a failed read is the read's own error.
+  if (outcome.failure !== undefined) throw outcome.failure;
+  if (outcome.record === null) return null;
+  throw notVisibleBeforeSave(id, auth.writeReadBackMillis, waitFor);
 }
 
-/**
- * The save of an upstream said to merge (`UPSTREAM_SAVE_WITH_ID=merges`), verified: the object is read
- * before and after, and a field the upstream dropped (it replaces after all) is written back from the
- * version read before, then answered as `UPSTREAM_DIALECT_MISMATCH` (`save_with_id`), so no field is lost
- * silently. The read after is the one the payload's `object` answers from (the request's cache).
- */
-async function saveAndVerifyMerge(
+/** The save of an upstream (or type) that replaces: the object read fresh, the fields sent over it. */
+async function saveWhole(
   auth: AuthenticatedContext,
   objectName: string,
   id: string,
   data: Record<string, unknown>,
+  before: UpstreamRecord,
 ): Promise<SavePayloadModel> {
-  auth.loaders.clearObject(objectName, id);
-  const before = await readObject(auth, objectName, id);
-  const result: NamedSave =
-    before === null
-      ? await auth.writes.save(auth.credentials, objectName, data)
-      : await saveNamed(auth, objectName, id, data);
-  auth.loaders.clearObject(objectName, result.savedObjectId);
-  const payload = { id: result.savedObjectId, message: result.message, objectName };
-  if (before === null) return payload;
+  const kept = keptFields(before, data);
+  const lossy = auth.writes.mayAnswerLossyText?.() === true;
+  const unsendable = kept.filter((field) => !isRestorable(before[field], lossy));
+  if (unsendable.length > 0) throw cannotKeep(id, unsendable);
+  const whole: Record<string, unknown> = {};
+  for (const field of kept) setOwn(whole, field, before[field]);
+  for (const [field, value] of Object.entries(data)) setOwn(whole, field, value);
+  const result = await sendKept(auth, objectName, whole, data, id);
   if (result.savedObjectId !== id) throw createdInstead(auth, objectName, id, result.savedObjectId);
-  const after = await readObject(auth, objectName, id);
-  const dropped =
-    after === null
-      ? []
-      : Object.keys(before).filter(
-          (key) => key !== '_id' && !Object.hasOwn(data, key) && !Object.hasOwn(after, key),
-        );
-  if (after === null || dropped.length === 0) {
+  const sent = withoutId(whole);
+  const outcome = await readBackWrite(auth, objectName, id, { sent, before });
+  return {
+    id,
+    message: result.message,
+    objectName,
+    readBack: settleReadBack(auth, 'save', objectName, id, outcome, sent, true),
+  };
+}
+
+/**
+ * The save of an upstream said to merge, verified: read back until it shows the fields sent, then every
+ * field not sent must still hold its value from before. One that does not (the upstream replaces after all)
+ * is written back (`restore-fields.ts`) and answered as `UPSTREAM_DIALECT_MISMATCH` (`save_with_id`), applied.
+ */
+async function saveAndKeep(
+  auth: AuthenticatedContext,
+  objectName: string,
+  id: string,
+  data: Record<string, unknown>,
+  before: UpstreamRecord,
+): Promise<SavePayloadModel> {
+  const result = await saveNamed(auth, objectName, id, data);
+  if (result.savedObjectId !== id) throw createdInstead(auth, objectName, id, result.savedObjectId);
+  const sent = withoutId(data);
+  const outcome = await readBackWrite(auth, objectName, id, { sent, before });
+  const payload = { id, message: result.message, objectName };
+  if (outcome.kind === 'not_shown') {
+    rememberWrite(auth, objectName, id, outcome, sent);
     if (result.idMismatch !== undefined) throw result.idMismatch;
-    return payload;
+    const kept = keptFields(before, data).length;
+    const notShown = notShownError(
+      auth,
+      'save',
+      id,
+      outcome,
+      `Whether it kept the ${kept} field(s) not sent is not verified either (an upstream that replaces would have dropped them).`,
+    );
+    return { ...payload, readBack: { notShown } };
   }
-  const restored: Record<string, unknown> = { ...after };
-  for (const key of dropped) {
-    Object.defineProperty(restored, key, {
-      value: before[key],
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+  const lost = keptFields(before, data).filter((field) =>
+    isLost(before[field], fieldOf(outcome.record, field)),
+  );
+  if (lost.length > 0) {
+    auth.replacingTypes?.add(objectName);
+    const storedOtherwise = outcome.kind === 'differs' ? outcome.differences : undefined;
+    return restoreFields(
+      auth,
+      objectName,
+      id,
+      data,
+      before,
+      outcome.record,
+      lost,
+      result.idMismatch,
+      storedOtherwise,
+    );
   }
-  await saveNamed(auth, objectName, id, restored);
-  auth.loaders.clearObject(objectName, id);
-  throw dialectMismatch(
+  const readBack = settleReadBack(auth, 'save', objectName, id, outcome, sent);
+  if (result.idMismatch !== undefined) throw result.idMismatch;
+  return { ...payload, readBack };
+}
+
+/**
+ * The whole object's save on a replacing upstream. A refusal for a field the caller did not send (the value
+ * came from the upstream itself) is no mistake of the caller's: nothing was written, and the save cannot keep
+ * that field, which a dialect mismatch says.
+ */
+async function sendKept(
+  auth: AuthenticatedContext,
+  objectName: string,
+  whole: Record<string, unknown>,
+  data: Record<string, unknown>,
+  id: string,
+): Promise<SaveResult> {
+  try {
+    return await auth.writes.save(auth.credentials, objectName, whole);
+  } catch (error) {
+    if (!isUpstreamError(error) || error.kind !== 'invalid_input') throw error;
+    const field = /^data\.([^.]+)/.exec(error.argument ?? '')?.[1];
+    if (field === undefined || Object.hasOwn(data, field)) throw error;
+    throw cannotKeep(id, [field], error);
+  }
+}
+
+/** A replacing save that would have to send back `fields` as the gateway cannot: refused, nothing written. */
+function cannotKeep(id: string, fields: readonly string[], cause?: unknown): UpstreamError {
+  return dialectMismatch(
     'save',
     'save_with_id',
-    `the save of object "${id}" replaced it with the fields sent, dropping ${dropped.length} other field(s) (${dropped.map((key) => JSON.stringify(key)).join(', ')}): the upstream replaces (UPSTREAM_SAVE_WITH_ID=replaces). The gateway wrote them back from the version it read just before (a change another writer made to them in between is lost); the fields sent are saved: do not save them again.${result.idMismatch === undefined ? '' : ' Its answers also hold the id elsewhere than UPSTREAM_SAVE_ID_AT says (npm run upstream:check finds where).'}`,
-    undefined,
-    { objectId: id },
+    `a save of object "${id}" replaces it whole on this upstream (UPSTREAM_SAVE_WITH_ID=replaces), so the gateway must send back the fields not sent, and it cannot send ${fields.map((field) => JSON.stringify(field)).join(', ')} back exactly as the upstream gave it (MongoDB's extended JSON, or a value the upstream's request limits refuse). Nothing was written: change the fields with updateObject instead.`,
+    cause,
   );
 }
 
-/** A save of an existing object, with the `save_id` mismatch its answer made, to throw after verifying. */
-type NamedSave = SaveResult & { idMismatch?: UpstreamError };
-
 /**
- * The save of existing object `id`, whose answer may hold the id elsewhere than `UPSTREAM_SAVE_ID_AT` says
- * (`save_id`): the object written is still `id` (the caller named it), so the merge is verified all the same,
- * and that mismatch is answered after it (`idMismatch`), not before: otherwise a replacing upstream's dropped
- * fields would stay lost behind an error that says only where the id was.
+ * Whether a field not sent, `then` before the save and `now` after it, was lost by the save: dropped, or reset
+ * to the default a Java entity gives a field its body lacked (`null`, `0`, `false`, `""`). Any other new value
+ * is taken as another writer's (or a version the read before did not show yet, behind a lagging replica):
+ * writing the old value back over it would undo a change, not restore a loss.
  */
-async function saveNamed(
-  auth: AuthenticatedContext,
-  objectName: string,
-  id: string,
-  data: Record<string, unknown>,
-): Promise<NamedSave> {
-  try {
-    return await auth.writes.save(auth.credentials, objectName, data);
-  } catch (error) {
-    const named = isUpstreamError(error) && error.assumption?.name === 'save_id';
-    // Another id found in the answer is not this object: that stays the caller's to read (createdInstead).
-    if (!named || (error.applied?.objectId ?? id) !== id) throw error;
-    // Never answered as a payload: the mismatch is thrown once the merge is verified.
-    return { savedObjectId: id, message: '', idMismatch: error };
-  }
+function isLost(then: unknown, now: unknown): boolean {
+  if (now === undefined) return then !== undefined;
+  const reset = now === null || now === 0 || now === false || now === '';
+  return reset && !sameStoredValue(then, now);
+}
+
+/** The fields of `before` the save does not send (its `_id` aside): the ones a merge keeps. */
+function keptFields(before: UpstreamRecord, data: Record<string, unknown>): string[] {
+  return Object.keys(before).filter((field) => field !== '_id' && !Object.hasOwn(data, field));
+}
+
+function withoutId(data: Record<string, unknown>): Record<string, unknown> {
+  const rest: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(data)) if (field !== '_id') setOwn(rest, field, value);
+  return rest;
 }
 
 /** The mismatch of a save naming existing object `id` that answered `answered`: a new object was made. */

@@ -1,21 +1,23 @@
 /**
  * Saving and updating an object, for the generic and the typed API alike: the write goes through the write
- * handle, then the request forgets what it cached about that object (and the pages and finds of its type),
- * so the payload's `object`, read back through the loaders only when selected, is the written version.
+ * handle, then every write is read back and held to what was sent (`read-back-write.ts`, by meaning):
+ * - the read-back shows every field as sent: the payload's `object` is that record;
+ * - it shows the write with fields otherwise (dropped, cut, converted): `UPSTREAM_DIALECT_MISMATCH`
+ *   (`stored_as_sent`), applied, naming each field with both values;
+ * - the upstream's reads do not show the write in time (a lagging replica): the write's success, with a named
+ *   mismatch (`read_after_write`, applied) where its `object` would be, never `null` or the old version.
  *
- * Some writes need a read beside them (docs/design.md, "Filling the gaps of the contract"): a save naming an
- * `_id` (`save-by-id.ts`), and an update whose `updatedFields` names none of the fields sent: they either
- * held those values already (nothing to change), or the upstream did not take them (a dialect mismatch).
+ * A save naming an `_id` reads the object before too (`save-by-id.ts`). An update whose `updatedFields` names
+ * none of the fields sent changed nothing by its own answer: they held those values already, or the upstream
+ * did not take them (a dialect mismatch); the read-back tells which, at once.
  */
 import type { AuthenticatedContext } from '../graphql/context.ts';
-import {
-  needsReadBack,
-  recordHolds,
-  updateFieldsMismatch,
-} from '../upstream/dialect/writes/updated-fields.ts';
+import { needsReadBack, updateFieldsMismatch } from '../upstream/dialect/writes/updated-fields.ts';
 import type { DataObjectModel, SavePayloadModel, UpdatePayloadModel } from './mappers.ts';
+import { readBackWrite } from './read-back-write.ts';
 import { readObject, toModel } from './read-object.ts';
 import { saveById } from './save-by-id.ts';
+import { rememberAppliedError, rememberWrite, settleReadBack, verifiedSave } from './settle-read-back.ts';
 
 /** Saves a new object (or the one `data._id` names, fields merged); answers the save payload. */
 export async function saveObject(
@@ -25,9 +27,14 @@ export async function saveObject(
 ): Promise<SavePayloadModel> {
   const id = data._id;
   if (typeof id === 'string') return saveById(auth, objectName, id, data);
-  const result = await auth.writes.save(auth.credentials, objectName, data);
-  auth.loaders.clearObject(objectName, result.savedObjectId);
-  return { id: result.savedObjectId, message: result.message, objectName };
+  let result;
+  try {
+    result = await auth.writes.save(auth.credentials, objectName, data);
+  } catch (error) {
+    rememberAppliedError(auth, objectName, undefined, data, error);
+    throw error;
+  }
+  return verifiedSave(auth, objectName, result, data);
 }
 
 /** Updates the fields `data` names of object `id`; answers the update payload. */
@@ -37,30 +44,53 @@ export async function updateObject(
   id: string,
   data: Record<string, unknown>,
 ): Promise<UpdatePayloadModel> {
-  const result = await auth.writes.update(auth.credentials, objectName, id, data);
-  auth.loaders.clearObject(objectName, result.savedObjectId);
-  // The client held a contradicting `updatedFields` to what it sent; a silent one is settled by a read.
-  if (needsReadBack(data, result.updatedFields)) {
-    const record = await readObject(auth, objectName, result.savedObjectId);
-    if (record === null || !recordHolds(record, data)) {
-      throw updateFieldsMismatch(
-        result.savedObjectId,
-        `updatedFields names none of the ${Object.keys(data).length} field(s) sent and the object does not hold their values: the upstream did not take them in the form the gateway sends (UPSTREAM_UPDATE_FIELDS), and may have written them in another form. Read the object before trying again.`,
-      );
-    }
+  let result;
+  try {
+    result = await auth.writes.update(auth.credentials, objectName, id, data);
+  } catch (error) {
+    rememberAppliedError(auth, objectName, id, data, error);
+    throw error;
+  }
+  const { savedObjectId, updatedFields } = result;
+  const silent = needsReadBack(data, updatedFields);
+  const outcome = await readBackWrite(auth, objectName, savedObjectId, {
+    sent: data,
+    before: undefined,
+    changed: Object.keys(updatedFields),
+    nothingChanged: silent,
+    // One query parameter per field: every value travels, and may be stored, as its text.
+    compare: { textForScalars: auth.updateFields === 'params' },
+  });
+  // The client held a contradicting `updatedFields` to what it sent; a silent one is settled by the read.
+  if (silent && outcome.kind !== 'shown' && !(outcome.kind === 'not_shown' && outcome.record === null)) {
+    rememberWrite(auth, objectName, savedObjectId, outcome, data);
+    throw updateFieldsMismatch(
+      savedObjectId,
+      `updatedFields names none of the ${Object.keys(data).length} field(s) sent and the object does not hold their values: the upstream did not take them in the form the gateway sends (UPSTREAM_UPDATE_FIELDS), and may have written them in another form. Read the object before trying again.`,
+      outcome.differences,
+    );
   }
   return {
-    id: result.savedObjectId,
+    id: savedObjectId,
     message: result.message,
     objectName,
-    updatedFields: result.updatedFields,
+    updatedFields,
+    readBack: settleReadBack(auth, 'update', objectName, savedObjectId, outcome, data),
   };
 }
 
-/** The object a save or update wrote, read back after the cache was cleared; `null` when it is gone. */
+/**
+ * The object a save or update wrote: its verified read-back, or (a payload without one) read after the cache
+ * was cleared; `null` when it is gone. A write the upstream's reads do not show yet answers its mismatch.
+ */
 export async function readBack(
   auth: AuthenticatedContext,
   payload: SavePayloadModel,
 ): Promise<DataObjectModel | null> {
-  return toModel(payload.objectName, await readObject(auth, payload.objectName, payload.id));
+  const verified = payload.readBack;
+  if (verified === undefined) {
+    return toModel(payload.objectName, await readObject(auth, payload.objectName, payload.id));
+  }
+  if ('notShown' in verified) throw verified.notShown;
+  return toModel(payload.objectName, verified.record);
 }

@@ -6,8 +6,8 @@
 import type { UpstreamClient, UpstreamReads, UpstreamUrls } from './client/types.ts';
 import type { WireOperation } from './client/wire.ts';
 
-/** A method of the client that calls the upstream (every method but `close`). */
-export type OperationMethod = Exclude<keyof UpstreamClient, 'close'>;
+/** A method of the client that calls the upstream (every method but `close` and what the client knows of text). */
+export type OperationMethod = Exclude<keyof UpstreamClient, 'close' | 'mayAnswerLossyText'>;
 
 /**
  * What the operation is, for the wrappers: a `read` is retried, coalesced and counted against its

@@ -102,9 +102,9 @@ describe('an ISO-8859-1 upstream (EMULATOR_CHARSET=iso-8859-1), end to end', () 
     expect(h.upstreamCalls().save).toBe(saves);
   });
 
-  it('should store text outside Latin-1 right when a fresh gateway saves it first, and answer it as ?: the check reports it', async () => {
+  it('should store text outside Latin-1 right when a fresh gateway saves it first, and name the ? it reads back, never answer it as current', async () => {
     // Before any answer the gateway knows nothing of the charset: the write goes through, and the
-    // upstream's own answer is all ? where Latin-1 lacks a character.
+    // upstream's own answer is all ? where Latin-1 lacks a character: the read-back shows it.
     const fresh = await startGateway({ upstreamUrl: h.emulator.url, listen: false });
     try {
       const login = await loginAs(fresh, 'demo', 'demo-password', 'JSON');
@@ -114,11 +114,14 @@ describe('an ISO-8859-1 upstream (EMULATOR_CHARSET=iso-8859-1), end to end', () 
         { data: { loanType: 'Ελληνικά 😀' } },
         { authorization: `Bearer ${token}` },
       );
-      const payload = (
-        saved.data as { saveObject: { id: string; object: { data: Record<string, unknown> } } }
-      ).saveObject;
-      expect(await stored(payload.id)).toMatchObject({ loanType: 'Ελληνικά 😀' });
-      expect(payload.object.data).toMatchObject({ loanType: '???????? ?' });
+      const error = saved.errors?.[0];
+      expect(error?.extensions).toMatchObject({
+        code: 'UPSTREAM_DIALECT_MISMATCH',
+        assumption: 'stored_as_sent',
+        applied: true,
+        fields: [{ field: 'loanType', sent: '"Ελληνικά 😀"', readBack: '"???????? ?"' }],
+      });
+      expect(await stored(String(error?.extensions?.objectId))).toMatchObject({ loanType: 'Ελληνικά 😀' });
     } finally {
       await fresh.close();
     }

@@ -137,7 +137,7 @@ describe('a save with _id and one field on an upstream that replaces, with UPSTR
       applied: true,
       objectId: id,
     });
-    expect(error.message).toContain('dropping 2 other field(s) ("loanType", "rate")');
+    expect(error.message).toContain('dropping or resetting 2 other field(s) ("loanType", "rate")');
     expect(error.message).toContain('UPSTREAM_SAVE_WITH_ID=replaces');
     expect(await read(h, token, id)).toEqual({ _id: id, loanType: 'Keep', description: 'second', rate: 3 });
     expectClosedBreakers(h);
@@ -155,7 +155,7 @@ describe('a save with _id on an upstream that replaces and answers the id at dat
     const result = await save(h, token, { _id: id, description: 'second' });
     const error = firstError(result.error);
     expect(error.extensions).toMatchObject({ assumption: 'save_with_id', applied: true, objectId: id });
-    expect(error.message).toContain('dropping 2 other field(s) ("loanType", "rate")');
+    expect(error.message).toContain('dropping or resetting 2 other field(s) ("loanType", "rate")');
     expect(error.message).toContain('elsewhere than UPSTREAM_SAVE_ID_AT says');
     expect(await read(h, token, id)).toEqual({ _id: id, loanType: 'Keep', description: 'second', rate: 3 });
     // Nothing dropped (every field sent): the save_id mismatch alone, the object written as sent.

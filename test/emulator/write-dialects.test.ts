@@ -97,3 +97,30 @@ describe('EMULATOR_UPDATE_FIELDS=params', () => {
     expect(await read(id)).toEqual({ _id: id, loanType: 'A', data: '{"loanType":"B"}' });
   });
 });
+
+describe('reads lagging the writes (readLagMillis), on a clock the test turns', () => {
+  let clock = Date.now();
+  const { save, update, read } = wire({ readLagMillis: 500, now: () => clock });
+
+  it('should show a new object only once the lag has passed, and an update only then', async () => {
+    const { json } = await save({ loanType: 'Lag', rate: 1 });
+    const id = json.savedObjectId as string;
+    expect(await read(id)).toBeUndefined();
+    clock += 500;
+    expect(await read(id)).toEqual({ _id: id, loanType: 'Lag', rate: 1 });
+    await update(id, { data: JSON.stringify({ rate: 2 }) });
+    expect(await read(id)).toEqual({ _id: id, loanType: 'Lag', rate: 1 });
+    clock += 500;
+    expect(await read(id)).toEqual({ _id: id, loanType: 'Lag', rate: 2 });
+  });
+});
+
+describe('an entity dropping a field and storing numbers whole (droppedFields, truncatesNumbers)', () => {
+  const { save, read } = wire({ droppedFields: ['extra'], truncatesNumbers: true });
+
+  it('should store the other fields, numbers cut toward zero', async () => {
+    const { json } = await save({ loanType: 'Entity', rate: -2.7, extra: 'x' });
+    const id = json.savedObjectId as string;
+    expect(await read(id)).toEqual({ _id: id, loanType: 'Entity', rate: -2 });
+  });
+});

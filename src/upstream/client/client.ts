@@ -33,13 +33,13 @@ import { framePattern, type MatchesDialect } from '../dialect/matches-pattern.ts
 import { metadataPayload } from '../dialect/metadata-payload.ts';
 import { asciiJson, formBody, JSON_CONTENT_TYPE } from '../dialect/charset/request-bodies.ts';
 import type { AnswerCharset } from '../dialect/charset/answer-charset.ts';
-import { checkAnswerable } from '../dialect/charset/answerable-text.ts';
+import { answerTextForm, checkAnswerable, type AnswerTextForm } from '../dialect/charset/answerable-text.ts';
 import { createParseSlots } from '../dialect/parse-slots.ts';
 
 /** Creates the client. Base addresses are validated now: a bad one throws a `TypeError` naming it. */
 export function createUpstreamClient(
   options: UpstreamClientOptions,
-): UpstreamClient & { answerBytesHeld(): number } {
+): UpstreamClient & { answerBytesHeld(): number; mayAnswerLossyText(): boolean } {
   const api = parseBaseUrl('apiUrl', options.apiUrl);
   const base = parseBaseUrl('baseUrl', options.baseUrl);
   const studio = parseBaseUrl('studioUrl', options.studioUrl);
@@ -82,10 +82,13 @@ export function createUpstreamClient(
     onAttempt: options.onAttempt,
   });
 
-  // The charset the upstream last answered a read or a write in: text it lacks would come back as `?`.
+  // The charset the upstream last answered a read or a write in, and how it writes text beyond ASCII there
+  // (`answerable-text.ts`): as its own bytes (text the charset lacks comes back as `?`) or as `\u` escapes.
   let answeredIn: AnswerCharset = 'utf-8';
-  const heard = (charset: AnswerCharset): void => {
+  let textForm: AnswerTextForm = 'unknown';
+  const heard = (charset: AnswerCharset, text: string): void => {
     answeredIn = charset;
+    if (charset !== 'utf-8') textForm = answerTextForm(text, textForm);
   };
 
   function read<T>(
@@ -115,6 +118,7 @@ export function createUpstreamClient(
   return {
     /** Answer bytes held now, all callers together (the saturation metrics). */
     answerBytesHeld: () => answerBudget.heldBytes(),
+    mayAnswerLossyText: () => answeredIn !== 'utf-8' && textForm !== 'escapes',
     async loginJson(username, password) {
       const answer = await run({
         operation: 'loginJson',
@@ -197,7 +201,7 @@ export function createUpstreamClient(
       const apiToken = credentials.apiToken === '' ? undefined : credentials.apiToken;
       checks.objectName('save', objectName);
       checks.saveId('save', data);
-      checkAnswerable('save', data, checks.data('save', data, 'data'), answeredIn);
+      checkAnswerable('save', data, checks.data('save', data, 'data'), answeredIn, textForm);
       const answer = await run({
         operation: 'save',
         base: server,
@@ -225,7 +229,7 @@ export function createUpstreamClient(
       checks.objectName('update', objectName);
       checks.id('update', id, 'id', true);
       const json = checks.data('update', data, 'data');
-      checkAnswerable('update', data, json, answeredIn);
+      checkAnswerable('update', data, json, answeredIn, textForm);
       // Refused before sending: what one query parameter per field cannot carry (update-params.ts).
       const fields = updateFields === 'params' ? toUpdateParams(data) : { data: json };
       const answer = await run({
@@ -245,7 +249,7 @@ export function createUpstreamClient(
         }),
       });
       const verdict = checkUpdatedFields(data, answer.updatedFields, updateFields);
-      if (verdict.kind === 'mismatch') throw updateFieldsMismatch(id, verdict.detail);
+      if (verdict.kind === 'mismatch') throw updateFieldsMismatch(id, verdict.detail, verdict.fields);
       return {
         savedObjectId: answer.savedObjectId,
         message: answer.message,

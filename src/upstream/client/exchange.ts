@@ -46,7 +46,7 @@ export interface Exchange<T> {
   /** Sent with the call; masked if the upstream echoes them in an error message. */
   secrets: readonly string[];
   /** Hears the charset the answer was decoded in (reads and writes: what text can come back). */
-  heard?: ((charset: AnswerCharset) => void) | undefined;
+  heard?: ((charset: AnswerCharset, text: string) => void) | undefined;
   /** Whose share of the answer budget the answer takes: the user, or `undefined` for a login. */
   holder?: string | undefined;
   /** Handed a 2xx answer's `set-cookie` values (the form login). */

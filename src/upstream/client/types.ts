@@ -222,6 +222,11 @@ export interface UpstreamWrites {
     id: string,
     data: Record<string, unknown>,
   ): Promise<UpdateResult>;
+  /**
+   * Whether text the upstream answered may have lost characters to `?`: it answers in a single-byte charset
+   * and was not heard writing text beyond it as `\u` escapes. Such text is never written back unasked.
+   */
+  mayAnswerLossyText?(): boolean;
 }
 
 /** The upstream service, typed: both handles and the connection pools behind them. */

@@ -6,7 +6,11 @@
  * gets `UPSTREAM_DIALECT_MISMATCH` naming the assumption and its setting ({@link dialectMismatch}): a wrong
  * setting, not ill health, so it never counts against the breaker.
  */
-import { UpstreamError } from '../../errors/upstream-error.ts';
+import {
+  UpstreamError,
+  type AppliedWrite,
+  type WrittenFieldDifference,
+} from '../../errors/upstream-error.ts';
 
 /** An assumption: the setting that changes it, and what the gateway assumes by default. */
 export interface UpstreamAssumption {
@@ -73,6 +77,15 @@ export const UPSTREAM_ASSUMPTIONS = {
     assumes:
       'update takes the changed fields as one JSON query parameter, data, and answers them in updatedFields',
   },
+  stored_as_sent: {
+    setting: '–',
+    assumes:
+      'a save or update stores every field as sent: a read after it shows each by meaning (2.7 as 2.70, a date as its instant)',
+  },
+  read_after_write: {
+    setting: 'UPSTREAM_WRITE_READ_BACK_MS',
+    assumes: 'a read after a write shows it within this many milliseconds (reads from a replica lag writes)',
+  },
   exact_numbers: {
     setting: '–',
     assumes: 'numbers are read with every digit they were written with (no rounding past 2^53)',
@@ -97,7 +110,8 @@ export function dialectMismatch(
   name: AssumptionName,
   detail: string,
   cause?: unknown,
-  applied?: { objectId?: string | undefined },
+  applied?: AppliedWrite,
+  fields?: readonly WrittenFieldDifference[],
   criterion?: { fieldName: string; operator: string },
 ): UpstreamError {
   const { setting } = UPSTREAM_ASSUMPTIONS[name];
@@ -106,6 +120,7 @@ export function dialectMismatch(
     assumption: { name, setting },
     cause,
     applied,
+    fields,
     criterion,
   });
 }

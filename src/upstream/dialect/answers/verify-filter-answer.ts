@@ -60,6 +60,7 @@ function filterMismatch(operation: string, failed: Judged, why: string): Upstrea
       `does not satisfy it: ${why}`,
     undefined,
     undefined,
+    undefined,
     { fieldName: failed.fieldName, operator: failed.meaning.operator },
   );
 }
@@ -118,6 +119,7 @@ export function unaskedRecord(operation: string): UpstreamError {
     operation,
     'filter_answer',
     'a read by id answered a record whose _id is none of those asked: it answered a record not asked for',
+    undefined,
     undefined,
     undefined,
     { fieldName: '_id', operator: 'equals' },

@@ -129,7 +129,7 @@ export function decodeAnswer(
   contentType: string | undefined,
   fallback: AnswerCharset,
   operation: string,
-  decoded?: (charset: AnswerCharset) => void,
+  decoded?: (charset: AnswerCharset, text: string) => void,
 ): string {
   const label = charsetParameterOf(contentType);
   const charset = label === undefined ? fallback : answerCharsetOf(label);
@@ -138,7 +138,7 @@ export function decodeAnswer(
   }
   try {
     const text = decodeIn(bytes, charset ?? fallback);
-    decoded?.(charset ?? fallback);
+    decoded?.(charset ?? fallback, text);
     return text;
   } catch (error) {
     const detail =

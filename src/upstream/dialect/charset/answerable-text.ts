@@ -3,8 +3,12 @@
  * writes `?` for every character its charset lacks (Java's encoder does), and the gateway cannot tell that `?`
  * from a real one: a save of Greek text would succeed and read back as `????????`, silently. So once the
  * upstream has answered in such a charset, a write holding a character it lacks is refused before it is sent,
- * naming the field: the caller's text cannot make the round trip. Until the upstream has answered once, nothing
- * is known and nothing is refused (`npm run upstream:check` says so beforehand).
+ * naming the field: the caller's text cannot make the round trip. But only once the upstream has been heard
+ * writing text beyond ASCII as its charset's own bytes (an accented letter in an answer): an upstream that writes
+ * every such character as a JSON `\u` escape (Jackson's `ESCAPE_NON_ASCII`; the check finds it gives back Greek
+ * and emoji) gives back any text, and one heard doing so is never refused. Until one or the other is heard,
+ * nothing is refused; either way every write's read-back is compared with what was sent, so a `?` read back is
+ * named (`stored_as_sent`), never answered as current.
  */
 import { invalidInput } from '../../../errors/upstream-error.ts';
 import type { AnswerCharset } from './answer-charset.ts';
@@ -27,8 +31,9 @@ export function checkAnswerable(
   data: Readonly<Record<string, unknown>>,
   json: string,
   charset: AnswerCharset,
+  form: AnswerTextForm = 'bytes',
 ): void {
-  if (charset === 'utf-8') return;
+  if (charset === 'utf-8' || form !== 'bytes') return;
   const beyond = charset === 'iso-8859-1' ? BEYOND_LATIN1 : BEYOND_WINDOWS_1252;
   // JSON.stringify writes a lone surrogate as `\udXXX`: only then, or past ASCII, are the strings walked.
   if (!beyond.test(json) && !ESCAPED_SURROGATE.test(json)) return;
@@ -52,4 +57,26 @@ function pathOf(value: unknown, beyond: RegExp, path = 'data'): string | undefin
     if (found !== undefined) return found;
   }
   return undefined;
+}
+
+/**
+ * A JSON `\u` escape of a character past U+00FF (an odd run of backslashes before the `u`: `\\u0100` is a
+ * backslash and text).
+ */
+const ESCAPED_BEYOND_LATIN1 = /(?<!\\)(?:\\\\)*\\u(?:0[1-9a-fA-F]|[1-9a-fA-F][0-9a-fA-F])[0-9a-fA-F]{2}/;
+
+/** How a single-byte-charset upstream writes text beyond ASCII in its answers, as heard so far. */
+export type AnswerTextForm = 'unknown' | 'bytes' | 'escapes';
+
+const BEYOND_ASCII = /[^\0-\x7f]/;
+
+/**
+ * What an answer's decoded text says of the upstream's {@link AnswerTextForm}, given what was heard before: a
+ * `\u` escape of a character past Latin-1 proves escapes (for good: such an upstream gives back any text);
+ * a character beyond ASCII as it is proves bytes.
+ */
+export function answerTextForm(text: string, before: AnswerTextForm): AnswerTextForm {
+  if (before === 'escapes') return before;
+  if (text.includes('\\u') && ESCAPED_BEYOND_LATIN1.test(text)) return 'escapes';
+  return before === 'unknown' && BEYOND_ASCII.test(text) ? 'bytes' : before;
 }

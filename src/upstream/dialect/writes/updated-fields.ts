@@ -10,6 +10,7 @@
  */
 import { dialectMismatch } from '../assumptions.ts';
 import type { UpstreamError } from '../../../errors/upstream-error.ts';
+import { describeDifferences, valueText, type FieldDifference } from './read-back-differences.ts';
 
 /** How update takes its fields (`UPSTREAM_UPDATE_FIELDS`). */
 export type UpdateFieldsForm = 'data' | 'params';
@@ -36,8 +37,8 @@ export type UpdateVerdict =
    * the upstream read them from somewhere else. Only a read of the object tells.
    */
   | { kind: 'unconfirmed' }
-  /** `updatedFields` contradicts what was sent. */
-  | { kind: 'mismatch'; detail: string };
+  /** `updatedFields` contradicts what was sent (`fields`: each field answered otherwise, both values). */
+  | { kind: 'mismatch'; detail: string; fields?: FieldDifference[] };
 
 const NUMBER_TEXT = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
@@ -100,18 +101,22 @@ export function checkUpdatedFields(
 ): UpdateVerdict {
   let confirmed = 0;
   const own: readonly string[] = form === 'data' ? ['data'] : UPDATE_PARAMETERS;
+  const otherwise: FieldDifference[] = [];
   for (const key of Object.keys(updatedFields)) {
     if (Object.hasOwn(sent, key)) {
-      if (!sameMeaning(sent[key], updatedFields[key])) {
-        return {
-          kind: 'mismatch',
-          detail: `updatedFields.${key} is not the value sent for it: the upstream changed that field to something else (read the object to see what it holds).`,
-        };
-      }
-      confirmed += 1;
+      if (sameMeaning(sent[key], updatedFields[key])) confirmed += 1;
+      else
+        otherwise.push({ field: key, sent: valueText(sent[key]), readBack: valueText(updatedFields[key]) });
     } else if (own.includes(key)) {
       return { kind: 'mismatch', detail: ownParameterAsField(key, form) };
     }
+  }
+  if (otherwise.length > 0) {
+    return {
+      kind: 'mismatch',
+      detail: `updatedFields holds ${otherwise.length} field(s) otherwise than sent (${describeDifferences(otherwise)}): the upstream changed them to something else (read the object to see what it holds).`,
+      fields: otherwise,
+    };
   }
   if (confirmed > 0 || Object.keys(sent).length === 0) return { kind: 'confirmed' };
   return { kind: 'unconfirmed' };
@@ -127,13 +132,18 @@ function ownParameterAsField(key: string, form: UpdateFieldsForm): string {
  * The error of an update answered `success` whose fields did not land as sent: `UPSTREAM_DIALECT_MISMATCH`
  * (`update_fields`), marked applied (something may have been written, in a wrong form).
  */
-export function updateFieldsMismatch(objectId: string, detail: string): UpstreamError {
+export function updateFieldsMismatch(
+  objectId: string,
+  detail: string,
+  fields?: readonly FieldDifference[],
+): UpstreamError {
   return dialectMismatch(
     'update',
     'update_fields',
     `the upstream answered success, but ${detail}`,
     undefined,
     { objectId },
+    fields,
   );
 }
 
