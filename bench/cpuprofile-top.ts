@@ -49,7 +49,7 @@ function isCpuProfile(value: unknown): value is CpuProfile {
   return Array.isArray(profile.nodes) && Array.isArray(profile.samples) && Array.isArray(profile.timeDeltas);
 }
 
-/** Where a script lives, shortened: `undici`, `@apollo/server`, `src/upstream/client/jsonp.ts`, `node:internal`. */
+/** Where a script lives, shortened: `undici`, `@apollo/server`, `src/upstream/client/answers/jsonp.ts`, `node:internal`. */
 export function areaOf(url: string, functionName: string): string {
   if (url === '') return functionName.startsWith('(') ? functionName : '(native)';
   if (url.startsWith('node:')) return 'node:internal';

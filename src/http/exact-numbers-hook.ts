@@ -17,7 +17,7 @@ import { httpErrorBody } from '../errors/http-error.ts';
 import type { GraphqlCheck } from './graphql-checks.ts';
 import { mightLoseNumber, numberLossMessage } from '../upstream/dialect/number-loss.ts';
 import { isLongLiteral, parseExactJson } from '../upstream/dialect/exact-json.ts';
-import { isJsonObject } from '../upstream/client/response-schemas.ts';
+import { isJsonObject } from '../upstream/client/answers/response-schemas.ts';
 import { firstJsonNumberLoss, type JsonNumberLoss } from './json-number-loss.ts';
 
 declare module 'fastify' {

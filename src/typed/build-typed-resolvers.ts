@@ -13,7 +13,7 @@ import { readObject, readObjectMetadata, toModel } from '../objects/read-object.
 import { connectionNodes, connectionPageInfo, readPage } from '../objects/read-page.ts';
 import { readBack, saveObject, updateObject } from '../objects/write-object.ts';
 import type { UpstreamRecord } from '../upstream/client/types.ts';
-import { isJsonObject } from '../upstream/client/response-schemas.ts';
+import { isJsonObject } from '../upstream/client/answers/response-schemas.ts';
 import { badUpstreamValue } from '../errors/bad-upstream-value.ts';
 import { notFound } from '../errors/graphql-errors.ts';
 import {

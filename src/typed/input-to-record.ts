@@ -3,7 +3,7 @@
  * already coerced the input to the declared types; what it cannot express is checked here, before any write.
  */
 import { badUserInput } from '../errors/graphql-errors.ts';
-import { isJsonObject } from '../upstream/client/response-schemas.ts';
+import { isJsonObject } from '../upstream/client/answers/response-schemas.ts';
 import type { UpstreamRecord } from '../upstream/client/types.ts';
 import { copyJson } from '../upstream/dialect/exact-json.ts';
 import { printTypeRef, type FieldSpec, type ObjectTypeSpec } from './spec/object-type-spec.ts';

@@ -10,7 +10,7 @@
 import type { GraphQLFieldResolver } from 'graphql';
 import type { GraphQLContext } from '../graphql/context.ts';
 import { badUserInput } from '../errors/graphql-errors.ts';
-import { isJsonObject } from '../upstream/client/response-schemas.ts';
+import { isJsonObject } from '../upstream/client/answers/response-schemas.ts';
 import type { ExecutableResolvers } from './build-typed-resolvers.ts';
 import { GlobalIdError } from './global-id.ts';
 import { nodeTargetOf } from './relay-node-resolvers.ts';

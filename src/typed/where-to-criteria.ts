@@ -3,7 +3,7 @@ import type { GatewayServices } from '../graphql/context.ts';
 import type { FilterCondition, FilterOperator } from '../filters/compile-criteria.ts';
 import { badUserInput } from '../errors/graphql-errors.ts';
 import { compileFilter } from '../objects/compile-filter.ts';
-import { isJsonObject } from '../upstream/client/response-schemas.ts';
+import { isJsonObject } from '../upstream/client/answers/response-schemas.ts';
 import type { Criterion } from '../upstream/client/types.ts';
 import { isExactNumber } from '../upstream/dialect/exact-json.ts';
 import { filterInputOf, operandTypeOf, type FilterInputName } from './filter-inputs.ts';

@@ -7,7 +7,7 @@
 import { isUpstreamError, UpstreamError } from '../errors/upstream-error.ts';
 import { createHttpTransport } from '../upstream/client/http-transport.ts';
 import { buildRequestPath, parseBaseUrl, type UpstreamBase } from '../upstream/client/join-url.ts';
-import { createCallbackNames } from '../upstream/client/jsonp.ts';
+import { createCallbackNames } from '../upstream/client/answers/jsonp.ts';
 import type { UpstreamCredentials, UpstreamUrls, WireOperation } from '../upstream/client/types.ts';
 import type { Pacer } from './pacer.ts';
 import { answerCharsetOf, charsetParameterOf, decodeIn } from '../upstream/dialect/charset/answer-charset.ts';

@@ -8,8 +8,12 @@
 import { describe, expect, it } from 'vitest';
 import { UpstreamError } from '../../src/errors/upstream-error.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
-import { parseAnswer, toAnswerPatterns, type AnswerContext } from '../../src/upstream/client/parse-answer.ts';
-import { getAllAnswer, getObjectAnswer } from '../../src/upstream/client/response-schemas.ts';
+import {
+  parseAnswer,
+  toAnswerPatterns,
+  type AnswerContext,
+} from '../../src/upstream/client/answers/parse-answer.ts';
+import { getAllAnswer, getObjectAnswer } from '../../src/upstream/client/answers/response-schemas.ts';
 import { readTotalCount } from '../../src/upstream/dialect/pages/total-count.ts';
 
 const CONFIG = loadConfig({});

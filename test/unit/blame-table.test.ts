@@ -139,7 +139,7 @@ describe('errors in one place', () => {
 
   it('should import nothing into src/errors from the folders above it', () => {
     const upward = sourceFiles(join('src', 'errors')).filter((file) =>
-      readFileSync(file, 'utf8').includes("from '../"),
+      readFileSync(file, 'utf8').includes("from '.."),
     );
     expect(upward).toEqual([]);
   });

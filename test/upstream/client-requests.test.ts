@@ -1,7 +1,7 @@
 import { MockAgent, request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createUpstreamClient } from '../../src/upstream/client/client.ts';
-import { CALLBACK_NAME_PATTERN } from '../../src/upstream/client/jsonp.ts';
+import { CALLBACK_NAME_PATTERN } from '../../src/upstream/client/answers/jsonp.ts';
 import type { PageStartMode, UpstreamClient } from '../../src/upstream/client/types.ts';
 import { CREDENTIALS, clientAt, clientFor } from '../support/client-for.ts';
 import { startMisbehavingServer } from '../support/servers/misbehaving-server.ts';

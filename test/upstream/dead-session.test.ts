@@ -8,7 +8,7 @@ import { countsAgainstUpstream } from '../../src/errors/upstream-error.ts';
 import { fromUpstreamError } from '../../src/errors/from-upstream-error.ts';
 import { deadSessionBody } from '../../src/upstream/dialect/dead-session.ts';
 import { fromHttpStatus } from '../../src/upstream/client/transport-error.ts';
-import { toStatusError } from '../../src/upstream/client/parse-answer.ts';
+import { toStatusError } from '../../src/upstream/client/answers/parse-answer.ts';
 
 const AUTH = /token|credential|unauthori[sz]ed|session/i;
 const patterns = { auth: AUTH, forbidden: /not allowed/i, callerInput: /invalid/i };

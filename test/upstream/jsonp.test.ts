@@ -6,7 +6,7 @@ import {
   createCallbackNames,
   decodeJsonOrJsonp,
   decodeJsonp,
-} from '../../src/upstream/client/jsonp.ts';
+} from '../../src/upstream/client/answers/jsonp.ts';
 
 type Wrap = (callback: string, json: string) => string;
 

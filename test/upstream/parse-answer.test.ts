@@ -2,9 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import type { UpstreamError } from '../../src/errors/upstream-error.ts';
-import { parseAnswer, toAnswerPatterns } from '../../src/upstream/client/parse-answer.ts';
+import { parseAnswer, toAnswerPatterns } from '../../src/upstream/client/answers/parse-answer.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
-import type { AnswerContext } from '../../src/upstream/client/parse-answer.ts';
+import type { AnswerContext } from '../../src/upstream/client/answers/parse-answer.ts';
 import {
   formLoginAnswer,
   getAllAnswer,
@@ -12,7 +12,7 @@ import {
   jsonLoginAnswer,
   saveAnswer,
   updateAnswer,
-} from '../../src/upstream/client/response-schemas.ts';
+} from '../../src/upstream/client/answers/response-schemas.ts';
 import type { WireOperation } from '../../src/upstream/client/wire.ts';
 
 /** The settings a user gets by default. */

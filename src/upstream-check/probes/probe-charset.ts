@@ -13,7 +13,7 @@ import {
   decodeIn,
   type AnswerCharset,
 } from '../../upstream/dialect/charset/answer-charset.ts';
-import { isJsonObject } from '../../upstream/client/response-schemas.ts';
+import { isJsonObject } from '../../upstream/client/answers/response-schemas.ts';
 import type { Finding } from './finding.ts';
 import { rawGetAll } from './probe-first-page.ts';
 import type { RawRead } from '../raw-upstream.ts';

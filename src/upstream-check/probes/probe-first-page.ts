@@ -5,8 +5,8 @@
  */
 import { isUpstreamError } from '../../errors/upstream-error.ts';
 import { readTotalCount } from '../../upstream/dialect/pages/total-count.ts';
-import { toAnswerPatterns, toStatusError } from '../../upstream/client/parse-answer.ts';
-import { getAllAnswer, isJsonObject } from '../../upstream/client/response-schemas.ts';
+import { toAnswerPatterns, toStatusError } from '../../upstream/client/answers/parse-answer.ts';
+import { getAllAnswer, isJsonObject } from '../../upstream/client/answers/response-schemas.ts';
 import type { Criterion, UpstreamRecord } from '../../upstream/client/types.ts';
 import type { CheckContext } from '../check-context.ts';
 import { CheckCannotRun } from './finding.ts';

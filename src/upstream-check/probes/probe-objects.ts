@@ -4,7 +4,7 @@
  * gateway decodes it, so that the key its payload sits under is found whatever `UPSTREAM_METADATA_KEY` says.
  */
 import { cannotTell, type Finding } from './finding.ts';
-import { isJsonObject } from '../../upstream/client/response-schemas.ts';
+import { isJsonObject } from '../../upstream/client/answers/response-schemas.ts';
 import { isSettableMetadataKey, payloadKeys } from '../../upstream/dialect/metadata-payload.ts';
 import { UPSTREAM_SETTINGS } from '../../config/upstream-settings.ts';
 import { decodeAsGateway } from './wrapper-form.ts';

@@ -1,9 +1,9 @@
 /**
- * Reading a raw answer the way the gateway does (`src/upstream/client/jsonp.ts`), and naming its wrapper form for
+ * Reading a raw answer the way the gateway does (`src/upstream/client/answers/jsonp.ts`), and naming its wrapper form for
  * the report: which of the forms of docs/design.md ("JSONP wrapper forms") the upstream uses.
  */
 import { isUpstreamError } from '../../errors/upstream-error.ts';
-import { decodeJsonOrJsonp, decodeJsonp } from '../../upstream/client/jsonp.ts';
+import { decodeJsonOrJsonp, decodeJsonp } from '../../upstream/client/answers/jsonp.ts';
 
 /** A decoded answer, or why the gateway could not decode it. */
 export type Decoded =

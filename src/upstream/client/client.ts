@@ -8,7 +8,7 @@ import { createAnswerBudget } from './answer-budget.ts';
 import { createExchangeRunner } from './exchange.ts';
 import { createHttpTransport } from './http-transport.ts';
 import { parseBaseUrl } from './join-url.ts';
-import { toAnswerPatterns } from './parse-answer.ts';
+import { toAnswerPatterns } from './answers/parse-answer.ts';
 import { createRequestChecks } from './request-checks.ts';
 import {
   formLoginAnswer,
@@ -18,7 +18,7 @@ import {
   metadataAnswer,
   saveAnswer,
   updateAnswer,
-} from './response-schemas.ts';
+} from './answers/response-schemas.ts';
 import type { UpstreamClient, UpstreamClientOptions, UpstreamCredentials } from './types.ts';
 import type { Criterion, FilterCommand, WireOperation } from './wire.ts';
 import { UPSTREAM_MAX_RESPONSE_BYTES } from '../../config/defaults.ts';

@@ -10,8 +10,8 @@ import { UpstreamError, invalidInput, isBudgetCut, isUpstreamError } from '../..
 import type { HttpAnswer, HttpCall, HttpTransport } from './http-transport.ts';
 import { buildRequestPath } from './join-url.ts';
 import type { UpstreamBase } from './join-url.ts';
-import { createCallbackNames, decodeJsonOrJsonp, decodeJsonp } from './jsonp.ts';
-import { parseAnswer, type AnswerPatterns } from './parse-answer.ts';
+import { createCallbackNames, decodeJsonOrJsonp, decodeJsonp } from './answers/jsonp.ts';
+import { parseAnswer, type AnswerPatterns } from './answers/parse-answer.ts';
 import type { RequestChecks } from './request-checks.ts';
 import { toTransportError, wasNeverSent } from './transport-error.ts';
 import type { UpstreamAttempt, UpstreamAttemptCall, UpstreamCallEvent } from './types.ts';

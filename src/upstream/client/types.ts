@@ -4,7 +4,7 @@
  */
 import type { Dispatcher } from 'undici';
 import type { RequestLimits } from './request-checks.ts';
-import type { FormLoginAnswer, JsonLoginAnswer, UpdateAnswer } from './response-schemas.ts';
+import type { FormLoginAnswer, JsonLoginAnswer, UpdateAnswer } from './answers/response-schemas.ts';
 import type { Criterion as WireCriterion, MatchesMode, UpstreamRecord, WireOperation } from './wire.ts';
 import type { CriterionMeaning } from '../dialect/answers/criterion-meaning.ts';
 

@@ -4,7 +4,7 @@
  * `apiToken`, is answered. Never reports a cookie's value.
  */
 import { isUpstreamError } from '../../../errors/upstream-error.ts';
-import { isJsonObject } from '../../../upstream/client/response-schemas.ts';
+import { isJsonObject } from '../../../upstream/client/answers/response-schemas.ts';
 import type { UpstreamCredentials } from '../../../upstream/client/types.ts';
 import { requireSessionCookie, sessionCookiesOf } from '../../../upstream/dialect/session-cookie.ts';
 import type { CheckContext } from '../../check-context.ts';

@@ -4,7 +4,11 @@
  * read with the cookie alone shows the upstream takes it), and which login the gateway can open sessions with
  * (`LOGIN_METHOD`). The password goes only into the two request bodies; a cookie's value is never reported.
  */
-import { formLoginAnswer, isJsonObject, jsonLoginAnswer } from '../../../upstream/client/response-schemas.ts';
+import {
+  formLoginAnswer,
+  isJsonObject,
+  jsonLoginAnswer,
+} from '../../../upstream/client/answers/response-schemas.ts';
 import type { UpstreamCredentials } from '../../../upstream/client/types.ts';
 import type { CheckContext } from '../../check-context.ts';
 import { CheckCannotRun, type Finding } from '../finding.ts';

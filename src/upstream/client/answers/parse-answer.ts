@@ -4,10 +4,10 @@
  * no good"), a well-formed answer of another shape `dialect_mismatch` (`answer_shape`).
  */
 import type { z } from 'zod';
-import { UpstreamError } from '../../errors/upstream-error.ts';
+import { UpstreamError } from '../../../errors/upstream-error.ts';
 import { errorAnswer, isJsonObject, passesAsDecoded } from './response-schemas.ts';
-import { dialectMismatch } from '../dialect/assumptions.ts';
-import type { WireOperation } from './wire.ts';
+import { dialectMismatch } from '../../dialect/assumptions.ts';
+import type { WireOperation } from '../wire.ts';
 
 /** Login refusals that mean the account is locked or disabled ("User account is locked"), not the password wrong. */
 const ACCOUNT_LOCKED_PATTERN =

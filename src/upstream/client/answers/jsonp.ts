@@ -12,8 +12,8 @@
  * reach `Object.prototype` here.
  */
 import { getRandomValues } from 'node:crypto';
-import { UpstreamError } from '../../errors/upstream-error.ts';
-import { parseExactJson } from '../dialect/exact-json.ts';
+import { UpstreamError } from '../../../errors/upstream-error.ts';
+import { parseExactJson } from '../../dialect/exact-json.ts';
 
 /** What a callback name we send, and require back, looks like. */
 export const CALLBACK_NAME_PATTERN = /^[A-Za-z_$][A-Za-z0-9_$]{0,63}$/;

@@ -5,8 +5,8 @@
  * field.
  */
 import { z } from 'zod';
-import { isExactNumber } from '../dialect/exact-json.ts';
-import type { UpstreamRecord } from './wire.ts';
+import { isExactNumber } from '../../dialect/exact-json.ts';
+import type { UpstreamRecord } from '../wire.ts';
 
 /** A plain JSON object (not an array, not null, not a number kept with its digits: `exact-json.ts`). */
 export function isJsonObject(value: unknown): value is Record<string, unknown> {
