@@ -26,18 +26,57 @@ export function createGatewayLogger(
   });
 }
 
+/** What {@link logBreakerChanges} keeps of an origin's outage. */
+interface Outage {
+  startedAt: number;
+  /** Half-open probes that failed (the breaker opened again) since the last line. */
+  failedProbes: number;
+  /** All of them, for the closing line. */
+  failedProbesInAll: number;
+}
+
 /**
- * A breaker listener that logs every transition, closing included (an operator reading the log sees when an
- * outage ended), except an origin's first `closed`, which is no news.
+ * A breaker listener that logs an outage in a few lines, however long it lasts: the breaker opening (warn),
+ * then, while it stays away from `closed`, one line a period summing the half-open probes that failed (a hung
+ * upstream flaps open and half-open every few seconds: two lines each time, per replica, buried everything
+ * else), and its closing (info) with how long the outage lasted. An origin's first `closed` is no news.
  */
-export function logBreakerChanges(logger: Logger): (origin: string, state: string) => void {
+export function logBreakerChanges(
+  logger: Logger,
+  periodMillis = 60_000,
+): (origin: string, state: string) => void {
   const seen = new Map<string, string>();
+  const outages = new Map<string, Outage>();
+  const summarize = (): void => {
+    for (const [origin, outage] of outages) {
+      if (outage.failedProbes === 0) continue;
+      logger.warn(
+        { origin, failedProbes: outage.failedProbes, periodSeconds: periodMillis / 1000 },
+        `upstream circuit breaker still open: ${String(outage.failedProbes)} half-open probes failed`,
+      );
+      outage.failedProbes = 0;
+    }
+  };
+  setInterval(summarize, periodMillis).unref();
   return (origin, state) => {
     const before = seen.get(origin);
     seen.set(origin, state);
     if (before === undefined && state === 'closed') return;
-    if (state === 'closed') logger.info({ origin, state }, 'upstream circuit breaker closed');
-    else logger.warn({ origin, state }, `upstream circuit breaker ${state.replace('_', '-')}`);
+    const outage = outages.get(origin);
+    if (state === 'closed') {
+      outages.delete(origin);
+      const outageSeconds = outage === undefined ? 0 : Math.round((Date.now() - outage.startedAt) / 1000);
+      logger.info(
+        { origin, state, outageSeconds, failedProbes: outage?.failedProbesInAll ?? 0 },
+        'upstream circuit breaker closed',
+      );
+    } else if (outage === undefined) {
+      outages.set(origin, { startedAt: Date.now(), failedProbes: 0, failedProbesInAll: 0 });
+      logger.warn({ origin, state }, `upstream circuit breaker ${state.replace('_', '-')}`);
+    } else if (state === 'open' && before === 'half_open') {
+      outage.failedProbes += 1;
+      outage.failedProbesInAll += 1;
+    }
   };
 }
 

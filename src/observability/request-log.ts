@@ -28,7 +28,7 @@ import {
   type RequestScope,
   type RequestScopes,
 } from './request-scope.ts';
-import { createFailedLoginLog } from './failed-login-log.ts';
+import { createPeriodSummary } from './period-summary.ts';
 import { blameOfAnswer, LOG_LEVEL_OF_BLAME } from '../errors/blame.ts';
 import { clientNetwork } from '../client-address/client-network.ts';
 
@@ -54,7 +54,7 @@ export interface RequestLogOptions {
   slowRequestMillis?: number | undefined;
   /** When tracing is on: starts the request's trace (its server span), ended with the response. */
   startTrace?: ((request: FastifyRequest) => RequestTrace | undefined) | undefined;
-  /** The period over which failed logins are summed up per address (`failed-login-log.ts`). Default a minute. */
+  /** The period over which failed logins are summed up per address (`period-summary.ts`). Default a minute. */
   failedLoginPeriodMillis?: number | undefined;
 }
 
@@ -154,14 +154,25 @@ export function registerRequestLog(
   const logAll = options.logRequests === 'all';
   const slowMillis = options.slowRequestMillis ?? SLOW_REQUEST_MILLIS;
   const sampled = evenSample(options.successSample ?? 0);
-  const failedLogins = createFailedLoginLog({
+  const failedLogins = createPeriodSummary({
     periodMillis: options.failedLoginPeriodMillis,
-    write: (summary) => {
-      app.log.info(summary, 'failed logins from one network');
+    write: ({ key, ...summary }) => {
+      app.log.info({ clientNetwork: key, ...summary }, 'failed logins from one network');
+    },
+  });
+  // An outage fails every request alike: the first of each operation a period is logged, the rest summed up.
+  const outageFailures = createPeriodSummary({
+    periodMillis: options.failedLoginPeriodMillis,
+    write: ({ key, reasons, ...summary }) => {
+      app.log.warn(
+        { operation: key, ...summary, outcomes: reasons },
+        "graphql requests failed by the upstream's ill health",
+      );
     },
   });
   app.addHook('onClose', (_instance, done) => {
     failedLogins.close();
+    outageFailures.close();
     done();
   });
   // A decorated property (not a WeakMap): every request object keeps one shape, and no ephemeron for the GC.
@@ -210,10 +221,14 @@ export function registerRequestLog(
         seconds: durationMillis / 1000,
       });
     }
-    // A failed login's line is written for the first of its network in a period; the rest are summed up.
+    // A failed login's line is written for the first of its network in a period, a request failed by the
+    // upstream's ill health for the first of its operation; the rest are summed up.
     const failedLogin = scope.failedLogin;
+    const outage = outcome !== 'ok' && blameOf(outcome, scope.errorBlames, status) === 'upstream_health';
     const summed =
-      failedLogin !== undefined && !failedLogins.admit(failedLogin.clientNetwork, failedLogin.reason);
+      failedLogin !== undefined
+        ? !failedLogins.admit(failedLogin.clientNetwork, failedLogin.reason)
+        : outage && !outageFailures.admit(scope.operationName ?? 'anonymous', outcome);
     // A block is logged once, by the failure that started it, whatever the summary does with the failure.
     if (failedLogin !== undefined && scope.loginBlocks !== undefined)
       logBlock(request, failedLogin, scope.loginBlocks);

@@ -70,8 +70,15 @@ describe('upstream failures in the log', () => {
     // Every failed request is accounted for: its own line or a summary's count.
     const counted = summed.reduce((sum, line) => sum + Number(line.count), 0);
     expect(failed.length + counted).toBe(REQUESTS);
-    // The request lines still say which requests failed, one each.
-    expect(lines().filter((line) => line.msg === 'graphql request')).toHaveLength(REQUESTS);
+    // The requests alike: the first failed request's line, the others summed up by operation.
+    const requestLines = lines().filter((line) => line.msg === 'graphql request');
+    expect(requestLines).toHaveLength(1);
+    const requestSummaries = lines().filter(
+      (line) => line.msg === "graphql requests failed by the upstream's ill health",
+    );
+    expect(requestSummaries).toEqual([
+      expect.objectContaining({ operation: 'anonymous', count: REQUESTS - 1 }),
+    ]);
   });
 
   it("should not log a caller's mistake (a wrong password the upstream refuses) as an upstream failure", async () => {

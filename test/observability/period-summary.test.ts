@@ -1,19 +1,20 @@
 /**
- * Failed logins summed up in the log: in unit, one line per address per period after the first; end to
- * end, a burst of wrong passwords from one address writes one request line and, when the period ends (here:
- * the gateway closes), one summary line with the count, and no password.
+ * Failures summed up in the log: in unit, one line per key per period after the first; end to end, a burst
+ * of wrong passwords from one address writes one request line and, when the period ends (here: the gateway
+ * closes), one summary line with the count, and no password; an outage's failed requests, one line per
+ * operation and one summary.
  */
 import { describe, expect, it } from 'vitest';
-import { createFailedLoginLog, type FailedLoginSummary } from '../../src/observability/failed-login-log.ts';
+import { createPeriodSummary, type PeriodSummaryLine } from '../../src/observability/period-summary.ts';
 import { startGateway } from '../support/gateway-harness.ts';
 import { useEmulator } from '../support/emulator-fixture.ts';
 import { logCapture } from '../support/log-capture.ts';
-import { LOGIN, postGraphql } from '../support/post-graphql.ts';
+import { LOAN_TYPES, LOGIN, loginDemo, postGraphql } from '../support/post-graphql.ts';
 
-describe('createFailedLoginLog', () => {
+describe('createPeriodSummary', () => {
   it('should let the first failure of each network through, and sum up the rest per network, reason and period', () => {
-    const written: FailedLoginSummary[] = [];
-    const log = createFailedLoginLog({ write: (line) => written.push(line), maxAddresses: 2 });
+    const written: PeriodSummaryLine[] = [];
+    const log = createPeriodSummary({ write: (line) => written.push(line), maxKeys: 2 });
     expect(log.admit('203.0.113.1', 'rejected')).toBe(true);
     expect(log.admit('203.0.113.1', 'rejected')).toBe(false);
     expect(log.admit('203.0.113.1', 'blocked')).toBe(false);
@@ -23,8 +24,8 @@ describe('createFailedLoginLog', () => {
     expect(log.admit('203.0.113.4', 'login_share')).toBe(false);
     log.flush();
     expect(written).toEqual([
-      { clientNetwork: '203.0.113.1', count: 2, reasons: { rejected: 1, blocked: 1 }, periodSeconds: 60 },
-      { clientNetwork: undefined, count: 2, reasons: { rejected: 1, login_share: 1 }, periodSeconds: 60 },
+      { key: '203.0.113.1', count: 2, reasons: { rejected: 1, blocked: 1 }, periodSeconds: 60 },
+      { key: undefined, count: 2, reasons: { rejected: 1, login_share: 1 }, periodSeconds: 60 },
     ]);
     // A new period: the first failure of a network is logged at once again.
     expect(log.admit('203.0.113.1', 'rejected')).toBe(true);
@@ -112,5 +113,37 @@ describe('failed logins in the gateway log', () => {
       }),
     ]);
     expect(JSON.stringify(lines())).not.toContain('wrong-');
+  });
+});
+
+describe('requests failed by an outage in the gateway log', () => {
+  const { emulator } = useEmulator();
+
+  it('should write the first failure of an operation, and sum up the rest in one line', async () => {
+    const { stream, lines } = logCapture();
+    const gw = await startGateway({
+      upstreamUrl: emulator.url,
+      logStream: stream,
+      env: { LOG_LEVEL: 'info' },
+    });
+    const token = await loginDemo(gw.graphqlUrl);
+    emulator.setFaults({ every: 1, mode: 'error500' });
+    try {
+      for (let i = 0; i < 30; i++) {
+        const answer = await postGraphql(gw.graphqlUrl, LOAN_TYPES, {}, { authorization: `Bearer ${token}` });
+        expect(answer.errors?.[0]?.extensions?.blame).toBe('upstream_health');
+      }
+    } finally {
+      emulator.setFaults(undefined);
+    }
+    await gw.close();
+    const failed = lines().filter((line) => line.msg === 'graphql request' && line.outcome !== 'ok');
+    expect(failed).toHaveLength(1);
+    const summaries = lines().filter(
+      (line) => line.msg === "graphql requests failed by the upstream's ill health",
+    );
+    expect(summaries).toEqual([
+      expect.objectContaining({ operation: 'LoanTypes', count: 29, periodSeconds: 60 }),
+    ]);
   });
 });
