@@ -126,10 +126,41 @@ describe('one record through both APIs', () => {
         }
       ).loanType.rate;
     await typedRate();
-    const written = await client
-      .mutation(GENERIC_WRITE, { id, data: { rate: 6.75 } })
-      .toPromise();
+    const written = await client.mutation(GENERIC_WRITE, { id, data: { rate: 6.75 } }).toPromise();
     expect(written.error).toBeUndefined();
     expect(await typedRate()).toBe(6.75);
+  });
+});
+
+describe('one record through both APIs, under RELAY_NODE', () => {
+  const relay = useHarness({ env: { RELAY_NODE: 'true' } });
+
+  it('should lead from an upstream id to the typed global id, and from it back to the generic one', async () => {
+    const token = await relay.login();
+    const auth = { authorization: `Bearer ${token}` };
+    const page = await relay.post(
+      '{ objects(objectName: "com.example.LoanType", first: 1) { nodes { upstreamId } } }',
+      {},
+      auth,
+    );
+    const upstreamId = (page.data as { objects: { nodes: { upstreamId: string }[] } }).objects.nodes[0]
+      ?.upstreamId;
+    const generic = await relay.post(
+      `query ($id: ID!) { object(objectName: "com.example.LoanType", id: $id) { id typed { ... on LoanType { id upstreamId } } } }`,
+      { id: upstreamId },
+      auth,
+    );
+    expect(generic.errors).toBeUndefined();
+    const object = (generic.data as { object: { id: string; typed: { id: string; upstreamId: string } } })
+      .object;
+    expect(object.typed.upstreamId).toBe(upstreamId);
+    expect(object.typed.id).not.toBe(object.id);
+    // Relay refetches either by its own global id, and each leads to the other.
+    const typed = await relay.post(
+      'query ($id: ID!) { node(id: $id) { __typename ... on LoanType { dataObject { id } } } }',
+      { id: object.typed.id },
+      auth,
+    );
+    expect(typed.data).toEqual({ node: { __typename: 'LoanType', dataObject: { id: object.id } } });
   });
 });
