@@ -51,6 +51,7 @@ export const HEAVY_TESTS = [
   'test/hardening/anonymous-breaker.test.ts',
   'test/hardening/login-flood.test.ts',
   'test/hardening/pipelining-flood.test.ts',
+  'test/hardening/cpu-share-floods.test.ts',
   // Whole `npm run upstream:check` runs against dialect emulators.
   'test/upstream-check/check-matches-case-metadata-key.test.ts',
   'test/upstream-check/write-dialects.test.ts',

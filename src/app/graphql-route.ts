@@ -12,6 +12,9 @@ import { createContext, type GatewayServices, type GraphQLContext } from '../gra
 import { registerCors } from '../http/cors.ts';
 import { canonicalAddress } from '../client-address/client-address.ts';
 import { registerGraphiql } from '../http/graphiql.ts';
+import { CPU_SHARE } from '../config/defaults.ts';
+import { createCpuShare, type CpuShare } from '../http/capacity/cpu-share.ts';
+import { admitToCpuShare } from '../http/capacity/cpu-admission.ts';
 
 /** A login, then a page of loan types: run the first, paste its token in the `Authorization` header. */
 export const EXAMPLE_DOCUMENT = `# 1. Run "Login", copy data.login.token.
@@ -44,18 +47,31 @@ export interface GraphqlRouteOptions {
   apollo: ApolloServer<GraphQLContext>;
   services: GatewayServices;
   path: string;
+  /** Each caller's share of the gateway's own work (default: one for this route, `CPU_SHARE`). */
+  cpuShare?: CpuShare;
 }
 
 const route: FastifyPluginAsync<GraphqlRouteOptions> = async (app, options) => {
   const { config, services } = options;
+  const cpuShare = options.cpuShare ?? createCpuShare(CPU_SHARE);
   // Before the routes: CORS answers preflights in an onRequest hook.
   await registerCors(app, config.corsOrigins);
   await app.register(fastifyApollo(options.apollo), {
     path: options.path,
     method: ['GET', 'POST', 'OPTIONS'],
-    // One spelling per client address before it keys anything (login counters and shares).
-    context: (request) =>
-      createContext(services, request.headers.authorization, request.id, canonicalAddress(request.ip)),
+    // One spelling per client address before it keys anything (login counters and shares). The request
+    // then waits for its caller's share of the gateway's work: before Apollo parses, validates or runs it.
+    context: async (request, reply) => {
+      const context = await createContext(
+        services,
+        request.headers.authorization,
+        request.id,
+        canonicalAddress(request.ip),
+      );
+      const admitted = admitToCpuShare(cpuShare, context, reply.raw);
+      if (admitted !== undefined) await admitted;
+      return context;
+    },
   });
   // The offline explorer follows the landing page setting (off in production unless LANDING_PAGE=true).
   if (config.landingPage) registerGraphiql(app, { document: EXAMPLE_DOCUMENT, headers: EXAMPLE_HEADERS });
