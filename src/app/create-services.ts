@@ -2,6 +2,9 @@
  * Assembly step: what every request shares (`GatewayServices`): the upstream handles, sessions and their
  * revocations, and login protection, with Redis behind the last two when `REDIS_URL` is set.
  */
+import { CPU_SHARE } from '../config/defaults.ts';
+import { userCpuCaller } from '../http/capacity/cpu-admission.ts';
+import { createCpuShare } from '../http/capacity/cpu-share.ts';
 import type { Logger } from 'pino';
 import { createAccountLinks } from '../auth/account-links.ts';
 import { createDeviceTokens } from '../auth/device-token.ts';
@@ -48,6 +51,7 @@ export function createServices(options: ServicesOptions): GatewayServices {
     },
   });
   metrics.trackCapacity('session_revocations', () => revocations.localSize(), config.sessionRevocationsMax);
+  const cpuShare = createCpuShare(CPU_SHARE);
   return {
     config,
     writes: upstream,
@@ -62,7 +66,12 @@ export function createServices(options: ServicesOptions): GatewayServices {
     patternGuard: createPatternGuard({
       maxLength: config.maxPatternLength,
       analyser: options.patternAnalyser,
+      // An analysis runs on the checker's thread for its caller: charged to that user's share.
+      onAnalysis: (caller, millis) => {
+        if (caller !== undefined) cpuShare.charge(userCpuCaller(caller), millis);
+      },
     }),
+    cpuShare,
     onLoaderBatch: (loader, size) => {
       metrics.observeLoaderBatch(loader, size);
     },

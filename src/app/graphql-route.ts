@@ -12,8 +12,6 @@ import { createContext, type GatewayServices, type GraphQLContext } from '../gra
 import { registerCors } from '../http/cors.ts';
 import { canonicalAddress } from '../client-address/client-address.ts';
 import { registerGraphiql } from '../http/graphiql.ts';
-import { CPU_SHARE } from '../config/defaults.ts';
-import { createCpuShare, type CpuShare } from '../http/capacity/cpu-share.ts';
 import { admitToCpuShare } from '../http/capacity/cpu-admission.ts';
 
 /** A login, then a page of loan types: run the first, paste its token in the `Authorization` header. */
@@ -47,13 +45,10 @@ export interface GraphqlRouteOptions {
   apollo: ApolloServer<GraphQLContext>;
   services: GatewayServices;
   path: string;
-  /** Each caller's share of the gateway's own work (default: one for this route, `CPU_SHARE`). */
-  cpuShare?: CpuShare;
 }
 
 const route: FastifyPluginAsync<GraphqlRouteOptions> = async (app, options) => {
   const { config, services } = options;
-  const cpuShare = options.cpuShare ?? createCpuShare(CPU_SHARE);
   // Before the routes: CORS answers preflights in an onRequest hook.
   await registerCors(app, config.corsOrigins);
   await app.register(fastifyApollo(options.apollo), {
@@ -68,7 +63,7 @@ const route: FastifyPluginAsync<GraphqlRouteOptions> = async (app, options) => {
         request.id,
         canonicalAddress(request.ip),
       );
-      const admitted = admitToCpuShare(cpuShare, context, reply.raw);
+      const admitted = admitToCpuShare(services.cpuShare, context, reply.raw);
       if (admitted !== undefined) await admitted;
       return context;
     },

@@ -17,6 +17,7 @@ import type { PatternGuard } from '../upstream/pattern-guard/pattern-guard.ts';
 import type { UpstreamCredentials, UpstreamReads, UpstreamWrites } from '../upstream/client/types.ts';
 import type { SessionRevocations } from '../auth/session-revocations.ts';
 import { unauthenticated, type NoSessionReason } from '../errors/graphql-errors.ts';
+import type { CpuShare } from '../http/capacity/cpu-share.ts';
 
 /** What every request shares: built once at start. */
 export interface GatewayServices {
@@ -32,6 +33,8 @@ export interface GatewayServices {
   loginProtection: LoginProtection;
   /** Checks every caller-written `matches` pattern before it can reach the upstream. */
   patternGuard: PatternGuard;
+  /** Each caller's share of the gateway's own work: requests are admitted through it (`graphql-route.ts`). */
+  cpuShare: CpuShare;
   onLoaderBatch?: (operation: string, size: number) => void;
 }
 

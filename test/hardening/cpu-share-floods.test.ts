@@ -17,7 +17,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { fetchFrom } from '../support/fetch-from.ts';
 import { startKeepAliveFlood, type KeepAliveFlood } from '../support/keep-alive-flood.ts';
-import { LOAN_TYPES, LOGIN, postGraphql } from '../support/post-graphql.ts';
+import { LOAN_TYPES, postGraphql } from '../support/post-graphql.ts';
 import { startProductionGateway, type ProductionGateway } from '../support/production-gateway.ts';
 import { rawJsonPost } from '../support/raw-http-client.ts';
 
@@ -37,8 +37,16 @@ afterAll(async () => {
   await gateway.stop();
 });
 
-async function login(username: string): Promise<Record<string, string>> {
-  const answer = await postGraphql(gateway.graphqlUrl, LOGIN, { username, password: `${username}-password` });
+const LOGIN_IN = `mutation Login($username: String!, $password: String!, $organizationCode: String) {
+  login(username: $username, password: $password, organizationCode: $organizationCode) { token }
+}`;
+
+async function login(username: string, organizationCode = 'acme'): Promise<Record<string, string>> {
+  const answer = await postGraphql(gateway.graphqlUrl, LOGIN_IN, {
+    username,
+    password: `${username}-password`,
+    organizationCode,
+  });
   const token = (answer.data?.login as { token?: string } | undefined)?.token;
   if (token === undefined) throw new Error(`login of ${username} failed: ${JSON.stringify(answer.errors)}`);
   return { authorization: `Bearer ${token}` };
@@ -149,4 +157,42 @@ it('should keep another user’s reads within 3× their quiet p95 while one user
   });
   const statuses = await expectVictimServed(flood, victim, '200 KiB pages');
   expect(statuses.get(200) ?? 0).toBeGreaterThan(0);
+});
+
+it('should keep another user’s reads within 3× their quiet p95 while two accounts flood new patterns', async () => {
+  const victim = await login('demo');
+  const flooders = [await login('admin'), await login('ops', 'globex')];
+  const filtered = `query F($p: String!) { objects(objectName: "com.example.LoanType", filter: { criteria: [{ fieldName: "loanType", value: $p }] }) { totalCount } }`;
+  // Patterns the ReDoS checker must analyse (hundreds of milliseconds each), never the same twice.
+  const floods = flooders.map((headers, account) =>
+    startKeepAliveFlood({
+      port: Number(new URL(gateway.graphqlUrl).port),
+      requests: Array.from({ length: 20_000 }, (_, i) =>
+        rawJsonPost(
+          '/graphql',
+          { query: filtered, variables: { p: `a${account}x${i}[a-z]+b[0-9]*c` } },
+          headers,
+        ),
+      ),
+      connections: 8,
+      batch: 9,
+      localAddress: `127.0.0.${String(4 + account)}`,
+    }),
+  );
+  const both: KeepAliveFlood = {
+    pause: () => {
+      for (const flood of floods) flood.pause();
+    },
+    resume: () => {
+      for (const flood of floods) flood.resume();
+    },
+    stop: async () => {
+      const statuses = new Map<number, number>();
+      for (const each of await Promise.all(floods.map((flood) => flood.stop()))) {
+        for (const [status, count] of each) statuses.set(status, (statuses.get(status) ?? 0) + count);
+      }
+      return statuses;
+    },
+  };
+  await expectVictimServed(both, victim, 'new patterns from two accounts');
 });

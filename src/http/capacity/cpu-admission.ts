@@ -16,13 +16,18 @@ import { CpuShareRefusal, isCpuWait, type CpuCaller, type CpuShare } from './cpu
 // not once per request. A memo only: entries go with their sessions.
 const callerOfSession = new WeakMap<SessionClaims, CpuCaller>();
 
+/** The caller of a session's user (`userKeyOf`). */
+export function userCpuCaller(userKey: string): CpuCaller {
+  return { key: `u\u0000${userKey}`, anonymous: false };
+}
+
 /** Whose share a request takes: its session's user, else its client network. */
 export function cpuCallerOf(context: GraphQLContext): CpuCaller {
   const { session } = context;
   if (session === null) return { key: `n\u0000${clientNetwork(context.clientIp)}`, anonymous: true };
   let caller = callerOfSession.get(session);
   if (caller === undefined) {
-    caller = { key: `u\u0000${userKeyOf(session)}`, anonymous: false };
+    caller = userCpuCaller(userKeyOf(session));
     callerOfSession.set(session, caller);
   }
   return caller;
