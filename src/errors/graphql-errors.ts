@@ -129,51 +129,6 @@ export function answerBytesBusy(totalBytes: number): GraphQLError {
   );
 }
 
-/**
- * `TOO_MANY_REQUESTS` with `reason: cpu_share` (HTTP 429, `Retry-After`): this caller (its user, else its
- * client network) has used its share of the gateway's own work recently and holds as many requests
- * waiting for it as it may, or would wait too long (`src/http/capacity/cpu-share.ts`).
- */
-export function cpuShareSpent(retryAfterSeconds: number): GraphQLError {
-  const code = ErrorCode.TOO_MANY_REQUESTS;
-  const reason = 'cpu_share';
-  const retryAfter = Math.max(1, retryAfterSeconds);
-  return new GraphQLError(
-    'You have used your share of the gateway recently and have as many requests waiting as you may; ' +
-      'send fewer requests at once, or retry later.',
-    {
-      extensions: {
-        code,
-        blame: blameOfCode(code, reason),
-        reason,
-        retryAfter,
-        http: { status: 429, headers: new Map([['retry-after', String(retryAfter)]]) },
-      },
-    },
-  );
-}
-
-/**
- * `GATEWAY_BUSY` with `reason: cpu` (HTTP 503): every caller's requests waiting for their share of the
- * gateway's work together fill its line (the gateway's capacity: worth a retry in a second).
- */
-export function cpuBusy(): GraphQLError {
-  const code = ErrorCode.GATEWAY_BUSY;
-  const reason = 'cpu';
-  return new GraphQLError(
-    'The gateway holds as many requests waiting for its work as it may; retry in a second.',
-    {
-      extensions: {
-        code,
-        blame: blameOfCode(code, reason),
-        reason,
-        retryAfter: 1,
-        http: { status: 503, headers: new Map([['retry-after', '1']]) },
-      },
-    },
-  );
-}
-
 /** `UPSTREAM_ERROR` for an answer of the upstream's `operation` that the gateway cannot use. */
 export function unusableUpstreamAnswer(message: string, operation: string): GraphQLError {
   return new GraphQLError(message, {
