@@ -11,7 +11,11 @@
  *   login right after still works; should one second alone hold more than `maxPerUser`, the cut-off
  *   takes that second too;
  * - all users together hold at most `maxEntries`; beyond it the user holding the most is folded the same
- *   way (which takes `maxEntries / maxPerUser` accounts logging out at full speed to reach).
+ *   way (which takes `maxEntries / maxPerUser` accounts logging out at full speed to reach), but only a
+ *   user holding more than the others on average: a user whose own logouts did not fill the list more than
+ *   anyone's is never folded for theirs. When every user holds as many as the others (a list of single
+ *   logouts of many accounts), the list passes `maxEntries` by one entry per new such user instead, until
+ *   one of them logs out again and holds more than the rest.
  *
  * An entry lives until its token's expiry, a cut-off until the expiry of the newest token it covers.
  */
@@ -130,6 +134,13 @@ export function createRevocationLedger<Reason>(
     owners.set(owner.key, owner);
   }
 
+  /** Users holding single entries now. */
+  function holders(): number {
+    let holding = 0;
+    for (const owner of owners.values()) if (owner.count > 0) holding += 1;
+    return holding;
+  }
+
   function heaviest(): Owner | undefined {
     let found: Owner | undefined;
     for (const owner of owners.values()) if (found === undefined || owner.count > found.count) found = owner;
@@ -170,7 +181,8 @@ export function createRevocationLedger<Reason>(
       if (entries.size >= nextSweepAt || entries.size > maxEntries) sweep();
       while (entries.size > maxEntries) {
         const heavy = heaviest();
-        if (heavy === undefined) break;
+        // Only one holding more than the average of the users holding entries (see the module comment).
+        if (heavy === undefined || heavy.count * holders() <= entries.size) break;
         const before = heavy.count;
         fold(heavy, false);
         // Every entry left is of its newest second: end that second too rather than drop anything.
