@@ -4,6 +4,9 @@
  */
 import { createReplacingTypes } from '../upstream/dialect/writes/replacing-types.ts';
 import { createRecentWrites } from '../upstream/dialect/writes/recent-writes.ts';
+import { CPU_SHARE } from '../config/defaults.ts';
+import { userCpuCaller } from '../http/capacity/cpu-admission.ts';
+import { createCpuShare } from '../http/capacity/cpu-share.ts';
 import type { Logger } from 'pino';
 import { createAccountLinks } from '../auth/account-links.ts';
 import { createDeviceTokens } from '../auth/device-token.ts';
@@ -50,6 +53,7 @@ export function createServices(options: ServicesOptions): GatewayServices {
     },
   });
   metrics.trackCapacity('session_revocations', () => revocations.localSize(), config.sessionRevocationsMax);
+  const cpuShare = createCpuShare(CPU_SHARE);
   return {
     config,
     writes: upstream,
@@ -64,9 +68,14 @@ export function createServices(options: ServicesOptions): GatewayServices {
     patternGuard: createPatternGuard({
       maxLength: config.maxPatternLength,
       analyser: options.patternAnalyser,
+      // An analysis runs on the checker's thread for its caller: charged to that user's share.
+      onAnalysis: (caller, millis) => {
+        if (caller !== undefined) cpuShare.charge(userCpuCaller(caller), millis);
+      },
     }),
     replacingTypes: createReplacingTypes(),
     recentWrites: createRecentWrites(),
+    cpuShare,
     onLoaderBatch: (loader, size) => {
       metrics.observeLoaderBatch(loader, size);
     },

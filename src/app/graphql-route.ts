@@ -5,13 +5,15 @@
  */
 import type { ApolloServer } from '@apollo/server';
 import fastifyApollo from '@as-integrations/fastify';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import { createContext, type GatewayServices, type GraphQLContext } from '../graphql/context.ts';
 import { registerCors } from '../http/cors.ts';
 import { canonicalAddress } from '../client-address/client-address.ts';
 import { registerGraphiql } from '../http/graphiql.ts';
+import { admitToCpuShare } from '../http/capacity/cpu-admission.ts';
+import { JSON_CONTENT_TYPE } from '../errors/http-error.ts';
 
 /** A login, then a page of loan types: run the first, paste its token in the `Authorization` header. */
 export const EXAMPLE_DOCUMENT = `# 1. Run "Login", copy data.login.token.
@@ -50,12 +52,32 @@ const route: FastifyPluginAsync<GraphqlRouteOptions> = async (app, options) => {
   const { config, services } = options;
   // Before the routes: CORS answers preflights in an onRequest hook.
   await registerCors(app, config.corsOrigins);
+  // One spelling per client address before it keys anything (login counters and shares). The context is
+  // made before the handler, so that the request can wait for its caller's share of the gateway's work
+  // (or be refused at the HTTP edge) before Apollo parses, validates or runs anything.
+  const contexts = new WeakMap<FastifyRequest, GraphQLContext>();
+  const contextOf = (request: FastifyRequest) =>
+    createContext(services, request.headers.authorization, request.id, canonicalAddress(request.ip));
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.routeOptions.url !== options.path || request.method === 'OPTIONS') return;
+    const context = await contextOf(request);
+    contexts.set(request, context);
+    const admitted = admitToCpuShare(services.cpuShare, context, reply.raw);
+    const refusal = admitted instanceof Promise ? await admitted : admitted;
+    if (refusal === undefined) return;
+    await reply
+      .code(refusal.status)
+      .header('retry-after', String(refusal.retryAfterSeconds))
+      .type(JSON_CONTENT_TYPE)
+      .send(refusal.body);
+  });
   await app.register(fastifyApollo(options.apollo), {
     path: options.path,
     method: ['GET', 'POST', 'OPTIONS'],
-    // One spelling per client address before it keys anything (login counters and shares).
-    context: (request) =>
-      createContext(services, request.headers.authorization, request.id, canonicalAddress(request.ip)),
+    context: (request) => {
+      const context = contexts.get(request);
+      return context === undefined ? contextOf(request) : Promise.resolve(context);
+    },
   });
   // The offline explorer follows the landing page setting (off in production unless LANDING_PAGE=true).
   if (config.landingPage) registerGraphiql(app, { document: EXAMPLE_DOCUMENT, headers: EXAMPLE_HEADERS });

@@ -7,7 +7,7 @@
  *   else counts against it, so failures it did not make never lock it out.
  * - every **other client** is counted per account + client IP (`maxConsecutiveFailures` in a row block that
  *   pair), per account from all addresses (`maxFailuresPerUser` failures per `blockSeconds` window, then every
- *   unknown client of that account waits `blockSeconds`: the guess budget of a botnet), and per IP by
+ *   unknown client of that account waits `blockSeconds`: the guess budget of a botnet), and per IP (IPv6: per /64) by
  *   *distinct* accounts that failed from it in a day (`maxFailuresPerIp`, blocking unknown clients there
  *   for a day), so one person's typing behind an office proxy blocks nobody else.
  *
@@ -161,8 +161,10 @@ export function createLoginLimiter(options: LoginLimiterOptions): LoginLimiter {
   });
   const known = (a: LoginAttempt) => a.deviceId !== undefined;
   const { maxConsecutiveFailures: consecutive, blockSeconds } = options;
+  // By client network (an IPv6 host owns a /64 and picks any address in it for free): one host's
+  // distinct-account budget, and what it can make the store hold, is one network's, not 2^64 of them.
   const ipCounter = counter('ip', options.maxFailuresPerIp, DAY_SECONDS, DAY_SECONDS, (a) =>
-    known(a) ? undefined : a.clientIp,
+    known(a) ? undefined : clientNetwork(a.clientIp),
   );
   const counters: Counter[] = [
     // Consecutive counts live as long as a block would; a success deletes them.
@@ -189,8 +191,9 @@ export function createLoginLimiter(options: LoginLimiterOptions): LoginLimiter {
   const overflowOnly = new Set<LoginLimit>(['overflow', 'overflow_ip']);
   const ledger = createCounterLedger();
   const maxTracked = options.maxTrackedCounters;
-  // Which accounts already failed from an IP today: the `ip` counter counts each account once.
+  // Which accounts already failed from a client network today: the `ip` counter counts each account once.
   const seenOnIp = make('ip_seen', 1, DAY_SECONDS);
+  const seenKeyOf = (attempt: LoginAttempt) => `${clientNetwork(attempt.clientIp)}_${attempt.account}`;
 
   async function waitOf(c: Counter, key: string): Promise<number> {
     const [shared, local] = await Promise.all([c.blocks.get(key), c.localBlocks?.get(key) ?? null]);
@@ -229,7 +232,7 @@ export function createLoginLimiter(options: LoginLimiterOptions): LoginLimiter {
       if (overflowOnly.has(c.limit)) continue;
       if (c.limit === 'ip') {
         // The per-address budget counts distinct accounts: only the first attempt of an account takes a point.
-        const seenKey = `${attempt.clientIp}_${attempt.account}`;
+        const seenKey = seenKeyOf(attempt);
         if (!full) {
           const seen = await consume(seenOnIp, seenKey);
           if (seen.consumedPoints > 1) continue;
@@ -274,7 +277,7 @@ export function createLoginLimiter(options: LoginLimiterOptions): LoginLimiter {
   }
 
   async function forgetSeen(attempt: LoginAttempt): Promise<void> {
-    if (await seenOnIp.delete(`${attempt.clientIp}_${attempt.account}`)) ledger.release(DAY_SECONDS * 1000);
+    if (await seenOnIp.delete(seenKeyOf(attempt))) ledger.release(DAY_SECONDS * 1000);
   }
 
   /** A failure kept: the attempt that took a budget's last point starts its block. */

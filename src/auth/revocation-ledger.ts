@@ -11,7 +11,11 @@
  *   login right after still works; should one second alone hold more than `maxPerUser`, the cut-off
  *   takes that second too;
  * - all users together hold at most `maxEntries`; beyond it the user holding the most is folded the same
- *   way (which takes `maxEntries / maxPerUser` accounts logging out at full speed to reach).
+ *   way (which takes `maxEntries / maxPerUser` accounts logging out at full speed to reach), but only a
+ *   user holding more than the others on average: a user whose own logouts did not fill the list more than
+ *   anyone's is never folded for theirs. When every user holds as many as the others (a list of single
+ *   logouts of many accounts), the list passes `maxEntries` by one entry per new such user instead, until
+ *   one of them logs out again and holds more than the rest.
  *
  * An entry lives until its token's expiry, a cut-off until the expiry of the newest token it covers.
  */
@@ -40,12 +44,28 @@ export interface RevocationLedgerOptions<Reason> {
 export interface RevocationLedger<Reason> {
   /** Why the session is dead, or `undefined`. */
   reasonOf(session: LedgerSession): Reason | undefined;
-  /** Records the session as dead until its expiry. */
-  revoke(session: LedgerSession, reason: Reason): void;
+  /**
+   * Records the session as dead until its expiry; answers the folds it caused (each user's cut-off and the
+   * single entries it replaced), so that a shared store can replace them too.
+   */
+  revoke(session: LedgerSession, reason: Reason): Fold[];
+  /** The cut-offs still covering live tokens (to write them to a store that lost them). */
+  cutOffs(): Generator<Fold>;
   /** Entries held (single tokens and cut-offs), for tests and metrics. */
   size(): number;
   /** The single entries whose token still lives (to write them to a store that lost them); not the cut-offs. */
   unexpired(): Generator<UnexpiredEntry<Reason>>;
+}
+
+/** A user's entries folded into one cut-off: tokens of `ownerKey` issued before `cutOffSeconds` are dead. */
+export interface Fold {
+  /** The user (`userKeyOf`). */
+  ownerKey: string;
+  cutOffSeconds: number;
+  /** When the newest token it covers expires. */
+  untilSeconds: number;
+  /** The single entries it replaced (their tokens' ids). */
+  replaced: string[];
 }
 
 /** One listed token, as {@link RevocationLedger.unexpired} answers it. */
@@ -110,7 +130,7 @@ export function createRevocationLedger<Reason>(
    * the whole list: it happens at most once per `maxPerUser` revocations of a user, so it costs each
    * revocation `maxEntries / maxPerUser` steps at most, and saves a per-user index's memory.
    */
-  function fold(owner: Owner, takeNewestSecond: boolean): void {
+  function fold(owner: Owner, takeNewestSecond: boolean): Fold {
     let newest = 0;
     let sameSecond = 0;
     let until = owner.cutOffUntilSeconds;
@@ -124,10 +144,22 @@ export function createRevocationLedger<Reason>(
     const cutOff = takeNewestSecond || sameSecond > maxPerUser ? newest + 1 : newest;
     owner.cutOffSeconds = Math.max(owner.cutOffSeconds, cutOff);
     owner.cutOffUntilSeconds = until;
+    const replaced: string[] = [];
     for (const [tokenId, entry] of entries) {
-      if (entry.owner === owner && entry.issuedAtSeconds < owner.cutOffSeconds) forget(tokenId, entry);
+      if (entry.owner === owner && entry.issuedAtSeconds < owner.cutOffSeconds) {
+        forget(tokenId, entry);
+        replaced.push(tokenId);
+      }
     }
     owners.set(owner.key, owner);
+    return { ownerKey: owner.key, cutOffSeconds: owner.cutOffSeconds, untilSeconds: until, replaced };
+  }
+
+  /** Users holding single entries now. */
+  function holders(): number {
+    let holding = 0;
+    for (const owner of owners.values()) if (owner.count > 0) holding += 1;
+    return holding;
   }
 
   function heaviest(): Owner | undefined {
@@ -157,7 +189,8 @@ export function createRevocationLedger<Reason>(
 
     revoke(session, reason) {
       const { tokenId, issuedAtSeconds, expiresAtSeconds } = session;
-      if (expiresAtSeconds <= nowSeconds() || entries.has(tokenId) || coveredByCutOff(session)) return;
+      const folds: Fold[] = [];
+      if (expiresAtSeconds <= nowSeconds() || entries.has(tokenId) || coveredByCutOff(session)) return folds;
       const key = ownerKeyOf(session);
       let owner = owners.get(key);
       if (owner === undefined) {
@@ -166,15 +199,31 @@ export function createRevocationLedger<Reason>(
       }
       entries.set(tokenId, { owner, reason, issuedAtSeconds, expiresAtSeconds });
       owner.count += 1;
-      if (owner.count > maxPerUser) fold(owner, false);
+      if (owner.count > maxPerUser) folds.push(fold(owner, false));
       if (entries.size >= nextSweepAt || entries.size > maxEntries) sweep();
       while (entries.size > maxEntries) {
         const heavy = heaviest();
-        if (heavy === undefined) break;
+        // Only one holding more than the average of the users holding entries (see the module comment).
+        if (heavy === undefined || heavy.count * holders() <= entries.size) break;
         const before = heavy.count;
-        fold(heavy, false);
+        folds.push(fold(heavy, false));
         // Every entry left is of its newest second: end that second too rather than drop anything.
-        if (heavy.count === before) fold(heavy, true);
+        if (heavy.count === before) folds.push(fold(heavy, true));
+      }
+      return folds;
+    },
+
+    *cutOffs() {
+      const at = nowSeconds();
+      for (const owner of owners.values()) {
+        if (owner.cutOffSeconds > 0 && owner.cutOffUntilSeconds > at) {
+          yield {
+            ownerKey: owner.key,
+            cutOffSeconds: owner.cutOffSeconds,
+            untilSeconds: owner.cutOffUntilSeconds,
+            replaced: [],
+          };
+        }
       }
     },
 

@@ -7,11 +7,12 @@
  * A Redis outage must not become a login outage: while Redis cannot be read (away, frozen, bypassed by its
  * guard), only this replica's own list is consulted (a logout made on another replica during the outage is
  * honoured there, and here once that replica has written it to Redis). A revocation Redis did not take is
- * never lost: this replica holds it, and `revocation-sync.ts` writes it when Redis takes writes again, and
+ * never lost: this replica holds it, and `redis/revocation-sync.ts` writes it when Redis takes writes again, and
  * writes the whole list again into a Redis that lost its data.
  */
 import { createRevocationLedger, type LedgerSession } from './revocation-ledger.ts';
-import { createRevocationSync, type RefillReport } from './revocation-sync.ts';
+import { createRevocationSync, cutOffKey, type RefillReport } from './redis/revocation-sync.ts';
+import { userKeyOf } from './user-key.ts';
 import type { RedisGuard } from './redis/redis-guard.ts';
 
 /** Why a genuine, unexpired session is dead. */
@@ -70,6 +71,7 @@ export function createSessionRevocations(options: SessionRevocationsOptions): Se
           guard,
           keyPrefix: prefix,
           entries: () => local.unexpired(),
+          cutOffs: () => local.cutOffs(),
           now,
           onRefill: options.onRefill,
           maxUnsent: options.maxLocalEntries,
@@ -80,8 +82,13 @@ export function createSessionRevocations(options: SessionRevocationsOptions): Se
       const known = local.reasonOf(session);
       if (known !== undefined || guard === undefined) return known;
       try {
-        const stored = await guard.run((redis) => redis.get(`${prefix}:${session.tokenId}`), 'read');
-        return stored !== null && REASONS.has(stored) ? (stored as DeadSessionReason) : undefined;
+        // The token's own entry, and its user's cut-off (one round trip).
+        const [stored, cutOff] = await guard.run(
+          (redis) => redis.mget(`${prefix}:${session.tokenId}`, cutOffKey(prefix, userKeyOf(session))),
+          'read',
+        );
+        if (typeof stored === 'string' && REASONS.has(stored)) return stored as DeadSessionReason;
+        return typeof cutOff === 'string' && session.issuedAtSeconds < Number(cutOff) ? 'revoked' : undefined;
       } catch {
         // Redis unreadable: this replica's list has answered (the guard logs the outage, once).
         return undefined;
@@ -91,8 +98,11 @@ export function createSessionRevocations(options: SessionRevocationsOptions): Se
     async revoke(session, reason) {
       const ttlMillis = Math.ceil(session.expiresAtSeconds * 1000 - now());
       if (ttlMillis <= 0) return;
-      local.revoke(session, reason);
+      const folds = local.revoke(session, reason);
       await sync?.write(session.tokenId, reason, ttlMillis);
+      // A user folded here is folded in Redis too: its cut-off shared, the entries it replaced deleted, so
+      // one account holds no more of Redis than of this list.
+      for (const fold of folds) await sync?.writeCutOff(fold);
     },
 
     localSize: () => local.size(),

@@ -82,7 +82,7 @@ export const AUTH_SETTINGS = {
     maxFailuresPerIp: setting(
       'LOGIN_MAX_FAILURES_PER_IP',
       int(1, 1_000_000).default(100),
-      'Distinct accounts failing from one client IP per day.',
+      'Distinct accounts failing from one client IP (IPv6: one /64) per day.',
     ),
     maxTrackedCounters: setting(
       'LOGIN_MAX_TRACKED_COUNTERS',

@@ -23,3 +23,19 @@ export const UPSTREAM_PARSE_SLOTS = 2;
 
 /** A setting that has a fixed default. */
 export type DefaultedSetting = keyof typeof SETTING_DEFAULTS;
+
+/**
+ * The gateway's own work shared per caller (`src/http/capacity/cpu-share.ts`; not settings): an account
+ * halves every second; while others are active a user may use a quarter of the event loop, a client
+ * network without a session a tenth; a caller's line holds 64 requests and a wait is at most 5 s; all
+ * lines together hold 4,096; 10,000 accounts are kept.
+ */
+export const CPU_SHARE = {
+  halfLifeMillis: 1_000,
+  userShare: 0.25,
+  anonymousShare: 0.1,
+  maxWaitMillis: 5_000,
+  maxWaitingPerCaller: 64,
+  maxWaiting: 4_096,
+  maxAccounts: 10_000,
+} as const;

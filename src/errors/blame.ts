@@ -85,7 +85,7 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorRule>> = {
   // A per-address share is the caller's to respect; the gateway's total is the gateway's.
   [ErrorCode.GATEWAY_BUSY]: {
     blame: 'caller',
-    reasons: { connections: 'gateway', body_bytes: 'gateway', answer_bytes: 'gateway' },
+    reasons: { connections: 'gateway', body_bytes: 'gateway', answer_bytes: 'gateway', cpu: 'gateway' },
     httpStatus: 503,
   },
   [ErrorCode.PERSISTED_QUERY_NOT_FOUND]: { blame: 'caller', httpStatus: 400 },

@@ -20,6 +20,7 @@ import type { TenantMismatch } from '../upstream/dialect/answers/verify-tenant.t
 import type { UpstreamCredentials, UpstreamReads, UpstreamWrites } from '../upstream/client/types.ts';
 import type { SessionRevocations } from '../auth/session-revocations.ts';
 import { unauthenticated, type NoSessionReason } from '../errors/graphql-errors.ts';
+import type { CpuShare } from '../http/capacity/cpu-share.ts';
 
 /** What every request shares: built once at start. */
 export interface GatewayServices {
@@ -35,6 +36,8 @@ export interface GatewayServices {
   loginProtection: LoginProtection;
   /** Checks every caller-written `matches` pattern before it can reach the upstream. */
   patternGuard: PatternGuard;
+  /** Each caller's share of the gateway's own work: requests are admitted through it (`graphql-route.ts`). */
+  cpuShare: CpuShare;
   onLoaderBatch?: (operation: string, size: number) => void;
   /** Told of a record of another organization answered to a session (a security event: logged, counted). */
   onTenantMismatch?: (mismatch: TenantMismatch) => void;

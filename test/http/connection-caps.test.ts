@@ -196,6 +196,42 @@ describe('connection caps', () => {
     await expect.poll(() => running.received()).toMatch(/^HTTP\/1\.1 200 /);
   });
 
+  it('should close a trickling body of an address at its share to let another connection of that address in, never an idle or running one', async () => {
+    const { port, counts } = await startLimited({
+      maxConnections: 64,
+      maxConnectionsPerAddress: 4,
+      slowBodyMillis: 200,
+    });
+    // 127.0.0.2 (a proxy, say) holds its share: a running request, an idle connection and two bodies
+    // that sent one byte of 1,000.
+    const running = rawClient(port, '127.0.0.2', GET('/hold'));
+    const idle = rawClient(port, '127.0.0.2');
+    const slow = [0, 1].map(() => rawClient(port, '127.0.0.2', `${postHead(1_000)}{`));
+    await Promise.all([running, idle, ...slow].map((client) => client.connected));
+    await expect.poll(() => begun).toBe(3);
+    // Within slowBodyMillis the bodies are still arriving: the address's newcomer is refused.
+    const early = rawClient(port, '127.0.0.2', GET('/quick'));
+    await early.connected;
+    await expect.poll(() => reasonOf(early.received())).toBe('connections_per_address');
+    await sleep(300);
+    // Past it they trickle: each newcomer of that address is let in, a trickling body closed for it.
+    for (let round = 1; round <= 2; round++) {
+      const newcomer = rawClient(port, '127.0.0.2', GET('/quick'));
+      await newcomer.connected;
+      await expect.poll(() => newcomer.received()).toMatch(/^HTTP\/1\.1 200 /);
+      await expect.poll(() => slow.filter(isClosed).length).toBe(round);
+    }
+    // With no body trickling any more, the share holds: the next is refused, the idle and running stay.
+    const refused = rawClient(port, '127.0.0.2', GET('/quick'));
+    await refused.connected;
+    await expect.poll(() => reasonOf(refused.received())).toBe('connections_per_address');
+    expect(isClosed(idle)).toBe(false);
+    expect(isClosed(running)).toBe(false);
+    expect(counts.open()).toBeLessThanOrEqual(4);
+    held.resolve(undefined);
+    await expect.poll(() => running.received()).toMatch(/^HTTP\/1\.1 200 /);
+  });
+
   it("should never close a client's only keep-alive connection for others, nor one whose next request is arriving", async () => {
     const { port, counts } = await startLimited({ maxConnections: 8, maxConnectionsPerAddress: 4 });
     // The victim: one keep-alive connection, answered once, then idle between its requests.

@@ -4,7 +4,7 @@
  * (`--max-semi-space-size=8 --max-old-space-size=256`, read from package.json so the two cannot drift).
  */
 import { readFileSync } from 'node:fs';
-import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../emulator/index.ts';
 import { stopProcess, type RunningProcess } from '../../support/child-process.ts';
 import { startGatewayCommand } from '../../support/gateway-command.ts';
 import { DEMO_OBJECTS_DIR } from './object-fixtures.ts';
@@ -25,9 +25,12 @@ export function startNodeOptions(): string[] {
   return manifest.scripts.start.split(/\s+/).filter((word) => word.startsWith('--'));
 }
 
-/** Starts an emulator and the gateway command with production settings (`env` added). */
-export async function startProductionGateway(env: Record<string, string> = {}): Promise<ProductionGateway> {
-  const emulator = await startEmulator({ port: 0 });
+/** Starts an emulator (`emulatorOptions` added) and the gateway command with production settings (`env` added). */
+export async function startProductionGateway(
+  env: Record<string, string> = {},
+  emulatorOptions: Omit<EmulatorOptions, 'port'> = {},
+): Promise<ProductionGateway> {
+  const emulator = await startEmulator({ port: 0, ...emulatorOptions });
   try {
     const command = await startGatewayCommand({
       upstreamUrl: emulator.url,

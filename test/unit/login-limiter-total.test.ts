@@ -131,3 +131,22 @@ describe('overflow slots', () => {
     expect(differing.length).toBeGreaterThan(48);
   });
 });
+
+describe('the per-address budget of an IPv6 host', () => {
+  it('should count the addresses of one /64 as one client: its distinct accounts, and the counters it makes', async () => {
+    const guard = limiter(3);
+    // Three accounts fail, each from another address of one /64 (a host picks any of them for free).
+    for (let i = 1; i <= 3; i++) {
+      await recordFailure(guard, { account: `n.account${i}`, clientIp: `2001:db8:0:7::${i.toString(16)}` });
+    }
+    const counters = guard.trackedCounters();
+    // A fourth account from a fifth address of that /64 is refused before any guess: the network's budget.
+    const blocked = await guard.reserve({ account: 'n.account4', clientIp: '2001:db8:0:7::ff' });
+    expect(blocked.refusedForSeconds).toBeGreaterThan(0);
+    expect(guard.trackedCounters()).toBe(counters);
+    // Another /64 is another client.
+    const other = await guard.reserve({ account: 'n.account4', clientIp: '2001:db8:0:8::1' });
+    expect(other.refusedForSeconds).toBe(0);
+    await other.released();
+  });
+});

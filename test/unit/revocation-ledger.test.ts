@@ -45,8 +45,9 @@ describe('revocation ledger', () => {
             for (const earlier of revoked) {
               if (earlier.expiresAtSeconds > clock) expect(ledger.reasonOf(earlier)).toBe('revoked');
             }
-            // Single tokens up to the total, plus at most one cut-off per user.
-            expect(ledger.size()).toBeLessThanOrEqual(maxEntries + 4);
+            // Single tokens up to the total (past it by one per user while all hold as many), plus at most
+            // one cut-off per user.
+            expect(ledger.size()).toBeLessThanOrEqual(maxEntries + 4 + 4);
           });
         },
       ),
@@ -85,5 +86,39 @@ describe('revocation ledger', () => {
     // Past the newest expiry the cut-off is gone too.
     clock += TTL_SECONDS + 20;
     expect(ledger.reasonOf(unrevokedOld)).toBeUndefined();
+  });
+
+  it('should never fold, for a full list, a user holding no more than the others: only those who filled it', () => {
+    let clock = 1_000_000;
+    const ledger = createRevocationLedger({
+      maxPerUser: 100,
+      maxEntries: 10,
+      cutOffReason: 'revoked',
+      now: () => clock * 1000,
+    });
+    const session = (id: string, user: string) => ({
+      tokenId: id,
+      username: user,
+      applicationCode: 'app',
+      issuedAtSeconds: clock,
+      expiresAtSeconds: clock + TTL_SECONDS,
+    });
+    // Each ordinary user has a session still in use, then logs another one out.
+    const inUse = Array.from({ length: 12 }, (_, user) => session(`in-use-${user}`, `user${user}`));
+    clock += 1;
+    for (let user = 0; user < 12; user++) ledger.revoke(session(`out-${user}`, `user${user}`), 'revoked');
+    // Twelve single logouts of twelve users in a list of ten: nobody holds more than the others.
+    for (const token of inUse) expect(ledger.reasonOf(token)).toBeUndefined();
+    // One account logs out five times: it holds more than the others, and it alone is folded.
+    const attackerInUse = session('attacker-in-use', 'attacker');
+    clock += 1;
+    for (let i = 0; i < 5; i++) ledger.revoke(session(`attacker-${i}`, 'attacker'), 'revoked');
+    clock += 1;
+    ledger.revoke(session('attacker-last', 'attacker'), 'revoked');
+    expect(ledger.reasonOf(attackerInUse)).toBe('revoked');
+    for (const token of inUse) expect(ledger.reasonOf(token)).toBeUndefined();
+    for (let user = 0; user < 12; user++) {
+      expect(ledger.reasonOf(session(`out-${user}`, `user${user}`))).toBe('revoked');
+    }
   });
 });

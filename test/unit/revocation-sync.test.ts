@@ -1,5 +1,5 @@
 /**
- * The revocation sync (`src/auth/revocation-sync.ts`) against a stand-in guard that records what it is
+ * The revocation sync (`src/auth/redis/revocation-sync.ts`) against a stand-in guard that records what it is
  * asked: what Redis missed is written once it takes writes again, an emptied Redis (its marker gone) gets
  * the whole list, and an attempt made while Redis was bypassed does not stop the later ones.
  */
@@ -7,7 +7,7 @@ import type { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import type { RedisGuard, RedisStatus } from '../../src/auth/redis/redis-guard.ts';
 import type { UnexpiredEntry } from '../../src/auth/revocation-ledger.ts';
-import { createRevocationSync } from '../../src/auth/revocation-sync.ts';
+import { createRevocationSync } from '../../src/auth/redis/revocation-sync.ts';
 import { createSessionRevocations } from '../../src/auth/session-revocations.ts';
 
 /** A Redis of plain keys behind a guard whose status the test sets; `down` makes every call fail. */
@@ -18,6 +18,13 @@ function standIn() {
   const client = {
     pexpire: (key: string) => Promise.resolve(keys.has(key) ? 1 : 0),
     get: (key: string) => Promise.resolve(keys.get(key) ?? null),
+    mget: (...names: string[]) => Promise.resolve(names.map((key) => keys.get(key) ?? null)),
+    del: (...names: string[]) => Promise.resolve(names.filter((key) => keys.delete(key)).length),
+    // The cut-off script: raises the value, never lowers it (expiries are not modelled).
+    eval: (_script: string, _count: number, key: string, cutOff: number) => {
+      keys.set(key, String(Math.max(cutOff, Number(keys.get(key) ?? 0))));
+      return Promise.resolve(1);
+    },
     set: (key: string, value: string) => {
       keys.set(key, value);
       return Promise.resolve('OK');
@@ -150,6 +157,43 @@ describe('revocations folded while Redis was away', () => {
     // Replica B knows only what Redis holds: the logged-out token must be dead there too.
     expect(await b.reasonOf(stolen)).toBe('revoked');
     expect(await b.reasonOf(session('second', 1))).toBe('revoked');
+    a.close();
+    b.close();
+  });
+
+  it('should hold no more of one user in Redis than its list does: a fold shares the cut-off and deletes what it replaced', async () => {
+    const { keys, guard } = standIn();
+    const replica = () =>
+      createSessionRevocations({
+        redis: guard,
+        keyPrefix: 'dead',
+        maxEntriesPerUser: 3,
+        maxLocalEntries: 1_000,
+      });
+    const a = replica();
+    const b = replica();
+    const start = Math.floor(Date.now() / 1000) - 600;
+    const session = (tokenId: string, user: string, secondsLater: number) => ({
+      applicationCode: 'demo',
+      username: user,
+      tokenId,
+      issuedAtSeconds: start + secondsLater,
+      expiresAtSeconds: start + HOUR,
+    });
+    // One account logs out 40 sessions on A, each issued a second after the last.
+    const logouts = Array.from({ length: 40 }, (_, i) => session(`t${i}`, 'busy', i));
+    for (const one of logouts) await a.revoke(one, 'revoked');
+    const other = session('other', 'someone-else', 0);
+    await a.revoke(other, 'revoked');
+    // Redis holds at most the per-user share of its single entries, plus its cut-off.
+    expect(tokensIn(keys).filter((key) => key.startsWith('dead:t')).length).toBeLessThanOrEqual(3);
+    expect([...keys.keys()].filter((key) => key.startsWith('dead_user:'))).toHaveLength(1);
+    // Every logged-out token is dead on the other replica, which knows only Redis; another user's too.
+    for (const one of logouts) expect(await b.reasonOf(one)).toBe('revoked');
+    expect(await b.reasonOf(other)).toBe('revoked');
+    // A token of that user issued after its newest logout, and another user's live one, are not.
+    expect(await b.reasonOf(session('later', 'busy', 41))).toBeUndefined();
+    expect(await b.reasonOf(session('alive', 'someone-else', 1))).toBeUndefined();
     a.close();
     b.close();
   });

@@ -6,7 +6,9 @@
  * `deploy/kubernetes/web.yaml`.
  *
  * A connection past its address's share is answered 503 `GATEWAY_BUSY` (`connections_per_address`) before
- * any of its bytes are read, and closed; Node's HTTP handling never sees it. When the total is reached, the
+ * any of its bytes are read, and closed; Node's HTTP handling never sees it, unless one of the address's
+ * own connections has a body trickling (see below), which is closed to let it in instead: behind a proxy
+ * or a NAT, one client's slow bodies must not hold the share of every other client of that address. When the total is reached, the
  * newcomer is not refused while room can be made fairly: a truly idle connection (no request in flight,
  * none waiting behind it, and no byte of a next request received: nothing sent yet, or a keep-alive one
  * between requests) of the address holding the most is closed instead, but only if that address holds
@@ -172,6 +174,22 @@ export function limitConnections(
   };
 
   /**
+   * Makes room within an address's own share: closes one of its connections whose body trickles (see
+   * {@link trickling}); false if none does. Its idle connections stay: a newcomer past the share is refused
+   * as before, but slow bodies no longer hold the share against the address's other clients (behind a
+   * proxy or a NAT, every client of it is one address).
+   */
+  const closeTrickling = (address: string, group: Group): boolean => {
+    const socket = trickling(group);
+    if (socket === undefined) return false;
+    release(socket, address);
+    socket.destroy();
+    closedSinceLog++;
+    note("trickling body's connection closed to make room within its address's share", { address });
+    return true;
+  };
+
+  /**
    * An idle connection of `group` with no byte of a next request received since its last answer; else
    * one whose request's body has been arriving for longer than `slowBodyMillis` and is still incomplete.
    */
@@ -179,6 +197,11 @@ export function limitConnections(
     for (const socket of group.idle) {
       if (socket.bytesRead === accepted.get(socket)?.bytesAtIdle) return socket;
     }
+    return trickling(group);
+  };
+
+  /** A connection of `group` whose request's body has been arriving for `slowBodyMillis` and is incomplete. */
+  const trickling = (group: Group): Socket | undefined => {
     const now = performance.now();
     for (const socket of group.sockets) {
       const entry = accepted.get(socket);
@@ -199,7 +222,11 @@ export function limitConnections(
   server.on('connection', (socket: Socket) => {
     const address = clientNetwork(socket.remoteAddress);
     const group = perAddress.get(address);
-    if ((group?.sockets.size ?? 0) >= caps.maxConnectionsPerAddress) {
+    if (
+      group !== undefined &&
+      group.sockets.size >= caps.maxConnectionsPerAddress &&
+      !closeTrickling(address, group)
+    ) {
       refuse(socket, 'connections_per_address', address);
       return;
     }

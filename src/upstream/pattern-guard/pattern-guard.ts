@@ -104,6 +104,11 @@ export interface PatternGuardOptions {
    * pattern; the gateway passes its own, warmed up before it listens.
    */
   analyser?: Analyser;
+  /**
+   * Told how long each analysis ran, and for whom (`undefined`: anonymous): the checker's thread is the
+   * gateway's work too, charged to the caller's share of it (`src/http/capacity/cpu-share.ts`).
+   */
+  onAnalysis?: (caller: string | undefined, millis: number) => void;
 }
 
 /** See {@link createPatternGuard}. */
@@ -167,11 +172,17 @@ export function createPatternGuard(options: PatternGuardOptions): PatternGuard {
     try {
       analysis = await queue.run(
         caller,
-        () =>
-          limit.execute(({ signal }) => {
-            analyser ??= createRecheckAnalyser().analyse;
-            return analyser(source, 'u', timeoutMillis, signal);
-          }),
+        async () => {
+          const started = performance.now();
+          try {
+            return await limit.execute(({ signal }) => {
+              analyser ??= createRecheckAnalyser().analyse;
+              return analyser(source, 'u', timeoutMillis, signal);
+            });
+          } finally {
+            options.onAnalysis?.(caller, performance.now() - started);
+          }
+        },
         timeoutMillis,
       );
     } catch (error) {

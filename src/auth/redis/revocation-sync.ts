@@ -21,8 +21,26 @@
  * the ledger's single entries alone would then never tell the other replicas that its token is dead.
  */
 import { randomUUID } from 'node:crypto';
-import type { UnexpiredEntry } from './revocation-ledger.ts';
-import type { RedisGuard } from './redis/redis-guard.ts';
+import type { Fold, UnexpiredEntry } from '../revocation-ledger.ts';
+import type { RedisGuard } from './redis-guard.ts';
+
+/** Where a user's cut-off is kept: tokens of that user issued before its value (in seconds) are dead. */
+export function cutOffKey(keyPrefix: string, ownerKey: string): string {
+  return `${keyPrefix}_user:${ownerKey}`;
+}
+
+/**
+ * Sets a cut-off unless a later one is there (replicas folding one user at once must not lower it), and
+ * keeps it as long as the longest-lived token either covers.
+ */
+const RAISE_CUT_OFF = `
+local ttl = math.max(tonumber(ARGV[2]), redis.call('PTTL', KEYS[1]))
+local current = redis.call('GET', KEYS[1])
+local value = ARGV[1]
+if current and tonumber(current) > tonumber(ARGV[1]) then value = current end
+redis.call('SET', KEYS[1], value, 'PX', ttl)
+return 1
+`;
 
 /** Revocations per pipelined round trip of a refill. */
 const BATCH = 500;
@@ -45,6 +63,8 @@ export interface RevocationSyncOptions<Reason extends string> {
   keyPrefix: string;
   /** This replica's list. */
   entries: () => Iterable<UnexpiredEntry<Reason>>;
+  /** This replica's cut-offs (written again into an emptied Redis). Default: none. */
+  cutOffs?: () => Iterable<Fold>;
   now: () => number;
   /** How often the marker is checked while nothing is owed. Default 10,000. */
   checkEveryMillis?: number;
@@ -59,6 +79,12 @@ export interface RevocationSyncOptions<Reason extends string> {
 export interface RevocationSync<Reason extends string> {
   /** Writes one revocation; a failure is counted as unshared and repaired by the next refill. Never throws. */
   write(tokenId: string, reason: Reason, ttlMillis: number): Promise<void>;
+  /**
+   * Shares a user's cut-off (never lowering one another replica wrote), then deletes the single entries
+   * it replaced, so Redis holds no more of one user than this replica's list does. Failed, nothing is
+   * deleted: the single entries keep every replica refusing those tokens. Never throws.
+   */
+  writeCutOff(fold: Fold): Promise<void>;
   /** Revocations written to this replica only since the last complete refill. */
   unshared(): number;
   /** Checks the marker and refills if needed (the timers call it; tests may). Never throws. */
@@ -85,6 +111,17 @@ export function createRevocationSync<Reason extends string>(
   let closed = false;
 
   const keyOf = (tokenId: string) => `${keyPrefix}:${tokenId}`;
+
+  async function setCutOff(fold: Fold): Promise<boolean> {
+    const ttlMillis = Math.ceil(fold.untilSeconds * 1000 - now());
+    if (ttlMillis <= 0) return false;
+    await guard.run(
+      (redis) =>
+        redis.eval(RAISE_CUT_OFF, 1, cutOffKey(keyPrefix, fold.ownerKey), fold.cutOffSeconds, ttlMillis),
+      'write',
+    );
+    return true;
+  }
 
   function schedule(): void {
     clearTimeout(timer);
@@ -124,6 +161,7 @@ export function createRevocationSync<Reason extends string>(
       batch = [];
     }
     written += await writeBatch(batch);
+    for (const fold of options.cutOffs?.() ?? []) if (await setCutOff(fold)) written += 1;
     await guard.run((redis) => redis.set(marker, '1', 'PX', MARKER_TTL_MILLIS), 'write');
     marked = true;
     // Revocations that failed while this refill ran may have missed it: they stay owed.
@@ -167,6 +205,15 @@ export function createRevocationSync<Reason extends string>(
           unsent.set(tokenId, { tokenId, reason, expiresAtSeconds: (now() + ttlMillis) / 1000 });
         }
         if (running === undefined) schedule();
+      }
+    },
+    async writeCutOff(fold) {
+      try {
+        if (!(await setCutOff(fold)) || fold.replaced.length === 0) return;
+        await guard.run((redis) => redis.del(...fold.replaced.map(keyOf)), 'write');
+      } catch {
+        // Not shared: the single entries stay in Redis (each refused there until its expiry), so nothing
+        // is lost; the cut-off is written by the next refill into an emptied Redis.
       }
     },
     unshared: () => owed,

@@ -1,0 +1,316 @@
+/**
+ * The gateway's own CPU, shared per caller. Parsing, validation, execution, serialization and answer
+ * parsing run on one event loop: a caller looping on cheap requests (`{ __typename }` pipelined on eight
+ * connections, pages coalesced upstream, requests refused after a pattern check) kept that loop busy
+ * while costing the upstream nothing, and every other caller's request waited behind its work.
+ *
+ * Each caller (the user of a session, else the client network: `caller-key.ts`) has an account of the
+ * event loop's time it used recently, decaying by half every `halfLifeMillis`. What a request used is
+ * measured without touching its code: the loop's busy time (`performance.eventLoopUtilization().active`)
+ * is split evenly between the requests admitted and not yet answered, as a processor shared between them
+ * would be (a virtual clock advanced by busy time over the number running), so whatever it costs
+ * (Apollo's work, the answer's serialization, an upstream answer's parse) counts for the requests that
+ * ran meanwhile. A request is charged its caller's mean cost when it is admitted, and the difference when
+ * it is answered: requests admitted together, pipelined on many connections or sent in parallel, each take
+ * their part of the account before any of them runs.
+ *
+ * A request whose caller's account is over its share (`share` × the half-life ÷ ln 2: the account of a
+ * caller using `share` of the loop steadily) waits, in its caller's own line, until the account has decayed
+ * below it, while another caller is active (admitted within the last half-life); a caller alone is never
+ * held back, so a single busy user still gets the whole loop. Callers within their share are admitted at
+ * once, so they are served before the waiting ones whatever those send. A caller's line holds
+ * `maxWaitingPerCaller` requests, beyond which its requests are refused (`TOO_MANY_REQUESTS`, `cpu_share`,
+ * blame `caller`), as is one that would wait longer than `maxWaitMillis`; all lines together hold
+ * `maxWaiting`, beyond which the gateway is full (`GATEWAY_BUSY`, `cpu`, blame `gateway`).
+ *
+ * Accounts are kept for at most `maxAccounts` callers, the least recently used dropped first: an account
+ * unused for a few half-lives holds nearly nothing anyway, and a caller with a line waiting is never
+ * dropped (it was used within `maxWaitMillis`).
+ */
+import { performance } from 'node:perf_hooks';
+
+/** Who a request is charged to. */
+export interface CpuCaller {
+  /** The account's key: distinct for users and networks. */
+  key: string;
+  /** Without a session: the smaller share. */
+  anonymous: boolean;
+}
+
+/** Options of {@link createCpuShare}. */
+export interface CpuShareOptions {
+  /** How fast an account forgets: it halves every this many milliseconds. */
+  halfLifeMillis: number;
+  /** Fraction of the event loop one user may use steadily while others are active. */
+  userShare: number;
+  /** Fraction one client network without a session may use (the smallest). */
+  anonymousShare: number;
+  /** The longest a request may wait for its caller's account to decay; longer: refused at once. */
+  maxWaitMillis: number;
+  /** Requests of one caller waiting at once; more are refused. */
+  maxWaitingPerCaller: number;
+  /** Requests waiting at once, all callers together; more: the gateway is full. */
+  maxWaiting: number;
+  /** Accounts kept at once (least recently used dropped). */
+  maxAccounts: number;
+  /** Milliseconds of the event loop's busy time so far (tests drive it). Default: the loop's own. */
+  busyMillis?: () => number;
+  /** The clock, in milliseconds (tests drive it). Default `performance.now`. */
+  now?: () => number;
+}
+
+/** A request admitted: {@link CpuTicket.done} once it is answered (or its connection closed). */
+export interface CpuTicket {
+  /** A function property, not a method: it is handed on as a `close` listener. */
+  readonly done: () => void;
+}
+
+/** A request that waits for its turn: settles with its ticket or a refusal; `cancel` gives its place up. */
+export interface CpuWait {
+  readonly ticket: Promise<CpuTicket>;
+  cancel(): void;
+}
+
+/** Why a request was not admitted. */
+export class CpuShareRefusal extends Error {
+  override readonly name = 'CpuShareRefusal';
+  /** `share`: the caller's own line or wait; `full`: every caller's lines together. */
+  readonly why: 'share' | 'full';
+  /** Seconds after which a retry may be admitted. */
+  readonly retryAfterSeconds: number;
+
+  constructor(why: 'share' | 'full', retryAfterSeconds: number) {
+    super(
+      why === 'share' ? "the caller's CPU share is spent" : 'the gateway holds as many requests as it may',
+    );
+    this.why = why;
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+/** See the module comment. */
+export interface CpuShare {
+  /**
+   * Admits a request of `caller`: its ticket at once when the caller is within its share (no promise on
+   * this path), else a wait. Throws {@link CpuShareRefusal} when its line, or all lines, are full.
+   */
+  admit(caller: CpuCaller): CpuTicket | CpuWait;
+  /** Charges `millis` of work done for `caller` elsewhere (a worker thread's analysis). */
+  charge(caller: CpuCaller, millis: number): void;
+  /** What `caller` used recently, in milliseconds, decayed to now (for tests and metrics). */
+  usedMillis(key: string): number;
+  /** Requests admitted and not done, and waiting. */
+  counts(): { running: number; waiting: number };
+}
+
+interface Waiter {
+  grant: (ticket: CpuTicket) => void;
+  refuse: (refusal: CpuShareRefusal) => void;
+  gone: boolean;
+}
+
+interface Account {
+  caller: CpuCaller;
+  /** Milliseconds used, as of {@link Account.at}. */
+  used: number;
+  at: number;
+  /** Mean cost of this caller's requests (what one is charged at admission). */
+  mean: number;
+  waiting: Waiter[];
+  timer: NodeJS.Timeout | undefined;
+}
+
+/** A new caller's first requests are charged this much at admission, until its own mean is known. */
+const FIRST_ESTIMATE_MILLIS = 0.5;
+/** How much of a request's cost moves the caller's mean (an exponential moving average). */
+const MEAN_WEIGHT = 0.1;
+
+const defaultBusy = (): number => performance.eventLoopUtilization().active;
+const defaultNow = (): number => performance.now();
+
+/** Creates the accounts, all empty. */
+export function createCpuShare(options: CpuShareOptions): CpuShare {
+  const busyMillis = options.busyMillis ?? defaultBusy;
+  const now = options.now ?? defaultNow;
+  const { halfLifeMillis } = options;
+  const budgetOf = (caller: CpuCaller) =>
+    ((caller.anonymous ? options.anonymousShare : options.userShare) * halfLifeMillis) / Math.LN2;
+  // Insertion order is recency: an account used moves to the end, the first is dropped when full.
+  const accounts = new Map<string, Account>();
+  let running = 0;
+  let waiting = 0;
+  // The virtual clock: busy time divided among the requests running while it passed.
+  let virtual = 0;
+  let lastBusy = busyMillis();
+  // The two callers admitted last, with when: "is another caller active?" in constant time.
+  let lastKey = '';
+  let lastAt = -Infinity;
+  let otherKey = '';
+  let otherAt = -Infinity;
+
+  function advance(): void {
+    const busy = busyMillis();
+    if (running > 0) virtual += (busy - lastBusy) / running;
+    lastBusy = busy;
+  }
+
+  function decayed(account: Account, at: number): number {
+    const elapsed = at - account.at;
+    if (elapsed > 0) {
+      account.used *= 2 ** (-elapsed / halfLifeMillis);
+      account.at = at;
+    }
+    return account.used;
+  }
+
+  function accountOf(caller: CpuCaller): Account {
+    let account = accounts.get(caller.key);
+    if (account === undefined) {
+      account = { caller, used: 0, at: now(), mean: FIRST_ESTIMATE_MILLIS, waiting: [], timer: undefined };
+      if (accounts.size >= options.maxAccounts) dropOldest();
+    } else {
+      accounts.delete(caller.key);
+    }
+    accounts.set(caller.key, account);
+    return account;
+  }
+
+  function dropOldest(): void {
+    for (const [key, account] of accounts) {
+      if (account.waiting.length > 0) continue;
+      accounts.delete(key);
+      return;
+    }
+  }
+
+  function noteActive(key: string, at: number): void {
+    if (key !== lastKey) {
+      otherKey = lastKey;
+      otherAt = lastAt;
+      lastKey = key;
+    }
+    lastAt = at;
+  }
+
+  /** Whether a caller other than `key` was admitted within the last half-life. */
+  function othersActive(key: string, at: number): boolean {
+    const since = at - halfLifeMillis;
+    return (lastKey !== key && lastAt > since) || (otherKey !== key && otherAt > since);
+  }
+
+  function mayRun(account: Account, at: number): boolean {
+    return (
+      decayed(account, at) + account.mean <= budgetOf(account.caller) || !othersActive(account.caller.key, at)
+    );
+  }
+
+  /** Milliseconds until `account` may run again (its decay to the budget less one request). */
+  function waitOf(account: Account, at: number): number {
+    const room = budgetOf(account.caller) - account.mean;
+    const used = decayed(account, at);
+    if (room <= 0) return halfLifeMillis;
+    return Math.max(1, halfLifeMillis * Math.log2(used / room));
+  }
+
+  function start(account: Account, at: number): CpuTicket {
+    advance();
+    running += 1;
+    account.used += account.mean;
+    noteActive(account.caller.key, at);
+    const from = virtual;
+    const estimate = account.mean;
+    let finished = false;
+    return {
+      done: () => {
+        if (finished) return;
+        finished = true;
+        advance();
+        running -= 1;
+        const cost = virtual - from;
+        decayed(account, now());
+        account.used = Math.max(0, account.used + cost - estimate);
+        account.mean += (cost - account.mean) * MEAN_WEIGHT;
+      },
+    };
+  }
+
+  function schedule(account: Account): void {
+    if (account.timer !== undefined || account.waiting.length === 0) return;
+    account.timer = setTimeout(
+      () => {
+        account.timer = undefined;
+        release(account);
+      },
+      waitOf(account, now()),
+    );
+    account.timer.unref();
+  }
+
+  function release(account: Account): void {
+    for (;;) {
+      const head = account.waiting[0];
+      if (head === undefined) return;
+      if (head.gone) {
+        account.waiting.shift();
+        continue;
+      }
+      const at = now();
+      if (!mayRun(account, at)) {
+        schedule(account);
+        return;
+      }
+      account.waiting.shift();
+      waiting -= 1;
+      head.grant(start(account, at));
+    }
+  }
+
+  return {
+    admit(caller: CpuCaller): CpuTicket | CpuWait {
+      const at = now();
+      const account = accountOf(caller);
+      if (account.waiting.length === 0 && mayRun(account, at)) return start(account, at);
+      const wait = waitOf(account, at);
+      if (account.waiting.length >= options.maxWaitingPerCaller || wait > options.maxWaitMillis) {
+        // A refusal costs the loop too: it is charged as a request, so refusing is never a free loop.
+        account.used += account.mean;
+        throw new CpuShareRefusal('share', Math.ceil(wait / 1_000));
+      }
+      if (waiting >= options.maxWaiting) throw new CpuShareRefusal('full', 1);
+      let waiter!: Waiter;
+      const ticket = new Promise<CpuTicket>((grant, refuse) => {
+        waiter = { grant, refuse, gone: false };
+      });
+      account.waiting.push(waiter);
+      waiting += 1;
+      schedule(account);
+      return {
+        ticket,
+        cancel: () => {
+          if (waiter.gone) return;
+          waiter.gone = true;
+          const index = account.waiting.indexOf(waiter);
+          if (index < 0) return;
+          account.waiting.splice(index, 1);
+          waiting -= 1;
+          waiter.refuse(new CpuShareRefusal('share', 1));
+        },
+      };
+    },
+    charge(caller: CpuCaller, millis: number): void {
+      const account = accountOf(caller);
+      decayed(account, now());
+      account.used += millis;
+    },
+    usedMillis(key: string): number {
+      const account = accounts.get(key);
+      return account === undefined ? 0 : decayed(account, now());
+    },
+    counts: () => ({ running, waiting }),
+  };
+}
+
+/** Whether {@link CpuShare.admit} answered a wait rather than a ticket. */
+export function isCpuWait(admitted: CpuTicket | CpuWait): admitted is CpuWait {
+  return 'ticket' in admitted;
+}

@@ -1,0 +1,160 @@
+/**
+ * Each caller's share of the gateway's own work (`src/http/capacity/cpu-share.ts`), on a driven clock:
+ * the loop's busy time is split between the requests running, a caller alone is never held back, a caller
+ * over its share waits while another is served at once, and the lines are bounded.
+ */
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import {
+  CpuShareRefusal,
+  createCpuShare,
+  isCpuWait,
+  type CpuShareOptions,
+  type CpuTicket,
+} from '../../src/http/capacity/cpu-share.ts';
+
+const flooder = { key: 'flooder', anonymous: false };
+const victim = { key: 'victim', anonymous: false };
+const anonymous = { key: 'network', anonymous: true };
+
+let clock = 0;
+let busy = 0;
+beforeEach(() => {
+  vi.useFakeTimers();
+  clock = 0;
+  busy = 0;
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+function share(overrides: Partial<CpuShareOptions> = {}) {
+  return createCpuShare({
+    halfLifeMillis: 1_000,
+    userShare: 0.25,
+    anonymousShare: 0.1,
+    maxWaitMillis: 5_000,
+    maxWaitingPerCaller: 4,
+    maxWaiting: 8,
+    maxAccounts: 100,
+    busyMillis: () => busy,
+    now: () => clock,
+    ...overrides,
+  });
+}
+
+/** Passes `millis` of wall time, the loop busy `busyFraction` of it. */
+function pass(millis: number, busyFraction = 1): void {
+  clock += millis;
+  busy += millis * busyFraction;
+  vi.advanceTimersByTime(millis);
+}
+
+function ticketOf(admitted: ReturnType<ReturnType<typeof share>['admit']>): CpuTicket {
+  if (isCpuWait(admitted)) throw new Error('expected a ticket at once');
+  return admitted;
+}
+
+it('should split the busy time evenly between the requests running', () => {
+  const cpu = share();
+  const a = ticketOf(cpu.admit(flooder));
+  const b = ticketOf(cpu.admit(victim));
+  pass(10);
+  a.done();
+  b.done();
+  // Each ran half of 10 ms (plus nothing more: the estimate is replaced by what it cost).
+  expect(cpu.usedMillis('flooder')).toBeCloseTo(5, 1);
+  expect(cpu.usedMillis('victim')).toBeCloseTo(cpu.usedMillis('flooder'), 5);
+});
+
+it('should never hold back a caller alone, however much it used', () => {
+  const cpu = share();
+  for (let i = 0; i < 100; i++) {
+    const ticket = ticketOf(cpu.admit(flooder));
+    pass(10);
+    ticket.done();
+  }
+  expect(cpu.usedMillis('flooder')).toBeGreaterThan(500);
+  expect(isCpuWait(cpu.admit(flooder))).toBe(false);
+});
+
+it('should hold a caller over its share while another is active, and serve the other at once', async () => {
+  const cpu = share();
+  for (let i = 0; i < 100; i++) {
+    const ticket = ticketOf(cpu.admit(flooder));
+    pass(10);
+    ticket.done();
+  }
+  ticketOf(cpu.admit(victim)).done();
+  const held = cpu.admit(flooder);
+  expect(isCpuWait(held)).toBe(true);
+  if (!isCpuWait(held)) return;
+  let admitted = false;
+  void held.ticket.then(() => (admitted = true));
+  // The victim again: at once.
+  expect(isCpuWait(cpu.admit(victim))).toBe(false);
+  pass(100, 0);
+  await Promise.resolve();
+  expect(admitted).toBe(false);
+  // Once its account has decayed to its share (about two half-lives here), it runs.
+  pass(3_000, 0);
+  await Promise.resolve();
+  expect(admitted).toBe(true);
+});
+
+it('should charge the mean cost at admission, so parallel requests cannot overdraw the share', () => {
+  const cpu = share();
+  ticketOf(cpu.admit(victim)).done();
+  // Teach the flooder's mean: 50 ms a request.
+  for (let i = 0; i < 40; i++) {
+    const ticket = ticketOf(cpu.admit(flooder));
+    pass(50);
+    ticket.done();
+    pass(1_000, 0);
+    ticketOf(cpu.admit(victim)).done();
+  }
+  // The budget (a quarter over the half-life: about 360 ms) holds about seven requests, not a hundred.
+  let atOnce = 0;
+  for (let i = 0; i < 100; i++) {
+    const admitted = cpu.admit(flooder);
+    if (isCpuWait(admitted)) break;
+    atOnce++;
+  }
+  expect(atOnce).toBeGreaterThan(0);
+  expect(atOnce).toBeLessThanOrEqual(8);
+});
+
+it('should refuse past a caller’s line as the caller’s, past all lines as the gateway’s', () => {
+  const cpu = share({ maxWaitingPerCaller: 2, maxWaiting: 3 });
+  cpu.charge(flooder, 1_000);
+  cpu.charge(anonymous, 1_000);
+  ticketOf(cpu.admit(victim)).done();
+  const waits = [cpu.admit(flooder), cpu.admit(flooder)];
+  expect(waits.every(isCpuWait)).toBe(true);
+  expect(() => cpu.admit(flooder)).toThrow(expect.objectContaining({ why: 'share' }) as CpuShareRefusal);
+  expect(isCpuWait(cpu.admit(anonymous))).toBe(true);
+  expect(() => cpu.admit(anonymous)).toThrow(expect.objectContaining({ why: 'full' }) as CpuShareRefusal);
+  expect(cpu.counts().waiting).toBe(3);
+});
+
+it('should give up the place of a request whose connection closed', async () => {
+  const cpu = share();
+  for (let i = 0; i < 100; i++) {
+    const ticket = ticketOf(cpu.admit(flooder));
+    pass(10);
+    ticket.done();
+  }
+  ticketOf(cpu.admit(victim)).done();
+  const held = cpu.admit(flooder);
+  if (!isCpuWait(held)) throw new Error('expected a wait');
+  const refused = held.ticket.catch((error: unknown) => error);
+  held.cancel();
+  expect(await refused).toBeInstanceOf(CpuShareRefusal);
+  expect(cpu.counts().waiting).toBe(0);
+});
+
+it('should keep at most maxAccounts accounts', () => {
+  const cpu = share({ maxAccounts: 3 });
+  for (let i = 0; i < 10; i++) cpu.charge({ key: `c${i}`, anonymous: true }, 1);
+  expect(cpu.usedMillis('c0')).toBe(0);
+  expect(cpu.usedMillis('c9')).toBeGreaterThan(0);
+});
