@@ -133,6 +133,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     metrics.trackRedis({
       up: () => redis.isUp(),
       full: () => redis.status() === 'full',
+      bypasses: () => redis.bypasses(),
       unsharedRevocations: () => services.revocations.unshared(),
     });
   }

@@ -118,6 +118,8 @@ export interface RedisReadings {
   up(): boolean;
   /** Redis answers but refuses writes: out of memory under `noeviction`. */
   full(): boolean;
+  /** Times Redis was bypassed since start (its breaker opened). */
+  bypasses(): number;
   /** Revocations this replica holds that Redis has not taken yet. */
   unsharedRevocations(): number;
 }
@@ -140,8 +142,8 @@ export interface GatewayMetrics {
   /** Where `gateway_draining` reads whether the gateway is draining. */
   trackDraining(read: () => boolean): void;
   /**
-   * Makes `gateway_redis_up`, `gateway_redis_full` and `gateway_session_revocations_unshared` (only with
-   * `REDIS_URL`).
+   * Makes `gateway_redis_up`, `gateway_redis_full`, `gateway_redis_bypasses_total` and
+   * `gateway_session_revocations_unshared` (only with `REDIS_URL`).
    */
   trackRedis(read: RedisReadings): void;
   countGuardRejection(operation: string, reason: GuardRejection): void;
@@ -332,6 +334,15 @@ export function createMetrics(options: MetricsOptions = {}): GatewayMetrics {
         registers,
         collect() {
           this.set(read.up() ? 1 : 0);
+        },
+      });
+      new Counter({
+        name: 'gateway_redis_bypasses_total',
+        help: 'Times this replica bypassed Redis (its commands failed in a row): logins counted and logouts listed on its own meanwhile.',
+        registers,
+        collect() {
+          this.reset();
+          this.inc(read.bypasses());
         },
       });
       new Gauge({

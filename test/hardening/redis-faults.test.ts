@@ -178,6 +178,7 @@ describe('a frozen Redis (SIGSTOP)', () => {
     // Before the breaker each of them waited for Redis (1 s then); now the first few wait its deadline.
     expect(durations.filter((millis) => millis < 1_000).length).toBeGreaterThanOrEqual(36);
     expect(await metric(a, 'gateway_redis_up')).toBe(0);
+    expect(await metric(a, 'gateway_redis_bypasses_total')).toBe(1);
     // Logins too: their counters count in the replica's memory meanwhile.
     expect(await loginDemo(a.graphqlUrl)).toEqual(expect.any(String));
     const ready = await readiness(a);

@@ -105,7 +105,12 @@ describe('with the emulator behind it', () => {
 
   it('should have no gateway_redis_up without Redis, and show it once the Redis connection reports', async () => {
     expect(await scrape(h)).not.toContain('gateway_redis_up');
-    h.gateway.metrics.trackRedis({ up: () => false, full: () => false, unsharedRevocations: () => 0 });
+    h.gateway.metrics.trackRedis({
+      up: () => false,
+      full: () => false,
+      bypasses: () => 0,
+      unsharedRevocations: () => 0,
+    });
     expect(sample(await scrape(h), 'gateway_redis_up')).toBe(0);
     expect(sample(await scrape(h), 'gateway_redis_full')).toBe(0);
   });

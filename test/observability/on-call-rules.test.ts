@@ -137,7 +137,12 @@ describe('the metric names the rules and the dashboard read', () => {
       'GRAPHQL_VALIDATION_FAILED',
     ]);
     // `gateway_redis_up` is made only with REDIS_URL, by the Redis guard: as it reports.
-    h.gateway.metrics.trackRedis({ up: () => true, full: () => false, unsharedRevocations: () => 0 });
+    h.gateway.metrics.trackRedis({
+      up: () => true,
+      full: () => false,
+      bypasses: () => 0,
+      unsharedRevocations: () => 0,
+    });
     const text = await (await fetch(`${h.baseUrl}/metrics`)).text();
 
     const written = new Set<string>(['up']); // Prometheus' own, per target

@@ -53,6 +53,7 @@ function standIn() {
     },
     status: () => state.status,
     isUp: () => state.status !== 'bypassed' && !state.down,
+    bypasses: () => 0,
     onReturn: (listener) => returns.push(listener),
     close: () => Promise.resolve(),
   };

@@ -54,6 +54,8 @@ export interface RedisGuard {
   status(): RedisStatus;
   /** Whether the gateway uses Redis and it answers (`gateway_redis_up`). */
   isUp(): boolean;
+  /** How many times Redis was bypassed since start (`gateway_redis_bypasses_total`). */
+  bypasses(): number;
   /** Called whenever Redis may be back: a new connection is ready, or the breaker closed. */
   onReturn(listener: () => void): void;
   /** Stops the probes and closes the connection (politely, within a deadline: Redis may be frozen). */
@@ -90,6 +92,7 @@ export function createRedisGuard(options: RedisGuardOptions): RedisGuard {
     for (const listener of listeners) listener();
   };
   let bypassed = false;
+  let bypasses = 0;
   let full = false;
   let probeTimer: NodeJS.Timeout | undefined;
   let closed = false;
@@ -114,6 +117,7 @@ export function createRedisGuard(options: RedisGuardOptions): RedisGuard {
     if (!closed) probeTimer = setTimeout(probe, halfOpenAfter + 1).unref();
     if (bypassed) return;
     bypassed = true;
+    bypasses += 1;
     const cause = 'error' in reason ? reasonOf(reason.error) : 'failed';
     log.warn(
       { cause, probeEveryMillis: halfOpenAfter },
@@ -129,6 +133,7 @@ export function createRedisGuard(options: RedisGuardOptions): RedisGuard {
 
   return {
     client: redis,
+    bypasses: () => bypasses,
     async run(command, kind) {
       // Half-open too: only the guard's probe may find out whether Redis is back.
       if (breaker.state !== CircuitState.Closed) throw new RedisBypassed();

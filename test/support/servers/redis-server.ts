@@ -159,3 +159,18 @@ export function useRedisServer(): RedisFixture {
     },
   };
 }
+
+/**
+ * How many times the replicas bypassed Redis so far (`gateway_redis_bypasses_total`, summed). While one
+ * bypasses it, each replica counts logins on its own: the documented degradation of a Redis slower than its
+ * deadline (a machine loaded far beyond its cores), where a shared budget holds per replica instead.
+ */
+export async function redisBypasses(...replicas: { baseUrl: string }[]): Promise<number> {
+  const counts = await Promise.all(
+    replicas.map(async ({ baseUrl }) => {
+      const text = await (await fetch(`${baseUrl}/metrics`)).text();
+      return Number(/^gateway_redis_bypasses_total (\d+)/m.exec(text)?.[1] ?? '0');
+    }),
+  );
+  return counts.reduce((sum, count) => sum + count, 0);
+}
