@@ -66,6 +66,7 @@ export const HEAVY_TESTS = [
   'bench/test/peers.test.ts',
   'test/browser/example-web.test.ts',
   'test/observability/on-call-rules.test.ts',
+  'test/observability/alerts-fire.test.ts',
   'test/observability/promtool.test.ts',
 ] as const;
 
