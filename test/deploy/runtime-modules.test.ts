@@ -15,6 +15,7 @@ import { planPrune, type LockedPackage } from '../../support/runtime-modules.ts'
 import { GRAPHIQL_PACKAGE_FILES } from '../../src/http/graphiql.ts';
 import { startHttpProcess, stopProcess, type RunningProcess } from '../../support/child-process.ts';
 import { freePort } from '../../support/free-port.ts';
+import { imageEnv } from '../support/image-env.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const run = promisify(execFile);
@@ -146,18 +147,7 @@ describe('the pruned tree at work', () => {
       name: 'gateway',
       args: ['dist/main.js'],
       cwd: image,
-      env: {
-        PATH: process.env.PATH ?? '',
-        NODE_ENV: 'production',
-        LANDING_PAGE: 'true',
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        LOG_LEVEL: 'silent',
-        SESSION_SECRET: 's'.repeat(48),
-        APPLICATION_CODE: 'demo',
-        ORGANIZATION_CODE: 'acme',
-        ...{ API_URL: upstream, BASE_URL: upstream, STUDIO_URL: upstream, SERVER_URL: upstream },
-      },
+      env: imageEnv(port, upstream, { LANDING_PAGE: 'true' }),
       readyUrl: `${base}/healthz`,
       timeoutMillis: 50_000,
     });
