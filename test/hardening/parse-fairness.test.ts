@@ -13,16 +13,17 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
 import { startGateway, type TestGateway } from '../support/gateway-harness.ts';
-import { LOAN_TYPES, LOGIN, postGraphql, type GraphqlAnswer } from '../support/post-graphql.ts';
+import { FILTERED_LOAN_PAGE } from '../support/filtered-loan-page.ts';
+import { answerSummary } from '../support/answer-summary.ts';
+import { bearerLogin } from '../support/bearer-login.ts';
+import { LOAN_TYPES, postGraphql, type GraphqlAnswer } from '../support/post-graphql.ts';
 import { startLargeAnswerProxy, type LargeAnswerProxy } from '../support/servers/large-answer-proxy.ts';
 
 const MiB = 1024 * 1024;
 const CONNECTIONS = 4;
 const SMALL_READS = 100;
 /** Distinct conditions make distinct upstream reads (identical ones would be coalesced into one). */
-const PAGE = `query Page($name: String!) {
-  objects(objectName: "com.example.LoanType", first: 10, filter: { criteria: [{ fieldName: "name", operator: equals, value: $name }] }) { totalCount nodes { id } }
-}`;
+const PAGE = FILTERED_LOAN_PAGE;
 
 let emulator: RunningEmulator;
 let proxy: LargeAnswerProxy;
@@ -45,16 +46,11 @@ afterAll(async () => {
 });
 
 async function login(username: string, password: string): Promise<Record<string, string>> {
-  const answer = await postGraphql(gateway.graphqlUrl, LOGIN, { username, password });
-  const token = (answer.data?.login as { token?: string } | undefined)?.token;
-  if (token === undefined) throw new Error(`login of ${username} failed: ${JSON.stringify(answer.errors)}`);
-  return { authorization: `Bearer ${token}` };
+  return bearerLogin(gateway.graphqlUrl, { username, password });
 }
 
 function summary(answer: GraphqlAnswer): string {
-  const error = answer.errors?.[0];
-  if (error === undefined) return 'data';
-  return `${String(error.extensions?.code)}/${String(error.extensions?.reason)}`;
+  return answerSummary(answer, ['reason']);
 }
 
 function percentile(values: number[], p: number): number {
