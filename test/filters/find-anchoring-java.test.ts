@@ -21,7 +21,7 @@ useJava();
  * wrappings without a group: matches of "^"+p+"$", find of "^"+p+"$", find of "\A"+p+"\z"].
  */
 function javaVerdicts(pairs: readonly (readonly [string, string])[]): boolean[][] {
-  return javaLines('JavaFind.java', pairs).map((line) => Array.from(line, (bit) => bit === '1'));
+  return javaLines('find', pairs).map((line) => Array.from(line, (bit) => bit === '1'));
 }
 
 const letters = fc.constantFrom(...'aAb1 .|-\n\r'.split(''), '\u0085', '\u2028', 'é');

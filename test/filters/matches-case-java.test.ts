@@ -22,7 +22,7 @@ useJava();
 
 /** Per pair: [String.matches, CI matches(), CI find(), CI|UNICODE_CASE matches(), CI|UNICODE_CASE find()]. */
 function javaVerdicts(pairs: readonly (readonly [string, string])[]): boolean[][] {
-  return javaLines('JavaCase.java', pairs).map((line) => Array.from(line, (bit) => bit === '1'));
+  return javaLines('case', pairs).map((line) => Array.from(line, (bit) => bit === '1'));
 }
 
 /** Each code point in its other case (a letter outside the BMP stays one character). */
