@@ -4,15 +4,11 @@
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { beforeAll } from 'vitest';
-import { ensureDebianPackage } from '../debian-package.ts';
+import { useDebianPackage } from '../use-debian-package.ts';
 
 /** Installs Debian's JDK before the calling file's tests when `java` is missing, failing them where it cannot. */
 export function useJava(): void {
-  beforeAll(async () => {
-    const installed = await ensureDebianPackage({ binary: 'java', packageName: 'openjdk-17-jdk-headless' });
-    if (!installed.ok) throw new Error(installed.reason);
-  }, 900_000);
+  useDebianPackage('java', 'openjdk-17-jdk-headless');
 }
 
 /** UTF-16 units as 4-digit hex: lone surrogates and line breaks survive the trip to Java. */
