@@ -7,10 +7,9 @@ import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCommandNodeOptions } from '../../support/start-command.ts';
-import { startHttpProcess, stopProcess, type RunningProcess } from '../../support/child-process.ts';
-import { freePort } from '../../support/free-port.ts';
+import { stopProcess, type RunningProcess } from '../../support/child-process.ts';
 import { buildImageLayout } from '../support/build-image-layout.ts';
-import { imageEnv } from '../support/image-env.ts';
+import { startImageGateway } from '../support/start-image-gateway.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 let image: string;
@@ -52,17 +51,14 @@ describe('npm run build', () => {
   });
 
   it('should start in production from the image’s layout and serve /healthz and GraphQL', async () => {
-    const port = await freePort();
-    const upstream = 'http://127.0.0.1:9';
-    const base = `http://127.0.0.1:${port}`;
-    gateway = await startHttpProcess({
-      name: 'gateway',
-      args: [...startCommandNodeOptions(join(ROOT, 'package.json')), 'scripts/start.js'],
-      cwd: image,
-      env: imageEnv(port, upstream),
-      readyUrl: `${base}/healthz`,
-      timeoutMillis: 120_000,
-    });
+    const started = await startImageGateway(
+      image,
+      [...startCommandNodeOptions(join(ROOT, 'package.json')), 'scripts/start.js'],
+      {},
+      120_000,
+    );
+    gateway = started.gateway;
+    const { base } = started;
     expect(gateway.stderr()).toBe('');
     const health = await fetch(`${base}/healthz`);
     expect(health.status).toBe(200);
