@@ -27,8 +27,6 @@ import { startLargeAnswerProxy, type LargeAnswerProxy } from '../support/servers
 const MiB = 1024 * 1024;
 const ROUNDS = 3;
 const READS_AT_ONCE = 32;
-/** Distinct conditions make distinct upstream reads (identical ones would be coalesced into one). */
-const PAGE = FILTERED_LOAN_PAGE;
 
 let emulator: RunningEmulator;
 let proxy: LargeAnswerProxy;
@@ -91,7 +89,7 @@ it('should cut one user’s large answers past its share with TOO_MANY_REQUESTS 
     for (let round = 0; round < ROUNDS; round++) {
       const flood = Promise.all(
         Array.from({ length: READS_AT_ONCE }, (_, index) =>
-          postGraphql(gateway.graphqlUrl, PAGE, { name: `n${round}-${index}` }, attacker),
+          postGraphql(gateway.graphqlUrl, FILTERED_LOAN_PAGE, { name: `n${round}-${index}` }, attacker),
         ),
       );
       // The other user reads while the flood's answers stream in.
@@ -130,7 +128,7 @@ it('should cut large answers past the total with UPSTREAM_UNAVAILABLE overloaded
   const flood = Promise.all(
     readers.flatMap((reader, who) =>
       Array.from({ length: 8 }, (_, index) =>
-        postGraphql(url, PAGE, { name: `t${who}-${index}` }, reader).then(summary),
+        postGraphql(url, FILTERED_LOAN_PAGE, { name: `t${who}-${index}` }, reader).then(summary),
       ),
     ),
   );
