@@ -55,44 +55,28 @@ export function createUpstreamCallLimit<TContext extends BaseContext>(
   };
   // In `exact` mode every id is its own upstream read (`batch-by-id.ts`).
   const idsPerCall = settings.matchesMode === 'exact' ? 1 : idsPerBatch(settings.upstreamMaxPageSize);
-  // Classified once per schema, not per request.
-  const kindsOf = new WeakMap<GraphQLSchema, UpstreamCallKinds>();
-  // Estimates per parsed document (Apollo keeps one document object per query text), operation and values
-  // of the variables that can change it: the walk was a tenth of a small request's CPU. Only numbers are
-  // kept: `undefined` (variables that do not fit) says something about one request, not about the document.
-  const known = new WeakMap<DocumentNode, Map<string, number>>();
-  function remember(document: DocumentNode, key: string, estimated: number): void {
-    let byKey = known.get(document);
-    if (byKey === undefined) {
-      byKey = new Map();
-      known.set(document, byKey);
-    }
-    if (byKey.size < MAX_KEYS_PER_DOCUMENT) byKey.set(key, estimated);
-  }
+  // The walk was a tenth of a small request's CPU. Only numbers are kept: `undefined` (variables that do
+  // not fit) says something about one request, not about the document.
+  const estimates = operationEstimates<number>();
 
   // One listener for every request: it keeps no per-request state.
   const listener: GraphQLRequestListener<TContext> = {
     didResolveOperation({ schema, document, operation, request }) {
       // No operation to run (an unknown operation name): execution answers that, with no call.
       if (operation === undefined) return Promise.resolve();
-      let kinds = kindsOf.get(schema);
-      if (kinds === undefined) {
-        kinds = upstreamCallKinds(schema);
-        kindsOf.set(schema, kinds);
-      }
       const key = estimateKey(operation, request.variables);
-      let estimated = key === undefined ? undefined : known.get(document)?.get(key);
+      let estimated = estimates.get(document, key);
       if (estimated === undefined) {
         estimated = estimateUpstreamCalls({
           schema,
-          kinds,
+          kinds: estimates.kinds(schema),
           document,
           operationName: operation.name?.value,
           variables: request.variables,
           pageLimits,
           idsPerCall,
         });
-        if (key !== undefined && estimated !== undefined) remember(document, key, estimated);
+        if (estimated !== undefined) estimates.remember(document, key, estimated);
       }
       return estimated !== undefined && estimated > max
         ? Promise.reject(refusal(estimated, max))
@@ -112,6 +96,39 @@ function namedTypeOf(type: TypeNode): string {
 const MAX_KEYS_PER_DOCUMENT = 64;
 /** Longest key remembered; a longer one (a huge variable) is estimated every time. */
 const MAX_KEY_LENGTH = 256;
+
+/**
+ * What a plugin that estimates operations before execution keeps between requests: the schema's upstream
+ * call kinds, classified once per schema, and one estimate per parsed document (Apollo keeps one document
+ * object per query text) and {@link estimateKey}, at most {@link MAX_KEYS_PER_DOCUMENT} per document.
+ */
+export function operationEstimates<T>() {
+  const kindsOf = new WeakMap<GraphQLSchema, UpstreamCallKinds>();
+  const known = new WeakMap<DocumentNode, Map<string, T>>();
+  return {
+    kinds(schema: GraphQLSchema): UpstreamCallKinds {
+      let kinds = kindsOf.get(schema);
+      if (kinds === undefined) {
+        kinds = upstreamCallKinds(schema);
+        kindsOf.set(schema, kinds);
+      }
+      return kinds;
+    },
+    /** The estimate remembered for `key` (`undefined`: none, or a key too long to remember). */
+    get(document: DocumentNode, key: string | undefined): T | undefined {
+      return key === undefined ? undefined : known.get(document)?.get(key);
+    },
+    remember(document: DocumentNode, key: string | undefined, estimate: T): void {
+      if (key === undefined) return;
+      let byKey = known.get(document);
+      if (byKey === undefined) {
+        byKey = new Map<string, T>();
+        known.set(document, byKey);
+      }
+      if (byKey.size < MAX_KEYS_PER_DOCUMENT) byKey.set(key, estimate);
+    },
+  };
+}
 
 /**
  * What the estimate of `operation` depends on besides its document: its name and the values of its `Int`

@@ -86,9 +86,7 @@ async function saveWhole(
   for (const field of kept) setOwn(whole, field, before[field]);
   for (const [field, value] of Object.entries(data)) setOwn(whole, field, value);
   const result = await sendKept(auth, objectName, whole, data, id);
-  if (result.savedObjectId !== id) throw createdInstead(auth, objectName, id, result.savedObjectId);
-  const sent = withoutId(whole);
-  const outcome = await readBackWrite(auth, objectName, id, { sent, before });
+  const { sent, outcome } = await readBackSaved(auth, objectName, id, result.savedObjectId, whole, before);
   return {
     id,
     message: result.message,
@@ -110,9 +108,7 @@ async function saveAndKeep(
   before: UpstreamRecord,
 ): Promise<SavePayloadModel> {
   const result = await saveNamed(auth, objectName, id, data);
-  if (result.savedObjectId !== id) throw createdInstead(auth, objectName, id, result.savedObjectId);
-  const sent = withoutId(data);
-  const outcome = await readBackWrite(auth, objectName, id, { sent, before });
+  const { sent, outcome } = await readBackSaved(auth, objectName, id, result.savedObjectId, data, before);
   const payload = { id, message: result.message, objectName };
   if (outcome.kind === 'not_shown') {
     rememberWrite(auth, objectName, id, outcome, sent);
@@ -197,6 +193,24 @@ function isLost(then: unknown, now: unknown): boolean {
 /** The fields of `before` the save does not send (its `_id` aside): the ones a merge keeps. */
 function keptFields(before: UpstreamRecord, data: Record<string, unknown>): string[] {
   return Object.keys(before).filter((field) => field !== '_id' && !Object.hasOwn(data, field));
+}
+
+/**
+ * After a save naming existing object `id` that answered `savedObjectId`: the mismatch when a new object was
+ * made instead, else what was sent (`written` without its `_id`) and its read-back over `before`.
+ */
+async function readBackSaved(
+  auth: AuthenticatedContext,
+  objectName: string,
+  id: string,
+  savedObjectId: string,
+  written: Record<string, unknown>,
+  before: UpstreamRecord,
+) {
+  if (savedObjectId !== id) throw createdInstead(auth, objectName, id, savedObjectId);
+  const sent = withoutId(written);
+  const outcome = await readBackWrite(auth, objectName, id, { sent, before });
+  return { sent, outcome };
 }
 
 function withoutId(data: Record<string, unknown>): Record<string, unknown> {

@@ -231,14 +231,21 @@ export function createMetrics(options: MetricsOptions = {}): GatewayMetrics {
   });
   const trackCapacity = registerCapacityGauges(registry);
   let draining: () => boolean = () => false;
-  new Gauge({
-    name: 'gateway_draining',
-    help: '1 from SIGTERM on (readiness fails, connections close after their answer), else 0.',
-    registers,
-    collect() {
-      this.set(draining() ? 1 : 0);
-    },
-  });
+  /** A gauge without labels whose value `read()` gives at each scrape. */
+  const readGauge = (name: string, help: string, read: () => number) =>
+    new Gauge({
+      name,
+      help,
+      registers,
+      collect() {
+        this.set(read());
+      },
+    });
+  readGauge(
+    'gateway_draining',
+    '1 from SIGTERM on (readiness fails, connections close after their answer), else 0.',
+    () => (draining() ? 1 : 0),
+  );
   const build = options.build ?? { version: 'unknown', commit: 'unknown' };
   new Gauge({
     name: 'gateway_build_info',
@@ -328,14 +335,11 @@ export function createMetrics(options: MetricsOptions = {}): GatewayMetrics {
       draining = read;
     },
     trackRedis(read) {
-      new Gauge({
-        name: 'gateway_redis_up',
-        help: 'Whether this replica uses Redis and it answers: 0 while its breaker bypasses Redis or the connection is down.',
-        registers,
-        collect() {
-          this.set(read.up() ? 1 : 0);
-        },
-      });
+      readGauge(
+        'gateway_redis_up',
+        'Whether this replica uses Redis and it answers: 0 while its breaker bypasses Redis or the connection is down.',
+        () => (read.up() ? 1 : 0),
+      );
       new Counter({
         name: 'gateway_redis_bypasses_total',
         help: 'Times this replica bypassed Redis (its commands failed in a row): logins counted and logouts listed on its own meanwhile.',
@@ -345,22 +349,16 @@ export function createMetrics(options: MetricsOptions = {}): GatewayMetrics {
           this.inc(read.bypasses());
         },
       });
-      new Gauge({
-        name: 'gateway_redis_full',
-        help: 'Whether Redis answers but refuses writes (out of memory under noeviction): up, yet logouts are not shared.',
-        registers,
-        collect() {
-          this.set(read.full() ? 1 : 0);
-        },
-      });
-      new Gauge({
-        name: 'gateway_session_revocations_unshared',
-        help: 'Logouts this replica holds that Redis has not taken yet (away, bypassed or full); written when it takes writes again.',
-        registers,
-        collect() {
-          this.set(read.unsharedRevocations());
-        },
-      });
+      readGauge(
+        'gateway_redis_full',
+        'Whether Redis answers but refuses writes (out of memory under noeviction): up, yet logouts are not shared.',
+        () => (read.full() ? 1 : 0),
+      );
+      readGauge(
+        'gateway_session_revocations_unshared',
+        'Logouts this replica holds that Redis has not taken yet (away, bypassed or full); written when it takes writes again.',
+        () => read.unsharedRevocations(),
+      );
     },
     countGuardRejection(operation, reason) {
       rejections.inc({ operation, reason });

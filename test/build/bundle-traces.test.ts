@@ -9,28 +9,22 @@
  * when no `OTEL_*` variable asks for traces (a module hook notes every `@opentelemetry` module resolved).
  * One build and two starts: a few tens of seconds on a loaded machine.
  */
-import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpProcess, stopProcess, type RunningProcess } from '../../support/child-process.ts';
 import { freePort } from '../../support/free-port.ts';
+import { buildImageLayout } from '../support/build-image-layout.ts';
+import { imageEnv } from '../support/image-env.ts';
 import { useEmulator } from '../support/emulator-fixture.ts';
 import { DEMO_OBJECTS_DIR } from '../support/object-fixtures.ts';
-import {
-  attribute,
-  SpanKindNumber,
-  startOtlpReceiver,
-  type OtlpReceiver,
-  type OtlpSpan,
-} from '../support/otlp-receiver.ts';
+import { otlpExportEnv } from '../support/otlp-export-env.ts';
+import { attribute, SpanKindNumber, type OtlpSpan } from '../support/otlp-receiver.ts';
+import { useOtlpReceiver } from '../support/use-otlp-receiver.ts';
 import { startNotingProxy } from '../support/servers/forward-request.ts';
 import type { Listening } from '../support/servers/listen-on-loopback.ts';
 
-const ROOT = new URL('../../', import.meta.url).pathname;
 const CALLER_SPAN = '00f067aa0ba902b7';
 const LOGIN_TRACE = '0af7651916cd43dd8448eb211c80319c';
 const QUERY_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
@@ -49,8 +43,8 @@ registerHooks({
 
 const { emulator } = useEmulator();
 let image: string;
+const receiver = useOtlpReceiver();
 let proxy: Listening;
-let receiver: OtlpReceiver;
 const apiTokens = new Set<string>();
 const started: RunningProcess[] = [];
 
@@ -67,21 +61,13 @@ async function startBundle(
     name: 'bundle',
     args: ['--import', join(image, 'module-hook.mjs'), 'dist/main.js'],
     cwd: image,
-    env: {
-      PATH: process.env.PATH ?? '',
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: String(port),
+    env: imageEnv(port, upstream, {
       LOG_LEVEL: 'info',
       LOG_REQUESTS: 'all',
-      SESSION_SECRET: 's'.repeat(48),
-      APPLICATION_CODE: 'demo',
-      ORGANIZATION_CODE: 'acme',
       OBJECT_TYPES_DIR: DEMO_OBJECTS_DIR,
       MODULES_LOG: modulesLog,
-      ...{ API_URL: upstream, BASE_URL: upstream, STUDIO_URL: upstream, SERVER_URL: upstream },
       ...env,
-    },
+    }),
     readyUrl: `${base}/healthz`,
     timeoutMillis: 50_000,
   });
@@ -99,25 +85,17 @@ async function graphql(base: string, body: object, headers: Record<string, strin
 }
 
 beforeAll(async () => {
-  image = mkdtempSync(join(tmpdir(), 'gateway-traces-'));
-  await promisify(execFile)(process.execPath, ['scripts/build.ts', `--outdir=${join(image, 'dist')}`], {
-    cwd: ROOT,
-  });
-  cpSync(join(ROOT, 'schema'), join(image, 'schema'), { recursive: true });
-  cpSync(join(ROOT, 'package.json'), join(image, 'package.json'));
-  symlinkSync(join(ROOT, 'node_modules'), join(image, 'node_modules'));
+  ({ image } = await buildImageLayout('gateway-traces-'));
   writeFileSync(join(image, 'module-hook.mjs'), MODULE_HOOK);
   proxy = await startNotingProxy(emulator.url, (req) => {
     const found = new URL(req.url ?? '/', 'http://x').searchParams.get('apiToken');
     if (found !== null && found !== '') apiTokens.add(found);
   });
-  receiver = await startOtlpReceiver();
 }, 60_000);
 
 afterAll(async () => {
   await Promise.all(started.map((running) => stopProcess(running, 0, 'SIGKILL')));
   await proxy.close();
-  await receiver.close();
   rmSync(image, { recursive: true, force: true });
 });
 
@@ -144,14 +122,7 @@ describe('the bundle with traces on', () => {
   beforeAll(async () => {
     modulesLog = join(image, 'modules-on.log');
     let base: string;
-    ({ base, process: running } = await startBundle(
-      {
-        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-        OTEL_BSP_SCHEDULE_DELAY: '100',
-      },
-      modulesLog,
-    ));
+    ({ base, process: running } = await startBundle(otlpExportEnv(receiver), modulesLog));
     // Readiness probes first: they reach the upstream, and must make no span of their own.
     for (let i = 0; i < 3; i++) await fetch(`${base}/readyz`);
     const login = (await graphql(

@@ -3,15 +3,13 @@
  * bundle, schema/, package.json and node_modules; no src/, no emulator/) through `npm start`'s launcher in
  * production, serving /healthz and GraphQL.
  */
-import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCommandNodeOptions } from '../../support/start-command.ts';
-import { startHttpProcess, stopProcess, type RunningProcess } from '../../support/child-process.ts';
-import { freePort } from '../../support/free-port.ts';
+import { stopProcess, type RunningProcess } from '../../support/child-process.ts';
+import { buildImageLayout } from '../support/build-image-layout.ts';
+import { startImageGateway } from '../support/start-image-gateway.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 let image: string;
@@ -19,18 +17,9 @@ let buildOutput: string;
 let gateway: RunningProcess | undefined;
 
 beforeAll(async () => {
-  image = mkdtempSync(join(tmpdir(), 'gateway-image-'));
-  const { stdout } = await promisify(execFile)(
-    process.execPath,
-    ['scripts/build.ts', `--outdir=${join(image, 'dist')}`],
-    { cwd: ROOT },
-  );
-  buildOutput = stdout;
-  cpSync(join(ROOT, 'schema'), join(image, 'schema'), { recursive: true });
-  cpSync(join(ROOT, 'package.json'), join(image, 'package.json'));
+  ({ image, buildOutput } = await buildImageLayout('gateway-image-'));
   mkdirSync(join(image, 'scripts'));
   cpSync(join(ROOT, 'scripts', 'start.js'), join(image, 'scripts', 'start.js'));
-  symlinkSync(join(ROOT, 'node_modules'), join(image, 'node_modules'));
 });
 afterAll(async () => {
   if (gateway !== undefined) await stopProcess(gateway, 0, 'SIGKILL');
@@ -62,27 +51,14 @@ describe('npm run build', () => {
   });
 
   it('should start in production from the image’s layout and serve /healthz and GraphQL', async () => {
-    const port = await freePort();
-    const upstream = 'http://127.0.0.1:9';
-    const base = `http://127.0.0.1:${port}`;
-    gateway = await startHttpProcess({
-      name: 'gateway',
-      args: [...startCommandNodeOptions(join(ROOT, 'package.json')), 'scripts/start.js'],
-      cwd: image,
-      env: {
-        PATH: process.env.PATH ?? '',
-        NODE_ENV: 'production',
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        LOG_LEVEL: 'silent',
-        SESSION_SECRET: 's'.repeat(48),
-        APPLICATION_CODE: 'demo',
-        ORGANIZATION_CODE: 'acme',
-        ...{ API_URL: upstream, BASE_URL: upstream, STUDIO_URL: upstream, SERVER_URL: upstream },
-      },
-      readyUrl: `${base}/healthz`,
-      timeoutMillis: 120_000,
-    });
+    const started = await startImageGateway(
+      image,
+      [...startCommandNodeOptions(join(ROOT, 'package.json')), 'scripts/start.js'],
+      {},
+      120_000,
+    );
+    gateway = started.gateway;
+    const { base } = started;
     expect(gateway.stderr()).toBe('');
     const health = await fetch(`${base}/healthz`);
     expect(health.status).toBe(200);

@@ -5,25 +5,15 @@
  * object types only (`team-type.test.ts`).
  */
 import { globSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HEAVY_TESTS, TEAM_TYPE_TESTS, TEST_FILES } from '../suites.ts';
-import {
-  createTeamTypeCopy,
-  expectCodegenAndTypeChecks,
-  expectCopySuitePasses,
-  type TeamTypeCopy,
-} from '../support/team-type-copy.ts';
+import { expectCodegenAndTypeChecks, expectCopySuitePasses } from '../support/team-type-copy.ts';
+import { useTeamTypeCopy } from '../support/use-team-type-copy.ts';
 
 /** Each of the copy's two suites: generous, as the machine may be busy; CI's run allows 90 minutes in all. */
 const SUITE_BUDGET_MILLIS = 40 * 60_000;
 
-let copy: TeamTypeCopy;
-beforeAll(() => {
-  copy = createTeamTypeCopy();
-});
-afterAll(() => {
-  copy.remove();
-});
+const copy = useTeamTypeCopy();
 
 describe('a team adds a type to schema/objects/ (the whole suite)', () => {
   it(

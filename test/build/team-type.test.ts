@@ -9,25 +9,15 @@
  * same cores. `npm run test:heavy` ends with the whole suite in such a copy (`team-type-whole-suite.test.ts`).
  */
 import { globSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HEAVY_TESTS, OBJECT_TYPE_TESTS } from '../suites.ts';
-import {
-  createTeamTypeCopy,
-  expectCodegenAndTypeChecks,
-  expectCopySuitePasses,
-  type TeamTypeCopy,
-} from '../support/team-type-copy.ts';
+import { expectCodegenAndTypeChecks, expectCopySuitePasses } from '../support/team-type-copy.ts';
+import { useTeamTypeCopy } from '../support/use-team-type-copy.ts';
 
 /** Generous, as the machine may be busy. */
 const SUITE_BUDGET_MILLIS = 15 * 60_000;
 
-let copy: TeamTypeCopy;
-beforeAll(() => {
-  copy = createTeamTypeCopy();
-});
-afterAll(() => {
-  copy.remove();
-});
+const copy = useTeamTypeCopy();
 
 /** The object-type tests of `npm test`'s suite, as the copy holds them. */
 function objectTypeTestFiles(): string[] {

@@ -13,8 +13,8 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planPrune, type LockedPackage } from '../../support/runtime-modules.ts';
 import { GRAPHIQL_PACKAGE_FILES } from '../../src/http/graphiql.ts';
-import { startHttpProcess, stopProcess, type RunningProcess } from '../../support/child-process.ts';
-import { freePort } from '../../support/free-port.ts';
+import { stopProcess, type RunningProcess } from '../../support/child-process.ts';
+import { startImageGateway } from '../support/start-image-gateway.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const run = promisify(execFile);
@@ -139,28 +139,9 @@ describe('the pruned tree at work', () => {
   });
 
   it('should start the bundle in production with the explorer on, serving GraphiQL and GraphQL', async () => {
-    const port = await freePort();
-    const upstream = 'http://127.0.0.1:9';
-    const base = `http://127.0.0.1:${port}`;
-    gateway = await startHttpProcess({
-      name: 'gateway',
-      args: ['dist/main.js'],
-      cwd: image,
-      env: {
-        PATH: process.env.PATH ?? '',
-        NODE_ENV: 'production',
-        LANDING_PAGE: 'true',
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        LOG_LEVEL: 'silent',
-        SESSION_SECRET: 's'.repeat(48),
-        APPLICATION_CODE: 'demo',
-        ORGANIZATION_CODE: 'acme',
-        ...{ API_URL: upstream, BASE_URL: upstream, STUDIO_URL: upstream, SERVER_URL: upstream },
-      },
-      readyUrl: `${base}/healthz`,
-      timeoutMillis: 50_000,
-    });
+    const started = await startImageGateway(image, ['dist/main.js'], { LANDING_PAGE: 'true' }, 50_000);
+    gateway = started.gateway;
+    const { base } = started;
     expect((await fetch(`${base}/graphiql`)).status).toBe(200);
     for (const asset of ['react.js', 'react-dom.js', 'graphiql.js', 'graphiql.css']) {
       const answer = await fetch(`${base}/graphiql/assets/${asset}`);

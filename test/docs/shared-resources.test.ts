@@ -5,21 +5,11 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { markdownTableRows } from '../support/markdown-table-rows.ts';
 
 /** The resource rows of the inventory table (section rows such as `**Heap**` left out), cut into cells. */
 function resourceRows(): string[][] {
-  const text = readFileSync('docs/shared-resources.md', 'utf8');
-  const table = text.slice(text.indexOf('\n| resource'));
-  return table
-    .slice(0, table.indexOf('\n\n'))
-    .split('\n')
-    .filter((line) => line.startsWith('| ') && !/^\| (resource|-|\*\*)/.test(line))
-    .map((line) =>
-      line
-        .slice(1, -1)
-        .split(/(?<!\\)\|/)
-        .map((cell) => cell.trim()),
-    );
+  return markdownTableRows('docs/shared-resources.md', 'resource', /^\| (resource|-|\*\*)/);
 }
 
 describe('docs/shared-resources.md', () => {

@@ -3,25 +3,14 @@
  * `src/upstream/dialect/assumptions.ts`, each naming the same setting, and every setting named is one the
  * gateway reads. So an assumption cannot be added, renamed or given another setting without its row.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { markdownTableRows } from '../support/markdown-table-rows.ts';
 import { UPSTREAM_ASSUMPTIONS } from '../../src/upstream/dialect/assumptions.ts';
 import { envSchema } from '../../src/config/env-schema.ts';
 
 /** The table's rows, cut into trimmed cells. */
 function assumptionRows(): string[][] {
-  const text = readFileSync('docs/upstream-contract.md', 'utf8');
-  const table = text.slice(text.indexOf('\n| assumption'));
-  return table
-    .slice(0, table.indexOf('\n\n'))
-    .split('\n')
-    .filter((line) => line.startsWith('| ') && !/^\| (assumption|-)/.test(line))
-    .map((line) =>
-      line
-        .slice(1, -1)
-        .split(/(?<!\\)\|/)
-        .map((cell) => cell.trim()),
-    );
+  return markdownTableRows('docs/upstream-contract.md', 'assumption', /^\| (assumption|-)/);
 }
 
 describe('docs/upstream-contract.md, "Assumptions"', () => {

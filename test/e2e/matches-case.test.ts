@@ -5,6 +5,7 @@
  * `UPSTREAM_DIALECT_MISMATCH` naming the setting, and so is an `equals` answered with another case of its text.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { dialectMismatch } from '../support/dialect-mismatch.ts';
 import { useHarness, type Harness } from '../support/gateway-harness.ts';
 import { firstError } from '../support/graphql-errors.ts';
 import { listObjects } from '../support/list-objects.ts';
@@ -95,12 +96,7 @@ describe('without the setting', () => {
       variables: { objectName: LOAN, id: session.id.toUpperCase() },
     });
     const error = firstError(result.error);
-    expect(error.extensions).toMatchObject({
-      code: 'UPSTREAM_DIALECT_MISMATCH',
-      blame: 'gateway',
-      assumption: 'matches_case',
-      setting: 'UPSTREAM_MATCHES_CASE',
-    });
+    expect(error.extensions).toMatchObject(dialectMismatch('matches_case', 'UPSTREAM_MATCHES_CASE'));
     expect(error.message).toContain('set UPSTREAM_MATCHES_CASE=insensitive');
     // The id in its own case is still read right: only the contradicting answer is refused.
     const own = await h

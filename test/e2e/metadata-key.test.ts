@@ -6,6 +6,7 @@
  * as the upstream's ill health.
  */
 import { describe, expect, it } from 'vitest';
+import { dialectMismatch } from '../support/dialect-mismatch.ts';
 import { useHarness } from '../support/gateway-harness.ts';
 import { errorCodes, firstError } from '../support/graphql-errors.ts';
 import { useDemoSession } from '../support/list-objects.ts';
@@ -42,12 +43,7 @@ describe('without the setting', () => {
       .client(session.token)
       .query({ query: MetadataDocument, variables: { objectId: id } });
     const error = firstError(result.error);
-    expect(error.extensions).toMatchObject({
-      code: 'UPSTREAM_DIALECT_MISMATCH',
-      blame: 'gateway',
-      assumption: 'metadata_key',
-      setting: 'UPSTREAM_METADATA_KEY',
-    });
+    expect(error.extensions).toMatchObject(dialectMismatch('metadata_key', 'UPSTREAM_METADATA_KEY'));
     expect(error.message).toContain('set UPSTREAM_METADATA_KEY=metadata');
   });
 

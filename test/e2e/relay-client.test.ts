@@ -11,17 +11,13 @@ import { parse, print } from 'graphql';
 import {
   commitMutation,
   createOperationDescriptor,
-  Environment,
   fetchQuery,
   getSelector,
-  Network,
-  RecordSource,
-  Store,
-  type FetchFunction,
-  type GraphQLResponse,
+  type Environment,
 } from 'relay-runtime';
 import { describe, expect, it } from 'vitest';
 import { useHarness } from '../support/gateway-harness.ts';
+import { relayEnvironment } from '../support/relay-environment.ts';
 import { CustomerCardFragment, CustomerCardRefetchQuery, CustomerListQuery } from './relay-artifacts.ts';
 import { LoanTypeScreenQuery, UpdateLoanTypeMutation } from './relay-mutation-artifacts.ts';
 
@@ -33,17 +29,12 @@ interface Card {
 }
 
 /** A Relay environment whose network POSTs to the gateway with the session, as an app's would. */
-function relayEnvironment(token: string, sent: string[]): Environment {
-  const fetchFn: FetchFunction = async (params, variables) => {
-    sent.push(params.name);
-    const response = await fetch(h.graphqlUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ query: params.text, variables }),
-    });
-    return (await response.json()) as GraphQLResponse;
-  };
-  return new Environment({ network: Network.create(fetchFn), store: new Store(new RecordSource()) });
+function sessionEnvironment(token: string, sent: string[]): Environment {
+  return relayEnvironment(
+    h.graphqlUrl,
+    () => ({ authorization: `Bearer ${token}` }),
+    (name) => sent.push(name),
+  );
 }
 
 function readCard(environment: Environment, ref: unknown): Card {
@@ -56,7 +47,7 @@ describe('Relay against the gateway', () => {
   it('should normalise a page by global id and refetch a fragment through node(id:)', async () => {
     const token = await h.login();
     const sent: string[] = [];
-    const environment = relayEnvironment(token, sent);
+    const environment = sessionEnvironment(token, sent);
 
     const list = createOperationDescriptor(CustomerListQuery, {});
     environment.retain(list);
@@ -128,7 +119,7 @@ function readmeRelayMutation(): string {
 
 describe('Relay writes against the gateway', () => {
   it('should keep the object a mutation wrote whole in the store, under its own type', async () => {
-    const environment = relayEnvironment(await h.login(), []);
+    const environment = sessionEnvironment(await h.login(), []);
     const screen = createOperationDescriptor(LoanTypeScreenQuery, {});
     environment.retain(screen);
     await fetchQuery(environment, LoanTypeScreenQuery, {}).toPromise();

@@ -7,18 +7,10 @@
 import { ApolloClient, HttpLink, InMemoryCache } from '@apollo/client';
 import { Client, cacheExchange, fetchExchange } from '@urql/core';
 import type { DocumentNode } from 'graphql';
-import {
-  createOperationDescriptor,
-  Environment,
-  fetchQuery,
-  Network,
-  RecordSource,
-  Store,
-  type FetchFunction,
-  type GraphQLResponse,
-} from 'relay-runtime';
+import { createOperationDescriptor, fetchQuery, type Environment } from 'relay-runtime';
 import { describe, expect, it } from 'vitest';
 import { useHarness } from '../support/gateway-harness.ts';
+import { relayEnvironment } from '../support/relay-environment.ts';
 import { MeDocument } from '../support/operations.ts';
 import { CustomerListQuery } from './relay-artifacts.ts';
 
@@ -118,17 +110,7 @@ describe('signing out clears the client cache', () => {
 
   it("Relay: a new Environment after logout, so the old store's records are gone", async () => {
     const session: Session = { token: undefined };
-    const makeEnvironment = (): Environment => {
-      const fetchFn: FetchFunction = async (params, variables) => {
-        const response = await fetch(h.graphqlUrl, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', ...authorization(session) },
-          body: JSON.stringify({ query: params.text, variables }),
-        });
-        return (await response.json()) as GraphQLResponse;
-      };
-      return new Environment({ network: Network.create(fetchFn), store: new Store(new RecordSource()) });
-    };
+    const makeEnvironment = (): Environment => relayEnvironment(h.graphqlUrl, () => authorization(session));
     let environment = makeEnvironment();
     await signIn(session);
     const list = createOperationDescriptor(CustomerListQuery, {});

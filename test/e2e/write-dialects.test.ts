@@ -5,6 +5,7 @@
  * that lost a field or an id), and the breaker stays closed.
  */
 import { describe, expect, it } from 'vitest';
+import { dialectMismatch } from '../support/dialect-mismatch.ts';
 import { useHarness, type Harness } from '../support/gateway-harness.ts';
 import { firstError } from '../support/graphql-errors.ts';
 import { ObjectDocument, SaveDocument, UpdateDocument } from '../support/operations.ts';
@@ -103,14 +104,12 @@ describe('a save answer without the id where UPSTREAM_SAVE_ID_AT says', () => {
     const token = await h.login();
     const result = await save(h, token, { loanType: 'Once', description: 'no duplicate' });
     const error = firstError(result.error);
-    expect(error.extensions).toMatchObject({
-      code: 'UPSTREAM_DIALECT_MISMATCH',
-      blame: 'gateway',
-      assumption: 'save_id',
-      setting: 'UPSTREAM_SAVE_ID_AT',
-      applied: true,
-      objectId: expect.stringMatching(/^[0-9a-f]{24}$/),
-    });
+    expect(error.extensions).toMatchObject(
+      dialectMismatch('save_id', 'UPSTREAM_SAVE_ID_AT', {
+        applied: true,
+        objectId: expect.stringMatching(/^[0-9a-f]{24}$/),
+      }),
+    );
     expect(error.message).toContain('The object was created: do not save it again');
     expect(error.message).toContain('UPSTREAM_SAVE_ID_AT=data._id');
     // The object exists, once, under the id the error gave.
@@ -129,14 +128,12 @@ describe('a save with _id and one field on an upstream that replaces, with UPSTR
       .id;
     const result = await save(h, token, { _id: id, description: 'second' });
     const error = firstError(result.error);
-    expect(error.extensions).toMatchObject({
-      code: 'UPSTREAM_DIALECT_MISMATCH',
-      blame: 'gateway',
-      assumption: 'save_with_id',
-      setting: 'UPSTREAM_SAVE_WITH_ID',
-      applied: true,
-      objectId: id,
-    });
+    expect(error.extensions).toMatchObject(
+      dialectMismatch('save_with_id', 'UPSTREAM_SAVE_WITH_ID', {
+        applied: true,
+        objectId: id,
+      }),
+    );
     expect(error.message).toContain('dropping or resetting 2 other field(s) ("loanType", "rate")');
     expect(error.message).toContain('UPSTREAM_SAVE_WITH_ID=replaces');
     expect(await read(h, token, id)).toEqual({ _id: id, loanType: 'Keep', description: 'second', rate: 3 });
@@ -173,14 +170,12 @@ describe('an update on an upstream taking one parameter per field, with UPSTREAM
     const token = await h.login();
     const id = (await save(h, token, { loanType: 'Upd', description: 'before' })).data!.saveObject.id;
     const first = firstError((await update(h, token, id, { description: 'after' })).error);
-    expect(first.extensions).toMatchObject({
-      code: 'UPSTREAM_DIALECT_MISMATCH',
-      blame: 'gateway',
-      assumption: 'update_fields',
-      setting: 'UPSTREAM_UPDATE_FIELDS',
-      applied: true,
-      objectId: id,
-    });
+    expect(first.extensions).toMatchObject(
+      dialectMismatch('update_fields', 'UPSTREAM_UPDATE_FIELDS', {
+        applied: true,
+        objectId: id,
+      }),
+    );
     expect(first.message).toContain('a text field "data"');
     expect(first.message).toContain('UPSTREAM_UPDATE_FIELDS=params');
     // Again: the field "data" now holds that text, so the answer names nothing; the read back tells.

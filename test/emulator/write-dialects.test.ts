@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { DEMO } from '../../emulator/index.ts';
 import type { EmulatorOptions } from '../../emulator/index.ts';
 import { filter, getAll, getJsonp, postJson } from '../support/emulator-wire.ts';
+import { demoSaveBody } from '../support/demo-save-body.ts';
 import { useEmulator } from '../support/emulator-fixture.ts';
 
 const LOAN = 'com.example.LoanType';
@@ -13,19 +14,7 @@ const LOAN = 'com.example.LoanType';
 function wire(options: EmulatorOptions) {
   const { emulator, demo } = useEmulator(options);
   const save = (data: Record<string, unknown>) =>
-    postJson(
-      emulator,
-      '/studio/jsonp/save?callback=cb',
-      {
-        objectName: LOAN,
-        data,
-        apiToken: demo.apiToken,
-        applicationCode: DEMO.applicationCode,
-        organizationCode: DEMO.organizationCode,
-        callback: 'cb',
-      },
-      'cb',
-    );
+    postJson(emulator, '/studio/jsonp/save?callback=cb', demoSaveBody(demo.apiToken, LOAN, data), 'cb');
   const update = (id: string, query: Record<string, string>) =>
     getJsonp(emulator, `/studio/jsonp/update/${id}`, {
       ...demo,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO } from '../../emulator/index.ts';
 import { filter, getAll, getJsonp, postJson } from '../support/emulator-wire.ts';
+import { demoSaveBody } from '../support/demo-save-body.ts';
 import { useEmulator } from '../support/emulator-fixture.ts';
 
 const { emulator, demo } = useEmulator();
@@ -10,15 +11,8 @@ const ORDER = 'com.example.Order';
 
 const save = (body: unknown, query = '?callback=cb') =>
   postJson(emulator, `/studio/jsonp/save${query}`, body, 'cb');
-const saveBody = (data: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
-  objectName: LOAN,
-  data,
-  apiToken: demo.apiToken,
-  applicationCode: DEMO.applicationCode,
-  organizationCode: DEMO.organizationCode,
-  callback: 'cb',
-  ...extra,
-});
+const saveBody = (data: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+  demoSaveBody(demo.apiToken, LOAN, data, extra);
 const readOne = async (id: string, objectName = LOAN) => {
   const answer = await getAll(emulator, demo, objectName, { filterCommand: filter(['_id', id]) });
   return (answer.json.data as Record<string, unknown>[])[0];

@@ -8,9 +8,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileJavaPattern } from '../../emulator/operations/filter-command.ts';
-import { compileCriteria, type FilterOperator } from '../../src/filters/compile-criteria.ts';
+import { compileCriteria } from '../../src/filters/compile-criteria.ts';
 import { anchorForFind } from '../../src/upstream/dialect/matches-pattern.ts';
 import { defaultPatternGuard } from '../support/pattern-guard.ts';
+import { sampledFilterPatterns } from '../support/sampled-filter-patterns.ts';
 import { javaLines, useJava } from '../support/java/java-pairs.ts';
 
 useJava();
@@ -20,33 +21,17 @@ useJava();
  * wrappings without a group: matches of "^"+p+"$", find of "^"+p+"$", find of "\A"+p+"\z"].
  */
 function javaVerdicts(pairs: readonly (readonly [string, string])[]): boolean[][] {
-  return javaLines('JavaFind.java', pairs).map((line) => Array.from(line, (bit) => bit === '1'));
+  return javaLines('find', pairs).map((line) => Array.from(line, (bit) => bit === '1'));
 }
 
 const letters = fc.constantFrom(...'aAb1 .|-\n\r'.split(''), '\u0085', '\u2028', 'é');
 const text = fc.string({ unit: letters, maxLength: 5 });
-const operator = fc.constantFrom<FilterOperator>('equals', 'in', 'contains', 'startsWith', 'endsWith');
 const CALLER_PATTERNS = ['a', 'a|b', '[ab]+', 'a.*', '.', '(?:a|b)b*', 'a$', '^a', ''];
 
 describe('\\A(?:…)\\z under Java’s Matcher.find()', () => {
   it('should give String.matches’s verdict for every compiled and caller pattern, where ^(?:…)$ does not', async () => {
-    const guard = defaultPatternGuard();
-    const cases = fc.sample(fc.tuple(operator, text, text, fc.boolean()), { numRuns: 300, seed: 22 });
     const pairs: [string, string][] = [];
-    for (const [op, value, other, caseInsensitive] of cases) {
-      const [criterion] = await compileCriteria(
-        [
-          {
-            fieldName: 'f',
-            operator: op,
-            caseInsensitive,
-            ...(op === 'in' ? { values: [value, other] } : { value }),
-            at: { value: 'v', values: 'v', caseInsensitive: 'c' },
-          },
-        ],
-        { matchesMode: 'find', guard, argumentName: 'filter' },
-      );
-      const pattern = criterion?.value ?? '';
+    for (const { pattern, value, other } of await sampledFilterPatterns(text, 22, 'find')) {
       for (const subject of [value, `${value}\n`, `x${value}`, `${value}x`, other])
         pairs.push([pattern, subject]);
     }
@@ -66,22 +51,8 @@ describe('\\A(?:…)\\z under Java’s Matcher.find()', () => {
 
   it('should give String.matches’s verdict for every compiled pattern under an upstream’s own wrapping, alternations grouped', async () => {
     const guard = defaultPatternGuard();
-    const cases = fc.sample(fc.tuple(operator, text, text, fc.boolean()), { numRuns: 300, seed: 36 });
     const pairs: [string, string][] = [];
-    for (const [op, value, other, caseInsensitive] of cases) {
-      const [criterion] = await compileCriteria(
-        [
-          {
-            fieldName: 'f',
-            operator: op,
-            caseInsensitive,
-            ...(op === 'in' ? { values: [value, other] } : { value }),
-            at: { value: 'v', values: 'v', caseInsensitive: 'c' },
-          },
-        ],
-        { matchesMode: 'regex', guard, argumentName: 'filter' },
-      );
-      const pattern = criterion?.value ?? '';
+    for (const { pattern, value, other } of await sampledFilterPatterns(text, 36, 'regex')) {
       for (const subject of [value, `${value}\n`, `x${value}`, `${value}x`, other, `un${other}`])
         pairs.push([pattern, subject]);
     }

@@ -19,7 +19,7 @@ useJava();
 
 /** `text.matches(pattern)` in Java, for each pair. */
 function javaMatches(pairs: readonly (readonly [string, string])[]): boolean[] {
-  return javaLines('JavaMatches.java', pairs).map((line) => line === '1');
+  return javaLines('matches', pairs).map((line) => line === '1');
 }
 
 const letters = fc.constantFrom(

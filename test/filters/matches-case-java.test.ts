@@ -11,19 +11,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileJavaPattern } from '../../emulator/operations/filter-command.ts';
-import { compileCriteria, type FilterOperator } from '../../src/filters/compile-criteria.ts';
 import { dateTimePattern } from '../../src/filters/date-time-pattern.ts';
 import { numberPattern } from '../../src/filters/number-pattern.ts';
 import { idPattern } from '../../src/upstream/batching/batch-plan.ts';
 import { framePattern } from '../../src/upstream/dialect/matches-pattern.ts';
-import { defaultPatternGuard } from '../support/pattern-guard.ts';
+import { sampledFilterPatterns } from '../support/sampled-filter-patterns.ts';
 import { javaLines, useJava } from '../support/java/java-pairs.ts';
 
 useJava();
 
 /** Per pair: [String.matches, CI matches(), CI find(), CI|UNICODE_CASE matches(), CI|UNICODE_CASE find()]. */
 function javaVerdicts(pairs: readonly (readonly [string, string])[]): boolean[][] {
-  return javaLines('JavaCase.java', pairs).map((line) => Array.from(line, (bit) => bit === '1'));
+  return javaLines('case', pairs).map((line) => Array.from(line, (bit) => bit === '1'));
 }
 
 /** Each code point in its other case (a letter outside the BMP stays one character). */
@@ -35,7 +34,6 @@ const letters = fc.constantFrom(
   ...['é', 'É', 'ß', 'ẞ', 'k', 'K', '\u212a', 'σ', 'Σ', 'ς', 'i', 'İ', 'ı', '𐐀', '𐐨'],
 );
 const text = fc.string({ unit: letters, maxLength: 5 });
-const operator = fc.constantFrom<FilterOperator>('equals', 'in', 'contains', 'startsWith', 'endsWith');
 const CALLER_PATTERNS = ['a', 'a|b', '[ab]+', '[a-z]*', 'A.*', '\\p{Lower}+', '\\x61b', '(?:a|B)b*', ''];
 
 const REGEX = { matchesMode: 'regex', matchesCase: 'insensitive' } as const;
@@ -43,24 +41,10 @@ const FIND = { matchesMode: 'find', matchesCase: 'insensitive' } as const;
 
 /** Every pattern the gateway writes, each with texts in its own and in other cases. */
 async function patternsAndTexts(): Promise<[string, string[]][]> {
-  const guard = defaultPatternGuard();
-  const cases = fc.sample(fc.tuple(operator, text, text, fc.boolean()), { numRuns: 300, seed: 28 });
   const out: [string, string[]][] = [];
-  for (const [op, value, other, caseInsensitive] of cases) {
-    const [criterion] = await compileCriteria(
-      [
-        {
-          fieldName: 'f',
-          operator: op,
-          caseInsensitive,
-          ...(op === 'in' ? { values: [value, other] } : { value }),
-          at: { value: 'v', values: 'v', caseInsensitive: 'c' },
-        },
-      ],
-      { matchesMode: 'regex', guard, argumentName: 'filter' },
-    );
+  for (const { pattern, value, other } of await sampledFilterPatterns(text, 28, 'regex')) {
     const subjects = [value, swapCase(value), value.toUpperCase(), `x${swapCase(value)}`, other];
-    out.push([criterion?.value ?? '', subjects]);
+    out.push([pattern, subjects]);
   }
   // Typed numbers (`2.5E0` against `2.5e0`) and instants (`…T…Z` against `…t…z`).
   for (const n of [2.5, 1e21, -0.25, 3]) {

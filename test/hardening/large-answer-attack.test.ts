@@ -14,6 +14,8 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { samplePeakRss, statusBytes } from '../../support/proc-stats.ts';
+import { answerSummary } from '../support/answer-summary.ts';
+import { bearerLogin } from '../support/bearer-login.ts';
 import { LOAN_TYPES, postGraphql, type GraphqlAnswer } from '../support/post-graphql.ts';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
 import { stopProcess } from '../../support/child-process.ts';
@@ -58,16 +60,11 @@ async function login(
   password: string,
   organizationCode: string,
 ): Promise<Record<string, string>> {
-  const answer = await postGraphql(gateway.graphqlUrl, LOGIN_IN, { username, password, organizationCode });
-  const token = (answer.data?.login as { token?: string } | undefined)?.token;
-  if (token === undefined) throw new Error(`login of ${username} failed: ${JSON.stringify(answer.errors)}`);
-  return { authorization: `Bearer ${token}` };
+  return bearerLogin(gateway.graphqlUrl, { username, password, organizationCode }, LOGIN_IN);
 }
 
 function summary(answer: GraphqlAnswer): string {
-  const error = answer.errors?.[0];
-  if (error === undefined) return 'data';
-  return `${String(error.extensions?.code)}/${String(error.extensions?.blame)}`;
+  return answerSummary(answer, ['blame']);
 }
 
 /** The same operation over GET, its variables in the query string. */

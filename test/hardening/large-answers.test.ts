@@ -17,17 +17,16 @@ import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
 import { stopProcess } from '../../support/child-process.ts';
 import { startGatewayCommand, type GatewayCommand } from '../../support/gateway-command.ts';
 import { DEMO_OBJECTS_DIR } from '../support/object-fixtures.ts';
-import { LOAN_TYPES, LOGIN, postGraphql, type GraphqlAnswer } from '../support/post-graphql.ts';
+import { FILTERED_LOAN_PAGE } from '../support/filtered-loan-page.ts';
+import { answerSummary } from '../support/answer-summary.ts';
+import { bearerLogin } from '../support/bearer-login.ts';
+import { LOAN_TYPES, postGraphql, type GraphqlAnswer } from '../support/post-graphql.ts';
 import { startNodeOptions } from '../support/production-gateway.ts';
 import { startLargeAnswerProxy, type LargeAnswerProxy } from '../support/servers/large-answer-proxy.ts';
 
 const MiB = 1024 * 1024;
 const ROUNDS = 3;
 const READS_AT_ONCE = 32;
-/** Distinct conditions make distinct upstream reads (identical ones would be coalesced into one). */
-const PAGE = `query Page($name: String!) {
-  objects(objectName: "com.example.LoanType", first: 10, filter: { criteria: [{ fieldName: "name", operator: equals, value: $name }] }) { totalCount nodes { id } }
-}`;
 
 let emulator: RunningEmulator;
 let proxy: LargeAnswerProxy;
@@ -66,16 +65,11 @@ async function login(
   password: string,
   graphqlUrl = gateway.graphqlUrl,
 ): Promise<Record<string, string>> {
-  const answer = await postGraphql(graphqlUrl, LOGIN, { username, password });
-  const token = (answer.data?.login as { token?: string } | undefined)?.token;
-  if (token === undefined) throw new Error(`login of ${username} failed: ${JSON.stringify(answer.errors)}`);
-  return { authorization: `Bearer ${token}` };
+  return bearerLogin(graphqlUrl, { username, password });
 }
 
 function summary(answer: GraphqlAnswer): string {
-  const error = answer.errors?.[0];
-  if (error === undefined) return 'data';
-  return `${String(error.extensions?.code)}/${String(error.extensions?.reason)}/${String(error.extensions?.blame)}`;
+  return answerSummary(answer, ['reason', 'blame']);
 }
 
 it('should cut one user’s large answers past its share with TOO_MANY_REQUESTS answer_share, keep RSS bounded and serve another user', async () => {
@@ -95,7 +89,7 @@ it('should cut one user’s large answers past its share with TOO_MANY_REQUESTS 
     for (let round = 0; round < ROUNDS; round++) {
       const flood = Promise.all(
         Array.from({ length: READS_AT_ONCE }, (_, index) =>
-          postGraphql(gateway.graphqlUrl, PAGE, { name: `n${round}-${index}` }, attacker),
+          postGraphql(gateway.graphqlUrl, FILTERED_LOAN_PAGE, { name: `n${round}-${index}` }, attacker),
         ),
       );
       // The other user reads while the flood's answers stream in.
@@ -134,7 +128,7 @@ it('should cut large answers past the total with UPSTREAM_UNAVAILABLE overloaded
   const flood = Promise.all(
     readers.flatMap((reader, who) =>
       Array.from({ length: 8 }, (_, index) =>
-        postGraphql(url, PAGE, { name: `t${who}-${index}` }, reader).then(summary),
+        postGraphql(url, FILTERED_LOAN_PAGE, { name: `t${who}-${index}` }, reader).then(summary),
       ),
     ),
   );

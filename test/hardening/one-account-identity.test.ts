@@ -10,6 +10,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
 import { startGateway, type TestGateway } from '../support/gateway-harness.ts';
+import { answerSummary } from '../support/answer-summary.ts';
+import { bearerLogin } from '../support/bearer-login.ts';
 import { LOAN_TYPES, codesOf, postGraphql, type GraphqlAnswer } from '../support/post-graphql.ts';
 import { startChokingLoginProxy, type ChokingLoginProxy } from '../support/servers/choking-login-proxy.ts';
 import { startLargeAnswerProxy, type LargeAnswerProxy } from '../support/servers/large-answer-proxy.ts';
@@ -36,10 +38,7 @@ async function login(
   password: string,
   method: 'JSON' | 'FORM' = 'JSON',
 ): Promise<Record<string, string>> {
-  const answer = await postGraphql(gw.graphqlUrl, LOGIN, { username, password, method });
-  const token = (answer.data?.login as { token?: string } | undefined)?.token;
-  if (token === undefined) throw new Error(`login of ${username} failed: ${JSON.stringify(answer.errors)}`);
-  return { authorization: `Bearer ${token}` };
+  return bearerLogin(gw.graphqlUrl, { username, password, method }, LOGIN);
 }
 
 /** The demo account twice: its username by the JSON login, its mobile number by the form login. */
@@ -47,9 +46,7 @@ const demoByName = (gw: TestGateway) => login(gw, 'demo', 'demo-password', 'JSON
 const demoByMobile = (gw: TestGateway) => login(gw, '5550100', 'demo-password', 'FORM');
 
 function summary(answer: GraphqlAnswer): string {
-  const error = answer.errors?.[0];
-  if (error === undefined) return 'data';
-  return `${String(error.extensions?.code)}/${String(error.extensions?.reason)}`;
+  return answerSummary(answer, ['reason']);
 }
 
 async function breakerStates(gw: TestGateway): Promise<string[]> {

@@ -13,16 +13,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.ts';
 import { startGateway, type TestGateway } from '../support/gateway-harness.ts';
-import { LOAN_TYPES, LOGIN, postGraphql, type GraphqlAnswer } from '../support/post-graphql.ts';
+import { FILTERED_LOAN_PAGE } from '../support/filtered-loan-page.ts';
+import { answerSummary } from '../support/answer-summary.ts';
+import { bearerLogin } from '../support/bearer-login.ts';
+import { LOAN_TYPES, postGraphql, type GraphqlAnswer } from '../support/post-graphql.ts';
 import { startLargeAnswerProxy, type LargeAnswerProxy } from '../support/servers/large-answer-proxy.ts';
 
 const MiB = 1024 * 1024;
 const CONNECTIONS = 4;
 const SMALL_READS = 100;
-/** Distinct conditions make distinct upstream reads (identical ones would be coalesced into one). */
-const PAGE = `query Page($name: String!) {
-  objects(objectName: "com.example.LoanType", first: 10, filter: { criteria: [{ fieldName: "name", operator: equals, value: $name }] }) { totalCount nodes { id } }
-}`;
 
 let emulator: RunningEmulator;
 let proxy: LargeAnswerProxy;
@@ -45,16 +44,11 @@ afterAll(async () => {
 });
 
 async function login(username: string, password: string): Promise<Record<string, string>> {
-  const answer = await postGraphql(gateway.graphqlUrl, LOGIN, { username, password });
-  const token = (answer.data?.login as { token?: string } | undefined)?.token;
-  if (token === undefined) throw new Error(`login of ${username} failed: ${JSON.stringify(answer.errors)}`);
-  return { authorization: `Bearer ${token}` };
+  return bearerLogin(gateway.graphqlUrl, { username, password });
 }
 
 function summary(answer: GraphqlAnswer): string {
-  const error = answer.errors?.[0];
-  if (error === undefined) return 'data';
-  return `${String(error.extensions?.code)}/${String(error.extensions?.reason)}`;
+  return answerSummary(answer, ['reason']);
 }
 
 function percentile(values: number[], p: number): number {
@@ -65,7 +59,9 @@ function percentile(values: number[], p: number): number {
 it("should serve another user's small reads while one user reads large pages of many records in a loop", async () => {
   const reader = await login('admin', 'admin-password');
   const other = await login('demo', 'demo-password');
-  expect(summary(await postGraphql(gateway.graphqlUrl, PAGE, { name: 'warm-up' }, reader))).toBe('data');
+  expect(
+    summary(await postGraphql(gateway.graphqlUrl, FILTERED_LOAN_PAGE, { name: 'warm-up' }, reader)),
+  ).toBe('data');
   expect(summary(await postGraphql(gateway.graphqlUrl, LOAN_TYPES, {}, other))).toBe('data');
 
   const delay = monitorEventLoopDelay({ resolution: 10 });
@@ -74,7 +70,12 @@ it("should serve another user's small reads while one user reads large pages of 
   const largeAnswers: string[] = [];
   const loops = Array.from({ length: CONNECTIONS }, async (_, connection) => {
     for (let read = 0; reading; read++) {
-      const answer = await postGraphql(gateway.graphqlUrl, PAGE, { name: `c${connection}-${read}` }, reader);
+      const answer = await postGraphql(
+        gateway.graphqlUrl,
+        FILTERED_LOAN_PAGE,
+        { name: `c${connection}-${read}` },
+        reader,
+      );
       largeAnswers.push(summary(answer));
     }
   });

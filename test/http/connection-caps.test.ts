@@ -19,6 +19,7 @@ import {
   type ConnectionCaps,
   type ConnectionCounts,
 } from '../../src/http/capacity/connection-limits.ts';
+import { listenWithHeldRoute } from '../support/listen-with-held-route.ts';
 import { rawClient as openRawClient, type RawClient } from '../support/raw-http-client.ts';
 
 let app: FastifyInstance | undefined;
@@ -49,6 +50,21 @@ const isClosed = (client: RawClient) => client.socket.destroyed || client.socket
 const postHead = (declared: number) =>
   `POST /echo HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${declared}\r\n\r\n`;
 
+/**
+ * One request running (`/hold`, from 127.0.0.8), then seven connections from two addresses each sending one
+ * byte of a 1,000-byte body; answers once the server has begun all eight.
+ */
+async function runningAndTrickling(port: number): Promise<{ running: RawClient; slow: RawClient[] }> {
+  const running = rawClient(port, '127.0.0.8', GET('/hold'));
+  await running.connected;
+  const slow = Array.from({ length: 7 }, (_, index) =>
+    rawClient(port, `127.0.0.${String(2 + (index % 2))}`, `${postHead(1_000)}{`),
+  );
+  await Promise.all(slow.map((client) => client.connected));
+  await expect.poll(() => begun).toBe(8);
+  return { running, slow };
+}
+
 async function startServer(setUp: (server: FastifyInstance) => void): Promise<number> {
   app = Fastify();
   begun = 0;
@@ -59,16 +75,8 @@ async function startServer(setUp: (server: FastifyInstance) => void): Promise<nu
     done();
   });
   app.post('/echo', (request) => ({ got: request.body }));
-  // Held until the test lets go: a request in flight.
-  app.get('/hold', async () => {
-    await held.promise;
-    return { held: true };
-  });
-  app.get('/quick', () => ({ quick: true }));
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
+  // `/hold` is held until the test lets go: a request in flight.
+  return listenWithHeldRoute(app, () => held.promise);
 }
 
 /** A server with {@link limitConnections} at `caps`, and its counts. */
@@ -151,13 +159,7 @@ describe('connection caps', () => {
       slowBodyMillis: 3_600_000,
     });
     // One request runs (held); seven connections from two addresses send one byte of a 1,000-byte body.
-    const running = rawClient(port, '127.0.0.8', GET('/hold'));
-    await running.connected;
-    const slow = Array.from({ length: 7 }, (_, index) =>
-      rawClient(port, `127.0.0.${String(2 + (index % 2))}`, `${postHead(1_000)}{`),
-    );
-    await Promise.all(slow.map((client) => client.connected));
-    await expect.poll(() => begun).toBe(8);
+    const { running, slow } = await runningAndTrickling(port);
     const newcomer = rawClient(port, '127.0.0.9', GET('/quick'));
     await newcomer.connected;
     await expect.poll(() => reasonOf(newcomer.received())).toBe('connections');
@@ -174,14 +176,8 @@ describe('connection caps', () => {
       maxConnectionsPerAddress: 4,
       slowBodyMillis: 0,
     });
-    const running = rawClient(port, '127.0.0.8', GET('/hold'));
-    await running.connected;
-    // Seven connections from two addresses send one byte of a 1,000-byte body, and no more.
-    const slow = Array.from({ length: 7 }, (_, index) =>
-      rawClient(port, `127.0.0.${String(2 + (index % 2))}`, `${postHead(1_000)}{`),
-    );
-    await Promise.all(slow.map((client) => client.connected));
-    await expect.poll(() => begun).toBe(8);
+    // One request runs (held); seven connections from two addresses send one byte of a 1,000-byte body, and no more.
+    const { running, slow } = await runningAndTrickling(port);
     // Three newcomers from three addresses, each kept open: each is let in, a trickling body closed for it.
     for (let round = 1; round <= 3; round++) {
       const newcomer = rawClient(port, `127.0.0.${String(8 + round)}`, GET('/quick'));

@@ -10,6 +10,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, expect, it } from 'vitest';
 import { limitConnections } from '../../src/http/capacity/connection-limits.ts';
 import { limitPipelining } from '../../src/http/capacity/pipelined-requests.ts';
+import { listenWithHeldRoute } from '../support/listen-with-held-route.ts';
 import { pipelined, rawClient, type RawClient } from '../support/raw-http-client.ts';
 
 let app: FastifyInstance | undefined;
@@ -44,15 +45,8 @@ async function startServer(
     reply.raw.once('close', () => running.now--);
     done();
   });
-  app.get('/hold', async () => {
-    await held.promise;
-    return { held: true };
-  });
-  app.get('/quick', () => ({ quick: true }));
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return { port: address.port, running };
+  const port = await listenWithHeldRoute(app, () => held.promise);
+  return { port, running };
 }
 
 it('should run a connection’s pipelined requests one at a time and answer them all in order', async () => {

@@ -8,6 +8,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { refusingUrl } from '../support/refusing-url.ts';
 import { startGateway, useHarness, type TestGateway } from '../support/gateway-harness.ts';
 import { codesOf, postGraphql } from '../support/post-graphql.ts';
 
@@ -125,16 +126,8 @@ describe('with no upstream listening', () => {
   let gateway: TestGateway;
   beforeAll(async () => {
     // A port that was free a moment ago: connections to it are refused.
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const { port } = closed.address() as AddressInfo;
-    await new Promise<void>((resolve) =>
-      closed.close(() => {
-        resolve();
-      }),
-    );
     gateway = await startGateway({
-      upstreamUrl: `http://127.0.0.1:${port}`,
+      upstreamUrl: await refusingUrl(),
       env: { UPSTREAM_READ_RETRIES: '0' },
     });
   });

@@ -7,9 +7,9 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ensureDebianPackage } from '../support/debian-package.ts';
+import { useDebianPackage } from '../support/use-debian-package.ts';
 import { useHarness } from '../support/gateway-harness.ts';
 import { LOAN_TYPES, codesOf, postGraphql } from '../support/post-graphql.ts';
 
@@ -82,10 +82,7 @@ function metricNames(expr: string): string[] {
   return [...names].filter((name) => !/^\d/.test(name));
 }
 
-beforeAll(async () => {
-  const installed = await ensureDebianPackage({ binary: 'promtool', packageName: 'prometheus' });
-  if (!installed.ok) throw new Error(installed.reason);
-}, 900_000);
+useDebianPackage('promtool', 'prometheus');
 
 describe('the Prometheus rules', () => {
   it('should pass promtool check rules', async () => {

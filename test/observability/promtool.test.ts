@@ -5,8 +5,8 @@
  * traffic creates is in the text it checks.
  */
 import { spawn } from 'node:child_process';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureDebianPackage } from '../support/debian-package.ts';
+import { describe, expect, it } from 'vitest';
+import { useDebianPackage } from '../support/use-debian-package.ts';
 import { useHarness } from '../support/gateway-harness.ts';
 import { LOAN_TYPES, codesOf, postGraphql } from '../support/post-graphql.ts';
 
@@ -27,10 +27,7 @@ function promtoolCheck(text: string): Promise<{ code: number | null; output: str
 
 const h = useHarness();
 
-beforeAll(async () => {
-  const installed = await ensureDebianPackage({ binary: 'promtool', packageName: 'prometheus' });
-  if (!installed.ok) throw new Error(installed.reason);
-}, 900_000);
+useDebianPackage('promtool', 'prometheus');
 
 describe('promtool check metrics', () => {
   it('should accept /metrics after successful, failed and refused requests', async () => {

@@ -10,12 +10,10 @@ import { stopProcess } from '../../support/child-process.ts';
 import { startGatewayCommand, type GatewayCommand } from '../../support/gateway-command.ts';
 import { useEmulator } from '../support/emulator-fixture.ts';
 import { DEMO_OBJECTS_DIR } from '../support/object-fixtures.ts';
-import {
-  SpanKindNumber,
-  startOtlpReceiver,
-  type OtlpReceiver,
-  type OtlpSpan,
-} from '../support/otlp-receiver.ts';
+import { otlpExportEnv } from '../support/otlp-export-env.ts';
+import { SpanKindNumber } from '../support/otlp-receiver.ts';
+import { spanAttributeValues as attributeValues } from '../support/span-attribute-values.ts';
+import { useOtlpReceiver } from '../support/use-otlp-receiver.ts';
 import { startNotingProxy } from '../support/servers/forward-request.ts';
 import type { Listening } from '../support/servers/listen-on-loopback.ts';
 
@@ -23,8 +21,8 @@ const LOAN = 'com.example.LoanType';
 const TRACE_ID = '77777777777777777777777777777777';
 
 const { emulator } = useEmulator({ formLoginSession: 'cookie' });
+const receiver = useOtlpReceiver();
 let proxy: Listening;
-let receiver: OtlpReceiver;
 let gateway: GatewayCommand;
 /** Every `Cookie` header the upstream was sent. */
 const cookies = new Set<string>();
@@ -42,26 +40,15 @@ async function post(token: string | undefined, query: string, variables: object 
   return response.json();
 }
 
-function attributeValues(spans: OtlpSpan[]): string[] {
-  return spans.flatMap((span) =>
-    [span, ...(span.events ?? [])].flatMap((holder) =>
-      (holder.attributes ?? []).map((a) => JSON.stringify(a.value)),
-    ),
-  );
-}
-
 beforeAll(async () => {
   proxy = await startNotingProxy(emulator.url, (req) => {
     if (req.headers.cookie !== undefined) cookies.add(req.headers.cookie);
   });
-  receiver = await startOtlpReceiver();
   gateway = await startGatewayCommand({
     upstreamUrl: proxy.url,
     objectTypesDir: DEMO_OBJECTS_DIR,
     env: {
-      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-      OTEL_BSP_SCHEDULE_DELAY: '100',
+      ...otlpExportEnv(receiver),
       LOGIN_METHOD: 'FORM',
     },
   });
@@ -94,7 +81,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stopProcess(gateway.process, 0, 'SIGKILL');
   await proxy.close();
-  await receiver.close();
 });
 
 it("should keep the upstream's session cookie out of every attribute of every span", () => {

@@ -12,13 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stopProcess } from '../../support/child-process.ts';
 import { startGatewayCommand, type GatewayCommand } from '../../support/gateway-command.ts';
 import { DEMO_OBJECTS_DIR } from '../support/object-fixtures.ts';
-import {
-  attribute,
-  SpanKindNumber,
-  startOtlpReceiver,
-  type OtlpReceiver,
-  type OtlpSpan,
-} from '../support/otlp-receiver.ts';
+import { otlpExportEnv } from '../support/otlp-export-env.ts';
+import { attribute, SpanKindNumber, startOtlpReceiver, type OtlpSpan } from '../support/otlp-receiver.ts';
+import { spanAttributeValues as attributeValues } from '../support/span-attribute-values.ts';
+import { useOtlpReceiver } from '../support/use-otlp-receiver.ts';
 import { startNotingProxy } from '../support/servers/forward-request.ts';
 import type { Listening } from '../support/servers/listen-on-loopback.ts';
 import { useEmulator } from '../support/emulator-fixture.ts';
@@ -42,8 +39,8 @@ const TRACES = {
 } as const;
 
 const { emulator } = useEmulator();
+const receiver = useOtlpReceiver();
 let proxy: Listening;
-let receiver: OtlpReceiver;
 let gateway: GatewayCommand;
 let token: string;
 /** Every `apiToken` the upstream was sent, read from the query strings passing the proxy. */
@@ -62,15 +59,6 @@ async function post(body: object, headers: Record<string, string> = {}): Promise
   return response.json();
 }
 
-/** Every attribute value of every span and span event, as text; `except` leaves attributes out by key. */
-function attributeValues(spans: OtlpSpan[], except: readonly string[] = []): string[] {
-  return spans.flatMap((span) =>
-    [span, ...(span.events ?? [])].flatMap((holder) =>
-      (holder.attributes ?? []).filter((a) => !except.includes(a.key)).map((a) => JSON.stringify(a.value)),
-    ),
-  );
-}
-
 /** The tenant the server span names: the demo's application is called `demo`, as its user is. */
 const TENANT_ATTRIBUTES = ['gateway.application', 'gateway.organization'];
 
@@ -79,14 +67,11 @@ beforeAll(async () => {
     const found = new URL(req.url ?? '/', 'http://x').searchParams.get('apiToken');
     if (found !== null && found !== '') apiTokens.add(found);
   });
-  receiver = await startOtlpReceiver();
   gateway = await startGatewayCommand({
     upstreamUrl: proxy.url,
     objectTypesDir: DEMO_OBJECTS_DIR,
     env: {
-      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-      OTEL_BSP_SCHEDULE_DELAY: '100',
+      ...otlpExportEnv(receiver),
       // Were metrics exported, they would be pushed this often.
       OTEL_METRIC_EXPORT_INTERVAL: '200',
       UPSTREAM_PROPAGATE_TRACE: 'true',
@@ -156,7 +141,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stopProcess(gateway.process, 0, 'SIGKILL');
   await proxy.close();
-  await receiver.close();
 });
 
 /** The server span of the request sent in `traceId`. */

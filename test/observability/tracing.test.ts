@@ -12,13 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stopProcess } from '../../support/child-process.ts';
 import { startGatewayCommand, type GatewayCommand } from '../../support/gateway-command.ts';
 import { DEMO_OBJECTS_DIR } from '../support/object-fixtures.ts';
-import {
-  attribute,
-  SpanKindNumber,
-  startOtlpReceiver,
-  type OtlpReceiver,
-  type OtlpSpan,
-} from '../support/otlp-receiver.ts';
+import { otlpExportEnv } from '../support/otlp-export-env.ts';
+import { attribute, SpanKindNumber, type OtlpSpan } from '../support/otlp-receiver.ts';
+import { useOtlpReceiver } from '../support/use-otlp-receiver.ts';
 import { startNotingProxy } from '../support/servers/forward-request.ts';
 import type { Listening } from '../support/servers/listen-on-loopback.ts';
 import { useEmulator } from '../support/emulator-fixture.ts';
@@ -28,8 +24,8 @@ const CALLER_SPAN_ID = '00f067aa0ba902b7';
 const BAGGAGE = 'tenant=acme,user.secret=hunter2-baggage,padding=' + 'x'.repeat(2000);
 
 const { emulator } = useEmulator();
+const receiver = useOtlpReceiver();
 let proxy: Listening;
-let receiver: OtlpReceiver;
 let baseUrl: string;
 let proxyUrl: string;
 const commands: GatewayCommand[] = [];
@@ -46,9 +42,7 @@ async function startCommand(upstreamUrl: string, env: Record<string, string>): P
     objectTypesDir: DEMO_OBJECTS_DIR,
     env: {
       LOG_LEVEL: 'info',
-      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-      OTEL_BSP_SCHEDULE_DELAY: '100',
+      ...otlpExportEnv(receiver),
       OTEL_SERVICE_NAME: 'gateway-under-test',
       ...env,
     },
@@ -69,7 +63,6 @@ beforeAll(async () => {
     if (typeof baggage === 'string') upstreamBaggage.push(baggage);
   });
   proxyUrl = proxy.url;
-  receiver = await startOtlpReceiver();
   ({ baseUrl } = await startCommand(proxyUrl, {
     UPSTREAM_PROPAGATE_TRACE: 'true',
     UPSTREAM_BAGGAGE_KEYS: 'tenant',
@@ -79,7 +72,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(commands.map((command) => stopProcess(command.process, 0, 'SIGKILL')));
   await proxy.close();
-  await receiver.close();
 });
 
 async function graphql(

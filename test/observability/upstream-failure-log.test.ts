@@ -2,28 +2,14 @@
  * Upstream failures in the gateway's log: each says why (the kind and the gateway's words for
  * it), and an outage writes one line per operation and kind a minute, however many requests fail.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../support/emulator-fixture.ts';
 import { startGateway } from '../support/gateway-harness.ts';
 import { logCapture } from '../support/log-capture.ts';
+import { refusingUrl } from '../support/refusing-url.ts';
 import { codesOf } from '../support/post-graphql.ts';
 
 const LOGIN = 'mutation { login(username: "demo", password: "demo") { token } }';
-
-/** The address of a port that was free a moment ago: connections to it are refused. */
-async function refusingUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) =>
-    server.close(() => {
-      resolve();
-    }),
-  );
-  return `http://127.0.0.1:${port}`;
-}
 
 describe('upstream failures in the log', () => {
   const { emulator } = useEmulator();

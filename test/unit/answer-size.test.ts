@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { buildSchema } from '../../src/app/build-schema.ts';
 import {
   createAnswerBytesBudget,
+  type AnswerBytesBudget,
   FREE_ANSWER_BYTES,
 } from '../../src/limits/answer-size/answer-bytes-budget.ts';
 import { RequestAnswerMeter } from '../../src/limits/answer-size/answer-meter.ts';
@@ -145,6 +146,16 @@ describe('answerShape', () => {
 describe('the budget and the meter', () => {
   const budget = () =>
     createAnswerBytesBudget({ totalBytes: 3_000_000, perUserBytes: 2_000_000, anonymousBytes: 100_000 });
+  /** A meter of user `a`'s request on `answers`: 1,000,000 bytes at most, its free part allowed. */
+  const meterOfA = (answers: AnswerBytesBudget) =>
+    new RequestAnswerMeter({
+      budget: answers,
+      lease: answers.lease('a'),
+      holder: 'a',
+      maxBytes: 1_000_000,
+      weights: new RecordWeights(),
+      allowedBytes: FREE_ANSWER_BYTES,
+    });
 
   it('should hold one user to its share and everyone to the total, and give all back', () => {
     const answers = budget();
@@ -162,14 +173,7 @@ describe('the budget and the meter', () => {
 
   it('should stop an answer past MAX_ANSWER_BYTES with its named error, and keep refusing', () => {
     const answers = budget();
-    const meter = new RequestAnswerMeter({
-      budget: answers,
-      lease: answers.lease('a'),
-      holder: 'a',
-      maxBytes: 1_000_000,
-      weights: new RecordWeights(),
-      allowedBytes: FREE_ANSWER_BYTES,
-    });
+    const meter = meterOfA(answers);
     const record = { payload: 'x'.repeat(75_000) };
     let error: unknown;
     try {
@@ -193,14 +197,7 @@ describe('the budget and the meter', () => {
     const answers = budget();
     const other = answers.lease('a');
     expect(other.take(1_900_000)).toBeUndefined();
-    const meter = new RequestAnswerMeter({
-      budget: answers,
-      lease: answers.lease('a'),
-      holder: 'a',
-      maxBytes: 1_000_000,
-      weights: new RecordWeights(),
-      allowedBytes: FREE_ANSWER_BYTES,
-    });
+    const meter = meterOfA(answers);
     expect(() => {
       for (let i = 0; i < 10; i++) meter.charge('x'.repeat(75_000));
     }).toThrow(/MAX_INFLIGHT_ANSWER_BYTES_PER_USER/);

@@ -13,18 +13,12 @@ import {
 import { asciiJson, formBody } from '../../src/upstream/dialect/charset/request-bodies.ts';
 import { checkAnswerable } from '../../src/upstream/dialect/charset/answerable-text.ts';
 import { isUpstreamError } from '../../src/errors/upstream-error.ts';
+import { thrownBy } from '../support/thrown-by.ts';
 
 /** Seven-bit text: every code unit below U+0080. */
 const ASCII_ONLY = /^[\p{ASCII}]*$/u;
 
-function failure(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a failure');
-}
+const failure = (run: () => unknown): unknown => thrownBy(run);
 
 describe('the charset a Content-Type names', () => {
   it.each([

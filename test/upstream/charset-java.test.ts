@@ -47,7 +47,7 @@ describe('charsets, as Java has them', () => {
       300,
     );
     const java = javaLines(
-      'JavaCharsets.java',
+      'charsets',
       samples.map((s) => ['latin1', s] as const),
     );
     expect(samples.map((s) => encodeText(s, 'iso-8859-1').toString('hex'))).toEqual(java);
@@ -59,7 +59,7 @@ describe('charsets, as Java has them', () => {
       300,
     );
     const java = javaLines(
-      'JavaCharsets.java',
+      'charsets',
       samples.map((s) => ['cp1252', s] as const),
     );
     expect(samples.map((s) => (refuses(s) ? '0' : '1'))).toEqual(java);
@@ -83,6 +83,6 @@ describe('charsets, as Java has them', () => {
           ['form-latin1', formBody('loginForm', { p: s }, 'iso-8859-1').body.slice('p='.length)] as const,
       ),
     ];
-    expect(javaLines('JavaCharsets.java', bodies)).toEqual([...utf8, ...latin].map(units));
+    expect(javaLines('charsets', bodies)).toEqual([...utf8, ...latin].map(units));
   });
 });

@@ -14,6 +14,7 @@ import {
   updateAnswer,
 } from '../../src/upstream/client/answers/response-schemas.ts';
 import type { WireOperation } from '../../src/upstream/client/wire.ts';
+import { thrownBy } from '../support/thrown-by.ts';
 
 /** The settings a user gets by default. */
 const CONFIG = loadConfig({});
@@ -30,14 +31,7 @@ function context(operation: WireOperation, authPattern?: RegExp): AnswerContext 
   };
 }
 
-function failure(run: () => unknown): UpstreamError {
-  try {
-    run();
-  } catch (error) {
-    return error as UpstreamError;
-  }
-  throw new Error('expected a failure');
-}
+const failure = (run: () => unknown) => thrownBy(run) as UpstreamError;
 
 function statusError(operation: WireOperation, message: string, errorCode?: string, pattern?: RegExp) {
   const answer = { status: 'error', message, ...(errorCode === undefined ? {} : { error_code: errorCode }) };

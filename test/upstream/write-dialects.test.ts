@@ -14,15 +14,9 @@ import {
   recordHolds,
   sameMeaning,
 } from '../../src/upstream/dialect/writes/updated-fields.ts';
+import { thrownBy } from '../support/thrown-by.ts';
 
-function thrown(run: () => unknown): UpstreamError {
-  try {
-    run();
-  } catch (error) {
-    return error as UpstreamError;
-  }
-  throw new Error('expected a failure');
-}
+const thrown = (run: () => unknown) => thrownBy(run) as UpstreamError;
 
 describe('the id of a save answer', () => {
   it.each([

@@ -15,7 +15,6 @@
  * after and handed to the socket.
  */
 import type { ApolloServerPlugin, GraphQLRequestListener } from '@apollo/server';
-import type { DocumentNode, GraphQLSchema } from 'graphql';
 import type { GatewayConfig } from '../../config/gateway-config.ts';
 import type { GraphQLContext } from '../../graphql/context.ts';
 import type { RecordWeights } from '../../objects/record-weights.ts';
@@ -24,8 +23,7 @@ import { FREE_ANSWER_BYTES, type AnswerBytesBudget } from './answer-bytes-budget
 import { answerTooLarge, RequestAnswerMeter } from './answer-meter.ts';
 import { answerShape, type AnswerShape } from './answer-size-estimate.ts';
 import { costRefusal } from '../cost-limit-rule.ts';
-import { estimateKey } from '../upstream-call-limit.ts';
-import { upstreamCallKinds, type UpstreamCallKinds } from '../upstream-call-kinds.ts';
+import { estimateKey, operationEstimates } from '../upstream-call-limit.ts';
 
 /** The settings the limit reads. */
 export type AnswerSizeSettings = Pick<
@@ -41,9 +39,6 @@ export interface AnswerSizeLimitOptions {
   /** Whose share a request takes: its user, `undefined` without a session. */
   holderOf: (context: GraphQLContext) => string | undefined;
 }
-
-/** Distinct variable values remembered per document (a client cycling through page sizes stays bounded). */
-const MAX_KEYS_PER_DOCUMENT = 64;
 
 /** The estimated characters of an answer of `shape`. */
 export function estimatedBytes(shape: AnswerShape, weights: RecordWeights): number {
@@ -65,33 +60,21 @@ export function createAnswerSizeLimit(options: AnswerSizeLimitOptions): ApolloSe
     maxPageSize: settings.maxPageSize,
     upstreamMaxPageSize: settings.upstreamMaxPageSize,
   };
-  const kindsOf = new WeakMap<GraphQLSchema, UpstreamCallKinds>();
   // Shapes per parsed document and values of the variables that can change them: the folds are linear in
   // the document, the estimate per request a few multiplications.
-  const known = new WeakMap<DocumentNode, Map<string, AnswerShape>>();
+  const shapes = operationEstimates<AnswerShape>();
 
   const listener: GraphQLRequestListener<GraphQLContext> = {
     didResolveOperation({ schema, document, operation, request, contextValue }) {
       if (operation === undefined) return Promise.resolve();
-      let kinds = kindsOf.get(schema);
-      if (kinds === undefined) {
-        kinds = upstreamCallKinds(schema);
-        kindsOf.set(schema, kinds);
-      }
       const key = estimateKey(operation, request.variables);
-      let shape = key === undefined ? undefined : known.get(document)?.get(key);
+      let shape = shapes.get(document, key);
       if (shape === undefined) {
+        const kinds = shapes.kinds(schema);
         shape = answerShape({ schema, kinds, document, operation, variables: request.variables, pageLimits });
         // Variables that do not fit: execution refuses them before any resolver runs.
         if (shape === undefined) return Promise.resolve();
-        if (key !== undefined) {
-          let byKey = known.get(document);
-          if (byKey === undefined) {
-            byKey = new Map<string, AnswerShape>();
-            known.set(document, byKey);
-          }
-          if (byKey.size < MAX_KEYS_PER_DOCUMENT) byKey.set(key, shape);
-        }
+        shapes.remember(document, key, shape);
       }
       if (shape.cost > maxCost) {
         return Promise.reject(costRefusal(shape.cost, maxCost, { http: { status: 400 } }));
