@@ -34,7 +34,7 @@ export const objectResolvers: Resolvers = {
       const auth = ctx.requireSession();
       const record = hasId
         ? await readObject(auth, objectName, id)
-        : await findObject(auth, objectName, await toCriteria(filter, filterServicesOf(ctx)));
+        : await findObject(auth, objectName, await toCriteria(filter, filterServicesOf(ctx), objectName));
       return toModel(objectName, record);
     },
 
@@ -43,7 +43,9 @@ export const objectResolvers: Resolvers = {
       const auth = ctx.requireSession();
       // No condition compiles to no criterion: the usual page skips the compiler and its services.
       const criteria =
-        (args.filter?.criteria.length ?? 0) === 0 ? [] : await toCriteria(args.filter, filterServicesOf(ctx));
+        (args.filter?.criteria.length ?? 0) === 0
+          ? []
+          : await toCriteria(args.filter, filterServicesOf(ctx), objectName);
       return readPage(auth, objectName, criteria, args, ctx.services.config);
     },
   },
