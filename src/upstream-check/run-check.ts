@@ -88,6 +88,7 @@ const WRITES_TOPICS = [
   'update fields',
   'bad token (save)',
   'bad token (update)',
+  'reads after writes',
 ];
 
 /** Every probe after the logins, in order. */
