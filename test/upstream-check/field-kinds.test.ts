@@ -36,7 +36,7 @@ const RECORDS: Record<string, unknown>[] = [
 ];
 
 /** The same payments as text-keeping upstreams hold them: references and dates as strings. */
-const PLAIN = RECORDS.map((r) => ({
+const PLAIN: Record<string, unknown>[] = RECORDS.map((r) => ({
   ...r,
   reference: (r.reference as { $oid: string }).$oid,
   dueAt: (r.dueAt as { $date: string }).$date,
@@ -138,5 +138,24 @@ describe('the check against it', () => {
     const run = await checkOf(emulator);
     expect(verdictOf(run, 'unfilterable fields'), JSON.stringify(run.report?.findings)).toBe('as-assumed');
     expect(run.env.UPSTREAM_UNFILTERABLE_FIELDS).toBe('');
+  }, 240_000);
+});
+
+describe('the check on a declared type it cannot verify whole', () => {
+  it('should never exit 0 when a field of a declared type holds no value to filter by', async () => {
+    const emulator = await seeded(
+      { matchesStringsOnly: false },
+      PLAIN.map((record) =>
+        Object.fromEntries(Object.entries(record).filter(([key]) => key !== 'installments')),
+      ),
+    );
+    const run = await checkOf(emulator);
+    expect(verdictOf(run, 'field kinds: Payment')).toBe('cannot-tell');
+    expect(run.report?.findings.find((f) => f.topic === 'field kinds: Payment')?.detail).toContain(
+      'installments (Int): not verified',
+    );
+    expect(run.report?.findings.filter((f) => f.verdict === 'cannot-serve')).toEqual([]);
+    expect(run.code).toBe(3);
+    expect(run.stdout).toContain('not every declared type was verified');
   }, 240_000);
 });

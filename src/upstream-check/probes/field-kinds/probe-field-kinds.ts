@@ -194,6 +194,7 @@ export async function probeFieldKinds(context: CheckContext): Promise<void> {
       unsettled++;
       context.report({
         topic,
+        perType: true,
         verdict: 'cannot-tell',
         detail: `${spec.objectName} could not be read: ${error.message}`,
       });
@@ -220,6 +221,7 @@ export async function probeFieldKinds(context: CheckContext): Promise<void> {
     if (unknown.length > 0) unsettled++;
     context.report({
       topic,
+      perType: true,
       verdict: unknown.length > 0 ? 'cannot-tell' : missed.length > 0 ? 'differs' : 'as-assumed',
       detail:
         verdicts.length === 0
