@@ -19,7 +19,7 @@ import { rawGetAll } from './probe-first-page.ts';
 import type { RawRead } from '../raw-upstream.ts';
 import { asciiJson, JSON_CONTENT_TYPE } from '../../upstream/dialect/charset/request-bodies.ts';
 import { decodeAsGateway } from './wrapper-form.ts';
-import { readUntil, unseenWrite } from './writes/read-until.ts';
+import { readUntil, unseenWrite } from './read-lag/read-until.ts';
 
 /** Latin-1 text, and text Latin-1 lacks (a character past U+FFFF among it). */
 export const LATIN1_TEXT = 'Grüße aus Köln';

@@ -7,7 +7,7 @@ import type { UpstreamClient } from '../../../upstream/client/types.ts';
 import { SAVE_ID_PLACES } from '../../../upstream/dialect/writes/saved-id.ts';
 import type { CheckContext } from '../../check-context.ts';
 import { attempt, isMismatchOf, readBackUntil } from './write-attempt.ts';
-import { unseenWrite } from './read-until.ts';
+import { unseenWrite } from '../read-lag/read-until.ts';
 
 /** An object the probe created, and the client that reads save answers right. */
 export interface ScratchObject {

@@ -7,7 +7,7 @@
 import type { UpdateFieldsForm } from '../../../upstream/dialect/writes/updated-fields.ts';
 import type { CheckContext } from '../../check-context.ts';
 import { attempt, isMismatchOf, readBackUntil } from './write-attempt.ts';
-import { unseenWrite } from './read-until.ts';
+import { unseenWrite } from '../read-lag/read-until.ts';
 
 const TOPIC = 'update fields';
 

@@ -10,7 +10,7 @@ import { badTokenFinding, madeUpCredentials } from '../probe-errors.ts';
 import { probeSaveId, probeSaveWithId } from './probe-save.ts';
 import { probeUpdateFields } from './probe-update.ts';
 import { attempt } from './write-attempt.ts';
-import { readLagFinding } from './read-until.ts';
+import { readLagFinding } from '../read-lag/read-until.ts';
 import { cannotTell } from '../finding.ts';
 import { matches } from '../filter-probe.ts';
 import { idPatternFor } from '../probe-objects.ts';

@@ -5,7 +5,7 @@ import type { UpstreamRecord } from '../../../upstream/client/types.ts';
 import type { CheckContext } from '../../check-context.ts';
 import { matches } from '../filter-probe.ts';
 import { idPatternFor } from '../probe-objects.ts';
-import { readUntil, type ReadUntil } from './read-until.ts';
+import { readUntil, type ReadUntil } from '../read-lag/read-until.ts';
 
 /** A call's value, or its `UpstreamError`. */
 export type Attempt<T> = { ok: true; value: T } | { ok: false; error: UpstreamError };
