@@ -11,6 +11,7 @@ import type { DataObjectModel } from '../objects/mappers.ts';
 import { getPath } from '../objects/object-path.ts';
 import { filterServicesOf } from '../objects/compile-filter.ts';
 import { toCriteria } from '../objects/to-criteria.ts';
+import { referenceIdOf } from '../upstream/dialect/reference-id.ts';
 
 function requireObjectName(objectName: string): string {
   if (objectName.trim() === '') throw badUserInput('"objectName" must not be empty.', 'objectName');
@@ -85,13 +86,11 @@ export const objectResolvers: Resolvers = {
     },
     metadata: (object, _args, ctx) => readObjectMetadata(ctx.requireSession(), object),
     async ref(object, { path, objectName }, ctx): Promise<DataObjectModel | null> {
-      const value = getPath(object.record, path);
-      // An empty reference refers to nothing: it is the record's state, not the caller's mistake.
-      if ((typeof value !== 'string' && typeof value !== 'number') || value === '') return null;
-      return toModel(
-        objectName,
-        await readObject(ctx.requireSession(), requireObjectName(objectName), String(value)),
-      );
+      // Text, a whole number or `{"$oid": …}`; anything else (empty included) refers to nothing: it is the
+      // record's state, not the caller's mistake.
+      const id = referenceIdOf(getPath(object.record, path));
+      if (id === undefined) return null;
+      return toModel(objectName, await readObject(ctx.requireSession(), requireObjectName(objectName), id));
     },
   },
 
