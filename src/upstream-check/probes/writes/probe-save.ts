@@ -106,9 +106,13 @@ export async function probeSaveWithId(
   context.report({
     topic: TOPIC_WITH_ID,
     verdict: found === configured ? 'as-assumed' : 'differs',
-    detail: merges
-      ? 'one field sent with _id is merged into the object; the others stay'
-      : 'one field sent with _id replaces the object: the others are gone (as MongoTemplate.save); saveObject with _id then reads, merges and writes the whole object',
+    // Learnt on the scratch type only: another type's entity class may do otherwise, which the gateway
+    // finds per type at run time (a save with _id holds every field it did not send).
+    detail: `${
+      merges
+        ? 'one field sent with _id is merged into the object; the others stay'
+        : 'one field sent with _id replaces the object: the others are gone (as MongoTemplate.save); saveObject with _id then reads, merges and writes the whole object'
+    } (on ${objectName}; the gateway holds every other type to the fields it did not send, at run time)`,
     settings: { UPSTREAM_SAVE_WITH_ID: found },
   });
 }
