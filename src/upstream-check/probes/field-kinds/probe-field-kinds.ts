@@ -100,11 +100,10 @@ function operandOf(
     : undefined;
 }
 
-/** What one field's probe found. */
-type FieldVerdict =
-  | { field: string; found: true; held: string }
-  | { field: string; found: false; held: string }
-  | { field: string; unknown: string };
+/** What one field's probe found; `field` names it for the report (`amount (Float)`), `path` is its record path. */
+type FieldVerdict = { field: string; path: string } & (
+  { found: boolean; held: string } | { unknown: string }
+);
 
 /** Probes one field of `spec` with the first record of `records` that holds a value for it. */
 async function probeField(
@@ -115,6 +114,7 @@ async function probeField(
   records: readonly UpstreamRecord[],
 ): Promise<FieldVerdict> {
   const name = `${field.name} (${kind})`;
+  const at = { field: name, path: field.path };
   let aim: { record: UpstreamRecord; operand: string; held: string } | undefined;
   for (const record of records) {
     const got = operandOf(field, kind, valueAt(record, field.path));
@@ -123,8 +123,7 @@ async function probeField(
       break;
     }
   }
-  if (aim === undefined)
-    return { field: name, unknown: `no record of the ${records.length} read holds a value` };
+  if (aim === undefined) return { ...at, unknown: `no record of the ${records.length} read holds a value` };
   const numeric = ['Int', 'Long', 'Float'].includes(kind);
   const condition: FilterCondition = {
     fieldName: field.path,
@@ -149,7 +148,7 @@ async function probeField(
     });
   } catch (error) {
     if (error instanceof FilterError)
-      return { field: name, unknown: `the gateway would not send it (${error.message})` };
+      return { ...at, unknown: `the gateway would not send it (${error.message})` };
     throw error;
   }
   try {
@@ -162,10 +161,10 @@ async function probeField(
       context.learnt.firstPageStart,
     );
     const found = page.records.some((r) => r._id === aim.record._id);
-    return { field: name, found, held: aim.held };
+    return { ...at, found, held: aim.held };
   } catch (error) {
     if (!isUpstreamError(error)) throw error;
-    return { field: name, unknown: `the upstream refused the filter (${error.message})` };
+    return { ...at, unknown: `the upstream refused the filter (${error.message})` };
   }
 }
 
@@ -209,10 +208,7 @@ export async function probeFieldKinds(context: CheckContext): Promise<void> {
     }
     const missed = verdicts.filter((v) => 'found' in v && !v.found);
     const unknown = verdicts.filter((v) => 'unknown' in v);
-    for (const v of missed) {
-      const field = spec.fields.find((f) => v.field.startsWith(`${f.name} `));
-      if (field !== undefined && field.kind !== 'id') unfilterable.push(`${spec.objectName}.${field.path}`);
-    }
+    for (const v of missed) unfilterable.push(`${spec.objectName}.${v.path}`);
     const said = verdicts.map((v) =>
       'unknown' in v
         ? `${v.field}: not verified, ${v.unknown}`
