@@ -86,6 +86,14 @@ describe('the check against it', () => {
     expect(verdictOf(run, 'unfilterable fields')).toBe('differs');
     expect((run.env.UPSTREAM_UNFILTERABLE_FIELDS ?? '').split(',').sort()).toEqual([...FIELDS].sort());
 
+    // Run again with its advice set, it says so.
+    const again = await runUpstreamCheck(
+      { url: emulator.url, env: { OBJECT_TYPES_DIR: VALUE_FILTERS_OBJECTS_DIR, ...run.env } },
+      [],
+    );
+    expect(verdictOf(again, 'unfilterable fields')).toBe('as-assumed');
+    expect(again.env.UPSTREAM_UNFILTERABLE_FIELDS).toBe(run.env.UPSTREAM_UNFILTERABLE_FIELDS);
+
     const h = await startHarness({
       upstream: emulator,
       env: { OBJECT_TYPES_DIR: VALUE_FILTERS_OBJECTS_DIR, ...run.env },

@@ -168,6 +168,10 @@ async function probeField(
   }
 }
 
+/** Whether two lists of `objectName.field` hold the same entries. */
+const sameFields = (a: readonly string[], b: readonly string[]): boolean =>
+  a.length === b.length && a.every((entry) => b.includes(entry));
+
 /**
  * Probes every declared type (at most {@link MAX_CANDIDATES}): one row per type saying what its `matches`
  * sees, then one row with `UPSTREAM_UNFILTERABLE_FIELDS`, the fields found unfilterable.
@@ -227,7 +231,16 @@ export async function probeFieldKinds(context: CheckContext): Promise<void> {
   }
   context.report({
     topic: UNFILTERABLE_TOPIC,
-    verdict: unfilterable.length > 0 ? 'differs' : unsettled > 0 ? 'cannot-tell' : 'as-assumed',
+    verdict:
+      unfilterable.length > 0
+        ? sameFields(unfilterable, context.config.unfilterableFields)
+          ? 'as-assumed'
+          : 'differs'
+        : unsettled > 0
+          ? 'cannot-tell'
+          : sameFields([], context.config.unfilterableFields)
+            ? 'as-assumed'
+            : 'differs',
     detail:
       unfilterable.length > 0
         ? `the upstream's matches does not see ${unfilterable.join(', ')} (filtered by a value a record holds, the record did not come back): the gateway refuses a filter on them by name, never answers it empty`
