@@ -178,6 +178,8 @@ export interface RunningEmulator {
   port: number;
   /** Calls per operation since start or the last reset (faulted calls included). */
   stats(): Record<WireOperation, number>;
+  /** Writes applied since start (saves and updates that changed the store), by object name. */
+  writesByObjectName(): Record<string, number>;
   resetStats(): void;
   /** Replaces the fault injection (`undefined` or `{}` clears it). Throws on an invalid setting. */
   setFaults(faults: FaultOptions | undefined): void;

@@ -21,6 +21,7 @@ import { readBody } from './http/request-body.ts';
 import { bodyEncodingOf, encodeText, type EmulatorCharset } from './http/charset.ts';
 import { matchRoute } from './http/router.ts';
 import { openStore } from './store/open-store.ts';
+import type { ObjectStore } from './store/object-store.ts';
 import { createTokenRegistry } from './identity/token-registry.ts';
 import { createUserDirectory } from './identity/user-directory.ts';
 import { handleSave, handleUpdate } from './operations/write-handlers.ts';
@@ -112,7 +113,26 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       ? (reply: Reply): RenderedReply => escapeNonAscii(rendered(reply))
       : rendered;
   const faults = createFaultInjector(options.faults);
-  const { store, persist, settled } = await openStore(options.dataFile, options.objectTypes);
+  const opened = await openStore(options.dataFile, options.objectTypes);
+  const { persist, settled } = opened;
+  // Writes applied, by object name (the seed not counted): a test proves a tool wrote to no other type.
+  const written = new Map<string, number>();
+  const count = (objectName: string) => written.set(objectName, (written.get(objectName) ?? 0) + 1);
+  const store: ObjectStore = {
+    ...opened.store,
+    add: (object) => {
+      count(object.objectName);
+      return opened.store.add(object);
+    },
+    merge: (object, fields, nowIso) => {
+      count(object.objectName);
+      return opened.store.merge(object, fields, nowIso);
+    },
+    replace: (object, fields, nowIso) => {
+      count(object.objectName);
+      opened.store.replace(object, fields, nowIso);
+    },
+  };
   const context: EmulatorContext = {
     store,
     users: createUserDirectory([...EMULATOR_USERS, ...(options.users ?? [])]),
@@ -247,6 +267,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     port,
     stats: control.stats,
+    writesByObjectName: () => Object.fromEntries(written),
     resetStats: control.resetStats,
     setFaults: (next) => {
       faults.set(next);

@@ -2,7 +2,8 @@
  * `npm run upstream:check`: what the gateway's settings assume about the upstream, checked against the real
  * one (src/upstream-check/). Exit 0: the gateway can work with it with the printed settings (never without
  * one object type read); 1: it cannot; 2: the check could not run (usage, settings, unreachable, bad
- * credentials, an unknown `--object-name`, or without one no type of `schema/objects/` the upstream knows).
+ * credentials, an unknown `--object-name`, or without one no type of `schema/objects/` the upstream knows);
+ * 3: nothing it cannot serve, but a row about a declared type could not be verified.
  */
 import { writeFileSync } from 'node:fs';
 import { readCheckOptions } from '../src/upstream-check/check-options.ts';

@@ -62,6 +62,7 @@ export const HEAVY_TESTS = [
   'test/upstream-check/charset-check.test.ts',
   'test/upstream-check/check-whole.test.ts',
   'test/upstream-check/every-dialect.test.ts',
+  'test/upstream-check/field-kinds.test.ts',
   // The bench's peers, a browser, Prometheus.
   'bench/test/peers.test.ts',
   'test/browser/example-web.test.ts',

@@ -11,6 +11,8 @@ export interface Filter {
    * records that can match: the store looks them up instead of scanning.
    */
   idCandidates: readonly string[] | undefined;
+  /** The `matchesStringsOnly` read quirk: a criterion never matches a value that is not a string. */
+  stringsOnly?: boolean | undefined;
 }
 
 /** How `matches` reads a value: the emulator's `matches` and `matchesCase` dialects. */
@@ -22,6 +24,8 @@ export interface MatchesReading {
   wrapAnchors?: boolean | undefined;
   /** The `lastCriterionPerField` read quirk. */
   lastPerField?: boolean | undefined;
+  /** The `matchesStringsOnly` read quirk. */
+  stringsOnly?: boolean | undefined;
 }
 
 /** Compiled client patterns, so a repeated filter is compiled once. Bounded: cleared when full. */
@@ -157,14 +161,16 @@ export function parseFilterCommand(
     criteria.push({ path: fieldName.split('.'), test });
   }
   // A service that builds its query as a map from field to condition keeps the last condition of each field.
+  const stringsOnly = reading.stringsOnly === true;
   if (reading.lastPerField === true) {
     const kept = lastPerField(criteria);
     return {
       criteria: kept,
       idCandidates: kept.some((c) => c.path.join('.') === '_id') ? idCandidates : undefined,
+      stringsOnly,
     };
   }
-  return { criteria, idCandidates };
+  return { criteria, idCandidates, stringsOnly };
 }
 
 /** Java's `String.equalsIgnoreCase`: the same length, each pair of characters equal in upper or lower case. */
@@ -182,13 +188,19 @@ function equalsIgnoreCase(a: string, b: string): boolean {
  * The text a criterion compares: the value at the dotted path (own properties only), strings as they are,
  * other scalars by `String()`, objects and arrays as JSON. A missing field matches nothing.
  */
-export function fieldText(record: UpstreamRecord, path: readonly string[]): string | undefined {
+export function fieldText(
+  record: UpstreamRecord,
+  path: readonly string[],
+  stringsOnly = false,
+): string | undefined {
   let value: unknown = record;
   for (const key of path) {
     if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) return undefined;
     value = (value as Record<string, unknown>)[key];
   }
   if (typeof value === 'string') return value;
+  // MongoDB's `$regex` matches strings only: a number, a boolean, a `{"$date"}` or `{"$oid"}` never.
+  if (stringsOnly) return undefined;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   return value === undefined ? undefined : JSON.stringify(value);
 }
@@ -196,7 +208,7 @@ export function fieldText(record: UpstreamRecord, path: readonly string[]): stri
 /** Whether the record satisfies every criterion (criteria are combined with AND). */
 export function matchesFilter(record: UpstreamRecord, filter: Filter): boolean {
   for (const { path, test } of filter.criteria) {
-    const text = fieldText(record, path);
+    const text = fieldText(record, path, filter.stringsOnly);
     if (text === undefined || !test(text)) return false;
   }
   return true;

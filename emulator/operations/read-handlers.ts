@@ -35,6 +35,7 @@ function prepareRead(context: EmulatorContext, request: OperationRequest): ReadC
       caseInsensitive: context.matchesCase === 'insensitive',
       wrapAnchors: quirks.wrapAnchors,
       lastPerField: quirks.lastCriterionPerField,
+      stringsOnly: quirks.matchesStringsOnly,
     },
     context.patterns,
   );

@@ -12,6 +12,11 @@ export interface ReadQuirks {
   /** Only the last criterion on each field is applied (a filter built as a map from field to condition). */
   lastCriterionPerField?: boolean;
   /**
+   * `matches` sees string fields only, as MongoDB's `$regex` does: a number, boolean, date (`{"$date": …}`)
+   * or reference held as `{"$oid": …}` never matches, whatever the pattern.
+   */
+  matchesStringsOnly?: boolean;
+  /**
    * `organizationCode` is ignored on getObject and getAll: every organization of the caller's application is
    * served, each record carrying its own `organizationCode` field (a MongoDB entity's tenant field).
    */

@@ -86,3 +86,18 @@ export const organizationCodes = list.pipe(
 export const baggageKeys = list.pipe(
   z.array(z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/, 'holds a malformed baggage key')),
 );
+
+/**
+ * A comma-separated list of `objectName.field` entries (`com.example.Loan.amount`: the upstream's object name,
+ * then the record path), e.g. the fields `npm run upstream:check` found the upstream's `matches` cannot see.
+ */
+export const objectFields = list.pipe(
+  z.array(
+    z
+      .string()
+      .regex(
+        /^[A-Za-z0-9_$-]+(?:\.[A-Za-z0-9_$-]+)+$/,
+        'holds a malformed entry (objectName.field, e.g. com.example.Loan.amount)',
+      ),
+  ),
+);

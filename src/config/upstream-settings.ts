@@ -3,7 +3,7 @@
  * connections, resilience and tracing. Each field is one setting (`setting.ts`), written here only.
  */
 import { z } from 'zod';
-import { baggageKeys, bool, int, regex } from './parsers.ts';
+import { baggageKeys, bool, int, objectFields, regex } from './parsers.ts';
 import { setting } from './setting.ts';
 
 /** The upstream's settings, shaped as `GatewayConfig` reads them. */
@@ -34,6 +34,13 @@ export const UPSTREAM_SETTINGS = {
     'UPSTREAM_MAX_PAGE_SIZE',
     int(1, 100_000).default(1000),
     'Largest page and id batch the upstream serves; larger ones are split into calls of at most this size.',
+  ),
+  // MongoDB's `$regex` never matches a number, boolean, date or `{"$oid"}`: filtering such a field would
+  // answer empty without a word, so the gateway refuses it before sending (`npm run upstream:check` finds them).
+  unfilterableFields: setting(
+    'UPSTREAM_UNFILTERABLE_FIELDS',
+    objectFields.default([]),
+    "Fields (`objectName.field`) the upstream's `matches` cannot see; a filter on one is refused, never answered empty.",
   ),
   matchesCase: setting(
     'UPSTREAM_MATCHES_CASE',

@@ -51,6 +51,22 @@ export function badUserInput(message: string, argumentName?: string): GraphQLErr
   });
 }
 
+/**
+ * `BAD_USER_INPUT` for a filter on a field the upstream's `matches` cannot see (`UPSTREAM_UNFILTERABLE_FIELDS`):
+ * sent, it would answer nothing, which the gateway could not tell from "no record matches".
+ */
+export function unfilterableField(message: string, argumentName: string, field: string): GraphQLError {
+  return new GraphQLError(message, {
+    extensions: {
+      code: ErrorCode.BAD_USER_INPUT,
+      argumentName,
+      reason: 'unfilterable_field',
+      field,
+      setting: 'UPSTREAM_UNFILTERABLE_FIELDS',
+    },
+  });
+}
+
 /** `BAD_USER_INPUT` for a number literal of the document at `node` that a double would change. */
 export function inexactNumber(message: string, node: ASTNode): GraphQLError {
   return new GraphQLError(message, {

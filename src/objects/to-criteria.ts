@@ -13,6 +13,7 @@ import { compileFilter } from './compile-filter.ts';
 export function toCriteria(
   filter: InputMaybe<FilterInput>,
   services: Pick<GatewayServices, 'config' | 'patternGuard'>,
+  objectName: string,
 ): Promise<Criterion[]> {
   const conditions = (filter?.criteria ?? []).map((c, i): FilterCondition => {
     const at = `filter.criteria[${i}]`;
@@ -26,5 +27,5 @@ export function toCriteria(
       at: { value: `${at}.value`, values: `${at}.values`, caseInsensitive: `${at}.caseInsensitive` },
     };
   });
-  return compileFilter(conditions, services, 'filter');
+  return compileFilter(conditions, services, 'filter', objectName);
 }

@@ -11,6 +11,7 @@ import type { DataObjectModel } from '../objects/mappers.ts';
 import { getPath } from '../objects/object-path.ts';
 import { filterServicesOf } from '../objects/compile-filter.ts';
 import { toCriteria } from '../objects/to-criteria.ts';
+import { referenceIdOf } from '../upstream/dialect/reference-id.ts';
 
 function requireObjectName(objectName: string): string {
   if (objectName.trim() === '') throw badUserInput('"objectName" must not be empty.', 'objectName');
@@ -34,7 +35,7 @@ export const objectResolvers: Resolvers = {
       const auth = ctx.requireSession();
       const record = hasId
         ? await readObject(auth, objectName, id)
-        : await findObject(auth, objectName, await toCriteria(filter, filterServicesOf(ctx)));
+        : await findObject(auth, objectName, await toCriteria(filter, filterServicesOf(ctx), objectName));
       return toModel(objectName, record);
     },
 
@@ -43,7 +44,9 @@ export const objectResolvers: Resolvers = {
       const auth = ctx.requireSession();
       // No condition compiles to no criterion: the usual page skips the compiler and its services.
       const criteria =
-        (args.filter?.criteria.length ?? 0) === 0 ? [] : await toCriteria(args.filter, filterServicesOf(ctx));
+        (args.filter?.criteria.length ?? 0) === 0
+          ? []
+          : await toCriteria(args.filter, filterServicesOf(ctx), objectName);
       return readPage(auth, objectName, criteria, args, ctx.services.config);
     },
   },
@@ -83,13 +86,11 @@ export const objectResolvers: Resolvers = {
     },
     metadata: (object, _args, ctx) => readObjectMetadata(ctx.requireSession(), object),
     async ref(object, { path, objectName }, ctx): Promise<DataObjectModel | null> {
-      const value = getPath(object.record, path);
-      // An empty reference refers to nothing: it is the record's state, not the caller's mistake.
-      if ((typeof value !== 'string' && typeof value !== 'number') || value === '') return null;
-      return toModel(
-        objectName,
-        await readObject(ctx.requireSession(), requireObjectName(objectName), String(value)),
-      );
+      // Text, a whole number or `{"$oid": …}`; anything else (empty included) refers to nothing: it is the
+      // record's state, not the caller's mistake.
+      const id = referenceIdOf(getPath(object.record, path));
+      if (id === undefined) return null;
+      return toModel(objectName, await readObject(ctx.requireSession(), requireObjectName(objectName), id));
     },
   },
 

@@ -29,6 +29,7 @@ import { LongScalar } from './long-scalar.ts';
 import { checkPatch, inputToRecord, patchNeedsCurrent, patchToFields } from './input-to-record.ts';
 import { printTypeRef, type FieldSpec, type ObjectTypeSpec } from './spec/object-type-spec.ts';
 import { whereToCriteria } from './where-to-criteria.ts';
+import { referenceIdOf } from '../upstream/dialect/reference-id.ts';
 
 /** One resolver map of those `makeExecutableSchema` takes. */
 export type ExecutableResolvers = Extract<
@@ -82,12 +83,14 @@ function fieldResolver(
   const target = byType.get(field.target);
   if (target === undefined) throw new Error(`@ref target ${field.target} has no spec`);
   return async (object, _args, ctx) => {
-    const id = getPathAt(object.record, keys);
-    if (id === null || id === undefined || id === '') return null;
-    if (typeof id !== 'string' && !(typeof id === 'number' && Number.isSafeInteger(id))) {
-      throw bad(object, `the id of ${withIndefiniteArticle(target.typeName)}`, describeValue(id));
+    const value = getPathAt(object.record, keys);
+    if (value === null || value === undefined || value === '') return null;
+    // Text, a whole number or MongoDB's `{"$oid": …}`; anything else is named, never taken for no reference.
+    const id = referenceIdOf(value);
+    if (id === undefined) {
+      throw bad(object, `the id of ${withIndefiniteArticle(target.typeName)}`, describeValue(value));
     }
-    return toModel(target.objectName, await readObject(ctx.requireSession(), target.objectName, String(id)));
+    return toModel(target.objectName, await readObject(ctx.requireSession(), target.objectName, id));
   };
 }
 

@@ -94,5 +94,5 @@ export function whereToCriteria(
       }
     }
   }
-  return compileFilter(conditions, services, 'where');
+  return compileFilter(conditions, services, 'where', spec.objectName);
 }

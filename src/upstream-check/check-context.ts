@@ -37,6 +37,11 @@ export interface Learnt {
    * the unknown-name probe found how the upstream words an unknown name.
    */
   callerErrorPattern: RegExp | undefined;
+  /**
+   * How long the longest write took to read back (`0`: at once), and whether one never did within the
+   * check's wait: what the write probes say of `UPSTREAM_WRITE_READ_BACK_MS`.
+   */
+  readLag?: { longestMillis: number; unseen: number };
 }
 
 /** See the module comment. */

@@ -50,7 +50,9 @@ export function renderReport(report: CheckReport): string {
       ? 'The gateway can work with this upstream with these settings.'
       : report.exitCode === EXIT.cannotServe
         ? 'The gateway CANNOT work with this upstream as it is: see the CANNOT SERVE rows.'
-        : 'The check could not read one object type: it cannot tell whether the gateway can work with this upstream.',
+        : report.exitCode === EXIT.unverified
+          ? 'Nothing found that the gateway cannot serve, but not every declared type was verified: see the "field kinds" rows that cannot tell.'
+          : 'The check could not read one object type: it cannot tell whether the gateway can work with this upstream.',
   );
   return `${out.join('\n')}\n`;
 }

@@ -39,6 +39,7 @@ import { pacedClient } from './paced-client.ts';
 import { createPacer } from './pacer.ts';
 import { probeAnswerCharset, probeTextRoundTrip } from './probes/probe-charset.ts';
 import { probeErrors } from './probes/probe-errors.ts';
+import { probeFieldKinds, UNFILTERABLE_TOPIC } from './probes/field-kinds/probe-field-kinds.ts';
 import { probeLogins } from './probes/logins/probe-logins.ts';
 import { probeMatches } from './probes/probe-matches.ts';
 import { declaredObjectNames, probeObjectType } from './probes/probe-object-type.ts';
@@ -87,6 +88,7 @@ const WRITES_TOPICS = [
   'update fields',
   'bad token (save)',
   'bad token (update)',
+  'reads after writes',
 ];
 
 /** Every probe after the logins, in order. */
@@ -109,6 +111,8 @@ export const PROBES: readonly CheckProbe[] = [
   probe('getObject and metadata', ['getObject', 'metadata'], ['objectName'], (c, { objectName }) =>
     probeObjects(c, objectName),
   ),
+  // Every declared type, after `matches` is learnt: the gateway's own filters, as it would send them.
+  probe('field kinds', [UNFILTERABLE_TOPIC], ['objectName'], (c) => probeFieldKinds(c)),
   probe('request-line limit', ['request-line limit'], ['objectName'], (c, { objectName }) =>
     probeUrlLimit(c, objectName),
   ),

@@ -172,6 +172,9 @@ describe('npm run upstream:check, in each dialect of the emulator', () => {
       UPSTREAM_SAVE_ID_AT: 'savedObjectId',
       UPSTREAM_SAVE_WITH_ID: 'merges',
       UPSTREAM_UPDATE_FIELDS: 'data',
+      // Every declared type's number and reference fields filter by value; every write read back at once.
+      UPSTREAM_UNFILTERABLE_FIELDS: '',
+      UPSTREAM_WRITE_READ_BACK_MS: '2000',
     });
     const notAsAssumed = run.report?.findings.filter(
       (f) => f.verdict !== 'as-assumed' && f.topic !== 'invalid pattern',

@@ -111,3 +111,29 @@ describe('npm run upstream:check --allow-writes, in each write dialect', () => {
     }
   });
 });
+
+describe('npm run upstream:check --allow-writes, truthfully', () => {
+  it('should write to the scratch type only, whatever it reads and probes', async () => {
+    // Every dialect that makes it write more (each save-id place, both update forms, replaces) at once.
+    const upstream = await emulator({ saveIdAt: 'data', saveWithId: 'replaces', updateFields: 'params' });
+    const run = await runUpstreamCheck({ url: upstream.url }, WRITES);
+    expect(run.code).toBe(0);
+    const written = upstream.writesByObjectName();
+    expect(Object.keys(written)).toEqual([LOAN]);
+    expect(written[LOAN]).toBeGreaterThanOrEqual(4);
+  });
+
+  it('should say "reads lag writes" with UPSTREAM_WRITE_READ_BACK_MS on a lagging replica, never a charset or save-id problem', async () => {
+    const upstream = await emulator({ readLagMillis: 1500 });
+    const run = await runUpstreamCheck({ url: upstream.url }, WRITES);
+    const findings = run.report?.findings ?? [];
+    expect(findings.filter((f) => f.verdict === 'cannot-serve')).toEqual([]);
+    for (const topic of ['save answer id', 'save with _id', 'update fields', 'Latin-1 text']) {
+      expect(verdictOf(run, topic), topic).toBe('as-assumed');
+    }
+    expect(verdictOf(run, 'reads after writes')).toBe('differs');
+    expect(detailOf(run, 'reads after writes')).toContain('reads lag writes');
+    expect(Number(run.env.UPSTREAM_WRITE_READ_BACK_MS)).toBeGreaterThanOrEqual(2000);
+    expect(run.code).toBe(0);
+  });
+});

@@ -23,6 +23,11 @@ export interface Finding {
    * value to set when `differs`.
    */
   settings?: Record<string, string>;
+  /**
+   * A row about one declared type the gateway serves: the check exits 0 only when every such row was
+   * verified (`cannot-tell` here is {@link EXIT}`.unverified`, never "can work").
+   */
+  perType?: boolean;
 }
 
 /** A finding that the check could not settle `topic`, and why (`detail`). */
@@ -41,6 +46,11 @@ export const EXIT = {
    * `--object-name` the upstream does not know, or (without one) no type of `schema/objects/` it could read.
    */
   couldNotRun: 2,
+  /**
+   * Nothing found it cannot serve, but a row about a declared type could not be verified (a field no record
+   * holds a value for, a type it could not read): its advice for that type is unknown.
+   */
+  unverified: 3,
 } as const;
 
 /** The whole report, as `--json` writes it. */
@@ -75,5 +85,8 @@ export function collectSettings(findings: readonly Finding[]): Record<string, st
 
 /** The exit code of a finished check. */
 export function exitCodeOf(findings: readonly Finding[]): number {
-  return findings.some((f) => f.verdict === 'cannot-serve') ? EXIT.cannotServe : EXIT.works;
+  if (findings.some((f) => f.verdict === 'cannot-serve')) return EXIT.cannotServe;
+  return findings.some((f) => f.perType === true && f.verdict === 'cannot-tell')
+    ? EXIT.unverified
+    : EXIT.works;
 }

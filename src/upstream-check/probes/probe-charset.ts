@@ -19,6 +19,7 @@ import { rawGetAll } from './probe-first-page.ts';
 import type { RawRead } from '../raw-upstream.ts';
 import { asciiJson, JSON_CONTENT_TYPE } from '../../upstream/dialect/charset/request-bodies.ts';
 import { decodeAsGateway } from './wrapper-form.ts';
+import { readUntil, unseenWrite } from './read-lag/read-until.ts';
 
 /** Latin-1 text, and text Latin-1 lacks (a character past U+FFFF among it). */
 export const LATIN1_TEXT = 'Grüße aus Köln';
@@ -49,14 +50,16 @@ export async function probeTextRoundTrip(context: CheckContext, writeObjectName:
     context.report({ topic: 'text round trip', verdict: 'cannot-tell', detail: `the save failed: ${saved}` });
     return;
   }
-  const back = await readBack(context, writeObjectName, `${run}-text`);
+  const back = await readSaved(context, writeObjectName, `${run}-text`);
+  if (back === undefined) return;
   const judged = judgeRoundTrip(back, context.config.answerCharset);
   for (const finding of judged.findings) context.report(finding);
   if (judged.charset === undefined) return;
 
   // UTF-8 bytes as they are, declared, as the form login declares its body.
   await rawSave(context, writeObjectName, run, 'body', { latin1: LATIN1_TEXT }, JSON.stringify);
-  const raw = await readBack(context, writeObjectName, `${run}-body`);
+  const raw = await readSaved(context, writeObjectName, `${run}-body`);
+  if (raw === undefined) return;
   context.report(requestCharsetFinding(raw, judged.charset, context.config.requestCharset));
 }
 
@@ -94,6 +97,29 @@ async function rawSave(
   if (status === 'success') return undefined;
   const message = isJsonObject(decoded.value) ? decoded.value.message : undefined;
   return `status ${JSON.stringify(status)}: ${JSON.stringify(typeof message === 'string' ? message.slice(0, 120) : '')}`;
+}
+
+/**
+ * {@link readBack} again until the record is there in some charset (a lagging replica answers none at first);
+ * `undefined`, the `text round trip` row said, when it never is: missing is not a charset.
+ */
+async function readSaved(
+  context: CheckContext,
+  objectName: string,
+  marker: string,
+): Promise<RawRead | undefined> {
+  const back = await readUntil(
+    context,
+    () => readBack(context, objectName, marker),
+    (read) => CHARSETS.some((charset) => recordIn(read, charset) !== undefined),
+  );
+  if (back.shown) return back.value;
+  context.report({
+    topic: 'text round trip',
+    verdict: 'cannot-tell',
+    detail: unseenWrite('the text saved'),
+  });
+  return undefined;
 }
 
 /** The saved record marked `marker`, read back raw (getObject, the gateway's own request). */

@@ -6,7 +6,8 @@
  */
 import type { UpdateFieldsForm } from '../../../upstream/dialect/writes/updated-fields.ts';
 import type { CheckContext } from '../../check-context.ts';
-import { attempt, isMismatchOf, readBack } from './write-attempt.ts';
+import { attempt, isMismatchOf, readBackUntil } from './write-attempt.ts';
+import { unseenWrite } from '../read-lag/read-until.ts';
 
 const TOPIC = 'update fields';
 
@@ -20,6 +21,7 @@ export async function probeUpdateFields(
 ): Promise<void> {
   const configured = context.config.updateFields;
   const seen: string[] = [];
+  let answeredSuccess = 0;
   for (const form of FORMS) {
     const value = `updated-as-${form}`;
     const client = form === configured ? context.client : context.clientWith({ updateFields: form });
@@ -28,7 +30,14 @@ export async function probeUpdateFields(
       context.report({ topic: TOPIC, verdict: 'cannot-serve', detail: updated.error.message });
       return;
     }
-    const stored = await readBack(context, objectName, id);
+    if (updated.ok) answeredSuccess++;
+    const back = await readBackUntil(
+      context,
+      objectName,
+      id,
+      (r) => r?.note === value || (r !== null && r !== undefined && Object.hasOwn(r, 'data')),
+    );
+    const stored = back.value;
     if (updated.ok && stored?.note === value) {
       const fields = Object.keys(updated.value.updatedFields).join(', ') || 'nothing';
       context.report({
@@ -50,6 +59,11 @@ export async function probeUpdateFields(
           : ''
       }`,
     );
+  }
+  if (answeredSuccess === FORMS.length && !seen.some((s) => s.includes('"data"'))) {
+    // Both forms answered success and neither made a field `data`: the read-backs may only be behind.
+    context.report({ topic: TOPIC, verdict: 'cannot-tell', detail: unseenWrite('an update in either form') });
+    return;
   }
   context.report({ topic: TOPIC, verdict: 'cannot-serve', detail: seen.join('; ') });
 }

@@ -10,6 +10,7 @@ import { badTokenFinding, madeUpCredentials } from '../probe-errors.ts';
 import { probeSaveId, probeSaveWithId } from './probe-save.ts';
 import { probeUpdateFields } from './probe-update.ts';
 import { attempt } from './write-attempt.ts';
+import { readLagFinding } from '../read-lag/read-until.ts';
 import { cannotTell } from '../finding.ts';
 import { matches } from '../filter-probe.ts';
 import { idPatternFor } from '../probe-objects.ts';
@@ -44,6 +45,7 @@ export async function probeWrites(context: CheckContext, writeObjectName: string
   context.report(
     badTokenFinding(context, 'bad token (update)', refusedUpdate.ok ? undefined : refusedUpdate.error),
   );
+  context.report(readLagFinding(context));
 }
 
 /** The object this run saved, found by its `upstreamCheck` field (when the save answer gave no usable id). */

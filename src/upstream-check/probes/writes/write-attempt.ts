@@ -5,6 +5,7 @@ import type { UpstreamRecord } from '../../../upstream/client/types.ts';
 import type { CheckContext } from '../../check-context.ts';
 import { matches } from '../filter-probe.ts';
 import { idPatternFor } from '../probe-objects.ts';
+import { readUntil, type ReadUntil } from '../read-lag/read-until.ts';
 
 /** A call's value, or its `UpstreamError`. */
 export type Attempt<T> = { ok: true; value: T } | { ok: false; error: UpstreamError };
@@ -34,4 +35,14 @@ export async function readBack(
     context.client.getObject(context.credentials, objectName, [matches('_id', idPatternFor(context, id))]),
   );
   return found.ok ? found.value : undefined;
+}
+
+/** {@link readBack} again until the object `shows` the write, within the check's wait (`read-until.ts`). */
+export function readBackUntil(
+  context: CheckContext,
+  objectName: string,
+  id: string,
+  shows: (record: UpstreamRecord | null | undefined) => boolean,
+): Promise<ReadUntil<UpstreamRecord | null | undefined>> {
+  return readUntil(context, () => readBack(context, objectName, id), shows);
 }
