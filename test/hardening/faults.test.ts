@@ -175,7 +175,7 @@ it('should stay ready while the upstream is unreachable, unless READINESS_REQUIR
     await expect
       .poll(async () => {
         const answer = await fetch(`${gated.baseUrl}/readyz`);
-        return { code: answer.status, body: (await answer.json()) as unknown };
+        return { code: answer.status, body: await answer.json() };
       })
       .toMatchObject({ code: 503, body: { status: 'upstream unreachable' } });
     expect((await fetch(`${gated.baseUrl}/healthz`)).status).toBe(200);
