@@ -20,8 +20,9 @@ function standIn() {
     get: (key: string) => Promise.resolve(keys.get(key) ?? null),
     mget: (...names: string[]) => Promise.resolve(names.map((key) => keys.get(key) ?? null)),
     del: (...names: string[]) => Promise.resolve(names.filter((key) => keys.delete(key)).length),
-    // The cut-off script: raises the value, never lowers it (expiries are not modelled).
-    eval: (_script: string, _count: number, key: string, cutOff: number) => {
+    // The cut-off script (`EVAL`): raises the value, never lowers it (expiries are not modelled).
+    call: (command: string, _script: string, _count: number, key: string, cutOff: number) => {
+      if (command !== 'EVAL') return Promise.reject(new Error(`unexpected ${command}`));
       keys.set(key, String(Math.max(cutOff, Number(keys.get(key) ?? 0))));
       return Promise.resolve(1);
     },

@@ -116,8 +116,16 @@ export function createRevocationSync<Reason extends string>(
     const ttlMillis = Math.ceil(fold.untilSeconds * 1000 - now());
     if (ttlMillis <= 0) return false;
     await guard.run(
+      // Redis's EVAL (a Lua script run by Redis, atomically), through `call`: nothing here evaluates code.
       (redis) =>
-        redis.eval(RAISE_CUT_OFF, 1, cutOffKey(keyPrefix, fold.ownerKey), fold.cutOffSeconds, ttlMillis),
+        redis.call(
+          'EVAL',
+          RAISE_CUT_OFF,
+          1,
+          cutOffKey(keyPrefix, fold.ownerKey),
+          fold.cutOffSeconds,
+          ttlMillis,
+        ),
       'write',
     );
     return true;
