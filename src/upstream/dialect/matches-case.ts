@@ -62,7 +62,7 @@ export function literalOf(pattern: string): string | undefined {
 }
 
 /** The value at a dotted field path of a record (`customer.id`), or `undefined`. */
-function valueAt(record: UpstreamRecord, path: string): unknown {
+export function valueAt(record: UpstreamRecord, path: string): unknown {
   let value: unknown = record;
   for (const key of path.split('.')) {
     if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) return undefined;

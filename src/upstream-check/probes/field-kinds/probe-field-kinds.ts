@@ -17,6 +17,7 @@ import type { UpstreamRecord } from '../../../upstream/client/types.ts';
 import { isExactNumber } from '../../../upstream/dialect/exact-json.ts';
 import type { CheckContext } from '../../check-context.ts';
 import { MAX_CANDIDATES } from '../probe-object-type.ts';
+import { valueAt } from '../../../upstream/dialect/matches-case.ts';
 
 /** Records read of each type to find a value of each field. */
 const SAMPLE_SIZE = 100;
@@ -47,16 +48,6 @@ function kindOf(field: ProbedField): string | undefined {
   if (field.type.kind !== 'scalar') return undefined;
   const name = field.type.name;
   return ['Int', 'Long', 'Float', 'Boolean', 'DateTime', 'ID'].includes(name) ? name : undefined;
-}
-
-/** The value at a dotted path (own properties only). */
-function valueAt(record: UpstreamRecord, path: string): unknown {
-  let value: unknown = record;
-  for (const key of path.split('.')) {
-    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) return undefined;
-    value = (value as Record<string, unknown>)[key];
-  }
-  return value;
 }
 
 /** MongoDB extended JSON's one-key wrapper (`{"$oid": …}`, `{"$date": …}`), its inner value. */
