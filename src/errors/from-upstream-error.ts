@@ -24,6 +24,19 @@ export function fromUpstreamError(error: UpstreamError): GraphQLError {
         },
       });
     case 'rejected_input':
+      if (error.argument === 'objectName' && error.objectName !== undefined)
+        return new GraphQLError(
+          `The upstream service does not take the object name ${JSON.stringify(error.objectName)} (argument objectName); check its spelling and case against the names the upstream registers: ${error.upstreamMessage ?? 'unknown object name'}`,
+          {
+            extensions: {
+              code,
+              blame,
+              argumentName: 'objectName',
+              objectName: error.objectName,
+              upstream: upstreamExtension(error),
+            },
+          },
+        );
       return new GraphQLError(
         `The upstream service refused the input of the ${error.operation}: ${error.upstreamMessage ?? 'invalid input'}`,
         { extensions: { code, blame, upstream: upstreamExtension(error) } },

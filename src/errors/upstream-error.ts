@@ -20,6 +20,8 @@ export interface UpstreamErrorOptions {
   httpStatus?: number | undefined;
   /** For `invalid_input`: the argument or input path the caller should change (`id`, `data.items.3`). */
   argument?: string | undefined;
+  /** For `rejected_input` of an object name (`argument: objectName`): the name the caller sent, echoed. */
+  objectName?: string | undefined;
   /** For `dialect_mismatch`: the assumption the answer contradicted (`assumptions.ts`) and its setting. */
   assumption?: { name: string; setting: string } | undefined;
   /**
@@ -68,6 +70,7 @@ export class UpstreamError extends Error {
   readonly upstreamErrorCode: string | undefined;
   readonly httpStatus: number | undefined;
   readonly argument: string | undefined;
+  readonly objectName: string | undefined;
   readonly assumption: { name: string; setting: string } | undefined;
   readonly applied: AppliedWrite | undefined;
   readonly fields: readonly WrittenFieldDifference[] | undefined;
@@ -82,6 +85,7 @@ export class UpstreamError extends Error {
     this.upstreamErrorCode = options.upstreamErrorCode;
     this.httpStatus = options.httpStatus;
     this.argument = options.argument;
+    this.objectName = options.objectName;
     this.assumption = options.assumption;
     this.applied = options.applied;
     this.fields = options.fields;

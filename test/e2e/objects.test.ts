@@ -283,13 +283,19 @@ describe('saveObject and updateObject', () => {
 });
 
 describe('upstream failures', () => {
-  it('should answer BAD_USER_INPUT, blaming the caller, with the upstream message for an unknown object name', async () => {
+  it('should answer BAD_USER_INPUT naming the objectName argument and echoing the mistyped name', async () => {
     const result = await h.client(demo.token).query({
       query: ObjectsDocument,
-      variables: { objectName: 'com.example.DoesNotExist', first: 1 },
+      variables: { objectName: 'com.example.LoanTyp', first: 1 },
     });
     const error = firstError(result.error);
-    expect(error.extensions).toMatchObject({ code: 'BAD_USER_INPUT', blame: 'caller' });
+    expect(error.extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      blame: 'caller',
+      argumentName: 'objectName',
+      objectName: 'com.example.LoanTyp',
+    });
+    expect(error.message).toContain('"com.example.LoanTyp"');
     expect(error.extensions.upstream).toMatchObject({ message: 'unknown object name' });
   });
 

@@ -133,6 +133,8 @@ describe.each(['plain', 'guard'] as const)(
         kind: 'rejected_input',
         blame: 'caller',
         upstreamMessage: 'unknown object name',
+        argument: 'objectName',
+        objectName: 'com.example.Nope',
       });
     });
 

@@ -105,6 +105,7 @@ export function createUpstreamClient(
       answer: 'jsonp',
       schema,
       secrets: secretsOf(credentials),
+      objectName: query.objectName,
       holder: callerOf(credentials),
       heard,
       build: (callback) => ({
@@ -210,6 +211,7 @@ export function createUpstreamClient(
         answer: 'jsonp',
         schema: saveAnswer,
         secrets: secretsOf(credentials),
+        objectName,
         holder: callerOf(credentials),
         heard,
         // docs/design.md: `callback` travels in the query string and, with the same value, in the body.
@@ -240,6 +242,7 @@ export function createUpstreamClient(
         answer: 'jsonp',
         schema: updateAnswer,
         secrets: secretsOf(credentials),
+        objectName,
         holder: callerOf(credentials),
         heard,
         build: (callback) => ({

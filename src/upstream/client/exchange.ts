@@ -45,6 +45,8 @@ export interface Exchange<T> {
   schema: z.ZodType<T>;
   /** Sent with the call; masked if the upstream echoes them in an error message. */
   secrets: readonly string[];
+  /** The object name the call names (reads and writes): a refusal of it names the caller's argument. */
+  objectName?: string | undefined;
   /** Hears the charset the answer was decoded in (reads and writes: what text can come back). */
   heard?: ((charset: AnswerCharset, text: string) => void) | undefined;
   /** Whose share of the answer budget the answer takes: the user, or `undefined` for a login. */
@@ -149,7 +151,12 @@ export function createExchangeRunner(
       // A body that is no JSON(P) may be a servlet's dead session (its login page, a text): the session's end.
       throw deadSessionBody(text, answer.contentType, patterns.auth, operation) ?? error;
     }
-    return parseAnswer(decoded, exchange.schema, { operation, patterns, secrets: exchange.secrets });
+    return parseAnswer(decoded, exchange.schema, {
+      operation,
+      patterns,
+      secrets: exchange.secrets,
+      objectName: exchange.objectName,
+    });
   }
 
   /** The HTTP call of one run, held to the request-line limit before it can be sent. */

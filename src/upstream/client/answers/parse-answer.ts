@@ -54,7 +54,16 @@ export interface AnswerContext {
   patterns: AnswerPatterns;
   /** Values sent with the call (password, apiToken) that must not be echoed in an error. */
   secrets: readonly string[];
+  /** The object name the call named, if any: a refusal about it is the caller's `objectName`. */
+  objectName?: string | undefined;
 }
+
+/**
+ * Refusals that speak of the object name itself (`unknown object name`, `Object type 'x' is not
+ * registered`, a `ClassNotFoundException`) rather than of a filter or a value.
+ */
+const OBJECT_NAME_REFUSAL =
+  /object ?(?:name|type|class)|unknown object|class ?not ?found|no such (?:class|type)/i;
 
 /** Normalises a configured auth pattern: case-insensitive, and stateless (no `g`/`y`, so no `lastIndex`). */
 export function toAuthPattern(pattern: RegExp): RegExp {
@@ -123,7 +132,14 @@ export function toStatusError(
     return new UpstreamError('not_found', 'object not found', options);
   }
   if (patterns.callerInput.test(rawMessage)) {
-    return new UpstreamError('rejected_input', 'input refused', options);
+    const { objectName } = context;
+    // The caller typed the name: say which argument and echo it, so a typo is seen at once.
+    const aboutName =
+      objectName !== undefined && (OBJECT_NAME_REFUSAL.test(rawMessage) || rawMessage.includes(objectName));
+    return new UpstreamError('rejected_input', 'input refused', {
+      ...options,
+      ...(aboutName ? { argument: 'objectName', objectName } : {}),
+    });
   }
   return new UpstreamError('service', 'upstream reported an error', options);
 }
