@@ -54,6 +54,7 @@ export function createServices(options: ServicesOptions): GatewayServices {
   });
   metrics.trackCapacity('session_revocations', () => revocations.localSize(), config.sessionRevocationsMax);
   const cpuShare = createCpuShare(CPU_SHARE);
+  metrics.trackCapacity('cpu_waiting', () => cpuShare.counts().waiting, CPU_SHARE.maxWaiting);
   return {
     config,
     writes: upstream,

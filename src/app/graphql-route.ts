@@ -65,6 +65,11 @@ const route: FastifyPluginAsync<GraphqlRouteOptions> = async (app, options) => {
     const admitted = admitToCpuShare(services.cpuShare, context, reply.raw);
     const refusal = admitted instanceof Promise ? await admitted : admitted;
     if (refusal === undefined) return;
+    // The refusal's code and blame reach the request line and gateway_graphql_operations_total, as the
+    // other refusals before GraphQL do.
+    request.requestScope?.errorCodes.push(refusal.code);
+    const { blame } = refusal.body.errors[0].extensions;
+    request.requestScope?.errorBlames.push(typeof blame === 'string' ? blame : 'caller');
     await reply
       .code(refusal.status)
       .header('retry-after', String(refusal.retryAfterSeconds))

@@ -59,6 +59,12 @@ export const CAPACITIES = {
     help: 'Logged-out sessions listed in this process (single tokens and per-user cut-offs)',
     setting: 'SESSION_REVOCATIONS_MAX',
   },
+  cpu_waiting: {
+    used: 'gateway_cpu_share_waiting_requests',
+    limit: 'gateway_cpu_share_waiting_requests_limit',
+    help: "GraphQL requests waiting for their caller's share of the gateway's own work (past the cap: GATEWAY_BUSY cpu)",
+    setting: 'none: a constant of src/config/defaults.ts',
+  },
   login_counters: {
     used: 'gateway_login_tracked_counters',
     limit: 'gateway_login_tracked_counters_limit',

@@ -54,6 +54,11 @@ it('should answer 429 TOO_MANY_REQUESTS / cpu_share, the caller’s, when its li
           extensions: { code: 'TOO_MANY_REQUESTS', reason: 'cpu_share', blame: 'caller', retryAfter: 3 },
         },
       ]);
+      // Counted by its code and blame, like every other refusal, not as a bare HTTP status.
+      const text = await h.gateway.metrics.registry.metrics();
+      expect(text).toMatch(
+        /gateway_graphql_operations_total\{[^}]*outcome="TOO_MANY_REQUESTS",blame="caller"\} [1-9]/,
+      );
     },
   );
 });
@@ -73,6 +78,10 @@ it('should answer 503 GATEWAY_BUSY / cpu, the gateway’s, when every line is fu
         blame: 'gateway',
         retryAfter: 1,
       });
+      const text = await h.gateway.metrics.registry.metrics();
+      expect(text).toMatch(
+        /gateway_graphql_operations_total\{[^}]*outcome="GATEWAY_BUSY",blame="gateway"\} [1-9]/,
+      );
     },
   );
 });

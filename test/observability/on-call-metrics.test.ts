@@ -73,6 +73,8 @@ describe('with the emulator behind it', () => {
     expect(sample(text, 'gateway_upstream_answer_bytes_limit')).toBe(33_554_432);
     expect(sample(text, 'gateway_session_revocations_limit')).toBe(5000);
     expect(sample(text, 'gateway_login_tracked_counters_limit')).toBe(7000);
+    expect(sample(text, 'gateway_cpu_share_waiting_requests_limit')).toBe(4096);
+    expect(sample(text, 'gateway_cpu_share_waiting_requests')).toBe(0);
     // The scrape is itself an open connection and a running request.
     expect(sample(text, 'gateway_connections_open')).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'gateway_requests_in_flight')).toBeGreaterThanOrEqual(1);
