@@ -65,7 +65,10 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     config.trustedDocuments.files.length > 0
       ? loadTrustedDocuments(config.trustedDocuments.files)
       : undefined;
-  const metrics = createMetrics({ build: { version: PACKAGE_VERSION, commit: config.gitCommit } });
+  const metrics = createMetrics({
+    build: { version: PACKAGE_VERSION, commit: config.gitCommit },
+    organizations: config.allowedOrganizationCodes,
+  });
   const scopes = createRequestScopes();
   const logger = createGatewayLogger(
     config,

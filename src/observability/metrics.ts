@@ -110,6 +110,8 @@ export interface OperationObservation {
   /** Whose fault the request's worst failure is (`errors/blame.ts`); absent or `none` when it succeeded. */
   blame?: string | undefined;
   seconds: number;
+  /** The session's organization; `undefined` without a session or without one. */
+  organization?: string | undefined;
 }
 
 /** What the Redis gauges read, at each scrape. */
@@ -156,6 +158,12 @@ export interface GatewayMetrics {
 export interface MetricsOptions extends OperationNamesOptions {
   /** `gateway_build_info`'s labels; default version `unknown`, commit `unknown` (tests). */
   build?: BuildInfo | undefined;
+  /**
+   * The organizations a session may belong to (`ALLOWED_ORGANIZATION_CODES`). Listed, they bound the
+   * `organization` label of `gateway_graphql_operations_by_organization_total`; empty, that metric is not
+   * made (any code is possible, so the label would not be bounded).
+   */
+  organizations?: readonly string[] | undefined;
 }
 
 /** Creates the registry and every metric; `options` bound the operation names (defaults in `operation-names.ts`). */
@@ -229,6 +237,7 @@ export function createMetrics(options: MetricsOptions = {}): GatewayMetrics {
     labelNames: ['origin'] as const,
     registers,
   });
+  const byOrganization = createOrganizationCounter(registry, options.organizations ?? []);
   const trackCapacity = registerCapacityGauges(registry);
   let draining: () => boolean = () => false;
   /** A gauge without labels whose value `read()` gives at each scrape. */
@@ -303,15 +312,17 @@ export function createMetrics(options: MetricsOptions = {}): GatewayMetrics {
     admitOperationName(name, source) {
       names.admit(name, source);
     },
-    observeOperation({ name, type, outcome, blame, seconds }) {
+    observeOperation({ name, type, outcome, blame, seconds, organization }) {
+      const blameLabel = blame !== undefined && BLAME_LABELS.has(blame) ? blame : NO_BLAME;
       const children = operationChildren(
         names.label(name),
         OPERATION_TYPES.has(type) ? type : 'unknown',
         outcomeLabel(outcome),
-        blame !== undefined && BLAME_LABELS.has(blame) ? blame : NO_BLAME,
+        blameLabel,
       );
       children.count.inc();
       children.seconds.observe(seconds);
+      byOrganization?.(organization, blameLabel).inc();
     },
     observeUpstreamCall({ operation, outcome, durationMillis }) {
       const children = upstreamChildren(operation, outcome, blameOfUpstreamOutcome(outcome));
@@ -367,4 +378,28 @@ export function createMetrics(options: MetricsOptions = {}): GatewayMetrics {
       retries.inc({ operation, outcome: allowed ? 'allowed' : 'denied' });
     },
   };
+}
+
+/**
+ * GraphQL requests by the session's organization and blame, only where the organizations are listed (so
+ * the series are bounded: listed codes, `none` without a session or organization; a code outside the list
+ * cannot open a session). Each child is made once.
+ */
+function createOrganizationCounter(
+  registry: Registry,
+  organizations: readonly string[],
+): ((organization: string | undefined, blame: string) => { inc(): void }) | undefined {
+  if (organizations.length === 0) return undefined;
+  const counter = new Counter({
+    name: 'gateway_graphql_operations_by_organization_total',
+    help: "GraphQL requests by the session's organization (ALLOWED_ORGANIZATION_CODES; none without one) and blame (none when ok).",
+    labelNames: ['organization', 'blame'] as const,
+    registers: [registry],
+  });
+  const listed = new Set(organizations);
+  const children = createChildCache((organization: string, blame: string) =>
+    counter.labels(organization, blame),
+  );
+  return (organization, blame) =>
+    children(organization !== undefined && listed.has(organization) ? organization : 'none', blame);
 }

@@ -219,6 +219,7 @@ export function registerRequestLog(
         outcome,
         blame: blameOf(outcome, scope.errorBlames, status),
         seconds: durationMillis / 1000,
+        organization: scope.tenant?.organization ?? undefined,
       });
     }
     // A failed login's line is written for the first of its network in a period, a request failed by the

@@ -16,6 +16,36 @@ function metricsWithOrders() {
 }
 
 describe('metrics', () => {
+  it('should count requests by organization only where ALLOWED_ORGANIZATION_CODES bounds the label', async () => {
+    const bounded = createMetrics({ organizations: ['nord', 'sued'] });
+    const ok = { name: undefined, type: 'query', outcome: 'ok', seconds: 0.01 };
+    bounded.observeOperation({ ...ok, organization: 'nord' });
+    bounded.observeOperation({ ...ok, organization: 'nord' });
+    bounded.observeOperation({
+      ...ok,
+      outcome: 'UPSTREAM_UNAVAILABLE',
+      blame: 'upstream_health',
+      organization: 'sued',
+    });
+    bounded.observeOperation({ ...ok, organization: 'some-code-nobody-listed' });
+    bounded.observeOperation(ok);
+    const text = await bounded.registry.metrics();
+    expect(text).toContain(
+      'gateway_graphql_operations_by_organization_total{organization="nord",blame="none"} 2',
+    );
+    expect(text).toContain(
+      'gateway_graphql_operations_by_organization_total{organization="sued",blame="upstream_health"} 1',
+    );
+    expect(text).toContain(
+      'gateway_graphql_operations_by_organization_total{organization="none",blame="none"} 2',
+    );
+    expect(text).not.toContain('some-code-nobody-listed');
+
+    const unbounded = createMetrics();
+    unbounded.observeOperation({ ...ok, organization: 'nord' });
+    expect(await unbounded.registry.metrics()).not.toContain('by_organization');
+  });
+
   it('should count each observation of the same labels into one series', async () => {
     const metrics = metricsWithOrders();
     for (let i = 0; i < 3; i++) {
