@@ -52,6 +52,7 @@ export const HEAVY_TESTS = [
   'test/hardening/login-flood.test.ts',
   'test/hardening/pipelining-flood.test.ts',
   'test/hardening/cpu-share-floods.test.ts',
+  'test/hardening/two-replica-floods.test.ts',
   // Randomised writes against every write dialect at once, waiting out a lagging replica.
   'test/e2e/write-dialects-random.test.ts',
   // Whole `npm run upstream:check` runs against dialect emulators.

@@ -51,6 +51,13 @@ export interface AccountLinks {
   jsonLinkedAccountOf(name: string): Promise<string | undefined>;
   /** Records that a JSON login under `name` was confirmed (by the form login's answer) as `userId`. Never throws. */
   linkJson(name: string, userId: string): Promise<void>;
+  /**
+   * The failure counters' account of a JSON login under `name`: what a JSON login under that exact name was
+   * confirmed as, else what a JSON login under any name folding to it (case, spaces) was last confirmed as,
+   * else the folded name. Otherwise `ADMIN` would guess at `admin`'s password (on an upstream that ignores
+   * case) with a budget of its own. Counting only: never a session's identity. Never throws.
+   */
+  jsonCountedAccountOf(name: string): Promise<string>;
 }
 
 const hash = (value: string): string => createHash('sha256').update(value).digest('base64url').slice(0, 22);
@@ -68,6 +75,11 @@ export function exactNameKey(name: string): string {
 /** The exact name of a JSON login (usernames only): its own links (see {@link AccountLinks.jsonLinkedAccountOf}). */
 export function jsonNameKey(name: string): string {
   return `j.${hash(`json\0${name}`)}`;
+}
+
+/** A JSON login's name as the failure counters fold it (see {@link AccountLinks.jsonCountedAccountOf}). */
+function jsonFoldedKey(name: string): string {
+  return `jf.${hash(`json-folded\0${name.trim().toLowerCase()}`)}`;
 }
 
 /** The key of the account an upstream user id names: the login counters' and the session identity's. */
@@ -121,6 +133,10 @@ export function createAccountLinks(options: AccountLinksOptions): AccountLinks {
 
     jsonLinkedAccountOf: (name) => linkOf(jsonNameKey(name)),
 
-    linkJson: (name, userId) => store([jsonNameKey(name)], accountKey(userId)),
+    linkJson: (name, userId) => store([jsonNameKey(name), jsonFoldedKey(name)], accountKey(userId)),
+
+    async jsonCountedAccountOf(name) {
+      return (await linkOf(jsonNameKey(name))) ?? (await linkOf(jsonFoldedKey(name))) ?? nameKey(name);
+    },
   };
 }

@@ -15,7 +15,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
 import { loginShareSpent, unauthenticated } from '../errors/graphql-errors.ts';
-import { exactNameKey, nameKey, type AccountLinks } from './account-links.ts';
+import { exactNameKey, type AccountLinks } from './account-links.ts';
 import { isUpstreamError } from '../errors/upstream-error.ts';
 import { newDeviceId, type DeviceTokens } from './device-token.ts';
 import { jsonLoginAccount, type JsonLoginAccount } from './json-login-account.ts';
@@ -141,7 +141,7 @@ export function createLoginProtection(options: LoginProtectionOptions): LoginPro
       const exactName = exactNameKey(guarded.username);
       // The counters' account: a JSON login's name counts as what JSON logins under it were confirmed as.
       const account = json
-        ? ((await links.jsonLinkedAccountOf(guarded.username)) ?? nameKey(guarded.username))
+        ? await links.jsonCountedAccountOf(guarded.username)
         : await links.accountOf(guarded.username);
       const confirmed = json
         ? await links.jsonLinkedAccountOf(guarded.username)
@@ -215,7 +215,7 @@ export function createLoginProtection(options: LoginProtectionOptions): LoginPro
         await links.link(guarded.username, result.accountUserId);
       }
       const linkedAccount = json
-        ? ((await links.jsonLinkedAccountOf(guarded.username)) ?? account)
+        ? await links.jsonCountedAccountOf(guarded.username)
         : await links.accountOf(guarded.username);
       // A name just linked: its logins so far count for the account too (no second allowance per name).
       if (linkedAccount !== account) options.share.carryOver(account, linkedAccount);

@@ -13,17 +13,13 @@
  *   upstream call serves them all: the gateway's work is the whole cost; before: the victim's p50 4 → 87
  *   ms, p95 33 → 364 ms).
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { fetchFrom } from '../support/fetch-from.ts';
-import { startKeepAliveFlood, type KeepAliveFlood } from '../support/keep-alive-flood.ts';
-import { LOAN_TYPES, postGraphql } from '../support/post-graphql.ts';
+import { startKeepAliveFlood } from '../support/keep-alive-flood.ts';
+import { postGraphql } from '../support/post-graphql.ts';
 import { startProductionGateway, type ProductionGateway } from '../support/production-gateway.ts';
 import { rawJsonPost } from '../support/raw-http-client.ts';
+import { expectVictimServed, floodsTogether } from '../support/victim-beside-flood.ts';
 
-/** Windows of each kind, and the victim's reads in each. */
-const ROUNDS = 5;
-const READS_PER_WINDOW = 25;
 /** The reader's page: four records of 50,000 characters. */
 const BLOB = 'com.example.Blob';
 const RECORDS = 4;
@@ -52,73 +48,6 @@ async function login(username: string, organizationCode = 'acme'): Promise<Recor
   return { authorization: `Bearer ${token}` };
 }
 
-function p95(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))] ?? 0;
-}
-
-interface VictimLatencies {
-  quiet: number[];
-  loud: number[];
-  /** Every answer that was not data. */
-  failures: string[];
-}
-
-/** The victim's reads, 10 ms apart, in alternating windows without and with the flood. */
-async function victimBeside(
-  flood: KeepAliveFlood,
-  headers: Record<string, string>,
-): Promise<VictimLatencies> {
-  const victim = fetchFrom('127.0.0.3');
-  const result: VictimLatencies = { quiet: [], loud: [], failures: [] };
-  const reads = async (into: number[]) => {
-    for (let read = 0; read < READS_PER_WINDOW; read++) {
-      const answer = await postGraphql(gateway.graphqlUrl, LOAN_TYPES, {}, headers, victim.fetch);
-      into.push(answer.elapsedMillis);
-      if (answer.status !== 200 || answer.errors !== undefined) {
-        result.failures.push(`${String(answer.status)} ${JSON.stringify(answer.errors)}`);
-      }
-      await sleep(10);
-    }
-  };
-  try {
-    await reads([]);
-    for (let round = 0; round < ROUNDS; round++) {
-      flood.pause();
-      // What the flood had in flight is answered before the quiet window.
-      await sleep(300);
-      await reads(result.quiet);
-      flood.resume();
-      await sleep(300);
-      await reads(result.loud);
-    }
-  } finally {
-    await victim.close();
-  }
-  return result;
-}
-
-async function expectVictimServed(
-  flood: KeepAliveFlood,
-  victim: Record<string, string>,
-  name: string,
-): Promise<Map<number, number>> {
-  let latencies: VictimLatencies;
-  let statuses: Map<number, number>;
-  try {
-    latencies = await victimBeside(flood, victim);
-  } finally {
-    statuses = await flood.stop();
-  }
-  const report =
-    `${name}: victim p95 quiet ${p95(latencies.quiet).toFixed(1)} ms, under flood ${p95(latencies.loud).toFixed(1)} ms; ` +
-    `flood answers by status ${JSON.stringify([...statuses])}`;
-  console.info(report);
-  expect(latencies.failures).toEqual([]);
-  expect(p95(latencies.loud), report).toBeLessThanOrEqual(3 * p95(latencies.quiet));
-  return statuses;
-}
-
 it('should keep another user’s reads within 3× their quiet p95 while one address pipelines { __typename }', async () => {
   const victim = await login('demo');
   const flood = startKeepAliveFlood({
@@ -128,7 +57,7 @@ it('should keep another user’s reads within 3× their quiet p95 while one addr
     batch: 9,
     localAddress: '127.0.0.2',
   });
-  const statuses = await expectVictimServed(flood, victim, '{ __typename } pipelined');
+  const statuses = await expectVictimServed(flood, [gateway.graphqlUrl], victim, '{ __typename } pipelined');
   expect(statuses.get(200) ?? 0).toBeGreaterThan(0);
 });
 
@@ -155,7 +84,7 @@ it('should keep another user’s reads within 3× their quiet p95 while one user
     batch: 9,
     localAddress: '127.0.0.2',
   });
-  const statuses = await expectVictimServed(flood, victim, '200 KiB pages');
+  const statuses = await expectVictimServed(flood, [gateway.graphqlUrl], victim, '200 KiB pages');
   expect(statuses.get(200) ?? 0).toBeGreaterThan(0);
 });
 
@@ -179,20 +108,6 @@ it('should keep another user’s reads within 3× their quiet p95 while two acco
       localAddress: `127.0.0.${String(4 + account)}`,
     }),
   );
-  const both: KeepAliveFlood = {
-    pause: () => {
-      for (const flood of floods) flood.pause();
-    },
-    resume: () => {
-      for (const flood of floods) flood.resume();
-    },
-    stop: async () => {
-      const statuses = new Map<number, number>();
-      for (const each of await Promise.all(floods.map((flood) => flood.stop()))) {
-        for (const [status, count] of each) statuses.set(status, (statuses.get(status) ?? 0) + count);
-      }
-      return statuses;
-    },
-  };
-  await expectVictimServed(both, victim, 'new patterns from two accounts');
+  const both = floodsTogether(floods);
+  await expectVictimServed(both, [gateway.graphqlUrl], victim, 'new patterns from two accounts');
 });

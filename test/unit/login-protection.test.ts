@@ -178,3 +178,49 @@ describe('the account of a JSON login', () => {
     expect(asked).toBe(1);
   });
 });
+
+describe('the failure counters of a JSON login', () => {
+  it('should count every spelling folding to a confirmed name under its account, never as its identity', async () => {
+    const links = createAccountLinks({ ttlSeconds: 60 });
+    await links.linkJson('admin', 'admin-account');
+    for (const spelled of ['admin', 'ADMIN', ' Admin ']) {
+      expect(await links.jsonCountedAccountOf(spelled)).toBe(accountKey('admin-account'));
+    }
+    // The identity is the exact name's alone: a case-sensitive upstream may hold `Admin` as another account.
+    expect(await links.jsonLinkedAccountOf('ADMIN')).toBeUndefined();
+    // A form login's link of the name (another account's mobile number) is never the JSON login's account.
+    await links.link('5550101', 'other-account');
+    expect(await links.jsonCountedAccountOf('5550101')).not.toBe(accountKey('other-account'));
+  });
+
+  it('should hold one guess budget however the confirmed name is spelled', async () => {
+    const links = createAccountLinks({ ttlSeconds: 60 });
+    await links.linkJson('demo', 'demo-account');
+    const guard = createLoginProtection({
+      share: createLoginShare(ROOMY_SHARE),
+      limiter: createLoginLimiter({
+        maxConsecutiveFailures: 1_000,
+        blockSeconds: 60,
+        maxFailuresPerUser: 10,
+        maxFailuresPerIp: 1_000,
+        maxTrackedCounters: 50_000,
+      }),
+      links,
+      devices: createDeviceTokens({ secret: 's'.repeat(32), ttlSeconds: 60 }),
+      minFailureMillis: 0,
+    });
+    let upstream = 0;
+    const wrong = (): Promise<LoginOutcome<Identity>> => {
+      upstream += 1;
+      return Promise.resolve({ accepted: false });
+    };
+    const spellings = ['demo', 'DEMO', ' demo', 'Demo'];
+    for (let i = 0; i < 80; i++) {
+      const username = spellings[i % spellings.length] ?? 'demo';
+      await failure(
+        guard.run({ username, clientIp: `10.0.${i}.1`, deviceToken: undefined, method: 'JSON' }, wrong),
+      );
+    }
+    expect(upstream).toBe(10);
+  });
+});

@@ -1,0 +1,110 @@
+/**
+ * A victim's reads beside a flood, for the fair-share tests: the reads, one after the other from another
+ * address, in alternating windows without and with the flood (paused, then resumed), so that whatever else
+ * loads the machine loads both alike; each p95 is taken over all windows of its kind. The promise the
+ * product makes: under the flood the victim's p95 stays within three times its quiet p95, and no read fails.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { expect } from 'vitest';
+import { fetchFrom } from './fetch-from.ts';
+import type { KeepAliveFlood } from './keep-alive-flood.ts';
+import { LOAN_TYPES, postGraphql } from './post-graphql.ts';
+
+/** Windows of each kind, and the victim's reads in each. */
+const ROUNDS = 5;
+const READS_PER_WINDOW = 25;
+
+export function p95(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))] ?? 0;
+}
+
+/** What the victim saw. */
+export interface VictimLatencies {
+  quiet: number[];
+  loud: number[];
+  /** Every answer that was not data. */
+  failures: string[];
+}
+
+/** The victim's reads, 10 ms apart, each at the next of `graphqlUrls` in turn (replicas behind a balancer). */
+async function victimBeside(
+  flood: KeepAliveFlood,
+  graphqlUrls: readonly string[],
+  headers: Record<string, string>,
+): Promise<VictimLatencies> {
+  const victim = fetchFrom('127.0.0.3');
+  const result: VictimLatencies = { quiet: [], loud: [], failures: [] };
+  let turn = 0;
+  const reads = async (into: number[]) => {
+    for (let read = 0; read < READS_PER_WINDOW; read++) {
+      const url = graphqlUrls[turn++ % graphqlUrls.length] ?? '';
+      const answer = await postGraphql(url, LOAN_TYPES, {}, headers, victim.fetch);
+      into.push(answer.elapsedMillis);
+      if (answer.status !== 200 || answer.errors !== undefined) {
+        result.failures.push(`${String(answer.status)} ${JSON.stringify(answer.errors)}`);
+      }
+      await sleep(10);
+    }
+  };
+  try {
+    await reads([]);
+    for (let round = 0; round < ROUNDS; round++) {
+      flood.pause();
+      // What the flood had in flight is answered before the quiet window.
+      await sleep(300);
+      await reads(result.quiet);
+      flood.resume();
+      await sleep(300);
+      await reads(result.loud);
+    }
+  } finally {
+    await victim.close();
+  }
+  return result;
+}
+
+/**
+ * Runs the victim beside `flood` (then stops it) and expects it served: no failure, p95 under the flood
+ * within 3× the quiet one. Answers the flood's answers by status.
+ */
+export async function expectVictimServed(
+  flood: KeepAliveFlood,
+  graphqlUrls: readonly string[],
+  victim: Record<string, string>,
+  name: string,
+): Promise<Map<number, number>> {
+  let latencies: VictimLatencies;
+  let statuses: Map<number, number>;
+  try {
+    latencies = await victimBeside(flood, graphqlUrls, victim);
+  } finally {
+    statuses = await flood.stop();
+  }
+  const report =
+    `${name}: victim p95 quiet ${p95(latencies.quiet).toFixed(1)} ms, under flood ${p95(latencies.loud).toFixed(1)} ms; ` +
+    `flood answers by status ${JSON.stringify([...statuses])}`;
+  console.info(report);
+  expect(latencies.failures).toEqual([]);
+  expect(p95(latencies.loud), report).toBeLessThanOrEqual(3 * p95(latencies.quiet));
+  return statuses;
+}
+
+/** Several floods as one: paused, resumed and stopped together, their statuses summed. */
+export function floodsTogether(floods: readonly KeepAliveFlood[]): KeepAliveFlood {
+  return {
+    pause: () => {
+      for (const flood of floods) flood.pause();
+    },
+    resume: () => {
+      for (const flood of floods) flood.resume();
+    },
+    stop: async () => {
+      const statuses = new Map<number, number>();
+      for (const each of await Promise.all(floods.map((flood) => flood.stop()))) {
+        for (const [status, count] of each) statuses.set(status, (statuses.get(status) ?? 0) + count);
+      }
+      return statuses;
+    },
+  };
+}
