@@ -17,6 +17,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startKeepAliveFlood } from '../support/keep-alive-flood.ts';
 import { postGraphql } from '../support/post-graphql.ts';
 import { startProductionGateway, type ProductionGateway } from '../support/production-gateway.ts';
+import { largePageRequests, newPatternRequests } from '../support/flood-requests.ts';
 import { rawJsonPost } from '../support/raw-http-client.ts';
 import { expectVictimServed, floodsTogether } from '../support/victim-beside-flood.ts';
 
@@ -74,12 +75,9 @@ it('should keep another user’s reads within 3× their quiet p95 while one user
     );
     expect(saved.errors).toBeUndefined();
   }
-  // The same page on every connection: identical reads in flight share one upstream call, so almost all
-  // the cost is the gateway's (parsing the upstream's answer, building and serializing its own).
-  const page = `{ objects(objectName: "${BLOB}", first: ${RECORDS}) { nodes { data } } }`;
   const flood = startKeepAliveFlood({
     port: Number(new URL(gateway.graphqlUrl).port),
-    requests: [rawJsonPost('/graphql', { query: page }, reader)],
+    requests: largePageRequests(reader, BLOB, RECORDS),
     connections: 8,
     batch: 9,
     localAddress: '127.0.0.2',
@@ -91,18 +89,10 @@ it('should keep another user’s reads within 3× their quiet p95 while one user
 it('should keep another user’s reads within 3× their quiet p95 while two accounts flood new patterns', async () => {
   const victim = await login('demo');
   const flooders = [await login('admin'), await login('ops', 'globex')];
-  const filtered = `query F($p: String!) { objects(objectName: "com.example.LoanType", filter: { criteria: [{ fieldName: "loanType", value: $p }] }) { totalCount } }`;
-  // Patterns the ReDoS checker must analyse (hundreds of milliseconds each), never the same twice.
   const floods = flooders.map((headers, account) =>
     startKeepAliveFlood({
       port: Number(new URL(gateway.graphqlUrl).port),
-      requests: Array.from({ length: 20_000 }, (_, i) =>
-        rawJsonPost(
-          '/graphql',
-          { query: filtered, variables: { p: `a${account}x${i}[a-z]+b[0-9]*c` } },
-          headers,
-        ),
-      ),
+      requests: newPatternRequests(headers, account),
       connections: 8,
       batch: 9,
       localAddress: `127.0.0.${String(4 + account)}`,

@@ -6,8 +6,9 @@
  *
  * - a page of 100 records of 75 KB under 16 response keys, two at once at each replica: refused by name,
  *   both processes alive and within the pod's memory limit, the victim served throughout;
- * - `{ __typename }` pipelined on eight connections, four at each replica: the victim's p95 within three
- *   times its quiet p95, no read failed;
+ * - `{ __typename }` pipelined on eight connections, four at each replica; one user's 200 KiB pages, the
+ *   same at both; two accounts' new filter patterns at both: the victim's p95 within three times its quiet
+ *   p95, no read failed;
  * - wrong passwords for the victim's account from 64 addresses at both replicas, its name spelled four ways
  *   (`admin`, `ADMIN`, ` admin`, `Admin`): the victim's known device logs in at either replica every time,
  *   and the upstream hears no more guesses than the budget (twice it only while a replica bypassed Redis,
@@ -26,6 +27,7 @@ import { startKeepAliveFlood } from '../support/keep-alive-flood.ts';
 import { DEMO_OBJECTS_DIR } from '../support/object-fixtures.ts';
 import { LOAN_TYPES, postGraphql, type GraphqlAnswer } from '../support/post-graphql.ts';
 import { startNodeOptions } from '../support/production-gateway.ts';
+import { largePageRequests, newPatternRequests } from '../support/flood-requests.ts';
 import { rawJsonPost } from '../support/raw-http-client.ts';
 import { redisBypasses, startRedisServer, type RedisServer } from '../support/servers/redis-server.ts';
 import { expectVictimServed, floodsTogether } from '../support/victim-beside-flood.ts';
@@ -86,7 +88,8 @@ function need(context: TestContext): void {
 }
 
 const urls = () => replicas.map((replica) => replica.graphqlUrl);
-const portOf = (replica: GatewayCommand) => Number(new URL(replica.baseUrl).port);
+/** Both replicas' ports: one flood thread spreads its connections over them, as a balancer would. */
+const ports = () => replicas.map((replica) => Number(new URL(replica.baseUrl).port));
 
 function login(
   replica: GatewayCommand,
@@ -160,22 +163,67 @@ it('should keep another user’s reads at both replicas within 3× their quiet p
     { username: 'demo', password: 'demo-password' },
     LOGIN_IN,
   );
-  const floods = replicas.map((replica) =>
+  // One flood thread spreads its eight connections over both replicas, as a balancer would.
+  const flood = startKeepAliveFlood({
+    port: ports(),
+    requests: [rawJsonPost('/graphql', { query: '{ __typename }' })],
+    connections: 8,
+    batch: 9,
+    localAddress: '127.0.0.2',
+  });
+  const statuses = await expectVictimServed(flood, urls(), victim, '{ __typename } at two replicas');
+  expect(statuses.get(200) ?? 0).toBeGreaterThan(0);
+});
+
+it('should keep another user’s reads at both replicas within 3× their quiet p95 while one user reads 200 KiB pages at both', async (context) => {
+  need(context);
+  const [a] = replicas as [GatewayCommand, GatewayCommand];
+  const victim = await bearerLogin(a.graphqlUrl, { username: 'demo', password: 'demo-password' }, LOGIN_IN);
+  const reader = await bearerLogin(a.graphqlUrl, { username: 'admin', password: 'admin-password' }, LOGIN_IN);
+  const save = `mutation Save($data: JSONObject!) { saveObject(objectName: "${BLOB}", data: $data) { id } }`;
+  for (let record = 0; record < 4; record++) {
+    const saved = await postGraphql(a.graphqlUrl, save, { data: { text: 'x'.repeat(50_000) } }, reader);
+    expect(saved.errors).toBeUndefined();
+  }
+  // One flood thread spreads its eight connections over both replicas, as a balancer would.
+  const flood = startKeepAliveFlood({
+    port: ports(),
+    requests: largePageRequests(reader, BLOB, 4),
+    connections: 8,
+    batch: 9,
+    localAddress: '127.0.0.2',
+  });
+  const statuses = await expectVictimServed(flood, urls(), victim, '200 KiB pages at two replicas');
+  expect(statuses.get(200) ?? 0).toBeGreaterThan(0);
+});
+
+it('should keep another user’s reads at both replicas within 3× their quiet p95 while two accounts flood new patterns at both', async (context) => {
+  need(context);
+  const [a] = replicas as [GatewayCommand, GatewayCommand];
+  const victim = await bearerLogin(a.graphqlUrl, { username: 'demo', password: 'demo-password' }, LOGIN_IN);
+  const flooders = [
+    await bearerLogin(a.graphqlUrl, { username: 'admin', password: 'admin-password' }, LOGIN_IN),
+    await bearerLogin(
+      a.graphqlUrl,
+      { username: 'ops', password: 'ops-password', organizationCode: 'globex' },
+      LOGIN_IN,
+    ),
+  ];
+  const floods = flooders.map((headers, account) =>
     startKeepAliveFlood({
-      port: portOf(replica),
-      requests: [rawJsonPost('/graphql', { query: '{ __typename }' })],
-      connections: 4,
+      port: ports(),
+      requests: newPatternRequests(headers, account),
+      connections: 8,
       batch: 9,
-      localAddress: '127.0.0.2',
+      localAddress: `127.0.0.${String(4 + account)}`,
     }),
   );
-  const statuses = await expectVictimServed(
+  await expectVictimServed(
     floodsTogether(floods),
     urls(),
     victim,
-    '{ __typename } at two replicas',
+    'new patterns from two accounts at two replicas',
   );
-  expect(statuses.get(200) ?? 0).toBeGreaterThan(0);
 });
 
 it('should let the known device log in at either replica while 64 addresses guess its password at both, and hold the guess budget', async (context) => {

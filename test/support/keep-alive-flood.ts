@@ -17,7 +17,8 @@ export interface KeepAliveFlood {
 
 /** Options of {@link startKeepAliveFlood}. */
 export interface KeepAliveFloodOptions {
-  port: number;
+  /** The gateway's port, or several replicas' ports: the connections are spread over them in turn. */
+  port: number | readonly number[];
   /** The raw requests (`rawJsonPost`), written in turn (distinct patterns, distinct pages). */
   requests: string[];
   connections: number;
@@ -42,10 +43,11 @@ let stopped = false;
 let paused = false;
 const parked = new Set();
 const sockets = new Set();
-const loop = async () => {
+const ports = Array.isArray(port) ? port : [port];
+const loop = async (_, index) => {
   while (!stopped) {
     await new Promise((resolve) => {
-      const socket = connect({ host: '127.0.0.1', port, localAddress });
+      const socket = connect({ host: '127.0.0.1', port: ports[index % ports.length], localAddress });
       sockets.add(socket);
       let buffer = Buffer.alloc(0);
       let answered = 0;
