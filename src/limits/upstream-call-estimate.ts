@@ -2,7 +2,8 @@
  * A static estimate of the upstream calls one operation makes, from its document and variables, before any
  * resolver runs. It models the gateway's loaders (`src/upstream/batching/loaders.ts`), not an abstract cost: a page
  * field reads its upstream pages (`planPages`), objects read by id cost one call per batch of them, metadata
- * one call per object, a write one call. It errs on the high side: it never counts a call the loaders or
+ * one call per object, a login one call, a save or update two (the write and its read-back), a save naming
+ * an `_id` three (it reads the object before). It errs on the high side: it never counts a call the loaders or
  * the coalescing would share.
  *
  * The walk (`fold-merged-fields.ts`) counts the fields the operation fetches, merged as execution merges
@@ -96,6 +97,9 @@ function estimator(
       case 'write':
       case 'perObject':
         return pass === 'perObject' ? 1 + below() : below();
+      case 'verifiedWrite':
+        if (pass !== 'perObject') return below();
+        return (savesById(field, fieldNodes[0], values) ? 3 : 2) + below();
       case 'byId':
         return pass === 'perBatch' ? 1 + below() : below();
       case 'page': {
@@ -111,6 +115,19 @@ function estimator(
       }
     }
   };
+}
+
+/** Whether a write's `data` names an `_id` (a save by id reads the object first), written inline or in a variable. */
+function savesById(
+  field: MergedField['field'],
+  node: MergedField['fieldNodes'][number] | undefined,
+  values: OperationValues,
+): boolean {
+  if (field === undefined || node === undefined) return false;
+  const written = node.arguments?.find((argument) => argument.name.value === 'data')?.value;
+  if (written?.kind === Kind.OBJECT) return written.fields.some((entry) => entry.name.value === '_id');
+  const data = values.argument(field, node, 'data');
+  return typeof data === 'object' && data !== null && Object.hasOwn(data, '_id');
 }
 
 /** The arguments that place a page. */

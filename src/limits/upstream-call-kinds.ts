@@ -5,17 +5,21 @@
  * An upstream object type is the generic `DataObject` or a type declared with `@dataObject`; from there:
  * - `page`: a field answering a connection of upstream objects (`objects`, every typed plural field) reads
  *   one or two upstream pages, and the objects of the page multiply what is selected below it;
- * - `byId`: a field answering one upstream object (`object`, `ref`, typed single and `@ref` fields, the
- *   `object` of the write payloads) goes through the batching id loader: one call per batch of objects;
+ * - `byId`: a field answering one upstream object (`object`, `ref`, typed single and `@ref` fields) goes
+ *   through the batching id loader: one call per batch of objects (a write payload's `object` is the record
+ *   its read-back read: no call of its own);
  * - `perObject`: a field answering `ObjectMetadata` is one call per object (the upstream has no batch call);
- * - `write`: a root mutation field (the writes and `login`) is one call.
+ * - `verifiedWrite`: a root mutation field answering a payload with an upstream `object` (the saves and
+ *   updates) is the write and its read-back (`src/objects/read-back-write.ts`), and a save naming an `_id`
+ *   reads the object before it too;
+ * - `write`: another root mutation field (`login`) is one call.
  * Every other field (scalars, `me`, `edges`, `nodes`, an edge's `node`, `pageInfo`) costs nothing itself,
  * nor do the two ways between the APIs (a typed object's `dataObject`, `DataObject.typed`): the same record.
  */
 import type { GraphQLField, GraphQLNamedType, GraphQLObjectType, GraphQLSchema } from 'graphql';
 
 /** How one field calls the upstream (see the file's comment). */
-export type UpstreamCallKind = 'page' | 'byId' | 'perObject' | 'write';
+export type UpstreamCallKind = 'page' | 'byId' | 'perObject' | 'write' | 'verifiedWrite';
 
 /** The fields that call the upstream, by schema coordinate (`Order.customer`). */
 export type UpstreamCallKinds = ReadonlyMap<string, UpstreamCallKind>;
@@ -75,6 +79,13 @@ function isObjectConnection(
   );
 }
 
+/** A write payload: its `object` is the record the write's read-back verified. */
+function answersVerifiedWrite(schema: GraphQLSchema, payload: GraphQLNamedType | undefined): boolean {
+  if (!isObjectType(payload)) return false;
+  const object = payload.getFields().object;
+  return object !== undefined && isUpstreamObject(namedTypeOf(schema, object));
+}
+
 /** Classifies every field of `schema` that calls the upstream. */
 export function upstreamCallKinds(schema: GraphQLSchema): UpstreamCallKinds {
   const types = Object.values(schema.getTypeMap()).filter(
@@ -89,12 +100,20 @@ export function upstreamCallKinds(schema: GraphQLSchema): UpstreamCallKinds {
     }),
   );
   const mutation = schema.getMutationType();
+  // A write payload's `object` is the record its read-back read (counted with the write), kept for the request.
+  const writePayloads = new Set(
+    Object.values(mutation?.getFields() ?? {})
+      .map((field) => namedTypeOf(schema, field))
+      .filter((payload) => answersVerifiedWrite(schema, payload))
+      .map((payload) => payload?.name),
+  );
   const kinds = new Map<string, UpstreamCallKind>();
   for (const type of types) {
     for (const field of Object.values(type.getFields())) {
       const named = namedTypeOf(schema, field);
       let kind: UpstreamCallKind | undefined;
-      if (type === mutation) kind = 'write';
+      if (type === mutation) kind = answersVerifiedWrite(schema, named) ? 'verifiedWrite' : 'write';
+      else if (writePayloads.has(type.name) && field.name === 'object') kind = undefined;
       else if (named?.name === METADATA_TYPE) kind = 'perObject';
       else if (isObjectConnection(schema, named)) kind = 'page';
       else if (isSameRecord(type, named)) kind = undefined;

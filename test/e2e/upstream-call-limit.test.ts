@@ -148,3 +148,54 @@ describe('MAX_UPSTREAM_CALLS_PER_REQUEST', () => {
     expect(passed.error).toBeUndefined();
   });
 });
+
+describe('writes under the call budget (MAX_UPSTREAM_CALLS_PER_REQUEST=5)', () => {
+  const tuned = useHarness({ env: { MAX_UPSTREAM_CALLS_PER_REQUEST: '5' }, resetStatsEachTest: true });
+  let tunedToken: string;
+  beforeAll(async () => {
+    tunedToken = await tuned.login();
+  });
+  /** `count` aliased saves of new loan types, selecting `selection` of their payloads. */
+  const saves = (count: number, selection = 'id object { id }') =>
+    `mutation Saves { ${Array.from(
+      { length: count },
+      (_, i) =>
+        `s${String(i)}: saveObject(objectName: "${LOAN}", data: { loanType: "budget-${String(i)}" }) { ${selection} }`,
+    ).join(' ')} }`;
+  const post = async (query: string) => {
+    const response = await fetch(tuned.graphqlUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${tunedToken}` },
+      body: JSON.stringify({ query }),
+    });
+    return {
+      status: response.status,
+      ...((await response.json()) as {
+        data?: Record<string, { id: string; object: { id: string } | null } | null>;
+        errors?: { extensions: Record<string, unknown> }[];
+      }),
+    };
+  };
+
+  it('should count each save with its read-back, refusing before the first write what the budget cannot finish', async () => {
+    // Three saves are six calls with their read-backs, whatever they select: past five, refused whole, nothing
+    // written. (Counted as one call each, they went through and the third read-back was cut.)
+    const writesBefore = tuned.emulator.writesByObjectName()[LOAN] ?? 0;
+    const refused = await post(saves(3, 'id'));
+    expect(refused.status).toBe(400);
+    expect(refused.errors?.[0]?.extensions).toMatchObject({
+      code: 'MAX_UPSTREAM_CALLS_EXCEEDED',
+      estimated: 6,
+    });
+    expect(tuned.emulator.writesByObjectName()[LOAN] ?? 0).toBe(writesBefore);
+  });
+
+  it('should finish every save of a request within the budget, each read back, none cut by it', async () => {
+    const answer = await post(saves(2));
+    expect(answer.errors).toBeUndefined();
+    expect(Object.values(answer.data ?? {}).map((saved) => saved?.object?.id)).toEqual([
+      expect.any(String),
+      expect.any(String),
+    ]);
+  });
+});

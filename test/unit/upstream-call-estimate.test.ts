@@ -62,14 +62,20 @@ describe('upstreamCallKinds', () => {
       'Query.objects': 'page',
       'Query.object': 'byId',
       'DataObject.ref': 'byId',
-      'SavePayload.object': 'byId',
-      'UpdatePayload.object': 'byId',
       'Query.metadata': 'perObject',
       'DataObject.metadata': 'perObject',
       'Mutation.login': 'write',
-      'Mutation.saveObject': 'write',
+      'Mutation.saveObject': 'verifiedWrite',
+      'Mutation.updateObject': 'verifiedWrite',
     });
-    for (const free of ['Query.me', 'DataObjectConnection.nodes', 'DataObjectEdge.node', 'DataObject.data'])
+    for (const free of [
+      'Query.me',
+      'DataObjectConnection.nodes',
+      'DataObjectEdge.node',
+      'DataObject.data',
+      'SavePayload.object',
+      'UpdatePayload.object',
+    ])
       expect(kinds.has(free)).toBe(false);
   });
 
@@ -96,10 +102,8 @@ describe('upstreamCallKinds', () => {
         'Query.bills': 'page',
         'Invoice.payee': 'byId',
         'Invoice.metadata': 'perObject',
-        'Mutation.saveInvoice': 'write',
-        'Mutation.updateInvoice': 'write',
-        'InvoiceSavePayload.object': 'byId',
-        'InvoiceUpdatePayload.object': 'byId',
+        'Mutation.saveInvoice': 'verifiedWrite',
+        'Mutation.updateInvoice': 'verifiedWrite',
       });
     });
 
@@ -186,9 +190,17 @@ describe('estimateUpstreamCalls', () => {
     expect(estimate(query, { skip: false })).toBe(101);
   });
 
-  it('should count one call per write, plus the object read back, and none for the session', () => {
+  it('should count a login as one call, a save or update with its read-back as two, a save by _id as three', () => {
     expect(estimate('mutation { login(username: "u", password: "p") { token } }')).toBe(1);
+    // The payload's object is the record read back: no call of its own, selected or not.
     expect(estimate('mutation { saveObject(objectName: "X", data: { a: 1 }) { id object { id } } }')).toBe(2);
+    expect(estimate('mutation { saveObject(objectName: "X", data: { a: 1 }) { id } }')).toBe(2);
+    expect(estimate('mutation { saveObject(objectName: "X", data: { _id: "7", a: 1 }) { id } }')).toBe(3);
+    expect(
+      estimate('mutation S($d: JSONObject!) { saveObject(objectName: "X", data: $d) { id } }', {
+        d: { _id: '7' },
+      }),
+    ).toBe(3);
     expect(
       estimate(
         'mutation { updateOrder(id: "1", input: { status: "PAID" }) { object { customer { name } } } }',
