@@ -3,11 +3,12 @@
  * `LoanType:<id>`). A write through one API answers what the other's entry needs, when the write's
  * selection asks for it (`typed { ... on LoanType }` on a generic write, `dataObject` on a typed one), so the
  * clients at their defaults show the new value through the other API without asking the gateway again:
- * Apollo Client's `InMemoryCache` here, against the real gateway and emulator; urql's document cache
- * refetches what holds either type.
+ * Apollo Client's `InMemoryCache` and urql's Graphcache (normalized, at its defaults) here, against the real
+ * gateway and emulator; urql's document cache refetches what holds either type.
  */
 import { ApolloClient, HttpLink, InMemoryCache, gql } from '@apollo/client';
 import { Client, cacheExchange, fetchExchange } from '@urql/core';
+import { cacheExchange as graphcacheExchange } from '@urql/exchange-graphcache';
 import { describe, expect, it } from 'vitest';
 import { useHarness } from '../support/gateway-harness.ts';
 
@@ -109,6 +110,42 @@ describe('one record through both APIs', () => {
     asked = counter.requests;
     expect(await genericRate()).toBe(3.5);
     expect(counter.requests).toBe(asked);
+  });
+
+  it('urql Graphcache: a write through either API shows through the other from the cache', async () => {
+    const token = await h.login();
+    const id = await aLoanTypeId(token);
+    let requests = 0;
+    const client = new Client({
+      url: h.graphqlUrl,
+      // Graphcache at its defaults: entities keyed by __typename and id, no schema, no updaters.
+      exchanges: [graphcacheExchange(), fetchExchange],
+      fetch: (...args: Parameters<typeof fetch>) => {
+        requests += 1;
+        return fetch(...args);
+      },
+      fetchOptions: () => ({ headers: { authorization: `Bearer ${token}` } }),
+    });
+    const typedRate = async () =>
+      ((await client.query(TYPED_READ, { id }).toPromise()).data as { loanType: { rate: number } }).loanType
+        .rate;
+    const genericRate = async () =>
+      ((await client.query(GENERIC_READ, { id }).toPromise()).data as { object: { data: { rate: number } } })
+        .object.data.rate;
+    await typedRate();
+    await genericRate();
+
+    expect(
+      (await client.mutation(GENERIC_WRITE, { id, data: { rate: 8.5 } }).toPromise()).error,
+    ).toBeUndefined();
+    let asked = requests;
+    expect(await typedRate()).toBe(8.5);
+    expect(requests).toBe(asked);
+
+    expect((await client.mutation(TYPED_WRITE, { id, rate: 1.75 }).toPromise()).error).toBeUndefined();
+    asked = requests;
+    expect(await genericRate()).toBe(1.75);
+    expect(requests).toBe(asked);
   });
 
   it("urql: the document cache asks again for what holds the written record's either type", async () => {
