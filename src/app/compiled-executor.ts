@@ -1,0 +1,149 @@
+/**
+ * Compiled execution: each document is turned once into a function (graphql-jit, as Mercurius does) that
+ * answers it without walking the document again on every request, the way graphql-js's `execute` does.
+ * Apollo Server keeps everything else (parsing, validation and the limits, the plugins, `formatError`):
+ * this is only its executor, handed over through its gateway interface (`executor-gateway.ts`).
+ *
+ * graphql-js still answers what the compiler does not take or would answer differently:
+ * - a document `compileQuery` refuses, and any operation but a query or a mutation;
+ * - a document using `@defer` or `@stream` (graphql-jit has no incremental delivery);
+ * - a request whose variables are refused: graphql-jit coerces them with its own wording, so graphql-js
+ *   runs again to refuse them in its words (and with the variable's node, which Apollo's HTTP 400 reads);
+ * - a request whose plugins watch each resolver (`willResolveField`, the resolver spans of
+ *   `TRACE_RESOLVERS`): Apollo wraps the schema's resolvers on the first such request, after documents
+ *   already compiled took the unwrapped ones.
+ */
+import type { ApolloServerOptionsWithGateway, BaseContext } from '@apollo/server';
+import {
+  BREAK,
+  OperationTypeNode,
+  visit,
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLSchema,
+} from 'graphql';
+// By file, not from `graphql`: the CommonJS copy that Apollo Server, graphql-jit and the schema's classes
+// are, also where a bundler or vitest would give this file the ESM copy (whose errors Apollo would not
+// take for GraphQL errors, and whose `execute` would refuse the schema as another realm's).
+import { GraphQLError } from 'graphql/error/GraphQLError.js';
+import { execute } from 'graphql/execution/execute.js';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { LRUCache } from 'lru-cache';
+
+/** Apollo Server's gateway, as its constructor takes it. */
+export type GatewayInterface = ApolloServerOptionsWithGateway<BaseContext>['gateway'];
+/** What a gateway's `load` hands Apollo to execute every operation with. */
+export type GatewayExecutor = NonNullable<Awaited<ReturnType<GatewayInterface['load']>>['executor']>;
+type GatewayRequestContext = Parameters<GatewayExecutor>[0];
+
+/** Options of {@link createCompiledExecutor}. */
+export interface CompiledExecutorOptions {
+  /** How many compiled documents are kept, the least recently used dropped first. */
+  maxDocuments: number;
+}
+
+/**
+ * How many compiled documents are kept by default. A compiled document weighs a few times its source; the
+ * documents a gateway serves are its clients' few dozen operations, so a thousand holds them all while
+ * bounding what distinct documents sent to fill it can take.
+ */
+export const DEFAULT_MAX_COMPILED_DOCUMENTS = 1000;
+
+/** The cache's entry for a document graphql-js answers (lru-cache keeps objects, not `undefined`). */
+const INTERPRETED = { interpreted: true } as const;
+type Entry = CompiledQuery | typeof INTERPRETED;
+
+/**
+ * The description of the symbol Apollo Server sets on a request's context when a plugin watches each
+ * resolver (`symbolExecutionDispatcherWillResolveField`, which it does not export).
+ */
+const RESOLVER_HOOKS = 'apolloServerExecutionDispatcherWillResolveField';
+
+function watchesResolvers(context: object): boolean {
+  return Object.getOwnPropertySymbols(context).some((symbol) => symbol.description === RESOLVER_HOOKS);
+}
+
+/** Whether the document uses a directive graphql-jit does not implement. */
+function usesIncrementalDelivery(document: DocumentNode): boolean {
+  let found = false;
+  visit(document, {
+    Directive(node) {
+      if (node.name.value === 'defer' || node.name.value === 'stream') {
+        found = true;
+        return BREAK;
+      }
+      return undefined;
+    },
+  });
+  return found;
+}
+
+/**
+ * A compiled query's error as graphql-js's `locatedError` makes it, which Apollo Server and `formatError`
+ * read: graphql-jit's keeps no `extensions` object when the thrown error has none (Apollo's error
+ * normalization then fails), and none of its own errors carries an `originalError`.
+ */
+function asLocatedError(error: GraphQLError): GraphQLError {
+  const original: unknown = error.originalError;
+  // A GraphQLError that knows its path already was left as it is.
+  if (original instanceof GraphQLError && original.path !== undefined) return original;
+  const cause = original instanceof Error ? original : new Error(error.message);
+  const nodes = original instanceof GraphQLError ? original.nodes : undefined;
+  const located = new GraphQLError(cause.message, {
+    ...(nodes === undefined ? {} : { nodes }),
+    ...(error.path === undefined ? {} : { path: error.path }),
+    originalError: cause,
+  });
+  // graphql-jit keeps the locations, not the nodes graphql-js computes them from.
+  if (nodes === undefined) Object.assign(located, { locations: error.locations });
+  return located;
+}
+
+/** The compiled form of the request's document and operation, or {@link INTERPRETED}. */
+function compile(schema: GraphQLSchema, request: GatewayRequestContext): Entry {
+  if (
+    request.operation.operation === OperationTypeNode.SUBSCRIPTION ||
+    usesIncrementalDelivery(request.document)
+  ) {
+    return INTERPRETED;
+  }
+  const compiled = compileQuery(schema, request.document, request.request.operationName);
+  return isCompiledQuery(compiled) ? compiled : INTERPRETED;
+}
+
+/**
+ * The executor Apollo Server runs every validated operation with: the document compiled once per schema,
+ * kept by the hash Apollo keys its document cache with and the operation name.
+ */
+export function createCompiledExecutor(
+  schema: GraphQLSchema,
+  options: CompiledExecutorOptions = { maxDocuments: DEFAULT_MAX_COMPILED_DOCUMENTS },
+): GatewayExecutor {
+  const compiledDocuments = new LRUCache<string, Entry>({ max: options.maxDocuments });
+
+  function interpret(request: GatewayRequestContext): Promise<ExecutionResult> {
+    return Promise.resolve(
+      execute({
+        schema,
+        document: request.document,
+        contextValue: request.context,
+        variableValues: request.request.variables,
+        operationName: request.request.operationName,
+      }),
+    );
+  }
+
+  return async (request) => {
+    const key = `${request.queryHash}\u0000${request.request.operationName ?? ''}`;
+    let entry = compiledDocuments.get(key);
+    if (entry === undefined) {
+      entry = compile(schema, request);
+      compiledDocuments.set(key, entry);
+    }
+    if ('interpreted' in entry || watchesResolvers(request.context)) return interpret(request);
+    const result = await entry.query(undefined, request.context, request.request.variables);
+    // Only refused variables leave no `data` at all.
+    if (!('data' in result)) return interpret(request);
+    return result.errors === undefined ? result : { ...result, errors: result.errors.map(asLocatedError) };
+  };
+}
