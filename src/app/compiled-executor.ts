@@ -4,24 +4,21 @@
  * Apollo Server keeps everything else (parsing, validation and the limits, the plugins, `formatError`):
  * this is only its executor, handed over through its gateway interface (`executor-gateway.ts`).
  *
- * graphql-js still answers what the compiler does not take or would answer differently:
- * - a document `compileQuery` refuses, and any operation but a query or a mutation;
- * - a document using `@defer` or `@stream` (graphql-jit has no incremental delivery);
+ * graphql-js still answers, with the same schema, context and variables:
+ * - the operations `interpreted-operations.ts` names from the document alone (mutations, subscriptions,
+ *   `@defer`/`@stream`, custom scalars' literals, a key selected twice with `@skip`/`@include`), and
+ *   documents `compileQuery` refuses;
  * - a request whose variables are refused: graphql-jit coerces them with its own wording, so graphql-js
  *   runs again to refuse them in its words (and with the variable's node, which Apollo's HTTP 400 reads);
+ * - a query whose whole `data` a failed non-null field nulled, with more than one error: graphql-js stops
+ *   listening at that failure, graphql-jit lists every error of the operation, so graphql-js runs again
+ *   (the request's loaders answer from their cache most reads it repeats) to list the same errors;
  * - a request whose plugins watch each resolver (`willResolveField`, the resolver spans of
  *   `TRACE_RESOLVERS`): Apollo wraps the schema's resolvers on the first such request, after documents
  *   already compiled took the unwrapped ones.
  */
 import type { ApolloServerOptionsWithGateway, BaseContext } from '@apollo/server';
-import {
-  BREAK,
-  OperationTypeNode,
-  visit,
-  type DocumentNode,
-  type ExecutionResult,
-  type GraphQLSchema,
-} from 'graphql';
+import type { ExecutionResult, GraphQLSchema } from 'graphql';
 // By file, not from `graphql`: the CommonJS copy that Apollo Server, graphql-jit and the schema's classes
 // are, also where a bundler or vitest would give this file the ESM copy (whose errors Apollo would not
 // take for GraphQL errors, and whose `execute` would refuse the schema as another realm's).
@@ -29,6 +26,7 @@ import { GraphQLError } from 'graphql/error/GraphQLError.js';
 import { execute } from 'graphql/execution/execute.js';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { LRUCache } from 'lru-cache';
+import { interpretedReason } from './interpreted-operations.ts';
 
 /** Apollo Server's gateway, as its constructor takes it. */
 export type GatewayInterface = ApolloServerOptionsWithGateway<BaseContext>['gateway'];
@@ -63,21 +61,6 @@ function watchesResolvers(context: object): boolean {
   return Object.getOwnPropertySymbols(context).some((symbol) => symbol.description === RESOLVER_HOOKS);
 }
 
-/** Whether the document uses a directive graphql-jit does not implement. */
-function usesIncrementalDelivery(document: DocumentNode): boolean {
-  let found = false;
-  visit(document, {
-    Directive(node) {
-      if (node.name.value === 'defer' || node.name.value === 'stream') {
-        found = true;
-        return BREAK;
-      }
-      return undefined;
-    },
-  });
-  return found;
-}
-
 /**
  * A compiled query's error as graphql-js's `locatedError` makes it, which Apollo Server and `formatError`
  * read: graphql-jit's keeps no `extensions` object when the thrown error has none (Apollo's error
@@ -101,12 +84,7 @@ function asLocatedError(error: GraphQLError): GraphQLError {
 
 /** The compiled form of the request's document and operation, or {@link INTERPRETED}. */
 function compile(schema: GraphQLSchema, request: GatewayRequestContext): Entry {
-  if (
-    request.operation.operation === OperationTypeNode.SUBSCRIPTION ||
-    usesIncrementalDelivery(request.document)
-  ) {
-    return INTERPRETED;
-  }
+  if (interpretedReason(schema, request.document, request.operation) !== undefined) return INTERPRETED;
   const compiled = compileQuery(schema, request.document, request.request.operationName);
   return isCompiledQuery(compiled) ? compiled : INTERPRETED;
 }
@@ -144,6 +122,7 @@ export function createCompiledExecutor(
     const result = await entry.query(undefined, request.context, request.request.variables);
     // Only refused variables leave no `data` at all.
     if (!('data' in result)) return interpret(request);
+    if (result.data === null && (result.errors?.length ?? 0) > 1) return interpret(request);
     return result.errors === undefined ? result : { ...result, errors: result.errors.map(asLocatedError) };
   };
 }
