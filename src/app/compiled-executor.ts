@@ -20,12 +20,12 @@
 import type { ApolloServerOptionsWithGateway, BaseContext } from '@apollo/server';
 import type { ExecutionResult, GraphQLSchema } from 'graphql';
 // By file, not from `graphql`: the CommonJS copy that Apollo Server, graphql-jit and the schema's classes
-// are, also where a bundler or vitest would give this file the ESM copy (whose errors Apollo would not
-// take for GraphQL errors, and whose `execute` would refuse the schema as another realm's).
-import { GraphQLError } from 'graphql/error/GraphQLError.js';
+// are, also where a bundler or vitest would give this file the ESM copy (whose `execute` would refuse the
+// schema as another realm's, and whose errors Apollo would not take for GraphQL errors).
 import { execute } from 'graphql/execution/execute.js';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { LRUCache } from 'lru-cache';
+import { asLocatedError } from '../errors/as-located-error.ts';
 import { interpretedReason } from './interpreted-operations.ts';
 
 /** Apollo Server's gateway, as its constructor takes it. */
@@ -59,27 +59,6 @@ const RESOLVER_HOOKS = 'apolloServerExecutionDispatcherWillResolveField';
 
 function watchesResolvers(context: object): boolean {
   return Object.getOwnPropertySymbols(context).some((symbol) => symbol.description === RESOLVER_HOOKS);
-}
-
-/**
- * A compiled query's error as graphql-js's `locatedError` makes it, which Apollo Server and `formatError`
- * read: graphql-jit's keeps no `extensions` object when the thrown error has none (Apollo's error
- * normalization then fails), and none of its own errors carries an `originalError`.
- */
-function asLocatedError(error: GraphQLError): GraphQLError {
-  const original: unknown = error.originalError;
-  // A GraphQLError that knows its path already was left as it is.
-  if (original instanceof GraphQLError && original.path !== undefined) return original;
-  const cause = original instanceof Error ? original : new Error(error.message);
-  const nodes = original instanceof GraphQLError ? original.nodes : undefined;
-  const located = new GraphQLError(cause.message, {
-    ...(nodes === undefined ? {} : { nodes }),
-    ...(error.path === undefined ? {} : { path: error.path }),
-    originalError: cause,
-  });
-  // graphql-jit keeps the locations, not the nodes graphql-js computes them from.
-  if (nodes === undefined) Object.assign(located, { locations: error.locations });
-  return located;
 }
 
 /** The compiled form of the request's document and operation, or {@link INTERPRETED}. */
