@@ -11,8 +11,9 @@
  * - a request whose variables are refused: graphql-jit coerces them with its own wording, so graphql-js
  *   runs again to refuse them in its words (and with the variable's node, which Apollo's HTTP 400 reads);
  * - a query whose whole `data` a failed non-null field nulled, with more than one error: graphql-js stops
- *   listening at that failure, graphql-jit lists every error of the operation, so graphql-js runs again
- *   (the request's loaders answer from their cache most reads it repeats) to list the same errors;
+ *   listening at that failure, graphql-jit lists errors raised after it too (the fields already running),
+ *   so graphql-js runs again (the request's loaders answer from their cache most reads it repeats) to list
+ *   the same errors;
  * - a request whose plugins watch each resolver (`willResolveField`, the resolver spans of
  *   `TRACE_RESOLVERS`): Apollo wraps the schema's resolvers on the first such request, after documents
  *   already compiled took the unwrapped ones.
