@@ -1,6 +1,6 @@
 /**
  * The peers side by side: how each starts, how the bench knows it is up, and how a workload's request is
- * sent to it. P0 is the emulator itself; P1–P3 and F1 live in `peers/`; P4 is the gateway in production
+ * sent to it. P0 is the emulator itself; P1–P3, F1 and M1 live in `peers/`; P4 is the gateway in production
  * mode, and `P4-<feature>` (the `--features` mode) P4 with one feature neutralised (`features/`).
  */
 import { fileURLToPath } from 'node:url';
@@ -24,7 +24,7 @@ import { graphqlBody, workloadVariants } from './workloads.ts';
 import type { Fixture, GraphQLBody, WorkloadId } from './workloads.ts';
 
 /** Peer ids of a normal run, in the order the table shows them. */
-export const PEER_IDS = ['P0', 'P1', 'P2', 'P3', 'F1', 'F1H', 'P4', 'P4T', 'P4D', 'PB'] as const;
+export const PEER_IDS = ['P0', 'P1', 'P2', 'P3', 'F1', 'F1H', 'F1J', 'M1', 'P4', 'P4T', 'P4D', 'PB'] as const;
 /** A peer id: one of {@link PEER_IDS}, or a feature-cost copy of P4 (`P4-log`, …). */
 export type PeerId = (typeof PEER_IDS)[number] | FeaturePeerId;
 
@@ -35,6 +35,8 @@ const scripts = {
   P3: `${root}bench/peers/datasource-apollo.ts`,
   F1: `${root}bench/peers/floor-apollo.ts`,
   F1H: `${root}bench/peers/floor-apollo.ts`,
+  F1J: `${root}bench/peers/floor-apollo.ts`,
+  M1: `${root}bench/peers/mercurius-jit.ts`,
 } as const;
 
 /** The gateway's entry point: P4 is skipped (unless asked for) while it does not exist. */
@@ -160,6 +162,8 @@ export async function startPeer(id: PeerId, env: PeerEnvironment): Promise<Runni
       APPLICATION_CODE: DEMO.applicationCode,
       ORGANIZATION_CODE: DEMO.organizationCode,
       ...(production ? PRODUCTION_PROCESS_ENV : {}),
+      // F1J: F1 executing with the gateway's compiled executor.
+      ...(id === 'F1J' ? { COMPILED_EXECUTION: 'true' } : {}),
       ...counting?.env,
     },
     env.logDir,

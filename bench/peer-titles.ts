@@ -12,6 +12,8 @@ const TITLES: Record<(typeof PEER_IDS)[number], string> = {
   P3: 'Apollo Server 5 + RESTDataSource',
   F1: "the floor: Fastify 5 + Apollo Server 5 with the gateway's options, one undici call per field",
   F1H: "F1 started as the gateway is (npm start's heap sizes, the container's MALLOC_ARENA_MAX=1)",
+  F1J: "F1 executing with the gateway's compiled executor (graphql-jit through Apollo's gateway interface)",
+  M1: "Fastify 5 + Mercurius with graphql-jit, F1's schema and resolvers",
   P4: 'this gateway (production)',
   P4T: 'P4 with OpenTelemetry traces on (OTLP/HTTP to a sink)',
   P4D: 'P4 on trusted documents only, sent as documentId',

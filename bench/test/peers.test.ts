@@ -20,7 +20,7 @@ import type { WorkloadId } from '../workloads.ts';
 
 // P4-all: the gateway with every feature swapped for its bench stand-in (`bench/features/`) still answers
 // every workload right, so the feature-cost mode measures a gateway that works.
-const PEERS: PeerId[] = ['P0', 'P1', 'P2', 'P3', 'F1', 'F1H', 'P4', 'P4T', 'P4D', 'P4-all'];
+const PEERS: PeerId[] = ['P0', 'P1', 'P2', 'P3', 'F1', 'F1H', 'F1J', 'M1', 'P4', 'P4T', 'P4D', 'P4-all'];
 
 let env: PeerEnvironment;
 let logDir = '';

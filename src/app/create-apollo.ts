@@ -18,6 +18,8 @@ import type { GatewayConfig } from '../config/gateway-config.ts';
 import type { GatewayServices, GraphQLContext } from '../graphql/context.ts';
 import { createErrorFormatter } from '../errors/format-error.ts';
 import { buildSchema } from './build-schema.ts';
+import { createCompiledExecutor } from './compiled-executor.ts';
+import { executorGateway } from './executor-gateway.ts';
 import { linkGraphiqlFromLandingPage } from '../http/graphiql-link.ts';
 import { refuseSubscriptions } from '../http/refuse-subscriptions.ts';
 import { createQueryLimits } from '../limits/armor.ts';
@@ -69,13 +71,17 @@ export async function createApollo(options: ApolloOptions): Promise<ApolloServer
     // Every request without a session together: the smallest share.
     anonymousBytes: Math.floor(maxInflightAnswerBytesPerUser / ANONYMOUS_ANSWER_SHARE_DIVISOR),
   });
+  const schema = buildSchema({
+    federation: config.federation,
+    federationNamePrefix: config.federationNamePrefix,
+    relayNode: config.relayNode,
+    ...(config.objectTypesDir === undefined ? {} : { objectsDir: config.objectTypesDir }),
+  });
   const apollo = new ApolloServer<GraphQLContext>({
-    schema: buildSchema({
-      federation: config.federation,
-      federationNamePrefix: config.federationNamePrefix,
-      relayNode: config.relayNode,
-      ...(config.objectTypesDir === undefined ? {} : { objectsDir: config.objectTypesDir }),
-    }),
+    // Apollo takes an executor of its own only from a gateway; its pipeline around execution is the same.
+    ...(config.compiledExecution
+      ? { gateway: executorGateway(schema, createCompiledExecutor(schema)) }
+      : { schema }),
     // Ours decides (`noIntrospectionRule`, naming `INTROSPECTION`); Apollo's rule would name its code option.
     introspection: true,
     // Off: Apollo's CSRF rule refuses a GET query without a custom header, which urql (GET by default), Relay

@@ -233,6 +233,11 @@ export const SERVER_SETTINGS = {
     bool.default(false),
     "Relay's `Node` interface, global `id`s and `node`/`nodes` (`src/typed/relay-node.ts`).",
   ),
+  compiledExecution: setting(
+    'COMPILED_EXECUTION',
+    bool.default(true),
+    'Each document compiled once into a function (graphql-jit) that executes it; off: graphql-js interprets it on every request (`src/app/compiled-executor.ts`).',
+  ),
   /** SIGTERM handling; see `src/app/shutdown.ts`. */
   shutdown: {
     delayMillis: setting(

@@ -18,32 +18,17 @@ import { parse as parseYaml } from 'yaml';
 import { buildSchema } from '../../src/app/build-schema.ts';
 import { EVERY_SETTING } from '../../src/config/env-schema.ts';
 import { useHarness } from '../support/gateway-harness.ts';
+import { readmeBlocks } from '../support/readme-blocks.ts';
 import { DEMO_OBJECTS_DIR } from '../support/object-fixtures.ts';
 import { loginDemo, postGraphql } from '../support/post-graphql.ts';
 
-const README = readFileSync('README.md', 'utf8');
 /** The schema is built by the CommonJS copy of graphql-js (through graphql-tools): validate with that one. */
 const graphqlCjs = createRequire(import.meta.url)('graphql') as typeof graphql;
-
-/** The fenced blocks of `language`, with the line each starts on. */
-function blocks(language: string): { line: number; text: string }[] {
-  const found: { line: number; text: string }[] = [];
-  for (const match of README.matchAll(/^( *)```(\w*)\n([\s\S]*?)^\1```/gm)) {
-    if (match[2] !== language) continue;
-    const indent = match[1] ?? '';
-    const text = (match[3] ?? '')
-      .split('\n')
-      .map((line) => (line.startsWith(indent) ? line.slice(indent.length) : line))
-      .join('\n');
-    found.push({ line: README.slice(0, match.index).split('\n').length, text });
-  }
-  return found;
-}
 
 const operationsOf = (document: DocumentNode): OperationDefinitionNode[] =>
   document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
 
-const graphqlBlocks = blocks('graphql').map((block) => ({ ...block, document: parse(block.text) }));
+const graphqlBlocks = readmeBlocks('graphql').map((block) => ({ ...block, document: parse(block.text) }));
 const executable = graphqlBlocks.filter((block) => operationsOf(block.document).length > 0);
 
 const defaultSchema = buildSchema({ objectsDir: DEMO_OBJECTS_DIR });
@@ -93,7 +78,7 @@ describe("the README's GraphQL blocks", () => {
 });
 
 describe("the README's YAML blocks", () => {
-  it.each(blocks('yaml').map((block) => [block.line, block.text] as const))(
+  it.each(readmeBlocks('yaml').map((block) => [block.line, block.text] as const))(
     'should parse, with every codegen scalar a whole type (line %i)',
     (_line, text) => {
       const config = parseYaml(text) as {
@@ -128,7 +113,7 @@ describe("the README's shell blocks", () => {
   ];
   const known = new Set([...EVERY_SETTING.map((setting) => setting.env), ...toolSettings]);
 
-  it.each(blocks('sh').map((block) => [block.line, block.text] as const))(
+  it.each(readmeBlocks('sh').map((block) => [block.line, block.text] as const))(
     'should name only scripts and settings that exist (line %i)',
     (_line, text) => {
       const named = [...text.matchAll(/\bnpm (?:run )?(?:-s )?([a-z][\w:-]*)/g)].map(

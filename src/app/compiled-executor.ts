@@ -1,0 +1,108 @@
+/**
+ * Compiled execution: each document is turned once into a function (graphql-jit, as Mercurius does) that
+ * answers it without walking the document again on every request, the way graphql-js's `execute` does.
+ * Apollo Server keeps everything else (parsing, validation and the limits, the plugins, `formatError`):
+ * this is only its executor, handed over through its gateway interface (`executor-gateway.ts`).
+ *
+ * graphql-js still answers, with the same schema, context and variables:
+ * - the operations `interpreted-operations.ts` names from the document alone (mutations, subscriptions,
+ *   `@defer`/`@stream`, custom scalars' literals, a key selected twice with `@skip`/`@include`), and
+ *   documents `compileQuery` refuses;
+ * - a request whose variables are refused: graphql-jit coerces them with its own wording, so graphql-js
+ *   runs again to refuse them in its words (and with the variable's node, which Apollo's HTTP 400 reads);
+ * - a query whose whole `data` a failed non-null field nulled, with more than one error: graphql-js stops
+ *   listening at that failure, graphql-jit lists errors raised after it too (the fields already running),
+ *   so graphql-js runs again (the request's loaders answer from their cache most reads it repeats) to list
+ *   the same errors;
+ * - a request whose plugins watch each resolver (`willResolveField`, the resolver spans of
+ *   `TRACE_RESOLVERS`): Apollo wraps the schema's resolvers on the first such request, after documents
+ *   already compiled took the unwrapped ones.
+ */
+import type { ApolloServerOptionsWithGateway, BaseContext } from '@apollo/server';
+import type { ExecutionResult, GraphQLSchema } from 'graphql';
+// By file, not from `graphql`: the CommonJS copy that Apollo Server, graphql-jit and the schema's classes
+// are, also where a bundler or vitest would give this file the ESM copy (whose `execute` would refuse the
+// schema as another realm's, and whose errors Apollo would not take for GraphQL errors).
+import { execute } from 'graphql/execution/execute.js';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { LRUCache } from 'lru-cache';
+import { asLocatedError } from '../errors/as-located-error.ts';
+import { interpretedReason } from './interpreted-operations.ts';
+
+/** Apollo Server's gateway, as its constructor takes it. */
+export type GatewayInterface = ApolloServerOptionsWithGateway<BaseContext>['gateway'];
+/** What a gateway's `load` hands Apollo to execute every operation with. */
+export type GatewayExecutor = NonNullable<Awaited<ReturnType<GatewayInterface['load']>>['executor']>;
+type GatewayRequestContext = Parameters<GatewayExecutor>[0];
+
+/** Options of {@link createCompiledExecutor}. */
+export interface CompiledExecutorOptions {
+  /** How many compiled documents are kept, the least recently used dropped first. */
+  maxDocuments: number;
+}
+
+/**
+ * How many compiled documents are kept by default. A compiled document weighs a few times its source; the
+ * documents a gateway serves are its clients' few dozen operations, so a thousand holds them all while
+ * bounding what distinct documents sent to fill it can take.
+ */
+export const DEFAULT_MAX_COMPILED_DOCUMENTS = 1000;
+
+/** The cache's entry for a document graphql-js answers (lru-cache keeps objects, not `undefined`). */
+const INTERPRETED = { interpreted: true } as const;
+type Entry = CompiledQuery | typeof INTERPRETED;
+
+/**
+ * The description of the symbol Apollo Server sets on a request's context when a plugin watches each
+ * resolver (`symbolExecutionDispatcherWillResolveField`, which it does not export).
+ */
+const RESOLVER_HOOKS = 'apolloServerExecutionDispatcherWillResolveField';
+
+function watchesResolvers(context: object): boolean {
+  return Object.getOwnPropertySymbols(context).some((symbol) => symbol.description === RESOLVER_HOOKS);
+}
+
+/** The compiled form of the request's document and operation, or {@link INTERPRETED}. */
+function compile(schema: GraphQLSchema, request: GatewayRequestContext): Entry {
+  if (interpretedReason(schema, request.document, request.operation) !== undefined) return INTERPRETED;
+  const compiled = compileQuery(schema, request.document, request.request.operationName);
+  return isCompiledQuery(compiled) ? compiled : INTERPRETED;
+}
+
+/**
+ * The executor Apollo Server runs every validated operation with: the document compiled once per schema,
+ * kept by the hash Apollo keys its document cache with and the operation name.
+ */
+export function createCompiledExecutor(
+  schema: GraphQLSchema,
+  options: CompiledExecutorOptions = { maxDocuments: DEFAULT_MAX_COMPILED_DOCUMENTS },
+): GatewayExecutor {
+  const compiledDocuments = new LRUCache<string, Entry>({ max: options.maxDocuments });
+
+  function interpret(request: GatewayRequestContext): Promise<ExecutionResult> {
+    return Promise.resolve(
+      execute({
+        schema,
+        document: request.document,
+        contextValue: request.context,
+        variableValues: request.request.variables,
+        operationName: request.request.operationName,
+      }),
+    );
+  }
+
+  return async (request) => {
+    const key = `${request.queryHash}\u0000${request.request.operationName ?? ''}`;
+    let entry = compiledDocuments.get(key);
+    if (entry === undefined) {
+      entry = compile(schema, request);
+      compiledDocuments.set(key, entry);
+    }
+    if ('interpreted' in entry || watchesResolvers(request.context)) return interpret(request);
+    const result = await entry.query(undefined, request.context, request.request.variables);
+    // Only refused variables leave no `data` at all.
+    if (!('data' in result)) return interpret(request);
+    if (result.data === null && (result.errors?.length ?? 0) > 1) return interpret(request);
+    return result.errors === undefined ? result : { ...result, errors: result.errors.map(asLocatedError) };
+  };
+}
