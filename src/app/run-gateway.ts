@@ -52,6 +52,12 @@ export async function runGateway(options: RunGatewayOptions): Promise<RunningGat
       ? new StartProblem(addressInUseLine('gateway', config.host, config.port, 'PORT'))
       : error;
   });
+  // A promise rejected with nobody listening is a bug (ours or a package's). Node's default ends the process,
+  // and every caller's requests with it: one request's bug must not cost the others. Logged and counted.
+  process.on('unhandledRejection', (reason) => {
+    gateway.metrics.countUnhandledRejection();
+    gateway.app.log.error({ err: reason }, 'unhandled promise rejection (a bug): logged, still serving');
+  });
   if (config.production && emulator !== undefined) {
     gateway.app.log.warn(
       { upstream: 'emulator' },

@@ -170,6 +170,39 @@ function entityResolvers(specs: readonly ObjectTypeSpec[], options: SubgraphOpti
   return resolvers;
 }
 
+/**
+ * `_entities` refuses a representation of a type the schema lacks before any lookup starts. @apollo/subgraph
+ * maps the representations one by one and throws at such a type, dropping the lookups already started
+ * unawaited: their rejections were unhandled, which ends a Node process (every caller's) — one request
+ * with a bad global id and then an unknown type did it.
+ */
+function checkRepresentationTypesFirst(schema: GraphQLSchema): void {
+  const entities = schema.getQueryType()?.getFields()._entities;
+  const resolve = entities?.resolve;
+  if (entities === undefined || resolve === undefined) return;
+  entities.resolve = (
+    source,
+    args: { representations?: readonly { __typename?: unknown }[] },
+    context,
+    info,
+  ) => {
+    for (const representation of args.representations ?? []) {
+      const typeName = representation.__typename;
+      const type = typeof typeName === 'string' ? schema.getType(typeName) : undefined;
+      // By tag, not `isObjectType`: under vitest @apollo/subgraph's graphql-js is another copy than this file's.
+      const tag = type === undefined ? '' : Object.prototype.toString.call(type);
+      const entity = tag === '[object GraphQLObjectType]' || tag === '[object GraphQLInterfaceType]';
+      if (!entity) {
+        throw badUserInput(
+          `a representation names ${typeof typeName === 'string' ? `the type ${JSON.stringify(typeName.slice(0, 100))}, which this subgraph does not have` : 'no __typename'}`,
+          'representations',
+        );
+      }
+    }
+    return resolve(source, args, context, info);
+  };
+}
+
 /** Builds the subgraph schema from the gateway's SDL and resolvers. */
 export function buildSubgraph(
   document: DocumentNode,
@@ -185,6 +218,7 @@ export function buildSubgraph(
     typeDefs: federatedTypeDefs(document, specs, options),
     resolvers: entityResolvers(specs, options),
   });
+  checkRepresentationTypesFirst(schema);
   const renamed = namePrefix === undefined ? [...resolvers] : prefixResolvers(resolvers, namePrefix);
   const built = addResolversToSchema({
     schema,

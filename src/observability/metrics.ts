@@ -152,6 +152,8 @@ export interface GatewayMetrics {
   countRetry(operation: string, allowed: boolean): void;
   /** One read that answered a record of another organization than the session's (never served). */
   countTenantMismatch(operation: string): void;
+  /** A promise rejected with nobody listening (a bug), logged instead of ending the process. */
+  countUnhandledRejection(): void;
 }
 
 /** Options of {@link createMetrics}. */
@@ -238,6 +240,11 @@ export function createMetrics(options: MetricsOptions = {}): GatewayMetrics {
     registers,
   });
   const byOrganization = createOrganizationCounter(registry, options.organizations ?? []);
+  const unhandledRejections = new Counter({
+    name: 'gateway_unhandled_rejections_total',
+    help: 'Promises rejected with nobody listening (a bug of the gateway or a package): logged at error level; the process keeps serving.',
+    registers,
+  });
   const trackCapacity = registerCapacityGauges(registry);
   let draining: () => boolean = () => false;
   /** A gauge without labels whose value `read()` gives at each scrape. */
@@ -337,6 +344,9 @@ export function createMetrics(options: MetricsOptions = {}): GatewayMetrics {
     },
     countLoginBlock(limit) {
       loginBlocks.inc({ limit });
+    },
+    countUnhandledRejection() {
+      unhandledRejections.inc();
     },
     countTenantMismatch(operation) {
       tenantMismatches.inc({ operation: operation === 'getObject' ? operation : 'getAll' });

@@ -89,4 +89,34 @@ describe('federation keys with RELAY_NODE', () => {
     );
     expect(h.totalUpstreamCalls()).toBe(0);
   });
+
+  it('should answer a representation of an unknown type beside a pending lookup with an error, leaving no rejection unhandled', async () => {
+    const token = await h.login();
+    const rejections: unknown[] = [];
+    const record = (reason: unknown) => rejections.push(reason);
+    process.on('unhandledRejection', record);
+    try {
+      // The first lookup is pending (and fails: not a global id) when @apollo/subgraph throws on the second:
+      // nothing awaited the first, so its rejection was unhandled, which ends a Node process.
+      const answer = await h.post(
+        ENTITIES,
+        {
+          r: [
+            { __typename: 'Customer', id: 'not-a-global-id' },
+            { __typename: 'NoSuchType', id: 'x' },
+          ],
+        },
+        { authorization: `Bearer ${token}` },
+      );
+      expect(answer.errors?.[0]?.extensions).toMatchObject({
+        code: 'BAD_USER_INPUT',
+        argumentName: 'representations',
+      });
+      expect(answer.errors?.[0]?.message).toContain('"NoSuchType"');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(rejections).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', record);
+    }
+  });
 });

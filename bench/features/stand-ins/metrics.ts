@@ -21,4 +21,5 @@ export const createMetrics: typeof Real.createMetrics = () => ({
   countGuardRejection: nothing,
   countRetry: nothing,
   countTenantMismatch: nothing,
+  countUnhandledRejection: nothing,
 });
