@@ -25,6 +25,12 @@ import { withCoalescing } from '../upstream/batching/coalesce.ts';
 import { createPatternGuard } from '../upstream/pattern-guard/pattern-guard.ts';
 import type { UpstreamClient } from '../upstream/client/types.ts';
 import type { Analyser } from '../upstream/pattern-guard/redos-analyser.ts';
+import { cachePoliciesOf, cachePolicyOverrides } from '../cache/cache-policy.ts';
+import { createMemoryVersions, createRedisVersions } from '../cache/cache-versions.ts';
+import { invalidatingWrites } from '../cache/invalidating-writes.ts';
+import { CACHE_EVENTS, createResponseCache, type ResponseCache } from '../cache/response-cache.ts';
+import { buildTypedApi } from '../typed/build-typed-api.ts';
+import { OBJECTS_DIR, readTypeDefs } from './build-schema.ts';
 
 /** What {@link createServices} builds on. */
 export interface ServicesOptions {
@@ -54,9 +60,11 @@ export function createServices(options: ServicesOptions): GatewayServices {
   });
   metrics.trackCapacity('session_revocations', () => revocations.localSize(), config.sessionRevocationsMax);
   const cpuShare = createCpuShare(CPU_SHARE);
+  const cache = config.cache.mode === 'on' ? createGatewayCache(options) : undefined;
   return {
     config,
-    writes: upstream,
+    writes: cache === undefined ? upstream : invalidatingWrites(upstream, cache),
+    cache,
     reads: withCoalescing(upstream),
     sessions: createSessionSealer({
       secret: config.sessionSecret,
@@ -88,6 +96,45 @@ export function createServices(options: ServicesOptions): GatewayServices {
       );
     },
   };
+}
+
+/**
+ * The response cache (`CACHE=on`): the policies the typed SDL declares (`@cacheControl`) under
+ * `CACHE_POLICIES`, the versions in Redis when the gateway has one, entries in this replica's memory.
+ */
+function createGatewayCache({ config, logger, metrics, redis }: ServicesOptions): ResponseCache {
+  // The SDL as the schema reads it (`build-schema.ts`); a mistake in it stops the start there too.
+  const typed = buildTypedApi({ dir: config.objectTypesDir ?? OBJECTS_DIR, baseTypeDefs: readTypeDefs() });
+  const policies = cachePoliciesOf(
+    typed.specs.map((spec) => [spec.objectName, spec.cache] as const),
+    cachePolicyOverrides(config.cache.policies),
+  );
+  const versions =
+    redis === undefined
+      ? createMemoryVersions()
+      : createRedisVersions({
+          redis,
+          onUnshared: () => {
+            logger.debug({}, 'a cache version was not written to redis; sent again when it is back');
+          },
+        });
+  const cache = createResponseCache({
+    policies,
+    versions,
+    maxBytes: config.cache.maxBytes,
+    maxBytesPerUser: config.cache.maxBytesPerUser,
+    maxBytesPerTenant: config.cache.maxBytesPerTenant,
+    staleIfErrorSeconds: config.cache.staleIfErrorSeconds,
+    onEvent: (event, objectName) => {
+      metrics.countCacheEvent(objectName, event);
+    },
+  });
+  metrics.trackCache({ objectTypes: [...policies.keys()], events: CACHE_EVENTS, bytesByType: cache.bytesByType });
+  logger.info(
+    { cachedTypes: Object.fromEntries(policies), versions: redis === undefined ? 'memory' : 'redis' },
+    'response cache on',
+  );
+  return cache;
 }
 
 function createGatewayLoginProtection({

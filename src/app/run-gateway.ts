@@ -74,5 +74,14 @@ export async function runGateway(options: RunGatewayOptions): Promise<RunningGat
     shutdown,
     deadlineMillis: shutdownDeadlineMillis(config.shutdown.delayMillis, config.shutdown.graceMillis),
   });
+  const cache = gateway.services.cache;
+  if (cache !== undefined) {
+    // An operator's way to empty this replica's response cache without a restart (docs/operations.md).
+    process.on('SIGHUP', () => {
+      const held = cache.size();
+      cache.clear();
+      gateway.app.log.info({ event: 'cache_cleared', heldChars: held }, 'response cache emptied (SIGHUP)');
+    });
+  }
   return { gateway, url, emulator };
 }

@@ -21,4 +21,6 @@ export const createMetrics: typeof Real.createMetrics = () => ({
   countGuardRejection: nothing,
   countRetry: nothing,
   countTenantMismatch: nothing,
+  trackCache: nothing,
+  countCacheEvent: nothing,
 });

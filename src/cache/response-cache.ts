@@ -1,0 +1,166 @@
+/**
+ * The response cache: upstream reads (objects by id, finds, pages, metadata) of the types that declare a
+ * policy (`cache-policy.ts`), kept as the JSON text the upstream's answer makes, in this replica's memory,
+ * bounded in characters (`CACHE_MAX_BYTES`) with one account's entries held to a share of it and one
+ * organization's to a larger one, as every shared resource is (`docs/shared-resources.md`). Keys carry the
+ * versions writes replace (`cache-versions.ts`), in Redis when the gateway has one, so a write through any
+ * replica is seen by the next read on every replica.
+ *
+ * Only what a request's loaders verified is stored (the tenant check, the filter and page checks run on
+ * every upstream answer before it gets here), and every read of a request goes through the loaders
+ * (`request-cache.ts` is the request's view). Entries are text: each hit is a copy of its own, so no
+ * request can change what another is served, and numbers the upstream wrote beyond a double's precision
+ * come back digit for digit (`parseExactJson`).
+ */
+import { LRUCache } from 'lru-cache';
+import { isUpstreamError } from '../errors/upstream-error.ts';
+import type { CachePolicy } from './cache-policy.ts';
+import { tenantOf, type CacheCaller } from './cache-key.ts';
+import type { CacheVersions } from './cache-versions.ts';
+
+/** What the cache counts, per object type (`gateway_cache_events_total`). */
+export type CacheEvent =
+  /** Served from the cache, fresh. */
+  | 'hit'
+  /** Read upstream (and stored, unless refused). */
+  | 'miss'
+  /** Served past its `maxAge` while the upstream failed (`CACHE_STALE_IF_ERROR_SECONDS`). */
+  | 'stale'
+  /** Dropped to make room (the LRU bound). */
+  | 'evicted'
+  /** Not stored: the account's or the organization's share is full. */
+  | 'refused'
+  /** Stepped aside: the versions could not be read (Redis away); read upstream. */
+  | 'bypassed';
+
+/** Every {@link CacheEvent}, for counters present at 0. */
+export const CACHE_EVENTS: readonly CacheEvent[] = ['hit', 'miss', 'stale', 'evicted', 'refused', 'bypassed'];
+
+/** Options of {@link createResponseCache}. */
+export interface ResponseCacheOptions {
+  /** The cached types, by upstream object name. */
+  policies: ReadonlyMap<string, CachePolicy>;
+  versions: CacheVersions;
+  /** Characters of entry text (and keys) held at once, all callers together (`CACHE_MAX_BYTES`). */
+  maxBytes: number;
+  /** Of those, what one account's `PRIVATE` entries may hold. */
+  maxBytesPerUser: number;
+  /** Of those, what one organization's entries (`PUBLIC` and its accounts' `PRIVATE`) may hold. */
+  maxBytesPerTenant: number;
+  /** How long past its `maxAge` an entry may still be served while the upstream fails (`CACHE_STALE_IF_ERROR_SECONDS`). */
+  staleIfErrorSeconds: number;
+  onEvent?: ((event: CacheEvent, objectName: string) => void) | undefined;
+  /** The clock, in milliseconds (tests). Default `performance.now`. */
+  now?: () => number;
+}
+
+/** One cached answer. */
+interface Entry {
+  text: string;
+  objectName: string;
+  storedAt: number;
+  maxAgeMillis: number;
+  /** The share keys it counts against: its tenant's, and its account's for a `PRIVATE` entry. */
+  shares: readonly string[];
+  bytes: number;
+}
+
+/** What a lookup found. */
+export interface CachedAnswer {
+  text: string;
+  /** Whole seconds since it was read upstream. */
+  ageSeconds: number;
+  /** Within its `maxAge`: servable as is. Otherwise servable only while the upstream fails. */
+  fresh: boolean;
+}
+
+/** The response cache (see the module comment). */
+export interface ResponseCache {
+  /** The policy of `objectName`, `undefined` when it is not cached. */
+  policyOf(objectName: string): CachePolicy | undefined;
+  readonly versions: CacheVersions;
+  /** The entry under `key`, fresh or within its stale age; `undefined` when none. */
+  lookup(key: string): CachedAnswer | undefined;
+  /** Stores `text` under `key` for `caller`, within the bounds and shares; `false` when refused. */
+  store(key: string, text: string, objectName: string, caller: CacheCaller): boolean;
+  /** Whether a failed read may be answered by a stale entry: the upstream is down, slow or its breaker open. */
+  mayServeStale(error: unknown): boolean;
+  count(event: CacheEvent, objectName: string): void;
+  /** Empties this replica's entries (SIGHUP); the versions stay. */
+  clear(): void;
+  /** Characters held, per object type (`gateway_cache_bytes`). */
+  bytesByType(): ReadonlyMap<string, number>;
+  /** Characters held in all. */
+  size(): number;
+}
+
+/** A key's own characters, counted with its entry: the bound is on what the process holds. */
+const KEY_CHARS = 43;
+
+/** Failures of the upstream that a stale entry may answer: it is down, slow, or failing fast. */
+const STALE_KINDS: ReadonlySet<string> = new Set(['unavailable', 'timeout', 'circuit_open', 'bad_response']);
+
+/** Creates the cache (see the module comment). */
+export function createResponseCache(options: ResponseCacheOptions): ResponseCache {
+  const { policies, versions, onEvent } = options;
+  const now = options.now ?? (() => performance.now());
+  const staleMillis = options.staleIfErrorSeconds * 1_000;
+  const shareBytes = new Map<string, number>();
+  const typeBytes = new Map<string, number>();
+  const add = (map: Map<string, number>, key: string, delta: number) => {
+    const next = (map.get(key) ?? 0) + delta;
+    if (next <= 0) map.delete(key);
+    else map.set(key, next);
+  };
+  const entries = new LRUCache<string, Entry>({
+    maxSize: options.maxBytes,
+    sizeCalculation: (entry) => entry.bytes,
+    // The shares and the gauge follow every way an entry leaves: evicted, replaced, expired, cleared.
+    dispose: (entry, _key, reason) => {
+      for (const share of entry.shares) add(shareBytes, share, -entry.bytes);
+      add(typeBytes, entry.objectName, -entry.bytes);
+      if (reason === 'evict') onEvent?.('evicted', entry.objectName);
+    },
+    perf: { now },
+  });
+
+  return {
+    versions,
+    policyOf: (objectName) => policies.get(objectName),
+    lookup(key) {
+      const entry = entries.get(key);
+      if (entry === undefined) return undefined;
+      const age = now() - entry.storedAt;
+      return { text: entry.text, ageSeconds: Math.floor(age / 1_000), fresh: age <= entry.maxAgeMillis };
+    },
+    store(key, text, objectName, caller) {
+      const policy = policies.get(objectName);
+      if (policy === undefined) return false;
+      const bytes = text.length + KEY_CHARS;
+      const tenant = `tenant:${tenantOf(caller)}`;
+      const shares = policy.scope === 'PUBLIC' ? [tenant] : [tenant, `user:${caller.userKey}`];
+      // The entry this one replaces leaves first, so it does not count twice against the shares.
+      entries.delete(key);
+      const limits = [options.maxBytesPerTenant, options.maxBytesPerUser];
+      if (shares.some((share, i) => (shareBytes.get(share) ?? 0) + bytes > (limits[i] ?? 0))) {
+        onEvent?.('refused', objectName);
+        return false;
+      }
+      const maxAgeMillis = policy.maxAgeSeconds * 1_000;
+      const entry: Entry = { text, objectName, storedAt: now(), maxAgeMillis, shares, bytes };
+      entries.set(key, entry, { ttl: maxAgeMillis + staleMillis });
+      // Too large for the whole cache: lru-cache declines it without a dispose.
+      if (!entries.has(key)) return false;
+      for (const share of shares) add(shareBytes, share, bytes);
+      add(typeBytes, objectName, bytes);
+      return true;
+    },
+    mayServeStale: (error) => staleMillis > 0 && isUpstreamError(error) && STALE_KINDS.has(error.kind),
+    count: (event, objectName) => onEvent?.(event, objectName),
+    clear: () => {
+      entries.clear();
+    },
+    bytesByType: () => typeBytes,
+    size: () => entries.calculatedSize,
+  };
+}
