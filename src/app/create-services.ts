@@ -129,7 +129,11 @@ function createGatewayCache({ config, logger, metrics, redis }: ServicesOptions)
       metrics.countCacheEvent(objectName, event);
     },
   });
-  metrics.trackCache({ objectTypes: [...policies.keys()], events: CACHE_EVENTS, bytesByType: cache.bytesByType });
+  metrics.trackCache({
+    objectTypes: [...policies.keys()],
+    events: CACHE_EVENTS,
+    bytesByType: cache.bytesByType,
+  });
   logger.info(
     { cachedTypes: Object.fromEntries(policies), versions: redis === undefined ? 'memory' : 'redis' },
     'response cache on',

@@ -48,8 +48,7 @@ export function cachePoliciesOf(
 }
 
 /** One `CACHE_POLICIES` entry read: the type and its policy (`null`: never cached), or what is wrong. */
-export type CachePolicyEntry =
-  { objectName: string; policy: CachePolicy | null } | { problem: string };
+export type CachePolicyEntry = { objectName: string; policy: CachePolicy | null } | { problem: string };
 
 /**
  * Reads one `CACHE_POLICIES` entry: `objectName=maxAge[:SCOPE]` (`com.example.LoanType=60:PUBLIC`), the
@@ -60,7 +59,9 @@ export function readCachePolicyEntry(entry: string): CachePolicyEntry {
   const match = /^([A-Za-z0-9_$.-]+)=(\d{1,6})(?::([A-Z]+))?$/.exec(entry);
   const [, objectName, age, scope = 'PRIVATE'] = match ?? [];
   if (objectName === undefined || age === undefined) {
-    return { problem: `"${entry}" is not objectName=maxAge[:PUBLIC|PRIVATE] (e.g. com.example.LoanType=60:PUBLIC)` };
+    return {
+      problem: `"${entry}" is not objectName=maxAge[:PUBLIC|PRIVATE] (e.g. com.example.LoanType=60:PUBLIC)`,
+    };
   }
   if (!(CACHE_SCOPES as readonly string[]).includes(scope)) {
     return { problem: `"${entry}": the scope is PUBLIC or PRIVATE` };

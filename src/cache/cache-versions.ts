@@ -41,7 +41,9 @@ function freshVersion(): string {
  * This replica's versions. One that is forgotten (the bound) reads as a new one, which only makes the
  * entries under the old one unreachable.
  */
-export function createMemoryVersions(): CacheVersions & { currentNow(organizationCode: string, objectName: string): string } {
+export function createMemoryVersions(): CacheVersions & {
+  currentNow(organizationCode: string, objectName: string): string;
+} {
   const versions = new LRUCache<string, string>({ max: MAX_LOCAL_VERSIONS });
   const versionOf = (key: string): string => {
     let version = versions.get(key);
@@ -93,7 +95,12 @@ export function createRedisVersions(options: RedisVersionsOptions): CacheVersion
   const send = (organizationCode: string | undefined, objectName: string): Promise<unknown> =>
     redis.run(
       (client) =>
-        client.set(keyOf(organizationCode ?? EVERY_ORGANIZATION, objectName), freshVersion(), 'EX', VERSION_TTL_SECONDS),
+        client.set(
+          keyOf(organizationCode ?? EVERY_ORGANIZATION, objectName),
+          freshVersion(),
+          'EX',
+          VERSION_TTL_SECONDS,
+        ),
       'write',
     );
 
@@ -117,7 +124,8 @@ export function createRedisVersions(options: RedisVersionsOptions): CacheVersion
         return undefined;
       }
       const missing = keys.filter((_, i) => shared[i] === null);
-      if (missing.length === 0) return `${shared.join('.')}.${local.currentNow(organizationCode, objectName)}`;
+      if (missing.length === 0)
+        return `${shared.join('.')}.${local.currentNow(organizationCode, objectName)}`;
       // Made here, used from the next read on: two replicas making it at once agree on the one Redis kept.
       await Promise.allSettled(
         missing.map((key) =>

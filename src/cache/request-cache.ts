@@ -50,7 +50,9 @@ export class RequestCache {
   async settle(): Promise<void> {
     if (this.#written === undefined) return;
     const { organizationCode } = this.#caller;
-    await Promise.all([...this.#written].map((objectName) => this.#cache.versions.replace(organizationCode, objectName)));
+    await Promise.all(
+      [...this.#written].map((objectName) => this.#cache.versions.replace(organizationCode, objectName)),
+    );
   }
 
   /** The stale report of this request, `undefined` when every answer was fresh. */

@@ -131,6 +131,11 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
       const entry = entries.get(key);
       if (entry === undefined) return undefined;
       const age = now() - entry.storedAt;
+      // lru-cache's own expiry reads a clock it refreshes lazily: the stale age is held here, exactly.
+      if (age > entry.maxAgeMillis + staleMillis) {
+        entries.delete(key);
+        return undefined;
+      }
       return { text: entry.text, ageSeconds: Math.floor(age / 1_000), fresh: age <= entry.maxAgeMillis };
     },
     store(key, text, objectName, caller) {

@@ -138,7 +138,12 @@ function requestCacheOf(
   credentials: UpstreamCredentials,
 ): RequestCache | undefined {
   const { organizationCode, userKey, applicationCode } = credentials;
-  if (cache === undefined || organizationCode === undefined || organizationCode === '' || userKey === undefined) {
+  if (
+    cache === undefined ||
+    organizationCode === undefined ||
+    organizationCode === '' ||
+    userKey === undefined
+  ) {
     return undefined;
   }
   return new RequestCache(cache, { applicationCode, organizationCode, userKey });

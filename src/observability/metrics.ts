@@ -385,7 +385,8 @@ export function createMetrics(options: MetricsOptions = {}): GatewayMetrics {
         labelNames: ['object_type', 'event'] as const,
         registers,
       });
-      for (const objectType of types) for (const event of read.events) events.inc({ object_type: objectType, event }, 0);
+      for (const objectType of types)
+        for (const event of read.events) events.inc({ object_type: objectType, event }, 0);
       new Gauge({
         name: 'gateway_cache_bytes',
         help: "Characters of JSON the response cache holds in this replica's memory, by object type.",

@@ -120,7 +120,8 @@ function signatureOf(spec: DirectiveSpec): string {
 /** The text of `value` when it is one `type` takes (a non-empty string, a whole number, an enum's value). */
 function argumentText(value: ValueNode, type: string): string | undefined {
   const values = ENUM_VALUES.get(type);
-  if (values !== undefined) return value.kind === Kind.ENUM && values.includes(value.value) ? value.value : undefined;
+  if (values !== undefined)
+    return value.kind === Kind.ENUM && values.includes(value.value) ? value.value : undefined;
   if (type === 'Int') return value.kind === Kind.INT ? value.value : undefined;
   return value.kind === Kind.STRING && value.value.trim() !== '' ? value.value : undefined;
 }

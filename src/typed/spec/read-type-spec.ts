@@ -8,7 +8,12 @@ import { readDirectives } from './directives.ts';
 import type { FieldSpec, ObjectTypeSpec } from './object-type-spec.ts';
 import { readField, type ReadTypeContext } from './read-field-spec.ts';
 import { locate, problemAt } from './schema-problem.ts';
-import { isCacheAge, MAX_CACHE_AGE_SECONDS, type CachePolicy, type CacheScope } from '../../cache/cache-policy.ts';
+import {
+  isCacheAge,
+  MAX_CACHE_AGE_SECONDS,
+  type CachePolicy,
+  type CacheScope,
+} from '../../cache/cache-policy.ts';
 
 const GRAPHQL_NAME = /^(?!__)[_A-Za-z][_0-9A-Za-z]*$/;
 
