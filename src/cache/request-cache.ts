@@ -92,7 +92,9 @@ export class RequestCache {
     // Written while the version was read: the write's own reads must not see or fill the cache.
     if (!this.covers(objectName)) return load();
     const key = cacheKey({ kind, objectName, scope: policy.scope, caller: this.#caller, version, args });
-    const found = cache.lookup(key);
+    // A PRIVATE entry was read by this very account in this organization; a PUBLIC one by any account of
+    // it, so it is served only to an account the upstream already let read there.
+    const found = policy.scope === 'PRIVATE' || cache.isProven(this.#caller) ? cache.lookup(key) : undefined;
     if (found?.fresh === true) {
       cache.count('hit', objectName);
       return this.#served(found.text, onHit);
@@ -107,6 +109,7 @@ export class RequestCache {
       return this.#served(found.text, onHit);
     }
     cache.count('miss', objectName);
+    cache.prove(this.#caller);
     const text = JSON.stringify(value) as string | undefined;
     if (text !== undefined && this.covers(objectName)) cache.store(key, text, objectName, this.#caller);
     return value;

@@ -92,10 +92,21 @@ export interface ResponseCache {
   bytesByType(): ReadonlyMap<string, number>;
   /** Characters held in all. */
   size(): number;
+  /**
+   * Whether the upstream has answered a read of `caller` in its organization: a session's organization is
+   * what its login asked for, and only the upstream's answer proves the account may read there. Until then
+   * the caller is served no `PUBLIC` entry (its reads go upstream, and the first answered proves it).
+   */
+  isProven(caller: CacheCaller): boolean;
+  /** Records that the upstream answered a read of `caller` in its organization. */
+  prove(caller: CacheCaller): void;
 }
 
 /** A key's own characters, counted with its entry: the bound is on what the process holds. */
 const KEY_CHARS = 43;
+
+/** Accounts and organizations remembered as proven (`isProven`); one forgotten is proven again by its next read. */
+const MAX_PROVEN = 100_000;
 
 /** Failures of the upstream that a stale entry may answer: it is down, slow, or failing fast. */
 const STALE_KINDS: ReadonlySet<string> = new Set(['unavailable', 'timeout', 'circuit_open', 'bad_response']);
@@ -124,8 +135,15 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     perf: { now },
   });
 
+  const proven = new LRUCache<string, true>({ max: MAX_PROVEN });
+  const provenKey = (caller: CacheCaller) => JSON.stringify([caller.userKey, caller.organizationCode]);
+
   return {
     versions,
+    isProven: (caller) => proven.has(provenKey(caller)),
+    prove: (caller) => {
+      proven.set(provenKey(caller), true);
+    },
     policyOf: (objectName) => policies.get(objectName),
     lookup(key) {
       const entry = entries.get(key);
