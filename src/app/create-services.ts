@@ -132,7 +132,7 @@ function createGatewayCache({ config, logger, metrics, redis }: ServicesOptions)
   metrics.trackCache({
     objectTypes: [...policies.keys()],
     events: CACHE_EVENTS,
-    bytesByType: cache.bytesByType,
+    bytesByType: () => cache.bytesByType(),
   });
   logger.info(
     { cachedTypes: Object.fromEntries(policies), versions: redis === undefined ? 'memory' : 'redis' },

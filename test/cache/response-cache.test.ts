@@ -11,6 +11,7 @@ import { RequestCache } from '../../src/cache/request-cache.ts';
 import { createResponseCache, type CacheEvent } from '../../src/cache/response-cache.ts';
 import type { CacheCaller } from '../../src/cache/cache-key.ts';
 import { UpstreamError } from '../../src/errors/upstream-error.ts';
+import { parseExactJson } from '../../src/upstream/dialect/exact-json.ts';
 
 const LOAN = 'com.example.LoanType';
 const ORDER = 'com.example.Order';
@@ -200,9 +201,7 @@ describe('the response cache', () => {
 
   it('keeps numbers beyond a double digit for digit', async () => {
     const t = setup([privateLoan]);
-    const exact = JSON.parse('{"_id":"a","big":9007199254740993}', (_k, v, context?: { source?: string }) =>
-      typeof v === 'number' && context?.source === '9007199254740993' ? JSON.rawJSON(context.source) : v,
-    ) as unknown;
+    const exact = parseExactJson('{"_id":"a","big":9007199254740993}');
     await t.read(alice, LOAN, 'a', exact);
     const hit = await t.read(alice, LOAN, 'a');
     expect(JSON.stringify(hit)).toBe('{"_id":"a","big":9007199254740993}');

@@ -138,12 +138,10 @@ describe('the response cache', () => {
     const globexOrder = await save(ops, ORDER, { number: 'ORD-CACHE-3', total: 1 });
     await read(demo, ORDER, acmeOrder);
     await read(ops, ORDER, globexOrder);
-    await h
-      .client(ops)
-      .mutate({
-        mutation: UpdateDocument,
-        variables: { objectName: ORDER, id: globexOrder, data: { total: 2 } },
-      });
+    await h.client(ops).mutate({
+      mutation: UpdateDocument,
+      variables: { objectName: ORDER, id: globexOrder, data: { total: 2 } },
+    });
     expect(await upstreamReadsDuring(() => read(demo, ORDER, acmeOrder))).toBe(0);
     let seen: { data?: unknown } | null = null;
     expect(await upstreamReadsDuring(async () => (seen = await read(ops, ORDER, globexOrder)))).toBe(1);

@@ -302,7 +302,9 @@ class RequestLoaders implements Loaders {
       [criteriaKey(criteria), pageSize, pageIndex],
       () => loader.load(key),
       // As a page read upstream does: its records answer this request's reads by id.
-      (cached) => (this.#primed ??= new PrimedRecords()).add(objectName, cached.records),
+      (cached) => {
+        (this.#primed ??= new PrimedRecords()).add(objectName, cached.records);
+      },
     );
   }
 
