@@ -10,7 +10,7 @@
  * are shared: a write on any replica replaces the version there, and every replica reads the version with
  * each lookup, so the writer reading through another replica a moment later misses and reads upstream. A new
  * version is random (never a counter that could start again at a number an old entry was stored under), and
- * a version Redis no longer has is made anew before anything is cached under it.
+ * a version Redis no longer has is made anew (random again) before anything is cached under it.
  */
 import { randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
@@ -117,29 +117,38 @@ export function createRedisVersions(options: RedisVersionsOptions): CacheVersion
   return {
     async current(organizationCode, objectName) {
       const keys = [keyOf(organizationCode, objectName), keyOf(EVERY_ORGANIZATION, objectName)];
-      let shared: (string | null)[];
+      const read = () => redis.run((client) => client.mget(keys), 'read');
       try {
-        shared = await redis.run((client) => client.mget(keys), 'read');
+        let shared = await read();
+        if (shared.some((version) => version === null)) {
+          // Made here, then read again: two replicas making one at once agree on the one Redis kept (NX).
+          await Promise.all(
+            keys
+              .filter((_, i) => shared[i] === null)
+              .map((key) =>
+                redis.run(
+                  (client) => client.set(key, freshVersion(), 'EX', VERSION_TTL_SECONDS, 'NX'),
+                  'write',
+                ),
+              ),
+          );
+          shared = await read();
+          if (shared.some((version) => version === null)) return undefined;
+        }
+        return `${shared.join('.')}.${local.currentNow(organizationCode, objectName)}`;
       } catch {
         return undefined;
       }
-      const missing = keys.filter((_, i) => shared[i] === null);
-      if (missing.length === 0)
-        return `${shared.join('.')}.${local.currentNow(organizationCode, objectName)}`;
-      // Made here, used from the next read on: two replicas making it at once agree on the one Redis kept.
-      await Promise.allSettled(
-        missing.map((key) =>
-          redis.run((client) => client.set(key, freshVersion(), 'EX', VERSION_TTL_SECONDS, 'NX'), 'write'),
-        ),
-      );
-      return undefined;
     },
     async replace(organizationCode, objectName) {
       await local.replace(organizationCode, objectName);
       try {
         await send(organizationCode, objectName);
       } catch {
-        unsent.set(JSON.stringify([organizationCode, objectName]), [organizationCode, objectName]);
+        // Bounded as the local versions are: past it the other replicas see the write after maxAge only.
+        if (unsent.size < MAX_LOCAL_VERSIONS) {
+          unsent.set(JSON.stringify([organizationCode, objectName]), [organizationCode, objectName]);
+        }
         options.onUnshared?.();
       }
     },

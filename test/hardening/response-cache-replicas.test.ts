@@ -1,0 +1,97 @@
+/**
+ * The response cache on two replicas sharing one `redis-server` (its versions there, its entries in each
+ * replica's memory): a write through replica A is seen at once by the writer reading through replica B, which
+ * had the old version cached; with Redis frozen the cache steps aside (reads go upstream, counted) instead of
+ * serving what a write may have changed; back, it serves again.
+ */
+import { describe, expect, it } from 'vitest';
+import { useGatewayPool } from '../support/gateway-pool.ts';
+import type { TestGateway } from '../support/gateway-harness.ts';
+import { startRedisServer } from '../support/servers/redis-server.ts';
+
+const LOAN = 'com.example.LoanType';
+const { emulator, gateway } = useGatewayPool({
+  env: {
+    CACHE: 'on',
+    CACHE_POLICIES: `${LOAN}=300:PRIVATE`,
+    // One secret for both replicas: a token sealed by A opens on B.
+    SESSION_SECRET: 'response-cache-replicas-secret-0123456789',
+  },
+});
+
+const LOGIN = 'mutation { login(username: "demo", password: "demo-password") { token } }';
+const SAVE =
+  'mutation($data: JSONObject!) { saveObject(objectName: "com.example.LoanType", data: $data) { id } }';
+const UPDATE =
+  'mutation($id: ID!, $data: JSONObject!) { updateObject(objectName: "com.example.LoanType", id: $id, data: $data) { id } }';
+const READ = 'query($id: ID) { object(objectName: "com.example.LoanType", id: $id) { data } }';
+
+function reads(): number {
+  const calls = emulator.stats();
+  return calls.getAll + calls.getObject;
+}
+
+async function post(gw: TestGateway, query: string, variables: Record<string, unknown>, token?: string) {
+  const answer = await gw.post(
+    query,
+    variables,
+    token === undefined ? {} : { authorization: `Bearer ${token}` },
+  );
+  expect(answer.errors).toBeUndefined();
+  return answer.data ?? {};
+}
+
+async function loanTypeOn(gw: TestGateway, id: string, token: string): Promise<unknown> {
+  const data = await post(gw, READ, { id }, token);
+  return (data.object as { data?: { loanType?: unknown } } | null)?.data?.loanType;
+}
+
+describe('the response cache on two replicas sharing Redis', () => {
+  it("shows the writer's write through A on its next read through B, at once", async (context) => {
+    const redis = await startRedisServer();
+    if ('skipped' in redis) return context.skip(redis.skipped);
+    try {
+      const env = { REDIS_URL: redis.url };
+      const [a, b] = [await gateway(env), await gateway(env)];
+      const token = ((await post(a, LOGIN, {})).login as { token: string }).token;
+      const id = (
+        (await post(a, SAVE, { data: { loanType: 'v1', rate: 1 } }, token)).saveObject as { id: string }
+      ).id;
+
+      // B caches v1: its second read is answered from memory.
+      expect(await loanTypeOn(b, id, token)).toBe('v1');
+      const before = reads();
+      expect(await loanTypeOn(b, id, token)).toBe('v1');
+      expect(reads()).toBe(before);
+
+      await post(a, UPDATE, { id, data: { loanType: 'v2' } }, token);
+      expect(await loanTypeOn(b, id, token)).toBe('v2');
+      expect(await loanTypeOn(a, id, token)).toBe('v2');
+
+      // Redis frozen: each read goes upstream (the versions cannot be read), never B's memory.
+      redis.pause();
+      try {
+        const frozen = reads();
+        expect(await loanTypeOn(b, id, token)).toBe('v2');
+        expect(reads()).toBeGreaterThan(frozen);
+        const metrics = await (await b.fetch('/metrics')).text();
+        expect(metrics).toMatch(
+          /gateway_cache_events_total\{object_type="com\.example\.LoanType",event="bypassed"\} [1-9]/,
+        );
+      } finally {
+        redis.resume();
+      }
+      // Back: B answers from memory again (once its breaker has probed Redis).
+      await expect
+        .poll(async () => {
+          const start = reads();
+          await loanTypeOn(b, id, token);
+          await loanTypeOn(b, id, token);
+          return reads() - start;
+        })
+        .toBeLessThanOrEqual(1);
+    } finally {
+      await redis.close();
+    }
+  });
+});
