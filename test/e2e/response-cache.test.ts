@@ -9,8 +9,15 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { useHarness, type Harness } from '../support/gateway-harness.ts';
-import { LoginDocument, ObjectDocument, SaveDocument, UpdateDocument } from '../support/operations.ts';
+import {
+  LoginDocument,
+  ObjectDocument,
+  ObjectsDocument,
+  SaveDocument,
+  UpdateDocument,
+} from '../support/operations.ts';
 import { LoanTypeDocument } from '../support/typed-operations.ts';
+import { OBJECTS_DIR } from '../../src/app/build-schema.ts';
 
 const LOAN = 'com.example.LoanType';
 const ORDER = 'com.example.Order';
@@ -91,6 +98,36 @@ describe('the response cache', () => {
     });
     expect(updated.error).toBeUndefined();
     expect((await read(demo, LOAN, id))?.data).toMatchObject({ loanType: 'After' });
+  });
+
+  it('answers a page from memory, and shows a write to one of its objects on the next read', async () => {
+    const demo = await h.login();
+    const ids = [
+      await save(demo, LOAN, { loanType: 'Paged', rate: 1 }),
+      await save(demo, LOAN, { loanType: 'Paged', rate: 2 }),
+    ];
+    const page = async () => {
+      const result = await h.client(demo).query({
+        query: ObjectsDocument,
+        variables: {
+          objectName: LOAN,
+          filter: { criteria: [{ fieldName: 'loanType', operator: 'equals', value: 'Paged' }] },
+          first: 10,
+        },
+      });
+      expect(result.error).toBeUndefined();
+      return result.data?.objects.nodes.map((node) => node.data as { rate: number }) ?? [];
+    };
+    expect(await page()).toHaveLength(2);
+    expect(await upstreamReadsDuring(page)).toBe(0);
+    // A write to one of its objects makes the page miss: one upstream page read, showing the write.
+    await h.client(demo).mutate({
+      mutation: UpdateDocument,
+      variables: { objectName: LOAN, id: ids[0] ?? '', data: { rate: 7 } },
+    });
+    let rates: number[] = [];
+    expect(await upstreamReadsDuring(async () => (rates = (await page()).map((d) => d.rate)))).toBe(1);
+    expect(rates.sort()).toEqual([2, 7]);
   });
 
   it('never shares a PRIVATE entry between two accounts of one organization', async () => {
@@ -189,5 +226,31 @@ describe('the response cache', () => {
     } finally {
       h.emulator.setFaults(undefined);
     }
+  });
+});
+
+describe('the response cache, as the shipped SDL declares it', () => {
+  // schema/objects/loan-type.graphql: `@cacheControl(maxAge: 60, scope: PUBLIC)`, no CACHE_POLICIES.
+  const shipped = useHarness({ env: { CACHE: 'on', OBJECT_TYPES_DIR: OBJECTS_DIR }, listen: false });
+
+  it("caches LoanType by its SDL's @cacheControl, shared within the organization", async () => {
+    const demo = await shipped.login();
+    const admin = await loginAs(shipped, 'admin', 'acme');
+    const saved = await shipped.client(demo).mutate({
+      mutation: SaveDocument,
+      variables: { objectName: LOAN, data: { loanType: 'Shipped', rate: 3 } },
+    });
+    const id = saved.data?.saveObject.id ?? '';
+    const readAs = (token: string) =>
+      shipped.client(token).query({ query: LoanTypeDocument, variables: { id } });
+    const upstreamReads = () =>
+      (shipped.upstreamCalls().getAll ?? 0) + (shipped.upstreamCalls().getObject ?? 0);
+    await readAs(demo);
+    // admin's first read in acme goes upstream (it proves admin may read there), the next is shared.
+    await readAs(admin);
+    const before = upstreamReads();
+    expect((await readAs(admin)).data?.loanType?.loanType).toBe('Shipped');
+    expect((await readAs(demo)).data?.loanType?.loanType).toBe('Shipped');
+    expect(upstreamReads()).toBe(before);
   });
 });
