@@ -129,6 +129,11 @@ function createGatewayCache({ config, logger, metrics, redis }: ServicesOptions)
       metrics.countCacheEvent(objectName, event);
     },
   });
+  // While Redis was away a write through another replica may not have reached it, and this replica's
+  // entries from before would read as current again: they go, and reads refill them.
+  redis?.onReturn(() => {
+    cache.clear();
+  });
   metrics.trackCache({
     objectTypes: [...policies.keys()],
     events: CACHE_EVENTS,
