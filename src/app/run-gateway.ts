@@ -6,6 +6,7 @@
  */
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import type { GatewayTracing } from '../observability/tracing/tracing.ts';
+import { emptyOnHangup } from '../cache/empty-on-hangup.ts';
 import { createGateway, type Gateway } from './create-gateway.ts';
 import { createShutdown, handleStopSignals, shutdownDeadlineMillis } from './shutdown.ts';
 import { startEmbeddedEmulator, type EmbeddedEmulator } from './start-embedded-emulator.ts';
@@ -74,14 +75,6 @@ export async function runGateway(options: RunGatewayOptions): Promise<RunningGat
     shutdown,
     deadlineMillis: shutdownDeadlineMillis(config.shutdown.delayMillis, config.shutdown.graceMillis),
   });
-  const cache = gateway.services.cache;
-  if (cache !== undefined) {
-    // An operator's way to empty this replica's response cache without a restart (docs/operations.md).
-    process.on('SIGHUP', () => {
-      const held = cache.size();
-      cache.clear();
-      gateway.app.log.info({ event: 'cache_cleared', heldChars: held }, 'response cache emptied (SIGHUP)');
-    });
-  }
+  if (gateway.services.cache !== undefined) emptyOnHangup(gateway.services.cache, gateway.app.log);
   return { gateway, url, emulator };
 }

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { CachePolicy } from '../../src/cache/cache-policy.ts';
 import { cachePoliciesOf, cachePolicyOverrides, readCachePolicyEntry } from '../../src/cache/cache-policy.ts';
 import { createMemoryVersions } from '../../src/cache/cache-versions.ts';
+import { emptyOnHangup } from '../../src/cache/empty-on-hangup.ts';
 import { RequestCache } from '../../src/cache/request-cache.ts';
 import { createResponseCache, type CacheEvent } from '../../src/cache/response-cache.ts';
 import type { CacheCaller } from '../../src/cache/cache-key.ts';
@@ -232,5 +233,28 @@ describe('cache policies', () => {
     expect(readCachePolicyEntry('com.example.Order=30:SHARED')).toHaveProperty('problem');
     expect(readCachePolicyEntry('com.example.Order')).toHaveProperty('problem');
     expect(readCachePolicyEntry('com.example.Order=999999')).toHaveProperty('problem');
+  });
+});
+
+describe('SIGHUP', () => {
+  it("empties the replica's cache, and says how much it held", async () => {
+    const t = setup([privateLoan]);
+    await t.read(alice, LOAN, 'a');
+    const lines: [object, string][] = [];
+    const stop = emptyOnHangup(t.cache, { info: (object, message) => lines.push([object, message]) });
+    try {
+      process.emit('SIGHUP', 'SIGHUP');
+    } finally {
+      stop();
+    }
+    expect(t.cache.size()).toBe(0);
+    expect(lines).toEqual([
+      [
+        { event: 'cache_cleared', heldChars: expect.any(Number) as unknown },
+        'response cache emptied (SIGHUP)',
+      ],
+    ]);
+    await t.read(alice, LOAN, 'a');
+    expect(t.upstreamReads()).toBe(2);
   });
 });
