@@ -1,7 +1,8 @@
 /**
  * Per-request DataLoaders over the upstream's read handle: objects by id batched into one `getAll` per
  * type and tick, filtered reads, pages and metadata deduplicated, all cached for the life of one GraphQL
- * request only.
+ * request only. Across requests, the response cache (`src/cache/`, when on) sits around them: it stores only
+ * what these loaders verified (tenant, filter, page checks), and every read still goes through them.
  */
 import { bulkhead, type BulkheadPolicy } from 'cockatiel';
 import DataLoader from 'dataloader';
@@ -271,7 +272,7 @@ class RequestLoaders implements Loaders {
     const record = this.#primed?.take(objectName, id);
     if (record !== undefined) loader.prime(id, record);
     const cache = this.#options.cache;
-    // A record this request already holds (loaded or primed) is served as held: one request, one version.
+    // A record a page of this request brought is served as it came: one request, one version.
     if (cache?.covers(objectName) !== true || record !== undefined) return loader.load(id);
     return cache.read(
       'object',
