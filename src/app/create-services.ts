@@ -28,6 +28,7 @@ import type { Analyser } from '../upstream/pattern-guard/redos-analyser.ts';
 import { cachePoliciesOf, cachePolicyOverrides } from '../cache/cache-policy.ts';
 import { createMemoryVersions, createRedisVersions } from '../cache/cache-versions.ts';
 import { invalidatingWrites } from '../cache/invalidating-writes.ts';
+import { createSharedEntries } from '../cache/shared-entries.ts';
 import { CACHE_EVENTS, createResponseCache, type ResponseCache } from '../cache/response-cache.ts';
 import { buildTypedApi } from '../typed/build-typed-api.ts';
 import { OBJECTS_DIR, readTypeDefs } from './build-schema.ts';
@@ -125,6 +126,10 @@ function createGatewayCache({ config, logger, metrics, redis }: ServicesOptions)
     maxBytesPerUser: config.cache.maxBytesPerUser,
     maxBytesPerTenant: config.cache.maxBytesPerTenant,
     staleIfErrorSeconds: config.cache.staleIfErrorSeconds,
+    shared:
+      redis === undefined || config.cache.redisMaxBytes === 0
+        ? undefined
+        : { entries: createSharedEntries({ redis }), maxBytes: config.cache.redisMaxBytes },
     onEvent: (event, objectName) => {
       metrics.countCacheEvent(objectName, event);
     },
@@ -140,7 +145,11 @@ function createGatewayCache({ config, logger, metrics, redis }: ServicesOptions)
     bytesByType: () => cache.bytesByType(),
   });
   logger.info(
-    { cachedTypes: Object.fromEntries(policies), versions: redis === undefined ? 'memory' : 'redis' },
+    {
+      cachedTypes: Object.fromEntries(policies),
+      versions: redis === undefined ? 'memory' : 'redis',
+      entries: redis === undefined || config.cache.redisMaxBytes === 0 ? 'memory' : 'memory and redis',
+    },
     'response cache on',
   );
   return cache;

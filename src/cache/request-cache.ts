@@ -94,7 +94,8 @@ export class RequestCache {
     const key = cacheKey({ kind, objectName, scope: policy.scope, caller: this.#caller, version, args });
     // A PRIVATE entry was read by this very account in this organization; a PUBLIC one by any account of
     // it, so it is served only to an account the upstream already let read there.
-    const found = policy.scope === 'PRIVATE' || cache.isProven(this.#caller) ? cache.lookup(key) : undefined;
+    const mayServe = policy.scope === 'PRIVATE' || cache.isProven(this.#caller);
+    const found = mayServe ? (cache.lookup(key) ?? (await cache.lookupShared(key, this.#caller))) : undefined;
     if (found?.fresh === true) {
       cache.count('hit', objectName);
       return this.#served(found.text, onHit);

@@ -12,11 +12,13 @@
  * request can change what another is served, and numbers the upstream wrote beyond a double's precision
  * come back digit for digit (`parseExactJson`).
  */
+import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { isUpstreamError } from '../errors/upstream-error.ts';
 import type { CachePolicy } from './cache-policy.ts';
 import { tenantOf, type CacheCaller } from './cache-key.ts';
 import type { CacheVersions } from './cache-versions.ts';
+import type { SharedEntries, SharedShare } from './shared-entries.ts';
 
 /** What the cache counts, per object type (`gateway_cache_events_total`). */
 export type CacheEvent =
@@ -50,8 +52,16 @@ export interface ResponseCacheOptions {
   /** How long past its `maxAge` an entry may still be served while the upstream fails (`CACHE_STALE_IF_ERROR_SECONDS`). */
   staleIfErrorSeconds: number;
   onEvent?: ((event: CacheEvent, objectName: string) => void) | undefined;
+  /**
+   * Entries shared through Redis (`shared-entries.ts`) and their bound in characters
+   * (`CACHE_REDIS_MAX_BYTES`), the shares of it per account and organization in the same proportions as
+   * in memory; `undefined`: each replica's entries are its own.
+   */
+  shared?: { entries: SharedEntries; maxBytes: number } | undefined;
   /** The clock, in milliseconds (tests). Default `performance.now`. */
   now?: () => number;
+  /** The wall clock shared entries are aged by (tests). Default `Date.now`. */
+  wallNow?: () => number;
 }
 
 /** One cached answer. */
@@ -81,6 +91,11 @@ export interface ResponseCache {
   readonly versions: CacheVersions;
   /** The entry under `key`, fresh or within its stale age; `undefined` when none. */
   lookup(key: string): CachedAnswer | undefined;
+  /**
+   * The entry under `key` another replica shared through Redis, kept in this replica's memory too (with its
+   * age); `undefined` when none, Redis is away, or entries are not shared.
+   */
+  lookupShared(key: string, caller: CacheCaller): Promise<CachedAnswer | undefined>;
   /** Stores `text` under `key` for `caller`, within the bounds and shares; `false` when refused. */
   store(key: string, text: string, objectName: string, caller: CacheCaller): boolean;
   /** Whether a failed read may be answered by a stale entry: the upstream is down, slow or its breaker open. */
@@ -113,8 +128,9 @@ const STALE_KINDS: ReadonlySet<string> = new Set(['unavailable', 'timeout', 'cir
 
 /** Creates the cache (see the module comment). */
 export function createResponseCache(options: ResponseCacheOptions): ResponseCache {
-  const { policies, versions, onEvent } = options;
+  const { policies, versions, onEvent, shared } = options;
   const now = options.now ?? (() => performance.now());
+  const wallNow = options.wallNow ?? Date.now;
   const staleMillis = options.staleIfErrorSeconds * 1_000;
   const shareBytes = new Map<string, number>();
   const typeBytes = new Map<string, number>();
@@ -134,6 +150,45 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     },
     perf: { now },
   });
+
+  /** Stores `text` in this replica's memory, read upstream at `storedAt` (this replica's clock). */
+  const put = (key: string, text: string, objectName: string, caller: CacheCaller, storedAt: number) => {
+    const policy = policies.get(objectName);
+    if (policy === undefined) return false;
+    const bytes = text.length + KEY_CHARS;
+    const tenant = `tenant:${tenantOf(caller)}`;
+    const shares = policy.scope === 'PUBLIC' ? [tenant] : [tenant, `user:${caller.userKey}`];
+    // The entry this one replaces leaves first, so it does not count twice against the shares.
+    entries.delete(key);
+    const limits = [options.maxBytesPerTenant, options.maxBytesPerUser];
+    if (shares.some((share, i) => (shareBytes.get(share) ?? 0) + bytes > (limits[i] ?? 0))) {
+      onEvent?.('refused', objectName);
+      return false;
+    }
+    const maxAgeMillis = policy.maxAgeSeconds * 1_000;
+    const ttl = Math.max(1, storedAt + maxAgeMillis + staleMillis - now());
+    entries.set(key, { text, objectName, storedAt, maxAgeMillis, shares, bytes }, { ttl });
+    // Too large for the whole cache: lru-cache declines it without a dispose.
+    if (!entries.has(key)) return false;
+    for (const share of shares) add(shareBytes, share, bytes);
+    add(typeBytes, objectName, bytes);
+    return true;
+  };
+
+  /** The Redis counters a shared entry counts against: all entries, its organization's, its account's. */
+  const sharedShares = (scope: CachePolicy['scope'], caller: CacheCaller): SharedShare[] => {
+    const total = shared?.maxBytes ?? 0;
+    const part = (limit: number) => Math.floor((total * limit) / options.maxBytes);
+    const shares = [
+      { name: 'all', limit: total },
+      { name: `tenant:${tenantOf(caller)}`, limit: part(options.maxBytesPerTenant) },
+    ];
+    if (scope === 'PRIVATE') {
+      const account = createHash('sha256').update(caller.userKey).digest('base64url');
+      shares.push({ name: `user:${account}`, limit: part(options.maxBytesPerUser) });
+    }
+    return shares;
+  };
 
   const proven = new LRUCache<string, true>({ max: MAX_PROVEN });
   const provenKey = (caller: CacheCaller) => JSON.stringify([caller.userKey, caller.organizationCode]);
@@ -156,26 +211,26 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
       }
       return { text: entry.text, ageSeconds: Math.floor(age / 1_000), fresh: age <= entry.maxAgeMillis };
     },
+    lookupShared: async (key, caller) => {
+      if (shared === undefined) return undefined;
+      const entry = await shared.entries.get(key);
+      const policy = entry === undefined ? undefined : policies.get(entry.objectName);
+      if (entry === undefined || policy === undefined) return undefined;
+      const age = wallNow() - entry.storedAtWall;
+      // A clock that went back, or an entry past what this replica would serve: none.
+      if (age < 0 || age > entry.maxAgeMillis + staleMillis) return undefined;
+      put(key, entry.text, entry.objectName, caller, now() - age);
+      return { text: entry.text, ageSeconds: Math.floor(age / 1_000), fresh: age <= entry.maxAgeMillis };
+    },
     store(key, text, objectName, caller) {
+      if (!put(key, text, objectName, caller, now())) return false;
       const policy = policies.get(objectName);
-      if (policy === undefined) return false;
-      const bytes = text.length + KEY_CHARS;
-      const tenant = `tenant:${tenantOf(caller)}`;
-      const shares = policy.scope === 'PUBLIC' ? [tenant] : [tenant, `user:${caller.userKey}`];
-      // The entry this one replaces leaves first, so it does not count twice against the shares.
-      entries.delete(key);
-      const limits = [options.maxBytesPerTenant, options.maxBytesPerUser];
-      if (shares.some((share, i) => (shareBytes.get(share) ?? 0) + bytes > (limits[i] ?? 0))) {
-        onEvent?.('refused', objectName);
-        return false;
+      if (shared !== undefined && policy !== undefined) {
+        const maxAgeMillis = policy.maxAgeSeconds * 1_000;
+        const entry = { text, objectName, storedAtWall: wallNow(), maxAgeMillis };
+        // Not awaited: the answer does not wait for Redis, and a write Redis missed is only a later miss.
+        void shared.entries.set(key, entry, maxAgeMillis + staleMillis, sharedShares(policy.scope, caller));
       }
-      const maxAgeMillis = policy.maxAgeSeconds * 1_000;
-      const entry: Entry = { text, objectName, storedAt: now(), maxAgeMillis, shares, bytes };
-      entries.set(key, entry, { ttl: maxAgeMillis + staleMillis });
-      // Too large for the whole cache: lru-cache declines it without a dispose.
-      if (!entries.has(key)) return false;
-      for (const share of shares) add(shareBytes, share, bytes);
-      add(typeBytes, objectName, bytes);
       return true;
     },
     mayServeStale: (error) => staleMillis > 0 && isUpstreamError(error) && STALE_KINDS.has(error.kind),

@@ -48,6 +48,11 @@ export const CACHE_SETTINGS = {
       int(1_024, 16 * 1024 * 1024 * 1024).default(4_194_304),
       "Of those, what one organization's entries (PUBLIC and its accounts' PRIVATE) may hold.",
     ),
+    redisMaxBytes: setting(
+      'CACHE_REDIS_MAX_BYTES',
+      int(0, 16 * 1024 * 1024 * 1024).default(0),
+      "Characters of entries shared by the replicas through Redis (with REDIS_URL), the same shares per account and organization; 0 = each replica's entries stay its own.",
+    ),
     staleIfErrorSeconds: setting(
       'CACHE_STALE_IF_ERROR_SECONDS',
       int(0, 86_400).default(300),

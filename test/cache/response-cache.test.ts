@@ -10,6 +10,7 @@ import { createMemoryVersions } from '../../src/cache/cache-versions.ts';
 import { emptyOnHangup } from '../../src/cache/empty-on-hangup.ts';
 import { RequestCache } from '../../src/cache/request-cache.ts';
 import { createResponseCache, type CacheEvent } from '../../src/cache/response-cache.ts';
+import type { SharedEntries, SharedEntry } from '../../src/cache/shared-entries.ts';
 import type { CacheCaller } from '../../src/cache/cache-key.ts';
 import { UpstreamError } from '../../src/errors/upstream-error.ts';
 import { parseExactJson } from '../../src/upstream/dialect/exact-json.ts';
@@ -255,6 +256,81 @@ describe('SIGHUP', () => {
       ],
     ]);
     await t.read(alice, LOAN, 'a');
+    expect(t.upstreamReads()).toBe(2);
+  });
+});
+
+describe('entries shared between replicas', () => {
+  /** Two replicas: their own memory, one set of versions and one shared store (Redis's part, faked). */
+  function replicas(sharedLimit: number) {
+    let wall = 1_700_000_000_000;
+    const held = new Map<string, SharedEntry>();
+    const entries: SharedEntries = {
+      get: (key) => Promise.resolve(held.get(key)),
+      set: (key, entry, _ttl, shares) => {
+        const all = shares.find((share) => share.name === 'all');
+        if (entry.text.length > (all?.limit ?? 0)) return Promise.resolve(false);
+        held.set(key, entry);
+        return Promise.resolve(true);
+      },
+    };
+    const versions = createMemoryVersions();
+    const replica = () =>
+      createResponseCache({
+        policies: new Map([privateLoan]),
+        versions,
+        maxBytes: 1_000_000,
+        maxBytesPerUser: 1_000_000,
+        maxBytesPerTenant: 1_000_000,
+        staleIfErrorSeconds: 30,
+        shared: { entries, maxBytes: sharedLimit },
+        wallNow: () => wall,
+      });
+    let upstreamReads = 0;
+    const read = (cache: ReturnType<typeof replica>, who: CacheCaller, value: unknown) =>
+      new RequestCache(cache, who).read('object', LOAN, 'a', () => {
+        upstreamReads += 1;
+        return Promise.resolve(value);
+      });
+    return {
+      a: replica(),
+      b: replica(),
+      versions,
+      read,
+      held,
+      upstreamReads: () => upstreamReads,
+      advanceWall: (seconds: number) => {
+        wall += seconds * 1_000;
+      },
+    };
+  }
+
+  it('answers a read on B from what A stored, for the same account only', async () => {
+    const t = replicas(1_000_000);
+    await t.read(t.a, alice, { n: 1 });
+    await Promise.resolve();
+    expect(await t.read(t.b, alice, { n: 2 })).toEqual({ n: 1 });
+    expect(t.upstreamReads()).toBe(1);
+    expect(await t.read(t.b, bob, { n: 3 })).toEqual({ n: 3 });
+    expect(t.upstreamReads()).toBe(2);
+  });
+
+  it('misses on B after a write replaced the version, and when the shared entry is too old', async () => {
+    const t = replicas(1_000_000);
+    await t.read(t.a, alice, { n: 1 });
+    await t.versions.replace('acme', LOAN);
+    expect(await t.read(t.b, alice, { n: 2 })).toEqual({ n: 2 });
+    const c = replicas(1_000_000);
+    await c.read(c.a, alice, { n: 1 });
+    c.advanceWall(91);
+    expect(await c.read(c.b, alice, { n: 2 })).toEqual({ n: 2 });
+  });
+
+  it('shares nothing past its bound', async () => {
+    const t = replicas(10);
+    await t.read(t.a, alice, { n: 1, text: 'longer than ten characters' });
+    expect(t.held.size).toBe(0);
+    await t.read(t.b, alice, { n: 2 });
     expect(t.upstreamReads()).toBe(2);
   });
 });
