@@ -110,13 +110,19 @@ function createGatewayCache({ config, logger, metrics, redis }: ServicesOptions)
     typed.specs.map((spec) => [spec.objectName, spec.cache] as const),
     cachePolicyOverrides(config.cache.policies),
   );
+  // Bound below: a replacement Redis missed drops this replica's entries, which the old version still reaches.
+  let dropEntries: () => void = () => undefined;
   const versions =
     redis === undefined
       ? createMemoryVersions()
       : createRedisVersions({
           redis,
           onUnshared: () => {
-            logger.debug({}, 'a cache version was not written to redis; sent again when it is back');
+            dropEntries();
+            logger.debug(
+              {},
+              'a cache version was not written to redis; entries dropped, sent again when it is back',
+            );
           },
         });
   const cache = createResponseCache({
@@ -134,11 +140,12 @@ function createGatewayCache({ config, logger, metrics, redis }: ServicesOptions)
       metrics.countCacheEvent(objectName, event);
     },
   });
+  dropEntries = () => {
+    cache.clear();
+  };
   // While Redis was away a write through another replica may not have reached it, and this replica's
   // entries from before would read as current again: they go, and reads refill them.
-  redis?.onReturn(() => {
-    cache.clear();
-  });
+  redis?.onReturn(dropEntries);
   metrics.trackCache({
     objectTypes: [...policies.keys()],
     events: CACHE_EVENTS,

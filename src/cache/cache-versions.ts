@@ -66,7 +66,7 @@ export function createMemoryVersions(): CacheVersions & {
 export interface RedisVersionsOptions {
   /** The gateway's Redis behind its guard (deadline, breaker): the sessions' connection. */
   redis: RedisGuard;
-  /** Told of each replacement Redis did not take (it is sent again when Redis is back). */
+  /** Told of each replacement Redis did not take (it is sent again when Redis is back): drop what it guarded. */
   onUnshared?: () => void;
 }
 
@@ -81,13 +81,13 @@ export const CACHE_KEY_PREFIX = 'gateway:cache:version:';
 const VERSION_TTL_SECONDS = 3 * 86_400;
 
 /**
- * Versions shared through Redis, combined with this replica's own: a write replaces both, so the writer's
- * own replica never serves what it held before the write even when Redis missed the replacement; a
- * replacement Redis missed is sent again as soon as Redis is back.
+ * Versions shared through Redis: the same on every replica, so entries shared through Redis
+ * (`shared-entries.ts`) are found by every replica. A replacement Redis missed is reported (`onUnshared`: the
+ * cache then drops this replica's entries, which Redis's old version would still reach) and sent again as
+ * soon as Redis is back.
  */
 export function createRedisVersions(options: RedisVersionsOptions): CacheVersions {
   const { redis } = options;
-  const local = createMemoryVersions();
   const keyOf = (organizationCode: string, objectName: string) =>
     `${CACHE_KEY_PREFIX}${encodeURIComponent(organizationCode)}:${encodeURIComponent(objectName)}`;
   const unsent = new Map<string, [string | undefined, string]>();
@@ -135,13 +135,12 @@ export function createRedisVersions(options: RedisVersionsOptions): CacheVersion
           shared = await read();
           if (shared.some((version) => version === null)) return undefined;
         }
-        return `${shared.join('.')}.${local.currentNow(organizationCode, objectName)}`;
+        return shared.join('.');
       } catch {
         return undefined;
       }
     },
     async replace(organizationCode, objectName) {
-      await local.replace(organizationCode, objectName);
       try {
         await send(organizationCode, objectName);
       } catch {

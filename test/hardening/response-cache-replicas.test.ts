@@ -5,6 +5,7 @@
  * serving what a write may have changed, a write made meanwhile is never hidden by what a replica held
  * before, and back, it serves from memory again.
  */
+import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { useGatewayPool } from '../support/gateway-pool.ts';
 import type { TestGateway } from '../support/gateway-harness.ts';
@@ -96,6 +97,49 @@ describe('the response cache on two replicas sharing Redis', () => {
           return reads() - start;
         })
         .toBeLessThanOrEqual(2);
+    } finally {
+      await redis.close();
+    }
+  });
+
+  it('shares entries through Redis within CACHE_REDIS_MAX_BYTES, and none past it', async (context) => {
+    const redis = await startRedisServer();
+    if ('skipped' in redis) return context.skip(redis.skipped);
+    try {
+      const shared = { REDIS_URL: redis.url, CACHE_REDIS_MAX_BYTES: '1000000' };
+      const [a, b] = [await gateway(shared), await gateway(shared)];
+      const token = ((await post(a, LOGIN, {})).login as { token: string }).token;
+      const id = (
+        (await post(a, SAVE, { data: { loanType: 'shared', rate: 1 } }, token)).saveObject as { id: string }
+      ).id;
+      expect(await loanTypeOn(a, id, token)).toBe('shared');
+      // A writes its entry to Redis without making its answer wait: once it is there, B reads it, not upstream.
+      const client = new Redis(redis.url);
+      try {
+        await expect.poll(async () => (await client.keys('gateway:cache:entry:*')).length).toBeGreaterThan(0);
+      } finally {
+        client.disconnect();
+      }
+      const before = reads();
+      expect(await loanTypeOn(b, id, token)).toBe('shared');
+      expect(reads()).toBe(before);
+      // A write through B: A's memory and Redis's entry are of the old version, never served.
+      await post(b, UPDATE, { id, data: { loanType: 'shared-2' } }, token);
+      expect(await loanTypeOn(a, id, token)).toBe('shared-2');
+
+      // A bound smaller than one entry: nothing is shared, each replica reads upstream for itself.
+      const tiny = { REDIS_URL: redis.url, CACHE_REDIS_MAX_BYTES: '200' };
+      const [c, d] = [await gateway(tiny), await gateway(tiny)];
+      const other = (
+        (await post(c, SAVE, { data: { loanType: 'unshared', rate: 2 } }, token)).saveObject as {
+          id: string;
+        }
+      ).id;
+      expect(await loanTypeOn(c, other, token)).toBe('unshared');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const unshared = reads();
+      expect(await loanTypeOn(d, other, token)).toBe('unshared');
+      expect(reads()).toBe(unshared + 1);
     } finally {
       await redis.close();
     }
