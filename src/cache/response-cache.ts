@@ -2,7 +2,8 @@
  * The response cache: upstream reads (objects by id, finds, pages, metadata) of the types that declare a
  * policy (`cache-policy.ts`), kept as the JSON text the upstream's answer makes, in this replica's memory,
  * bounded in characters (`CACHE_MAX_BYTES`) with one account's entries held to a share of it and one
- * organization's to a larger one, as every shared resource is (`docs/shared-resources.md`). Keys carry the
+ * organization's to a larger one, as every shared resource is (`docs/shared-resources.md`), and, with
+ * `CACHE_REDIS_MAX_BYTES`, shared with the other replicas through Redis (`shared-entries.ts`). Keys carry the
  * versions writes replace (`cache-versions.ts`), in Redis when the gateway has one, so a write through any
  * replica is seen by the next read on every replica.
  *
