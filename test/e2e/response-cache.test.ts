@@ -139,6 +139,18 @@ describe('the response cache', () => {
     expect(await upstreamReadsDuring(() => read(admin, LOAN, id))).toBe(0);
   });
 
+  it('keeps a PRIVATE entry to the account, whichever of its names logged in', async () => {
+    const byName = await h.login('JSON');
+    const form = await h.client().mutate({
+      mutation: LoginDocument,
+      variables: { username: '5550100', password: 'demo-password', method: 'FORM' },
+    });
+    const byMobile = form.data?.login.token ?? '';
+    const id = await save(byName, LOAN, { loanType: 'One account', rate: 4 });
+    expect(await upstreamReadsDuring(() => read(byName, LOAN, id))).toBe(1);
+    expect(await upstreamReadsDuring(() => read(byMobile, LOAN, id))).toBe(0);
+  });
+
   it('shares a PUBLIC entry within the organization, never with another', async () => {
     const demo = await h.login();
     const admin = await loginAs(h, 'admin', 'acme');
