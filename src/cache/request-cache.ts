@@ -110,7 +110,7 @@ export class RequestCache {
       return this.#served(found.text, onHit);
     }
     cache.count('miss', objectName);
-    cache.prove(this.#caller);
+    if (holdsRecords(value)) cache.prove(this.#caller);
     const text = JSON.stringify(value) as string | undefined;
     if (text !== undefined && this.covers(objectName)) cache.store(key, text, objectName, this.#caller);
     return value;
@@ -122,4 +122,17 @@ export class RequestCache {
     onHit?.(value);
     return value;
   }
+}
+
+/**
+ * Whether an answer holds a record (an object, a page with records): the upstream served this account
+ * records in the session's organization (the loaders' tenant check refused any carrying another), which
+ * proves it may read there. An empty answer proves nothing: an upstream may answer a foreign organization
+ * with nothing rather than a refusal.
+ */
+function holdsRecords(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (typeof (value as { _id?: unknown })._id === 'string') return true;
+  const { records } = value as { records?: unknown };
+  return Array.isArray(records) && records.length > 0;
 }

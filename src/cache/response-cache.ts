@@ -109,12 +109,12 @@ export interface ResponseCache {
   /** Characters held in all. */
   size(): number;
   /**
-   * Whether the upstream has answered a read of `caller` in its organization: a session's organization is
-   * what its login asked for, and only the upstream's answer proves the account may read there. Until then
-   * the caller is served no `PUBLIC` entry (its reads go upstream, and the first answered proves it).
+   * Whether the upstream has served `caller` records in its organization: a session's organization is what
+   * its login asked for, and only the upstream's answer proves the account may read there. Until then the
+   * caller is served no `PUBLIC` entry (its reads go upstream, and the first that brings a record proves it).
    */
   isProven(caller: CacheCaller): boolean;
-  /** Records that the upstream answered a read of `caller` in its organization. */
+  /** Records that the upstream served `caller` records in its organization. */
   prove(caller: CacheCaller): void;
 }
 

@@ -84,12 +84,24 @@ describe('the cache behind the loaders', () => {
 
   it('caches metadata only when the object type is known', async () => {
     const t = setup(() => []);
+    // A PUBLIC type: served only to an account the upstream already served records in its organization.
+    t.cache.prove(nord);
     await t.request().metadata('o1', 'none');
     await t.request().metadata('o1', 'none');
     expect(t.calls()).toBe(2);
     await t.request().metadata('o1', 'none', ORDER);
     await t.request().metadata('o1', 'none', ORDER);
     expect(t.calls()).toBe(3);
+  });
+
+  it('serves PUBLIC entries only once the upstream served the account a record there, not an empty answer', async () => {
+    let records: UpstreamRecord[] = [];
+    const t = setup(() => records);
+    await t.request().page(ORDER, [], 10, 0);
+    expect(t.cache.isProven(nord)).toBe(false);
+    records = [{ _id: 'o1', organizationCode: 'nord' }];
+    await t.request().object(ORDER, 'o1');
+    expect(t.cache.isProven(nord)).toBe(true);
   });
 
   it('reads a written type upstream for the rest of the request, and stores none of it', async () => {
