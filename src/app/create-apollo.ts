@@ -14,6 +14,7 @@ import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin
 import { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
 import type { FastifyInstance } from 'fastify';
 import { createDeadSessionPlugin } from '../auth/dead-session-plugin.ts';
+import { createCacheReportPlugin } from '../cache/cache-report-plugin.ts';
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import type { GatewayServices, GraphQLContext } from '../graphql/context.ts';
 import { createErrorFormatter } from '../errors/format-error.ts';
@@ -141,6 +142,7 @@ export async function createApollo(options: ApolloOptions): Promise<ApolloServer
         holderOf: (context) => (context.session === null ? undefined : userKeyOf(context.session)),
       }),
       createDeadSessionPlugin({ revocations: options.services.revocations, scopes: options.scopes }),
+      ...(options.services.cache === undefined ? [] : [createCacheReportPlugin()]),
       ApolloServerPluginUsageReportingDisabled(),
       ApolloServerPluginSchemaReportingDisabled(),
       ApolloServerPluginInlineTraceDisabled(),

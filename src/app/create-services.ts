@@ -25,6 +25,13 @@ import { withCoalescing } from '../upstream/batching/coalesce.ts';
 import { createPatternGuard } from '../upstream/pattern-guard/pattern-guard.ts';
 import type { UpstreamClient } from '../upstream/client/types.ts';
 import type { Analyser } from '../upstream/pattern-guard/redos-analyser.ts';
+import { cachePoliciesOf, cachePolicyOverrides } from '../cache/cache-policy.ts';
+import { createMemoryVersions, createRedisVersions } from '../cache/cache-versions.ts';
+import { invalidatingWrites } from '../cache/invalidating-writes.ts';
+import { createSharedEntries } from '../cache/shared-entries.ts';
+import { CACHE_EVENTS, createResponseCache, type ResponseCache } from '../cache/response-cache.ts';
+import { buildTypedApi } from '../typed/build-typed-api.ts';
+import { OBJECTS_DIR, readTypeDefs } from './build-schema.ts';
 
 /** What {@link createServices} builds on. */
 export interface ServicesOptions {
@@ -55,9 +62,11 @@ export function createServices(options: ServicesOptions): GatewayServices {
   metrics.trackCapacity('session_revocations', () => revocations.localSize(), config.sessionRevocationsMax);
   const cpuShare = createCpuShare(CPU_SHARE);
   metrics.trackCapacity('cpu_waiting', () => cpuShare.counts().waiting, CPU_SHARE.maxWaiting);
+  const cache = config.cache.mode === 'on' ? createGatewayCache(options) : undefined;
   return {
     config,
-    writes: upstream,
+    writes: cache === undefined ? upstream : invalidatingWrites(upstream, cache),
+    cache,
     reads: withCoalescing(upstream),
     sessions: createSessionSealer({
       secret: config.sessionSecret,
@@ -89,6 +98,69 @@ export function createServices(options: ServicesOptions): GatewayServices {
       );
     },
   };
+}
+
+/**
+ * The response cache (`CACHE=on`): the policies the typed SDL declares (`@cacheControl`) under
+ * `CACHE_POLICIES`, the versions in Redis when the gateway has one, entries in this replica's memory.
+ */
+function createGatewayCache({ config, logger, metrics, redis }: ServicesOptions): ResponseCache {
+  // The SDL as the schema reads it (`build-schema.ts`); a mistake in it stops the start there too.
+  const typed = buildTypedApi({ dir: config.objectTypesDir ?? OBJECTS_DIR, baseTypeDefs: readTypeDefs() });
+  const policies = cachePoliciesOf(
+    typed.specs.map((spec) => [spec.objectName, spec.cache] as const),
+    cachePolicyOverrides(config.cache.policies),
+  );
+  // Bound below: a replacement Redis missed drops this replica's entries, which the old version still reaches.
+  let dropEntries: () => void = () => undefined;
+  const versions =
+    redis === undefined
+      ? createMemoryVersions()
+      : createRedisVersions({
+          redis,
+          onUnshared: () => {
+            dropEntries();
+            logger.debug(
+              {},
+              'a cache version was not written to redis; entries dropped, sent again when it is back',
+            );
+          },
+        });
+  const cache = createResponseCache({
+    policies,
+    versions,
+    maxBytes: config.cache.maxBytes,
+    maxBytesPerUser: config.cache.maxBytesPerUser,
+    maxBytesPerTenant: config.cache.maxBytesPerTenant,
+    staleIfErrorSeconds: config.cache.staleIfErrorSeconds,
+    shared:
+      redis === undefined || config.cache.redisMaxBytes === 0
+        ? undefined
+        : { entries: createSharedEntries({ redis }), maxBytes: config.cache.redisMaxBytes },
+    onEvent: (event, objectName) => {
+      metrics.countCacheEvent(objectName, event);
+    },
+  });
+  dropEntries = () => {
+    cache.clear();
+  };
+  // While Redis was away a write through another replica may not have reached it, and this replica's
+  // entries from before would read as current again: they go, and reads refill them.
+  redis?.onReturn(dropEntries);
+  metrics.trackCache({
+    objectTypes: [...policies.keys()],
+    events: CACHE_EVENTS,
+    bytesByType: () => cache.bytesByType(),
+  });
+  logger.info(
+    {
+      cachedTypes: Object.fromEntries(policies),
+      versions: redis === undefined ? 'memory' : 'redis',
+      entries: redis === undefined || config.cache.redisMaxBytes === 0 ? 'memory' : 'memory and redis',
+    },
+    'response cache on',
+  );
+  return cache;
 }
 
 function createGatewayLoginProtection({

@@ -6,6 +6,7 @@
  */
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import type { GatewayTracing } from '../observability/tracing/tracing.ts';
+import { emptyOnHangup } from '../cache/empty-on-hangup.ts';
 import { createGateway, type Gateway } from './create-gateway.ts';
 import { createShutdown, handleStopSignals, shutdownDeadlineMillis } from './shutdown.ts';
 import { startEmbeddedEmulator, type EmbeddedEmulator } from './start-embedded-emulator.ts';
@@ -80,5 +81,6 @@ export async function runGateway(options: RunGatewayOptions): Promise<RunningGat
     shutdown,
     deadlineMillis: shutdownDeadlineMillis(config.shutdown.delayMillis, config.shutdown.graceMillis),
   });
+  if (gateway.services.cache !== undefined) emptyOnHangup(gateway.services.cache, gateway.app.log);
   return { gateway, url, emulator };
 }

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { AUTH_SETTINGS } from './auth-settings.ts';
+import { CACHE_SETTINGS } from './cache-settings.ts';
 import { bool, int, url } from './parsers.ts';
 import { SERVER_SETTINGS } from './server-settings.ts';
 import { setting, settingsOf, type DefaultsOf } from './setting.ts';
@@ -15,7 +16,12 @@ import { UPSTREAM_SETTINGS } from './upstream-settings.ts';
 const NODE_ENVS = ['production', 'development', 'test'] as const;
 
 /** The settings read into the config as they are. */
-export const SETTINGS = { ...SERVER_SETTINGS, ...UPSTREAM_SETTINGS, ...AUTH_SETTINGS } as const;
+export const SETTINGS = {
+  ...SERVER_SETTINGS,
+  ...UPSTREAM_SETTINGS,
+  ...AUTH_SETTINGS,
+  ...CACHE_SETTINGS,
+} as const;
 
 /** The settings the config derives its values from (`deriveSettings`), with no fixed default of their own. */
 export const DERIVATION_INPUTS = {

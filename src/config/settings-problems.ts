@@ -117,6 +117,16 @@ export function crossProblems(config: GatewayConfig): string[] {
     // Otherwise an answer under MAX_ANSWER_BYTES could never be built.
     problem('MAX_ANSWER_BYTES', 'must not exceed MAX_INFLIGHT_ANSWER_BYTES_PER_USER');
   }
+  const cache = config.cache;
+  if (cache.maxBytesPerTenant > cache.maxBytes) {
+    problem('CACHE_MAX_BYTES_PER_TENANT', 'must not exceed CACHE_MAX_BYTES');
+  }
+  if (cache.maxBytesPerUser > cache.maxBytesPerTenant) {
+    problem('CACHE_MAX_BYTES_PER_USER', 'must not exceed CACHE_MAX_BYTES_PER_TENANT');
+  }
+  if (cache.redisMaxBytes > 0 && config.redisUrl === undefined) {
+    problem('CACHE_REDIS_MAX_BYTES', 'needs REDIS_URL (entries are shared through Redis)');
+  }
   const largest = UPSTREAM_MAX_RESPONSE_BYTES + UPSTREAM_SMALL_ANSWER_BYTES;
   if (config.resilience.maxInflightAnswerBytesPerUser < largest) {
     // An announced length is taken whole: a largest answer must fit beside another small one of that user.

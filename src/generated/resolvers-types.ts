@@ -33,6 +33,14 @@ export type BooleanFilter = {
 };
 
 /**
+ * Who may be served a cached read: `PRIVATE`, the account that read it; `PUBLIC`, every account of the same
+ * organization and application.
+ */
+export type CacheControlScope =
+  | 'PRIVATE'
+  | 'PUBLIC';
+
+/**
  * One condition of a filter. Conditions of a filter are combined with AND. A compiled pattern may be at most
  * 4000 characters long; under `UPSTREAM_MATCHES=exact` only `equals` (case-sensitive) and `matches` can be
  * honoured. Refusals are `BAD_USER_INPUT` naming the input.
@@ -960,6 +968,7 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
 export type ResolversTypes = {
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   BooleanFilter: BooleanFilter;
+  CacheControlScope: CacheControlScope;
   CriterionInput: CriterionInput;
   Customer: ResolverTypeWrapper<Omit<Customer, 'dataObject' | 'metadata'> & { dataObject: ResolversTypes['DataObject'], metadata?: Maybe<ResolversTypes['ObjectMetadata']> }>;
   CustomerConnection: ResolverTypeWrapper<Omit<CustomerConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['CustomerEdge']>, nodes: Array<Maybe<ResolversTypes['Customer']>> }>;
@@ -1077,6 +1086,13 @@ export type ResolversParentTypes = {
   UpdatePayload: UpdatePayloadModel;
   User: User;
 };
+
+export type CacheControlDirectiveArgs = {
+  maxAge?: Maybe<Scalars['Int']['input']>;
+  scope?: Maybe<CacheControlScope>;
+};
+
+export type CacheControlDirectiveResolver<Result, Parent, ContextType = GraphQLContext, Args = CacheControlDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
 export type DataObjectDirectiveArgs = {
   name: Scalars['String']['input'];
@@ -1356,6 +1372,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
 };
 
 export type DirectiveResolvers<ContextType = GraphQLContext> = {
+  cacheControl?: CacheControlDirectiveResolver<any, any, ContextType>;
   dataObject?: DataObjectDirectiveResolver<any, any, ContextType>;
   field?: FieldDirectiveResolver<any, any, ContextType>;
   ref?: RefDirectiveResolver<any, any, ContextType>;

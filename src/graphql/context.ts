@@ -21,6 +21,8 @@ import type { UpstreamCredentials, UpstreamReads, UpstreamWrites } from '../upst
 import type { SessionRevocations } from '../auth/session-revocations.ts';
 import { unauthenticated, type NoSessionReason } from '../errors/graphql-errors.ts';
 import type { CpuShare } from '../http/capacity/cpu-share.ts';
+import { RequestCache } from '../cache/request-cache.ts';
+import type { ResponseCache } from '../cache/response-cache.ts';
 
 /** What every request shares: built once at start. */
 export interface GatewayServices {
@@ -45,6 +47,8 @@ export interface GatewayServices {
   replacingTypes?: ReplacingTypes;
   /** The fields this gateway wrote to each object a moment ago (`recent-writes.ts`). Default: none kept. */
   recentWrites?: RecentWrites;
+  /** The response cache (`CACHE=on`); `undefined`: every read goes upstream. */
+  cache?: ResponseCache | undefined;
 }
 
 /** An authenticated request's view: who, with which credentials, reading through which loaders. */
@@ -64,6 +68,8 @@ export interface AuthenticatedContext {
   replacingTypes: ReplacingTypes | undefined;
   /** The fields this gateway wrote to each object a moment ago, which a read before a save must show. */
   recentWrites: RecentWrites | undefined;
+  /** This request's view of the response cache, also held by its loaders; `undefined` when it is off for the request. */
+  cache: RequestCache | undefined;
 }
 
 /**
@@ -95,6 +101,8 @@ export interface GraphQLContext {
   requireSession(): AuthenticatedContext;
   /** The answer's meter, once the request is admitted (`undefined` before, and outside Apollo). */
   answerMeter: AnswerMeter | undefined;
+  /** The request's view of the response cache, once a resolver asked for the session (`undefined` before, or off). */
+  readonly responseCache: RequestCache | undefined;
 }
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -119,6 +127,26 @@ function credentialsOf(session: SessionClaims): UpstreamCredentials {
     credentialsOfSession.set(session, credentials);
   }
   return credentials;
+}
+
+/**
+ * The request's view of the response cache: none for a session without an organization (whose tenant the
+ * gateway does not know, so no entry could be scoped to it) nor without its account key.
+ */
+function requestCacheOf(
+  cache: ResponseCache | undefined,
+  credentials: UpstreamCredentials,
+): RequestCache | undefined {
+  const { organizationCode, userKey, applicationCode } = credentials;
+  if (
+    cache === undefined ||
+    organizationCode === undefined ||
+    organizationCode === '' ||
+    userKey === undefined
+  ) {
+    return undefined;
+  }
+  return new RequestCache(cache, { applicationCode, organizationCode, userKey });
 }
 
 /** Builds the context of one request from its `Authorization` header. */
@@ -169,13 +197,19 @@ class RequestContext implements GraphQLContext {
     this.noSessionReason = reason ? opened : undefined;
   }
 
+  get responseCache(): RequestCache | undefined {
+    return this.authenticated?.cache;
+  }
+
   requireSession(): AuthenticatedContext {
     if (this.authenticated) return this.authenticated;
     const { session, services } = this;
     if (session === null) throw unauthenticated(this.noSessionReason ?? 'invalid');
     const credentials = credentialsOf(session);
     const { config } = services;
+    const cache = requestCacheOf(services.cache, credentials);
     this.authenticated = {
+      cache,
       session,
       credentials,
       writes: services.writes,
@@ -199,6 +233,7 @@ class RequestContext implements GraphQLContext {
         onBatch: services.onLoaderBatch,
         tenantField: config.tenantField,
         onTenantMismatch: services.onTenantMismatch,
+        cache,
       }),
     };
     return this.authenticated;

@@ -31,13 +31,17 @@ export function toModel(objectName: string, record: UpstreamRecord | null): Data
   return record === null ? null : { objectName, record };
 }
 
-/** The upstream's metadata of `objectId` in `category` (`metadata(objectId, category)`). */
+/**
+ * The upstream's metadata of `objectId` in `category` (`metadata(objectId, category)`); `objectName`, when
+ * known, lets that type's cache policy hold.
+ */
 export function readMetadata(
   auth: AuthenticatedContext,
   objectId: string,
   category: string,
+  objectName?: string,
 ): Promise<unknown> {
-  return auth.loaders.metadata(objectId, category);
+  return auth.loaders.metadata(objectId, category, objectName);
 }
 
 /**
@@ -49,5 +53,5 @@ export async function readObjectMetadata(
   object: DataObjectModel,
 ): Promise<ObjectMetadataModel> {
   const objectId = object.record._id;
-  return { objectId, category: 'none', data: await readMetadata(auth, objectId, 'none') };
+  return { objectId, category: 'none', data: await readMetadata(auth, objectId, 'none', object.objectName) };
 }

@@ -127,6 +127,15 @@ export interface RedisReadings {
 }
 
 /** The gateway's metrics. */
+/** What the response cache's metrics read (`trackCache`). */
+export interface CacheReadings {
+  /** The cached object types. */
+  objectTypes: readonly string[];
+  events: readonly string[];
+  /** Characters held per object type. */
+  bytesByType(): ReadonlyMap<string, number>;
+}
+
 export interface GatewayMetrics {
   registry: Registry;
   /**
@@ -154,6 +163,13 @@ export interface GatewayMetrics {
   countTenantMismatch(operation: string): void;
   /** A promise rejected with nobody listening (a bug), logged instead of ending the process. */
   countUnhandledRejection(): void;
+  /**
+   * The response cache's counters and gauge (`src/cache/`), by object type: only the types that declare a
+   * policy, a set the configuration bounds, ever become a label.
+   */
+  trackCache(read: CacheReadings): void;
+  /** Counts one response cache event of `objectType` (after `trackCache`; a type it was not told of is not counted). */
+  countCacheEvent(objectType: string, event: string): void;
 }
 
 /** Options of {@link createMetrics}. */
@@ -305,6 +321,7 @@ export function createMetrics(options: MetricsOptions = {}): GatewayMetrics {
     }
   }
 
+  let cacheEvent: (objectType: string, event: string) => void = () => undefined;
   const names = createOperationNames(options);
   const outcomes = new Set<string>();
   function outcomeLabel(outcome: string): string {
@@ -380,6 +397,34 @@ export function createMetrics(options: MetricsOptions = {}): GatewayMetrics {
         'Logouts this replica holds that Redis has not taken yet (away, bypassed or full); written when it takes writes again.',
         () => read.unsharedRevocations(),
       );
+    },
+    trackCache(read) {
+      const types = new Set(read.objectTypes);
+      const events = new Counter({
+        name: 'gateway_cache_events_total',
+        help: 'Response cache events by object type: hit, miss, stale (served past maxAge while the upstream failed), evicted, refused (a share full), bypassed (versions unreadable: Redis away).',
+        labelNames: ['object_type', 'event'] as const,
+        registers,
+      });
+      for (const objectType of types)
+        for (const event of read.events) events.inc({ object_type: objectType, event }, 0);
+      new Gauge({
+        name: 'gateway_cache_bytes',
+        help: "Characters of JSON the response cache holds in this replica's memory, by object type.",
+        labelNames: ['object_type'] as const,
+        registers,
+        collect() {
+          this.reset();
+          const held = read.bytesByType();
+          for (const objectType of types) this.set({ object_type: objectType }, held.get(objectType) ?? 0);
+        },
+      });
+      cacheEvent = (objectType, event) => {
+        if (types.has(objectType)) events.inc({ object_type: objectType, event });
+      };
+    },
+    countCacheEvent(objectType, event) {
+      cacheEvent(objectType, event);
     },
     countGuardRejection(operation, reason) {
       rejections.inc({ operation, reason });

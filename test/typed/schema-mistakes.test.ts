@@ -159,7 +159,7 @@ it.each([
     'an unknown directive',
     'type LoanType @dataobject(name: "x") { id: ID! rate: Float }',
     'LoanType: unknown directive @dataobject.',
-    'on a type, use @dataObject(name: String!, single: String, plural: String).',
+    'on a type, use @dataObject(name: String!, single: String, plural: String) or @cacheControl(maxAge: Int, scope: CacheControlScope).',
   ],
   [
     'a missing objectName',
@@ -220,6 +220,24 @@ it.each([
     'type Customer @dataObject(name: "c") { id: ID! address: JSONObject city: String @field(path: "address.city") }',
     'Customer.city uses the record path "address.city", which overlaps Customer.address ("address").',
     expect.stringContaining('give each field its own record path'),
+  ],
+  [
+    'a cache scope that is not one of the enum',
+    'type LoanType @dataObject(name: "x") @cacheControl(maxAge: 60, scope: SHARED) { id: ID! rate: Float }',
+    'LoanType: @cacheControl(scope:) must be one of PUBLIC, PRIVATE (unquoted).',
+    'write scope: with one of PUBLIC, PRIVATE (unquoted).',
+  ],
+  [
+    'a cache maxAge that is not a whole number',
+    'type LoanType @dataObject(name: "x") @cacheControl(maxAge: "60") { id: ID! rate: Float }',
+    'LoanType: @cacheControl(maxAge:) must be a whole number.',
+    'write maxAge: with a whole number.',
+  ],
+  [
+    'a cache maxAge out of range',
+    'type LoanType @dataObject(name: "x") @cacheControl(maxAge: 100000) { id: ID! rate: Float }',
+    'type LoanType: @cacheControl(maxAge: 100000) is out of range.',
+    'give maxAge from 0 (not cached) to 86400 seconds.',
   ],
   [
     'a syntax error',

@@ -22,4 +22,6 @@ export const createMetrics: typeof Real.createMetrics = () => ({
   countRetry: nothing,
   countTenantMismatch: nothing,
   countUnhandledRejection: nothing,
+  trackCache: nothing,
+  countCacheEvent: nothing,
 });

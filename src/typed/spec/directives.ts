@@ -2,7 +2,7 @@
  * The directives of the typed object SDL: their definitions (part of the served schema, so tools and
  * Sandbox show them) and the checks of their use, which name the file, the line and the fix.
  */
-import { Kind, parse, type DirectiveNode } from 'graphql';
+import { Kind, parse, type DirectiveNode, type TypeNode, type ValueNode } from 'graphql';
 import { problemAt, type SchemaProblem } from './schema-problem.ts';
 
 /** The definitions, added to the schema whatever the object files hold. */
@@ -46,16 +46,46 @@ directive @field(
   """
   path: String!
 ) on FIELD_DEFINITION
+
+"""
+Who may be served a cached read: \`PRIVATE\`, the account that read it; \`PUBLIC\`, every account of the same
+organization and application.
+"""
+enum CacheControlScope {
+  PUBLIC
+  PRIVATE
+}
+
+"""
+Apollo's cache hint, on a typed object type: the gateway's response cache (\`CACHE=on\`) keeps its upstream reads
+for \`maxAge\` seconds, for \`scope\` (default \`PRIVATE\`). Without it (or with \`maxAge: 0\`) the type is never
+cached. \`CACHE_POLICIES\` overrides it per object name.
+"""
+directive @cacheControl(maxAge: Int, scope: CacheControlScope) on OBJECT
 `;
 
 /** Where a directive may appear, in GraphQL's location names. */
 export type DirectiveLocationName = 'OBJECT' | 'FIELD_DEFINITION';
 
-/** A directive the object SDL may use, and its (string) arguments. */
+/** A directive the object SDL may use, and its arguments (a string, an `Int` or one of an enum's values). */
 export interface DirectiveSpec {
   name: string;
   locations: string[];
-  args: { name: string; required: boolean }[];
+  args: { name: string; required: boolean; type: string }[];
+}
+
+/** The enums of {@link TYPED_DIRECTIVES_SDL}, by name: the values an enum argument may take. */
+const ENUM_VALUES: ReadonlyMap<string, readonly string[]> = new Map(
+  parse(TYPED_DIRECTIVES_SDL).definitions.flatMap((definition) =>
+    definition.kind === Kind.ENUM_TYPE_DEFINITION
+      ? [[definition.name.value, (definition.values ?? []).map((v) => v.name.value)] as const]
+      : [],
+  ),
+);
+
+/** The named type of an argument definition, `String` of `String!`. */
+function namedType(type: TypeNode): string {
+  return type.kind === Kind.NAMED_TYPE ? type.name.value : namedType(type.type);
 }
 
 /** The directives allowed in object files: ours, read from {@link TYPED_DIRECTIVES_SDL}, and `@deprecated`. */
@@ -69,21 +99,38 @@ export function typedDirectiveSpecs(): Map<string, DirectiveSpec> {
       args: (definition.arguments ?? []).map((a) => ({
         name: a.name.value,
         required: a.type.kind === Kind.NON_NULL_TYPE,
+        type: namedType(a.type),
       })),
     });
   }
   specs.set('deprecated', {
     name: 'deprecated',
     locations: ['FIELD_DEFINITION'],
-    args: [{ name: 'reason', required: false }],
+    args: [{ name: 'reason', required: false, type: 'String' }],
   });
   return specs;
 }
 
 /** `@ref(field: String!)`: how a directive is written, for fixes. */
 function signatureOf(spec: DirectiveSpec): string {
-  const args = spec.args.map((a) => `${a.name}: String${a.required ? '!' : ''}`);
+  const args = spec.args.map((a) => `${a.name}: ${a.type}${a.required ? '!' : ''}`);
   return `@${spec.name}(${args.join(', ')})`;
+}
+
+/** The text of `value` when it is one `type` takes (a non-empty string, a whole number, an enum's value). */
+function argumentText(value: ValueNode, type: string): string | undefined {
+  const values = ENUM_VALUES.get(type);
+  if (values !== undefined)
+    return value.kind === Kind.ENUM && values.includes(value.value) ? value.value : undefined;
+  if (type === 'Int') return value.kind === Kind.INT ? value.value : undefined;
+  return value.kind === Kind.STRING && value.value.trim() !== '' ? value.value : undefined;
+}
+
+/** How a value of `type` is written, for fixes. */
+function writtenAs(type: string): string {
+  const values = ENUM_VALUES.get(type);
+  if (values !== undefined) return `one of ${values.join(', ')} (unquoted)`;
+  return type === 'Int' ? 'a whole number' : 'a quoted value';
 }
 
 function allowedAt(specs: Map<string, DirectiveSpec>, location: DirectiveLocationName): string {
@@ -92,9 +139,9 @@ function allowedAt(specs: Map<string, DirectiveSpec>, location: DirectiveLocatio
 }
 
 /**
- * The string arguments of each directive on a definition, checked against `specs`: unknown directives or
- * arguments, a directive in the wrong place or used twice, missing required arguments and values that are
- * not non-empty strings are reported to `problems`. `owner` names the type or field in messages.
+ * The arguments of each directive on a definition, as text, checked against `specs`: unknown directives or
+ * arguments, a directive in the wrong place or used twice, missing required arguments and values not of
+ * their type (a non-empty string, a whole number, an enum's value) are reported to `problems`. `owner` names the type or field in messages.
  */
 export function readDirectives(
   directives: readonly DirectiveNode[] | undefined,
@@ -129,16 +176,28 @@ export function readDirectives(
         );
       } else if (Object.hasOwn(values, argName)) {
         problems.push(problemAt(arg, `${owner}: "${argName}" is given twice.`, `give "${argName}" once.`));
-      } else if (arg.value.kind !== Kind.STRING || arg.value.value.trim() === '') {
-        problems.push(
-          problemAt(
-            arg.value,
-            `${owner}: @${name}(${argName}:) must be a non-empty string.`,
-            `write ${argName}: "…" with a quoted value.`,
-          ),
-        );
       } else {
-        values[argName] = arg.value.value;
+        const type = spec.args.find((a) => a.name === argName)?.type ?? 'String';
+        const text = argumentText(arg.value, type);
+        if (text !== undefined) {
+          values[argName] = text;
+        } else if (type === 'String') {
+          problems.push(
+            problemAt(
+              arg.value,
+              `${owner}: @${name}(${argName}:) must be a non-empty string.`,
+              `write ${argName}: "…" with a quoted value.`,
+            ),
+          );
+        } else {
+          problems.push(
+            problemAt(
+              arg.value,
+              `${owner}: @${name}(${argName}:) must be ${writtenAs(type)}.`,
+              `write ${argName}: with ${writtenAs(type)}.`,
+            ),
+          );
+        }
       }
     }
     for (const required of spec.args.filter((a) => a.required)) {

@@ -3,6 +3,7 @@
  * part of `src/typed/` (type definitions, resolvers, value checks, filters, inputs) is built from.
  */
 import type { ObjectTypeDefinitionNode } from 'graphql';
+import type { CachePolicy } from '../../cache/cache-policy.ts';
 import type { DerivedNames } from './derive-names.ts';
 
 /** The scalars a typed field may declare. */
@@ -60,6 +61,8 @@ export interface ObjectTypeSpec {
   location: SourceLocation;
   /** The definition as written (descriptions and directives kept), printed into the schema. */
   definition: ObjectTypeDefinitionNode;
+  /** Its `@cacheControl`, when it declares a `maxAge` above 0: the response cache's policy of {@link objectName}. */
+  cache?: CachePolicy;
 }
 
 /** The fields a `where` can filter on: `id`, scalar values other than JSON, and references. */

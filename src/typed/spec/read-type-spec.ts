@@ -8,6 +8,12 @@ import { readDirectives } from './directives.ts';
 import type { FieldSpec, ObjectTypeSpec } from './object-type-spec.ts';
 import { readField, type ReadTypeContext } from './read-field-spec.ts';
 import { locate, problemAt } from './schema-problem.ts';
+import {
+  isCacheAge,
+  MAX_CACHE_AGE_SECONDS,
+  type CachePolicy,
+  type CacheScope,
+} from '../../cache/cache-policy.ts';
 
 const GRAPHQL_NAME = /^(?!__)[_A-Za-z][_0-9A-Za-z]*$/;
 
@@ -116,6 +122,7 @@ export function readTypeSpec(
     );
   }
   checkPathOverlaps(fields, fieldNodes, typeName, ctx);
+  const cache = readCachePolicy(found.get('cacheControl'), definition, ctx);
   if (problems.length > before || dataObject.name === undefined) return undefined;
   return {
     typeName,
@@ -124,5 +131,32 @@ export function readTypeSpec(
     fields,
     location: locate(definition.name),
     definition,
+    ...(cache === undefined ? {} : { cache }),
   };
+}
+
+/**
+ * The type's `@cacheControl(maxAge:, scope:)` as a cache policy: `undefined` without one or with `maxAge: 0`
+ * (never cached, Apollo's meaning); the scope `PRIVATE` unless it says `PUBLIC`.
+ */
+function readCachePolicy(
+  args: Record<string, string> | undefined,
+  definition: ObjectTypeDefinitionNode,
+  ctx: ReadTypeContext,
+): CachePolicy | undefined {
+  if (args?.maxAge === undefined) return undefined;
+  const maxAgeSeconds = Number(args.maxAge);
+  if (maxAgeSeconds === 0) return undefined;
+  if (!isCacheAge(maxAgeSeconds)) {
+    ctx.problems.push(
+      problemAt(
+        definition.name,
+        `type ${definition.name.value}: @cacheControl(maxAge: ${args.maxAge}) is out of range.`,
+        `give maxAge from 0 (not cached) to ${MAX_CACHE_AGE_SECONDS} seconds.`,
+      ),
+    );
+    return undefined;
+  }
+  // The directive's enum takes only these two: `readDirectives` checked the value.
+  return { maxAgeSeconds, scope: (args.scope ?? 'PRIVATE') as CacheScope };
 }

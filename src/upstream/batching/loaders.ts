@@ -1,13 +1,15 @@
 /**
  * Per-request DataLoaders over the upstream's read handle: objects by id batched into one `getAll` per
  * type and tick, filtered reads, pages and metadata deduplicated, all cached for the life of one GraphQL
- * request only.
+ * request only. Across requests, the response cache (`src/cache/`, when on) sits around them: it stores only
+ * what these loaders verified (tenant, filter, page checks), and every read still goes through them.
  */
 import { bulkhead, type BulkheadPolicy } from 'cockatiel';
 import DataLoader from 'dataloader';
 import { createBatchById } from './batch-by-id.ts';
 import { criteriaKey } from './criteria-key.ts';
 import { PrimedRecords } from './primed-records.ts';
+import type { RequestCache } from '../../cache/request-cache.ts';
 import { verifyPageLength } from '../dialect/pages/page-length.ts';
 import { verifyLiteralMatches } from '../dialect/matches-case.ts';
 import { verifyDistinctIds, verifyFilterAnswer } from '../dialect/answers/verify-filter-answer.ts';
@@ -60,6 +62,11 @@ export interface LoaderOptions {
   onTenantMismatch?: ((mismatch: TenantMismatch) => void) | undefined;
   /** Called once per upstream call the loaders make, with the number of keys it serves (metrics). */
   onBatch?: (operation: 'objectById' | 'page' | 'metadata', size: number) => void;
+  /**
+   * The response cache, as this request sees it (`src/cache/`): reads of the types it covers are answered
+   * from it, and what this request's loads verified is stored in it. `undefined`: every read goes upstream.
+   */
+  cache?: RequestCache | undefined;
 }
 
 /** The loaders of one GraphQL request. */
@@ -70,9 +77,16 @@ export interface Loaders {
   find(objectName: string, criteria: Criterion[]): Promise<UpstreamRecord | null>;
   /** One upstream page (zero-based pageIndex), deduped and cached per request; primes `object` with its records. */
   page(objectName: string, criteria: Criterion[], pageSize: number, pageIndex: number): Promise<ReadPage>;
-  /** Metadata of an object. */
-  metadata(objectId: string, category: string): Promise<unknown>;
-  /** After a write: forget what this request cached about the object (and cached pages and finds of that type). */
+  /**
+   * Metadata of an object; `objectName`, when the caller knows the object's type, lets the type's cache
+   * policy hold (metadata of an object of unknown type is never cached).
+   */
+  metadata(objectId: string, category: string, objectName?: string): Promise<unknown>;
+  /**
+   * After a write: forget what this request cached about the object (and cached pages and finds of that
+   * type), and read the type upstream only for the rest of the request (the response cache neither answers
+   * nor stores a write's read-back).
+   */
   clearObject(objectName: string, id: string): void;
   /** Put a record known to be current into the cache. */
   primeObject(objectName: string, record: UpstreamRecord): void;
@@ -257,22 +271,54 @@ class RequestLoaders implements Loaders {
     const loader = this.#objectLoader(objectName);
     const record = this.#primed?.take(objectName, id);
     if (record !== undefined) loader.prime(id, record);
-    return loader.load(id);
+    const cache = this.#options.cache;
+    // A record a page of this request brought is served as it came: one request, one version.
+    if (cache?.covers(objectName) !== true || record !== undefined) return loader.load(id);
+    return cache.read(
+      'object',
+      objectName,
+      id,
+      () => loader.load(id),
+      (cached) => {
+        if (cached !== null) loader.prime(id, cached);
+      },
+    );
   }
 
   find(objectName: string, criteria: Criterion[]): Promise<UpstreamRecord | null> {
-    return this.#findLoader(objectName).load(criteria);
+    const loader = this.#findLoader(objectName);
+    const cache = this.#options.cache;
+    if (cache?.covers(objectName) !== true) return loader.load(criteria);
+    return cache.read('find', objectName, criteriaKey(criteria), () => loader.load(criteria));
   }
 
   page(objectName: string, criteria: Criterion[], pageSize: number, pageIndex: number): Promise<ReadPage> {
-    return this.#pageLoader(objectName).load({ criteria, pageSize, pageIndex });
+    const loader = this.#pageLoader(objectName);
+    const key = { criteria, pageSize, pageIndex };
+    const cache = this.#options.cache;
+    if (cache?.covers(objectName) !== true) return loader.load(key);
+    return cache.read(
+      'page',
+      objectName,
+      [criteriaKey(criteria), pageSize, pageIndex],
+      () => loader.load(key),
+      // As a page read upstream does: its records answer this request's reads by id.
+      (cached) => {
+        (this.#primed ??= new PrimedRecords()).add(objectName, cached.records);
+      },
+    );
   }
 
-  metadata(objectId: string, category: string): Promise<unknown> {
-    return this.#getMetadataLoader().load({ objectId, category });
+  metadata(objectId: string, category: string, objectName?: string): Promise<unknown> {
+    const loader = this.#getMetadataLoader();
+    const key = { objectId, category };
+    const cache = this.#options.cache;
+    if (objectName === undefined || cache?.covers(objectName) !== true) return loader.load(key);
+    return cache.read('metadata', objectName, [objectId, category], () => loader.load(key));
   }
 
   clearObject(objectName: string, id: string): void {
+    this.#options.cache?.bypass(objectName);
     this.#knownObjectLoader(objectName)?.clear(id);
     this.#primed?.forget(objectName, id);
     // Any cached page or find of this type may hold the object with its old fields, or miss it from a
