@@ -24,7 +24,7 @@ export const CACHE_SETTINGS = {
   cache: {
     mode: setting(
       'CACHE',
-      z.enum(['on', 'off']).default('off'),
+      z.enum(['on', 'off']).default('on'),
       '`on`: cache upstream reads of the types that declare `@cacheControl` (or `CACHE_POLICIES`); `off`: every read goes upstream.',
     ),
     policies: setting(
