@@ -24,6 +24,7 @@ export const HEAVY_TESTS = [
   'test/upstream/pattern-guard-java.test.ts',
   // The bundle and the image as built, and the processes they leave.
   'test/build/bundle.test.ts',
+  'test/build/image.test.ts',
   'test/build/bundle-traces.test.ts',
   'test/build/child-teardown.test.ts',
   'test/deploy/ingress-proxy-trust.test.ts',

@@ -9,7 +9,16 @@
  * carries its network's CA. The Dockerfile itself is built unchanged.
  */
 import { execFile } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -23,7 +32,14 @@ export const BASE_IMAGE = 'localhost/node:24-bookworm-slim';
  * What every `podman run` needs here: runc (crun cannot start containers in this sandbox), and limits at or
  * under the sandbox's own (podman's defaults ask for more, which runc may not set: "error setting rlimit").
  */
-export const RUN_OPTIONS = ['--runtime', 'runc', '--ulimit', 'nofile=4096:4096', '--ulimit', 'nproc=4096:4096'];
+export const RUN_OPTIONS = [
+  '--runtime',
+  'runc',
+  '--ulimit',
+  'nofile=4096:4096',
+  '--ulimit',
+  'nproc=4096:4096',
+];
 /** The CA bundle this machine trusts (the egress proxy's CA among them). */
 const CA_BUNDLE = '/etc/ssl/certs/ca-certificates.crt';
 
