@@ -28,6 +28,9 @@ const REFUSED = [
   'totalcount-page',
   'getobject-single',
   'latin1-body',
+  'id-as-objectid',
+  // Refused once id-as-objectid is off: a MongoDB $regex never matches an ObjectId, so no id matches.
+  'regex-strings-only',
 ];
 
 const TENANT_ENV = {
