@@ -20,7 +20,7 @@ import { runUpstreamCheck } from '../upstream-check/check-command.ts';
 
 const OBJECTS_DIR = new URL('../support/independent-upstream/objects/', import.meta.url).pathname;
 
-/** The quirks whose rows the check answers CANNOT SERVE, found by running it (the test asserts the rows). */
+/** The quirks the check answers CANNOT SERVE for, found by running it and turning each off in turn. */
 const REFUSED = [
   'form-login-cookie',
   'pagestart-one-based',
