@@ -213,7 +213,7 @@ export async function runIndependentJourney(post: PostGraphql, upstreamUrl: stri
     if (got.length !== want.size || !got.every((id) => want.has(id)))
       problems.push(`ids ${JSON.stringify(got)} for ${JSON.stringify([...want])}`);
     if (connection?.totalCount !== undefined && connection.totalCount !== want.size)
-      problems.push(`totalCount ${String(connection.totalCount)} for ${String(want.size)}`);
+      problems.push(`totalCount ${JSON.stringify(connection.totalCount)} for ${String(want.size)}`);
     for (const node of nodes) {
       const doc = byId.get(node.id);
       if (node.data !== undefined && doc && !sameRecord(node.data, doc))
@@ -250,7 +250,7 @@ export async function runIndependentJourney(post: PostGraphql, upstreamUrl: stri
       );
       if (errorOutcome(step, answer)) continue;
       const object = answer.data?.object as { id: string; data: unknown } | null | undefined;
-      if (object && object.id === doc._id && sameRecord(object.data, doc)) record(step, 'right');
+      if (object?.id === doc._id && sameRecord(object.data, doc)) record(step, 'right');
       else record(step, 'wrong', JSON.stringify(object, bigintText));
     }
   }
@@ -272,7 +272,7 @@ export async function runIndependentJourney(post: PostGraphql, upstreamUrl: stri
   {
     const seen: string[] = [];
     let after: string | null = null;
-    let totals = new Set<unknown>();
+    const totals = new Set<unknown>();
     let failed = false;
     for (let page = 0; page < 4; page++) {
       const answer = await call(
@@ -307,7 +307,6 @@ export async function runIndependentJourney(post: PostGraphql, upstreamUrl: stri
         ok ? undefined : `${JSON.stringify(seen)} totals ${[...totals].join()}`,
       );
     }
-    totals = new Set();
   }
 
   // ------------------------------------------------------------------------------------------ filters

@@ -60,7 +60,9 @@ export async function startIndependentUpstream(
   });
   const started = await new Promise<{ port: number; quirks: string[] }>((resolve, reject) => {
     let stdout = '';
-    const timer = setTimeout(() => reject(new Error(`the upstream did not start: ${stderr}`)), 120_000);
+    const timer = setTimeout(() => {
+      reject(new Error(`the upstream did not start: ${stderr}`));
+    }, 120_000);
     child.stdout?.setEncoding('utf8');
     child.stdout?.on('data', (chunk: string) => {
       stdout += chunk;
