@@ -34,7 +34,7 @@ import java.util.regex.PatternSyntaxException;
  * store (the truth), the write log, and expire tokens; they exist for tests only.
  */
 public final class ObjectDataService {
-  /** Every quirk, in the order of the head comment of start-independent-upstream.ts. */
+  /** Every quirk: first those a 2014 Spring/MongoDB service is known for, then less common ones. */
   static final List<String> ALL_QUIRKS =
       List.of(
           // From the brief's list.
