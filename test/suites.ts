@@ -22,6 +22,8 @@ export const HEAVY_TESTS = [
   'test/hardening/nested-repetition.test.ts',
   'test/upstream/charset-java.test.ts',
   'test/upstream/pattern-guard-java.test.ts',
+  // An upstream written apart from the gateway, from the owners' document alone, run on a JVM.
+  'test/upstream/independent-upstream.test.ts',
   // The bundle and the image as built, and the processes they leave.
   'test/build/bundle.test.ts',
   'test/build/image.test.ts',

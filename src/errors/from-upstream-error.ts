@@ -10,6 +10,28 @@ import { unauthenticated } from './graphql-errors.ts';
  * can tell its own mistake from an outage.
  */
 export function fromUpstreamError(error: UpstreamError): GraphQLError {
+  const answered = byKind(error);
+  if (error.applied === undefined || error.kind === 'dialect_mismatch') return answered;
+  // A read after a write failed (its read-back): the write stands and was not verified; whatever the read's
+  // failure, the caller must hear that it was applied, or it takes the error for the write's and sends it again.
+  return new GraphQLError(
+    `The ${writeOf(error)} was applied, but reading it back failed, so what the upstream stored is not verified: ${answered.message}`,
+    {
+      extensions: {
+        ...answered.extensions,
+        applied: true,
+        ...(error.applied.objectId === undefined ? {} : { objectId: error.applied.objectId }),
+      },
+    },
+  );
+}
+
+/** The write an error after a write belongs to, as the caller knows it. */
+function writeOf(error: UpstreamError): string {
+  return error.operation === 'getAll' || error.operation === 'getObject' ? 'write' : error.operation;
+}
+
+function byKind(error: UpstreamError): GraphQLError {
   const { blame } = error;
   const code = UPSTREAM_KIND_CODE[error.kind];
   switch (error.kind) {

@@ -48,7 +48,7 @@ export async function saveById(
  * an object created a moment ago may not be on the replica the reads go to, and saving it as new would let a
  * replacing upstream wipe it.
  */
-async function readBefore(
+export async function readBefore(
   auth: AuthenticatedContext,
   objectName: string,
   id: string,

@@ -7,7 +7,10 @@
  * - the upstream's reads do not show the write in time (a lagging replica): the write's success, with a named
  *   mismatch (`read_after_write`, applied) where its `object` would be, never `null` or the old version.
  *
- * A save naming an `_id` reads the object before too (`save-by-id.ts`). An update whose `updatedFields` names
+ * A save naming an `_id` reads the object before too (`save-by-id.ts`), and so does an update: an upstream may
+ * update by `_id` alone, whatever the organization (`MongoTemplate.findById`), so an id the session's reads do
+ * not show within `UPSTREAM_WRITE_READ_BACK_MS` (another organization's, or none) is `NOT_FOUND` before
+ * anything is sent, and one they show of another organization is refused by the read's tenant check. An update whose `updatedFields` names
  * none of the fields sent changed nothing by its own answer: they held those values already, or the upstream
  * did not take them (a dialect mismatch); the read-back tells which, at once.
  */
@@ -16,7 +19,8 @@ import { needsReadBack, updateFieldsMismatch } from '../upstream/dialect/writes/
 import type { DataObjectModel, SavePayloadModel, UpdatePayloadModel } from './mappers.ts';
 import { readBackWrite } from './read-back-write.ts';
 import { readObject, toModel } from './read-object.ts';
-import { saveById } from './save-by-id.ts';
+import { readBefore, saveById } from './save-by-id.ts';
+import { UpstreamError } from '../errors/upstream-error.ts';
 import { rememberAppliedError, rememberWrite, settleReadBack, verifiedSave } from './settle-read-back.ts';
 
 /** Saves a new object (or the one `data._id` names, fields merged); answers the save payload. */
@@ -44,9 +48,17 @@ export async function updateObject(
   id: string,
   data: Record<string, unknown>,
 ): Promise<UpdatePayloadModel> {
+  const readable = async () => {
+    if ((await readBefore(auth, objectName, id)) !== null) return;
+    throw new UpstreamError(
+      'not_found',
+      `object not found: the session's reads do not show object "${id}" after ${auth.writeReadBackMillis} ms; nothing was written`,
+      { operation: 'update' },
+    );
+  };
   let result;
   try {
-    result = await auth.writes.update(auth.credentials, objectName, id, data);
+    result = await auth.writes.update(auth.credentials, objectName, id, data, readable);
   } catch (error) {
     rememberAppliedError(auth, objectName, id, data, error);
     throw error;

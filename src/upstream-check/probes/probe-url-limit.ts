@@ -26,6 +26,8 @@ interface Attempt {
   length: number;
   served: boolean;
   why: string;
+  /** The upstream answered a refusal (`status: error`, an HTTP error), not something unreadable. */
+  refused: boolean;
 }
 
 /**
@@ -57,7 +59,33 @@ async function tryIds(
     pageStart: String(context.learnt.firstPageStart),
   });
   const answer = readPageAnswer(read);
-  return { count, length: read.targetBytes, served: answer.ok, why: answer.ok ? '' : answer.why };
+  return {
+    count,
+    length: read.targetBytes,
+    served: answer.ok,
+    why: answer.ok ? '' : answer.why,
+    refused: !answer.ok && answer.refused,
+  };
+}
+
+/**
+ * Whether the upstream refuses a lookup of two ids its records hold, batched as the gateway batches reads by
+ * id and of references (one `_id` criterion, the ids' grouped alternation): an upstream that turns an `_id`
+ * criterion into an ObjectId (`new ObjectId(value)`) refuses every such batch. The reason, or `undefined`.
+ */
+async function refusesRealBatch(context: CheckContext, objectName: string): Promise<string | undefined> {
+  const ids = context.learnt.sample.slice(0, 2).map((record) => record._id);
+  if (ids.length < 2) return undefined;
+  const pattern = `(?:${alternationOf(ids)})`;
+  if (!(await context.guard.check(pattern)).ok) return undefined;
+  const read = await context.raw.read('getAll', context.credentials, '/studio/jsonp/getAll', {
+    objectName,
+    filterCommand: JSON.stringify({ criteria: [{ fieldName: '_id', operator: 'matches', value: pattern }] }),
+    pageSize: '2',
+    pageStart: String(context.learnt.firstPageStart),
+  });
+  const answer = readPageAnswer(read);
+  return !answer.ok && answer.refused ? answer.why : undefined;
 }
 
 /** Runs the search (at most {@link MAX_STEPS} reads). */
@@ -68,6 +96,15 @@ export async function probeUrlLimit(context: CheckContext, objectName: string): 
   const overhead = context.raw.studioOrigin.length + HEADER_ALLOWANCE_BYTES;
   const small = await tryIds(context, objectName, 2);
   if (small?.served !== true) {
+    const refusal = small?.refused === true ? await refusesRealBatch(context, objectName) : undefined;
+    if (refusal !== undefined) {
+      context.report({
+        topic,
+        verdict: 'cannot-serve',
+        detail: `a lookup of two of its own records' ids in one _id criterion, batched as the gateway reads by id and references, was refused (${refusal}): every batched read would fail`,
+      });
+      return;
+    }
     context.report({
       topic,
       verdict: 'cannot-tell',

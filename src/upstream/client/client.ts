@@ -31,7 +31,7 @@ import { toPageStart } from '../dialect/pages/page-start.ts';
 import { readTotalCount } from '../dialect/pages/total-count.ts';
 import { framePattern, type MatchesDialect } from '../dialect/matches-pattern.ts';
 import { metadataPayload } from '../dialect/metadata-payload.ts';
-import { asciiJson, formBody, JSON_CONTENT_TYPE } from '../dialect/charset/request-bodies.ts';
+import { asciiJson, asciiJsonText, formBody, JSON_CONTENT_TYPE } from '../dialect/charset/request-bodies.ts';
 import type { AnswerCharset } from '../dialect/charset/answer-charset.ts';
 import { answerTextForm, checkAnswerable, type AnswerTextForm } from '../dialect/charset/answerable-text.ts';
 import { createParseSlots } from '../dialect/parse-slots.ts';
@@ -227,13 +227,13 @@ export function createUpstreamClient(
       return { savedObjectId: readSavedId(answer, saveIdAt, sentId), message: answer.message };
     },
 
-    async update(credentials, objectName, id, data) {
+    async update(credentials, objectName, id, data, beforeSend) {
       checks.objectName('update', objectName);
       checks.id('update', id, 'id', true);
       const json = checks.data('update', data, 'data');
       checkAnswerable('update', data, json, answeredIn, textForm);
       // Refused before sending: what one query parameter per field cannot carry (update-params.ts).
-      const fields = updateFields === 'params' ? toUpdateParams(data) : { data: json };
+      const fields = updateFields === 'params' ? toUpdateParams(data) : { data: asciiJsonText(json) };
       const answer = await run({
         operation: 'update',
         base: server,
@@ -245,6 +245,7 @@ export function createUpstreamClient(
         objectName,
         holder: callerOf(credentials),
         heard,
+        beforeSend,
         build: (callback) => ({
           path: `/studio/jsonp/update/${encodeURIComponent(id)}`,
           query: { objectName, ...fields, ...credentialQuery(credentials), callback },
@@ -306,5 +307,5 @@ function filterCommand(criteria: readonly Criterion[], dialect: MatchesDialect):
       value: operator === 'matches' ? framePattern(value, dialect) : value,
     })),
   };
-  return JSON.stringify(command);
+  return asciiJsonText(JSON.stringify(command));
 }

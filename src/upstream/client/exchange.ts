@@ -53,6 +53,11 @@ export interface Exchange<T> {
   holder?: string | undefined;
   /** Handed a 2xx answer's `set-cookie` values (the form login). */
   onSetCookie?: ((values: string | string[] | undefined) => void) | undefined;
+  /**
+   * Awaited once the request is built and held to the request-line limit, before it is sent: a write's check
+   * that must not cost a request the gateway would refuse anyway (an update's read of its object).
+   */
+  beforeSend?: (() => Promise<void>) | undefined;
   build(callback: string): BuiltRequest;
 }
 
@@ -83,6 +88,11 @@ export function createExchangeRunner(
   const createCallbackName = createCallbackNames();
 
   async function run<T>(exchange: Exchange<T>): Promise<T> {
+    if (exchange.beforeSend !== undefined) {
+      // The caller's mistakes first (the same checks run again below), then the check before sending.
+      buildRequest(exchange, createCallbackName(), undefined);
+      await exchange.beforeSend();
+    }
     const { operation } = exchange;
     const started = performance.now();
     let outcome = 'ok';

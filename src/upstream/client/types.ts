@@ -221,6 +221,8 @@ export interface UpstreamWrites {
     objectName: string,
     id: string,
     data: Record<string, unknown>,
+    /** Awaited after the request passed its checks, before it is sent; what it throws is the update's. */
+    beforeSend?: () => Promise<void>,
   ): Promise<UpdateResult>;
   /**
    * Whether text the upstream answered may have lost characters to `?`: it answers in a single-byte charset

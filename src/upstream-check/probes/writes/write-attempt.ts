@@ -31,10 +31,16 @@ export async function readBack(
   objectName: string,
   id: string,
 ): Promise<UpstreamRecord | null | undefined> {
-  const found = await attempt(() =>
-    context.client.getObject(context.credentials, objectName, [matches('_id', idPatternFor(context, id))]),
+  const criteria = [matches('_id', idPatternFor(context, id))];
+  const found = await attempt(() => context.client.getObject(context.credentials, objectName, criteria));
+  if (!found.ok || found.value === null) return found.ok ? null : undefined;
+  // The gateway reads its writes back through getAll (reads by id are batched there): an upstream may serve
+  // getAll from a cache that getObject bypasses, so a write shows only once both reads show it.
+  const listed = await attempt(() =>
+    context.client.getAll(context.credentials, objectName, criteria, 1, context.learnt.firstPageStart),
   );
-  return found.ok ? found.value : undefined;
+  if (!listed.ok) return undefined;
+  return listed.value.records.find((record) => record._id === found.value?._id) ?? null;
 }
 
 /** {@link readBack} again until the object `shows` the write, within the check's wait (`read-until.ts`). */

@@ -23,7 +23,16 @@ const NON_ASCII = /[\u0080-\uffff]/g;
  * surrogates, so the text is well-formed and pure ASCII.
  */
 export function asciiJson(value: unknown): string {
-  const json = JSON.stringify(value);
+  return asciiJsonText(JSON.stringify(value));
+}
+
+/**
+ * A JSON text with every character past U+007F written as a `\uXXXX` escape (outside strings a JSON text
+ * holds none). For JSON sent in a query string (`filterCommand`, update's `data`): a servlet container
+ * decodes query strings in its own charset (Tomcat's default `URIEncoding` is ISO-8859-1), which turns UTF-8
+ * `é` into `Ã©` without a word; escapes are ASCII, the same in every charset.
+ */
+export function asciiJsonText(json: string): string {
   return json.replace(NON_ASCII, escapeChar);
 }
 
