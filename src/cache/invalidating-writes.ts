@@ -23,9 +23,10 @@ export function invalidatingWrites(writes: UpstreamWrites, cache: ResponseCache)
         await replace(credentials.organizationCode, objectName);
       }
     },
-    async update(credentials, objectName, id, data) {
+    async update(credentials, objectName, id, data, beforeSend) {
       try {
-        return await writes.update(credentials, objectName, id, data);
+        // `beforeSend` reads the object first (an update by _id alone may reach another organization's).
+        return await writes.update(credentials, objectName, id, data, beforeSend);
       } finally {
         await replace(credentials.organizationCode, objectName);
       }
