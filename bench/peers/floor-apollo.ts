@@ -7,7 +7,7 @@
  * loaders, logging, metrics or limits.
  *
  * Peer F1J is F1 executing with the gateway's compiled executor (`COMPILED_EXECUTION=true`,
- * `src/app/compiled-executor.ts`) through Apollo's gateway interface, as the gateway does.
+ * `src/execution/compiled-executor.ts`) through Apollo's gateway interface, as the gateway does.
  *
  * Env: `PORT`, `UPSTREAM_URL`, `APPLICATION_CODE`, `ORGANIZATION_CODE`, `COMPILED_EXECUTION`. Credentials
  * per request from the `x-upstream-token` and `x-upstream-username` headers, as for P1–P3.
@@ -23,8 +23,8 @@ import {
 } from '@apollo/server/plugin/disabled';
 import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
 import Fastify from 'fastify';
-import { createCompiledExecutor } from '../../src/app/compiled-executor.ts';
-import { executorGateway } from '../../src/app/executor-gateway.ts';
+import { createCompiledExecutor } from '../../src/execution/compiled-executor.ts';
+import { executorGateway } from '../../src/execution/executor-gateway.ts';
 import { createFloorSchema, type FloorContext } from './floor-schema.ts';
 import { credentialsFrom, readPeerSettings } from './peer-schema.ts';
 import { closeOnSignals } from '../../support/close-on-signals.ts';

@@ -25,7 +25,7 @@ import { withCoalescing } from '../upstream/batching/coalesce.ts';
 import { createPatternGuard } from '../upstream/pattern-guard/pattern-guard.ts';
 import type { UpstreamClient } from '../upstream/client/types.ts';
 import type { Analyser } from '../upstream/pattern-guard/redos-analyser.ts';
-import { cachePoliciesOf, cachePolicyOverrides } from '../cache/cache-policy.ts';
+import { cachePoliciesOf, cachePolicyOverrides } from '../config/cache-settings.ts';
 import { createMemoryVersions, createRedisVersions } from '../cache/cache-versions.ts';
 import { invalidatingWrites } from '../cache/invalidating-writes.ts';
 import { createSharedEntries } from '../cache/shared-entries.ts';

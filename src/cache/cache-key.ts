@@ -6,7 +6,7 @@
  * owner is the account, not the credential.
  */
 import { createHash } from 'node:crypto';
-import type { CacheScope } from './cache-policy.ts';
+import type { CacheScope } from '../config/cache-settings.ts';
 
 /** Bumped when the shape of cached values changes, so no replica reads another build's entries. */
 const KEY_FORMAT = 'gateway-cache-1';

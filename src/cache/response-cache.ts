@@ -16,7 +16,7 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { isUpstreamError } from '../errors/upstream-error.ts';
-import type { CachePolicy } from './cache-policy.ts';
+import type { CachePolicy } from '../config/cache-settings.ts';
 import { tenantOf, type CacheCaller } from './cache-key.ts';
 import type { CacheVersions } from './cache-versions.ts';
 import type { SharedEntries, SharedShare } from './shared-entries.ts';

@@ -236,7 +236,7 @@ export const SERVER_SETTINGS = {
   compiledExecution: setting(
     'COMPILED_EXECUTION',
     bool.default(true),
-    'Each document compiled once into a function (graphql-jit) that executes it; off: graphql-js interprets it on every request (`src/app/compiled-executor.ts`).',
+    'Each document compiled once into a function (graphql-jit) that executes it; off: graphql-js interprets it on every request (`src/execution/compiled-executor.ts`).',
   ),
   /** SIGTERM handling; see `src/app/shutdown.ts`. */
   shutdown: {

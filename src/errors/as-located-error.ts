@@ -1,6 +1,6 @@
 /**
  * graphql-jit's errors made as graphql-js's `locatedError` makes them, which Apollo Server and
- * `formatError` read (`src/app/compiled-executor.ts`).
+ * `formatError` read (`src/execution/compiled-executor.ts`).
  */
 // By file, not from `graphql`: the CommonJS copy Apollo Server checks errors against, also where a bundler
 // or vitest would give this file the ESM copy (whose errors Apollo would not take for GraphQL errors).

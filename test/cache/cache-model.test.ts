@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CacheCaller } from '../../src/cache/cache-key.ts';
-import type { CacheScope } from '../../src/cache/cache-policy.ts';
+import type { CacheScope } from '../../src/config/cache-settings.ts';
 import { createMemoryVersions } from '../../src/cache/cache-versions.ts';
 import { invalidatingWrites } from '../../src/cache/invalidating-writes.ts';
 import { RequestCache } from '../../src/cache/request-cache.ts';

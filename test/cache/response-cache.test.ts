@@ -4,8 +4,8 @@
  * and never past their stale age, and a written type never read from the cache for the rest of its request.
  */
 import { describe, expect, it } from 'vitest';
-import type { CachePolicy } from '../../src/cache/cache-policy.ts';
-import { cachePoliciesOf, cachePolicyOverrides, readCachePolicyEntry } from '../../src/cache/cache-policy.ts';
+import type { CachePolicy } from '../../src/config/cache-settings.ts';
+import { cachePoliciesOf, cachePolicyOverrides, readCachePolicyEntry } from '../../src/config/cache-settings.ts';
 import { createMemoryVersions } from '../../src/cache/cache-versions.ts';
 import { emptyOnHangup } from '../../src/cache/empty-on-hangup.ts';
 import { RequestCache } from '../../src/cache/request-cache.ts';

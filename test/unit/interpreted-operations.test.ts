@@ -1,13 +1,13 @@
 /**
  * Which operations compiled execution leaves to graphql-js, from the document alone
- * (`src/app/interpreted-operations.ts`); the differential test holds the answers of the rest to graphql-js's.
+ * (`src/execution/interpreted-operations.ts`); the differential test holds the answers of the rest to graphql-js's.
  */
 import { createRequire } from 'node:module';
 import type * as graphql from 'graphql';
 import { Kind, parse, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { buildSchema } from '../../src/app/build-schema.ts';
-import { interpretedReason } from '../../src/app/interpreted-operations.ts';
+import { interpretedReason } from '../../src/execution/interpreted-operations.ts';
 import { DEMO_OBJECTS_DIR } from '../support/object-fixtures.ts';
 
 const schema = buildSchema({ objectsDir: DEMO_OBJECTS_DIR });

@@ -3,7 +3,7 @@
  * part of `src/typed/` (type definitions, resolvers, value checks, filters, inputs) is built from.
  */
 import type { ObjectTypeDefinitionNode } from 'graphql';
-import type { CachePolicy } from '../../cache/cache-policy.ts';
+import type { CachePolicy } from '../../config/cache-settings.ts';
 import type { DerivedNames } from './derive-names.ts';
 
 /** The scalars a typed field may declare. */

@@ -13,7 +13,7 @@ import {
   MAX_CACHE_AGE_SECONDS,
   type CachePolicy,
   type CacheScope,
-} from '../../cache/cache-policy.ts';
+} from '../../config/cache-settings.ts';
 
 const GRAPHQL_NAME = /^(?!__)[_A-Za-z][_0-9A-Za-z]*$/;
 
