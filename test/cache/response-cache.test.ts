@@ -5,7 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { CachePolicy } from '../../src/config/cache-settings.ts';
-import { cachePoliciesOf, cachePolicyOverrides, readCachePolicyEntry } from '../../src/config/cache-settings.ts';
+import {
+  cachePoliciesOf,
+  cachePolicyOverrides,
+  readCachePolicyEntry,
+} from '../../src/config/cache-settings.ts';
 import { createMemoryVersions } from '../../src/cache/cache-versions.ts';
 import { emptyOnHangup } from '../../src/cache/empty-on-hangup.ts';
 import { RequestCache } from '../../src/cache/request-cache.ts';
