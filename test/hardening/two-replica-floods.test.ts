@@ -96,6 +96,16 @@ const urls = () => replicas.map((replica) => replica.graphqlUrl);
 /** Both replicas' ports: one flood thread spreads its connections over them, as a balancer would. */
 const ports = () => replicas.map((replica) => Number(new URL(replica.baseUrl).port));
 
+/** The bearer headers of `username` (password `<username>-password`), logged in at `graphqlUrl`. */
+function loginAt(graphqlUrl: string, username: string, organizationCode?: string) {
+  const variables = { username, password: `${username}-password` };
+  return bearerLogin(
+    graphqlUrl,
+    organizationCode === undefined ? variables : { ...variables, organizationCode },
+    LOGIN_IN,
+  );
+}
+
 function login(
   replica: GatewayCommand,
   variables: { username: string; password: string; organizationCode?: string; deviceToken?: string },
@@ -107,12 +117,8 @@ function login(
 it('should refuse the 16-key page of 100 large records at both replicas by name, keep both alive within their memory limit, and serve another user', async (context) => {
   need(context);
   const [a, b] = replicas as [GatewayCommand, GatewayCommand];
-  const attacker = await bearerLogin(
-    a.graphqlUrl,
-    { username: 'ops', password: 'ops-password', organizationCode: 'globex' },
-    LOGIN_IN,
-  );
-  const victim = await bearerLogin(b.graphqlUrl, { username: 'demo', password: 'demo-password' }, LOGIN_IN);
+  const attacker = await loginAt(a.graphqlUrl, 'ops', 'globex');
+  const victim = await loginAt(b.graphqlUrl, 'demo');
   const save = `mutation Save($data: JSONObject!) { saveObject(objectName: "${BLOB}", data: $data) { id } }`;
   for (const answer of await saveLargeRecords(a.graphqlUrl, save, attacker, RECORDS, RECORD_CHARACTERS))
     expect(answerSummary(answer, [])).toBe('data');
@@ -154,11 +160,7 @@ it('should refuse the 16-key page of 100 large records at both replicas by name,
 
 it('should keep another user’s reads at both replicas within 3× their quiet p95 while one address pipelines { __typename } at both', async (context) => {
   need(context);
-  const victim = await bearerLogin(
-    urls()[0] ?? '',
-    { username: 'demo', password: 'demo-password' },
-    LOGIN_IN,
-  );
+  const victim = await loginAt(urls()[0] ?? '', 'demo');
   // One flood thread spreads its eight connections over both replicas, as a balancer would.
   await expectVictimServedBesideOneAddress(
     ports(),
@@ -172,8 +174,8 @@ it('should keep another user’s reads at both replicas within 3× their quiet p
 it('should keep another user’s reads at both replicas within 3× their quiet p95 while one user reads 200 KiB pages at both', async (context) => {
   need(context);
   const [a] = replicas as [GatewayCommand, GatewayCommand];
-  const victim = await bearerLogin(a.graphqlUrl, { username: 'demo', password: 'demo-password' }, LOGIN_IN);
-  const reader = await bearerLogin(a.graphqlUrl, { username: 'admin', password: 'admin-password' }, LOGIN_IN);
+  const victim = await loginAt(a.graphqlUrl, 'demo');
+  const reader = await loginAt(a.graphqlUrl, 'admin');
   const save = `mutation Save($data: JSONObject!) { saveObject(objectName: "${BLOB}", data: $data) { id } }`;
   for (let record = 0; record < 4; record++) {
     const saved = await postGraphql(a.graphqlUrl, save, { data: { text: 'x'.repeat(50_000) } }, reader);
@@ -192,15 +194,8 @@ it('should keep another user’s reads at both replicas within 3× their quiet p
 it('should keep another user’s reads at both replicas within 3× their quiet p95 while two accounts flood new patterns at both', async (context) => {
   need(context);
   const [a] = replicas as [GatewayCommand, GatewayCommand];
-  const victim = await bearerLogin(a.graphqlUrl, { username: 'demo', password: 'demo-password' }, LOGIN_IN);
-  const flooders = [
-    await bearerLogin(a.graphqlUrl, { username: 'admin', password: 'admin-password' }, LOGIN_IN),
-    await bearerLogin(
-      a.graphqlUrl,
-      { username: 'ops', password: 'ops-password', organizationCode: 'globex' },
-      LOGIN_IN,
-    ),
-  ];
+  const victim = await loginAt(a.graphqlUrl, 'demo');
+  const flooders = [await loginAt(a.graphqlUrl, 'admin'), await loginAt(a.graphqlUrl, 'ops', 'globex')];
   const floods = flooders.map((headers, account) =>
     startKeepAliveFlood({
       port: ports(),
