@@ -27,12 +27,17 @@ export function checkTargets(
     cells.find((c) => c.workload === workload && c.peer === 'P4');
   const atLeast = (value: number | undefined, bound: number): boolean | undefined =>
     value === undefined ? undefined : value >= bound;
-  const gcRatio = (workload: WorkloadId, bound = 2): TargetCheck => {
+  /** P4's and F1's `metric` in a workload, and P4's over F1's (none when either is missing or F1's is 0). */
+  const p4OverF1 = (workload: WorkloadId, metric: 'gcMicrosPerRequest' | 'cpuSecondsPer1000') => {
     const of = (peer: string): number | undefined =>
-      cells.find((c) => c.workload === workload && c.peer === peer)?.gcMicrosPerRequest;
+      cells.find((c) => c.workload === workload && c.peer === peer)?.[metric];
     const p4 = of('P4');
     const f1 = of('F1');
     const ratio = p4 === undefined || f1 === undefined || f1 <= 0 ? undefined : p4 / f1;
+    return { p4, f1, ratio };
+  };
+  const gcRatio = (workload: WorkloadId, bound = 2): TargetCheck => {
+    const { p4, f1, ratio } = p4OverF1(workload, 'gcMicrosPerRequest');
     return {
       target: `${workload}: P4's GC time per request ≤ ${bound}× F1's (--gc)`,
       measured: ratio === undefined ? 'n/a' : `${fmt(p4, 1)} / ${fmt(f1, 1)} µs = ${fmt(ratio)}×`,
@@ -41,11 +46,7 @@ export function checkTargets(
   };
   // CPU per request, not req/s: on a shared machine the ratio of one run's CPU holds where req/s moves.
   const cpuRatio = (workload: WorkloadId, bound: number): TargetCheck => {
-    const of = (peer: string): number | undefined =>
-      cells.find((c) => c.workload === workload && c.peer === peer)?.cpuSecondsPer1000;
-    const p4 = of('P4');
-    const f1 = of('F1');
-    const ratio = p4 === undefined || f1 === undefined || f1 <= 0 ? undefined : p4 / f1;
+    const { p4, f1, ratio } = p4OverF1(workload, 'cpuSecondsPer1000');
     return {
       target: `${workload}: P4's CPU per request ≤ ${bound}× F1's`,
       measured: ratio === undefined ? 'n/a' : `${fmt(p4, 3)} / ${fmt(f1, 3)} s/1k = ${fmt(ratio)}×`,

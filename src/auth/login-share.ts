@@ -94,6 +94,18 @@ function createTable(perMinute: number, concurrent: number, now: () => number) {
   };
 }
 
+/** A turn that gives its cells back (`giveBack`) at its first release only: a second release frees nothing. */
+function turnGivingBack(giveBack: () => void): LoginTurn {
+  let released = false;
+  return {
+    release() {
+      if (released) return;
+      released = true;
+      giveBack();
+    },
+  };
+}
+
 /** Creates the share. */
 export function createLoginShare(options: LoginShareOptions): LoginShare {
   const now = options.now ?? Date.now;
@@ -116,14 +128,9 @@ export function createLoginShare(options: LoginShareOptions): LoginShare {
         const wait = knownDevices.refusal(knownCell);
         if (wait > 0) return { retryAfterSeconds: wait };
         knownDevices.take(knownCell);
-        let released = false;
-        return {
-          release() {
-            if (released) return;
-            released = true;
-            knownDevices.release(knownCell);
-          },
-        };
+        return turnGivingBack(() => {
+          knownDevices.release(knownCell);
+        });
       }
       const addressCell = slotOf(`share\0net\0${clientNetwork(clientIp)}`) % SHARE_SLOTS;
       const accountCell = accountCellOf(account);
@@ -131,15 +138,10 @@ export function createLoginShare(options: LoginShareOptions): LoginShare {
       if (wait > 0) return { retryAfterSeconds: wait };
       addresses.take(addressCell);
       accounts.take(accountCell);
-      let released = false;
-      return {
-        release() {
-          if (released) return;
-          released = true;
-          addresses.release(addressCell);
-          accounts.release(accountCell);
-        },
-      };
+      return turnGivingBack(() => {
+        addresses.release(addressCell);
+        accounts.release(accountCell);
+      });
     },
   };
 }

@@ -38,11 +38,16 @@ function useCaseVariants(h: Harness): { token: string; id: string } {
   return session;
 }
 
-async function statusesWhere(h: Harness, token: string, criterion: Record<string, unknown>) {
-  const result = await h.client(token).query({
+/** The first `first` loans that meet `criterion`, as the client answers them. */
+function loansWhere(h: Harness, token: string, criterion: Record<string, unknown>, first = 100) {
+  return h.client(token).query({
     query: ObjectsDocument,
-    variables: { objectName: LOAN, first: 100, filter: { criteria: [criterion as never] } },
+    variables: { objectName: LOAN, first, filter: { criteria: [criterion as never] } },
   });
+}
+
+async function statusesWhere(h: Harness, token: string, criterion: Record<string, unknown>) {
+  const result = await loansWhere(h, token, criterion);
   expect(result.error).toBeUndefined();
   return (result.data?.objects.nodes ?? []).map((n) => (n.data as { status?: string }).status).sort();
 }
@@ -60,14 +65,12 @@ describe('with UPSTREAM_MATCHES_CASE=insensitive (the embedded emulator follows 
   });
 
   it("should refuse a caller's inline flag, which could turn the gateway's (?-i) back off", async () => {
-    const result = await h.client(session.token).query({
-      query: ObjectsDocument,
-      variables: {
-        objectName: LOAN,
-        first: 5,
-        filter: { criteria: [{ fieldName: 'status', operator: 'matches', value: '(?i)open' }] },
-      },
-    });
+    const result = await loansWhere(
+      h,
+      session.token,
+      { fieldName: 'status', operator: 'matches', value: '(?i)open' },
+      5,
+    );
     expect(firstError(result.error).extensions).toMatchObject({ code: 'BAD_USER_INPUT' });
   });
 
@@ -106,13 +109,10 @@ describe('without the setting', () => {
   });
 
   it('should answer a filtered equals that the upstream answers in another case with UPSTREAM_DIALECT_MISMATCH, never the other records', async () => {
-    const result = await h.client(session.token).query({
-      query: ObjectsDocument,
-      variables: {
-        objectName: LOAN,
-        first: 100,
-        filter: { criteria: [{ fieldName: 'status', operator: 'equals', value: 'open' }] },
-      },
+    const result = await loansWhere(h, session.token, {
+      fieldName: 'status',
+      operator: 'equals',
+      value: 'open',
     });
     expect(result.data?.objects).toBeUndefined();
     expect(firstError(result.error).extensions).toMatchObject({

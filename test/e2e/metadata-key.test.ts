@@ -7,12 +7,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { dialectMismatch } from '../support/dialect-mismatch.ts';
-import { useHarness } from '../support/gateway-harness.ts';
+import { useHarness, type Harness } from '../support/gateway-harness.ts';
 import { errorCodes, firstError } from '../support/graphql-errors.ts';
 import { useDemoSession } from '../support/list-objects.ts';
 import { MetadataDocument, ObjectsDocument } from '../support/operations.ts';
 
 const LOAN = 'com.example.LoanType';
+
+/** One loan's metadata, read through the real client as the demo user: what every test here asks. */
+const readMetadata = (h: Harness, token: string, id: string) =>
+  h.client(token).query({ query: MetadataDocument, variables: { objectId: id } });
 
 describe('with UPSTREAM_METADATA_KEY=metadata (the embedded emulator follows it)', () => {
   const h = useHarness({ env: { UPSTREAM_METADATA_KEY: 'metadata' }, listen: false });
@@ -20,9 +24,7 @@ describe('with UPSTREAM_METADATA_KEY=metadata (the embedded emulator follows it)
 
   it('should read the payload under that key', async () => {
     const [id = ''] = session.ids;
-    const result = await h
-      .client(session.token)
-      .query({ query: MetadataDocument, variables: { objectId: id } });
+    const result = await readMetadata(h, session.token, id);
     expect(result.error).toBeUndefined();
     expect(result.data?.metadata?.data).toMatchObject({ objectId: id, objectName: LOAN, category: 'none' });
   });
@@ -39,9 +41,7 @@ describe('without the setting', () => {
 
   it('should answer UPSTREAM_DIALECT_MISMATCH naming the key found and the setting, not null', async () => {
     const [id = ''] = session.ids;
-    const result = await h
-      .client(session.token)
-      .query({ query: MetadataDocument, variables: { objectId: id } });
+    const result = await readMetadata(h, session.token, id);
     const error = firstError(result.error);
     expect(error.extensions).toMatchObject(dialectMismatch('metadata_key', 'UPSTREAM_METADATA_KEY'));
     expect(error.message).toContain('set UPSTREAM_METADATA_KEY=metadata');
@@ -50,9 +50,7 @@ describe('without the setting', () => {
   it('should not take the mismatches for ill health: reads go on after many of them', async () => {
     const codes: unknown[] = [];
     for (const id of session.ids.slice(0, 15)) {
-      const result = await h
-        .client(session.token)
-        .query({ query: MetadataDocument, variables: { objectId: id } });
+      const result = await readMetadata(h, session.token, id);
       codes.push(...errorCodes(result.error));
     }
     const page = await h

@@ -7,6 +7,7 @@
  * answers page 0 empty is a named `page_start` mismatch, never an empty list.
  */
 import { describe, expect, it } from 'vitest';
+import { dialectMismatch } from '../support/dialect-mismatch.ts';
 import { useHarness, type Harness } from '../support/gateway-harness.ts';
 import type { GraphqlAnswer } from '../support/post-graphql.ts';
 
@@ -124,11 +125,9 @@ describe('an upstream capped at 25 before a gateway that assumes 1000', () => {
     const auth = await login(h);
     const page = await readPage(h, auth, { first: 50 });
     expect(page.connection ?? null).toBeNull();
-    expect(page.errors?.[0]?.extensions).toMatchObject({
-      code: 'UPSTREAM_DIALECT_MISMATCH',
-      assumption: 'page_size',
-      setting: 'UPSTREAM_MAX_PAGE_SIZE',
-    });
+    expect(page.errors?.[0]?.extensions).toMatchObject(
+      dialectMismatch('page_size', 'UPSTREAM_MAX_PAGE_SIZE'),
+    );
     // A page the cap does not reach is whole.
     expect((await readPage(h, auth, { first: 20 })).connection?.nodes).toHaveLength(20);
   });
@@ -198,10 +197,6 @@ describe('a one-based upstream that answers page 0 empty, before a gateway that 
     const auth = await login(h);
     const page = await readPage(h, auth, { first: 5 });
     expect(page.connection ?? null).toBeNull();
-    expect(page.errors?.[0]?.extensions).toMatchObject({
-      code: 'UPSTREAM_DIALECT_MISMATCH',
-      assumption: 'page_start',
-      setting: 'UPSTREAM_PAGE_START',
-    });
+    expect(page.errors?.[0]?.extensions).toMatchObject(dialectMismatch('page_start', 'UPSTREAM_PAGE_START'));
   });
 });

@@ -17,6 +17,7 @@
  * the query Relay's `useRefetchableFragment` and pagination containers send, and the one that needs the
  * gateway's `Node` interface.
  */
+import { relayRequest } from '../support/relay-request.ts';
 import type { ConcreteRequest, ReaderFragment } from 'relay-runtime';
 
 const idField = { alias: null, args: null, kind: 'ScalarField', name: 'id', storageKey: null } as const;
@@ -45,38 +46,22 @@ const nodeField = <S extends readonly unknown[]>(selections: S) =>
   }) as const;
 
 /** `CustomerCardRefetchQuery`, the `@refetchable` fragment's query. */
-export const CustomerCardRefetchQuery: ConcreteRequest = {
-  fragment: {
-    argumentDefinitions: [...idArgument],
-    kind: 'Fragment',
-    metadata: null,
-    name: 'CustomerCardRefetchQuery',
-    selections: [nodeField([{ args: null, kind: 'FragmentSpread', name: 'CustomerCard_customer' }] as const)],
-    type: 'Query',
-    abstractKey: null,
-  },
-  kind: 'Request',
-  operation: {
-    argumentDefinitions: [...idArgument],
-    kind: 'Operation',
-    name: 'CustomerCardRefetchQuery',
-    selections: [
-      nodeField([
-        typenameField,
-        { kind: 'InlineFragment', selections: [nameField], type: 'Customer', abstractKey: null },
-        idField,
-      ] as const),
-    ],
-  },
-  params: {
-    cacheID: 'CustomerCardRefetchQuery',
-    id: null,
-    metadata: {},
-    name: 'CustomerCardRefetchQuery',
-    operationKind: 'query',
-    text: 'query CustomerCardRefetchQuery(\n  $id: ID!\n) {\n  node(id: $id) {\n    __typename\n    ...CustomerCard_customer\n    id\n  }\n}\n\nfragment CustomerCard_customer on Customer {\n  name\n  id\n}\n',
-  },
-};
+export const CustomerCardRefetchQuery: ConcreteRequest = relayRequest({
+  name: 'CustomerCardRefetchQuery',
+  operationKind: 'query',
+  argumentDefinitions: idArgument,
+  readerSelections: [
+    nodeField([{ args: null, kind: 'FragmentSpread', name: 'CustomerCard_customer' }] as const),
+  ],
+  normalizationSelections: [
+    nodeField([
+      typenameField,
+      { kind: 'InlineFragment', selections: [nameField], type: 'Customer', abstractKey: null },
+      idField,
+    ] as const),
+  ],
+  text: 'query CustomerCardRefetchQuery(\n  $id: ID!\n) {\n  node(id: $id) {\n    __typename\n    ...CustomerCard_customer\n    id\n  }\n}\n\nfragment CustomerCard_customer on Customer {\n  name\n  id\n}\n',
+});
 
 /** `CustomerCard_customer`, with the refetch metadata `@refetchable` adds. */
 export const CustomerCardFragment: ReaderFragment = {
@@ -123,34 +108,13 @@ const customersField = <S extends readonly unknown[]>(nodeSelections: S) =>
   }) as const;
 
 /** `CustomerListQuery`: a page of customers, each spreading the card fragment. */
-export const CustomerListQuery: ConcreteRequest = {
-  fragment: {
-    argumentDefinitions: [],
-    kind: 'Fragment',
-    metadata: null,
-    name: 'CustomerListQuery',
-    selections: [
-      customersField([
-        idField,
-        { args: null, kind: 'FragmentSpread', name: 'CustomerCard_customer' },
-      ] as const),
-    ],
-    type: 'Query',
-    abstractKey: null,
-  },
-  kind: 'Request',
-  operation: {
-    argumentDefinitions: [],
-    kind: 'Operation',
-    name: 'CustomerListQuery',
-    selections: [customersField([idField, nameField] as const)],
-  },
-  params: {
-    cacheID: 'CustomerListQuery',
-    id: null,
-    metadata: {},
-    name: 'CustomerListQuery',
-    operationKind: 'query',
-    text: 'query CustomerListQuery {\n  customers(first: 2) {\n    nodes {\n      id\n      ...CustomerCard_customer\n    }\n  }\n}\n\nfragment CustomerCard_customer on Customer {\n  name\n  id\n}\n',
-  },
-};
+export const CustomerListQuery: ConcreteRequest = relayRequest({
+  name: 'CustomerListQuery',
+  operationKind: 'query',
+  argumentDefinitions: [],
+  readerSelections: [
+    customersField([idField, { args: null, kind: 'FragmentSpread', name: 'CustomerCard_customer' }] as const),
+  ],
+  normalizationSelections: [customersField([idField, nameField] as const)],
+  text: 'query CustomerListQuery {\n  customers(first: 2) {\n    nodes {\n      id\n      ...CustomerCard_customer\n    }\n  }\n}\n\nfragment CustomerCard_customer on Customer {\n  name\n  id\n}\n',
+});

@@ -13,6 +13,7 @@
  *
  * A query or mutation without fragments has the same selections in its reader and normalization ASTs.
  */
+import { relayRequest } from '../support/relay-request.ts';
 import type { ConcreteRequest } from 'relay-runtime';
 
 const scalar = (name: string) =>
@@ -43,32 +44,14 @@ const screenSelections = [
 ] as const;
 
 /** `LoanTypeScreenQuery`: what a screen showing a loan type's name and rate reads. */
-export const LoanTypeScreenQuery: ConcreteRequest = {
-  fragment: {
-    argumentDefinitions: [],
-    kind: 'Fragment',
-    metadata: null,
-    name: 'LoanTypeScreenQuery',
-    selections: [...screenSelections],
-    type: 'Query',
-    abstractKey: null,
-  },
-  kind: 'Request',
-  operation: {
-    argumentDefinitions: [],
-    kind: 'Operation',
-    name: 'LoanTypeScreenQuery',
-    selections: [...screenSelections],
-  },
-  params: {
-    cacheID: 'LoanTypeScreenQuery',
-    id: null,
-    metadata: {},
-    name: 'LoanTypeScreenQuery',
-    operationKind: 'query',
-    text: 'query LoanTypeScreenQuery {\n  loanTypes(first: 1) {\n    nodes {\n      id\n      loanType\n      rate\n    }\n  }\n}\n',
-  },
-};
+export const LoanTypeScreenQuery: ConcreteRequest = relayRequest({
+  name: 'LoanTypeScreenQuery',
+  operationKind: 'query',
+  argumentDefinitions: [],
+  readerSelections: screenSelections,
+  normalizationSelections: screenSelections,
+  text: 'query LoanTypeScreenQuery {\n  loanTypes(first: 1) {\n    nodes {\n      id\n      loanType\n      rate\n    }\n  }\n}\n',
+});
 
 const mutationArguments = [
   { defaultValue: null, kind: 'LocalArgument', name: 'id' },
@@ -104,29 +87,11 @@ const mutationSelections = [
 ] as const;
 
 /** `UpdateLoanTypeMutation`, the README's Relay mutation. */
-export const UpdateLoanTypeMutation: ConcreteRequest = {
-  fragment: {
-    argumentDefinitions: [...mutationArguments],
-    kind: 'Fragment',
-    metadata: null,
-    name: 'UpdateLoanTypeMutation',
-    selections: [...mutationSelections],
-    type: 'Mutation',
-    abstractKey: null,
-  },
-  kind: 'Request',
-  operation: {
-    argumentDefinitions: [...mutationArguments],
-    kind: 'Operation',
-    name: 'UpdateLoanTypeMutation',
-    selections: [...mutationSelections],
-  },
-  params: {
-    cacheID: 'UpdateLoanTypeMutation',
-    id: null,
-    metadata: {},
-    name: 'UpdateLoanTypeMutation',
-    operationKind: 'mutation',
-    text: 'mutation UpdateLoanTypeMutation(\n  $id: ID!\n  $input: LoanTypePatch!\n) {\n  updateLoanType(id: $id, input: $input) {\n    upstreamId\n    object {\n      id\n      rate\n    }\n  }\n}\n',
-  },
-};
+export const UpdateLoanTypeMutation: ConcreteRequest = relayRequest({
+  name: 'UpdateLoanTypeMutation',
+  operationKind: 'mutation',
+  argumentDefinitions: mutationArguments,
+  readerSelections: mutationSelections,
+  normalizationSelections: mutationSelections,
+  text: 'mutation UpdateLoanTypeMutation(\n  $id: ID!\n  $input: LoanTypePatch!\n) {\n  updateLoanType(id: $id, input: $input) {\n    upstreamId\n    object {\n      id\n      rate\n    }\n  }\n}\n',
+});

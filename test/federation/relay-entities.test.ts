@@ -18,6 +18,13 @@ const ENTITIES = `query ($r: [_Any!]!) {
   _entities(representations: $r) { ... on Customer { id upstreamId name } ... on DataObject { id objectName } }
 }`;
 
+/** `_entities` of `representations` asked by a logged-in caller, the upstream calls counted from then on. */
+async function entitiesOfCaller(representations: Record<string, unknown>[]) {
+  const token = await h.login();
+  h.emulator.resetStats();
+  return h.post(ENTITIES, { r: representations }, { authorization: `Bearer ${token}` });
+}
+
 describe('federation keys with RELAY_NODE', () => {
   it('should publish both keys', async () => {
     const service = await h.post('{ _service { sdl } }');
@@ -60,26 +67,16 @@ describe('federation keys with RELAY_NODE', () => {
   });
 
   it("should refuse a representation holding another type's global id", async () => {
-    const token = await h.login();
-    h.emulator.resetStats();
-    const answer = await h.post(
-      ENTITIES,
-      { r: [{ __typename: 'Customer', id: encodeGlobalId(['Order', 'o1']) }] },
-      { authorization: `Bearer ${token}` },
-    );
+    const answer = await entitiesOfCaller([{ __typename: 'Customer', id: encodeGlobalId(['Order', 'o1']) }]);
     expect(answer.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     expect(answer.errors?.[0]?.message).toContain('holds the global id of an Order');
     expect(h.totalUpstreamCalls()).toBe(0);
   });
 
   it("should refuse a global id given as a representation's upstreamId, naming both kinds of id", async () => {
-    const token = await h.login();
-    h.emulator.resetStats();
-    const answer = await h.post(
-      ENTITIES,
-      { r: [{ __typename: 'Customer', upstreamId: encodeGlobalId(['Customer', 'c-000001']) }] },
-      { authorization: `Bearer ${token}` },
-    );
+    const answer = await entitiesOfCaller([
+      { __typename: 'Customer', upstreamId: encodeGlobalId(['Customer', 'c-000001']) },
+    ]);
     expect(answer.errors?.[0]?.extensions).toMatchObject({
       code: 'BAD_USER_INPUT',
       argumentName: 'representations',

@@ -22,6 +22,7 @@ import { stopProcess } from '../../support/child-process.ts';
 import { startGatewayCommand, type GatewayCommand } from '../../support/gateway-command.ts';
 import { DEMO_OBJECTS_DIR } from '../support/object-fixtures.ts';
 import { startNodeOptions } from '../support/production-gateway.ts';
+import { saveLargeRecords } from '../support/save-large-records.ts';
 
 const MiB = 1024 * 1024;
 /** The pod's memory limit (deploy/kubernetes). */
@@ -103,18 +104,8 @@ beforeAll(async () => {
   attacker = await login('ops', 'ops-password', 'globex');
   victim = await login('demo', 'demo-password', 'acme');
   // The attacker's own 100 objects of 75 KB, 8 saves at a time.
-  for (let start = 0; start < RECORDS; start += 8) {
-    const saves = Array.from({ length: Math.min(8, RECORDS - start) }, (_, i) =>
-      postGraphql(
-        gateway.graphqlUrl,
-        SAVE,
-        { data: { n: start + i, payload: 'x'.repeat(RECORD_CHARACTERS) } },
-        attacker,
-      ),
-    );
-    for (const answer of await Promise.all(saves))
-      expect(summary(answer), JSON.stringify(answer.errors)).toBe('data');
-  }
+  for (const answer of await saveLargeRecords(gateway.graphqlUrl, SAVE, attacker, RECORDS, RECORD_CHARACTERS))
+    expect(summary(answer), JSON.stringify(answer.errors)).toBe('data');
 });
 afterAll(async () => {
   await stopProcess(gateway.process, 2_000);

@@ -90,6 +90,19 @@ async function readiness(
 const linesSaying = (gw: Replica, text: string): LogLine[] =>
   gw.lines().filter((line) => line.msg.includes(text));
 
+/**
+ * Once Redis takes writes again: the logout A kept to itself meanwhile reaches B (`what` says when, for the
+ * failure), A has nothing left to write, and Redis is not full.
+ */
+async function expectLogoutShared(a: TestGateway, b: TestGateway, token: string, what: string) {
+  await eventually(what, async () => (await meOf(b, token)) === null);
+  await eventually(
+    'A has nothing left to write',
+    async () => (await metric(a, 'gateway_session_revocations_unshared')) === 0,
+  );
+  expect(await metric(a, 'gateway_redis_full')).toBe(0);
+}
+
 /** Two replicas, a session opened on A and already used on B (B's cache of opened sessions holds it). */
 async function twoReplicasAndASession(context: TestContext, redis: RedisServer) {
   const a = await replica(context, redis);
@@ -123,15 +136,7 @@ describe('a logout taken while Redis is stopped', () => {
     expect(await metric(a, 'gateway_session_revocations_unshared')).toBe(1);
 
     await redisFor(context, { port: redis.port, args: persistent });
-    await eventually(
-      'replica B refuses the token logged out on A',
-      async () => (await meOf(b, token)) === null,
-    );
-    await eventually(
-      'A has nothing left to write',
-      async () => (await metric(a, 'gateway_session_revocations_unshared')) === 0,
-    );
-    expect(await metric(a, 'gateway_redis_full')).toBe(0);
+    await expectLogoutShared(a, b, token, 'replica B refuses the token logged out on A');
     expect(linesSaying(a, 'session revocations written to redis again')).toMatchObject([
       { cause: 'unshared', written: 1 },
     ]);
@@ -229,15 +234,7 @@ describe('a full Redis (maxmemory, noeviction)', () => {
     ]);
 
     await admin.config('SET', 'maxmemory', '0');
-    await eventually(
-      'replica B refuses the token once Redis has room',
-      async () => (await meOf(b, token)) === null,
-    );
-    await eventually(
-      'A has nothing left to write',
-      async () => (await metric(a, 'gateway_session_revocations_unshared')) === 0,
-    );
-    expect(await metric(a, 'gateway_redis_full')).toBe(0);
+    await expectLogoutShared(a, b, token, 'replica B refuses the token once Redis has room');
     expect(linesSaying(a, 'redis takes writes again')).toHaveLength(1);
   });
 });

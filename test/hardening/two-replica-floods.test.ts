@@ -29,8 +29,13 @@ import { LOAN_TYPES, postGraphql, type GraphqlAnswer } from '../support/post-gra
 import { startNodeOptions } from '../support/production-gateway.ts';
 import { largePageRequests, newPatternRequests } from '../support/flood-requests.ts';
 import { rawJsonPost } from '../support/raw-http-client.ts';
+import { saveLargeRecords } from '../support/save-large-records.ts';
 import { redisBypasses, startRedisServer, type RedisServer } from '../support/servers/redis-server.ts';
-import { expectVictimServed, floodsTogether } from '../support/victim-beside-flood.ts';
+import {
+  expectVictimServed,
+  expectVictimServedBesideOneAddress,
+  floodsTogether,
+} from '../support/victim-beside-flood.ts';
 
 const MiB = 1024 * 1024;
 /** The pod's memory limit (deploy/kubernetes). */
@@ -91,6 +96,16 @@ const urls = () => replicas.map((replica) => replica.graphqlUrl);
 /** Both replicas' ports: one flood thread spreads its connections over them, as a balancer would. */
 const ports = () => replicas.map((replica) => Number(new URL(replica.baseUrl).port));
 
+/** The bearer headers of `username` (password `<username>-password`), logged in at `graphqlUrl`. */
+function loginAt(graphqlUrl: string, username: string, organizationCode?: string) {
+  const variables = { username, password: `${username}-password` };
+  return bearerLogin(
+    graphqlUrl,
+    organizationCode === undefined ? variables : { ...variables, organizationCode },
+    LOGIN_IN,
+  );
+}
+
 function login(
   replica: GatewayCommand,
   variables: { username: string; password: string; organizationCode?: string; deviceToken?: string },
@@ -102,24 +117,11 @@ function login(
 it('should refuse the 16-key page of 100 large records at both replicas by name, keep both alive within their memory limit, and serve another user', async (context) => {
   need(context);
   const [a, b] = replicas as [GatewayCommand, GatewayCommand];
-  const attacker = await bearerLogin(
-    a.graphqlUrl,
-    { username: 'ops', password: 'ops-password', organizationCode: 'globex' },
-    LOGIN_IN,
-  );
-  const victim = await bearerLogin(b.graphqlUrl, { username: 'demo', password: 'demo-password' }, LOGIN_IN);
+  const attacker = await loginAt(a.graphqlUrl, 'ops', 'globex');
+  const victim = await loginAt(b.graphqlUrl, 'demo');
   const save = `mutation Save($data: JSONObject!) { saveObject(objectName: "${BLOB}", data: $data) { id } }`;
-  for (let start = 0; start < RECORDS; start += 8) {
-    const saves = Array.from({ length: Math.min(8, RECORDS - start) }, (_, i) =>
-      postGraphql(
-        a.graphqlUrl,
-        save,
-        { data: { n: start + i, payload: 'x'.repeat(RECORD_CHARACTERS) } },
-        attacker,
-      ),
-    );
-    for (const answer of await Promise.all(saves)) expect(answerSummary(answer, [])).toBe('data');
-  }
+  for (const answer of await saveLargeRecords(a.graphqlUrl, save, attacker, RECORDS, RECORD_CHARACTERS))
+    expect(answerSummary(answer, [])).toBe('data');
   const aliases = Array.from({ length: 15 }, (_, i) => `a${i}: nodes { data }`).join(' ');
   const attack = `query Attack($n: Int!) { objects(objectName: "${BLOB}", first: $n) { nodes { data } ${aliases} } }`;
   const samplers = replicas.map((replica) => samplePeakRss(replica.process.pid, 20));
@@ -158,57 +160,42 @@ it('should refuse the 16-key page of 100 large records at both replicas by name,
 
 it('should keep another user’s reads at both replicas within 3× their quiet p95 while one address pipelines { __typename } at both', async (context) => {
   need(context);
-  const victim = await bearerLogin(
-    urls()[0] ?? '',
-    { username: 'demo', password: 'demo-password' },
-    LOGIN_IN,
-  );
+  const victim = await loginAt(urls()[0] ?? '', 'demo');
   // One flood thread spreads its eight connections over both replicas, as a balancer would.
-  const flood = startKeepAliveFlood({
-    port: ports(),
-    requests: [rawJsonPost('/graphql', { query: '{ __typename }' })],
-    connections: 8,
-    batch: 9,
-    localAddress: '127.0.0.2',
-  });
-  const statuses = await expectVictimServed(flood, urls(), victim, '{ __typename } at two replicas');
-  expect(statuses.get(200) ?? 0).toBeGreaterThan(0);
+  await expectVictimServedBesideOneAddress(
+    ports(),
+    [rawJsonPost('/graphql', { query: '{ __typename }' })],
+    urls(),
+    victim,
+    '{ __typename } at two replicas',
+  );
 });
 
 it('should keep another user’s reads at both replicas within 3× their quiet p95 while one user reads 200 KiB pages at both', async (context) => {
   need(context);
   const [a] = replicas as [GatewayCommand, GatewayCommand];
-  const victim = await bearerLogin(a.graphqlUrl, { username: 'demo', password: 'demo-password' }, LOGIN_IN);
-  const reader = await bearerLogin(a.graphqlUrl, { username: 'admin', password: 'admin-password' }, LOGIN_IN);
+  const victim = await loginAt(a.graphqlUrl, 'demo');
+  const reader = await loginAt(a.graphqlUrl, 'admin');
   const save = `mutation Save($data: JSONObject!) { saveObject(objectName: "${BLOB}", data: $data) { id } }`;
   for (let record = 0; record < 4; record++) {
     const saved = await postGraphql(a.graphqlUrl, save, { data: { text: 'x'.repeat(50_000) } }, reader);
     expect(saved.errors).toBeUndefined();
   }
   // One flood thread spreads its eight connections over both replicas, as a balancer would.
-  const flood = startKeepAliveFlood({
-    port: ports(),
-    requests: largePageRequests(reader, BLOB, 4),
-    connections: 8,
-    batch: 9,
-    localAddress: '127.0.0.2',
-  });
-  const statuses = await expectVictimServed(flood, urls(), victim, '200 KiB pages at two replicas');
-  expect(statuses.get(200) ?? 0).toBeGreaterThan(0);
+  await expectVictimServedBesideOneAddress(
+    ports(),
+    largePageRequests(reader, BLOB, 4),
+    urls(),
+    victim,
+    '200 KiB pages at two replicas',
+  );
 });
 
 it('should keep another user’s reads at both replicas within 3× their quiet p95 while two accounts flood new patterns at both', async (context) => {
   need(context);
   const [a] = replicas as [GatewayCommand, GatewayCommand];
-  const victim = await bearerLogin(a.graphqlUrl, { username: 'demo', password: 'demo-password' }, LOGIN_IN);
-  const flooders = [
-    await bearerLogin(a.graphqlUrl, { username: 'admin', password: 'admin-password' }, LOGIN_IN),
-    await bearerLogin(
-      a.graphqlUrl,
-      { username: 'ops', password: 'ops-password', organizationCode: 'globex' },
-      LOGIN_IN,
-    ),
-  ];
+  const victim = await loginAt(a.graphqlUrl, 'demo');
+  const flooders = [await loginAt(a.graphqlUrl, 'admin'), await loginAt(a.graphqlUrl, 'ops', 'globex')];
   const floods = flooders.map((headers, account) =>
     startKeepAliveFlood({
       port: ports(),

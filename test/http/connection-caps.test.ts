@@ -108,6 +108,12 @@ async function expectVictimServed(port: number, connections: 'close each' | 'kee
   }
 }
 
+/** Lets the held request go, and expects `running` (the connection it came on) answered 200. */
+async function expectAnsweredOnceLetGo(running: RawClient): Promise<void> {
+  held.resolve(undefined);
+  await expect.poll(() => running.received()).toMatch(/^HTTP\/1\.1 200 /);
+}
+
 const reasonOf = (text: string) => /"reason":"(\w+)"/.exec(text)?.[1];
 
 describe('connection caps', () => {
@@ -165,8 +171,7 @@ describe('connection caps', () => {
     await expect.poll(() => reasonOf(newcomer.received())).toBe('connections');
     expect(slow.filter(isClosed)).toHaveLength(0);
     expect(isClosed(running)).toBe(false);
-    held.resolve(undefined);
-    await expect.poll(() => running.received()).toMatch(/^HTTP\/1\.1 200 /);
+    await expectAnsweredOnceLetGo(running);
   });
 
   it('should close a trickling body of the biggest holder like an idle connection, never a running request, to let a newcomer in', async () => {
@@ -188,8 +193,7 @@ describe('connection caps', () => {
     // The request that runs is never the one closed.
     expect(isClosed(running)).toBe(false);
     expect(counts.open()).toBeLessThanOrEqual(8);
-    held.resolve(undefined);
-    await expect.poll(() => running.received()).toMatch(/^HTTP\/1\.1 200 /);
+    await expectAnsweredOnceLetGo(running);
   });
 
   it('should close a trickling body of an address at its share to let another connection of that address in, never an idle or running one', async () => {
@@ -224,8 +228,7 @@ describe('connection caps', () => {
     expect(isClosed(idle)).toBe(false);
     expect(isClosed(running)).toBe(false);
     expect(counts.open()).toBeLessThanOrEqual(4);
-    held.resolve(undefined);
-    await expect.poll(() => running.received()).toMatch(/^HTTP\/1\.1 200 /);
+    await expectAnsweredOnceLetGo(running);
   });
 
   it("should never close a client's only keep-alive connection for others, nor one whose next request is arriving", async () => {

@@ -60,12 +60,18 @@ function infer(args: string[], env: Record<string, string | undefined> = {}, inp
   });
 }
 
+/** A folder of object types holding `files` (name → SDL) alone: a team's types, without the demo's. */
+function folderOf(files: Record<string, string>): string {
+  const objects = mkdtempSync(join(tmpdir(), 'objects-infer-folder-'));
+  for (const [name, sdl] of Object.entries(files)) writeFileSync(join(objects, name), sdl);
+  return objects;
+}
+
 /** A folder of the demo types plus `files` (name → SDL). */
 function folderWith(files: Record<string, string>): string {
-  const objects = mkdtempSync(join(tmpdir(), 'objects-infer-folder-'));
+  const objects = folderOf(files);
   for (const f of ['customer.graphql', 'loan-type.graphql', 'order.graphql'])
-    copyFileSync(join(DEMO_OBJECTS_DIR, f), join(objects, f));
-  for (const [name, sdl] of Object.entries(files)) writeFileSync(join(objects, name), sdl);
+    if (!(f in files)) copyFileSync(join(DEMO_OBJECTS_DIR, f), join(objects, f));
   return objects;
 }
 
@@ -201,11 +207,10 @@ describe('npm run objects:infer', { timeout: 120_000 }, () => {
 
   it('should leave a field a plain value, and say so, when the upstream does not have the type it names', async () => {
     // A team's real upstream, say, without the demo's com.example.Customer: a ClassNotFoundException there.
-    const objects = mkdtempSync(join(tmpdir(), 'objects-infer-folder-'));
-    writeFileSync(
-      join(objects, 'customer.graphql'),
-      'type Customer @dataObject(name: "com.missing.Customer") {\n  id: ID!\n  name: String\n}\n',
-    );
+    const objects = folderOf({
+      'customer.graphql':
+        'type Customer @dataObject(name: "com.missing.Customer") {\n  id: ID!\n  name: String\n}\n',
+    });
     const out = join(dir, 'order-without-customer.graphql');
     const run = await infer(['com.example.Order', '--out', out, '--sample', '20'], {
       OBJECT_TYPES_DIR: objects,
@@ -218,12 +223,11 @@ describe('npm run objects:infer', { timeout: 120_000 }, () => {
   });
 
   it('should refuse a type name another type has, and name a free one for --type-name; then write it', async () => {
-    const objects = mkdtempSync(join(tmpdir(), 'objects-infer-folder-'));
     // A team's own Order, beside which the emulator's com.example.Order is read.
-    writeFileSync(
-      join(objects, 'order.graphql'),
-      'type Order @dataObject(name: "com.corp.Order") {\n  id: ID!\n  reference: String\n}\n',
-    );
+    const objects = folderOf({
+      'order.graphql':
+        'type Order @dataObject(name: "com.corp.Order") {\n  id: ID!\n  reference: String\n}\n',
+    });
     const refused = await infer(['com.example.Order'], { OBJECT_TYPES_DIR: objects });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(

@@ -6,9 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createPeriodSummary, type PeriodSummaryLine } from '../../src/observability/period-summary.ts';
-import { startGateway } from '../support/gateway-harness.ts';
 import { useEmulator } from '../support/emulator-fixture.ts';
-import { logCapture } from '../support/log-capture.ts';
+import { startLoggedGateway } from '../support/logged-gateway.ts';
 import { LOAN_TYPES, LOGIN, loginDemo, postGraphql } from '../support/post-graphql.ts';
 
 describe('createPeriodSummary', () => {
@@ -38,12 +37,7 @@ describe('failed logins in the gateway log', () => {
   const { emulator } = useEmulator();
 
   it('should write one request line and one summary line for 40 wrong passwords from one address', async () => {
-    const { stream, lines } = logCapture();
-    const gw = await startGateway({
-      upstreamUrl: emulator.url,
-      logStream: stream,
-      env: { LOG_LEVEL: 'info' },
-    });
+    const { gw, lines } = await startLoggedGateway(emulator.url);
     const answers = await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
         postGraphql(gw.graphqlUrl, LOGIN, { username: `user-${i % 4}`, password: `secret-guess-${i}` }),
@@ -75,16 +69,10 @@ describe('failed logins in the gateway log', () => {
   });
 
   it('should log a login block once, by the failure that started it, and the refusals after it as blocked', async () => {
-    const { stream, lines } = logCapture();
-    const gw = await startGateway({
-      upstreamUrl: emulator.url,
-      logStream: stream,
-      env: {
-        LOG_LEVEL: 'info',
-        LOG_REQUESTS: 'all',
-        LOGIN_MAX_CONSECUTIVE_FAILURES: '3',
-        LOGIN_BLOCK_SECONDS: '600',
-      },
+    const { gw, lines } = await startLoggedGateway(emulator.url, {
+      LOG_REQUESTS: 'all',
+      LOGIN_MAX_CONSECUTIVE_FAILURES: '3',
+      LOGIN_BLOCK_SECONDS: '600',
     });
     for (let i = 0; i < 8; i++) {
       const answer = await postGraphql(gw.graphqlUrl, LOGIN, { username: 'demo', password: `wrong-${i}` });
@@ -120,12 +108,7 @@ describe('requests failed by an outage in the gateway log', () => {
   const { emulator } = useEmulator();
 
   it('should write the first failure of an operation, and sum up the rest in one line', async () => {
-    const { stream, lines } = logCapture();
-    const gw = await startGateway({
-      upstreamUrl: emulator.url,
-      logStream: stream,
-      env: { LOG_LEVEL: 'info' },
-    });
+    const { gw, lines } = await startLoggedGateway(emulator.url);
     const token = await loginDemo(gw.graphqlUrl);
     emulator.setFaults({ every: 1, mode: 'error500' });
     try {

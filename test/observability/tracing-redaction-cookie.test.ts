@@ -7,11 +7,10 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEMO } from '../../emulator/index.ts';
 import { stopProcess } from '../../support/child-process.ts';
-import { startGatewayCommand, type GatewayCommand } from '../../support/gateway-command.ts';
+import type { GatewayCommand } from '../../support/gateway-command.ts';
 import { useEmulator } from '../support/emulator-fixture.ts';
-import { DEMO_OBJECTS_DIR } from '../support/object-fixtures.ts';
-import { otlpExportEnv } from '../support/otlp-export-env.ts';
 import { SpanKindNumber } from '../support/otlp-receiver.ts';
+import { startTracedGatewayCommand } from '../support/traced-gateway-command.ts';
 import { spanAttributeValues as attributeValues } from '../support/span-attribute-values.ts';
 import { useOtlpReceiver } from '../support/use-otlp-receiver.ts';
 import { startNotingProxy } from '../support/servers/forward-request.ts';
@@ -44,14 +43,7 @@ beforeAll(async () => {
   proxy = await startNotingProxy(emulator.url, (req) => {
     if (req.headers.cookie !== undefined) cookies.add(req.headers.cookie);
   });
-  gateway = await startGatewayCommand({
-    upstreamUrl: proxy.url,
-    objectTypesDir: DEMO_OBJECTS_DIR,
-    env: {
-      ...otlpExportEnv(receiver),
-      LOGIN_METHOD: 'FORM',
-    },
-  });
+  gateway = await startTracedGatewayCommand(proxy.url, receiver, { LOGIN_METHOD: 'FORM' });
   const login = (await post(
     undefined,
     `mutation { login(username: "${DEMO.mobile}", password: "${DEMO.password}") { token } }`,

@@ -12,9 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stopProcess } from '../../support/child-process.ts';
 import { startGatewayCommand, type GatewayCommand } from '../../support/gateway-command.ts';
 import { DEMO_OBJECTS_DIR } from '../support/object-fixtures.ts';
-import { otlpExportEnv } from '../support/otlp-export-env.ts';
 import { attribute, SpanKindNumber, startOtlpReceiver, type OtlpSpan } from '../support/otlp-receiver.ts';
 import { spanAttributeValues as attributeValues } from '../support/span-attribute-values.ts';
+import { startTracedGatewayCommand } from '../support/traced-gateway-command.ts';
 import { useOtlpReceiver } from '../support/use-otlp-receiver.ts';
 import { startNotingProxy } from '../support/servers/forward-request.ts';
 import type { Listening } from '../support/servers/listen-on-loopback.ts';
@@ -67,15 +67,10 @@ beforeAll(async () => {
     const found = new URL(req.url ?? '/', 'http://x').searchParams.get('apiToken');
     if (found !== null && found !== '') apiTokens.add(found);
   });
-  gateway = await startGatewayCommand({
-    upstreamUrl: proxy.url,
-    objectTypesDir: DEMO_OBJECTS_DIR,
-    env: {
-      ...otlpExportEnv(receiver),
-      // Were metrics exported, they would be pushed this often.
-      OTEL_METRIC_EXPORT_INTERVAL: '200',
-      UPSTREAM_PROPAGATE_TRACE: 'true',
-    },
+  gateway = await startTracedGatewayCommand(proxy.url, receiver, {
+    // Were metrics exported, they would be pushed this often.
+    OTEL_METRIC_EXPORT_INTERVAL: '200',
+    UPSTREAM_PROPAGATE_TRACE: 'true',
   });
   const login = (await post({
     query: `mutation { login(username: "${USERNAME}", password: "${PASSWORD}") { token } }`,

@@ -10,10 +10,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stopProcess } from '../../support/child-process.ts';
-import { startGatewayCommand, type GatewayCommand } from '../../support/gateway-command.ts';
-import { DEMO_OBJECTS_DIR } from '../support/object-fixtures.ts';
-import { otlpExportEnv } from '../support/otlp-export-env.ts';
+import type { GatewayCommand } from '../../support/gateway-command.ts';
 import { attribute, SpanKindNumber, type OtlpSpan } from '../support/otlp-receiver.ts';
+import { startTracedGatewayCommand } from '../support/traced-gateway-command.ts';
 import { useOtlpReceiver } from '../support/use-otlp-receiver.ts';
 import { startNotingProxy } from '../support/servers/forward-request.ts';
 import type { Listening } from '../support/servers/listen-on-loopback.ts';
@@ -37,15 +36,10 @@ const spans = (): OtlpSpan[] => receiver.spans();
 
 /** Starts the real command against the proxy, exporting to the receiver; its output is in `output()`. */
 async function startCommand(upstreamUrl: string, env: Record<string, string>): Promise<GatewayCommand> {
-  const command = await startGatewayCommand({
-    upstreamUrl,
-    objectTypesDir: DEMO_OBJECTS_DIR,
-    env: {
-      LOG_LEVEL: 'info',
-      ...otlpExportEnv(receiver),
-      OTEL_SERVICE_NAME: 'gateway-under-test',
-      ...env,
-    },
+  const command = await startTracedGatewayCommand(upstreamUrl, receiver, {
+    LOG_LEVEL: 'info',
+    OTEL_SERVICE_NAME: 'gateway-under-test',
+    ...env,
   });
   commands.push(command);
   return command;

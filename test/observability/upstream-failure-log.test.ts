@@ -4,8 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../support/emulator-fixture.ts';
-import { startGateway } from '../support/gateway-harness.ts';
-import { logCapture } from '../support/log-capture.ts';
+import { startLoggedGateway } from '../support/logged-gateway.ts';
 import { refusingUrl } from '../support/refusing-url.ts';
 import { codesOf } from '../support/post-graphql.ts';
 
@@ -15,17 +14,11 @@ describe('upstream failures in the log', () => {
   const { emulator } = useEmulator();
 
   it('should write the first refused call and the first breaker refusal with their reason, and sum up the rest', async () => {
-    const { stream, lines } = logCapture();
-    const gw = await startGateway({
-      upstreamUrl: await refusingUrl(),
-      logStream: stream,
-      // A breaker that opens after a few failures, whoever they are from; every request logged.
-      env: {
-        LOG_LEVEL: 'info',
-        UPSTREAM_BREAKER_MIN_CALLS: '5',
-        UPSTREAM_BREAKER_MIN_SOURCES: '1',
-        UPSTREAM_BREAKER_HALF_OPEN_MS: '600000',
-      },
+    // A breaker that opens after a few failures, whoever they are from; every request logged.
+    const { gw, lines } = await startLoggedGateway(await refusingUrl(), {
+      UPSTREAM_BREAKER_MIN_CALLS: '5',
+      UPSTREAM_BREAKER_MIN_SOURCES: '1',
+      UPSTREAM_BREAKER_HALF_OPEN_MS: '600000',
     });
     const REQUESTS = 30;
     for (let i = 0; i < REQUESTS; i++) {
@@ -68,12 +61,7 @@ describe('upstream failures in the log', () => {
   });
 
   it("should not log a caller's mistake (a wrong password the upstream refuses) as an upstream failure", async () => {
-    const { stream, lines } = logCapture();
-    const gw = await startGateway({
-      upstreamUrl: emulator.url,
-      logStream: stream,
-      env: { LOG_LEVEL: 'info' },
-    });
+    const { gw, lines } = await startLoggedGateway(emulator.url);
     const wrong = await gw.post('mutation { login(username: "demo", password: "wrong") { token } }');
     expect(codesOf(wrong)).toEqual(['UNAUTHENTICATED']);
     await gw.close();

@@ -7,7 +7,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'vitest';
 import { fetchFrom } from './fetch-from.ts';
-import type { KeepAliveFlood } from './keep-alive-flood.ts';
+import { startKeepAliveFlood, type KeepAliveFlood, type KeepAliveFloodOptions } from './keep-alive-flood.ts';
 import { LOAN_TYPES, postGraphql } from './post-graphql.ts';
 
 /** Windows of each kind, and the victim's reads in each. */
@@ -88,6 +88,23 @@ export async function expectVictimServed(
   expect(latencies.failures).toEqual([]);
   expect(p95(latencies.loud), report).toBeLessThanOrEqual(3 * p95(latencies.quiet));
   return statuses;
+}
+
+/**
+ * One address's flood of `requests` (from 127.0.0.2, eight keep-alive connections at `port`, nine requests
+ * pipelined on each), with the victim beside it: expects the victim served, and the flood answered at
+ * least once (it did run). The one-address floods of `cpu-share-floods` and `two-replica-floods`.
+ */
+export async function expectVictimServedBesideOneAddress(
+  port: KeepAliveFloodOptions['port'],
+  requests: string[],
+  graphqlUrls: readonly string[],
+  victim: Record<string, string>,
+  name: string,
+): Promise<void> {
+  const flood = startKeepAliveFlood({ port, requests, connections: 8, batch: 9, localAddress: '127.0.0.2' });
+  const statuses = await expectVictimServed(flood, graphqlUrls, victim, name);
+  expect(statuses.get(200) ?? 0).toBeGreaterThan(0);
 }
 
 /** Several floods as one: paused, resumed and stopped together, their statuses summed. */

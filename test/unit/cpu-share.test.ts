@@ -54,6 +54,18 @@ function ticketOf(admitted: ReturnType<ReturnType<typeof share>['admit']>): CpuT
   return admitted;
 }
 
+/**
+ * The flooder runs a hundred 10 ms requests one after another, each busy all its time: a second of work
+ * charged to it, where the holding tests start from.
+ */
+function floodASecond(cpu: ReturnType<typeof share>): void {
+  for (let i = 0; i < 100; i++) {
+    const ticket = ticketOf(cpu.admit(flooder));
+    pass(10);
+    ticket.done();
+  }
+}
+
 it('should split the busy time evenly between the requests running', () => {
   const cpu = share();
   const a = ticketOf(cpu.admit(flooder));
@@ -68,22 +80,14 @@ it('should split the busy time evenly between the requests running', () => {
 
 it('should never hold back a caller alone, however much it used', () => {
   const cpu = share();
-  for (let i = 0; i < 100; i++) {
-    const ticket = ticketOf(cpu.admit(flooder));
-    pass(10);
-    ticket.done();
-  }
+  floodASecond(cpu);
   expect(cpu.usedMillis('flooder')).toBeGreaterThan(500);
   expect(isCpuWait(cpu.admit(flooder))).toBe(false);
 });
 
 it('should hold a caller over its share while another is active, and serve the other at once', async () => {
   const cpu = share();
-  for (let i = 0; i < 100; i++) {
-    const ticket = ticketOf(cpu.admit(flooder));
-    pass(10);
-    ticket.done();
-  }
+  floodASecond(cpu);
   ticketOf(cpu.admit(victim)).done();
   const held = cpu.admit(flooder);
   expect(isCpuWait(held)).toBe(true);
@@ -138,11 +142,7 @@ it('should refuse past a caller’s line as the caller’s, past all lines as th
 
 it('should give up the place of a request whose connection closed', async () => {
   const cpu = share();
-  for (let i = 0; i < 100; i++) {
-    const ticket = ticketOf(cpu.admit(flooder));
-    pass(10);
-    ticket.done();
-  }
+  floodASecond(cpu);
   ticketOf(cpu.admit(victim)).done();
   const held = cpu.admit(flooder);
   if (!isCpuWait(held)) throw new Error('expected a wait');

@@ -7,8 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { copyJson, isExactNumber, parseExactJson } from '../../src/upstream/dialect/exact-json.ts';
 import { numberLoss } from '../../src/upstream/dialect/number-loss.ts';
-
-const nonZeroDigit = fc.constantFrom('1', '2', '3', '4', '5', '6', '7', '8', '9');
+import { jsonIntegerDigits } from '../support/json-integer-digits.ts';
 
 /**
  * JSON number tokens of every kind a Java upstream writes and more: small integers, longs past 2^53,
@@ -17,10 +16,7 @@ const nonZeroDigit = fc.constantFrom('1', '2', '3', '4', '5', '6', '7', '8', '9'
 const numberToken = fc
   .tuple(
     fc.boolean(),
-    fc.oneof(
-      fc.constant('0'),
-      fc.tuple(nonZeroDigit, fc.stringMatching(/^[0-9]{0,30}$/)).map((p) => p.join('')),
-    ),
+    jsonIntegerDigits,
     fc.option(fc.stringMatching(/^[0-9]{1,30}$/)),
     fc.option(fc.tuple(fc.constantFrom('e', 'E', 'e+', 'e-', 'E-'), fc.nat(420))),
   )

@@ -12,6 +12,7 @@ import {
   numberLossMessage,
 } from '../../src/upstream/dialect/number-loss.ts';
 import { firstJsonNumberLoss } from '../../src/http/json-number-loss.ts';
+import { jsonIntegerDigits } from '../support/json-integer-digits.ts';
 
 const finite = fc.double({ noNaN: true, noDefaultInfinity: true });
 const nonZeroDigit = fc.constantFrom(...'123456789'.split(''));
@@ -172,10 +173,7 @@ function referenceLoss(literal: string): string | undefined {
 const literal = fc
   .tuple(
     fc.boolean(),
-    fc.oneof(
-      fc.constant('0'),
-      fc.tuple(nonZeroDigit, fc.stringMatching(/^[0-9]{0,30}$/)).map((p) => p.join('')),
-    ),
+    jsonIntegerDigits,
     fc.option(
       fc
         .tuple(fc.stringMatching(/^[0-9]{0,20}$/), fc.nat(450), fc.stringMatching(/^[0-9]{1,20}$/))

@@ -8,6 +8,29 @@ import { createRevocationLedger, type LedgerSession } from '../../src/auth/revoc
 
 const TTL_SECONDS = 100;
 
+/**
+ * A ledger on a clock each test moves itself (`tick`), from second 1,000,000, and a session of `username`
+ * issued at the clock's second, expiring TTL_SECONDS later: what every test here starts from.
+ */
+function ledgerOnClock(maxPerUser: number, maxEntries: number) {
+  let clock = 1_000_000;
+  const ledger = createRevocationLedger({
+    maxPerUser,
+    maxEntries,
+    cutOffReason: 'revoked',
+    now: () => clock * 1000,
+  });
+  const session = (tokenId: string, username: string): LedgerSession => ({
+    tokenId,
+    username,
+    applicationCode: 'app',
+    issuedAtSeconds: clock,
+    expiresAtSeconds: clock + TTL_SECONDS,
+  });
+  const tick = (seconds: number): number => (clock += seconds);
+  return { ledger, session, tick };
+}
+
 describe('revocation ledger', () => {
   it('should keep every revoked token refused until its expiry, within its bounds', () => {
     fc.assert(
@@ -23,23 +46,11 @@ describe('revocation ledger', () => {
         fc.integer({ min: 1, max: 8 }),
         fc.integer({ min: 8, max: 40 }),
         (events, maxPerUser, maxEntries) => {
-          let clock = 1_000_000;
-          const ledger = createRevocationLedger({
-            maxPerUser,
-            maxEntries,
-            cutOffReason: 'revoked',
-            now: () => clock * 1000,
-          });
+          const { ledger, session: sessionOf, tick } = ledgerOnClock(maxPerUser, maxEntries);
           const revoked: LedgerSession[] = [];
           events.forEach(({ user, gap }, i) => {
-            clock += gap;
-            const session = {
-              tokenId: `t${i}`,
-              username: user,
-              applicationCode: 'app',
-              issuedAtSeconds: clock,
-              expiresAtSeconds: clock + TTL_SECONDS,
-            };
+            const clock = tick(gap);
+            const session = sessionOf(`t${i}`, user);
             ledger.revoke(session, 'revoked');
             revoked.push(session);
             for (const earlier of revoked) {
@@ -56,64 +67,39 @@ describe('revocation ledger', () => {
   });
 
   it('should leave a token of the folded user issued after its newest logout alive', () => {
-    let clock = 1_000_000;
-    const ledger = createRevocationLedger({
-      maxPerUser: 3,
-      maxEntries: 100,
-      cutOffReason: 'revoked',
-      now: () => clock * 1000,
-    });
-    const session = (id: string, user = 'a') => ({
-      tokenId: id,
-      username: user,
-      applicationCode: 'app',
-      issuedAtSeconds: clock,
-      expiresAtSeconds: clock + TTL_SECONDS,
-    });
+    const { ledger, session: sessionOf, tick } = ledgerOnClock(3, 100);
+    const session = (id: string, user = 'a') => sessionOf(id, user);
     const unrevokedOld = session('old');
     const victim = session('v', 'victim');
     ledger.revoke(victim, 'revoked');
     for (let i = 0; i < 10; i++) {
-      clock += 1;
+      tick(1);
       ledger.revoke(session(`t${i}`), 'revoked');
     }
-    clock += 1;
+    tick(1);
     const fresh = session('fresh');
     expect(ledger.reasonOf(unrevokedOld)).toBe('revoked');
     expect(ledger.reasonOf(fresh)).toBeUndefined();
     expect(ledger.reasonOf(victim)).toBe('revoked');
     expect(ledger.reasonOf(session('other-user-token', 'b'))).toBeUndefined();
     // Past the newest expiry the cut-off is gone too.
-    clock += TTL_SECONDS + 20;
+    tick(TTL_SECONDS + 20);
     expect(ledger.reasonOf(unrevokedOld)).toBeUndefined();
   });
 
   it('should never fold, for a full list, a user holding no more than the others: only those who filled it', () => {
-    let clock = 1_000_000;
-    const ledger = createRevocationLedger({
-      maxPerUser: 100,
-      maxEntries: 10,
-      cutOffReason: 'revoked',
-      now: () => clock * 1000,
-    });
-    const session = (id: string, user: string) => ({
-      tokenId: id,
-      username: user,
-      applicationCode: 'app',
-      issuedAtSeconds: clock,
-      expiresAtSeconds: clock + TTL_SECONDS,
-    });
+    const { ledger, session, tick } = ledgerOnClock(100, 10);
     // Each ordinary user has a session still in use, then logs another one out.
     const inUse = Array.from({ length: 12 }, (_, user) => session(`in-use-${user}`, `user${user}`));
-    clock += 1;
+    tick(1);
     for (let user = 0; user < 12; user++) ledger.revoke(session(`out-${user}`, `user${user}`), 'revoked');
     // Twelve single logouts of twelve users in a list of ten: nobody holds more than the others.
     for (const token of inUse) expect(ledger.reasonOf(token)).toBeUndefined();
     // One account logs out five times: it holds more than the others, and it alone is folded.
     const attackerInUse = session('attacker-in-use', 'attacker');
-    clock += 1;
+    tick(1);
     for (let i = 0; i < 5; i++) ledger.revoke(session(`attacker-${i}`, 'attacker'), 'revoked');
-    clock += 1;
+    tick(1);
     ledger.revoke(session('attacker-last', 'attacker'), 'revoked');
     expect(ledger.reasonOf(attackerInUse)).toBe('revoked');
     for (const token of inUse) expect(ledger.reasonOf(token)).toBeUndefined();

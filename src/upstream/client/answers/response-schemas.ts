@@ -98,6 +98,13 @@ function allRecords(value: unknown[]): boolean {
   return true;
 }
 
+/** Both read answers' guard: a success whose `data` is an array of upstream records. */
+function isSuccessWithRecords(value: unknown): boolean {
+  return (
+    isJsonObject(value) && value.status === 'success' && Array.isArray(value.data) && allRecords(value.data)
+  );
+}
+
 /**
  * The read answers' shapes checked by hand, without a copy: zod's object and array parsing build a new
  * answer, a new `data` array and a result per record (about 130 bytes per record, on every read). A guard
@@ -106,22 +113,8 @@ function allRecords(value: unknown[]): boolean {
  * client reads `status`, `data` and (own key only) `totalCount`.
  */
 const READ_ANSWER_GUARDS = new Map<z.ZodType, (value: unknown) => boolean>([
-  [
-    getAllAnswer,
-    (value) =>
-      isJsonObject(value) &&
-      value.status === 'success' &&
-      Array.isArray(value.data) &&
-      allRecords(value.data),
-  ],
-  [
-    getObjectAnswer,
-    (value) =>
-      isJsonObject(value) &&
-      value.status === 'success' &&
-      Array.isArray(value.data) &&
-      allRecords(value.data),
-  ],
+  [getAllAnswer, isSuccessWithRecords],
+  [getObjectAnswer, isSuccessWithRecords],
 ]);
 
 /**
