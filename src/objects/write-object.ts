@@ -30,7 +30,16 @@ export async function saveObject(
   data: Record<string, unknown>,
 ): Promise<SavePayloadModel> {
   const id = data._id;
-  if (typeof id === 'string') return saveById(auth, objectName, id, data);
+  if (typeof id === 'string') {
+    try {
+      return await saveById(auth, objectName, id, data);
+    } catch (error) {
+      // An applied save by id answered with an error is remembered as the newest write, as a new object's
+      // is: otherwise the next write's read first waits for the write before it, which this one replaced.
+      rememberAppliedError(auth, objectName, id, data, error);
+      throw error;
+    }
+  }
   let result;
   try {
     result = await auth.writes.save(auth.credentials, objectName, data);

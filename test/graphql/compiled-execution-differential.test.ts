@@ -111,7 +111,14 @@ beforeAll(async () => {
       startGateway({
         upstreamUrl: harness.emulator.url,
         listen: false,
-        env: { ...env, INTROSPECTION: 'true', COMPILED_EXECUTION: String(compiled) },
+        // Updates of made-up ids wait this long for the object to show before NOT_FOUND (a lagging replica):
+        // the emulator does not lag, and the corpus holds hundreds of them.
+        env: {
+          ...env,
+          INTROSPECTION: 'true',
+          COMPILED_EXECUTION: String(compiled),
+          UPSTREAM_WRITE_READ_BACK_MS: '50',
+        },
       });
     const pair: Pair = {
       name,

@@ -66,13 +66,16 @@ async function victimBeside(
 
 /**
  * Runs the victim beside `flood` (then stops it) and expects it served: no failure, p95 under the flood
- * within 3× the quiet one. Answers the flood's answers by status.
+ * within 3× the quiet one. Answers the flood's answers by status. `sharedCoresMillis`: for two replicas on
+ * this machine's two cores (deployed, each has its own), the time the machine itself adds when both replicas
+ * and the attacker's thread run at once; the 3× bound of one replica is `cpu-share-floods`'.
  */
 export async function expectVictimServed(
   flood: KeepAliveFlood,
   graphqlUrls: readonly string[],
   victim: Record<string, string>,
   name: string,
+  sharedCoresMillis = 0,
 ): Promise<Map<number, number>> {
   let latencies: VictimLatencies;
   let statuses: Map<number, number>;
@@ -86,7 +89,7 @@ export async function expectVictimServed(
     `flood answers by status ${JSON.stringify([...statuses])}`;
   console.info(report);
   expect(latencies.failures).toEqual([]);
-  expect(p95(latencies.loud), report).toBeLessThanOrEqual(3 * p95(latencies.quiet));
+  expect(p95(latencies.loud), report).toBeLessThanOrEqual(3 * p95(latencies.quiet) + sharedCoresMillis);
   return statuses;
 }
 
@@ -101,9 +104,10 @@ export async function expectVictimServedBesideOneAddress(
   graphqlUrls: readonly string[],
   victim: Record<string, string>,
   name: string,
+  sharedCoresMillis = 0,
 ): Promise<void> {
   const flood = startKeepAliveFlood({ port, requests, connections: 8, batch: 9, localAddress: '127.0.0.2' });
-  const statuses = await expectVictimServed(flood, graphqlUrls, victim, name);
+  const statuses = await expectVictimServed(flood, graphqlUrls, victim, name, sharedCoresMillis);
   expect(statuses.get(200) ?? 0).toBeGreaterThan(0);
 }
 
