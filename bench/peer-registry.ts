@@ -24,7 +24,21 @@ import { graphqlBody, workloadVariants } from './workloads.ts';
 import type { Fixture, GraphQLBody, WorkloadId } from './workloads.ts';
 
 /** Peer ids of a normal run, in the order the table shows them. */
-export const PEER_IDS = ['P0', 'P1', 'P2', 'P3', 'F1', 'F1H', 'F1J', 'M1', 'P4', 'P4T', 'P4D', 'PB'] as const;
+export const PEER_IDS = [
+  'P0',
+  'P1',
+  'P2',
+  'P3',
+  'F1',
+  'F1H',
+  'F1J',
+  'F1C',
+  'M1',
+  'P4',
+  'P4T',
+  'P4D',
+  'PB',
+] as const;
 /** A peer id: one of {@link PEER_IDS}, or a feature-cost copy of P4 (`P4-log`, …). */
 export type PeerId = (typeof PEER_IDS)[number] | FeaturePeerId;
 
@@ -36,6 +50,7 @@ const scripts = {
   F1: `${root}bench/peers/floor-apollo.ts`,
   F1H: `${root}bench/peers/floor-apollo.ts`,
   F1J: `${root}bench/peers/floor-apollo.ts`,
+  F1C: `${root}bench/peers/floor-apollo.ts`,
   M1: `${root}bench/peers/mercurius-jit.ts`,
 } as const;
 
@@ -163,7 +178,9 @@ export async function startPeer(id: PeerId, env: PeerEnvironment): Promise<Runni
       ORGANIZATION_CODE: DEMO.organizationCode,
       ...(production ? PRODUCTION_PROCESS_ENV : {}),
       // F1J: F1 executing with the gateway's compiled executor.
-      ...(id === 'F1J' ? { COMPILED_EXECUTION: 'true' } : {}),
+      ...(id === 'F1J' || id === 'F1C' ? { COMPILED_EXECUTION: 'true' } : {}),
+      // F1C: F1J answering every read from memory after its first call, the ceiling of a cache on Apollo.
+      ...(id === 'F1C' ? { FLOOR_MEMO: 'true' } : {}),
       ...counting?.env,
     },
     env.logDir,

@@ -13,6 +13,7 @@ const TITLES: Record<(typeof PEER_IDS)[number], string> = {
   F1: "the floor: Fastify 5 + Apollo Server 5 with the gateway's options, one undici call per field",
   F1H: "F1 started as the gateway is (npm start's heap sizes, the container's MALLOC_ARENA_MAX=1)",
   F1J: "F1 executing with the gateway's compiled executor (graphql-jit through Apollo's gateway interface)",
+  F1C: 'F1J answering every read from memory after its first call (a perfect cache on Apollo Server)',
   M1: "Fastify 5 + Mercurius with graphql-jit, F1's schema and resolvers",
   P4: 'this gateway (production)',
   P4T: 'P4 with OpenTelemetry traces on (OTLP/HTTP to a sink)',

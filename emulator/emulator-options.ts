@@ -149,7 +149,7 @@ export interface EmulatorOptions {
    * Read-side dialects of upstreams written apart from this project (`operations/read-quirks.ts`): `matches`
    * wrapped as `"^"+value+"$"` and found, only the last criterion per field, `organizationCode` ignored on
    * reads, getObject's one object for an array, a dead session as a redirect, a login page or a text, locked
-   * accounts. Default: none.
+   * accounts, a written record moving to the end of the natural order. Default: none.
    */
   readQuirks?: ReadQuirks;
   /** Delay added before every operation's answer, in milliseconds. Default 0. */

@@ -7,9 +7,11 @@
  * loaders, logging, metrics or limits.
  *
  * Peer F1J is F1 executing with the gateway's compiled executor (`COMPILED_EXECUTION=true`,
- * `src/execution/compiled-executor.ts`) through Apollo's gateway interface, as the gateway does.
+ * `src/execution/compiled-executor.ts`) through Apollo's gateway interface, as the gateway does. Peer F1C
+ * is F1J answering every read from memory after its first call (`FLOOR_MEMO=true`, `floor-schema.ts`): the
+ * ceiling of a response cache on Apollo Server.
  *
- * Env: `PORT`, `UPSTREAM_URL`, `APPLICATION_CODE`, `ORGANIZATION_CODE`, `COMPILED_EXECUTION`. Credentials
+ * Env: `PORT`, `UPSTREAM_URL`, `APPLICATION_CODE`, `ORGANIZATION_CODE`, `COMPILED_EXECUTION`, `FLOOR_MEMO`. Credentials
  * per request from the `x-upstream-token` and `x-upstream-username` headers, as for P1–P3.
  */
 import { ApolloServer } from '@apollo/server';
@@ -32,7 +34,7 @@ import { closeOnSignals } from '../../support/close-on-signals.ts';
 const settings = readPeerSettings(process.env);
 
 const app = Fastify({ logger: false });
-const schema = createFloorSchema(settings);
+const schema = createFloorSchema(settings, process.env.FLOOR_MEMO === 'true');
 const apollo = new ApolloServer<FloorContext>({
   ...(process.env.COMPILED_EXECUTION === 'true'
     ? { gateway: executorGateway(schema, createCompiledExecutor(schema)) }

@@ -20,7 +20,21 @@ import type { WorkloadId } from '../workloads.ts';
 
 // P4-all: the gateway with every feature swapped for its bench stand-in (`bench/features/`) still answers
 // every workload right, so the feature-cost mode measures a gateway that works.
-const PEERS: PeerId[] = ['P0', 'P1', 'P2', 'P3', 'F1', 'F1H', 'F1J', 'M1', 'P4', 'P4T', 'P4D', 'P4-all'];
+const PEERS: PeerId[] = [
+  'P0',
+  'P1',
+  'P2',
+  'P3',
+  'F1',
+  'F1H',
+  'F1J',
+  'F1C',
+  'M1',
+  'P4',
+  'P4T',
+  'P4D',
+  'P4-all',
+];
 
 let env: PeerEnvironment;
 let logDir = '';
@@ -46,6 +60,8 @@ afterAll(async () => {
 function expectedCalls(peer: PeerId, workload: WorkloadId): number | 'cached' | undefined {
   // The gateway answers W1's and W5's loan types from its response cache (`schema/objects/` declares them).
   if (peer.startsWith('P4') && (workload === 'W1' || workload === 'W5')) return 'cached';
+  // F1C answers every read from memory after its first call.
+  if (peer === 'F1C' && workload !== 'W4') return 'cached';
   // The gateway reads every write back, to compare what the upstream stored with what was sent.
   if (workload === 'W4') return peer.startsWith('P4') ? 2 : 1;
   if (workload !== 'W3' && workload !== 'W3T') return 1;

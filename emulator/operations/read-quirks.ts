@@ -28,6 +28,12 @@ export interface ReadQuirks {
    * (302 to `/app/login.jsp`), `html` (the login page, 200), `text` (`text/plain`, 200).
    */
   deadSession?: 'error' | 'redirect' | 'html' | 'text';
+  /**
+   * A record a write changes moves to the end of the natural order that getAll pages through (MongoDB's
+   * MMAPv1 moves a document that grows; the interface has no sort to ask for): offsets shift under a reader
+   * paging while another writes.
+   */
+  naturalOrderMoves?: boolean;
   /** Usernames whose logins answer "User account is locked" (right password or not). */
   lockedUsers?: readonly string[];
 }

@@ -104,6 +104,7 @@ export async function handleSave(context: EmulatorContext, request: OperationReq
     context.replica?.beforeWrite(existing.id, existing);
     if (context.writes.saveWithId === 'replaces') context.store.replace(existing, stored, nowIso);
     else context.store.merge(existing, stored, nowIso);
+    if (context.readQuirks.naturalOrderMoves === true) context.store.moveToEnd(existing);
     saved = existing.record;
     message = 'object updated';
   } else {
@@ -164,6 +165,7 @@ export async function handleUpdate(context: EmulatorContext, request: OperationR
     new Date(context.now()).toISOString(),
   );
   if (Object.keys(updatedFields).length > 0) {
+    if (context.readQuirks.naturalOrderMoves === true) context.store.moveToEnd(object);
     try {
       await context.persist();
     } catch {

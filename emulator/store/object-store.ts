@@ -8,7 +8,7 @@ export interface StoredObject {
   readonly applicationCode: string;
   readonly organizationCode: string;
   /** Insertion order: the stable order of every read. */
-  readonly seq: number;
+  seq: number;
   readonly createdAt: string;
   readonly createdBy: string;
   record: UpstreamRecord;
@@ -50,6 +50,11 @@ export interface ObjectStore {
   merge(object: StoredObject, fields: Record<string, unknown>, nowIso: string): Record<string, unknown>;
   /** Replaces the object's fields with `fields` (its `_id` kept), as a save that replaces does. */
   replace(object: StoredObject, fields: Record<string, unknown>, nowIso: string): void;
+  /**
+   * Moves the object to the end of the natural order (its type's list and the data file), as MongoDB's
+   * MMAPv1 moves a document that outgrows its place (`ReadQuirks.naturalOrderMoves`).
+   */
+  moveToEnd(object: StoredObject): void;
   /** Whether any object, in any tenant, has this id. */
   hasId(id: string): boolean;
   /** The record's JSON text, computed once per version: reads are the hot path. */
@@ -74,6 +79,7 @@ export function createObjectStore(objectNames: readonly string[]): ObjectStore {
   const jsonCache = new WeakMap<StoredObject, { version: number; json: string }>();
   const all: StoredObject[] = [];
   const empty: readonly StoredObject[] = [];
+  let nextSeq = 0;
 
   const inScope = (object: StoredObject, scope: TenantScope): boolean =>
     object.applicationCode === scope.applicationCode &&
@@ -102,7 +108,7 @@ export function createObjectStore(objectNames: readonly string[]): ObjectStore {
       return merged.sort((a, b) => a.seq - b.seq);
     },
     add(persisted) {
-      const object: StoredObject = { ...persisted, id: persisted.record._id, seq: all.length };
+      const object: StoredObject = { ...persisted, id: persisted.record._id, seq: nextSeq++ };
       byId.set(object.id, object);
       const key = bucketKey(object.applicationCode, object.organizationCode, object.objectName);
       const bucket = buckets.get(key);
@@ -134,6 +140,18 @@ export function createObjectStore(objectNames: readonly string[]): ObjectStore {
       object.record = record;
       object.updatedAt = nowIso;
       object.version += 1;
+    },
+    moveToEnd(object) {
+      const bucket = buckets.get(
+        bucketKey(object.applicationCode, object.organizationCode, object.objectName),
+      );
+      for (const list of [bucket, all]) {
+        const at = list?.indexOf(object) ?? -1;
+        if (list === undefined || at < 0) continue;
+        list.splice(at, 1);
+        list.push(object);
+      }
+      object.seq = nextSeq++;
     },
     hasId: (id) => byId.has(id),
     recordJson(object) {

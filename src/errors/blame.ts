@@ -48,6 +48,8 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorRule>> = {
   [ErrorCode.FORBIDDEN]: CALLER,
   [ErrorCode.BAD_USER_INPUT]: CALLER,
   [ErrorCode.NOT_FOUND]: { blame: 'caller', httpStatus: 404 },
+  // Nobody's fault, but only the caller can mend it: its cursor is older than the list it pages through.
+  [ErrorCode.STALE_CURSOR]: CALLER,
   [ErrorCode.ACCOUNT_LOCKED]: CALLER,
   // A busy pattern guard is the gateway's own capacity, not the caller's pattern: worth a retry.
   [ErrorCode.TOO_MANY_REQUESTS]: { blame: 'caller', reasons: { pattern_guard_busy: 'gateway' } },

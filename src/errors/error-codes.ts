@@ -11,6 +11,11 @@ export const ErrorCode = {
   FORBIDDEN: 'FORBIDDEN',
   BAD_USER_INPUT: 'BAD_USER_INPUT',
   NOT_FOUND: 'NOT_FOUND',
+  /**
+   * The record a cursor (`after`, `before`) was issued for no longer stands at its place in the list: other
+   * writes moved records since, so the page would repeat or skip some. Read again from the first page.
+   */
+  STALE_CURSOR: 'STALE_CURSOR',
   /** The upstream refused a login because the account is locked or disabled, not for a wrong password. */
   ACCOUNT_LOCKED: 'ACCOUNT_LOCKED',
   TOO_MANY_REQUESTS: 'TOO_MANY_REQUESTS',

@@ -52,6 +52,18 @@ export function badUserInput(message: string, argumentName?: string): GraphQLErr
 }
 
 /**
+ * `STALE_CURSOR` naming the cursor argument: the record the cursor was issued for no longer stands at its
+ * offset (another writer moved records, `src/objects/paging.ts`), so serving the page would repeat or skip.
+ */
+export function staleCursor(argumentName: 'after' | 'before'): GraphQLError {
+  return new GraphQLError(
+    `The list changed since the cursor in "${argumentName}" was issued (records were moved or removed), so this ` +
+      'page would repeat or skip objects: read the connection again from its first page.',
+    { extensions: { code: ErrorCode.STALE_CURSOR, argumentName } },
+  );
+}
+
+/**
  * `BAD_USER_INPUT` for a filter on a field the upstream's `matches` cannot see (`UPSTREAM_UNFILTERABLE_FIELDS`):
  * sent, it would answer nothing, which the gateway could not tell from "no record matches".
  */

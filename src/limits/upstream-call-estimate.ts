@@ -22,6 +22,7 @@ import {
   mostPagesFor,
   parsePageArgs,
   planPages,
+  readRange,
   resolveBackward,
   type PageArgs,
   type PageRequest,
@@ -71,15 +72,19 @@ export function pageCost(args: Record<string, unknown>, limits: PageLimits): Pag
     return { calls: 0, objects: 0 };
   }
   const cap = limits.upstreamMaxPageSize;
-  if (request.direction === 'forward') {
-    return { calls: planPages(request.offset, request.limit, cap).length, objects: request.limit };
-  }
+  const calls = (window: { offset: number; limit: number }): number => {
+    const range = readRange(request, window);
+    return planPages(range.offset, range.limit, cap).length;
+  };
+  if (request.direction === 'forward') return { calls: calls(request), objects: request.limit };
   if (request.end === null) {
-    // `last` without `before`: one read for the total, then a window placed only by it.
-    return { calls: 1 + mostPagesFor(request.limit, cap), objects: request.limit };
+    // `last` without `before`: one read for the total, then a window placed only by it (and the record
+    // of an `after` cursor it may touch).
+    const checked = request.after !== null && request.after.tag !== null ? 1 : 0;
+    return { calls: 1 + mostPagesFor(request.limit + checked, cap), objects: request.limit };
   }
   const window = resolveBackward(request, Number.MAX_SAFE_INTEGER);
-  return { calls: planPages(window.offset, window.limit, cap).length, objects: window.limit };
+  return { calls: calls(window), objects: window.limit };
 }
 
 type Pass = 'perObject' | 'perBatch';

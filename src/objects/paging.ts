@@ -1,8 +1,13 @@
 /**
  * Relay paging over the upstream's fixed pages: any window (offset, limit) is served from the fewest upstream
- * pages, then sliced. Cursors are opaque offsets.
+ * pages, then sliced. Cursors are opaque: an offset, and a tag of the id of the record they were issued for.
+ * The upstream has no order to ask for (its natural order moves a record another writer updates), so an
+ * offset alone would serve a record twice and skip another once the list shifts between two pages; the
+ * window read after (or before) a cursor also reads the cursor's own record and refuses the page
+ * (`STALE_CURSOR`) when another record stands there.
  */
-import { badUserInput } from '../errors/graphql-errors.ts';
+import { createHash } from 'node:crypto';
+import { badUserInput, staleCursor } from '../errors/graphql-errors.ts';
 
 /** Relay arguments as GraphQL passes them. */
 export interface PageArgs {
@@ -12,32 +17,49 @@ export interface PageArgs {
   before?: string | null | undefined;
 }
 
+/** What a cursor names: the offset of its record and a tag of that record's id (`null`: a tagless cursor). */
+export interface CursorMark {
+  offset: number;
+  tag: string | null;
+}
+
 /**
  * A requested window. Backward windows end at `end` (exclusive; `null` = the total, known only after a
- * read) and never start before `floor` (the record after `after`).
+ * read) and never start before `floor` (the record after `after`). `after` and `before` are the cursors
+ * the window was asked relative to.
  */
-export type PageRequest =
+export type PageRequest = (
   | { direction: 'forward'; offset: number; limit: number }
-  | { direction: 'backward'; end: number | null; floor: number; limit: number };
+  | { direction: 'backward'; end: number | null; floor: number; limit: number }
+) & { after: CursorMark | null; before: CursorMark | null };
 
 const CURSOR_PREFIX = 'o:';
 
-/** The cursor of the record at `offset`. */
-export function encodeCursor(offset: number): string {
-  return Buffer.from(CURSOR_PREFIX + String(offset)).toString('base64url');
+/** The tag of a record id in a cursor: 66 bits of its SHA-256, so a cursor stays short whatever the id. */
+export function cursorTag(id: string): string {
+  return createHash('sha256').update(id).digest('base64url').slice(0, 11);
 }
 
-/** The offset a cursor names; `BAD_USER_INPUT` for anything the gateway did not issue. */
-export function decodeCursor(cursor: string, argumentName: string): number {
+/** The cursor of the record at `offset` whose id is `id`. */
+export function encodeCursor(offset: number, id?: string): string {
+  const tag = id === undefined ? '' : `:${cursorTag(id)}`;
+  return Buffer.from(CURSOR_PREFIX + String(offset) + tag).toString('base64url');
+}
+
+/**
+ * What a cursor names; `BAD_USER_INPUT` for anything the gateway did not issue. A cursor without a tag (as
+ * issued before tags, during a rolling upgrade) names its offset only and is not checked.
+ */
+export function decodeCursor(cursor: string, argumentName: string): CursorMark {
   const text = cursor.length <= 64 ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
-  const digits = text.startsWith(CURSOR_PREFIX) ? text.slice(CURSOR_PREFIX.length) : '';
-  if (!/^(0|[1-9]\d{0,8})$/.test(digits)) {
+  const match = /^o:(0|[1-9]\d{0,8})(?::([A-Za-z0-9_-]{11}))?$/.exec(text);
+  if (match === null) {
     throw badUserInput(
       `Invalid cursor in "${argumentName}": use a cursor from this connection.`,
       argumentName,
     );
   }
-  return Number(digits);
+  return { offset: Number(match[1]), tag: match[2] ?? null };
 }
 
 /** Validates Relay arguments against the page size limits. */
@@ -60,16 +82,60 @@ export function parsePageArgs(
       throw badUserInput(`"${name}" must be at most ${limits.maxPageSize} (received ${value}).`, name);
     }
   }
-  const afterOffset = after === null || after === undefined ? null : decodeCursor(after, 'after');
-  const beforeOffset = before === null || before === undefined ? null : decodeCursor(before, 'before');
+  const afterMark = after === null || after === undefined ? null : decodeCursor(after, 'after');
+  const beforeMark = before === null || before === undefined ? null : decodeCursor(before, 'before');
+  const marks = { after: afterMark, before: beforeMark };
   if (hasLast) {
-    const floor = afterOffset === null ? 0 : afterOffset + 1;
-    return { direction: 'backward', end: beforeOffset, floor, limit: last };
+    const floor = afterMark === null ? 0 : afterMark.offset + 1;
+    return { direction: 'backward', end: beforeMark?.offset ?? null, floor, limit: last, ...marks };
   }
-  const offset = afterOffset === null ? 0 : afterOffset + 1;
+  const offset = afterMark === null ? 0 : afterMark.offset + 1;
   let limit = hasFirst ? first : limits.defaultPageSize;
-  if (beforeOffset !== null) limit = Math.max(0, Math.min(limit, beforeOffset - offset));
-  return { direction: 'forward', offset, limit };
+  if (beforeMark !== null) limit = Math.max(0, Math.min(limit, beforeMark.offset - offset));
+  return { direction: 'forward', offset, limit, ...marks };
+}
+
+/** The records to read for a window: the window, and next to it the record of each tagged cursor it touches. */
+export interface ReadRange {
+  offset: number;
+  limit: number;
+  /** The cursors whose record must still stand at their offset; each lies inside the range. */
+  checks: { argumentName: 'after' | 'before'; mark: CursorMark }[];
+}
+
+/**
+ * The range to read for `window` of `request`: one record more before it when it starts right after a
+ * tagged `after` cursor, one more after it when it ends right at a tagged `before` cursor. A cursor the
+ * window does not touch (`first: 2, before:` far away) is not read: it places nothing the window serves.
+ */
+export function readRange(request: PageRequest, window: { offset: number; limit: number }): ReadRange {
+  const range: ReadRange = { ...window, checks: [] };
+  const { after, before } = request;
+  if (after !== null && after.tag !== null && after.offset === window.offset - 1) {
+    range.offset -= 1;
+    range.limit += 1;
+    range.checks.push({ argumentName: 'after', mark: after });
+  }
+  if (before !== null && before.tag !== null && before.offset === window.offset + window.limit) {
+    range.limit += 1;
+    range.checks.push({ argumentName: 'before', mark: before });
+  }
+  return range;
+}
+
+/**
+ * Refuses a page read after (or before) a cursor whose record no longer stands at its offset: the list
+ * shifted since the cursor was issued, so the window would repeat or skip records. `recordAt` answers the
+ * record read at an offset of the range.
+ */
+export function verifyCursors(
+  range: ReadRange,
+  recordAt: (offset: number) => { _id: string } | undefined,
+): void {
+  for (const { argumentName, mark } of range.checks) {
+    const record = recordAt(mark.offset);
+    if (record === undefined || cursorTag(record._id) !== mark.tag) throw staleCursor(argumentName);
+  }
 }
 
 /** One upstream page to fetch: `pageSize` records from zero-based `pageIndex`. */

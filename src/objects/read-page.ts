@@ -8,7 +8,15 @@ import type { PageInfo } from '../generated/resolvers-types.ts';
 import type { AuthenticatedContext } from '../graphql/context.ts';
 import type { Criterion, UpstreamRecord } from '../upstream/client/types.ts';
 import type { DataObjectConnectionModel, DataObjectEdgeModel, DataObjectModel } from './mappers.ts';
-import { encodeCursor, parsePageArgs, planPages, resolveBackward, type PageArgs } from './paging.ts';
+import {
+  encodeCursor,
+  parsePageArgs,
+  planPages,
+  readRange,
+  resolveBackward,
+  verifyCursors,
+  type PageArgs,
+} from './paging.ts';
 
 /**
  * An edge that is its own node: one object per record of a page, not an edge and a node. Its cursor is
@@ -31,7 +39,7 @@ class PageEntry implements DataObjectEdgeModel, DataObjectModel {
   }
 
   get cursor(): string {
-    return encodeCursor(this.#offset);
+    return encodeCursor(this.#offset, this.record._id);
   }
 }
 
@@ -63,7 +71,8 @@ export async function readPage(
   } else {
     window = resolveBackward(request, Number.MAX_SAFE_INTEGER);
   }
-  const plan = planPages(window.offset, window.limit, limits.upstreamMaxPageSize);
+  const range = readRange(request, window);
+  const plan = planPages(range.offset, range.limit, limits.upstreamMaxPageSize);
   const pages = await Promise.all(
     plan.map((p) => auth.loaders.page(objectName, criteria, p.pageSize, p.pageIndex)),
   );
@@ -78,6 +87,13 @@ export async function readPage(
       }
     });
   });
+  if (range.checks.length > 0) {
+    verifyCursors(range, (offset) => {
+      const i = plan.findIndex((p) => Math.floor(offset / p.pageSize) === p.pageIndex);
+      const p = plan[i];
+      return p === undefined ? undefined : pages[i]?.records[offset - p.pageIndex * p.pageSize];
+    });
+  }
   return {
     totalCount,
     edges,

@@ -217,3 +217,69 @@ describe('an upstream that locks an account out', () => {
     expect(codeOf(answer)).toBe('ACCOUNT_LOCKED');
   });
 });
+
+describe('an upstream whose natural order moves a record another writer updates (MMAPv1)', () => {
+  const h = harness({ naturalOrderMoves: true });
+  const PAGE = `query Page($first: Int, $after: String, $last: Int, $before: String) {
+    objects(objectName: "com.example.Order", first: $first, after: $after, last: $last, before: $before) {
+      totalCount nodes { id } pageInfo { hasNextPage startCursor endCursor }
+    }
+  }`;
+  const UPDATE = `mutation Touch($id: ID!, $note: String) {
+    updateObject(objectName: "com.example.Order", id: $id, data: { note: $note }) { id }
+  }`;
+  interface Page {
+    totalCount: number;
+    nodes: { id: string }[];
+    pageInfo: { hasNextPage: boolean; startCursor: string | null; endCursor: string | null };
+  }
+  const pageOf = (answer: Answer): Page => {
+    expect(answer.errors).toBeUndefined();
+    return answer.data?.objects as Page;
+  };
+
+  /** Every id of the list, paging two at a time from the first page. */
+  async function pageThrough(token: string): Promise<{ ids: string[]; totalCount: number }> {
+    const ids: string[] = [];
+    let after: string | null = null;
+    for (;;) {
+      const page = pageOf(await ask(h, PAGE, { first: 2, after }, token));
+      ids.push(...page.nodes.map((node) => node.id));
+      if (!page.pageInfo.hasNextPage) return { ids, totalCount: page.totalCount };
+      after = page.pageInfo.endCursor;
+    }
+  }
+
+  it('should refuse the next page with STALE_CURSOR once a record before the cursor moved, never repeat or skip one', async () => {
+    const token = await h.login();
+    const first = pageOf(await ask(h, PAGE, { first: 2 }, token));
+    // Another writer updates the first record: it moves to the end, every later record one place up.
+    const moved = first.nodes[0]?.id;
+    const write = await ask(h, UPDATE, { id: moved, note: `moved ${Date.now()}` }, token);
+    expect(write.errors).toBeUndefined();
+    const next = await ask(h, PAGE, { first: 2, after: first.pageInfo.endCursor }, token);
+    expect(next.data?.objects ?? null).toBeNull();
+    expect(next.errors?.[0]?.extensions).toMatchObject({ code: 'STALE_CURSOR', argumentName: 'after' });
+    // Read again from the first page, as the error says: every record exactly once.
+    const again = await pageThrough(token);
+    expect(new Set(again.ids).size).toBe(again.ids.length);
+    expect(again.ids).toHaveLength(again.totalCount);
+    expect(again.ids.at(-1)).toBe(moved);
+  });
+
+  it('should refuse a page before a cursor whose record moved, naming "before"', async () => {
+    const token = await h.login();
+    const window = pageOf(await ask(h, PAGE, { first: 4 }, token));
+    const cursor = window.pageInfo.endCursor;
+    const write = await ask(h, UPDATE, { id: window.nodes[0]?.id, note: `moved ${Date.now()}` }, token);
+    expect(write.errors).toBeUndefined();
+    const back = await ask(h, PAGE, { last: 2, before: cursor }, token);
+    expect(back.errors?.[0]?.extensions).toMatchObject({ code: 'STALE_CURSOR', argumentName: 'before' });
+  });
+
+  it('should page on with a cursor as long as the list stands', async () => {
+    const token = await h.login();
+    const { ids, totalCount } = await pageThrough(token);
+    expect(new Set(ids).size).toBe(totalCount);
+  });
+});

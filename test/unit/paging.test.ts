@@ -1,12 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  cursorTag,
   decodeCursor,
   encodeCursor,
   parsePageArgs,
   mostPagesFor,
   planPages,
+  readRange,
   resolveBackward,
+  verifyCursors,
 } from '../../src/objects/paging.ts';
 import { toPageStart } from '../../src/upstream/dialect/pages/page-start.ts';
 import { parsePaging } from '../../emulator/operations/paging.ts';
@@ -82,16 +85,23 @@ describe('planPages', () => {
 });
 
 describe('cursors', () => {
-  it('should round-trip every offset', () => {
-    fc.assert(fc.property(fc.nat(999_999_999), (n) => decodeCursor(encodeCursor(n), 'after') === n));
+  it('should round-trip every offset and record id', () => {
+    fc.assert(
+      fc.property(fc.nat(999_999_999), fc.option(fc.string({ maxLength: 200 })), (n, id) => {
+        const mark = decodeCursor(encodeCursor(n, id ?? undefined), 'after');
+        expect(mark.offset).toBe(n);
+        expect(mark.tag).toBe(id === null ? null : cursorTag(id));
+      }),
+    );
   });
 
   it('should refuse any text the gateway did not issue with BAD_USER_INPUT', () => {
     fc.assert(
       fc.property(fc.string(), (text) => {
         try {
-          const n = decodeCursor(text, 'after');
-          expect(encodeCursor(n)).toBe(text);
+          const mark = decodeCursor(text, 'after');
+          const again = Buffer.from(text, 'base64url').toString('utf8');
+          expect(again).toBe(`o:${mark.offset}${mark.tag === null ? '' : `:${mark.tag}`}`);
         } catch (error) {
           expect((error as { extensions: { code: string } }).extensions.code).toBe('BAD_USER_INPUT');
         }
@@ -100,13 +110,66 @@ describe('cursors', () => {
   });
 });
 
+describe('cursor checks', () => {
+  const ids = Array.from({ length: 30 }, (_, i) => `id-${i}`);
+  const recordAt = (list: string[]) => (offset: number) =>
+    list[offset] === undefined ? undefined : { _id: list[offset] };
+  const codeOf = (run: () => void): string | undefined => {
+    try {
+      run();
+      return undefined;
+    } catch (error) {
+      return (error as { extensions: { code: string; argumentName: string } }).extensions.code;
+    }
+  };
+
+  it("should read the after cursor's record with the window, and nothing past a far before cursor", () => {
+    const request = parsePageArgs({ first: 5, after: encodeCursor(9, ids[9]) }, limits);
+    expect(readRange(request, { offset: 10, limit: 5 })).toMatchObject({ offset: 9, limit: 6 });
+    const far = parsePageArgs({ first: 2, before: encodeCursor(25, ids[25]) }, limits);
+    expect(readRange(far, { offset: 0, limit: 2 })).toEqual({ offset: 0, limit: 2, checks: [] });
+    const back = parsePageArgs({ last: 3, before: encodeCursor(12, ids[12]) }, limits);
+    expect(readRange(back, { offset: 9, limit: 3 })).toMatchObject({ offset: 9, limit: 4 });
+  });
+
+  it('should pass while the list stands and refuse once a record before the cursor moved', () => {
+    const request = parsePageArgs({ first: 5, after: encodeCursor(9, ids[9]) }, limits);
+    const range = readRange(request, { offset: 10, limit: 5 });
+    expect(
+      codeOf(() => {
+        verifyCursors(range, recordAt(ids));
+      }),
+    ).toBeUndefined();
+    // A record of the first page updated by another writer moves to the end of the natural order.
+    const moved = [...ids.slice(0, 3), ...ids.slice(4), ids[3] ?? ''];
+    expect(
+      codeOf(() => {
+        verifyCursors(range, recordAt(moved));
+      }),
+    ).toBe('STALE_CURSOR');
+    // Removed records: the cursor's offset is past the end.
+    expect(
+      codeOf(() => {
+        verifyCursors(range, recordAt(ids.slice(0, 5)));
+      }),
+    ).toBe('STALE_CURSOR');
+  });
+
+  it('should not check a cursor without a tag (issued before tags)', () => {
+    const request = parsePageArgs({ first: 5, after: encodeCursor(9) }, limits);
+    expect(readRange(request, { offset: 10, limit: 5 })).toEqual({ offset: 10, limit: 5, checks: [] });
+  });
+});
+
 describe('parsePageArgs', () => {
   it('should default to the first page of the default size', () => {
-    expect(parsePageArgs({}, limits)).toEqual({ direction: 'forward', offset: 0, limit: 20 });
+    expect(parsePageArgs({}, limits)).toMatchObject({ direction: 'forward', offset: 0, limit: 20 });
   });
 
   it('should start after the cursor and stop before "before"', () => {
-    expect(parsePageArgs({ first: 10, after: encodeCursor(4), before: encodeCursor(9) }, limits)).toEqual({
+    expect(
+      parsePageArgs({ first: 10, after: encodeCursor(4), before: encodeCursor(9) }, limits),
+    ).toMatchObject({
       direction: 'forward',
       offset: 5,
       limit: 4,
