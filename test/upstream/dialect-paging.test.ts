@@ -81,6 +81,10 @@ describe('verifyPageLength', () => {
     });
     expect(error.kind).toBe('dialect_mismatch');
     expect(error.assumption).toEqual({ name: 'page_size', setting: 'UPSTREAM_MAX_PAGE_SIZE' });
+    // A count built from part of the filter looks the same: the message names both, not the first that fits.
+    expect(error.message).toMatch(
+      /UPSTREAM_MAX_PAGE_SIZE.*or its totalCount counts records its page leaves out/,
+    );
   });
 
   it('should name page_size for a page of another size served at another offset', () => {

@@ -47,8 +47,10 @@ export function verifyPageLength(
     'page_size',
     got < expected
       ? `asked for ${asked}, the answer holds ${got} while its totalCount (${total}) leaves ${expected}: ` +
-          'the upstream serves fewer records a call than asked (UPSTREAM_MAX_PAGE_SIZE: ' +
-          '`npm run upstream:check` finds its largest page)'
+          'either the upstream serves fewer records a call than asked (UPSTREAM_MAX_PAGE_SIZE: ' +
+          '`npm run upstream:check` finds its largest page), or its totalCount counts records its page ' +
+          'leaves out (a count built from part of the filter, say without its dotted paths); the answer ' +
+          'cannot tell which'
       : `asked for ${asked}, the answer holds ${got} while its totalCount (${total}) leaves ${expected}: ` +
           'the upstream serves pages of another size or at another offset than asked (UPSTREAM_MAX_PAGE_SIZE, ' +
           'UPSTREAM_PAGE_START), or its records changed between its count and its read',
