@@ -5,11 +5,11 @@
  * that lost a field or an id), and the breaker stays closed.
  */
 import { describe, expect, it } from 'vitest';
-import { dialectMismatch } from '../support/dialect-mismatch.ts';
+import { appliedWriteMismatch } from '../support/dialect-mismatch.ts';
 import { useHarness, type Harness } from '../support/gateway-harness.ts';
 import { firstError } from '../support/graphql-errors.ts';
 import { expectClosedBreakers } from '../support/expect-closed-breakers.ts';
-import { readLoan, saveLoan, updateLoan } from '../support/generic-loan-writes.ts';
+import { readLoan, saveLoan, saveNewLoan, updateLoan } from '../support/generic-loan-writes.ts';
 
 /** A breaker that opens after five sick answers: if a mismatch counted, the journeys would open it. */
 const BREAKER = { UPSTREAM_BREAKER_MIN_CALLS: '5' };
@@ -17,35 +17,19 @@ const BREAKER = { UPSTREAM_BREAKER_MIN_CALLS: '5' };
 /** Save three fields, save ONE with `_id`, update one, reading back after each: every field as written. */
 async function journey(h: Harness): Promise<void> {
   const token = await h.login();
-  const created = await saveLoan(h, token, { loanType: 'Journey', description: 'first', rate: 2 });
-  expect(created.error).toBeUndefined();
-  const id = created.data!.saveObject.id;
-  expect(created.data!.saveObject.object?.data).toEqual({
-    _id: id,
-    loanType: 'Journey',
-    description: 'first',
-    rate: 2,
-  });
+  const id = await saveNewLoan(h, token, { loanType: 'Journey', description: 'first', rate: 2 });
+  /** The whole object after each later step: only the description is ever written again. */
+  const written = (description: string) => ({ _id: id, loanType: 'Journey', description, rate: 2 });
 
   const partial = await saveLoan(h, token, { _id: id, description: 'second' });
   expect(partial.error).toBeUndefined();
   expect(partial.data!.saveObject.id).toBe(id);
-  expect(await readLoan(h, token, id)).toEqual({
-    _id: id,
-    loanType: 'Journey',
-    description: 'second',
-    rate: 2,
-  });
+  expect(await readLoan(h, token, id)).toEqual(written('second'));
 
   const updated = await updateLoan(h, token, id, { description: 'third' });
   expect(updated.error).toBeUndefined();
   expect(updated.data!.updateObject.updatedFields).toEqual({ description: 'third' });
-  expect(updated.data!.updateObject.object?.data).toEqual({
-    _id: id,
-    loanType: 'Journey',
-    description: 'third',
-    rate: 2,
-  });
+  expect(updated.data!.updateObject.object?.data).toEqual(written('third'));
 
   // An update to the values the object already holds changes nothing, and says so without an error.
   const same = await updateLoan(h, token, id, { description: 'third' });
@@ -93,10 +77,7 @@ describe('a save answer without the id where UPSTREAM_SAVE_ID_AT says', () => {
     const result = await saveLoan(h, token, { loanType: 'Once', description: 'no duplicate' });
     const error = firstError(result.error);
     expect(error.extensions).toMatchObject(
-      dialectMismatch('save_id', 'UPSTREAM_SAVE_ID_AT', {
-        applied: true,
-        objectId: expect.stringMatching(/^[0-9a-f]{24}$/),
-      }),
+      appliedWriteMismatch('save_id', 'UPSTREAM_SAVE_ID_AT', expect.stringMatching(/^[0-9a-f]{24}$/)),
     );
     expect(error.message).toContain('The object was created: do not save it again');
     expect(error.message).toContain('UPSTREAM_SAVE_ID_AT=data._id');
@@ -107,29 +88,21 @@ describe('a save answer without the id where UPSTREAM_SAVE_ID_AT says', () => {
   });
 });
 
+/** What the replacing-upstream tests save first; their save with `_id` then sends one field of it. */
+const KEPT = { loanType: 'Keep', description: 'first', rate: 3 };
+
 describe('a save with _id and one field on an upstream that replaces, with UPSTREAM_SAVE_WITH_ID=merges', () => {
   const h = useHarness({ emulator: { saveWithId: 'replaces' }, env: BREAKER });
 
   it('should write the dropped fields back and name the mismatch: no field is lost', async () => {
     const token = await h.login();
-    const id = (await saveLoan(h, token, { loanType: 'Keep', description: 'first', rate: 3 })).data!
-      .saveObject.id;
+    const id = (await saveLoan(h, token, KEPT)).data!.saveObject.id;
     const result = await saveLoan(h, token, { _id: id, description: 'second' });
     const error = firstError(result.error);
-    expect(error.extensions).toMatchObject(
-      dialectMismatch('save_with_id', 'UPSTREAM_SAVE_WITH_ID', {
-        applied: true,
-        objectId: id,
-      }),
-    );
+    expect(error.extensions).toMatchObject(appliedWriteMismatch('save_with_id', 'UPSTREAM_SAVE_WITH_ID', id));
     expect(error.message).toContain('dropping or resetting 2 other field(s) ("loanType", "rate")');
     expect(error.message).toContain('UPSTREAM_SAVE_WITH_ID=replaces');
-    expect(await readLoan(h, token, id)).toEqual({
-      _id: id,
-      loanType: 'Keep',
-      description: 'second',
-      rate: 3,
-    });
+    expect(await readLoan(h, token, id)).toEqual({ _id: id, ...KEPT, description: 'second' });
     expectClosedBreakers(h);
   });
 });
@@ -140,28 +113,18 @@ describe('a save with _id on an upstream that replaces and answers the id at dat
   it('should still write the dropped fields back and name both mismatches, not only where the id was', async () => {
     const token = await h.login();
     // The create's own mismatch (save_id) carries the id, as a front end reads it.
-    const created = await saveLoan(h, token, { loanType: 'Keep', description: 'first', rate: 3 });
+    const created = await saveLoan(h, token, KEPT);
     const id = firstError(created.error).extensions.objectId as string;
     const result = await saveLoan(h, token, { _id: id, description: 'second' });
     const error = firstError(result.error);
     expect(error.extensions).toMatchObject({ assumption: 'save_with_id', applied: true, objectId: id });
     expect(error.message).toContain('dropping or resetting 2 other field(s) ("loanType", "rate")');
     expect(error.message).toContain('elsewhere than UPSTREAM_SAVE_ID_AT says');
-    expect(await readLoan(h, token, id)).toEqual({
-      _id: id,
-      loanType: 'Keep',
-      description: 'second',
-      rate: 3,
-    });
+    expect(await readLoan(h, token, id)).toEqual({ _id: id, ...KEPT, description: 'second' });
     // Nothing dropped (every field sent): the save_id mismatch alone, the object written as sent.
-    const whole = await saveLoan(h, token, { _id: id, loanType: 'Keep', description: 'third', rate: 3 });
+    const whole = await saveLoan(h, token, { _id: id, ...KEPT, description: 'third' });
     expect(firstError(whole.error).extensions).toMatchObject({ assumption: 'save_id', objectId: id });
-    expect(await readLoan(h, token, id)).toEqual({
-      _id: id,
-      loanType: 'Keep',
-      description: 'third',
-      rate: 3,
-    });
+    expect(await readLoan(h, token, id)).toEqual({ _id: id, ...KEPT, description: 'third' });
     expectClosedBreakers(h);
   });
 });
@@ -174,10 +137,7 @@ describe('an update on an upstream taking one parameter per field, with UPSTREAM
     const id = (await saveLoan(h, token, { loanType: 'Upd', description: 'before' })).data!.saveObject.id;
     const first = firstError((await updateLoan(h, token, id, { description: 'after' })).error);
     expect(first.extensions).toMatchObject(
-      dialectMismatch('update_fields', 'UPSTREAM_UPDATE_FIELDS', {
-        applied: true,
-        objectId: id,
-      }),
+      appliedWriteMismatch('update_fields', 'UPSTREAM_UPDATE_FIELDS', id),
     );
     expect(first.message).toContain('a text field "data"');
     expect(first.message).toContain('UPSTREAM_UPDATE_FIELDS=params');
