@@ -16,15 +16,10 @@
  */
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginDisableSuggestions } from '@apollo/server/plugin/disableSuggestions';
-import {
-  ApolloServerPluginCacheControlDisabled,
-  ApolloServerPluginInlineTraceDisabled,
-  ApolloServerPluginLandingPageDisabled,
-  ApolloServerPluginSchemaReportingDisabled,
-  ApolloServerPluginUsageReportingDisabled,
-} from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
 import Fastify from 'fastify';
+import { apolloDefaultsOff } from '../../src/app/apollo-defaults-off.ts';
 import { createCompiledExecutor } from '../../src/execution/compiled-executor.ts';
 import { executorGateway } from '../../src/execution/executor-gateway.ts';
 import { createFloorSchema, type FloorContext } from './floor-schema.ts';
@@ -47,10 +42,7 @@ const apollo = new ApolloServer<FloorContext>({
   hideSchemaDetailsFromClientErrors: true,
   plugins: [
     fastifyApolloDrainPlugin(app),
-    ApolloServerPluginUsageReportingDisabled(),
-    ApolloServerPluginSchemaReportingDisabled(),
-    ApolloServerPluginInlineTraceDisabled(),
-    ApolloServerPluginCacheControlDisabled(),
+    ...apolloDefaultsOff<FloorContext>(),
     ApolloServerPluginDisableSuggestions(),
     ApolloServerPluginLandingPageDisabled(),
   ],

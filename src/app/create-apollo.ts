@@ -3,13 +3,7 @@
  * Which of Apollo's defaults are off, and why, is said beside each option.
  */
 import { ApolloServer } from '@apollo/server';
-import {
-  ApolloServerPluginCacheControlDisabled,
-  ApolloServerPluginInlineTraceDisabled,
-  ApolloServerPluginLandingPageDisabled,
-  ApolloServerPluginSchemaReportingDisabled,
-  ApolloServerPluginUsageReportingDisabled,
-} from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
 import type { FastifyInstance } from 'fastify';
@@ -18,6 +12,7 @@ import { createCacheReportPlugin } from '../cache/cache-report-plugin.ts';
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import type { GatewayServices, GraphQLContext } from '../graphql/context.ts';
 import { createErrorFormatter } from '../errors/format-error.ts';
+import { apolloDefaultsOff } from './apollo-defaults-off.ts';
 import { buildSchema } from './build-schema.ts';
 import { createCompiledExecutor } from '../execution/compiled-executor.ts';
 import { executorGateway } from '../execution/executor-gateway.ts';
@@ -143,11 +138,7 @@ export async function createApollo(options: ApolloOptions): Promise<ApolloServer
       }),
       createDeadSessionPlugin({ revocations: options.services.revocations, scopes: options.scopes }),
       ...(options.services.cache === undefined ? [] : [createCacheReportPlugin()]),
-      ApolloServerPluginUsageReportingDisabled(),
-      ApolloServerPluginSchemaReportingDisabled(),
-      ApolloServerPluginInlineTraceDisabled(),
-      // No field sets cache hints, and the plugin wraps every resolver: off.
-      ApolloServerPluginCacheControlDisabled(),
+      ...apolloDefaultsOff<GraphQLContext>(),
       config.landingPage
         ? linkGraphiqlFromLandingPage(
             ApolloServerPluginLandingPageLocalDefault({

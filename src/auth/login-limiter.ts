@@ -47,8 +47,11 @@ import { slotOf } from './overflow-slot.ts';
 import { guardedLimiter, type CounterStore } from './redis/guarded-limiter.ts';
 import type { RedisGuard } from './redis/redis-guard.ts';
 
+/** Every counter that can block, the values of {@link LoginLimit} (the metrics count each from 0). */
+export const LOGIN_LIMITS = ['device', 'user_ip', 'user', 'ip', 'overflow', 'overflow_ip'] as const;
+
 /** Which counter blocked. */
-export type LoginLimit = 'device' | 'user_ip' | 'user' | 'ip' | 'overflow' | 'overflow_ip';
+export type LoginLimit = (typeof LOGIN_LIMITS)[number];
 
 /** Options of {@link createLoginLimiter}; each names its setting. */
 export interface LoginLimiterOptions {

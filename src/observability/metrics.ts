@@ -14,11 +14,15 @@
  * `gateway_build_info` and, with Redis, `gateway_redis_up` say what a replica is and how close to its caps.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { LoginLimit } from '../auth/login-limiter.ts';
+import { LOGIN_LIMITS, type LoginLimit } from '../auth/login-limiter.ts';
 import { BLAMES, UPSTREAM_KIND_CODE, blameOfCode, type UpstreamErrorKind } from '../errors/blame.ts';
-import type { BreakerState, GuardRejection } from '../upstream/resilience/resilience.ts';
+import {
+  GUARD_REJECTIONS,
+  type BreakerState,
+  type GuardRejection,
+} from '../upstream/resilience/resilience.ts';
+import { OPERATION_LIST } from '../upstream/operations.ts';
 import type { UpstreamCallEvent } from '../upstream/client/types.ts';
-import type { WireOperation } from '../upstream/client/wire.ts';
 import { registerCapacityGauges, type TrackCapacity } from './capacity-gauges.ts';
 import { createChildCache } from './child-cache.ts';
 import {
@@ -58,31 +62,9 @@ const BREAKER_VALUES: Record<BreakerState, number> = { closed: 0, half_open: 1, 
 const NO_BLAME = 'none';
 const BLAME_LABELS: ReadonlySet<string> = new Set([...BLAMES, NO_BLAME]);
 
-// The known label values, each list checked complete against its type by `satisfies`.
-const LOGIN_LIMITS = Object.keys({
-  device: 1,
-  user_ip: 1,
-  user: 1,
-  ip: 1,
-  overflow: 1,
-  overflow_ip: 1,
-} satisfies Record<LoginLimit, 1>);
-const GUARD_REJECTIONS = Object.keys({
-  circuit_open: 1,
-  overloaded: 1,
-  session_overloaded: 1,
-  call_budget: 1,
-  deadline: 1,
-} satisfies Record<GuardRejection, 1>);
-const WIRE_OPERATIONS = Object.keys({
-  loginJson: 1,
-  loginForm: 1,
-  metadata: 1,
-  getObject: 1,
-  getAll: 1,
-  save: 1,
-  update: 1,
-} satisfies Record<WireOperation, 1>);
+// The known label values: each list is declared beside its type (the type is derived from it), and the wire
+// operations are those of the one list of upstream operations.
+const WIRE_OPERATIONS = OPERATION_LIST.map((operation) => operation.wire);
 const UPSTREAM_KINDS = Object.keys(UPSTREAM_KIND_CODE) as UpstreamErrorKind[];
 
 /** The blame of an upstream call's outcome: `none` when ok, else its kind's (`errors/blame.ts`). */

@@ -10,15 +10,10 @@ import { createResponseCache } from '../../src/cache/response-cache.ts';
 import { invalidatingWrites } from '../../src/cache/invalidating-writes.ts';
 import { createLoaders, type Loaders } from '../../src/upstream/batching/loaders.ts';
 import type { UpstreamRecord, UpstreamReads } from '../../src/upstream/client/types.ts';
+import { demoCredentials } from '../support/demo-credentials.ts';
 
 const ORDER = 'com.acme.Order';
-const nord = {
-  username: 'demo',
-  apiToken: 't',
-  applicationCode: 'demo',
-  organizationCode: 'nord',
-  userKey: 'demo\u0000u1',
-};
+const nord = { ...demoCredentials('demo', 't', 'nord'), userKey: 'demo\u0000u1' };
 
 function setup(answer: () => UpstreamRecord[]) {
   const cache = createResponseCache({

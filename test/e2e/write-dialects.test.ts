@@ -5,62 +5,34 @@
  * that lost a field or an id), and the breaker stays closed.
  */
 import { describe, expect, it } from 'vitest';
-import { dialectMismatch } from '../support/dialect-mismatch.ts';
+import { appliedWriteMismatch } from '../support/dialect-mismatch.ts';
 import { useHarness, type Harness } from '../support/gateway-harness.ts';
 import { firstError } from '../support/graphql-errors.ts';
-import { ObjectDocument, SaveDocument, UpdateDocument } from '../support/operations.ts';
+import { expectClosedBreakers } from '../support/expect-closed-breakers.ts';
+import { readLoan, saveLoan, saveNewLoan, updateLoan } from '../support/generic-loan-writes.ts';
 
-const LOAN = 'com.example.LoanType';
 /** A breaker that opens after five sick answers: if a mismatch counted, the journeys would open it. */
 const BREAKER = { UPSTREAM_BREAKER_MIN_CALLS: '5' };
-
-async function save(h: Harness, token: string, data: Record<string, unknown>) {
-  return h.client(token).mutate({ mutation: SaveDocument, variables: { objectName: LOAN, data } });
-}
-
-async function update(h: Harness, token: string, id: string, data: Record<string, unknown>) {
-  return h.client(token).mutate({ mutation: UpdateDocument, variables: { id, objectName: LOAN, data } });
-}
-
-async function read(h: Harness, token: string, id: string) {
-  const result = await h.client(token).query({ query: ObjectDocument, variables: { objectName: LOAN, id } });
-  return result.data?.object?.data;
-}
-
-function expectClosedBreakers(h: Harness): void {
-  expect(Object.values(h.gateway.upstream.breakerStates())).not.toContain('open');
-}
 
 /** Save three fields, save ONE with `_id`, update one, reading back after each: every field as written. */
 async function journey(h: Harness): Promise<void> {
   const token = await h.login();
-  const created = await save(h, token, { loanType: 'Journey', description: 'first', rate: 2 });
-  expect(created.error).toBeUndefined();
-  const id = created.data!.saveObject.id;
-  expect(created.data!.saveObject.object?.data).toEqual({
-    _id: id,
-    loanType: 'Journey',
-    description: 'first',
-    rate: 2,
-  });
+  const id = await saveNewLoan(h, token, { loanType: 'Journey', description: 'first', rate: 2 });
+  /** The whole object after each later step: only the description is ever written again. */
+  const written = (description: string) => ({ _id: id, loanType: 'Journey', description, rate: 2 });
 
-  const partial = await save(h, token, { _id: id, description: 'second' });
+  const partial = await saveLoan(h, token, { _id: id, description: 'second' });
   expect(partial.error).toBeUndefined();
   expect(partial.data!.saveObject.id).toBe(id);
-  expect(await read(h, token, id)).toEqual({ _id: id, loanType: 'Journey', description: 'second', rate: 2 });
+  expect(await readLoan(h, token, id)).toEqual(written('second'));
 
-  const updated = await update(h, token, id, { description: 'third' });
+  const updated = await updateLoan(h, token, id, { description: 'third' });
   expect(updated.error).toBeUndefined();
   expect(updated.data!.updateObject.updatedFields).toEqual({ description: 'third' });
-  expect(updated.data!.updateObject.object?.data).toEqual({
-    _id: id,
-    loanType: 'Journey',
-    description: 'third',
-    rate: 2,
-  });
+  expect(updated.data!.updateObject.object?.data).toEqual(written('third'));
 
   // An update to the values the object already holds changes nothing, and says so without an error.
-  const same = await update(h, token, id, { description: 'third' });
+  const same = await updateLoan(h, token, id, { description: 'third' });
   expect(same.error).toBeUndefined();
   expect(same.data!.updateObject.updatedFields).toEqual({});
   expectClosedBreakers(h);
@@ -102,41 +74,35 @@ describe('a save answer without the id where UPSTREAM_SAVE_ID_AT says', () => {
 
   it('should say the object was created, with its id, and that it must not be saved again', async () => {
     const token = await h.login();
-    const result = await save(h, token, { loanType: 'Once', description: 'no duplicate' });
+    const result = await saveLoan(h, token, { loanType: 'Once', description: 'no duplicate' });
     const error = firstError(result.error);
     expect(error.extensions).toMatchObject(
-      dialectMismatch('save_id', 'UPSTREAM_SAVE_ID_AT', {
-        applied: true,
-        objectId: expect.stringMatching(/^[0-9a-f]{24}$/),
-      }),
+      appliedWriteMismatch('save_id', 'UPSTREAM_SAVE_ID_AT', expect.stringMatching(/^[0-9a-f]{24}$/)),
     );
     expect(error.message).toContain('The object was created: do not save it again');
     expect(error.message).toContain('UPSTREAM_SAVE_ID_AT=data._id');
     // The object exists, once, under the id the error gave.
-    expect(await read(h, token, error.extensions.objectId as string)).toMatchObject({ loanType: 'Once' });
+    expect(await readLoan(h, token, error.extensions.objectId as string)).toMatchObject({ loanType: 'Once' });
     expect(h.upstreamCalls().save).toBe(1);
     expectClosedBreakers(h);
   });
 });
+
+/** What the replacing-upstream tests save first; their save with `_id` then sends one field of it. */
+const KEPT = { loanType: 'Keep', description: 'first', rate: 3 };
 
 describe('a save with _id and one field on an upstream that replaces, with UPSTREAM_SAVE_WITH_ID=merges', () => {
   const h = useHarness({ emulator: { saveWithId: 'replaces' }, env: BREAKER });
 
   it('should write the dropped fields back and name the mismatch: no field is lost', async () => {
     const token = await h.login();
-    const id = (await save(h, token, { loanType: 'Keep', description: 'first', rate: 3 })).data!.saveObject
-      .id;
-    const result = await save(h, token, { _id: id, description: 'second' });
+    const id = (await saveLoan(h, token, KEPT)).data!.saveObject.id;
+    const result = await saveLoan(h, token, { _id: id, description: 'second' });
     const error = firstError(result.error);
-    expect(error.extensions).toMatchObject(
-      dialectMismatch('save_with_id', 'UPSTREAM_SAVE_WITH_ID', {
-        applied: true,
-        objectId: id,
-      }),
-    );
+    expect(error.extensions).toMatchObject(appliedWriteMismatch('save_with_id', 'UPSTREAM_SAVE_WITH_ID', id));
     expect(error.message).toContain('dropping or resetting 2 other field(s) ("loanType", "rate")');
     expect(error.message).toContain('UPSTREAM_SAVE_WITH_ID=replaces');
-    expect(await read(h, token, id)).toEqual({ _id: id, loanType: 'Keep', description: 'second', rate: 3 });
+    expect(await readLoan(h, token, id)).toEqual({ _id: id, ...KEPT, description: 'second' });
     expectClosedBreakers(h);
   });
 });
@@ -147,18 +113,18 @@ describe('a save with _id on an upstream that replaces and answers the id at dat
   it('should still write the dropped fields back and name both mismatches, not only where the id was', async () => {
     const token = await h.login();
     // The create's own mismatch (save_id) carries the id, as a front end reads it.
-    const created = await save(h, token, { loanType: 'Keep', description: 'first', rate: 3 });
+    const created = await saveLoan(h, token, KEPT);
     const id = firstError(created.error).extensions.objectId as string;
-    const result = await save(h, token, { _id: id, description: 'second' });
+    const result = await saveLoan(h, token, { _id: id, description: 'second' });
     const error = firstError(result.error);
     expect(error.extensions).toMatchObject({ assumption: 'save_with_id', applied: true, objectId: id });
     expect(error.message).toContain('dropping or resetting 2 other field(s) ("loanType", "rate")');
     expect(error.message).toContain('elsewhere than UPSTREAM_SAVE_ID_AT says');
-    expect(await read(h, token, id)).toEqual({ _id: id, loanType: 'Keep', description: 'second', rate: 3 });
+    expect(await readLoan(h, token, id)).toEqual({ _id: id, ...KEPT, description: 'second' });
     // Nothing dropped (every field sent): the save_id mismatch alone, the object written as sent.
-    const whole = await save(h, token, { _id: id, loanType: 'Keep', description: 'third', rate: 3 });
+    const whole = await saveLoan(h, token, { _id: id, ...KEPT, description: 'third' });
     expect(firstError(whole.error).extensions).toMatchObject({ assumption: 'save_id', objectId: id });
-    expect(await read(h, token, id)).toEqual({ _id: id, loanType: 'Keep', description: 'third', rate: 3 });
+    expect(await readLoan(h, token, id)).toEqual({ _id: id, ...KEPT, description: 'third' });
     expectClosedBreakers(h);
   });
 });
@@ -168,19 +134,16 @@ describe('an update on an upstream taking one parameter per field, with UPSTREAM
 
   it('should be a named mismatch that says a field "data" may have been written, never a success', async () => {
     const token = await h.login();
-    const id = (await save(h, token, { loanType: 'Upd', description: 'before' })).data!.saveObject.id;
-    const first = firstError((await update(h, token, id, { description: 'after' })).error);
+    const id = (await saveLoan(h, token, { loanType: 'Upd', description: 'before' })).data!.saveObject.id;
+    const first = firstError((await updateLoan(h, token, id, { description: 'after' })).error);
     expect(first.extensions).toMatchObject(
-      dialectMismatch('update_fields', 'UPSTREAM_UPDATE_FIELDS', {
-        applied: true,
-        objectId: id,
-      }),
+      appliedWriteMismatch('update_fields', 'UPSTREAM_UPDATE_FIELDS', id),
     );
     expect(first.message).toContain('a text field "data"');
     expect(first.message).toContain('UPSTREAM_UPDATE_FIELDS=params');
     // Again: the field "data" now holds that text, so the answer names nothing; the read back tells.
     for (let i = 0; i < 5; i++) {
-      const again = firstError((await update(h, token, id, { description: 'after' })).error);
+      const again = firstError((await updateLoan(h, token, id, { description: 'after' })).error);
       expect(again.extensions).toMatchObject({
         code: 'UPSTREAM_DIALECT_MISMATCH',
         assumption: 'update_fields',
@@ -188,7 +151,7 @@ describe('an update on an upstream taking one parameter per field, with UPSTREAM
       expect(again.message).toContain('names none of the 1 field(s) sent and the object does not hold');
     }
     // The field did not change: the upstream wrote a field "data" instead, as the message says.
-    expect(await read(h, token, id)).toMatchObject({
+    expect(await readLoan(h, token, id)).toMatchObject({
       description: 'before',
       data: '{"description":"after"}',
     });
@@ -204,22 +167,22 @@ describe('an update on an upstream taking one JSON data parameter, with UPSTREAM
 
   it("should answer the upstream's refusal, never a success, and change nothing", async () => {
     const token = await h.login();
-    const id = (await save(h, token, { loanType: 'Upd', description: 'before' })).data!.saveObject.id;
-    const result = await update(h, token, id, { description: 'after' });
+    const id = (await saveLoan(h, token, { loanType: 'Upd', description: 'before' })).data!.saveObject.id;
+    const result = await updateLoan(h, token, id, { description: 'after' });
     expect(firstError(result.error).extensions).toMatchObject({
       code: 'UPSTREAM_ERROR',
       upstream: { message: 'missing data: the fields to change, as a JSON object' },
     });
-    expect(await read(h, token, id)).toMatchObject({ description: 'before' });
+    expect(await readLoan(h, token, id)).toMatchObject({ description: 'before' });
     expectClosedBreakers(h);
   });
 
   it('should refuse before sending what one parameter per field cannot carry', async () => {
     const token = await h.login();
-    const id = (await save(h, token, { loanType: 'Params' })).data!.saveObject.id;
+    const id = (await saveLoan(h, token, { loanType: 'Params' })).data!.saveObject.id;
     h.emulator.resetStats();
     for (const data of [{ apiToken: 'x' }, { callback: 'x' }, { objectName: 'x' }, { note: null }]) {
-      const result = await update(h, token, id, data);
+      const result = await updateLoan(h, token, id, data);
       expect(firstError(result.error).extensions).toMatchObject({ code: 'BAD_USER_INPUT' });
       expect(firstError(result.error).message).toContain('saveObject and "_id"');
     }

@@ -12,14 +12,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { EmulatorOptions } from '../../emulator/emulator-options.ts';
 import { useHarness, type Harness } from '../support/gateway-harness.ts';
 import { firstError } from '../support/graphql-errors.ts';
-import { ObjectDocument, SaveDocument, UpdateDocument } from '../support/operations.ts';
+import { expectClosedBreakers } from '../support/expect-closed-breakers.ts';
+import { readLoan, saveLoan, saveNewLoan, updateLoan } from '../support/generic-loan-writes.ts';
 import {
   SaveLoanTypeDocument,
   UpdateLoanTypeDocument,
   withoutTypename,
 } from '../support/typed-operations.ts';
 
-const LOAN = 'com.example.LoanType';
 const files: string[] = [];
 afterAll(() => Promise.all(files.map((file) => rm(file, { force: true }))));
 
@@ -46,20 +46,6 @@ function harnessWithStore(
   return { h, stored };
 }
 
-const save = (h: Harness, token: string, data: Record<string, unknown>) =>
-  h.client(token).mutate({ mutation: SaveDocument, variables: { objectName: LOAN, data } });
-
-const update = (h: Harness, token: string, id: string, data: Record<string, unknown>) =>
-  h.client(token).mutate({ mutation: UpdateDocument, variables: { id, objectName: LOAN, data } });
-
-const read = async (h: Harness, token: string, id: string) =>
-  (await h.client(token).query({ query: ObjectDocument, variables: { objectName: LOAN, id } })).data?.object
-    ?.data;
-
-function expectClosedBreakers(h: Harness): void {
-  expect(Object.values(h.gateway.upstream.breakerStates())).not.toContain('open');
-}
-
 describe('reads from a replica lagging the writes by 300 ms, within UPSTREAM_WRITE_READ_BACK_MS', () => {
   const { h, stored } = harnessWithStore(
     'lag',
@@ -69,29 +55,18 @@ describe('reads from a replica lagging the writes by 300 ms, within UPSTREAM_WRI
 
   it('should answer every write with the object as written, never null or the old value', async () => {
     const token = await h.login();
-    const created = await save(h, token, { loanType: 'Lag', description: 'first', rate: 2.5 });
-    expect(created.error).toBeUndefined();
-    const id = created.data!.saveObject.id;
-    expect(created.data!.saveObject.object?.data).toEqual({
-      _id: id,
-      loanType: 'Lag',
-      description: 'first',
-      rate: 2.5,
-    });
+    const id = await saveNewLoan(h, token, { loanType: 'Lag', description: 'first', rate: 2.5 });
+    /** The whole object after each later step: only the description is ever written again. */
+    const written = (description: string) => ({ _id: id, loanType: 'Lag', description, rate: 2.5 });
 
-    const updated = await update(h, token, id, { description: 'second' });
+    const updated = await updateLoan(h, token, id, { description: 'second' });
     expect(updated.error).toBeUndefined();
     expect(updated.data!.updateObject.object?.data).toMatchObject({ description: 'second', rate: 2.5 });
 
-    const partial = await save(h, token, { _id: id, description: 'third' });
+    const partial = await saveLoan(h, token, { _id: id, description: 'third' });
     expect(partial.error).toBeUndefined();
-    expect(partial.data!.saveObject.object?.data).toEqual({
-      _id: id,
-      loanType: 'Lag',
-      description: 'third',
-      rate: 2.5,
-    });
-    expect(await stored(id)).toEqual({ _id: id, loanType: 'Lag', description: 'third', rate: 2.5 });
+    expect(partial.data!.saveObject.object?.data).toEqual(written('third'));
+    expect(await stored(id)).toEqual(written('third'));
     expectClosedBreakers(h);
   });
 });
@@ -105,7 +80,7 @@ describe('reads from a replica lagging the writes longer than UPSTREAM_WRITE_REA
 
   it('should answer a save with its id and a named mismatch where the object would be, and an update never beside the old value', async () => {
     const token = await h.login();
-    const created = await save(h, token, { loanType: 'Stale', description: 'before' });
+    const created = await saveLoan(h, token, { loanType: 'Stale', description: 'before' });
     const id = created.data!.saveObject.id;
     expect(id).toMatch(/^[0-9a-f]{24}$/);
     expect(created.data!.saveObject.object).toBeNull();
@@ -122,9 +97,9 @@ describe('reads from a replica lagging the writes longer than UPSTREAM_WRITE_REA
 
     // Once the replica shows the object, an update's read-back shows its old version for a while.
     await expect
-      .poll(() => read(h, token, id), { timeout: 30_000, interval: 200 })
+      .poll(() => readLoan(h, token, id), { timeout: 30_000, interval: 200 })
       .toMatchObject({ description: 'before' });
-    const updated = await update(h, token, id, { description: 'after' });
+    const updated = await updateLoan(h, token, id, { description: 'after' });
     expect(updated.data!.updateObject.updatedFields).toEqual({ description: 'after' });
     expect(updated.data!.updateObject.object).toBeNull();
     const stale = firstError(updated.error);
@@ -143,7 +118,7 @@ describe('an entity class that drops a field it lacks and stores numbers whole',
   it('should name each field the save stored otherwise, with both values, and say it was applied', async () => {
     const token = await h.login();
     const saves = h.upstreamCalls().save ?? 0;
-    const result = await save(h, token, { loanType: 'Entity', rate: 2.7, term: 12, extra: 'kept?' });
+    const result = await saveLoan(h, token, { loanType: 'Entity', rate: 2.7, term: 12, extra: 'kept?' });
     const error = firstError(result.error);
     expect(error.extensions).toMatchObject({
       code: 'UPSTREAM_DIALECT_MISMATCH',
@@ -170,15 +145,15 @@ describe('an entity class that drops a field it lacks and stores numbers whole',
 
   it('should take a whole number written as 2.0 for the 2 it reads back', async () => {
     const token = await h.login();
-    const result = await save(h, token, { loanType: 'Whole', rate: 2 });
+    const result = await saveLoan(h, token, { loanType: 'Whole', rate: 2 });
     expect(result.error).toBeUndefined();
     expect(result.data!.saveObject.object?.data).toMatchObject({ rate: 2 });
   });
 
   it('should name an update that the entity cut', async () => {
     const token = await h.login();
-    const id = (await save(h, token, { loanType: 'Cut', rate: 3 })).data!.saveObject.id;
-    const result = await update(h, token, id, { rate: 3.5 });
+    const id = (await saveLoan(h, token, { loanType: 'Cut', rate: 3 })).data!.saveObject.id;
+    const result = await updateLoan(h, token, id, { rate: 3.5 });
     const error = firstError(result.error);
     expect(error.extensions).toMatchObject({
       code: 'UPSTREAM_DIALECT_MISMATCH',
@@ -207,8 +182,8 @@ describe('a save with _id and one field on an upstream that replaces and reads f
       note: 'keep me',
       active: true,
     };
-    const id = (await save(h, token, fields)).data!.saveObject.id;
-    const result = await save(h, token, { _id: id, status: 'open' });
+    const id = (await saveLoan(h, token, fields)).data!.saveObject.id;
+    const result = await saveLoan(h, token, { _id: id, status: 'open' });
     const error = firstError(result.error);
     expect(error.extensions).toMatchObject({
       code: 'UPSTREAM_DIALECT_MISMATCH',
@@ -220,7 +195,7 @@ describe('a save with _id and one field on an upstream that replaces and reads f
     expect(await stored(id)).toEqual({ _id: id, ...fields, status: 'open' });
 
     // The type is now known to replace: the next save with _id reads, merges and writes it whole, and is right.
-    const next = await save(h, token, { _id: id, status: 'closed' });
+    const next = await saveLoan(h, token, { _id: id, status: 'closed' });
     expect(next.error).toBeUndefined();
     expect(next.data!.saveObject.object?.data).toEqual({ _id: id, ...fields, status: 'closed' });
     expect(await stored(id)).toEqual({ _id: id, ...fields, status: 'closed' });
@@ -238,10 +213,10 @@ describe('a save with _id on an upstream that replaces, the object holding a val
   it('should stop before writing anything, and say so', async () => {
     const token = await h.login();
     const fields = { loanType: 'Dated', when: { $date: '2024-05-01T10:00:00Z' } };
-    const id = (await save(h, token, fields)).data!.saveObject.id;
+    const id = (await saveLoan(h, token, fields)).data!.saveObject.id;
     const before = await stored(id);
     const saves = h.upstreamCalls().save ?? 0;
-    const result = await save(h, token, { _id: id, status: 'open' });
+    const result = await saveLoan(h, token, { _id: id, status: 'open' });
     const error = firstError(result.error);
     expect(error.extensions).toMatchObject({ code: 'UPSTREAM_DIALECT_MISMATCH', assumption: 'save_with_id' });
     expect(error.extensions.applied).toBeUndefined();
@@ -257,8 +232,8 @@ describe('a save with _id on an upstream that replaces, on UPSTREAM_SAVE_WITH_ID
   it('should write back what it can send exactly, and name the field lost', async () => {
     const token = await h.login();
     const fields = { loanType: 'Dated', rate: 4, when: { $date: '2024-05-01T10:00:00Z' } };
-    const id = (await save(h, token, fields)).data!.saveObject.id;
-    const result = await save(h, token, { _id: id, status: 'open' });
+    const id = (await saveLoan(h, token, fields)).data!.saveObject.id;
+    const result = await saveLoan(h, token, { _id: id, status: 'open' });
     const error = firstError(result.error);
     expect(error.extensions).toMatchObject({
       code: 'UPSTREAM_DIALECT_MISMATCH',
@@ -280,17 +255,17 @@ describe('an upstream answering ISO-8859-1 with every character beyond ASCII esc
 
   it('should write Greek and emoji it gives back, and keep a field the caller did not send', async () => {
     const token = await h.login();
-    const created = await save(h, token, { loanType: 'Greek', note: 'Ελληνικά 😀', status: 'new' });
+    const created = await saveLoan(h, token, { loanType: 'Greek', note: 'Ελληνικά 😀', status: 'new' });
     expect(created.error).toBeUndefined();
     const id = created.data!.saveObject.id;
     expect(created.data!.saveObject.object?.data).toMatchObject({ note: 'Ελληνικά 😀' });
 
     // The note is read from the store and sent back whole: never refused for a field the caller did not send.
-    const status = await save(h, token, { _id: id, status: 'open' });
+    const status = await saveLoan(h, token, { _id: id, status: 'open' });
     expect(status.error).toBeUndefined();
     expect(await stored(id)).toEqual({ _id: id, loanType: 'Greek', note: 'Ελληνικά 😀', status: 'open' });
 
-    const updated = await update(h, token, id, { note: 'Καλημέρα' });
+    const updated = await updateLoan(h, token, id, { note: 'Καλημέρα' });
     expect(updated.error).toBeUndefined();
     expect(await stored(id)).toMatchObject({ note: 'Καλημέρα', status: 'open' });
   });
@@ -306,12 +281,12 @@ describe('an upstream answering ISO-8859-1 as its own bytes, whose save with _id
   it('should never send back a text it read as ?, and write nothing: the note stays whole', async () => {
     const token = await h.login();
     // Written on a fresh gateway, before it heard the charset: stored right, read back as ?, named.
-    const created = await save(h, token, { loanType: 'Latin', note: 'Ελληνικά' });
+    const created = await saveLoan(h, token, { loanType: 'Latin', note: 'Ελληνικά' });
     const id = firstError(created.error).extensions.objectId as string;
     const before = await stored(id);
     expect(before).toMatchObject({ note: 'Ελληνικά' });
     const saves = h.upstreamCalls().save ?? 0;
-    const result = await save(h, token, { _id: id, status: 'open' });
+    const result = await saveLoan(h, token, { _id: id, status: 'open' });
     const error = firstError(result.error);
     expect(error.extensions).toMatchObject({ code: 'UPSTREAM_DIALECT_MISMATCH', assumption: 'save_with_id' });
     expect(error.extensions.code).not.toBe('BAD_USER_INPUT');
@@ -330,8 +305,8 @@ describe('a save with _id on an upstream that replaces and stores numbers whole,
 
   it('should restore the fields not sent and name the one sent that was cut, in one error', async () => {
     const token = await h.login();
-    const id = (await save(h, token, { loanType: 'Cut', rate: 3 })).data!.saveObject.id;
-    const result = await save(h, token, { _id: id, amount: 2.5 });
+    const id = (await saveLoan(h, token, { loanType: 'Cut', rate: 3 })).data!.saveObject.id;
+    const result = await saveLoan(h, token, { _id: id, amount: 2.5 });
     const error = firstError(result.error);
     expect(error.extensions).toMatchObject({
       code: 'UPSTREAM_DIALECT_MISMATCH',
@@ -384,15 +359,15 @@ describe('a save with _id right after an update, on a replacing upstream whose r
 
   it('should never save the old version whole over the update: refused until the reads show it', async () => {
     const token = await h.login();
-    const id = (await save(h, token, { loanType: 'Undo', rate: 1 })).data!.saveObject.id;
+    const id = (await saveLoan(h, token, { loanType: 'Undo', rate: 1 })).data!.saveObject.id;
     await expect
-      .poll(() => read(h, token, id), { timeout: 30_000, interval: 100 })
+      .poll(() => readLoan(h, token, id), { timeout: 30_000, interval: 100 })
       .toMatchObject({ rate: 1 });
-    const updated = await update(h, token, id, { rate: 2 });
+    const updated = await updateLoan(h, token, id, { rate: 2 });
     expect(updated.data!.updateObject.updatedFields).toEqual({ rate: 2 });
 
     const saves = h.upstreamCalls().save ?? 0;
-    const early = await save(h, token, { _id: id, status: 'open' });
+    const early = await saveLoan(h, token, { _id: id, status: 'open' });
     expect(firstError(early.error).extensions).toMatchObject({
       code: 'UPSTREAM_DIALECT_MISMATCH',
       assumption: 'read_after_write',
@@ -402,9 +377,9 @@ describe('a save with _id right after an update, on a replacing upstream whose r
     expect(await stored(id)).toEqual({ _id: id, loanType: 'Undo', rate: 2 });
 
     await expect
-      .poll(() => read(h, token, id), { timeout: 30_000, interval: 100 })
+      .poll(() => readLoan(h, token, id), { timeout: 30_000, interval: 100 })
       .toMatchObject({ rate: 2 });
-    const later = await save(h, token, { _id: id, status: 'open' });
+    const later = await saveLoan(h, token, { _id: id, status: 'open' });
     expect(later.data!.saveObject.id).toBe(id);
     expect(await stored(id)).toEqual({ _id: id, loanType: 'Undo', rate: 2, status: 'open' });
   });
@@ -419,10 +394,10 @@ describe('a save with _id right after an update the upstream answered otherwise,
 
   it('should never write the value from before the update back over it', async () => {
     const token = await h.login();
-    const id = firstError((await save(h, token, { loanType: 2.5 })).error).extensions.objectId as string;
-    const cut = await update(h, token, id, { loanType: 0.1 });
+    const id = firstError((await saveLoan(h, token, { loanType: 2.5 })).error).extensions.objectId as string;
+    const cut = await updateLoan(h, token, id, { loanType: 0.1 });
     expect(firstError(cut.error).extensions).toMatchObject({ applied: true, objectId: id });
-    await save(h, token, { _id: id, term: 0 });
+    await saveLoan(h, token, { _id: id, term: 0 });
     expect(await stored(id)).toEqual({ _id: id, loanType: 0, term: 0 });
   });
 });

@@ -2,8 +2,6 @@
  * The emulator serves a team's own object types: every `@dataObject(name:)` of the object types folder and
  * every name of `EMULATOR_OBJECT_TYPES`, empty until saved to; other names are still refused.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDeclaredObjectNames } from '../../emulator/store/declared-object-names.ts';
@@ -11,6 +9,7 @@ import { readEmulatorConfig } from '../../emulator/emulator-config.ts';
 import { stopProcess } from '../../support/child-process.ts';
 import { DEMO_OBJECTS_DIR } from '../support/object-fixtures.ts';
 import { startEmulatorCommand, type EmulatorCommand } from '../support/emulator-command.ts';
+import { useObjectTypesFolders } from '../support/use-object-types-folders.ts';
 
 const THING = 'com.probe.Thing';
 
@@ -85,14 +84,14 @@ describe('npm run emulator with EMULATOR_OBJECT_TYPES=com.probe.Thing', () => {
 });
 
 describe('the object types an emulator serves', () => {
+  const folderWith = useObjectTypesFolders('object-types-');
+
   it("should read every @dataObject name of a folder's SDL files, skipping files that do not parse", () => {
-    const dir = mkdtempSync(join(tmpdir(), 'object-types-'));
-    writeFileSync(
-      join(dir, 'invoice.graphql'),
-      'type Invoice @dataObject(name: "com.acme.Invoice") { id: ID! }',
-    );
-    writeFileSync(join(dir, 'broken.graphql'), 'type {');
-    writeFileSync(join(dir, 'notes.txt'), 'type Note @dataObject(name: "com.acme.Note") { id: ID! }');
+    const dir = folderWith({
+      'invoice.graphql': 'type Invoice @dataObject(name: "com.acme.Invoice") { id: ID! }',
+      'broken.graphql': 'type {',
+      'notes.txt': 'type Note @dataObject(name: "com.acme.Note") { id: ID! }',
+    });
     expect(readDeclaredObjectNames(dir)).toEqual(['com.acme.Invoice']);
     expect(readDeclaredObjectNames(join(dir, 'missing'))).toEqual([]);
     expect(

@@ -18,6 +18,7 @@ import { startGateway, type TestGateway } from '../support/gateway-harness.ts';
 import { LOAN_TYPES, codesOf, loginDemo, postGraphql } from '../support/post-graphql.ts';
 import { listenOnLoopback } from '../support/servers/listen-on-loopback.ts';
 import { forwardRequest } from '../support/servers/forward-request.ts';
+import { expectClosedBreakers } from '../support/expect-closed-breakers.ts';
 
 const LIMIT_MILLIS = 100;
 const LOAN = 'com.example.LoanType';
@@ -157,7 +158,7 @@ describe('one user against the breaker', () => {
     const token = (login.data?.login as { token: string }).token;
     const read = await postGraphql(gw.graphqlUrl, LOAN_TYPES, {}, { authorization: `Bearer ${token}` });
     expect(read.errors).toBeUndefined();
-    expect(Object.values(gw.gateway.upstream.breakerStates())).not.toContain('open');
+    expectClosedBreakers(gw);
   }
 
   it('should refuse a group loop on a stored 4,000-character note before the upstream overflows on it', async () => {

@@ -19,6 +19,7 @@ import {
   type GraphqlAnswer,
 } from '../support/post-graphql.ts';
 import { useEmulator } from '../support/emulator-fixture.ts';
+import { expectClosedBreakers } from '../support/expect-closed-breakers.ts';
 
 const LOAN = 'com.example.LoanType';
 const { emulator } = useEmulator();
@@ -170,7 +171,7 @@ describe('a caller’s mistakes', () => {
     }
     expect(answers.length).toBeGreaterThanOrEqual(50);
     expect(answers.flatMap(codesOf)).not.toContain('UPSTREAM_UNAVAILABLE');
-    expect(Object.values(gw.gateway.upstream.breakerStates())).not.toContain('open');
+    expectClosedBreakers(gw);
 
     const victim = await postGraphql(gw.graphqlUrl, LOGIN, { username: 'admin', password: 'admin-password' });
     const token = (victim.data?.login as { token: string }).token;

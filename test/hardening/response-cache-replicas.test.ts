@@ -43,6 +43,16 @@ async function post(gw: TestGateway, query: string, variables: Record<string, un
   return answer.data ?? {};
 }
 
+/** Logs the demo user in through `gw`: its token opens at every replica (one secret). */
+async function login(gw: TestGateway): Promise<string> {
+  return ((await post(gw, LOGIN, {})).login as { token: string }).token;
+}
+
+/** Saves a new LoanType of `loanType` and `rate` through `gw`; answers its id. */
+async function saveLoan(gw: TestGateway, token: string, loanType: string, rate: number): Promise<string> {
+  return ((await post(gw, SAVE, { data: { loanType, rate } }, token)).saveObject as { id: string }).id;
+}
+
 async function loanTypeOn(gw: TestGateway, id: string, token: string): Promise<unknown> {
   const data = await post(gw, READ, { id }, token);
   return (data.object as { data?: { loanType?: unknown } } | null)?.data?.loanType;
@@ -55,10 +65,8 @@ describe('the response cache on two replicas sharing Redis', () => {
     try {
       const env = { REDIS_URL: redis.url };
       const [a, b] = [await gateway(env), await gateway(env)];
-      const token = ((await post(a, LOGIN, {})).login as { token: string }).token;
-      const id = (
-        (await post(a, SAVE, { data: { loanType: 'v1', rate: 1 } }, token)).saveObject as { id: string }
-      ).id;
+      const token = await login(a);
+      const id = await saveLoan(a, token, 'v1', 1);
 
       // B caches v1: its second read is answered from memory.
       expect(await loanTypeOn(b, id, token)).toBe('v1');
@@ -108,10 +116,8 @@ describe('the response cache on two replicas sharing Redis', () => {
     try {
       const shared = { REDIS_URL: redis.url, CACHE_REDIS_MAX_BYTES: '1000000' };
       const [a, b] = [await gateway(shared), await gateway(shared)];
-      const token = ((await post(a, LOGIN, {})).login as { token: string }).token;
-      const id = (
-        (await post(a, SAVE, { data: { loanType: 'shared', rate: 1 } }, token)).saveObject as { id: string }
-      ).id;
+      const token = await login(a);
+      const id = await saveLoan(a, token, 'shared', 1);
       expect(await loanTypeOn(a, id, token)).toBe('shared');
       // A writes its entry to Redis without making its answer wait: once it is there, B reads it, not upstream.
       const client = new Redis(redis.url);
@@ -130,11 +136,7 @@ describe('the response cache on two replicas sharing Redis', () => {
       // A bound smaller than one entry: nothing is shared, each replica reads upstream for itself.
       const tiny = { REDIS_URL: redis.url, CACHE_REDIS_MAX_BYTES: '200' };
       const [c, d] = [await gateway(tiny), await gateway(tiny)];
-      const other = (
-        (await post(c, SAVE, { data: { loanType: 'unshared', rate: 2 } }, token)).saveObject as {
-          id: string;
-        }
-      ).id;
+      const other = await saveLoan(c, token, 'unshared', 2);
       expect(await loanTypeOn(c, other, token)).toBe('unshared');
       await new Promise((resolve) => setTimeout(resolve, 200));
       const unshared = reads();

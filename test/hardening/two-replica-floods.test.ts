@@ -102,6 +102,14 @@ const urls = () => replicas.map((replica) => replica.graphqlUrl);
 /** Both replicas' ports: one flood thread spreads its connections over them, as a balancer would. */
 const ports = () => replicas.map((replica) => Number(new URL(replica.baseUrl).port));
 
+/**
+ * `victim`'s reads at both replicas within 3× their quiet p95 (with the shared cores' allowance) while one
+ * address sends `requests` at both, its eight connections spread over them as a balancer would.
+ */
+function expectVictimServedAtBoth(requests: string[], victim: Record<string, string>, name: string) {
+  return expectVictimServedBesideOneAddress(ports(), requests, urls(), victim, name, SHARED_CORES_MILLIS);
+}
+
 /** The bearer headers of `username` (password `<username>-password`), logged in at `graphqlUrl`. */
 function loginAt(graphqlUrl: string, username: string, organizationCode?: string) {
   const variables = { username, password: `${username}-password` };
@@ -167,15 +175,8 @@ it('should refuse the 16-key page of 100 large records at both replicas by name,
 it('should keep another user’s reads at both replicas within 3× their quiet p95 while one address pipelines { __typename } at both', async (context) => {
   need(context);
   const victim = await loginAt(urls()[0] ?? '', 'demo');
-  // One flood thread spreads its eight connections over both replicas, as a balancer would.
-  await expectVictimServedBesideOneAddress(
-    ports(),
-    [rawJsonPost('/graphql', { query: '{ __typename }' })],
-    urls(),
-    victim,
-    '{ __typename } at two replicas',
-    SHARED_CORES_MILLIS,
-  );
+  const typename = rawJsonPost('/graphql', { query: '{ __typename }' });
+  await expectVictimServedAtBoth([typename], victim, '{ __typename } at two replicas');
 });
 
 it('should keep another user’s reads at both replicas within 3× their quiet p95 while one user reads 200 KiB pages at both', async (context) => {
@@ -188,15 +189,7 @@ it('should keep another user’s reads at both replicas within 3× their quiet p
     const saved = await postGraphql(a.graphqlUrl, save, { data: { text: 'x'.repeat(50_000) } }, reader);
     expect(saved.errors).toBeUndefined();
   }
-  // One flood thread spreads its eight connections over both replicas, as a balancer would.
-  await expectVictimServedBesideOneAddress(
-    ports(),
-    largePageRequests(reader, BLOB, 4),
-    urls(),
-    victim,
-    '200 KiB pages at two replicas',
-    SHARED_CORES_MILLIS,
-  );
+  await expectVictimServedAtBoth(largePageRequests(reader, BLOB, 4), victim, '200 KiB pages at two replicas');
 });
 
 it('should keep another user’s reads at both replicas within 3× their quiet p95 while two accounts flood new patterns at both', async (context) => {

@@ -10,17 +10,13 @@ import type {
 } from '../../src/upstream/client/types.ts';
 import { clientSettingsOf } from '../../src/upstream/client/client-settings.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
+import { demoCredentials } from './demo-credentials.ts';
 
 /** The client settings a user gets by default. */
 const DEFAULT_CLIENT_SETTINGS = clientSettingsOf(loadConfig({}));
 
 /** Credentials with a token distinctive enough to search for in errors and logs. */
-export const CREDENTIALS: UpstreamCredentials = {
-  username: 'demo',
-  apiToken: 'tok-SECRET-4c1e9b7f',
-  applicationCode: 'demo',
-  organizationCode: 'acme',
-};
+export const CREDENTIALS: UpstreamCredentials = demoCredentials('demo', 'tok-SECRET-4c1e9b7f');
 
 /** A client with every base address at `${baseUrl}/${behaviour}`; `overrides` win. */
 export function clientFor(

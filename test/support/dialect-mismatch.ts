@@ -10,3 +10,15 @@ export function dialectMismatch(
 ): Record<string, unknown> {
   return { code: 'UPSTREAM_DIALECT_MISMATCH', blame: 'gateway', assumption, setting, ...more };
 }
+
+/**
+ * {@link dialectMismatch} of a write the upstream applied before the mismatch was found: `applied: true` and
+ * the written object's `objectId` (a value or a matcher), which tell a front end not to write it again.
+ */
+export function appliedWriteMismatch(
+  assumption: string,
+  setting: string,
+  objectId: unknown,
+): Record<string, unknown> {
+  return dialectMismatch(assumption, setting, { applied: true, objectId });
+}

@@ -14,6 +14,7 @@ import type {
 } from '../../src/upstream/client/types.ts';
 import { clientAt } from './client-for.ts';
 import { defaultPatternGuard } from './pattern-guard.ts';
+import { demoCredentials } from './demo-credentials.ts';
 
 /** One emulator holding the records, and a client logged in to it. */
 export interface FilterSide {
@@ -35,12 +36,7 @@ export async function startFilterSide(
   const emulator = await startEmulator({ port: 0, ...upstream, objectTypes: [type] });
   const upstreamClient = clientAt(emulator.url, client);
   const { token } = await upstreamClient.loginJson('demo', 'demo-password');
-  const credentials = {
-    username: 'demo',
-    apiToken: token,
-    applicationCode: 'demo',
-    organizationCode: 'acme',
-  };
+  const credentials = demoCredentials('demo', token);
   for (const [key, value] of values.entries()) {
     await upstreamClient.save(credentials, type, { key, text: value, nested: { text: value } });
   }

@@ -3,24 +3,12 @@
  * cache policy (scope `PRIVATE` unless it says `PUBLIC`; no directive or `maxAge: 0`, no policy), and part of
  * the served schema.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { buildSchema, readTypeDefs } from '../../src/app/build-schema.ts';
 import { buildTypedApi } from '../../src/typed/build-typed-api.ts';
+import { useObjectTypesFolders } from '../support/use-object-types-folders.ts';
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-
-function folderWith(sdl: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'cache-control-'));
-  dirs.push(dir);
-  writeFileSync(join(dir, 'types.graphql'), sdl);
-  return dir;
-}
+const folderWith = useObjectTypesFolders('cache-control-');
 
 const SDL = `
 type LoanType @dataObject(name: "com.example.LoanType") @cacheControl(maxAge: 60, scope: PUBLIC) { id: ID! rate: Float }
@@ -30,7 +18,10 @@ type Payment @dataObject(name: "com.example.Payment") { id: ID! amount: Float }
 `;
 
 it('should read each type’s policy, by its object name', () => {
-  const { specs } = buildTypedApi({ dir: folderWith(SDL), baseTypeDefs: readTypeDefs() });
+  const { specs } = buildTypedApi({
+    dir: folderWith({ 'types.graphql': SDL }),
+    baseTypeDefs: readTypeDefs(),
+  });
   expect(Object.fromEntries(specs.map((spec) => [spec.objectName, spec.cache]))).toEqual({
     'com.example.LoanType': { maxAgeSeconds: 60, scope: 'PUBLIC' },
     'com.example.Customer': { maxAgeSeconds: 5, scope: 'PRIVATE' },
@@ -40,7 +31,7 @@ it('should read each type’s policy, by its object name', () => {
 });
 
 it('should serve the directive and its scope enum in the schema', () => {
-  const schema = buildSchema({ objectsDir: folderWith(SDL) });
+  const schema = buildSchema({ objectsDir: folderWith({ 'types.graphql': SDL }) });
   const directive = schema.getDirective('cacheControl');
   expect(directive?.locations).toEqual(['OBJECT']);
   expect(directive?.args.map((arg) => `${arg.name}: ${String(arg.type)}`)).toEqual([

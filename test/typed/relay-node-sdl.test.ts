@@ -1,22 +1,11 @@
 /** `RELAY_NODE=true` on the schema: what it adds, and the one name a team's type must leave to it. */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { GraphQLObjectType } from 'graphql';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildSchema } from '../../src/app/build-schema.ts';
+import { useObjectTypesFolders } from '../support/use-object-types-folders.ts';
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-
-function objectsDir(sdl: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'relay-sdl-'));
-  dirs.push(dir);
-  writeFileSync(join(dir, 'invoice.graphql'), sdl);
-  return dir;
-}
+const folderWith = useObjectTypesFolders('relay-sdl-');
+const objectsDir = (sdl: string): string => folderWith({ 'invoice.graphql': sdl });
 
 describe('the schema with RELAY_NODE', () => {
   it('should make every typed type and DataObject a Node with upstreamId, and add node and nodes', () => {

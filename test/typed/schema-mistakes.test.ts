@@ -2,26 +2,18 @@
  * A typed object SDL with a mistake stops the start: `buildSchema` (what `createGateway` calls) throws one
  * error naming the file, the line and the fix of every mistake.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { buildSchema } from '../../src/app/build-schema.ts';
 import { DEMO_OBJECTS_DIR } from '../support/object-fixtures.ts';
 import { ObjectSchemaError } from '../../src/typed/spec/schema-problem.ts';
+import { useObjectTypesFolders } from '../support/use-object-types-folders.ts';
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const folderWith = useObjectTypesFolders('typed-sdl-');
 
 /** Writes the files into a fresh folder and builds the schema from it; answers the error it throws. */
 function startWith(files: Record<string, string>): ObjectSchemaError {
-  const dir = mkdtempSync(join(tmpdir(), 'typed-sdl-'));
-  dirs.push(dir);
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   try {
-    buildSchema({ objectsDir: dir });
+    buildSchema({ objectsDir: folderWith(files) });
   } catch (error) {
     if (error instanceof ObjectSchemaError) return error;
     throw error;
@@ -126,16 +118,10 @@ it("should name a free type name for a team's type that has a demo type's name",
 });
 
 it('should build with the fix applied: the team type renamed beside the demo type', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'typed-sdl-'));
-  dirs.push(dir);
-  writeFileSync(
-    join(dir, 'corp-order.graphql'),
-    'type CorpOrder @dataObject(name: "com.corp.Order") { id: ID! reference: String }',
-  );
-  writeFileSync(
-    join(dir, 'order.graphql'),
-    'type Order @dataObject(name: "com.example.Order") { id: ID! total: Float }',
-  );
+  const dir = folderWith({
+    'corp-order.graphql': 'type CorpOrder @dataObject(name: "com.corp.Order") { id: ID! reference: String }',
+    'order.graphql': 'type Order @dataObject(name: "com.example.Order") { id: ID! total: Float }',
+  });
   const fields = Object.keys(buildSchema({ objectsDir: dir }).getQueryType()!.getFields());
   expect(fields).toEqual(expect.arrayContaining(['corpOrder', 'corpOrders', 'order', 'orders']));
 });

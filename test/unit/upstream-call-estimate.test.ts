@@ -3,11 +3,9 @@
  * multiply it and batching divides it, and that every operation the examples send fits the default budget
  * even at the largest page.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { Kind, parse, print, type DocumentNode, type GraphQLSchema } from 'graphql';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ApolloServerPlugin } from '@apollo/server';
 import { estimateUpstreamCalls } from '../../src/limits/upstream-call-estimate.ts';
 import { createUpstreamCallLimit } from '../../src/limits/upstream-call-limit.ts';
@@ -18,6 +16,7 @@ import { DEMO_OBJECTS_DIR } from '../support/object-fixtures.ts';
 import * as operations from '../support/operations.ts';
 import * as typedOperations from '../support/typed-operations.ts';
 import { sampleVariables } from '../support/sample-variables.ts';
+import { useObjectTypesFolders } from '../support/use-object-types-folders.ts';
 
 const schema = buildSchema({ objectsDir: DEMO_OBJECTS_DIR });
 const kinds = upstreamCallKinds(schema);
@@ -80,18 +79,11 @@ describe('upstreamCallKinds', () => {
   });
 
   describe('on an object type it has never seen', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'upstream-calls-'));
-    afterAll(() => {
-      rmSync(dir, { recursive: true, force: true });
+    const dir = useObjectTypesFolders('upstream-calls-')({
+      'payee.graphql': 'type Payee @dataObject(name: "x.Payee") { id: ID! name: String }',
+      'invoice.graphql':
+        'type Invoice @dataObject(name: "x.Invoice", plural: "bills") { id: ID! payee: Payee @ref(field: "payee.id") }',
     });
-    writeFileSync(
-      join(dir, 'payee.graphql'),
-      'type Payee @dataObject(name: "x.Payee") { id: ID! name: String }',
-    );
-    writeFileSync(
-      join(dir, 'invoice.graphql'),
-      'type Invoice @dataObject(name: "x.Invoice", plural: "bills") { id: ID! payee: Payee @ref(field: "payee.id") }',
-    );
     const custom = buildSchema({ objectsDir: dir });
 
     it('should classify its generated fields from its directives', () => {

@@ -1,16 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { credentialsKey, withCoalescing } from '../../src/upstream/batching/coalesce.ts';
 import { UpstreamError } from '../../src/errors/upstream-error.ts';
-import type { UpstreamCredentials } from '../../src/upstream/client/types.ts';
 import { createRecordingClient, deferred, type Deferred } from '../support/recording-client.ts';
+import { demoCredentials } from '../support/demo-credentials.ts';
 
 const ORDER = 'com.acme.Order';
-const alice: UpstreamCredentials = {
-  username: 'alice',
-  apiToken: 'tok-a',
-  applicationCode: 'demo',
-  organizationCode: 'acme',
-};
+const alice = demoCredentials('alice', 'tok-a');
 const open = [{ fieldName: 'status', operator: 'matches', value: 'open' }];
 
 /** A fake whose calls all wait for `gate`, wrapped with coalescing. */

@@ -8,14 +8,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isUpstreamError } from '../../src/errors/upstream-error.ts';
 import type { UpstreamCredentials } from '../../src/upstream/client/types.ts';
 import { clientAt, failureOf } from '../support/client-for.ts';
+import { demoCredentials } from '../support/demo-credentials.ts';
 
 const ORIGIN = 'http://upstream.test';
 const SESSION_ID = 'A1B2C3D4E5F6cookieValue';
 const SESSION: UpstreamCredentials = {
-  username: '5550100',
-  apiToken: '',
-  applicationCode: 'demo',
-  organizationCode: 'acme',
+  ...demoCredentials('5550100', ''),
   sessionCookie: `JSESSIONID=${SESSION_ID}`,
 };
 

@@ -5,13 +5,9 @@ import { loadConfig } from '../../src/config/load-config.ts';
 import { createLoaders, type LoaderOptions } from '../../src/upstream/batching/loaders.ts';
 import type { UpstreamRecord } from '../../src/upstream/client/types.ts';
 import { createRecordingClient, type RecordingClientOptions } from '../support/recording-client.ts';
+import { demoCredentials } from '../support/demo-credentials.ts';
 
-const credentials = {
-  username: 'demo',
-  apiToken: 'secret-token',
-  applicationCode: 'demo',
-  organizationCode: 'acme',
-};
+const credentials = demoCredentials('demo', 'secret-token');
 const ORDER = 'com.acme.Order';
 const CUSTOMER = 'com.acme.Customer';
 

@@ -9,6 +9,7 @@
  * fill anyone's share; that lets the total be passed by at most that much per request in flight, which the
  * connection caps bound. A user has an entry only while one of its requests holds bytes.
  */
+import { createHeldBytes, type HeldBytesLease, type HeldBytesRefusal } from '../held-bytes.ts';
 
 /** Characters of every answer that no share is asked for. */
 export const FREE_ANSWER_BYTES = 65_536;
@@ -24,15 +25,10 @@ export interface AnswerBytesBudgetOptions {
 }
 
 /** Why bytes were not taken: the holder's share, or the total. */
-export type AnswerBytesRefusal = 'share' | 'total';
+export type AnswerBytesRefusal = HeldBytesRefusal;
 
 /** The bytes one request holds. */
-export interface AnswerBytesLease {
-  /** Takes `bytes` more; the refusal (nothing taken) when they do not fit. */
-  take(bytes: number): AnswerBytesRefusal | undefined;
-  /** Gives back everything this lease took; later calls do nothing. */
-  release(): void;
-}
+export type AnswerBytesLease = HeldBytesLease;
 
 /** See {@link createAnswerBytesBudget}. */
 export interface AnswerBytesBudget {
@@ -47,59 +43,24 @@ export interface AnswerBytesBudget {
   readonly totalBytes: number;
 }
 
-interface Holder {
-  bytes: number;
-  leases: number;
-}
-
-const ANONYMOUS = '\u0000anonymous';
-
 /** Creates an empty budget. */
 export function createAnswerBytesBudget(options: AnswerBytesBudgetOptions): AnswerBytesBudget {
-  const holders = new Map<string, Holder>();
-  let held = 0;
   const shareOf = (holder: string | undefined): number =>
     holder === undefined ? options.anonymousBytes : options.perUserBytes;
-
-  function lease(holderKey: string | undefined): AnswerBytesLease {
-    const key = holderKey ?? ANONYMOUS;
-    const share = shareOf(holderKey);
-    let taken = 0;
-    let released = false;
-    let mine: Holder | undefined;
-    return {
-      take(bytes) {
-        if (released || bytes <= 0) return undefined;
-        // The holder's entry is made by the first bytes taken: a request that takes none costs no entry.
-        const holder = mine ?? holders.get(key) ?? { bytes: 0, leases: 0 };
-        if (holder.bytes + bytes > share) return 'share';
-        if (held + bytes > options.totalBytes) return 'total';
-        if (mine === undefined) {
-          mine = holder;
-          if (holder.leases === 0) holders.set(key, holder);
-          holder.leases += 1;
-        }
-        holder.bytes += bytes;
-        held += bytes;
-        taken += bytes;
-        return undefined;
-      },
-      release() {
-        if (released) return;
-        released = true;
-        if (mine === undefined) return;
-        mine.bytes -= taken;
-        held -= taken;
-        mine.leases -= 1;
-        if (mine.leases === 0 && holders.get(key) === mine) holders.delete(key);
-      },
-    };
-  }
-
+  const count = createHeldBytes({ totalBytes: options.totalBytes, shareOf });
   return {
-    lease,
-    heldBytes: () => held,
-    holders: () => holders.size,
+    lease(holder) {
+      const lease = count.lease(holder);
+      return {
+        // Nothing or less taken is always answered: a request that takes none costs no entry.
+        take: (bytes) => (bytes <= 0 ? undefined : lease.take(bytes)),
+        release() {
+          lease.release();
+        },
+      };
+    },
+    heldBytes: () => count.heldBytes(),
+    holders: () => count.holders(),
     shareOf,
     totalBytes: options.totalBytes,
   };

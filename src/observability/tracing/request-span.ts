@@ -9,7 +9,6 @@ import {
   defaultTextMapGetter,
   ROOT_CONTEXT,
   SpanKind,
-  SpanStatusCode,
   trace,
   type Context,
   type Span,
@@ -17,6 +16,7 @@ import {
   type Tracer,
 } from '@opentelemetry/api';
 import type { RecordDuration } from './http-durations.ts';
+import { markSpanFailed } from './span-failure.ts';
 import { spanQuery } from './span-url.ts';
 import type { RequestTenant } from '../request-tenant.ts';
 import type { RequestTrace, TraceContext, TracedRequest } from './tracing.ts';
@@ -26,9 +26,8 @@ import type { RequestTrace, TraceContext, TracedRequest } from './tracing.ts';
  * status error; the code only, never a message (an error's message may quote the caller's literals).
  */
 export function recordRefusal(span: Span, code: string): void {
-  span.setAttribute('error.type', code);
   span.addEvent('exception', { 'exception.type': code });
-  span.setStatus({ code: SpanStatusCode.ERROR });
+  markSpanFailed(span, code);
 }
 
 /** How a request's duration is recorded (`OTEL_METRICS_EXPORTER` set), with its method and route. */
@@ -77,8 +76,7 @@ export class SpanRequestTrace implements RequestTrace {
       span.setAttribute('http.response.status_code', statusCode);
       // A server span is an error for a 5xx only: a 4xx is the caller's (unless refused above, by its code).
       if (statusCode >= 500 && this.#refused === undefined) {
-        span.setAttribute('error.type', String(statusCode));
-        span.setStatus({ code: SpanStatusCode.ERROR });
+        markSpanFailed(span, String(statusCode));
       }
     }
     span.end();

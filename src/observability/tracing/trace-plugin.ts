@@ -8,10 +8,11 @@
  * names: an error's message may quote the caller's literals, and no variable value or literal is recorded.
  */
 import type { ApolloServerPlugin, BaseContext, GraphQLRequestListener } from '@apollo/server';
-import { SpanKind, SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
+import { SpanKind, trace, type Span, type Tracer } from '@opentelemetry/api';
 import type { DocumentNode, GraphQLError, OperationDefinitionNode } from 'graphql';
 import { isUpstreamError } from '../../errors/upstream-error.ts';
 import { recordRefusal, SpanRequestTrace } from './request-span.ts';
+import { markSpanFailed } from './span-failure.ts';
 import type { RequestTrace } from './tracing.ts';
 
 /** A GraphQL name: what a caller's `operationName` must look like to be put on a span. */
@@ -97,8 +98,7 @@ export function createTracePlugin<TContext extends BaseContext>(
             });
             return (error) => {
               if (error !== null) {
-                field.setAttribute('error.type', codeOf(error));
-                field.setStatus({ code: SpanStatusCode.ERROR });
+                markSpanFailed(field, codeOf(error));
               }
               field.end();
             };
@@ -115,8 +115,7 @@ export function createTracePlugin<TContext extends BaseContext>(
         const errorType = typeof code === 'string' ? code : 'INTERNAL_SERVER_ERROR';
         if (operation !== undefined) {
           if (errors !== undefined && errors.length > 0 && operation.isRecording()) {
-            operation.setAttribute('error.type', errorType);
-            operation.setStatus({ code: SpanStatusCode.ERROR });
+            markSpanFailed(operation, errorType);
           }
           operation.end();
         } else if (data === undefined && errors !== undefined && errors.length > 0) {

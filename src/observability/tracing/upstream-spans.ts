@@ -20,7 +20,6 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   defaultTextMapSetter,
   SpanKind,
-  SpanStatusCode,
   trace,
   type Context,
   type Span,
@@ -31,6 +30,7 @@ import { isUpstreamError } from '../../errors/upstream-error.ts';
 import type { UpstreamAttempt, UpstreamAttemptCall } from '../../upstream/client/types.ts';
 import type { RecordDuration } from './http-durations.ts';
 import { SpanRequestTrace } from './request-span.ts';
+import { markSpanFailed } from './span-failure.ts';
 import { spanUrl } from './span-url.ts';
 import type { GatewayTracing } from './tracing.ts';
 
@@ -88,8 +88,7 @@ function recordFailure(span: Span, error: unknown, errorType: string): void {
   const known = isUpstreamError(error);
   span.setAttribute(UpstreamSpanAttribute.OUTCOME, known ? error.blame : 'gateway');
   if (known) span.setAttribute(UpstreamSpanAttribute.ERROR_KIND, error.kind);
-  span.setAttribute('error.type', errorType);
-  span.setStatus({ code: SpanStatusCode.ERROR });
+  markSpanFailed(span, errorType);
 }
 
 /** The upstream part of {@link GatewayTracing}. */

@@ -16,6 +16,7 @@
  */
 import { UPSTREAM_SMALL_ANSWER_BYTES } from '../../config/defaults.ts';
 import { UpstreamError } from '../../errors/upstream-error.ts';
+import { createHeldBytes } from '../../limits/held-bytes.ts';
 
 /** Options of {@link createAnswerBudget}, in bytes. */
 export interface AnswerBudgetOptions {
@@ -41,70 +42,49 @@ export interface AnswerBudget {
   lease(holder: string | undefined, operation: string): AnswerLease;
   /** Bytes held now (for tests and metrics). */
   heldBytes(): number;
-  /** Holders with bytes or leases now (for tests). */
+  /** Holders with bytes now (for tests). */
   holders(): number;
 }
-
-interface Holder {
-  bytes: number;
-  leases: number;
-  share: number;
-}
-
-const ANONYMOUS = '\u0000anonymous';
 
 /** Bytes of each answer that the total never refuses (at most 4 MiB over it, with 64 calls in flight). */
 export const SMALL_ANSWER_BYTES = UPSTREAM_SMALL_ANSWER_BYTES;
 
 /** Creates an empty budget. */
 export function createAnswerBudget(options: AnswerBudgetOptions): AnswerBudget {
-  const holders = new Map<string, Holder>();
-  let held = 0;
+  const shareOf = (holder: string | undefined): number =>
+    holder === undefined ? options.anonymousBytes : options.perUserBytes;
+  const count = createHeldBytes({
+    totalBytes: options.totalBytes,
+    shareOf,
+    totalExemptBytes: SMALL_ANSWER_BYTES,
+  });
 
-  function lease(holderKey: string | undefined, operation: string): AnswerLease {
-    const key = holderKey ?? ANONYMOUS;
-    let holder = holders.get(key);
-    if (holder === undefined) {
-      const share = holderKey === undefined ? options.anonymousBytes : options.perUserBytes;
-      holder = { bytes: 0, leases: 0, share };
-      holders.set(key, holder);
-    }
-    holder.leases += 1;
-    const mine = holder;
-    let taken = 0;
-    let released = false;
+  function lease(holder: string | undefined, operation: string): AnswerLease {
+    const held = count.lease(holder);
     return {
       take(bytes) {
-        if (released) return undefined;
-        if (mine.bytes + bytes > mine.share) {
+        const refusal = held.take(bytes);
+        if (refusal === 'share') {
           return new UpstreamError(
             'answer_share',
-            `this user's upstream answers held at once would pass ${mine.share} bytes`,
+            `this user's upstream answers held at once would pass ${shareOf(holder)} bytes`,
             { operation },
           );
         }
-        if (held + bytes > options.totalBytes && taken + bytes > SMALL_ANSWER_BYTES) {
+        if (refusal === 'total') {
           return new UpstreamError(
             'overloaded',
             `upstream answers held at once would pass ${options.totalBytes} bytes`,
             { operation },
           );
         }
-        mine.bytes += bytes;
-        held += bytes;
-        taken += bytes;
         return undefined;
       },
       release() {
-        if (released) return;
-        released = true;
-        mine.bytes -= taken;
-        held -= taken;
-        mine.leases -= 1;
-        if (mine.leases === 0 && holders.get(key) === mine) holders.delete(key);
+        held.release();
       },
     };
   }
 
-  return { lease, heldBytes: () => held, holders: () => holders.size };
+  return { lease, heldBytes: () => count.heldBytes(), holders: () => count.holders() };
 }

@@ -7,9 +7,17 @@ import type { RetryBudget } from './retry-budget.ts';
 import type { UpstreamClient } from '../client/types.ts';
 import type { WireOperation } from '../client/wire.ts';
 
+/** Every reason the guard itself refuses or cuts a call, the values of {@link GuardRejection}. */
+export const GUARD_REJECTIONS = [
+  'circuit_open',
+  'overloaded',
+  'session_overloaded',
+  'call_budget',
+  'deadline',
+] as const;
+
 /** Why the guard itself refused or cut a call. */
-export type GuardRejection =
-  'circuit_open' | 'overloaded' | 'session_overloaded' | 'call_budget' | 'deadline';
+export type GuardRejection = (typeof GUARD_REJECTIONS)[number];
 
 /** Options of `withResilience`; durations in milliseconds. Values are taken as given (config). */
 export interface ResilienceOptions {

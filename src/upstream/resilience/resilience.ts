@@ -43,6 +43,7 @@ import type { WireOperation } from '../client/wire.ts';
 import { OPERATION_LIST, wrapOperations, type UpstreamOperation } from '../operations.ts';
 
 export type { BreakerState } from './origin-breaker.ts';
+export { GUARD_REJECTIONS } from './resilience-options.ts';
 export type { GuardRejection, ResilienceOptions, ResilientClient } from './resilience-options.ts';
 
 /** Wraps `client`; see the module comment. */
