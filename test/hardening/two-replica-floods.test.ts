@@ -30,6 +30,9 @@ import { startNodeOptions } from '../support/production-gateway.ts';
 import { largePageRequests, newPatternRequests } from '../support/flood-requests.ts';
 import { rawJsonPost } from '../support/raw-http-client.ts';
 import { saveLargeRecords } from '../support/save-large-records.ts';
+import { startSlowBodyFlood } from '../support/slow-body-flood.ts';
+import { SETTING_DEFAULTS } from '../../src/config/defaults.ts';
+import { SLOW_BODY_MILLIS } from '../../src/http/capacity/connection-limits.ts';
 import { redisBypasses, startRedisServer, type RedisServer } from '../support/servers/redis-server.ts';
 import {
   expectVictimServed,
@@ -101,6 +104,16 @@ function need(context: TestContext): void {
 const urls = () => replicas.map((replica) => replica.graphqlUrl);
 /** Both replicas' ports: one flood thread spreads its connections over them, as a balancer would. */
 const ports = () => replicas.map((replica) => Number(new URL(replica.baseUrl).port));
+
+/** Each replica's accepted connections open now (its `gateway_connections_open`). */
+function connectionsOpen(): Promise<number[]> {
+  return Promise.all(
+    replicas.map(async ({ baseUrl }) => {
+      const text = await (await fetch(`${baseUrl}/metrics`)).text();
+      return Number(/^gateway_connections_open (\d+)/m.exec(text)?.[1] ?? '0');
+    }),
+  );
+}
 
 /** The bearer headers of `username` (password `<username>-password`), logged in at `graphqlUrl`. */
 function loginAt(graphqlUrl: string, username: string, organizationCode?: string) {
@@ -197,6 +210,53 @@ it('should keep another user’s reads at both replicas within 3× their quiet p
     '200 KiB pages at two replicas',
     SHARED_CORES_MILLIS,
   );
+});
+
+it('should serve another client opening a connection per read at both replicas, never refused, within 3× its quiet p95, while 17 addresses hold slow bodies at both', async (context) => {
+  need(context);
+  const victim = await loginAt(urls()[0] ?? '', 'demo');
+  const samplers = replicas.map((replica) => samplePeakRss(replica.process.pid, 50));
+  // 17 addresses × their whole share at each replica: more than MAX_CONNECTIONS, every one a body that
+  // trickles (never idle); each closed is opened again, so the attacker keeps every place it gets.
+  const flood = startSlowBodyFlood({
+    ports: ports(),
+    addresses: Array.from({ length: 17 }, (_, i) => `127.0.0.${String(20 + i)}`),
+    perAddress: SETTING_DEFAULTS.MAX_CONNECTIONS_PER_ADDRESS,
+    declaredBytes: 10_000,
+    trickleMillis: 1_000,
+    reconnectMillis: 250,
+    // Its first fill is the first loud window's (the victim's first reads are a warm-up).
+    paused: true,
+  });
+  // Each loud window begins once both replicas are full, where the victim's connection needs a slow body
+  // closed for it, and the bodies have arrived for SLOW_BODY_MILLIS: a body younger than that is still
+  // arriving and is never closed (docs/limits.md), so the victim is refused in the first second of a fill.
+  const ready = async () => {
+    await expect
+      .poll(async () => Math.min(...(await connectionsOpen())), { timeout: 60_000, interval: 200 })
+      .toBeGreaterThanOrEqual(SETTING_DEFAULTS.MAX_CONNECTIONS - 8);
+    await sleep(SLOW_BODY_MILLIS);
+    // The flood's own thread holds them: the replicas are full of its slow bodies.
+    expect(Math.min(...(await flood.held()))).toBeGreaterThanOrEqual(SETTING_DEFAULTS.MAX_CONNECTIONS - 64);
+  };
+  const statuses = await expectVictimServed(
+    { ...flood, ready },
+    urls(),
+    victim,
+    'slow bodies at two replicas',
+    {
+      sharedCoresMillis: SHARED_CORES_MILLIS,
+      connectionPerRead: true,
+      everyMillis: 100,
+    },
+  );
+  const peaks = samplers.map((sampler) => sampler.stop());
+  // Slow bodies were closed to make room (0: closed with nothing answered), and some were refused.
+  expect(statuses.get(0) ?? 0).toBeGreaterThan(0);
+  for (const [i, replica] of replicas.entries()) {
+    expect(replica.process.exited, `replica ${i}`).toBeUndefined();
+    expect(peaks[i], `replica ${i} peak RSS`).toBeLessThan(POD_LIMIT);
+  }
 });
 
 it('should keep another user’s reads at both replicas within 3× their quiet p95 while two accounts flood new patterns at both', async (context) => {
