@@ -54,6 +54,15 @@ const RECORDS = 100;
 const RECORD_CHARACTERS = 75_000;
 /** The guess budget of one account's unknown clients, small so that the flood passes it many times over. */
 const BUDGET = 20;
+/** A user of its own whose name differs from `ops` in case only: the emulator compares names exactly. */
+const TWIN = {
+  userId: '64b7f0c2a1e0d00000000077',
+  username: 'Ops',
+  password: 'twin-password',
+  mobile: '5550177',
+  applicationCode: 'demo',
+  organizationCodes: ['globex'],
+};
 
 const LOGIN_IN = `mutation Login($username: String!, $password: String!, $organizationCode: String, $deviceToken: String) {
   login(username: $username, password: $password, organizationCode: $organizationCode, deviceToken: $deviceToken) { token deviceToken }
@@ -71,7 +80,7 @@ beforeAll(async () => {
     return;
   }
   redis = started;
-  emulator = await startEmulator({ port: 0, objectTypes: [BLOB] });
+  emulator = await startEmulator({ port: 0, objectTypes: [BLOB], users: [TWIN] });
   const env = {
     NODE_ENV: 'production',
     SESSION_SECRET: 'a-test-secret-of-at-least-32-characters',
@@ -123,6 +132,12 @@ function loginAt(graphqlUrl: string, username: string, organizationCode?: string
     organizationCode === undefined ? variables : { ...variables, organizationCode },
     LOGIN_IN,
   );
+}
+
+function deviceTokenOf(answer: GraphqlAnswer): string {
+  const deviceToken = (answer.data?.login as { deviceToken?: unknown } | undefined)?.deviceToken;
+  if (typeof deviceToken !== 'string') throw new Error(`login failed: ${JSON.stringify(answer.errors)}`);
+  return deviceToken;
 }
 
 function login(
@@ -325,4 +340,71 @@ it('should let the known device log in at either replica while 64 addresses gues
   expect(guesses).toBeGreaterThan(10 * BUDGET);
   // The upstream heard the known device's 16 logins and at most the budget of guesses.
   expect(emulator.stats().loginJson - known.length).toBeLessThanOrEqual(bypassed ? 2 * BUDGET : BUDGET);
+});
+
+it('should hold the guess budget of `ops` at both replicas while the owner of the case-variant twin `Ops` guesses it with its own device token, and let the known device of `ops` log in', async (context) => {
+  need(context);
+  const [a, b] = replicas as [GatewayCommand, GatewayCommand];
+  const opsDevice = deviceTokenOf(
+    await login(a, { username: 'ops', password: 'ops-password' }, '198.51.100.20'),
+  );
+  // The attacker's own account, and the device token the upstream's answer to it earned.
+  const twinDevice = deviceTokenOf(
+    await login(b, { username: TWIN.username, password: TWIN.password }, '198.51.100.30'),
+  );
+  emulator.resetStats();
+  const bypassesBefore = await redisBypasses(a, b);
+  const state = { done: false };
+  let guesses = 0;
+  let ownLogins = 0;
+  // 16 addresses at both replicas, each sending the twin's device token with its guesses at `ops`, and
+  // logging in to its own `Ops` with it now and then (a success clears the device's count of failures).
+  const guesser = async (i: number) => {
+    const from = `192.0.2.${String(i + 1)}`;
+    const replica = i % 2 === 0 ? a : b;
+    for (let turn = 1; !state.done; turn++) {
+      if (turn % 5 === 0) {
+        const own = await login(
+          replica,
+          { username: TWIN.username, password: TWIN.password, deviceToken: twinDevice },
+          from,
+        );
+        if (own.errors === undefined) ownLogins += 1;
+        continue;
+      }
+      guesses += 1;
+      await login(
+        replica,
+        { username: 'ops', password: `guess-${String(guesses)}`, deviceToken: twinDevice },
+        from,
+      );
+    }
+  };
+  const flood = Promise.all(Array.from({ length: 16 }, (_, i) => guesser(i)));
+  const known: string[] = [];
+  try {
+    for (let attempt = 0; attempt < 16; attempt++) {
+      await sleep(500);
+      const replica = attempt % 2 === 0 ? a : b;
+      const answer = await login(
+        replica,
+        { username: 'ops', password: 'ops-password', deviceToken: opsDevice },
+        '198.51.100.20',
+      );
+      known.push(answerSummary(answer, ['reason']));
+    }
+  } finally {
+    state.done = true;
+    await flood;
+  }
+  const bypassed = (await redisBypasses(a, b)) > bypassesBefore;
+  const upstream = emulator.stats().loginJson;
+  console.info(
+    `${guesses} guesses at ops with Ops's device token at two replicas, ${ownLogins} logins to Ops; upstream JSON logins ${upstream}`,
+  );
+  expect(known.filter((k) => k !== 'data')).toEqual([]);
+  expect(guesses).toBeGreaterThan(5 * BUDGET);
+  // The upstream heard the known device's 16 logins, the attacker's to its own account, and at most the
+  // budget of guesses at `ops` (twice it only while a replica bypassed Redis).
+  expect(upstream - known.length - ownLogins).toBeLessThanOrEqual(bypassed ? 2 * BUDGET : BUDGET);
 });
