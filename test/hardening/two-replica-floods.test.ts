@@ -9,11 +9,19 @@
  * - `{ __typename }` pipelined on eight connections, four at each replica; one user's 200 KiB pages, the
  *   same at both; two accounts' new filter patterns at both: the victim's p95 within three times its quiet
  *   p95, no read failed;
+ * - slow bodies from 17 addresses, each holding its whole share at both replicas (more than
+ *   `MAX_CONNECTIONS`, none idle, each reopened once closed): another client opening a connection per read
+ *   every 100 ms is never refused, within three times its quiet p95. Before trickling bodies were closed like
+ *   idle ones, such a victim was refused 48 times of 51 (here, with that closing turned off, 125 of 125);
  * - wrong passwords for the victim's account from 64 addresses at both replicas, its name spelled four ways
  *   (`admin`, `ADMIN`, ` admin`, `Admin`): the victim's known device logs in at either replica every time,
  *   and the upstream hears no more guesses than the budget (twice it only while a replica bypassed Redis,
  *   the documented degradation). Before, a JSON login's other spellings had a budget of their own: 40
- *   guesses reached the upstream for a budget of 20.
+ *   guesses reached the upstream for a budget of 20;
+ * - the owner of `Ops` (a case-variant twin of `ops` on a case-sensitive upstream) guessing at `ops` with its
+ *   own device token from 16 addresses at both replicas, logging in to `Ops` now and then: the upstream hears
+ *   no more guesses at `ops` than the budget, and the known device of `ops` logs in every time. Before,
+ *   the twin's token was known for `ops` and it was guessed 243 times.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it, type TestContext } from 'vitest';
