@@ -9,11 +9,19 @@
  * - `{ __typename }` pipelined on eight connections, four at each replica; one user's 200 KiB pages, the
  *   same at both; two accounts' new filter patterns at both: the victim's p95 within three times its quiet
  *   p95, no read failed;
+ * - slow bodies from 17 addresses, each holding its whole share at both replicas (more than
+ *   `MAX_CONNECTIONS`, none idle, each reopened once closed): another client opening a connection per read
+ *   every 100 ms is never refused, within three times its quiet p95. Before trickling bodies were closed like
+ *   idle ones, such a victim was refused 48 times of 51 (here, with that closing turned off, 125 of 125);
  * - wrong passwords for the victim's account from 64 addresses at both replicas, its name spelled four ways
  *   (`admin`, `ADMIN`, ` admin`, `Admin`): the victim's known device logs in at either replica every time,
  *   and the upstream hears no more guesses than the budget (twice it only while a replica bypassed Redis,
  *   the documented degradation). Before, a JSON login's other spellings had a budget of their own: 40
- *   guesses reached the upstream for a budget of 20.
+ *   guesses reached the upstream for a budget of 20;
+ * - the owner of `Ops` (a case-variant twin of `ops` on a case-sensitive upstream) guessing at `ops` with its
+ *   own device token from 16 addresses at both replicas, logging in to `Ops` now and then: the upstream hears
+ *   no more guesses at `ops` than the budget, and the known device of `ops` logs in every time. Before,
+ *   the twin's token was known for `ops` and it was guessed 243 times.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it, type TestContext } from 'vitest';
@@ -30,6 +38,9 @@ import { startNodeOptions } from '../support/production-gateway.ts';
 import { largePageRequests, newPatternRequests } from '../support/flood-requests.ts';
 import { rawJsonPost } from '../support/raw-http-client.ts';
 import { saveLargeRecords } from '../support/save-large-records.ts';
+import { startSlowBodyFlood } from '../support/slow-body-flood.ts';
+import { SETTING_DEFAULTS } from '../../src/config/defaults.ts';
+import { SLOW_BODY_MILLIS } from '../../src/http/capacity/connection-limits.ts';
 import { redisBypasses, startRedisServer, type RedisServer } from '../support/servers/redis-server.ts';
 import {
   expectVictimServed,
@@ -51,6 +62,15 @@ const RECORDS = 100;
 const RECORD_CHARACTERS = 75_000;
 /** The guess budget of one account's unknown clients, small so that the flood passes it many times over. */
 const BUDGET = 20;
+/** A user of its own whose name differs from `ops` in case only: the emulator compares names exactly. */
+const TWIN = {
+  userId: '64b7f0c2a1e0d00000000077',
+  username: 'Ops',
+  password: 'twin-password',
+  mobile: '5550177',
+  applicationCode: 'demo',
+  organizationCodes: ['globex'],
+};
 
 const LOGIN_IN = `mutation Login($username: String!, $password: String!, $organizationCode: String, $deviceToken: String) {
   login(username: $username, password: $password, organizationCode: $organizationCode, deviceToken: $deviceToken) { token deviceToken }
@@ -68,7 +88,7 @@ beforeAll(async () => {
     return;
   }
   redis = started;
-  emulator = await startEmulator({ port: 0, objectTypes: [BLOB] });
+  emulator = await startEmulator({ port: 0, objectTypes: [BLOB], users: [TWIN] });
   const env = {
     NODE_ENV: 'production',
     SESSION_SECRET: 'a-test-secret-of-at-least-32-characters',
@@ -110,6 +130,16 @@ function expectVictimServedAtBoth(requests: string[], victim: Record<string, str
   return expectVictimServedBesideOneAddress(ports(), requests, urls(), victim, name, SHARED_CORES_MILLIS);
 }
 
+/** Each replica's accepted connections open now (its `gateway_connections_open`). */
+function connectionsOpen(): Promise<number[]> {
+  return Promise.all(
+    replicas.map(async ({ baseUrl }) => {
+      const text = await (await fetch(`${baseUrl}/metrics`)).text();
+      return Number(/^gateway_connections_open (\d+)/m.exec(text)?.[1] ?? '0');
+    }),
+  );
+}
+
 /** The bearer headers of `username` (password `<username>-password`), logged in at `graphqlUrl`. */
 function loginAt(graphqlUrl: string, username: string, organizationCode?: string) {
   const variables = { username, password: `${username}-password` };
@@ -118,6 +148,12 @@ function loginAt(graphqlUrl: string, username: string, organizationCode?: string
     organizationCode === undefined ? variables : { ...variables, organizationCode },
     LOGIN_IN,
   );
+}
+
+function deviceTokenOf(answer: GraphqlAnswer): string {
+  const deviceToken = (answer.data?.login as { deviceToken?: unknown } | undefined)?.deviceToken;
+  if (typeof deviceToken !== 'string') throw new Error(`login failed: ${JSON.stringify(answer.errors)}`);
+  return deviceToken;
 }
 
 function login(
@@ -192,6 +228,53 @@ it('should keep another user’s reads at both replicas within 3× their quiet p
   await expectVictimServedAtBoth(largePageRequests(reader, BLOB, 4), victim, '200 KiB pages at two replicas');
 });
 
+it('should serve another client opening a connection per read at both replicas, never refused, within 3× its quiet p95, while 17 addresses hold slow bodies at both', async (context) => {
+  need(context);
+  const victim = await loginAt(urls()[0] ?? '', 'demo');
+  const samplers = replicas.map((replica) => samplePeakRss(replica.process.pid, 50));
+  // 17 addresses × their whole share at each replica: more than MAX_CONNECTIONS, every one a body that
+  // trickles (never idle); each closed is opened again, so the attacker keeps every place it gets.
+  const flood = startSlowBodyFlood({
+    ports: ports(),
+    addresses: Array.from({ length: 17 }, (_, i) => `127.0.0.${String(20 + i)}`),
+    perAddress: SETTING_DEFAULTS.MAX_CONNECTIONS_PER_ADDRESS,
+    declaredBytes: 10_000,
+    trickleMillis: 1_000,
+    reconnectMillis: 250,
+    // Its first fill is the first loud window's (the victim's first reads are a warm-up).
+    paused: true,
+  });
+  // Each loud window begins once both replicas are full, where the victim's connection needs a slow body
+  // closed for it, and the bodies have arrived for SLOW_BODY_MILLIS: a body younger than that is still
+  // arriving and is never closed (docs/limits.md), so the victim is refused in the first second of a fill.
+  const ready = async () => {
+    await expect
+      .poll(async () => Math.min(...(await connectionsOpen())), { timeout: 60_000, interval: 200 })
+      .toBeGreaterThanOrEqual(SETTING_DEFAULTS.MAX_CONNECTIONS - 8);
+    await sleep(SLOW_BODY_MILLIS);
+    // The flood's own thread holds them: the replicas are full of its slow bodies.
+    expect(Math.min(...(await flood.held()))).toBeGreaterThanOrEqual(SETTING_DEFAULTS.MAX_CONNECTIONS - 64);
+  };
+  const statuses = await expectVictimServed(
+    { ...flood, ready },
+    urls(),
+    victim,
+    'slow bodies at two replicas',
+    {
+      sharedCoresMillis: SHARED_CORES_MILLIS,
+      connectionPerRead: true,
+      everyMillis: 100,
+    },
+  );
+  const peaks = samplers.map((sampler) => sampler.stop());
+  // Slow bodies were closed to make room (0: closed with nothing answered), and some were refused.
+  expect(statuses.get(0) ?? 0).toBeGreaterThan(0);
+  for (const [i, replica] of replicas.entries()) {
+    expect(replica.process.exited, `replica ${i}`).toBeUndefined();
+    expect(peaks[i], `replica ${i} peak RSS`).toBeLessThan(POD_LIMIT);
+  }
+});
+
 it('should keep another user’s reads at both replicas within 3× their quiet p95 while two accounts flood new patterns at both', async (context) => {
   need(context);
   const [a] = replicas as [GatewayCommand, GatewayCommand];
@@ -258,4 +341,71 @@ it('should let the known device log in at either replica while 64 addresses gues
   expect(guesses).toBeGreaterThan(10 * BUDGET);
   // The upstream heard the known device's 16 logins and at most the budget of guesses.
   expect(emulator.stats().loginJson - known.length).toBeLessThanOrEqual(bypassed ? 2 * BUDGET : BUDGET);
+});
+
+it('should hold the guess budget of `ops` at both replicas while the owner of the case-variant twin `Ops` guesses it with its own device token, and let the known device of `ops` log in', async (context) => {
+  need(context);
+  const [a, b] = replicas as [GatewayCommand, GatewayCommand];
+  const opsDevice = deviceTokenOf(
+    await login(a, { username: 'ops', password: 'ops-password' }, '198.51.100.20'),
+  );
+  // The attacker's own account, and the device token the upstream's answer to it earned.
+  const twinDevice = deviceTokenOf(
+    await login(b, { username: TWIN.username, password: TWIN.password }, '198.51.100.30'),
+  );
+  emulator.resetStats();
+  const bypassesBefore = await redisBypasses(a, b);
+  const state = { done: false };
+  let guesses = 0;
+  let ownLogins = 0;
+  // 16 addresses at both replicas, each sending the twin's device token with its guesses at `ops`, and
+  // logging in to its own `Ops` with it now and then (a success clears the device's count of failures).
+  const guesser = async (i: number) => {
+    const from = `192.0.2.${String(i + 1)}`;
+    const replica = i % 2 === 0 ? a : b;
+    for (let turn = 1; !state.done; turn++) {
+      if (turn % 5 === 0) {
+        const own = await login(
+          replica,
+          { username: TWIN.username, password: TWIN.password, deviceToken: twinDevice },
+          from,
+        );
+        if (own.errors === undefined) ownLogins += 1;
+        continue;
+      }
+      guesses += 1;
+      await login(
+        replica,
+        { username: 'ops', password: `guess-${String(guesses)}`, deviceToken: twinDevice },
+        from,
+      );
+    }
+  };
+  const flood = Promise.all(Array.from({ length: 16 }, (_, i) => guesser(i)));
+  const known: string[] = [];
+  try {
+    for (let attempt = 0; attempt < 16; attempt++) {
+      await sleep(500);
+      const replica = attempt % 2 === 0 ? a : b;
+      const answer = await login(
+        replica,
+        { username: 'ops', password: 'ops-password', deviceToken: opsDevice },
+        '198.51.100.20',
+      );
+      known.push(answerSummary(answer, ['reason']));
+    }
+  } finally {
+    state.done = true;
+    await flood;
+  }
+  const bypassed = (await redisBypasses(a, b)) > bypassesBefore;
+  const upstream = emulator.stats().loginJson;
+  console.info(
+    `${guesses} guesses at ops with Ops's device token at two replicas, ${ownLogins} logins to Ops; upstream JSON logins ${upstream}`,
+  );
+  expect(known.filter((k) => k !== 'data')).toEqual([]);
+  expect(guesses).toBeGreaterThan(5 * BUDGET);
+  // The upstream heard the known device's 16 logins, the attacker's to its own account, and at most the
+  // budget of guesses at `ops` (twice it only while a replica bypassed Redis).
+  expect(upstream - known.length - ownLogins).toBeLessThanOrEqual(bypassed ? 2 * BUDGET : BUDGET);
 });

@@ -27,24 +27,54 @@ export interface VictimLatencies {
   failures: string[];
 }
 
-/** The victim's reads, 10 ms apart, each at the next of `graphqlUrls` in turn (replicas behind a balancer). */
+/** How the victim reads, beside which flood. */
+export interface VictimOptions {
+  /**
+   * For two replicas on this machine's two cores (deployed, each has its own), the time the machine itself
+   * adds when both replicas and the attacker's thread run at once; the 3× bound of one replica is
+   * `cpu-share-floods`'. Default 0.
+   */
+  sharedCoresMillis?: number;
+  /** Each read on a connection of its own, opened for it and closed after it (a client without keep-alive). */
+  connectionPerRead?: boolean;
+  /** The pause between reads. Default 10 ms. */
+  everyMillis?: number;
+}
+
+/** A flood the victim reads beside; `ready`, if given, settles once a resumed flood is at full strength. */
+export type VictimFlood = KeepAliveFlood & { ready?: () => Promise<void> };
+
+/**
+ * The victim's reads, each at the next of `graphqlUrls` in turn (replicas behind a balancer), on keep-alive
+ * connections or one connection per read. A read that throws (its connection closed unanswered) is a failure.
+ */
 async function victimBeside(
-  flood: KeepAliveFlood,
+  flood: VictimFlood,
   graphqlUrls: readonly string[],
   headers: Record<string, string>,
+  options: VictimOptions,
 ): Promise<VictimLatencies> {
-  const victim = fetchFrom('127.0.0.3');
+  const kept = options.connectionPerRead === true ? undefined : fetchFrom('127.0.0.3');
   const result: VictimLatencies = { quiet: [], loud: [], failures: [] };
   let turn = 0;
-  const reads = async (into: number[]) => {
-    for (let read = 0; read < READS_PER_WINDOW; read++) {
-      const url = graphqlUrls[turn++ % graphqlUrls.length] ?? '';
+  const read = async (url: string, into: number[]) => {
+    const victim = kept ?? fetchFrom('127.0.0.3');
+    try {
       const answer = await postGraphql(url, LOAN_TYPES, {}, headers, victim.fetch);
       into.push(answer.elapsedMillis);
       if (answer.status !== 200 || answer.errors !== undefined) {
         result.failures.push(`${String(answer.status)} ${JSON.stringify(answer.errors)}`);
       }
-      await sleep(10);
+    } catch (error) {
+      result.failures.push(String(error));
+    } finally {
+      if (kept === undefined) await victim.close();
+    }
+  };
+  const reads = async (into: number[]) => {
+    for (let count = 0; count < READS_PER_WINDOW; count++) {
+      await read(graphqlUrls[turn++ % graphqlUrls.length] ?? '', into);
+      await sleep(options.everyMillis ?? 10);
     }
   };
   try {
@@ -56,31 +86,33 @@ async function victimBeside(
       await reads(result.quiet);
       flood.resume();
       await sleep(300);
+      await flood.ready?.();
       await reads(result.loud);
     }
   } finally {
-    await victim.close();
+    await kept?.close();
   }
   return result;
 }
 
 /**
  * Runs the victim beside `flood` (then stops it) and expects it served: no failure, p95 under the flood
- * within 3× the quiet one. Answers the flood's answers by status. `sharedCoresMillis`: for two replicas on
- * this machine's two cores (deployed, each has its own), the time the machine itself adds when both replicas
- * and the attacker's thread run at once; the 3× bound of one replica is `cpu-share-floods`'.
+ * within 3× the quiet one (plus {@link VictimOptions.sharedCoresMillis}). Answers the flood's answers by
+ * status. `options`: a number is `sharedCoresMillis`.
  */
 export async function expectVictimServed(
-  flood: KeepAliveFlood,
+  flood: VictimFlood,
   graphqlUrls: readonly string[],
   victim: Record<string, string>,
   name: string,
-  sharedCoresMillis = 0,
+  options: number | VictimOptions = 0,
 ): Promise<Map<number, number>> {
+  const { sharedCoresMillis = 0, ...reading } =
+    typeof options === 'number' ? { sharedCoresMillis: options } : options;
   let latencies: VictimLatencies;
   let statuses: Map<number, number>;
   try {
-    latencies = await victimBeside(flood, graphqlUrls, victim);
+    latencies = await victimBeside(flood, graphqlUrls, victim, reading);
   } finally {
     statuses = await flood.stop();
   }
