@@ -1,13 +1,15 @@
 /**
  * The response cache proved by difference (issue 40): one random sequence of reads and writes from several
- * accounts of two organizations (and two the upstream refuses), each step through replica A or B at random, run against two replicas with
- * the cache on (sharing a real `redis-server`: versions and entries) and two with it off, each pair before an
+ * accounts of two organizations (and two the upstream refuses), each step through replica A or B at random
+ * and each read as `GET` or `POST`, run against two replicas with the cache on (sharing a real
+ * `redis-server`: versions and entries; `CACHE_HTTP=private`) and two with it off, each pair before an
  * emulator of its own with the same seed data. Every answer, normalised (each world's new ids named by the
  * order they were made in, errors by code and path), is the same in both worlds, except reads of a type an
  * organization wrote directly on the upstream (past the gateways, `maxAge` documents that difference) until a
  * write through the gateways replaces its version; no answer in either world holds another organization's
- * data. Then, with entries cached, the upstream failing: stale answers, marked, within the stale age, and
- * errors past it.
+ * data; a `GET` answer says `private, max-age` at most the policy's `maxAge` only when every read was of a
+ * cached type, else `no-store`, never `public`. Then, with entries cached, the upstream failing: stale answers,
+ * marked, within the stale age, and errors past it.
  *
  * The sequence comes from a seed, printed on failure; `CACHE_DIFFERENTIAL_SEED=<n>` replays one,
  * `CACHE_DIFFERENTIAL_STEPS=<n>` sets its length, `CACHE_DIFFERENTIAL_TRACE=1` prints every step.
@@ -117,6 +119,8 @@ type Op =
 interface Step {
   op: Op;
   replica: 'a' | 'b';
+  /** A read sent as `GET` (as urql sends queries), else `POST`. */
+  get: boolean;
 }
 
 const session = fc.nat({ max: SESSIONS.length - 1 });
@@ -179,6 +183,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 const step: fc.Arbitrary<Step> = fc.record({
   op,
   replica: fc.constantFrom<'a' | 'b'>('a', 'b'),
+  get: fc.boolean(),
 });
 
 /** One object the sequence saved: its organization and type, and its id in each world. */
@@ -368,6 +373,23 @@ function foreignMarks(org: Org): string[] {
   ]);
 }
 
+function isRead(op: Op): op is Extract<Op, { kind: 'byId' | 'find' | 'page' }> {
+  return op.kind === 'byId' || op.kind === 'find' || op.kind === 'page';
+}
+
+/** GETs one query, as `TestGateway.post` POSTs it. */
+async function getGraphql(
+  gw: TestGateway,
+  query: string,
+  variables: Record<string, unknown>,
+  authorization: string,
+): Promise<GraphqlAnswer> {
+  const params = new URLSearchParams({ query, variables: JSON.stringify(variables) });
+  const response = await gw.fetch(`/graphql?${params.toString()}`, { headers: { authorization } });
+  const body = (await response.json()) as Pick<GraphqlAnswer, 'data' | 'errors'>;
+  return { status: response.status, headers: response.headers, ...body, elapsedMillis: 0 };
+}
+
 /** The types a read of `op` reads: an order's customer is read too. */
 function typesRead(type: TypeName): TypeName[] {
   return type === ORDER ? [ORDER, CUSTOMER] : [type];
@@ -375,13 +397,18 @@ function typesRead(type: TypeName): TypeName[] {
 
 /**
  * Runs `steps` in both worlds, comparing step by step. Answers the number of reads left uncompared because
- * their type was written past the gateways.
+ * their type was written past the gateways, and of `GET` answers the cache-on world let the caller keep.
  */
-async function runSequence(on: World, off: World, steps: readonly Step[]): Promise<number> {
+async function runSequence(
+  on: World,
+  off: World,
+  steps: readonly Step[],
+): Promise<{ uncompared: number; kept: number }> {
   const saved: Saved[] = [];
   /** `org type` pairs written directly on the upstream and not since through the gateways. */
   const tainted = new Set<string>();
   let uncompared = 0;
+  let kept = 0;
   const reads: Op[] = [];
   for (const [index, generated] of steps.entries()) {
     let current = generated;
@@ -396,11 +423,14 @@ async function runSequence(on: World, off: World, steps: readonly Step[]): Promi
     }
     const { op } = current;
     if (op.kind === 'again') continue;
-    if (op.kind === 'byId' || op.kind === 'find' || op.kind === 'page') reads.push(op);
+    if (isRead(op)) reads.push(op);
     const [onAnswer, offAnswer] = await Promise.all(
       [on, off].map(async (world) => {
         const { gw, query, variables, token } = requestOf(world, saved, current);
-        return gw.post(query, variables, { authorization: `Bearer ${token}` });
+        const authorization = `Bearer ${token}`;
+        return current.get && !query.startsWith('mutation')
+          ? getGraphql(gw, query, variables, authorization)
+          : gw.post(query, variables, { authorization });
       }),
     );
     if (onAnswer === undefined || offAnswer === undefined) throw new Error('no answer');
@@ -424,8 +454,16 @@ async function runSequence(on: World, off: World, steps: readonly Step[]): Promi
     }
     // Nothing is ever stale while the upstream answers.
     expect(onAnswer.headers.get('x-gateway-cache'), where).toBeNull();
-    const isRead = op.kind === 'byId' || op.kind === 'find' || op.kind === 'page';
-    if (isRead && typesRead(op.type).some((type) => tainted.has(`${org} ${type}`))) {
+    // CACHE_HTTP=private: a GET answer of cached types' reads alone says private for at most their maxAge;
+    // an error, a POST, a write or an uncached type (Order) no-store; nothing ever public. Off: no-store.
+    expect(offAnswer.headers.get('cache-control'), where).toBe('no-store');
+    const cacheControl = onAnswer.headers.get('cache-control');
+    const mayKeep =
+      current.get && isRead(op) && onAnswer.errors === undefined && !typesRead(op.type).includes(ORDER);
+    if (mayKeep && cacheControl !== 'no-store') kept++;
+    if (mayKeep) expect(cacheControl, where).toMatch(/^(no-store|private, max-age=([1-5]?\d|60))$/);
+    else expect(cacheControl, where).toBe('no-store');
+    if (isRead(op) && typesRead(op.type).some((type) => tainted.has(`${org} ${type}`))) {
       uncompared++;
     } else {
       expect(normalise(on, onAnswer), where).toEqual(normalise(off, offAnswer));
@@ -436,7 +474,7 @@ async function runSequence(on: World, off: World, steps: readonly Step[]): Promi
       tainted.delete(`${org} ${op.type}`);
     }
   }
-  return uncompared;
+  return { uncompared, kept };
 }
 
 const STEPS = Number(process.env.CACHE_DIFFERENTIAL_STEPS ?? 600);
@@ -460,7 +498,12 @@ describe('the response cache against the same run without it', () => {
     if (started === undefined) return;
     const seed = Number(process.env.CACHE_DIFFERENTIAL_SEED ?? Math.floor(Math.random() * 2 ** 31));
     const [on, off] = await Promise.all([
-      startWorld('cache on', { CACHE: 'on', REDIS_URL: started.url, CACHE_REDIS_MAX_BYTES: '1000000' }),
+      startWorld('cache on', {
+        CACHE: 'on',
+        REDIS_URL: started.url,
+        CACHE_REDIS_MAX_BYTES: '1000000',
+        CACHE_HTTP: 'private',
+      }),
       // Redis for the sessions as well (another database): the worlds differ by the cache alone.
       startWorld('cache off', { CACHE: 'off', REDIS_URL: `${started.url}/1` }),
     ]);
@@ -468,9 +511,9 @@ describe('the response cache against the same run without it', () => {
       seed,
       numRuns: 1,
     });
-    let uncompared: number;
+    let counts: { uncompared: number; kept: number };
     try {
-      uncompared = await runSequence(on, off, steps);
+      counts = await runSequence(on, off, steps);
     } catch (error) {
       console.error(
         `response cache differential: failed with seed ${seed} (CACHE_DIFFERENTIAL_SEED=${seed})`,
@@ -486,9 +529,11 @@ describe('the response cache against the same run without it', () => {
       }
     }
     expect(hits).toBeGreaterThan(0);
+    // And some GET answers said private, max-age (a few hundred GET reads of cached types).
+    expect(counts.kept).toBeGreaterThan(0);
     console.info(
       `response cache differential: seed ${seed}, ${steps.length} steps, ${hits} hits, ` +
-        `${uncompared} reads after a direct write left uncompared`,
+        `${counts.kept} GET answers private, ${counts.uncompared} reads after a direct write left uncompared`,
     );
   });
 
