@@ -76,8 +76,8 @@ export class RequestCache {
 
   /**
    * How long the answer stays fresh, in whole seconds: the least freshness left among its reads, every one
-   * of them answered under a policy (a fresh entry: its \`maxAge\` less its age; a read upstream: its
-   * \`maxAge\`). \`undefined\` when nothing was read, a read was made past every policy (\`readPast\`, the
+   * of them answered under a policy (a fresh entry: its `maxAge` less its age; a read upstream: its
+   * `maxAge`). `undefined` when nothing was read, a read was made past every policy (`readPast`, the
    * cache stepping aside) or an entry answered stale, or when less than a second is left.
    */
   freshSeconds(): number | undefined {
