@@ -40,6 +40,7 @@ export const HEAVY_TESTS = [
   'test/hardening/login-bursts.test.ts',
   'test/hardening/login-unaimable.test.ts',
   'test/hardening/response-cache-replicas.test.ts',
+  'test/hardening/response-cache-differential.test.ts',
   // Floods, fairness under load, slow clients, signals and shutdown.
   'test/hardening/pattern-checker.test.ts',
   'test/hardening/padded-documents.test.ts',

@@ -137,7 +137,7 @@ export async function createApollo(options: ApolloOptions): Promise<ApolloServer
         holderOf: (context) => (context.session === null ? undefined : userKeyOf(context.session)),
       }),
       createDeadSessionPlugin({ revocations: options.services.revocations, scopes: options.scopes }),
-      ...(options.services.cache === undefined ? [] : [createCacheReportPlugin()]),
+      ...(options.services.cache === undefined ? [] : [createCacheReportPlugin({ http: config.cache.http })]),
       ...apolloDefaultsOff<GraphQLContext>(),
       config.landingPage
         ? linkGraphiqlFromLandingPage(

@@ -2,8 +2,10 @@
  * One request's view of the response cache, held by its loaders (`upstream/batching/loaders.ts`): whose
  * reads these are (the session's account and organization, never a credential), the versions read once per
  * type for the whole request (one request sees one version), the types this request wrote (from then on read
- * upstream only: a write's read-back is never a cached answer, and is never cached), and the oldest stale
- * answer served, which the response reports (`cache-report-plugin.ts`).
+ * upstream only: a write's read-back is never a cached answer, and is never cached), the oldest stale
+ * answer served, which the response reports (`cache-report-plugin.ts`), and how long the answer stays fresh:
+ * the least freshness left among its reads, none when one of them was made past every policy (what a
+ * `GET` answer may tell the caller's own HTTP cache, `CACHE_HTTP=private`).
  */
 import { parseExactJson } from '../upstream/dialect/exact-json.ts';
 import { cacheKey, type CacheCaller, type CachedReadKind } from './cache-key.ts';
@@ -23,6 +25,10 @@ export class RequestCache {
   #versions: Map<string, Promise<string | undefined>> | undefined;
   #written: Set<string> | undefined;
   #staleAge: number | undefined;
+  /** The least freshness left among this request's answers read under a policy, in milliseconds. */
+  #freshMillis: number | undefined;
+  /** Whether a read of this request was made past every policy. */
+  #readPast = false;
 
   constructor(cache: ResponseCache, caller: CacheCaller) {
     this.#cache = cache;
@@ -60,6 +66,30 @@ export class RequestCache {
     return this.#staleAge === undefined ? undefined : { stale: true, ageSeconds: this.#staleAge };
   }
 
+  /**
+   * A read made past the cache (a type without a policy, a type this request wrote, metadata by object id
+   * alone): the answer holds something no policy covers, so it is fresh for no time.
+   */
+  readPast(): void {
+    this.#readPast = true;
+  }
+
+  /**
+   * How long the answer stays fresh, in whole seconds: the least freshness left among its reads, every one
+   * of them answered under a policy (a fresh entry: its `maxAge` less its age; a read upstream: its
+   * `maxAge`). `undefined` when nothing was read, a read was made past every policy (`readPast`, the
+   * cache stepping aside) or an entry answered stale, or when less than a second is left.
+   */
+  freshSeconds(): number | undefined {
+    if (this.#readPast || this.#staleAge !== undefined || this.#freshMillis === undefined) return undefined;
+    const seconds = Math.floor(this.#freshMillis / 1_000);
+    return seconds >= 1 ? seconds : undefined;
+  }
+
+  #freshFor(millis: number): void {
+    this.#freshMillis = Math.min(this.#freshMillis ?? millis, millis);
+  }
+
   #version(objectName: string): Promise<string | undefined> {
     this.#versions ??= new Map();
     let version = this.#versions.get(objectName);
@@ -87,17 +117,23 @@ export class RequestCache {
     const version = await this.#version(objectName);
     if (policy === undefined || version === undefined) {
       if (policy !== undefined) cache.count('bypassed', objectName);
+      this.#readPast = true;
       return load();
     }
     // Written while the version was read: the write's own reads must not see or fill the cache.
-    if (!this.covers(objectName)) return load();
+    if (!this.covers(objectName)) {
+      this.#readPast = true;
+      return load();
+    }
     const key = cacheKey({ kind, objectName, scope: policy.scope, caller: this.#caller, version, args });
     // A PRIVATE entry was read by this very account in this organization; a PUBLIC one by any account of
     // it, so it is served only to an account the upstream already let read there.
     const mayServe = policy.scope === 'PRIVATE' || cache.isProven(this.#caller);
     const found = mayServe ? (cache.lookup(key) ?? (await cache.lookupShared(key, this.#caller))) : undefined;
+    const maxAgeMillis = policy.maxAgeSeconds * 1_000;
     if (found?.fresh === true) {
       cache.count('hit', objectName);
+      this.#freshFor(maxAgeMillis - found.ageMillis);
       return this.#served(found.text, onHit);
     }
     let value: T;
@@ -110,6 +146,7 @@ export class RequestCache {
       return this.#served(found.text, onHit);
     }
     cache.count('miss', objectName);
+    this.#freshFor(maxAgeMillis);
     if (holdsRecords(value)) cache.prove(this.#caller);
     const text = JSON.stringify(value) as string | undefined;
     if (text !== undefined && this.covers(objectName)) cache.store(key, text, objectName, this.#caller);

@@ -81,6 +81,8 @@ export interface CachedAnswer {
   text: string;
   /** Whole seconds since it was read upstream. */
   ageSeconds: number;
+  /** Milliseconds since it was read upstream. */
+  ageMillis: number;
   /** Within its `maxAge`: servable as is. Otherwise servable only while the upstream fails. */
   fresh: boolean;
 }
@@ -210,7 +212,12 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
         entries.delete(key);
         return undefined;
       }
-      return { text: entry.text, ageSeconds: Math.floor(age / 1_000), fresh: age <= entry.maxAgeMillis };
+      return {
+        text: entry.text,
+        ageSeconds: Math.floor(age / 1_000),
+        ageMillis: age,
+        fresh: age <= entry.maxAgeMillis,
+      };
     },
     lookupShared: async (key, caller) => {
       if (shared === undefined) return undefined;
@@ -221,7 +228,12 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
       // A clock that went back, or an entry past what this replica would serve: none.
       if (age < 0 || age > entry.maxAgeMillis + staleMillis) return undefined;
       put(key, entry.text, entry.objectName, caller, now() - age);
-      return { text: entry.text, ageSeconds: Math.floor(age / 1_000), fresh: age <= entry.maxAgeMillis };
+      return {
+        text: entry.text,
+        ageSeconds: Math.floor(age / 1_000),
+        ageMillis: age,
+        fresh: age <= entry.maxAgeMillis,
+      };
     },
     store(key, text, objectName, caller) {
       if (!put(key, text, objectName, caller, now())) return false;

@@ -130,6 +130,11 @@ export const CACHE_SETTINGS = {
       int(0, 16 * 1024 * 1024 * 1024).default(0),
       "Characters of entries shared by the replicas through Redis (with REDIS_URL), the same shares per account and organization; 0 = each replica's entries stay its own.",
     ),
+    http: setting(
+      'CACHE_HTTP',
+      z.enum(['no-store', 'private']).default('no-store'),
+      "`private`: a GET answer made only of reads of cached types says `Cache-Control: private, max-age=<the least freshness left among them>` and `Vary: Authorization` (the browser's own cache may keep it, no shared cache may); `no-store`: every answer says `no-store`.",
+    ),
     staleIfErrorSeconds: setting(
       'CACHE_STALE_IF_ERROR_SECONDS',
       int(0, 86_400).default(300),

@@ -142,6 +142,46 @@ describe('the response cache', () => {
     expect(t.upstreamReads()).toBe(1);
   });
 
+  it("says how long a request's answer stays fresh: the least freshness left among its reads", async () => {
+    const shortOrder: [string, CachePolicy] = [ORDER, { maxAgeSeconds: 20, scope: 'PRIVATE' }];
+    const t = setup([privateLoan, shortOrder]);
+    const load = () => Promise.resolve({ _id: 'a' });
+    // Nothing read: no freshness to tell.
+    expect(new RequestCache(t.cache, alice).freshSeconds()).toBeUndefined();
+    const first = new RequestCache(t.cache, alice);
+    await first.read('object', LOAN, 'a', load);
+    expect(first.freshSeconds()).toBe(60);
+    // A hit 45 s old has 15 s left; the other type's 20 s read upstream leaves the least at 15.
+    t.advance(45);
+    const later = new RequestCache(t.cache, alice);
+    await later.read('object', LOAN, 'a', load);
+    expect(later.freshSeconds()).toBe(15);
+    await later.read('object', ORDER, 'a', load);
+    expect(later.freshSeconds()).toBe(15);
+    // A read past every policy leaves none.
+    later.readPast();
+    expect(later.freshSeconds()).toBeUndefined();
+    // Nor does a type its request wrote, nor a type without a policy.
+    const wrote = new RequestCache(t.cache, alice);
+    wrote.bypass(LOAN);
+    await wrote.read('object', LOAN, 'a', load);
+    expect(wrote.freshSeconds()).toBeUndefined();
+    const undeclared = new RequestCache(t.cache, alice);
+    await undeclared.read('object', 'com.example.Undeclared', 'a', load);
+    expect(undeclared.freshSeconds()).toBeUndefined();
+  });
+
+  it('tells no freshness for an answer holding a stale entry', async () => {
+    const t = setup([privateLoan], { stale: 30 });
+    const down = new UpstreamError('unavailable', 'connection refused', { operation: 'getAll' });
+    await t.read(alice, LOAN, 'a');
+    t.advance(70);
+    const request = new RequestCache(t.cache, alice);
+    await request.read('object', LOAN, 'a', () => Promise.reject(down));
+    expect(request.staleReport()).toBeDefined();
+    expect(request.freshSeconds()).toBeUndefined();
+  });
+
   it('serves a stale entry only while the upstream fails, and never past its stale age', async () => {
     const t = setup([privateLoan], { stale: 30 });
     const down = new UpstreamError('unavailable', 'connection refused', { operation: 'getAll' });

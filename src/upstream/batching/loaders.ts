@@ -272,8 +272,13 @@ class RequestLoaders implements Loaders {
     const record = this.#primed?.take(objectName, id);
     if (record !== undefined) loader.prime(id, record);
     const cache = this.#options.cache;
-    // A record a page of this request brought is served as it came: one request, one version.
-    if (cache?.covers(objectName) !== true || record !== undefined) return loader.load(id);
+    // A record a page of this request brought is served as it came: one request, one version (that page
+    // told the cache how fresh it is).
+    if (record !== undefined) return loader.load(id);
+    if (cache?.covers(objectName) !== true) {
+      cache?.readPast();
+      return loader.load(id);
+    }
     return cache.read(
       'object',
       objectName,
@@ -288,7 +293,10 @@ class RequestLoaders implements Loaders {
   find(objectName: string, criteria: Criterion[]): Promise<UpstreamRecord | null> {
     const loader = this.#findLoader(objectName);
     const cache = this.#options.cache;
-    if (cache?.covers(objectName) !== true) return loader.load(criteria);
+    if (cache?.covers(objectName) !== true) {
+      cache?.readPast();
+      return loader.load(criteria);
+    }
     return cache.read('find', objectName, criteriaKey(criteria), () => loader.load(criteria));
   }
 
@@ -296,7 +304,10 @@ class RequestLoaders implements Loaders {
     const loader = this.#pageLoader(objectName);
     const key = { criteria, pageSize, pageIndex };
     const cache = this.#options.cache;
-    if (cache?.covers(objectName) !== true) return loader.load(key);
+    if (cache?.covers(objectName) !== true) {
+      cache?.readPast();
+      return loader.load(key);
+    }
     return cache.read(
       'page',
       objectName,
@@ -313,7 +324,10 @@ class RequestLoaders implements Loaders {
     const loader = this.#getMetadataLoader();
     const key = { objectId, category };
     const cache = this.#options.cache;
-    if (objectName === undefined || cache?.covers(objectName) !== true) return loader.load(key);
+    if (objectName === undefined || cache?.covers(objectName) !== true) {
+      cache?.readPast();
+      return loader.load(key);
+    }
     return cache.read('metadata', objectName, [objectId, category], () => loader.load(key));
   }
 
