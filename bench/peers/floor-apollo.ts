@@ -19,7 +19,7 @@ import { ApolloServerPluginDisableSuggestions } from '@apollo/server/plugin/disa
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
 import Fastify from 'fastify';
-import { apolloDefaultsOff } from '../../src/app/apollo-defaults-off.ts';
+import { apolloDefaultsOff } from '../../src/graphql/apollo-defaults-off.ts';
 import { createCompiledExecutor } from '../../src/execution/compiled-executor.ts';
 import { executorGateway } from '../../src/execution/executor-gateway.ts';
 import { createFloorSchema, type FloorContext } from './floor-schema.ts';

@@ -12,7 +12,7 @@ import { createCacheReportPlugin } from '../cache/cache-report-plugin.ts';
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import type { GatewayServices, GraphQLContext } from '../graphql/context.ts';
 import { createErrorFormatter } from '../errors/format-error.ts';
-import { apolloDefaultsOff } from './apollo-defaults-off.ts';
+import { apolloDefaultsOff } from '../graphql/apollo-defaults-off.ts';
 import { buildSchema } from './build-schema.ts';
 import { createCompiledExecutor } from '../execution/compiled-executor.ts';
 import { executorGateway } from '../execution/executor-gateway.ts';

@@ -9,7 +9,11 @@
  * fill anyone's share; that lets the total be passed by at most that much per request in flight, which the
  * connection caps bound. A user has an entry only while one of its requests holds bytes.
  */
-import { createHeldBytes, type HeldBytesLease, type HeldBytesRefusal } from '../held-bytes.ts';
+import {
+  createHeldBytes,
+  type HeldBytesLease,
+  type HeldBytesRefusal,
+} from '../../upstream/client/held-bytes.ts';
 
 /** Characters of every answer that no share is asked for. */
 export const FREE_ANSWER_BYTES = 65_536;

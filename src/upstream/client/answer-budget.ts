@@ -16,7 +16,7 @@
  */
 import { UPSTREAM_SMALL_ANSWER_BYTES } from '../../config/defaults.ts';
 import { UpstreamError } from '../../errors/upstream-error.ts';
-import { createHeldBytes } from '../../limits/held-bytes.ts';
+import { createHeldBytes } from './held-bytes.ts';
 
 /** Options of {@link createAnswerBudget}, in bytes. */
 export interface AnswerBudgetOptions {
