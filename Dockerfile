@@ -71,6 +71,7 @@ HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
 # SIGTERM drains (readiness first, then in-flight requests within SHUTDOWN_GRACE_MS) and exits 0.
 STOPSIGNAL SIGTERM
 ENTRYPOINT ["/usr/bin/tini", "--"]
-# The bundle, with the heap sizes of `npm start`: an 8 MiB semi-space (V8 picks up to 64 MiB on a large host, which alone
-# took the resident set past 250 MB under load) and an old space capped like deploy/kubernetes does.
-CMD ["node", "--max-semi-space-size=8", "--max-old-space-size=256", "dist/main.js"]
+# The bundle, with the heap sizes of `npm start`: a 32 MiB semi-space, chosen by the bench's sweep (8, 16, 32, 64:
+# the most requests per core with the peak resident set under 320 MiB; bench/RESULTS.md), and an old space capped
+# like deploy/kubernetes does.
+CMD ["node", "--max-semi-space-size=32", "--max-old-space-size=256", "dist/main.js"]
