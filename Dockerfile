@@ -71,7 +71,7 @@ HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
 # SIGTERM drains (readiness first, then in-flight requests within SHUTDOWN_GRACE_MS) and exits 0.
 STOPSIGNAL SIGTERM
 ENTRYPOINT ["/usr/bin/tini", "--"]
-# The bundle, with the heap sizes of `npm start`: a 32 MiB semi-space, chosen by the bench's sweep (8, 16, 32, 64:
-# the most requests per core with the peak resident set under 320 MiB; bench/RESULTS.md), and an old space capped
-# like deploy/kubernetes does.
-CMD ["node", "--max-semi-space-size=32", "--max-old-space-size=256", "dist/main.js"]
+# The bundle, with the heap sizes of `npm start`: a 16 MiB semi-space, chosen by the bench's sweep (8, 16, 32, 64:
+# the most requests per core with the peak resident set within 320 MiB under the bench's load and under the
+# floods of test/hardening; bench/RESULTS.md), and an old space capped like deploy/kubernetes does.
+CMD ["node", "--max-semi-space-size=16", "--max-old-space-size=256", "dist/main.js"]

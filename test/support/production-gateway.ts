@@ -1,7 +1,7 @@
 /**
  * The real gateway command as production runs it, for the attack tests that measure a process: an
  * emulator, then `node src/main.ts` with `NODE_ENV=production` and `npm start`'s heap settings
- * (`--max-semi-space-size=32 --max-old-space-size=256`, read from package.json so the two cannot drift).
+ * (`--max-semi-space-size=16 --max-old-space-size=256`, read from package.json so the two cannot drift).
  */
 import { readFileSync } from 'node:fs';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../emulator/index.ts';
