@@ -11,7 +11,7 @@ import { setUpBench } from '../bench-setup.ts';
 import { SESSIONS } from '../bench-users.ts';
 import { createBodyCheck } from '../load-job.ts';
 import { preflight } from '../measure.ts';
-import { startPeer } from '../peer-registry.ts';
+import { PEER_IDS, startPeer } from '../peer-registry.ts';
 import type { PeerEnvironment, PeerId, RunningPeer } from '../peer-registry.ts';
 import { stopProcess } from '../processes.ts';
 import type { BenchProcess } from '../processes.ts';
@@ -20,21 +20,7 @@ import type { WorkloadId } from '../workloads.ts';
 
 // P4-all: the gateway with every feature swapped for its bench stand-in (`bench/features/`) still answers
 // every workload right, so the feature-cost mode measures a gateway that works.
-const PEERS: PeerId[] = [
-  'P0',
-  'P1',
-  'P2',
-  'P3',
-  'F1',
-  'F1H',
-  'F1J',
-  'F1C',
-  'M1',
-  'P4',
-  'P4T',
-  'P4D',
-  'P4-all',
-];
+const PEERS: PeerId[] = [...PEER_IDS.filter((id) => id !== 'PB'), 'P4-all'];
 
 let env: PeerEnvironment;
 let logDir = '';

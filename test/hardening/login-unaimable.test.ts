@@ -9,20 +9,11 @@ import { type TestGateway } from '../support/gateway-harness.ts';
 import { useGatewayPool } from '../support/gateway-pool.ts';
 import { postGraphql, type GraphqlAnswer } from '../support/post-graphql.ts';
 import { redisBypasses, useRedisServer } from '../support/servers/redis-server.ts';
+import { CASE_TWIN_USER as TWIN } from '../support/case-twin-user.ts';
 
 const LOGIN = `mutation Login($username: String!, $password: String!, $deviceToken: String) {
   login(username: $username, password: $password, deviceToken: $deviceToken) { token deviceToken }
 }`;
-
-/** A user of its own whose name differs from `ops` in case only: the emulator compares names exactly. */
-const TWIN = {
-  userId: '64b7f0c2a1e0d00000000077',
-  username: 'Ops',
-  password: 'twin-password',
-  mobile: '5550177',
-  applicationCode: 'demo',
-  organizationCodes: ['globex'],
-};
 
 const { emulator, gateway } = useGatewayPool({
   env: { TRUSTED_PROXIES: 'loopback' },

@@ -47,6 +47,7 @@ import {
   expectVictimServedBesideOneAddress,
   floodsTogether,
 } from '../support/victim-beside-flood.ts';
+import { CASE_TWIN_USER as TWIN } from '../support/case-twin-user.ts';
 
 const MiB = 1024 * 1024;
 /**
@@ -62,15 +63,6 @@ const RECORDS = 100;
 const RECORD_CHARACTERS = 75_000;
 /** The guess budget of one account's unknown clients, small so that the flood passes it many times over. */
 const BUDGET = 20;
-/** A user of its own whose name differs from `ops` in case only: the emulator compares names exactly. */
-const TWIN = {
-  userId: '64b7f0c2a1e0d00000000077',
-  username: 'Ops',
-  password: 'twin-password',
-  mobile: '5550177',
-  applicationCode: 'demo',
-  organizationCodes: ['globex'],
-};
 
 const LOGIN_IN = `mutation Login($username: String!, $password: String!, $organizationCode: String, $deviceToken: String) {
   login(username: $username, password: $password, organizationCode: $organizationCode, deviceToken: $deviceToken) { token deviceToken }
@@ -162,6 +154,30 @@ function login(
   from: string,
 ): Promise<GraphqlAnswer> {
   return postGraphql(replica.graphqlUrl, LOGIN_IN, variables, { 'x-forwarded-for': from });
+}
+
+/**
+ * The known device's 16 logins, every 500 ms at either replica in turn from `from`, while `flood` runs;
+ * then the flood is told to stop (`state.done`) and awaited. Each login's summary (`data` when it worked).
+ */
+async function knownDeviceLogins(
+  flood: Promise<unknown>,
+  state: { done: boolean },
+  credentials: { username: string; password: string; deviceToken: string },
+  from: string,
+): Promise<string[]> {
+  const [a, b] = replicas as [GatewayCommand, GatewayCommand];
+  const known: string[] = [];
+  try {
+    for (let attempt = 0; attempt < 16; attempt++) {
+      await sleep(500);
+      known.push(answerSummary(await login(attempt % 2 === 0 ? a : b, credentials, from), ['reason']));
+    }
+  } finally {
+    state.done = true;
+    await flood;
+  }
+  return known;
 }
 
 it('should refuse the 16-key page of 100 large records at both replicas by name, keep both alive within their memory limit, and serve another user', async (context) => {
@@ -319,22 +335,12 @@ it('should let the known device log in at either replica while 64 addresses gues
     }
   };
   const flood = Promise.all(Array.from({ length: 64 }, (_, i) => guesser(i)));
-  const known: string[] = [];
-  try {
-    for (let attempt = 0; attempt < 16; attempt++) {
-      await sleep(500);
-      const replica = attempt % 2 === 0 ? a : b;
-      const answer = await login(
-        replica,
-        { username, password: 'admin-password', deviceToken },
-        '198.51.100.10',
-      );
-      known.push(answerSummary(answer, ['reason']));
-    }
-  } finally {
-    state.done = true;
-    await flood;
-  }
+  const known = await knownDeviceLogins(
+    flood,
+    state,
+    { username, password: 'admin-password', deviceToken },
+    '198.51.100.10',
+  );
   const bypassed = (await redisBypasses(a, b)) > bypassesBefore;
   console.info(`${guesses} guesses sent at two replicas; upstream logins ${emulator.stats().loginJson}`);
   expect(known.filter((k) => k !== 'data')).toEqual([]);
@@ -382,22 +388,12 @@ it('should hold the guess budget of `ops` at both replicas while the owner of th
     }
   };
   const flood = Promise.all(Array.from({ length: 16 }, (_, i) => guesser(i)));
-  const known: string[] = [];
-  try {
-    for (let attempt = 0; attempt < 16; attempt++) {
-      await sleep(500);
-      const replica = attempt % 2 === 0 ? a : b;
-      const answer = await login(
-        replica,
-        { username: 'ops', password: 'ops-password', deviceToken: opsDevice },
-        '198.51.100.20',
-      );
-      known.push(answerSummary(answer, ['reason']));
-    }
-  } finally {
-    state.done = true;
-    await flood;
-  }
+  const known = await knownDeviceLogins(
+    flood,
+    state,
+    { username: 'ops', password: 'ops-password', deviceToken: opsDevice },
+    '198.51.100.20',
+  );
   const bypassed = (await redisBypasses(a, b)) > bypassesBefore;
   const upstream = emulator.stats().loginJson;
   console.info(
