@@ -26,12 +26,18 @@ export type DefaultedSetting = keyof typeof SETTING_DEFAULTS;
 
 /**
  * The gateway's own work shared per caller (`src/http/capacity/cpu-share.ts`; not settings): an account
- * halves every second; while others are active a user may use a quarter of the event loop, a client
- * network without a session a tenth; a caller's line holds 64 requests and a wait is at most 5 s; all
- * lines together hold 4,096; 10,000 accounts are kept.
+ * halves every 100 ms; while another caller was admitted within the last second, a user may use a quarter
+ * of the event loop, a client network without a session a tenth; a caller's line holds 64 requests and a
+ * wait is at most 5 s; all lines together hold 4,096; 10,000 accounts are kept.
+ *
+ * The half-life is the size of the burst a caller may take at once (a quarter of the loop for 100 ms ÷ ln 2
+ * is 36 ms of work): at a second it was 360 ms, so a flooder that paused for a second had the whole loop for
+ * half a second again, and another user's p95 beside 200 KiB pages was 2–3.3× its quiet one (100 ms:
+ * 1.0–1.6×, `test/hardening/cpu-share-floods.test.ts`, four runs each).
  */
 export const CPU_SHARE = {
-  halfLifeMillis: 1_000,
+  halfLifeMillis: 100,
+  activeMillis: 1_000,
   userShare: 0.25,
   anonymousShare: 0.1,
   maxWaitMillis: 5_000,

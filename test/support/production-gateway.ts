@@ -1,12 +1,18 @@
 /**
- * The real gateway command as production runs it, for the attack tests that measure a process: an
- * emulator, then `node src/main.ts` with `NODE_ENV=production` and `npm start`'s heap settings
- * (`--max-semi-space-size=16 --max-old-space-size=256`, read from package.json so the two cannot drift).
+ * The real gateway command as production runs it, for the attack tests that measure a process: the
+ * emulator command (`npm run emulator`) in a process of its own, then `node src/main.ts` with
+ * `NODE_ENV=production` and `npm start`'s heap settings (`--max-semi-space-size=16 --max-old-space-size=256`,
+ * read from package.json so the two cannot drift).
+ *
+ * The emulator is not in the test's process: there it shared a thread with the victim's reads the
+ * fair-share tests time, so serving an attacker's 200 KiB pages upstream was counted as the gateway's delay
+ * (victim p95 2–3.3× quiet in the test's thread, 1–1.8× with the emulator apart). Production has its
+ * upstream on another machine.
  */
 import { readFileSync } from 'node:fs';
-import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../emulator/index.ts';
 import { stopProcess, type RunningProcess } from '../../support/child-process.ts';
 import { startGatewayCommand } from '../../support/gateway-command.ts';
+import { startEmulatorCommand } from './emulator-command.ts';
 import { DEMO_OBJECTS_DIR } from './object-fixtures.ts';
 
 /** A production gateway in front of its own emulator. */
@@ -14,7 +20,6 @@ export interface ProductionGateway {
   process: RunningProcess;
   baseUrl: string;
   graphqlUrl: string;
-  emulator: RunningEmulator;
   /** Stops both. */
   stop(): Promise<void>;
 }
@@ -25,12 +30,22 @@ export function startNodeOptions(): string[] {
   return manifest.scripts.start.split(/\s+/).filter((word) => word.startsWith('--'));
 }
 
-/** Starts an emulator (`emulatorOptions` added) and the gateway command with production settings (`env` added). */
+/** What the emulator serves besides the demo types. */
+export interface ProductionEmulatorOptions {
+  /** Object names served with no declared type (`EMULATOR_OBJECT_TYPES`). */
+  objectTypes?: readonly string[];
+}
+
+/** Starts the emulator command and the gateway command with production settings (`env` added). */
 export async function startProductionGateway(
   env: Record<string, string> = {},
-  emulatorOptions: Omit<EmulatorOptions, 'port'> = {},
+  emulatorOptions: ProductionEmulatorOptions = {},
 ): Promise<ProductionGateway> {
-  const emulator = await startEmulator({ port: 0, ...emulatorOptions });
+  const emulator = await startEmulatorCommand(
+    emulatorOptions.objectTypes === undefined
+      ? {}
+      : { EMULATOR_OBJECT_TYPES: emulatorOptions.objectTypes.join(',') },
+  );
   try {
     const command = await startGatewayCommand({
       upstreamUrl: emulator.url,
@@ -42,14 +57,13 @@ export async function startProductionGateway(
       process: command.process,
       baseUrl: command.baseUrl,
       graphqlUrl: command.graphqlUrl,
-      emulator,
       stop: async () => {
         await stopProcess(command.process, 2_000);
-        await emulator.close();
+        await stopProcess(emulator.process, 2_000);
       },
     };
   } catch (error) {
-    await emulator.close();
+    await stopProcess(emulator.process, 2_000);
     throw error;
   }
 }

@@ -11,6 +11,7 @@ import {
   type CpuShareOptions,
   type CpuTicket,
 } from '../../src/http/capacity/cpu-share.ts';
+import { CPU_SHARE } from '../../src/config/defaults.ts';
 
 const flooder = { key: 'flooder', anonymous: false };
 const victim = { key: 'victim', anonymous: false };
@@ -30,6 +31,7 @@ afterEach(() => {
 function share(overrides: Partial<CpuShareOptions> = {}) {
   return createCpuShare({
     halfLifeMillis: 1_000,
+    activeMillis: 1_000,
     userShare: 0.25,
     anonymousShare: 0.1,
     maxWaitMillis: 5_000,
@@ -103,6 +105,25 @@ it('should hold a caller over its share while another is active, and serve the o
   pass(3_000, 0);
   await Promise.resolve();
   expect(admitted).toBe(true);
+});
+
+it('should hold a rested flooder after a burst of its share of one half-life, not of a second', () => {
+  // The shipped timing: a caller rested for a second may take about 36 ms of the loop at once (a quarter of
+  // 100 ms ÷ ln 2), not the 360 ms a one-second half-life gave it, while a victim admitted 900 ms ago is
+  // still active.
+  const cpu = share({ halfLifeMillis: CPU_SHARE.halfLifeMillis, activeMillis: CPU_SHARE.activeMillis });
+  ticketOf(cpu.admit(victim)).done();
+  pass(900, 0);
+  let burst = 0;
+  for (;;) {
+    const admitted = cpu.admit(flooder);
+    if (isCpuWait(admitted)) break;
+    pass(2);
+    admitted.done();
+    burst += 2;
+  }
+  expect(burst).toBeGreaterThan(20);
+  expect(burst).toBeLessThanOrEqual(40);
 });
 
 it('should charge the mean cost at admission, so parallel requests cannot overdraw the share', () => {

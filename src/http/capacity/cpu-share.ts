@@ -16,7 +16,7 @@
  *
  * A request whose caller's account is over its share (`share` × the half-life ÷ ln 2: the account of a
  * caller using `share` of the loop steadily) waits, in its caller's own line, until the account has decayed
- * below it, while another caller is active (admitted within the last half-life); a caller alone is never
+ * below it, while another caller is active (admitted within the last `activeMillis`); a caller alone is never
  * held back, so a single busy user still gets the whole loop. Callers within their share are admitted at
  * once, so they are served before the waiting ones whatever those send. A caller's line holds
  * `maxWaitingPerCaller` requests, beyond which its requests are refused (`TOO_MANY_REQUESTS`, `cpu_share`,
@@ -41,6 +41,8 @@ export interface CpuCaller {
 export interface CpuShareOptions {
   /** How fast an account forgets: it halves every this many milliseconds. */
   halfLifeMillis: number;
+  /** A caller admitted within this many milliseconds is active: the others' shares hold while it is. */
+  activeMillis: number;
   /** Fraction of the event loop one user may use steadily while others are active. */
   userShare: number;
   /** Fraction one client network without a session may use (the smallest). */
@@ -192,9 +194,9 @@ export function createCpuShare(options: CpuShareOptions): CpuShare {
     lastAt = at;
   }
 
-  /** Whether a caller other than `key` was admitted within the last half-life. */
+  /** Whether a caller other than `key` was admitted within the last `activeMillis`. */
   function othersActive(key: string, at: number): boolean {
-    const since = at - halfLifeMillis;
+    const since = at - options.activeMillis;
     return (lastKey !== key && lastAt > since) || (otherKey !== key && otherAt > since);
   }
 
