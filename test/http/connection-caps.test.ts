@@ -231,6 +231,59 @@ describe('connection caps', () => {
     await expectAnsweredOnceLetGo(running);
   });
 
+  it('should take the grace from an address that abandoned a body half sent: its incomplete bodies are closed for a newcomer at once, not another address’s', async () => {
+    // A grace of an hour: only the address's own abandonment can make its bodies closable.
+    const { port, counts } = await startLimited({
+      maxConnections: 8,
+      maxConnectionsPerAddress: 4,
+      slowBodyMillis: 3_600_000,
+    });
+    // 127.0.0.2 sends a body's first byte, then closes the connection (an attacker reopening each slow body
+    // before the grace ends).
+    const quitter = rawClient(port, '127.0.0.2', `${postHead(1_000)}{`);
+    await expect.poll(() => begun).toBe(1);
+    quitter.socket.destroy();
+    await expect.poll(() => counts.open()).toBe(0);
+    // One request runs; four bodies from 127.0.0.2 and three from 127.0.0.3 fill the total.
+    begun = 0;
+    const { running, slow } = await runningAndTrickling(port);
+    const fromQuitter = slow.filter((_, index) => index % 2 === 0);
+    const fromOther = slow.filter((_, index) => index % 2 === 1);
+    for (let round = 1; round <= 2; round++) {
+      const newcomer = rawClient(port, `127.0.0.${String(8 + round)}`, GET('/quick'));
+      await newcomer.connected;
+      await expect.poll(() => newcomer.received()).toMatch(/^HTTP\/1\.1 200 /);
+      await expect.poll(() => fromQuitter.filter(isClosed).length).toBe(round);
+    }
+    expect(fromOther.filter(isClosed)).toHaveLength(0);
+    expect(isClosed(running)).toBe(false);
+    await expectAnsweredOnceLetGo(running);
+  });
+
+  it('should take the grace from an address that abandoned a request head half sent, and close its trickling heads', async () => {
+    const { port, counts } = await startLimited({
+      maxConnections: 4,
+      maxConnectionsPerAddress: 4,
+      slowBodyMillis: 3_600_000,
+    });
+    const heads = (address: string) => Array.from({ length: 4 }, () => rawClient(port, address, 'GET /qu'));
+    // Four connections from 127.0.0.4 each send half a head: within the grace, a newcomer is refused.
+    const first = heads('127.0.0.4');
+    await expect.poll(() => counts.open()).toBe(4);
+    const early = rawClient(port, '127.0.0.9', GET('/quick'));
+    await early.connected;
+    await expect.poll(() => reasonOf(early.received())).toBe('connections');
+    // It abandons them and sends four more: now a newcomer is let in, one of its heads closed for it.
+    for (const client of first) client.socket.destroy();
+    await expect.poll(() => counts.open()).toBe(0);
+    const second = heads('127.0.0.4');
+    await expect.poll(() => counts.open()).toBe(4);
+    const newcomer = rawClient(port, '127.0.0.10', GET('/quick'));
+    await newcomer.connected;
+    await expect.poll(() => newcomer.received()).toMatch(/^HTTP\/1\.1 200 /);
+    expect(second.filter(isClosed)).toHaveLength(1);
+  });
+
   it("should never close a client's only keep-alive connection for others, nor one whose next request is arriving", async () => {
     const { port, counts } = await startLimited({ maxConnections: 8, maxConnectionsPerAddress: 4 });
     // The victim: one keep-alive connection, answered once, then idle between its requests.

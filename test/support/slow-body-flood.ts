@@ -20,6 +20,11 @@ export interface SlowBodyFloodOptions {
   declaredBytes: number;
   trickleMillis: number;
   reconnectMillis: number;
+  /**
+   * The flood closes each connection itself this long after opening it, and opens the next at once: every
+   * body stays younger than the gateway's grace for slow bodies. Default: never.
+   */
+  abandonAfterMillis?: number;
   /** Opens nothing until resumed. */
   paused?: boolean;
 }
@@ -35,7 +40,7 @@ export interface SlowBodyFlood extends KeepAliveFlood {
 const FLOOD_SOURCE = `
 const { connect } = require('node:net');
 const { parentPort, workerData } = require('node:worker_threads');
-const { ports, addresses, perAddress, declaredBytes, trickleMillis, reconnectMillis } = workerData;
+const { ports, addresses, perAddress, declaredBytes, trickleMillis, reconnectMillis, abandonAfterMillis } = workerData;
 const head = 'POST /graphql HTTP/1.1\\r\\nhost: 127.0.0.1\\r\\ncontent-type: application/json\\r\\n' +
   'content-length: ' + declaredBytes + '\\r\\n\\r\\n{"query":"';
 const outcomes = new Map();
@@ -62,6 +67,12 @@ const slot = async (portIndex, localAddress) => {
       socket.on('connect', () => {
         socket.write(head);
         if (answer === '') held[portIndex].add(socket);
+        if (abandonAfterMillis !== undefined) {
+          setTimeout(() => {
+            socket.abandoned = true;
+            socket.destroy();
+          }, abandonAfterMillis);
+        }
       });
       socket.on('data', (chunk) => {
         held[portIndex].delete(socket);
@@ -72,7 +83,7 @@ const slot = async (portIndex, localAddress) => {
         sockets.delete(socket);
         held[portIndex].delete(socket);
         // Closed by the flood itself (paused or stopped): not the server's doing.
-        if (!socket.closedByFlood) {
+        if (!socket.closedByFlood && !socket.abandoned) {
           const status = /^HTTP\\/1\\.1 (\\d{3})/.exec(answer)?.[1];
           const outcome = status === undefined ? 'closed unanswered' : status;
           outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);

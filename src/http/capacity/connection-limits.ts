@@ -20,6 +20,11 @@
  * takes, at most `MAX_BODY_BYTES`, arrives in a fraction of that on any working link), and its connection
  * is closed like an idle one, by the same rule: 17 addresses sending slow bodies once held 1,022
  * connections that nothing closed, and a victim opening a connection per read was refused 48 times of 51.
+ * The grace is the address's, not each connection's: an address that closed a connection whose request
+ * had not arrived whole (a body incomplete, or the head of a next request begun) and unanswered, within the
+ * last {@link ABANDONED_MEMORY_MILLIS}, has none, so its incomplete requests are closable at once. An
+ * attacker that reopened every slow body after 0.8 s kept each younger than the grace, and a victim was
+ * refused 143 times of 246 at two replicas. A working client does not abandon requests half sent.
  * When nothing can be closed, the newcomer is refused (`connections`); each slow request is bounded by
  * `HTTP_REQUEST_TIMEOUT_MS`. A log line says so, at most one per second with the counts since the last.
  *
@@ -64,6 +69,8 @@ export interface ConnectionCounts {
 const REFUSED_LINGER_MILLIS = 1_000;
 /** How long a body may be arriving before its connection counts as trickling (see the module comment). */
 export const SLOW_BODY_MILLIS = 1_000;
+/** How long an address that abandoned a request half sent goes without the grace (see the module comment). */
+export const ABANDONED_MEMORY_MILLIS = 10_000;
 const LOG_EVERY_MILLIS = 1_000;
 
 type ConnectionListener = (socket: Socket) => void;
@@ -87,6 +94,8 @@ interface Accepted {
   /** The request in flight it last began, and when (`performance.now()`): its body may still be arriving. */
   current: IncomingMessage | undefined;
   currentSince: number;
+  /** When it was accepted or last became idle (`performance.now()`): a next request's head arrives since. */
+  idleSince: number;
 }
 
 /**
@@ -103,6 +112,9 @@ export function limitConnections(
   const perAddress = new Map<string, Group>();
   const accepted = new Map<Socket, Accepted>();
   const refusedSockets = new Set<Socket>();
+  // Addresses that abandoned a request half sent, and when (insertion order is age: the oldest is dropped
+  // first). Bounded like the per-address map, however many addresses an attacker uses.
+  const abandoned = new Map<string, number>();
   let refusedSinceLog = 0;
   let closedSinceLog = 0;
   let lastLogAt = 0;
@@ -161,7 +173,7 @@ export function limitConnections(
     let chosen: [Socket, string, Group] | undefined;
     for (const [address, group] of perAddress) {
       if (group.sockets.size <= Math.max(newcomerHolds + 1, chosen?.[2].sockets.size ?? 0)) continue;
-      const socket = trulyIdle(group);
+      const socket = trulyIdle(address, group);
       if (socket !== undefined) chosen = [socket, address, group];
     }
     if (chosen === undefined) return false;
@@ -180,7 +192,7 @@ export function limitConnections(
    * proxy or a NAT, every client of it is one address).
    */
   const closeTrickling = (address: string, group: Group): boolean => {
-    const socket = trickling(group);
+    const socket = trickling(address, group);
     if (socket === undefined) return false;
     release(socket, address);
     socket.destroy();
@@ -193,28 +205,53 @@ export function limitConnections(
    * An idle connection of `group` with no byte of a next request received since its last answer; else
    * one whose request's body has been arriving for longer than `slowBodyMillis` and is still incomplete.
    */
-  const trulyIdle = (group: Group): Socket | undefined => {
+  const trulyIdle = (address: string, group: Group): Socket | undefined => {
     for (const socket of group.idle) {
       if (socket.bytesRead === accepted.get(socket)?.bytesAtIdle) return socket;
     }
-    return trickling(group);
+    return trickling(address, group);
   };
 
-  /** A connection of `group` whose request's body has been arriving for `slowBodyMillis` and is incomplete. */
-  const trickling = (group: Group): Socket | undefined => {
+  /**
+   * A connection of `address`'s `group` whose request has been arriving for the address's grace and is
+   * incomplete: a body ({@link Accepted.currentSince}), or the head of a next request on an idle connection
+   * ({@link Accepted.idleSince}). The grace is `slowBodyMillis`, none for an address that abandoned one.
+   */
+  const trickling = (address: string, group: Group): Socket | undefined => {
     const now = performance.now();
+    const grace = abandonedRecently(address, now) ? 0 : slowBodyMillis;
     for (const socket of group.sockets) {
       const entry = accepted.get(socket);
-      const request = entry?.current;
-      if (
-        request !== undefined &&
-        !request.complete &&
-        now - (entry?.currentSince ?? now) >= slowBodyMillis
-      ) {
-        return socket;
-      }
+      if (entry !== undefined && arrivingSince(socket, entry) <= now - grace) return socket;
     }
     return undefined;
+  };
+
+  /** Since when `socket`'s request has been arriving incomplete; `Infinity` if none is. */
+  const arrivingSince = (socket: Socket, entry: Accepted): number => {
+    const request = entry.current;
+    if (request !== undefined) return request.complete ? Infinity : entry.currentSince;
+    return entry.inflight === 0 && socket.bytesRead > entry.bytesAtIdle ? entry.idleSince : Infinity;
+  };
+
+  const abandonedRecently = (address: string, now: number): boolean => {
+    const at = abandoned.get(address);
+    if (at === undefined) return false;
+    if (now - at < ABANDONED_MEMORY_MILLIS) return true;
+    abandoned.delete(address);
+    return false;
+  };
+
+  /** Remembers that `address` closed a connection with a request half sent and unanswered. */
+  const noteAbandoned = (address: string): void => {
+    abandoned.delete(address);
+    if (abandoned.size >= caps.maxConnections) {
+      for (const oldest of abandoned.keys()) {
+        abandoned.delete(oldest);
+        break;
+      }
+    }
+    abandoned.set(address, performance.now());
   };
 
   const listeners = server.listeners('connection') as ConnectionListener[];
@@ -246,8 +283,14 @@ export function limitConnections(
       bytesAtIdle: 0,
       current: undefined,
       currentSince: 0,
+      idleSince: performance.now(),
     });
     socket.once('close', () => {
+      // Closed by the client (or at its request timeout) while a request was half sent and unanswered: a
+      // request still in flight has not been answered (its answer's close would have ended it), one
+      // arriving has not begun. Connections the gateway closes itself are released first.
+      const entry = accepted.get(socket);
+      if (entry !== undefined && arrivingSince(socket, entry) !== Infinity) noteAbandoned(address);
       release(socket, address);
     });
     for (const listener of listeners) listener.call(server, socket);
@@ -268,6 +311,7 @@ export function limitConnections(
       // Idle again, unless it has gone (released) in the meantime; bytes read after this are a next request.
       if (entry.inflight === 0 && accepted.get(request.socket) === entry) {
         entry.bytesAtIdle = request.socket.bytesRead;
+        entry.idleSince = performance.now();
         entry.group.idle.add(request.socket);
       }
     });
