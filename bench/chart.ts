@@ -20,6 +20,7 @@ const COLOURS: Partial<Record<PeerId, string>> = {
   P4: '#59a14f',
   P4T: '#edc948',
   P4D: '#76b7b2',
+  P4P: '#86bcb6',
   PB: '#8cd17d',
 };
 
@@ -36,6 +37,7 @@ const SHORT_NAMES: Partial<Record<PeerId, string>> = {
   P4: 'P4 this gateway',
   P4T: 'P4T traced',
   P4D: 'P4D trusted documents',
+  P4P: 'P4P private cache',
   PB: 'PB gateway baseline',
 };
 

@@ -1,7 +1,8 @@
 /**
  * The gateway started as P4 but with one feature on, to measure what it costs against P4 in the same run:
  * P4T with OpenTelemetry traces (OTLP/HTTP to a sink in the bench process that drops them), P4D on trusted
- * documents only, every workload sent as a `documentId` instead of its text.
+ * documents only, every workload sent as a `documentId` instead of its text, P4P with the loan types W1 and
+ * W5 read cached per account (`PRIVATE`) instead of per organization, as a type of users' own records would be.
  */
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -11,7 +12,7 @@ import { join } from 'node:path';
 import { graphqlBody, WORKLOAD_IDS, type GraphQLBody } from './workloads.ts';
 
 /** The gateway variants. */
-export type GatewayVariant = 'P4T' | 'P4D';
+export type GatewayVariant = 'P4T' | 'P4D' | 'P4P';
 
 /** The login every gateway peer sends first (as text: P4D's manifest holds it). */
 export const GATEWAY_LOGIN_QUERY =
@@ -44,6 +45,9 @@ export async function setUpVariant(variant: GatewayVariant, logDir: string): Pro
       env: { OTEL_EXPORTER_OTLP_ENDPOINT: await startOtlpSink(), OTEL_SERVICE_NAME: 'bench-gateway' },
       body: (body) => body,
     };
+  }
+  if (variant === 'P4P') {
+    return { env: { CACHE_POLICIES: 'com.example.LoanType=60:PRIVATE' }, body: (body) => body };
   }
   const texts = [GATEWAY_LOGIN_QUERY, ...WORKLOAD_IDS.map((workload) => graphqlBody(workload).query)];
   const manifest = join(logDir, 'P4D-persisted-documents.json');

@@ -37,6 +37,7 @@ export const PEER_IDS = [
   'P4',
   'P4T',
   'P4D',
+  'P4P',
   'PB',
 ] as const;
 /** A peer id: one of {@link PEER_IDS}, or a feature-cost copy of P4 (`P4-log`, …). */
@@ -131,11 +132,11 @@ export async function startPeer(id: PeerId, env: PeerEnvironment): Promise<Runni
   const counting = env.gc === true ? gcStartOptions(id, env.logDir) : undefined;
   const probeOf = (child: BenchProcess): { gc?: GcProbe } =>
     counting === undefined ? {} : { gc: gcProbe(child.pid, counting.file) };
-  if (id === 'P4' || id === 'PB' || id === 'P4T' || id === 'P4D' || isFeaturePeer(id)) {
+  if (id === 'P4' || id === 'PB' || id === 'P4T' || id === 'P4D' || id === 'P4P' || isFeaturePeer(id)) {
     const feature = featureOf(id);
     const checkout = id === 'PB' ? env.baselineRoot : root;
     const variant: VariantSetup | undefined =
-      id === 'P4T' || id === 'P4D' ? await setUpVariant(id, env.logDir) : undefined;
+      id === 'P4T' || id === 'P4D' || id === 'P4P' ? await setUpVariant(id, env.logDir) : undefined;
     if (checkout === undefined) throw new Error('PB needs --baseline=<checkout of the gateway>');
     const dir = checkout.endsWith('/') ? checkout : `${checkout}/`;
     const neutralised = feature === undefined ? undefined : featureStartOptions(feature);

@@ -18,6 +18,7 @@ const TITLES: Record<(typeof PEER_IDS)[number], string> = {
   P4: 'this gateway (production)',
   P4T: 'P4 with OpenTelemetry traces on (OTLP/HTTP to a sink)',
   P4D: 'P4 on trusted documents only, sent as documentId',
+  P4P: 'P4 with the loan types cached per account (PRIVATE), not per organization',
   PB: 'this gateway from another checkout (--baseline), started as P4',
 };
 

@@ -85,6 +85,15 @@ export function checkTargets(
       met: atLeast(ratio, bound),
     };
   };
+  // W1 with its type cached per account (P4P): each user re-reads its own object.
+  const privateCache = (): TargetCheck => {
+    const w1 = cells.find((c) => c.workload === 'W1' && c.peer === 'P4P');
+    return {
+      target: 'W1 with a PRIVATE type (P4P): ≤ 0.1 upstream calls per request, all correct',
+      measured: fmt(w1?.upstreamCallsPerRequest, 3),
+      met: w1 === undefined ? undefined : w1.upstreamCallsPerRequest <= 0.1 && errorCount(w1) === 0,
+    };
+  };
   const w5 = cell('W5');
   const peakRss = cells.filter((c) => c.peer === 'P4').map((c) => c.peakRssBytes);
   const rssMiB = peakRss.length === 0 ? undefined : Math.max(...peakRss) / 1024 ** 2;
@@ -110,6 +119,7 @@ export function checkTargets(
     ratioTarget('W4', 'P3', 2),
     twoCalls('W3'),
     twoCalls('W3T'),
+    privateCache(),
     {
       target:
         'W5 (one session): P4 makes far fewer upstream calls than requests (≤ 0.5 per request), all correct',

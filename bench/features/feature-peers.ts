@@ -17,6 +17,8 @@ export const FEATURES = {
   loader: 'the DataLoader path for a single id (a direct getAll instead)',
   limits: 'limits (upstream call estimate, Armor validation rules and parser limits)',
   fastify: 'the Fastify integration package (a plain route calling executeHTTPGraphQLRequest instead)',
+  cache:
+    'the response cache (CACHE=off: every read goes upstream; on W2–W4, whose types declare no policy, what a miss costs)',
   all: 'all of the above at once',
 } as const;
 
@@ -46,6 +48,13 @@ export const NEUTRALISED_MODULES: Record<Exclude<FeatureId, 'all'>, Record<strin
     'src/limits/upstream-call-limit.ts': 'upstream-call-limit.ts',
   },
   fastify: { '@as-integrations/fastify': 'fastify-integration.ts' },
+  // A setting turns it off (FEATURE_SETTINGS): nothing to swap.
+  cache: {},
+};
+
+/** Features a production setting turns off: the partner is started with these settings instead. */
+export const FEATURE_SETTINGS: Partial<Record<Exclude<FeatureId, 'all'>, Record<string, string>>> = {
+  cache: { CACHE: 'off' },
 };
 
 /** The feature a peer neutralises, or `undefined` for every other peer. */
@@ -75,6 +84,14 @@ export function redirectsOf(feature: FeatureId): Record<string, string> {
   return redirects;
 }
 
+/** The settings that turn `feature` off (`all`: every one of them). */
+function settingsOf(feature: FeatureId): Record<string, string> {
+  if (feature !== 'all') return FEATURE_SETTINGS[feature] ?? {};
+  const settings: Record<string, string> = {};
+  for (const each of Object.values(FEATURE_SETTINGS)) Object.assign(settings, each);
+  return settings;
+}
+
 /** How to start the gateway without `feature`: the `--import` of `register.ts` and its environment. */
 export function featureStartOptions(feature: FeatureId): {
   nodeOptions: string[];
@@ -82,6 +99,9 @@ export function featureStartOptions(feature: FeatureId): {
 } {
   return {
     nodeOptions: [`--import=${fileURLToPath(new URL('register.ts', import.meta.url))}`],
-    env: { BENCH_NEUTRALISE: JSON.stringify(redirectsOf(feature)) },
+    env: {
+      BENCH_NEUTRALISE: JSON.stringify(redirectsOf(feature)),
+      ...settingsOf(feature),
+    },
   };
 }
