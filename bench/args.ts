@@ -64,8 +64,9 @@ export const USAGE = `npm run bench -- [options]
                         for a before/after in one run (PB's cells are in the table; the summary ignores it)
   --features            what each feature costs: P4 loaded at the same time as a copy of itself with one
                         feature neutralised (P4-log, P4-metrics, P4-coalescing, P4-resilience, P4-loader,
-                        P4-limits, P4-fastify, P4-all; P4-none swaps nothing: the noise) or as the floor
-                        F1; default workload W1, 5 rounds, each after --warmup s of unmeasured load;
+                        P4-limits, P4-fastify, P4-cache (CACHE=off), P4-all; P4-none swaps nothing: the
+                        noise) or as the floor F1; default workload W1, 5 rounds, each after --warmup s of
+                        unmeasured load;
                         writes the table into bench/RESULTS.md`;
 
 /** The options `node:util` parses; values stay strings so the messages below can name the flag. */
