@@ -38,10 +38,19 @@ export async function saveById(
 ): Promise<SavePayloadModel> {
   const before = await readBefore(auth, objectName, id);
   if (before === null) throw notVisibleBeforeSave(id, auth.writeReadBackMillis);
-  return auth.saveWithId === 'replaces' || auth.replacingTypes?.has(objectName) === true
-    ? saveWhole(auth, objectName, id, data, before)
-    : saveAndKeep(auth, objectName, id, data, before);
+  const save =
+    auth.saveWithId === 'replaces' || auth.replacingTypes?.has(objectName) === true ? saveWhole : saveAndKeep;
+  return save(auth, objectName, id, data, before);
 }
+
+/** A save with `_id` of an object that exists (`before`, as read just now), by how the upstream saves one. */
+type SaveOfExisting = (
+  auth: AuthenticatedContext,
+  objectName: string,
+  id: string,
+  data: Record<string, unknown>,
+  before: UpstreamRecord,
+) => Promise<SavePayloadModel>;
 
 /**
  * The object before the save, read fresh. A missing one is read again within `UPSTREAM_WRITE_READ_BACK_MS`:
@@ -71,13 +80,7 @@ export async function readBefore(
 }
 
 /** The save of an upstream (or type) that replaces: the object read fresh, the fields sent over it. */
-async function saveWhole(
-  auth: AuthenticatedContext,
-  objectName: string,
-  id: string,
-  data: Record<string, unknown>,
-  before: UpstreamRecord,
-): Promise<SavePayloadModel> {
+const saveWhole: SaveOfExisting = async (auth, objectName, id, data, before) => {
   const kept = keptFields(before, data);
   const lossy = auth.writes.mayAnswerLossyText?.() === true;
   const unsendable = kept.filter((field) => !isRestorable(before[field], lossy));
@@ -93,20 +96,14 @@ async function saveWhole(
     objectName,
     readBack: settleReadBack(auth, 'save', objectName, id, outcome, sent, true),
   };
-}
+};
 
 /**
  * The save of an upstream said to merge, verified: read back until it shows the fields sent, then every
  * field not sent must still hold its value from before. One that does not (the upstream replaces after all)
  * is written back (`restore-fields.ts`) and answered as `UPSTREAM_DIALECT_MISMATCH` (`save_with_id`), applied.
  */
-async function saveAndKeep(
-  auth: AuthenticatedContext,
-  objectName: string,
-  id: string,
-  data: Record<string, unknown>,
-  before: UpstreamRecord,
-): Promise<SavePayloadModel> {
+const saveAndKeep: SaveOfExisting = async (auth, objectName, id, data, before) => {
   const result = await saveNamed(auth, objectName, id, data);
   const { sent, outcome } = await readBackSaved(auth, objectName, id, result.savedObjectId, data, before);
   const payload = { id, message: result.message, objectName };
@@ -144,7 +141,7 @@ async function saveAndKeep(
   const readBack = settleReadBack(auth, 'save', objectName, id, outcome, sent);
   if (result.idMismatch !== undefined) throw result.idMismatch;
   return { ...payload, readBack };
-}
+};
 
 /**
  * The whole object's save on a replacing upstream. A refusal for a field the caller did not send (the value

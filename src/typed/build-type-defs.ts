@@ -178,6 +178,28 @@ function metadataFieldNode(description: string): FieldDefinitionNode {
   return derivedFieldNode(METADATA_FIELD, description, namedType('ObjectMetadata'));
 }
 
+/**
+ * What a save or an update of a typed type returns (`payload`, named after `mutation`): the object's id,
+ * the upstream's message, `moreFields` (SDL lines, each ending in a newline) and the object as read back.
+ */
+function writePayloadSdl(
+  T: string,
+  mutation: string,
+  payload: string,
+  idDoc: string,
+  moreFields = '',
+): string {
+  return `${doc(`What \`${mutation}\` returns.`)}
+type ${payload} {
+  ${doc(idDoc)}
+  id: ID!
+  ${doc("The upstream's message.")}
+  message: String
+${moreFields}  ${doc('The object as read back after the write.')}
+  object: ${T}
+}`;
+}
+
 function typeSdl(spec: ObjectTypeSpec): string {
   const { typeName: T, objectName, names } = spec;
   return `
@@ -218,27 +240,17 @@ input ${names.patch} {
 ${inputLines(spec, true).join('\n')}
 }
 
-${doc(`What \`${names.save}\` returns.`)}
-type ${names.savePayload} {
-  ${doc('Id of the new object.')}
-  id: ID!
-  ${doc("The upstream's message.")}
-  message: String
-  ${doc('The object as read back after the write.')}
-  object: ${T}
-}
+${writePayloadSdl(T, names.save, names.savePayload, 'Id of the new object.')}
 
-${doc(`What \`${names.update}\` returns.`)}
-type ${names.updatePayload} {
-  ${doc('Id of the updated object.')}
-  id: ID!
-  ${doc("The upstream's message.")}
-  message: String
-  ${doc('The record fields the upstream changed, with their new values.')}
+${writePayloadSdl(
+  T,
+  names.update,
+  names.updatePayload,
+  'Id of the updated object.',
+  `  ${doc('The record fields the upstream changed, with their new values.')}
   updatedFields: JSONObject!
-  ${doc('The object as read back after the write.')}
-  object: ${T}
-}
+`,
+)}
 
 extend type Query {
   ${doc(`One ${T} (\`${objectName}\`) by id; \`null\` when it does not exist.`)}

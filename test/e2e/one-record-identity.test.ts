@@ -173,8 +173,7 @@ describe('one record through both APIs, under RELAY_NODE', () => {
   const relay = useHarness({ env: { RELAY_NODE: 'true' } });
 
   it('should lead from an upstream id to the typed global id, and from it back to the generic one', async () => {
-    const token = await relay.login();
-    const auth = { authorization: `Bearer ${token}` };
+    const auth = await relay.loginHeaders();
     const page = await relay.post(
       '{ objects(objectName: "com.example.LoanType", first: 1) { nodes { upstreamId } } }',
       {},

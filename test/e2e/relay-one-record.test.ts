@@ -157,8 +157,7 @@ function commit(environment: Environment, mutation: ConcreteRequest, variables: 
 }
 
 it('Relay: a write through either API shows through the other from the store, with no request', async () => {
-  const token = await h.login();
-  const auth = { authorization: `Bearer ${token}` };
+  const auth = await h.loginHeaders();
   const page = await h.post(
     '{ objects(objectName: "com.example.LoanType", first: 1) { nodes { upstreamId typed { ... on LoanType { id } } } } }',
     {},

@@ -27,29 +27,18 @@ function wire(options: EmulatorOptions) {
   return { save, update, read };
 }
 
-describe('EMULATOR_SAVE_ID_AT=data._id', () => {
-  const { save } = wire({ saveIdAt: 'data._id' });
+const OBJECT_ID = expect.stringMatching(/^[0-9a-f]{24}$/) as unknown;
 
-  it('should answer the saved object under data, and no savedObjectId', async () => {
+// The two places a save answer may carry the new id, each checked as the same whole answer.
+describe.each([
+  ['data._id', 'the saved object under data, and no savedObjectId', { _id: OBJECT_ID, loanType: 'A' }],
+  ['data', 'the bare id as data', OBJECT_ID],
+] as const)('EMULATOR_SAVE_ID_AT=%s', (saveIdAt, answered, data) => {
+  const { save } = wire({ saveIdAt });
+
+  it(`should answer ${answered}`, async () => {
     const { json } = await save({ loanType: 'A' });
-    expect(json).toEqual({
-      status: 'success',
-      message: 'object created',
-      data: { _id: expect.stringMatching(/^[0-9a-f]{24}$/), loanType: 'A' },
-    });
-  });
-});
-
-describe('EMULATOR_SAVE_ID_AT=data', () => {
-  const { save } = wire({ saveIdAt: 'data' });
-
-  it('should answer the bare id as data', async () => {
-    const { json } = await save({ loanType: 'A' });
-    expect(json).toEqual({
-      status: 'success',
-      message: 'object created',
-      data: expect.stringMatching(/^[0-9a-f]{24}$/),
-    });
+    expect(json).toEqual({ status: 'success', message: 'object created', data });
   });
 });
 

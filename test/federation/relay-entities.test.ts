@@ -20,9 +20,9 @@ const ENTITIES = `query ($r: [_Any!]!) {
 
 /** `_entities` of `representations` asked by a logged-in caller, the upstream calls counted from then on. */
 async function entitiesOfCaller(representations: Record<string, unknown>[]) {
-  const token = await h.login();
+  const auth = await h.loginHeaders();
   h.emulator.resetStats();
-  return h.post(ENTITIES, { r: representations }, { authorization: `Bearer ${token}` });
+  return h.post(ENTITIES, { r: representations }, auth);
 }
 
 describe('federation keys with RELAY_NODE', () => {
@@ -36,8 +36,7 @@ describe('federation keys with RELAY_NODE', () => {
   });
 
   it('should resolve references by global id and by upstream id, in one getAll', async () => {
-    const token = await h.login();
-    const auth = { authorization: `Bearer ${token}` };
+    const auth = await h.loginHeaders();
     const page = await h.post('{ customers(first: 2) { nodes { id upstreamId name } } }', {}, auth);
     const [a, b] = (page.data?.customers as { nodes: { id: string; upstreamId: string; name: string }[] })
       .nodes;
@@ -88,7 +87,7 @@ describe('federation keys with RELAY_NODE', () => {
   });
 
   it('should answer a representation of an unknown type beside a pending lookup with an error, leaving no rejection unhandled', async () => {
-    const token = await h.login();
+    const auth = await h.loginHeaders();
     const rejections: unknown[] = [];
     const record = (reason: unknown) => rejections.push(reason);
     process.on('unhandledRejection', record);
@@ -103,7 +102,7 @@ describe('federation keys with RELAY_NODE', () => {
             { __typename: 'NoSuchType', id: 'x' },
           ],
         },
-        { authorization: `Bearer ${token}` },
+        auth,
       );
       expect(answer.errors?.[0]?.extensions).toMatchObject({
         code: 'BAD_USER_INPUT',

@@ -5,13 +5,11 @@
  * real filter compiler, the real client and two real emulators (EMULATOR_MATCHES=regex and =find).
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Criterion, MatchesMode } from '../../src/upstream/client/types.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { MatchesMode } from '../../src/upstream/client/types.ts';
 import {
-  closeFilterSides,
   compileFilter as compile,
-  selectedKeys,
-  startFilterSide,
+  useFilterSides,
   type FilterSide as Side,
 } from '../support/filter-sides.ts';
 import { compileUnlessRefused } from '../support/compile-unless-refused.ts';
@@ -34,8 +32,10 @@ const VALUES = [
   '',
 ];
 
+const { start, keys } = useFilterSides(TYPE, VALUES);
+
 function startSide(upstream: MatchesMode, client: MatchesMode): Promise<Side> {
-  return startFilterSide(TYPE, VALUES, { matches: upstream }, { matchesMode: client });
+  return start({ matches: upstream }, { matchesMode: client });
 }
 
 let whole: Side;
@@ -48,13 +48,6 @@ beforeAll(async () => {
     startSide('find', 'regex'),
   ]);
 });
-afterAll(async () => {
-  await closeFilterSides([whole, part, partUnanchored]);
-});
-
-/** The `key`s of the records `criteria` select, sorted. */
-const keys = (side: Side, criteria: Criterion[]) => selectedKeys(side, TYPE, criteria);
-
 const operand = fc.oneof(fc.constantFrom(...VALUES), text(3));
 /** Caller-written patterns the guard accepts, built from the alphabet. */
 const pattern = fc.constantFrom(

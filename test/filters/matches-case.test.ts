@@ -6,13 +6,11 @@
  * compiler, the real client and real emulators.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Criterion, MatchesMode } from '../../src/upstream/client/types.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { MatchesMode } from '../../src/upstream/client/types.ts';
 import {
-  closeFilterSides,
   compileFilter as compile,
-  selectedKeys,
-  startFilterSide,
+  useFilterSides,
   type FilterSide as Side,
 } from '../support/filter-sides.ts';
 import { compileUnlessRefused } from '../support/compile-unless-refused.ts';
@@ -28,13 +26,10 @@ const text = (maxLength: number) =>
 /** The values every record set holds: generated once (fixed seed), plus the cases the issue names. */
 const VALUES = [...fc.sample(text(4), { numRuns: 40, seed: 28 }), 'open', 'Open', 'OPEN', 'opened', ''];
 
+const { start, keys } = useFilterSides(TYPE, VALUES);
+
 function startSide(mode: MatchesMode, upstream: Case, client: Case): Promise<Side> {
-  return startFilterSide(
-    TYPE,
-    VALUES,
-    { matches: mode, matchesCase: upstream },
-    { matchesMode: mode, matchesCase: client },
-  );
+  return start({ matches: mode, matchesCase: upstream }, { matchesMode: mode, matchesCase: client });
 }
 
 let reference: Side;
@@ -51,13 +46,6 @@ beforeAll(async () => {
   ]);
   served = { regex, find };
 });
-afterAll(async () => {
-  await closeFilterSides([reference, served.regex, served.find, unserved]);
-});
-
-/** The `key`s of the records `criteria` select, sorted. */
-const keys = (side: Side, criteria: Criterion[]) => selectedKeys(side, TYPE, criteria);
-
 const operand = fc.oneof(fc.constantFrom(...VALUES), text(3));
 const condition = filterCondition(
   operand,

@@ -24,8 +24,8 @@ import { fetchFrom, type FetchFrom } from '../support/fetch-from.ts';
 import { rawClient, type RawClient } from '../support/raw-http-client.ts';
 import { LOAN_TYPES, LOGIN, postGraphql } from '../support/post-graphql.ts';
 import { startProductionGateway, type ProductionGateway } from '../support/production-gateway.ts';
+import { MiB } from '../support/mib.ts';
 
-const MiB = 1024 * 1024;
 const sockets: Socket[] = [];
 
 /** {@link rawClient}, destroyed after the tests. */

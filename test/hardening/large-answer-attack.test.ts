@@ -23,8 +23,8 @@ import { startGatewayCommand, type GatewayCommand } from '../../support/gateway-
 import { DEMO_OBJECTS_DIR } from '../support/object-fixtures.ts';
 import { startNodeOptions } from '../support/production-gateway.ts';
 import { saveLargeRecords } from '../support/save-large-records.ts';
+import { MiB } from '../support/mib.ts';
 
-const MiB = 1024 * 1024;
 /** The pod's memory limit (deploy/kubernetes). */
 const POD_LIMIT = 512 * MiB;
 const OBJECT_NAME = 'com.example.Blob';

@@ -23,8 +23,8 @@ import { bearerLogin } from '../support/bearer-login.ts';
 import { LOAN_TYPES, postGraphql, type GraphqlAnswer } from '../support/post-graphql.ts';
 import { startNodeOptions } from '../support/production-gateway.ts';
 import { startLargeAnswerProxy, type LargeAnswerProxy } from '../support/servers/large-answer-proxy.ts';
+import { MiB } from '../support/mib.ts';
 
-const MiB = 1024 * 1024;
 const ROUNDS = 3;
 const READS_AT_ONCE = 32;
 

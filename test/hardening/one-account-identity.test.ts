@@ -15,8 +15,8 @@ import { bearerLogin } from '../support/bearer-login.ts';
 import { LOAN_TYPES, codesOf, postGraphql, type GraphqlAnswer } from '../support/post-graphql.ts';
 import { startChokingLoginProxy, type ChokingLoginProxy } from '../support/servers/choking-login-proxy.ts';
 import { startLargeAnswerProxy, type LargeAnswerProxy } from '../support/servers/large-answer-proxy.ts';
+import { MiB } from '../support/mib.ts';
 
-const MiB = 1024 * 1024;
 const LOGIN = `mutation Login($username: String!, $password: String!, $method: LoginMethod) {
   login(username: $username, password: $password, method: $method) { token }
 }`;

@@ -12,9 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statusBytes } from '../../support/proc-stats.ts';
 import { LOAN_TYPES, loginDemo, postGraphql } from '../support/post-graphql.ts';
 import { startProductionGateway, type ProductionGateway } from '../support/production-gateway.ts';
+import { MiB } from '../support/mib.ts';
 
 const LOOPS = 8;
-const MiB = 1024 * 1024;
 /** The documented peak (README, "Protecting the upstream and the other tenants"): RSS under 320 MiB. */
 const PEAK_RSS_BYTES = 320 * MiB;
 const PAD = `#${'x'.repeat(95_000)}\n`;

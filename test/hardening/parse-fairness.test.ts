@@ -18,8 +18,8 @@ import { answerSummary } from '../support/answer-summary.ts';
 import { bearerLogin } from '../support/bearer-login.ts';
 import { LOAN_TYPES, postGraphql, type GraphqlAnswer } from '../support/post-graphql.ts';
 import { startLargeAnswerProxy, type LargeAnswerProxy } from '../support/servers/large-answer-proxy.ts';
+import { MiB } from '../support/mib.ts';
 
-const MiB = 1024 * 1024;
 const CONNECTIONS = 4;
 const SMALL_READS = 100;
 

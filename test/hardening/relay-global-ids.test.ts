@@ -24,8 +24,7 @@ const hostileId = fc.oneof(
 
 describe('hostile global ids', () => {
   it('should answer BAD_USER_INPUT without an upstream call, or a plain answer, for any text', async () => {
-    const token = await h.login();
-    const auth = { authorization: `Bearer ${token}` };
+    const auth = await h.loginHeaders();
     await fc.assert(
       fc.asyncProperty(hostileId, async (id) => {
         h.emulator.resetStats();

@@ -16,12 +16,12 @@ import { fetchFrom, type FetchFrom } from '../support/fetch-from.ts';
 import { LOAN_TYPES, LOGIN, postGraphql } from '../support/post-graphql.ts';
 import { rawClient, type RawClient } from '../support/raw-http-client.ts';
 import { startProductionGateway, type ProductionGateway } from '../support/production-gateway.ts';
+import { MiB } from '../support/mib.ts';
 
 const SOCKETS = 2_500;
 const BATCH = 250;
 const DECLARED = 100_000;
 const SENT = 99_990;
-const MiB = 1024 * 1024;
 
 let gateway: ProductionGateway;
 let other: FetchFrom;

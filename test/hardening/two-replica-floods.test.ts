@@ -50,8 +50,8 @@ import {
   floodsTogether,
 } from '../support/victim-beside-flood.ts';
 import { CASE_TWIN_USER as TWIN } from '../support/case-twin-user.ts';
+import { MiB } from '../support/mib.ts';
 
-const MiB = 1024 * 1024;
 /**
  * What two replicas and the attacker's thread sharing this machine's two cores add to the victim's p95 (a
  * deployment gives each replica its own): on a quiet CI machine the floods came to 3.2× a 4 ms quiet p95

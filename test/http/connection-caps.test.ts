@@ -101,15 +101,32 @@ async function refusedWhileTrickling(port: number): Promise<{ refused: RawClient
 /** Three requests in a row from another address (127.0.0.9) are each answered 200 within 2 s. */
 async function expectVictimServed(port: number, connections: 'close each' | 'keep them open'): Promise<void> {
   for (let round = 0; round < 3; round++) {
-    const victim = rawClient(port, '127.0.0.9', GET('/quick'));
-    await victim.connected;
-    await expect.poll(() => victim.received()).toMatch(/^HTTP\/1\.1 200 /);
+    const victim = await expectLetIn(port, '127.0.0.9');
     if (connections === 'close each') victim.socket.destroy();
   }
 }
 
-/** Lets the held request go, and expects `running` (the connection it came on) answered 200. */
+/** A newcomer from `address`: a GET expected let in, answered 200. */
+async function expectLetIn(port: number, address: string): Promise<RawClient> {
+  const newcomer = rawClient(port, address, GET('/quick'));
+  await newcomer.connected;
+  await expect.poll(() => newcomer.received()).toMatch(/^HTTP\/1\.1 200 /);
+  return newcomer;
+}
+
+/** A newcomer from `address`: a GET expected refused for `reason`. */
+async function expectRefused(port: number, address: string, reason: string): Promise<void> {
+  const newcomer = rawClient(port, address, GET('/quick'));
+  await newcomer.connected;
+  await expect.poll(() => reasonOf(newcomer.received())).toBe(reason);
+}
+
+/**
+ * Expects `running` (the connection of the held request) never closed for others, then lets the request go
+ * and expects it answered 200.
+ */
 async function expectAnsweredOnceLetGo(running: RawClient): Promise<void> {
+  expect(isClosed(running)).toBe(false);
   held.resolve(undefined);
   await expect.poll(() => running.received()).toMatch(/^HTTP\/1\.1 200 /);
 }
@@ -130,9 +147,7 @@ describe('connection caps', () => {
     await expect.poll(() => counts.open()).toBe(3);
 
     // The total is reached: a newcomer is let in, and one of 127.0.0.1's idle connections closed instead.
-    const newcomer = rawClient(port, '127.0.0.3', GET('/quick'));
-    await newcomer.connected;
-    await expect.poll(() => newcomer.received()).toMatch(/^HTTP\/1\.1 200 /);
+    await expectLetIn(port, '127.0.0.3');
     await expect.poll(() => biggest.filter(isClosed).length).toBe(1);
     expect(isClosed(otherAddress)).toBe(false);
     expect(counts.open()).toBe(3);
@@ -166,11 +181,8 @@ describe('connection caps', () => {
     });
     // One request runs (held); seven connections from two addresses send one byte of a 1,000-byte body.
     const { running, slow } = await runningAndTrickling(port);
-    const newcomer = rawClient(port, '127.0.0.9', GET('/quick'));
-    await newcomer.connected;
-    await expect.poll(() => reasonOf(newcomer.received())).toBe('connections');
+    await expectRefused(port, '127.0.0.9', 'connections');
     expect(slow.filter(isClosed)).toHaveLength(0);
-    expect(isClosed(running)).toBe(false);
     await expectAnsweredOnceLetGo(running);
   });
 
@@ -185,13 +197,10 @@ describe('connection caps', () => {
     const { running, slow } = await runningAndTrickling(port);
     // Three newcomers from three addresses, each kept open: each is let in, a trickling body closed for it.
     for (let round = 1; round <= 3; round++) {
-      const newcomer = rawClient(port, `127.0.0.${String(8 + round)}`, GET('/quick'));
-      await newcomer.connected;
-      await expect.poll(() => newcomer.received()).toMatch(/^HTTP\/1\.1 200 /);
+      await expectLetIn(port, `127.0.0.${String(8 + round)}`);
       await expect.poll(() => slow.filter(isClosed).length).toBe(round);
     }
     // The request that runs is never the one closed.
-    expect(isClosed(running)).toBe(false);
     expect(counts.open()).toBeLessThanOrEqual(8);
     await expectAnsweredOnceLetGo(running);
   });
@@ -210,23 +219,16 @@ describe('connection caps', () => {
     await Promise.all([running, idle, ...slow].map((client) => client.connected));
     await expect.poll(() => begun).toBe(3);
     // Within slowBodyMillis the bodies are still arriving: the address's newcomer is refused.
-    const early = rawClient(port, '127.0.0.2', GET('/quick'));
-    await early.connected;
-    await expect.poll(() => reasonOf(early.received())).toBe('connections_per_address');
+    await expectRefused(port, '127.0.0.2', 'connections_per_address');
     await sleep(300);
     // Past it they trickle: each newcomer of that address is let in, a trickling body closed for it.
     for (let round = 1; round <= 2; round++) {
-      const newcomer = rawClient(port, '127.0.0.2', GET('/quick'));
-      await newcomer.connected;
-      await expect.poll(() => newcomer.received()).toMatch(/^HTTP\/1\.1 200 /);
+      await expectLetIn(port, '127.0.0.2');
       await expect.poll(() => slow.filter(isClosed).length).toBe(round);
     }
     // With no body trickling any more, the share holds: the next is refused, the idle and running stay.
-    const refused = rawClient(port, '127.0.0.2', GET('/quick'));
-    await refused.connected;
-    await expect.poll(() => reasonOf(refused.received())).toBe('connections_per_address');
+    await expectRefused(port, '127.0.0.2', 'connections_per_address');
     expect(isClosed(idle)).toBe(false);
-    expect(isClosed(running)).toBe(false);
     expect(counts.open()).toBeLessThanOrEqual(4);
     await expectAnsweredOnceLetGo(running);
   });
@@ -250,13 +252,10 @@ describe('connection caps', () => {
     const fromQuitter = slow.filter((_, index) => index % 2 === 0);
     const fromOther = slow.filter((_, index) => index % 2 === 1);
     for (let round = 1; round <= 2; round++) {
-      const newcomer = rawClient(port, `127.0.0.${String(8 + round)}`, GET('/quick'));
-      await newcomer.connected;
-      await expect.poll(() => newcomer.received()).toMatch(/^HTTP\/1\.1 200 /);
+      await expectLetIn(port, `127.0.0.${String(8 + round)}`);
       await expect.poll(() => fromQuitter.filter(isClosed).length).toBe(round);
     }
     expect(fromOther.filter(isClosed)).toHaveLength(0);
-    expect(isClosed(running)).toBe(false);
     await expectAnsweredOnceLetGo(running);
   });
 
@@ -270,17 +269,13 @@ describe('connection caps', () => {
     // Four connections from 127.0.0.4 each send half a head: within the grace, a newcomer is refused.
     const first = heads('127.0.0.4');
     await expect.poll(() => counts.open()).toBe(4);
-    const early = rawClient(port, '127.0.0.9', GET('/quick'));
-    await early.connected;
-    await expect.poll(() => reasonOf(early.received())).toBe('connections');
+    await expectRefused(port, '127.0.0.9', 'connections');
     // It abandons them and sends four more: now a newcomer is let in, one of its heads closed for it.
     for (const client of first) client.socket.destroy();
     await expect.poll(() => counts.open()).toBe(0);
     const second = heads('127.0.0.4');
     await expect.poll(() => counts.open()).toBe(4);
-    const newcomer = rawClient(port, '127.0.0.10', GET('/quick'));
-    await newcomer.connected;
-    await expect.poll(() => newcomer.received()).toMatch(/^HTTP\/1\.1 200 /);
+    await expectLetIn(port, '127.0.0.10');
     expect(second.filter(isClosed)).toHaveLength(1);
   });
 

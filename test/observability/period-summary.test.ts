@@ -37,16 +37,15 @@ describe('failed logins in the gateway log', () => {
   const { emulator } = useEmulator();
 
   it('should write one request line and one summary line for 40 wrong passwords from one address', async () => {
-    const { gw, lines } = await startLoggedGateway(emulator.url);
+    const { gw, lines, saying } = await startLoggedGateway(emulator.url);
     const answers = await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
         postGraphql(gw.graphqlUrl, LOGIN, { username: `user-${i % 4}`, password: `secret-guess-${i}` }),
       ),
     );
     expect(answers.every((answer) => answer.errors?.[0]?.extensions?.code === 'UNAUTHENTICATED')).toBe(true);
-    const requestLines = lines().filter((line) => line.msg === 'graphql request');
     // The first failure's line says from which network, and why.
-    expect(requestLines).toEqual([
+    expect(saying('graphql request')).toEqual([
       expect.objectContaining({
         clientNetwork: '127.0.0.1',
         loginFailure: 'rejected',
@@ -54,8 +53,7 @@ describe('failed logins in the gateway log', () => {
       }),
     ]);
     await gw.close();
-    const summaries = lines().filter((line) => line.msg === 'failed logins from one network');
-    expect(summaries).toEqual([
+    expect(saying('failed logins from one network')).toEqual([
       expect.objectContaining({
         count: 39,
         reasons: { rejected: 39 },
@@ -69,7 +67,7 @@ describe('failed logins in the gateway log', () => {
   });
 
   it('should log a login block once, by the failure that started it, and the refusals after it as blocked', async () => {
-    const { gw, lines } = await startLoggedGateway(emulator.url, {
+    const { gw, lines, saying } = await startLoggedGateway(emulator.url, {
       LOG_REQUESTS: 'all',
       LOGIN_MAX_CONSECUTIVE_FAILURES: '3',
       LOGIN_BLOCK_SECONDS: '600',
@@ -79,8 +77,7 @@ describe('failed logins in the gateway log', () => {
       expect(answer.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
     }
     await gw.close();
-    const blocks = lines().filter((line) => line.msg === 'login block started');
-    expect(blocks).toEqual([
+    expect(saying('login block started')).toEqual([
       expect.objectContaining({
         level: 40,
         clientNetwork: '127.0.0.1',
@@ -90,10 +87,10 @@ describe('failed logins in the gateway log', () => {
     ]);
     // The third failure started it; the five after it were refused by it, without asking the upstream: the
     // first failure's line, then one summary of the rest.
-    expect(lines().filter((line) => line.msg === 'graphql request')).toEqual([
+    expect(saying('graphql request')).toEqual([
       expect.objectContaining({ clientNetwork: '127.0.0.1', loginFailure: 'rejected' }),
     ]);
-    expect(lines().filter((line) => line.msg === 'failed logins from one network')).toEqual([
+    expect(saying('failed logins from one network')).toEqual([
       expect.objectContaining({
         clientNetwork: '127.0.0.1',
         count: 7,
@@ -108,7 +105,7 @@ describe('requests failed by an outage in the gateway log', () => {
   const { emulator } = useEmulator();
 
   it('should write the first failure of an operation, and sum up the rest in one line', async () => {
-    const { gw, lines } = await startLoggedGateway(emulator.url);
+    const { gw, lines, saying } = await startLoggedGateway(emulator.url);
     const token = await loginDemo(gw.graphqlUrl);
     emulator.setFaults({ every: 1, mode: 'error500' });
     try {
@@ -122,10 +119,7 @@ describe('requests failed by an outage in the gateway log', () => {
     await gw.close();
     const failed = lines().filter((line) => line.msg === 'graphql request' && line.outcome !== 'ok');
     expect(failed).toHaveLength(1);
-    const summaries = lines().filter(
-      (line) => line.msg === "graphql requests failed by the upstream's ill health",
-    );
-    expect(summaries).toEqual([
+    expect(saying("graphql requests failed by the upstream's ill health")).toEqual([
       expect.objectContaining({ operation: 'LoanTypes', count: 29, periodSeconds: 60 }),
     ]);
   });

@@ -3,6 +3,7 @@
  * saved into emulators of different dialects, read through the real client and the real filter compiler, so
  * that one dialect's answers can be held to another's.
  */
+import { afterAll } from 'vitest';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../emulator/index.ts';
 import { compileCriteria, type FilterCondition } from '../../src/filters/compile-criteria.ts';
 import type {
@@ -27,7 +28,7 @@ export interface FilterSide {
  * Starts an emulator of `upstream`'s dialect serving `type`, logs a client of `client`'s settings in, and saves
  * one record per value (`{key, text, nested: {text}}`, `key` its index).
  */
-export async function startFilterSide(
+async function startFilterSide(
   type: string,
   values: readonly string[],
   upstream: EmulatorOptions,
@@ -43,18 +44,36 @@ export async function startFilterSide(
   return { emulator, client: upstreamClient, credentials };
 }
 
-/** Closes each side's client and emulator. */
-export async function closeFilterSides(sides: readonly FilterSide[]): Promise<void> {
-  for (const side of sides) {
-    await side.client.close();
-    await side.emulator.close();
-  }
-}
-
-/** The `key`s of the records of `type` that `criteria` select, sorted. */
-export async function selectedKeys(side: FilterSide, type: string, criteria: Criterion[]): Promise<number[]> {
-  const page = await side.client.getAll(side.credentials, type, criteria, 100, 0);
-  return page.records.map((r) => Number(r.key)).sort((a, b) => a - b);
+/**
+ * The sides of a file's tests, each holding one record of `type` per value of `values`: `start` one in a
+ * dialect (closed, client and emulator, after the file's tests), and the `keys` of the records `criteria`
+ * select on a side, sorted.
+ */
+export function useFilterSides(
+  type: string,
+  values: readonly string[],
+): {
+  start: (upstream: EmulatorOptions, client: Partial<UpstreamClientOptions>) => Promise<FilterSide>;
+  keys: (side: FilterSide, criteria: Criterion[]) => Promise<number[]>;
+} {
+  const started: FilterSide[] = [];
+  afterAll(async () => {
+    for (const side of started.splice(0)) {
+      await side.client.close();
+      await side.emulator.close();
+    }
+  });
+  return {
+    start: async (upstream, client) => {
+      const side = await startFilterSide(type, values, upstream, client);
+      started.push(side);
+      return side;
+    },
+    keys: async (side, criteria) => {
+      const page = await side.client.getAll(side.credentials, type, criteria, 100, 0);
+      return page.records.map((r) => Number(r.key)).sort((a, b) => a - b);
+    },
+  };
 }
 
 const guard = defaultPatternGuard();

@@ -106,6 +106,8 @@ export interface Harness extends TestGateway {
   client(token?: string): ApolloClient;
   /** Logs in as the demo user and answers the session token. */
   login(method?: 'JSON' | 'FORM'): Promise<string>;
+  /** Logs in as the demo user and answers the `authorization` header of the session, for `post`. */
+  loginHeaders(): Promise<Record<string, string>>;
   /** Upstream calls per operation since the last `resetStats`. */
   upstreamCalls(): Record<string, number>;
   /** All upstream calls since the last `resetStats`. */
@@ -143,20 +145,23 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       },
     });
 
+  const login = async (method: 'JSON' | 'FORM' = 'JSON') => {
+    const { LoginDocument } = await import('./operations.ts');
+    const result = await client().mutate({
+      mutation: LoginDocument,
+      variables: { username: 'demo', password: 'demo-password', method },
+    });
+    const token = result.data?.login.token;
+    if (token === undefined) throw new Error(`login failed: ${JSON.stringify(result.error)}`);
+    return token;
+  };
+
   return {
     ...started,
     emulator,
     client,
-    async login(method = 'JSON') {
-      const { LoginDocument } = await import('./operations.ts');
-      const result = await client().mutate({
-        mutation: LoginDocument,
-        variables: { username: 'demo', password: 'demo-password', method },
-      });
-      const token = result.data?.login.token;
-      if (token === undefined) throw new Error(`login failed: ${JSON.stringify(result.error)}`);
-      return token;
-    },
+    login,
+    loginHeaders: async () => ({ authorization: `Bearer ${await login()}` }),
     upstreamCalls: () => emulator.stats(),
     totalUpstreamCalls: () => Object.values(emulator.stats()).reduce((a, b) => a + b, 0),
     async close() {

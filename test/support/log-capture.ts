@@ -10,8 +10,15 @@ export interface LogLine {
   [key: string]: unknown;
 }
 
-/** A stream for a logger to write to (`logStream`, `createLogger({ stream })`), and the lines it received. */
-export function logCapture(): { stream: PassThrough; lines: () => LogLine[] } {
+/**
+ * A stream for a logger to write to (`logStream`, `createLogger({ stream })`), the lines it received, and
+ * those of them with the message `msg`.
+ */
+export function logCapture(): {
+  stream: PassThrough;
+  lines: () => LogLine[];
+  saying: (msg: string) => LogLine[];
+} {
   const raw: string[] = [];
   const stream = new PassThrough();
   stream.on('data', (chunk: Buffer) => raw.push(chunk.toString('utf8')));
@@ -21,7 +28,7 @@ export function logCapture(): { stream: PassThrough; lines: () => LogLine[] } {
       .split('\n')
       .filter((line) => line !== '')
       .map((line) => JSON.parse(line) as LogLine);
-  return { stream, lines };
+  return { stream, lines, saying: (msg) => lines().filter((line) => line.msg === msg) };
 }
 
 /** The request line of request `id` among `lines`. */

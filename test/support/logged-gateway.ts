@@ -1,7 +1,7 @@
 /**
  * A gateway logging at `info` into a capture, for the tests that read what an operator would see in the
  * log (`test/observability/period-summary.test.ts`, `upstream-failure-log.test.ts`): the gateway, and the
- * JSON lines it has written so far.
+ * JSON lines it has written so far (all, or those with one message).
  */
 import { startGateway, type TestGateway } from './gateway-harness.ts';
 import { logCapture, type LogLine } from './log-capture.ts';
@@ -10,8 +10,8 @@ import { logCapture, type LogLine } from './log-capture.ts';
 export async function startLoggedGateway(
   upstreamUrl: string,
   env: Record<string, string> = {},
-): Promise<{ gw: TestGateway; lines: () => LogLine[] }> {
-  const { stream, lines } = logCapture();
+): Promise<{ gw: TestGateway; lines: () => LogLine[]; saying: (msg: string) => LogLine[] }> {
+  const { stream, lines, saying } = logCapture();
   const gw = await startGateway({ upstreamUrl, logStream: stream, env: { LOG_LEVEL: 'info', ...env } });
-  return { gw, lines };
+  return { gw, lines, saying };
 }

@@ -2,16 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { EncryptJWT } from 'jose';
 import { createSessionSealer, deriveSessionKey } from '../../src/auth/session.ts';
 import { SETTING_DEFAULTS } from '../../src/config/defaults.ts';
+import { demoCredentials } from '../support/demo-credentials.ts';
 
 const TTL_SECONDS = SETTING_DEFAULTS.SESSION_TTL_SECONDS;
 
-const claims = {
-  username: 'demo',
-  userId: 'u1',
-  applicationCode: 'demo',
-  organizationCode: 'acme',
-  apiToken: 'upstream-secret-token',
-};
+const claims = { ...demoCredentials('demo', 'upstream-secret-token'), userId: 'u1' };
 
 describe('session tokens', () => {
   it('should open what it sealed, and hide the upstream token', async () => {

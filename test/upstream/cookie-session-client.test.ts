@@ -28,6 +28,33 @@ function upstream(): ReturnType<MockAgent['get']> {
   return agent.get(ORIGIN);
 }
 
+/** A call the upstream received: its path, its `Cookie` header and its JSON body, if any. */
+interface SeenCall {
+  path: string;
+  cookie: string | undefined;
+  body: Record<string, unknown> | undefined;
+}
+
+/** Answers every `method` call under `prefix` 200 with `answer(call)`; the calls, in the order they came. */
+function answerCalls(method: 'GET' | 'POST', prefix: string, answer: (call: SeenCall) => string): SeenCall[] {
+  const seen: SeenCall[] = [];
+  upstream()
+    .intercept({ path: (path) => path.startsWith(prefix), method })
+    .reply((options) => {
+      const call: SeenCall = {
+        path: options.path,
+        cookie: (options.headers as Record<string, string | undefined>).cookie,
+        body:
+          typeof options.body === 'string'
+            ? (JSON.parse(options.body) as Record<string, unknown>)
+            : undefined,
+      };
+      seen.push(call);
+      return { statusCode: 200, data: answer(call) };
+    });
+  return seen;
+}
+
 const FORM_ANSWER = { status: 'success', userId: 'u1', username: '5550100', message: 'ok' };
 
 describe('the form login', () => {
@@ -65,19 +92,10 @@ describe('the form login', () => {
 
 describe("a cookie session's calls", () => {
   it('should send the cookie and no apiToken, and mask the session id in an upstream message', async () => {
-    const pool = upstream();
-    const seen: { path: string; cookie: unknown }[] = [];
-    pool
-      .intercept({ path: (path) => path.startsWith('/studio/jsonp/getAll'), method: 'GET' })
-      .reply((options) => {
-        const headers = options.headers as Record<string, string>;
-        seen.push({ path: options.path, cookie: headers.cookie });
-        const callback = new URL(options.path, ORIGIN).searchParams.get('callback') ?? '';
-        return {
-          statusCode: 200,
-          data: `${callback}(${JSON.stringify({ status: 'error', message: `session ${SESSION_ID} expired` })});`,
-        };
-      });
+    const seen = answerCalls('GET', '/studio/jsonp/getAll', (call) => {
+      const callback = new URL(call.path, ORIGIN).searchParams.get('callback') ?? '';
+      return `${callback}(${JSON.stringify({ status: 'error', message: `session ${SESSION_ID} expired` })});`;
+    });
     const client = clientAt(ORIGIN, { dispatcher: agent });
     const failure = await failureOf(client.getAll(SESSION, 'com.example.Order', [], 10, 0));
     expect(isUpstreamError(failure) && failure.kind).toBe('unauthenticated');
@@ -89,16 +107,10 @@ describe("a cookie session's calls", () => {
   });
 
   it('should save with the cookie and no apiToken in the body', async () => {
-    const pool = upstream();
-    const seen: { body: unknown; cookie: unknown }[] = [];
-    pool
-      .intercept({ path: (path) => path.startsWith('/studio/jsonp/save'), method: 'POST' })
-      .reply((options) => {
-        const body = JSON.parse(options.body as string) as Record<string, unknown>;
-        seen.push({ body, cookie: (options.headers as Record<string, string>).cookie });
-        const answer = { status: 'success', message: 'object created', savedObjectId: 'n1' };
-        return { statusCode: 200, data: `${String(body.callback)}(${JSON.stringify(answer)});` };
-      });
+    const seen = answerCalls('POST', '/studio/jsonp/save', (call) => {
+      const answer = { status: 'success', message: 'object created', savedObjectId: 'n1' };
+      return `${String(call.body?.callback)}(${JSON.stringify(answer)});`;
+    });
     const client = clientAt(ORIGIN, { dispatcher: agent });
     expect((await client.save(SESSION, 'com.example.Order', { total: 1 })).savedObjectId).toBe('n1');
     expect(seen[0]?.cookie).toBe(`JSESSIONID=${SESSION_ID}`);

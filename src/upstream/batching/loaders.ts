@@ -10,6 +10,7 @@ import { createBatchById } from './batch-by-id.ts';
 import { criteriaKey } from './criteria-key.ts';
 import { PrimedRecords } from './primed-records.ts';
 import type { RequestCache } from '../../cache/request-cache.ts';
+import type { CachedReadKind } from '../../cache/cache-key.ts';
 import { verifyPageLength } from '../dialect/pages/page-length.ts';
 import { verifyLiteralMatches } from '../dialect/matches-case.ts';
 import { verifyDistinctIds, verifyFilterAnswer } from '../dialect/answers/verify-filter-answer.ts';
@@ -271,18 +272,13 @@ class RequestLoaders implements Loaders {
     const loader = this.#objectLoader(objectName);
     const record = this.#primed?.take(objectName, id);
     if (record !== undefined) loader.prime(id, record);
-    const cache = this.#options.cache;
     // A record a page of this request brought is served as it came: one request, one version (that page
     // told the cache how fresh it is).
     if (record !== undefined) return loader.load(id);
-    if (cache?.covers(objectName) !== true) {
-      cache?.readPast();
-      return loader.load(id);
-    }
-    return cache.read(
+    return this.#throughCache(
       'object',
       objectName,
-      id,
+      () => id,
       () => loader.load(id),
       (cached) => {
         if (cached !== null) loader.prime(id, cached);
@@ -292,26 +288,21 @@ class RequestLoaders implements Loaders {
 
   find(objectName: string, criteria: Criterion[]): Promise<UpstreamRecord | null> {
     const loader = this.#findLoader(objectName);
-    const cache = this.#options.cache;
-    if (cache?.covers(objectName) !== true) {
-      cache?.readPast();
-      return loader.load(criteria);
-    }
-    return cache.read('find', objectName, criteriaKey(criteria), () => loader.load(criteria));
+    return this.#throughCache(
+      'find',
+      objectName,
+      () => criteriaKey(criteria),
+      () => loader.load(criteria),
+    );
   }
 
   page(objectName: string, criteria: Criterion[], pageSize: number, pageIndex: number): Promise<ReadPage> {
     const loader = this.#pageLoader(objectName);
     const key = { criteria, pageSize, pageIndex };
-    const cache = this.#options.cache;
-    if (cache?.covers(objectName) !== true) {
-      cache?.readPast();
-      return loader.load(key);
-    }
-    return cache.read(
+    return this.#throughCache(
       'page',
       objectName,
-      [criteriaKey(criteria), pageSize, pageIndex],
+      () => [criteriaKey(criteria), pageSize, pageIndex],
       () => loader.load(key),
       // As a page read upstream does: its records answer this request's reads by id.
       (cached) => {
@@ -323,12 +314,32 @@ class RequestLoaders implements Loaders {
   metadata(objectId: string, category: string, objectName?: string): Promise<unknown> {
     const loader = this.#getMetadataLoader();
     const key = { objectId, category };
+    return this.#throughCache(
+      'metadata',
+      objectName,
+      () => [objectId, category],
+      () => loader.load(key),
+    );
+  }
+
+  /**
+   * `load` through the response cache when it covers `objectName` in this request (`args` names the read
+   * in its key, built only then: the hot path skips it); otherwise upstream, and the answer then promises
+   * no freshness (`readPast`).
+   */
+  #throughCache<T>(
+    kind: CachedReadKind,
+    objectName: string | undefined,
+    args: () => unknown,
+    load: () => Promise<T>,
+    onHit?: (value: T) => void,
+  ): Promise<T> {
     const cache = this.#options.cache;
     if (objectName === undefined || cache?.covers(objectName) !== true) {
       cache?.readPast();
-      return loader.load(key);
+      return load();
     }
-    return cache.read('metadata', objectName, [objectId, category], () => loader.load(key));
+    return cache.read(kind, objectName, args(), load, onHit);
   }
 
   clearObject(objectName: string, id: string): void {
