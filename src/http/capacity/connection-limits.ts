@@ -202,8 +202,8 @@ export function limitConnections(
   };
 
   /**
-   * An idle connection of `group` with no byte of a next request received since its last answer; else
-   * one whose request's body has been arriving for longer than `slowBodyMillis` and is still incomplete.
+   * An idle connection of `group` with no byte of a next request received since its last answer; else a
+   * {@link trickling} one.
    */
   const trulyIdle = (address: string, group: Group): Socket | undefined => {
     for (const socket of group.idle) {
