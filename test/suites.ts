@@ -77,6 +77,15 @@ export const HEAVY_TESTS = [
   'test/observability/promtool.test.ts',
 ] as const;
 
+/**
+ * Heavy files that time a victim's reads beside a flood against its own quiet p95: `npm run test:heavy`
+ * runs them last, one at a time, alone on the machine (`vitest.heavy.config.ts`).
+ */
+export const ALONE_TESTS = [
+  'test/hardening/cpu-share-floods.test.ts',
+  'test/hardening/two-replica-floods.test.ts',
+] as const satisfies readonly (typeof HEAVY_TESTS)[number][];
+
 /** Where test files live. */
 export const TEST_FILES = ['test/**/*.test.ts', 'bench/test/**/*.test.ts', 'scripts/test/**/*.test.ts'];
 
