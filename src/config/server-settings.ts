@@ -150,6 +150,15 @@ export const SERVER_SETTINGS = {
       int(1, 1_000_000).default(64),
       'Open connections from one peer address.',
     ),
+    // A browser keeps its few connections alive, so 16 new ones a second (after a burst of the address's
+    // whole share) is far more than one needs; a connection past it waits, unread, for its turn: accepting,
+    // parsing and closing one costs the gateway about 200 µs (`npm run bench:churn`). Behind a proxy:
+    // `deploy/kubernetes/gateway-config.yaml` raises it with the share.
+    newConnectionsPerAddressPerSecond: setting(
+      'MAX_NEW_CONNECTIONS_PER_ADDRESS_PER_SECOND',
+      int(1, 1_000_000).default(16),
+      'New connections one peer address may open a second, after a burst of `MAX_CONNECTIONS_PER_ADDRESS`; more wait their turn.',
+    ),
     // HTTP/1.1 answers in order, so a pipelined request run early only holds memory: one runs per connection,
     // these wait (no browser pipelines; 8 covers the clients that do). One more: 503, the connection closed.
     maxPipelinedRequests: setting(

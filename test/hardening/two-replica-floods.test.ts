@@ -41,7 +41,7 @@ import { startNodeOptions } from '../support/production-gateway.ts';
 import { largePageRequests, newPatternRequests } from '../support/flood-requests.ts';
 import { rawJsonPost } from '../support/raw-http-client.ts';
 import { saveLargeRecords } from '../support/save-large-records.ts';
-import { startSlowBodyFlood } from '../support/slow-body-flood.ts';
+import { startSlowBodyFlood } from '../../support/slow-body-flood.ts';
 import { SETTING_DEFAULTS } from '../../src/config/defaults.ts';
 import { SLOW_BODY_MILLIS } from '../../src/http/capacity/connection-limits.ts';
 import { redisBypasses, startRedisServer, type RedisServer } from '../support/servers/redis-server.ts';

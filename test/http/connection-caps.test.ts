@@ -15,6 +15,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { registerBodyBudget, type BodyBudget } from '../../src/http/capacity/body-budget.ts';
 import { registerErrorHandler } from '../../src/http/error-handler.ts';
 import {
+  WAITING_BYTES,
   limitConnections,
   type ConnectionCaps,
   type ConnectionCounts,
@@ -474,5 +475,99 @@ describe('request-body budget', () => {
     const retry = rawClient(port, '127.0.0.5', `${postHead(9)}{"a":123}`);
     await retry.connected;
     await expect.poll(() => retry.received()).toMatch(/^HTTP\/1\.1 200 /);
+  });
+});
+
+/**
+ * The share of new connections (`MAX_NEW_CONNECTIONS_PER_ADDRESS_PER_SECOND`, `connection-rate.ts`) on a clock
+ * the test moves: a connection past it is held unread until its address has a token, and then read with
+ * whatever it sent meanwhile. A token a millisecond (1,000 a second), so a token is free right after each
+ * step of the clock.
+ */
+describe('the share of new connections', () => {
+  let clock = 0;
+  const rateCaps = (caps: ConnectionCaps): ConnectionCaps => ({
+    ...caps,
+    newConnectionsPerAddressPerSecond: 1_000,
+    now: () => clock,
+  });
+  /** `count` connections from 127.0.0.1 that take its tokens, each answered, then closed. */
+  const spendTokens = async (port: number, count: number) => {
+    for (let i = 0; i < count; i++) (await expectLetIn(port, '127.0.0.1')).socket.destroy();
+  };
+
+  it('should hold a connection past its address’s share unread until a token is free, then answer what it sent meanwhile, while another address is read at once', async () => {
+    clock = 0;
+    const { port, counts } = await startLimited(
+      rateCaps({ maxConnections: 16, maxConnectionsPerAddress: 4 }),
+    );
+    await spendTokens(port, 4);
+    const waiting = rawClient(port, '127.0.0.1', `${postHead(7)}{"a":1}`);
+    await waiting.connected;
+    await expect.poll(() => counts.waiting()).toBe(1);
+    // Another address has its own share, untouched by 127.0.0.1's.
+    await expectLetIn(port, '127.0.0.2');
+    expect(waiting.received()).toBe('');
+    expect(begun).toBe(5);
+
+    clock += 1;
+    await expect.poll(() => waiting.received()).toMatch(/^HTTP\/1\.1 200 [\s\S]*\{"got":\{"a":1\}\}$/);
+    expect(counts.waiting()).toBe(0);
+  });
+
+  it('should read an address’s waiting connections oldest first, one a token', async () => {
+    clock = 0;
+    const { port, counts } = await startLimited(
+      rateCaps({ maxConnections: 16, maxConnectionsPerAddress: 4 }),
+    );
+    await spendTokens(port, 4);
+    const first = rawClient(port, '127.0.0.1', GET('/quick'));
+    await first.connected;
+    await expect.poll(() => counts.waiting()).toBe(1);
+    const second = rawClient(port, '127.0.0.1', GET('/quick'));
+    await second.connected;
+    await expect.poll(() => counts.waiting()).toBe(2);
+
+    clock += 1;
+    await expect.poll(() => first.received()).toMatch(/^HTTP\/1\.1 200 /);
+    expect(counts.waiting()).toBe(1);
+    expect(second.received()).toBe('');
+    clock += 1;
+    await expect.poll(() => second.received()).toMatch(/^HTTP\/1\.1 200 /);
+  });
+
+  it('should give a waiting connection’s place up when its client closes it, unread', async () => {
+    clock = 0;
+    const { port, counts } = await startLimited(
+      rateCaps({ maxConnections: 16, maxConnectionsPerAddress: 4 }),
+    );
+    await spendTokens(port, 4);
+    const gone = rawClient(port, '127.0.0.1', `${postHead(1_000)}{`);
+    await gone.connected;
+    await expect.poll(() => counts.waiting()).toBe(1);
+    gone.socket.end();
+    await expect.poll(() => counts.open()).toBe(0);
+    expect(counts.waiting()).toBe(0);
+    expect(begun).toBe(4);
+  });
+
+  it('should refuse a waiting connection that sends more than a request head, blaming the caller', async () => {
+    clock = 0;
+    const { port, counts } = await startLimited(
+      rateCaps({ maxConnections: 16, maxConnectionsPerAddress: 4 }),
+    );
+    await spendTokens(port, 4);
+    const big = rawClient(
+      port,
+      '127.0.0.1',
+      `${postHead(WAITING_BYTES * 2)}${'x'.repeat(WAITING_BYTES + 1)}`,
+    );
+    await big.connected;
+    await expect.poll(() => reasonOf(big.received())).toBe('connection_rate');
+    expect(big.received()).toMatch(/^HTTP\/1\.1 503 /);
+    expect(big.received()).toContain('"blame":"caller"');
+    expect(big.received()).toContain('MAX_NEW_CONNECTIONS_PER_ADDRESS_PER_SECOND');
+    expect(counts.waiting()).toBe(0);
+    expect(begun).toBe(4);
   });
 });

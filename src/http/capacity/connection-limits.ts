@@ -28,6 +28,10 @@
  * When nothing can be closed, the newcomer is refused (`connections`); each slow request is bounded by
  * `HTTP_REQUEST_TIMEOUT_MS`. A log line says so, at most one per second with the counts since the last.
  *
+ * A connection accepted within these caps is read at once if its address has a token of its share of new
+ * connections (`connection-rate.ts`, `MAX_NEW_CONNECTIONS_PER_ADDRESS_PER_SECOND`), else it waits, unread by
+ * Node's HTTP handling, in its address's line until one is free (see `wait` below).
+ *
  * A refused connection is destroyed at most a second later, whatever it sends. When the server closes, the
  * refused connections and every accepted one without a request in flight are destroyed at once: Node's
  * HTTP server does not know the refused ones and keeps waiting for one that has sent nothing, which held
@@ -42,6 +46,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import { rawBusyResponse, type BusyReason } from './busy-answer.ts';
+import { createConnectionRate } from './connection-rate.ts';
 import { clientNetwork } from '../../client-address/client-network.ts';
 
 /** The caps (`GatewayConfig.connectionLimits`). */
@@ -54,6 +59,10 @@ export interface ConnectionCaps {
   refusedLingerMillis?: number;
   /** How long a request's body may be arriving before its connection may be closed to make room (1 s). */
   slowBodyMillis?: number;
+  /** `MAX_NEW_CONNECTIONS_PER_ADDRESS_PER_SECOND` (`connection-rate.ts`); none: not bounded. */
+  newConnectionsPerAddressPerSecond?: number;
+  /** The clock of the new-connection shares, in milliseconds (tests drive it). Default `performance.now`. */
+  now?: () => number;
 }
 
 /** What {@link limitConnections} lets a caller read. */
@@ -64,6 +73,8 @@ export interface ConnectionCounts {
   addresses(): number;
   /** Refused connections still being answered. */
   lingering(): number;
+  /** Accepted connections not read yet: their address has opened its share of new connections. */
+  waiting(): number;
 }
 
 const REFUSED_LINGER_MILLIS = 1_000;
@@ -72,6 +83,12 @@ export const SLOW_BODY_MILLIS = 1_000;
 /** How long an address that abandoned a request half sent goes without the grace (see the module comment). */
 export const ABANDONED_MEMORY_MILLIS = 10_000;
 const LOG_EVERY_MILLIS = 1_000;
+/**
+ * What a connection waiting for its address's turn may send before it is read: a request head (Node's
+ * `maxHeaderSize`); more, and it is refused (`connection_rate`), as the bytes are held unbounded by any
+ * request's budget.
+ */
+export const WAITING_BYTES = 16_384;
 
 type ConnectionListener = (socket: Socket) => void;
 
@@ -79,6 +96,15 @@ type ConnectionListener = (socket: Socket) => void;
 interface Group {
   sockets: Set<Socket>;
   idle: Set<Socket>;
+}
+
+/** A connection accepted and not read yet: what it sent meanwhile, given to Node's HTTP server when it is. */
+interface Waiting {
+  socket: Socket;
+  chunks: Buffer[];
+  bytes: number;
+  onData: (chunk: Buffer) => void;
+  onEnd: () => void;
 }
 
 /** An accepted connection: its address, its group and how many of its requests are in flight. */
@@ -115,8 +141,21 @@ export function limitConnections(
   // Addresses that abandoned a request half sent, and when (insertion order is age: the oldest is dropped
   // first). Bounded like the per-address map, however many addresses an attacker uses.
   const abandoned = new Map<string, number>();
+  const rate =
+    caps.newConnectionsPerAddressPerSecond === undefined
+      ? undefined
+      : createConnectionRate({
+          perSecond: caps.newConnectionsPerAddressPerSecond,
+          burst: caps.maxConnectionsPerAddress,
+          maxAddresses: caps.maxConnections,
+          ...(caps.now === undefined ? {} : { now: caps.now }),
+        });
+  // Per address, its connections waiting for a token, oldest first, and the timer that reads the next.
+  const waitingOf = new Map<string, { line: Waiting[]; timer: NodeJS.Timeout | undefined }>();
+  let waitingCount = 0;
   let refusedSinceLog = 0;
   let closedSinceLog = 0;
+  let waitedSinceLog = 0;
   let lastLogAt = 0;
 
   /** A log line, at most one a second, with the refusals and closings since the last. */
@@ -125,11 +164,18 @@ export function limitConnections(
     if (now - lastLogAt < LOG_EVERY_MILLIS) return;
     lastLogAt = now;
     log.warn(
-      { ...fields, open: accepted.size, refused: refusedSinceLog, closedIdle: closedSinceLog },
+      {
+        ...fields,
+        open: accepted.size,
+        refused: refusedSinceLog,
+        closedIdle: closedSinceLog,
+        waited: waitedSinceLog,
+      },
       message,
     );
     refusedSinceLog = 0;
     closedSinceLog = 0;
+    waitedSinceLog = 0;
   };
 
   const refuse = (socket: Socket, reason: BusyReason, address: string): void => {
@@ -256,6 +302,93 @@ export function limitConnections(
 
   const listeners = server.listeners('connection') as ConnectionListener[];
   server.removeAllListeners('connection');
+
+  /** Gives `socket` to Node's HTTP handling (and the pipelining bound): from now on its bytes are read. */
+  const hand = (socket: Socket): void => {
+    for (const listener of listeners) listener.call(server, socket);
+  };
+
+  /**
+   * `socket`'s address has no token: the connection is held, unread by HTTP, until one of its address's
+   * tokens is free, oldest first (`connection-rate.ts`). Its bytes are kept meanwhile, at most
+   * {@link WAITING_BYTES}; a client that closes its side gives its place up, as one whose request has
+   * arrived whole does not. Reading it is what tells the gateway so, at the cost of a read: a flood that
+   * abandons its connections costs their accepting and closing, not their parsing.
+   */
+  const wait = (socket: Socket, address: string): void => {
+    const waiting: Waiting = {
+      socket,
+      chunks: [],
+      bytes: 0,
+      onData: (chunk) => {
+        waiting.bytes += chunk.length;
+        if (waiting.bytes <= WAITING_BYTES) {
+          waiting.chunks.push(chunk);
+          return;
+        }
+        unqueue(socket, address);
+        release(socket, address);
+        refuse(socket, 'connection_rate', address);
+      },
+      onEnd: () => {
+        socket.destroy();
+      },
+    };
+    socket.on('data', waiting.onData);
+    socket.once('end', waiting.onEnd);
+    const queue = waitingOf.get(address) ?? { line: [], timer: undefined };
+    waitingOf.set(address, queue);
+    queue.line.push(waiting);
+    waitingCount++;
+    waitedSinceLog++;
+    note("connection waits for its address's share of new connections", { address });
+    schedule(address, queue);
+  };
+
+  /** Reads the next waiting connection of `address` once it has a token. */
+  const schedule = (address: string, queue: { line: Waiting[]; timer: NodeJS.Timeout | undefined }): void => {
+    if (queue.timer !== undefined || rate === undefined) return;
+    queue.timer = setTimeout(() => {
+      queue.timer = undefined;
+      admitWaiting(address);
+    }, rate.waitOf(address));
+    queue.timer.unref();
+  };
+
+  const admitWaiting = (address: string): void => {
+    const queue = waitingOf.get(address);
+    if (queue === undefined || rate === undefined) return;
+    for (let waiting = queue.line[0]; waiting !== undefined; waiting = queue.line[0]) {
+      if (rate.take(address) !== 0) break;
+      queue.line.shift();
+      waitingCount--;
+      const { socket } = waiting;
+      // Paused before its listener goes: a flowing stream with no `data` listener drops what it reads. What
+      // it sent is put back in front, and Node's HTTP handling reads it first once resumed.
+      socket.pause();
+      socket.off('data', waiting.onData);
+      socket.off('end', waiting.onEnd);
+      if (waiting.chunks.length > 0) socket.unshift(Buffer.concat(waiting.chunks));
+      hand(socket);
+      socket.resume();
+    }
+    if (queue.line.length === 0) waitingOf.delete(address);
+    else schedule(address, queue);
+  };
+
+  /** Forgets `socket` if it waits (closed, or refused). */
+  const unqueue = (socket: Socket, address: string): void => {
+    const queue = waitingOf.get(address);
+    if (queue === undefined) return;
+    const at = queue.line.findIndex((waiting) => waiting.socket === socket);
+    if (at < 0) return;
+    const [waiting] = queue.line.splice(at, 1);
+    waitingCount--;
+    if (waiting !== undefined) socket.off('data', waiting.onData);
+    if (queue.line.length > 0) return;
+    if (queue.timer !== undefined) clearTimeout(queue.timer);
+    waitingOf.delete(address);
+  };
   server.on('connection', (socket: Socket) => {
     const address = clientNetwork(socket.remoteAddress);
     const group = perAddress.get(address);
@@ -291,9 +424,12 @@ export function limitConnections(
       // arriving has not begun. Connections the gateway closes itself are released first.
       const entry = accepted.get(socket);
       if (entry !== undefined && arrivingSince(socket, entry) !== Infinity) noteAbandoned(address);
+      unqueue(socket, address);
       release(socket, address);
     });
-    for (const listener of listeners) listener.call(server, socket);
+    // Read at once when the address has a token and none of its connections waits before this one.
+    if (rate === undefined || (!waitingOf.has(address) && rate.take(address) === 0)) hand(socket);
+    else wait(socket, address);
   });
 
   // A request is in flight from its headers (Node parsed it: running, or waiting behind another on its
@@ -336,5 +472,6 @@ export function limitConnections(
     open: () => accepted.size,
     addresses: () => perAddress.size,
     lingering: () => refusedSockets.size,
+    waiting: () => waitingCount,
   };
 }

@@ -1,5 +1,5 @@
 /**
- * Slow bodies from many addresses, on a thread of its own (so that the attacker's thousands of sockets do
+ * Slow bodies from many addresses (the fair-share tests' attacker, and `bench/connection-churn.ts`), on a thread of its own (so that the attacker's thousands of sockets do
  * not slow the test's own event loop, which also runs the emulator and the victim): for every port and
  * address, `perAddress` connections that each send a POST's head and the start of its body, then one byte
  * of it every `trickleMillis`, never the whole. A connection the server closes (refused, cut at its request
@@ -7,7 +7,6 @@
  * place it can get. Counts how each connection ended: by the status answered, or `closed unanswered`.
  */
 import { Worker } from 'node:worker_threads';
-import type { KeepAliveFlood } from './keep-alive-flood.ts';
 
 /** Options of {@link startSlowBodyFlood}. */
 export interface SlowBodyFloodOptions {
@@ -31,10 +30,16 @@ export interface SlowBodyFloodOptions {
 
 /**
  * A running flood: paused, every connection is closed and none opened until resumed; {@link
- * SlowBodyFlood.held} answers, per port, the connections open that the server has answered nothing on.
+ * SlowBodyFlood.held} answers, per port, the connections open that the server has answered nothing on;
+ * {@link SlowBodyFlood.opened} how many connections it has opened in all; {@link SlowBodyFlood.stop} ends it
+ * and answers how the connections the server ended, ended (by status; 0: closed with nothing answered).
  */
-export interface SlowBodyFlood extends KeepAliveFlood {
+export interface SlowBodyFlood {
+  pause(): void;
+  resume(): void;
   held(): Promise<number[]>;
+  opened(): Promise<number>;
+  stop(): Promise<Map<number, number>>;
 }
 
 const FLOOD_SOURCE = `
@@ -47,6 +52,7 @@ const outcomes = new Map();
 const held = ports.map(() => new Set());
 const sockets = new Set();
 let stopped = false;
+let opened = 0;
 let paused = workerData.paused === true;
 let waiting = [];
 const sleep = (millis) => new Promise((resolve) => setTimeout(resolve, millis));
@@ -65,6 +71,7 @@ const slot = async (portIndex, localAddress) => {
       let answer = '';
       socket.setEncoding('latin1');
       socket.on('connect', () => {
+        opened++;
         socket.write(head);
         if (answer === '') held[portIndex].add(socket);
         if (abandonAfterMillis !== undefined) {
@@ -106,6 +113,7 @@ for (let port = 0; port < ports.length; port++)
     for (let i = 0; i < perAddress; i++) slots.push(slot(port, address));
 parentPort.on('message', async (message) => {
   if (message === 'held') parentPort.postMessage(held.map((set) => set.size));
+  if (message === 'opened') parentPort.postMessage(opened);
   if (message === 'pause') {
     paused = true;
     closeAll();
@@ -143,6 +151,7 @@ export function startSlowBodyFlood(options: SlowBodyFloodOptions): SlowBodyFlood
       worker.postMessage('resume');
     },
     held: () => ask<number[]>('held'),
+    opened: () => ask<number>('opened'),
     stop: async () => {
       const outcomes = await ask<[number | string, number][]>('stop');
       await worker.terminate();
