@@ -551,6 +551,22 @@ describe('the share of new connections', () => {
     expect(begun).toBe(4);
   });
 
+  it('should survive a waiting connection reset by its client, and serve the address’s next one', async () => {
+    clock = 0;
+    const { port, counts } = await startLimited(
+      rateCaps({ maxConnections: 16, maxConnectionsPerAddress: 4 }),
+    );
+    await spendTokens(port, 4);
+    const reset = rawClient(port, '127.0.0.1', `${postHead(1_000)}{`);
+    await reset.connected;
+    await expect.poll(() => counts.waiting()).toBe(1);
+    reset.socket.resetAndDestroy();
+    await expect.poll(() => counts.open()).toBe(0);
+    expect(counts.waiting()).toBe(0);
+    clock += 1;
+    await expectLetIn(port, '127.0.0.1');
+  });
+
   it('should refuse a waiting connection that sends more than a request head, blaming the caller', async () => {
     clock = 0;
     const { port, counts } = await startLimited(

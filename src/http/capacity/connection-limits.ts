@@ -105,6 +105,8 @@ interface Waiting {
   bytes: number;
   onData: (chunk: Buffer) => void;
   onEnd: () => void;
+  /** Node's HTTP handling listens for errors once it has the socket; until then an unheard reset would crash. */
+  onError: () => void;
 }
 
 /** An accepted connection: its address, its group and how many of its requests are in flight. */
@@ -333,9 +335,13 @@ export function limitConnections(
       onEnd: () => {
         socket.destroy();
       },
+      onError: () => {
+        socket.destroy();
+      },
     };
     socket.on('data', waiting.onData);
     socket.once('end', waiting.onEnd);
+    socket.on('error', waiting.onError);
     const queue = waitingOf.get(address) ?? { line: [], timer: undefined };
     waitingOf.set(address, queue);
     queue.line.push(waiting);
@@ -368,6 +374,7 @@ export function limitConnections(
       socket.pause();
       socket.off('data', waiting.onData);
       socket.off('end', waiting.onEnd);
+      socket.off('error', waiting.onError);
       if (waiting.chunks.length > 0) socket.unshift(Buffer.concat(waiting.chunks));
       hand(socket);
       socket.resume();
