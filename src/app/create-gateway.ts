@@ -137,6 +137,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       up: () => redis.isUp(),
       full: () => redis.status() === 'full',
       bypasses: () => redis.bypasses(),
+      fallbacks: () => redis.fallbacks(),
       unsharedRevocations: () => services.revocations.unshared(),
     });
   }

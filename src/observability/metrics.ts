@@ -104,6 +104,8 @@ export interface RedisReadings {
   full(): boolean;
   /** Times Redis was bypassed since start (its breaker opened). */
   bypasses(): number;
+  /** Commands Redis did not serve since start (bypassed, timed out, unreachable). */
+  fallbacks(): number;
   /** Revocations this replica holds that Redis has not taken yet. */
   unsharedRevocations(): number;
 }
@@ -367,6 +369,15 @@ export function createMetrics(options: MetricsOptions = {}): GatewayMetrics {
         collect() {
           this.reset();
           this.inc(read.bypasses());
+        },
+      });
+      new Counter({
+        name: 'gateway_redis_fallbacks_total',
+        help: 'Redis commands this replica answered from its own memory (bypassed, timed out or unreachable): shares counted apart meanwhile.',
+        registers,
+        collect() {
+          this.reset();
+          this.inc(read.fallbacks());
         },
       });
       readGauge(

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { type TestGateway } from '../support/gateway-harness.ts';
 import { useGatewayPool } from '../support/gateway-pool.ts';
 import { postGraphql, type GraphqlAnswer } from '../support/post-graphql.ts';
-import { redisBypasses, useRedisServer } from '../support/servers/redis-server.ts';
+import { redisFallbacks, useRedisServer } from '../support/servers/redis-server.ts';
 import { CASE_TWIN_USER as TWIN } from '../support/case-twin-user.ts';
 
 const LOGIN = `mutation Login($username: String!, $password: String!, $deviceToken: String) {
@@ -115,7 +115,7 @@ describe('two replicas sharing Redis, guessed at both at once', () => {
     for (let round = 0; round < 3; round++) {
       const username = `victim-${round}`;
       emulator.resetStats();
-      const bypassesBefore = await redisBypasses(a, b);
+      const bypassesBefore = await redisFallbacks(a, b);
       let next = 0;
       const guesser = async (gw: TestGateway) => {
         while (next < 240) {
@@ -126,7 +126,7 @@ describe('two replicas sharing Redis, guessed at both at once', () => {
       // 24 guessers, half at each replica, each with its own addresses.
       await Promise.all(Array.from({ length: 24 }, (_, i) => guesser(i % 2 === 0 ? a : b)));
       // Redis shared the budget unless a replica bypassed it meanwhile: then each holds it on its own.
-      const bypassed = (await redisBypasses(a, b)) > bypassesBefore;
+      const bypassed = (await redisFallbacks(a, b)) > bypassesBefore;
       expect(emulator.stats().loginJson).toBeLessThanOrEqual(bypassed ? 2 * budget : budget);
     }
   });

@@ -44,7 +44,7 @@ import { saveLargeRecords } from '../support/save-large-records.ts';
 import { startSlowBodyFlood } from '../../support/slow-body-flood.ts';
 import { SETTING_DEFAULTS } from '../../src/config/defaults.ts';
 import { SLOW_BODY_MILLIS } from '../../src/http/capacity/connection-limits.ts';
-import { redisBypasses, startRedisServer, type RedisServer } from '../support/servers/redis-server.ts';
+import { redisFallbacks, startRedisServer, type RedisServer } from '../support/servers/redis-server.ts';
 import {
   expectVictimServed,
   expectVictimServedBesideOneAddress,
@@ -343,7 +343,7 @@ it('should let the known device log in at either replica while 64 addresses gues
   const deviceToken = (first.data?.login as { deviceToken?: string } | undefined)?.deviceToken;
   if (deviceToken === undefined) throw new Error(JSON.stringify(first.errors));
   emulator.resetStats();
-  const bypassesBefore = await redisBypasses(a, b);
+  const bypassesBefore = await redisFallbacks(a, b);
   const state = { done: false };
   let guesses = 0;
   const guesser = async (i: number) => {
@@ -362,7 +362,7 @@ it('should let the known device log in at either replica while 64 addresses gues
     { username, password: 'admin-password', deviceToken },
     '198.51.100.10',
   );
-  const bypassed = (await redisBypasses(a, b)) > bypassesBefore;
+  const bypassed = (await redisFallbacks(a, b)) > bypassesBefore;
   console.info(`${guesses} guesses sent at two replicas; upstream logins ${emulator.stats().loginJson}`);
   expect(known.filter((k) => k !== 'data')).toEqual([]);
   expect(guesses).toBeGreaterThan(10 * BUDGET);
@@ -381,7 +381,7 @@ it('should hold the guess budget of `ops` at both replicas while the owner of th
     await login(b, { username: TWIN.username, password: TWIN.password }, '198.51.100.30'),
   );
   emulator.resetStats();
-  const bypassesBefore = await redisBypasses(a, b);
+  const bypassesBefore = await redisFallbacks(a, b);
   const state = { done: false };
   let guesses = 0;
   let ownLogins = 0;
@@ -415,7 +415,7 @@ it('should hold the guess budget of `ops` at both replicas while the owner of th
     { username: 'ops', password: 'ops-password', deviceToken: opsDevice },
     '198.51.100.20',
   );
-  const bypassed = (await redisBypasses(a, b)) > bypassesBefore;
+  const bypassed = (await redisFallbacks(a, b)) > bypassesBefore;
   const upstream = emulator.stats().loginJson;
   console.info(
     `${guesses} guesses at ops with Ops's device token at two replicas, ${ownLogins} logins to Ops; upstream JSON logins ${upstream}`,

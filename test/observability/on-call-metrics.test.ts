@@ -112,6 +112,7 @@ describe('with the emulator behind it', () => {
       up: () => false,
       full: () => false,
       bypasses: () => 0,
+      fallbacks: () => 0,
       unsharedRevocations: () => 0,
     });
     expect(sample(await scrape(h), 'gateway_redis_up')).toBe(0);

@@ -138,6 +138,7 @@ describe('the metric names the rules and the dashboard read', () => {
       up: () => true,
       full: () => false,
       bypasses: () => 0,
+      fallbacks: () => 0,
       unsharedRevocations: () => 0,
     });
     const text = await (await fetch(`${h.baseUrl}/metrics`)).text();

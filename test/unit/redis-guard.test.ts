@@ -66,8 +66,11 @@ describe('the Redis guard', () => {
     );
     expect(first).toEqual([1, 2, 3].map(() => ({ error: 'RedisTimeout' })));
     expect(guard.status()).toBe('bypassed');
+    // Each timed-out command fell back to its caller's memory; the breaker opened once.
+    expect([guard.fallbacks(), guard.bypasses()]).toEqual([3, 1]);
     expect(guard.isUp()).toBe(false);
     await expect(guard.run((redis) => redis.get('k'), 'read')).rejects.toBeInstanceOf(RedisBypassed);
+    expect(guard.fallbacks()).toBe(4);
     expect(logged.map(({ level }) => level)).toEqual(['warn']);
 
     server.resume();
@@ -101,5 +104,6 @@ describe('the Redis guard', () => {
       });
     }
     expect(guard.status()).toBe('up');
+    expect(guard.fallbacks()).toBe(0);
   });
 });

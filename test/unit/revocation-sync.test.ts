@@ -55,6 +55,7 @@ function standIn() {
     status: () => state.status,
     isUp: () => state.status !== 'bypassed' && !state.down,
     bypasses: () => 0,
+    fallbacks: () => 0,
     onReturn: (listener) => returns.push(listener),
     close: () => Promise.resolve(),
   };

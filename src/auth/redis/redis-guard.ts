@@ -56,6 +56,13 @@ export interface RedisGuard {
   isUp(): boolean;
   /** How many times Redis was bypassed since start (`gateway_redis_bypasses_total`). */
   bypasses(): number;
+  /**
+   * Commands Redis did not serve since start, each answered from this replica's memory by its caller
+   * (`gateway_redis_fallbacks_total`): refused while bypassed, timed out, or without a connection. One
+   * command past its deadline falls back without opening the breaker, so shares are counted apart
+   * meanwhile even when {@link RedisGuard.bypasses} did not move.
+   */
+  fallbacks(): number;
   /** Called whenever Redis may be back: a new connection is ready, or the breaker closed. */
   onReturn(listener: () => void): void;
   /** Stops the probes and closes the connection (politely, within a deadline: Redis may be frozen). */
@@ -93,6 +100,7 @@ export function createRedisGuard(options: RedisGuardOptions): RedisGuard {
   };
   let bypassed = false;
   let bypasses = 0;
+  let fallbacks = 0;
   let full = false;
   let probeTimer: NodeJS.Timeout | undefined;
   let closed = false;
@@ -134,9 +142,13 @@ export function createRedisGuard(options: RedisGuardOptions): RedisGuard {
   return {
     client: redis,
     bypasses: () => bypasses,
+    fallbacks: () => fallbacks,
     async run(command, kind) {
       // Half-open too: only the guard's probe may find out whether Redis is back.
-      if (breaker.state !== CircuitState.Closed) throw new RedisBypassed();
+      if (breaker.state !== CircuitState.Closed) {
+        fallbacks += 1;
+        throw new RedisBypassed();
+      }
       try {
         const answer = await breaker.execute(() => withDeadline(command(redis), timeoutMillis));
         if (kind === 'write' && full) {
@@ -145,6 +157,7 @@ export function createRedisGuard(options: RedisGuardOptions): RedisGuard {
         }
         return answer;
       } catch (error) {
+        if (isOutage(error)) fallbacks += 1;
         if (isOutOfMemory(error) && !full) {
           full = true;
           log.error(
