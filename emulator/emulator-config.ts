@@ -131,6 +131,11 @@ export function readObjectTypes(env: Environment): string[] {
   );
 }
 
+/** The options of `options` that are set: one left out keeps the emulator's default. */
+function setOnly(options: Partial<EmulatorOptions>): Partial<EmulatorOptions> {
+  return Object.fromEntries(Object.entries<unknown>(options).filter(([, value]) => value !== undefined));
+}
+
 /**
  * Reads the emulator command's settings: `EMULATOR_PORT` (4010), `EMULATOR_HOST`, `EMULATOR_WRAPPER`,
  * `EMULATOR_MATCHES` (default `UPSTREAM_MATCHES`), `EMULATOR_MATCHES_CASE` (default `UPSTREAM_MATCHES_CASE`),
@@ -159,31 +164,28 @@ export function readEmulatorConfig(env: Environment): EmulatorOptions {
     pageStart: s.EMULATOR_PAGE_START ?? s.UPSTREAM_PAGE_START ?? 'page0',
     latencyMillis: s.EMULATOR_LATENCY_MS ?? 0,
     tokenTtlSeconds: s.EMULATOR_TOKEN_TTL_SECONDS ?? 28_800,
+    ...setOnly({
+      // The write dialects follow the gateway's settings unless set; left out, the documented dialect.
+      saveIdAt: s.EMULATOR_SAVE_ID_AT ?? s.UPSTREAM_SAVE_ID_AT,
+      saveWithId: s.EMULATOR_SAVE_WITH_ID ?? s.UPSTREAM_SAVE_WITH_ID,
+      updateFields: s.EMULATOR_UPDATE_FIELDS ?? s.UPSTREAM_UPDATE_FIELDS,
+      matchesCase: s.EMULATOR_MATCHES_CASE ?? s.UPSTREAM_MATCHES_CASE,
+      metadataKey: s.EMULATOR_METADATA_KEY ?? s.UPSTREAM_METADATA_KEY,
+      maxUrlBytes: s.EMULATOR_MAX_URL_BYTES,
+      maxPageSize: s.EMULATOR_MAX_PAGE_SIZE,
+      pageZero: s.EMULATOR_PAGE_ZERO,
+      totalCount: s.EMULATOR_TOTAL_COUNT,
+      charset: s.EMULATOR_CHARSET,
+      errorMessages: s.EMULATOR_ERROR_MESSAGES,
+      formLoginToken: s.EMULATOR_FORM_LOGIN_TOKEN,
+      formLoginSession: s.EMULATOR_FORM_LOGIN_SESSION,
+      dataFile: s.EMULATOR_DATA_FILE,
+      readLagMillis: s.EMULATOR_READ_LAG_MS,
+      droppedFields: s.EMULATOR_DROPPED_FIELDS,
+      truncatesNumbers: s.EMULATOR_TRUNCATES_NUMBERS,
+      escapesNonAscii: s.EMULATOR_ESCAPES_NON_ASCII,
+    }),
   };
-  // The write dialects follow the gateway's settings unless set; left out, the documented dialect.
-  const saveIdAt = s.EMULATOR_SAVE_ID_AT ?? s.UPSTREAM_SAVE_ID_AT;
-  if (saveIdAt !== undefined) options.saveIdAt = saveIdAt;
-  const saveWithId = s.EMULATOR_SAVE_WITH_ID ?? s.UPSTREAM_SAVE_WITH_ID;
-  if (saveWithId !== undefined) options.saveWithId = saveWithId;
-  const updateFields = s.EMULATOR_UPDATE_FIELDS ?? s.UPSTREAM_UPDATE_FIELDS;
-  if (updateFields !== undefined) options.updateFields = updateFields;
-  const matchesCase = s.EMULATOR_MATCHES_CASE ?? s.UPSTREAM_MATCHES_CASE;
-  if (matchesCase !== undefined) options.matchesCase = matchesCase;
-  const metadataKey = s.EMULATOR_METADATA_KEY ?? s.UPSTREAM_METADATA_KEY;
-  if (metadataKey !== undefined) options.metadataKey = metadataKey;
-  if (s.EMULATOR_MAX_URL_BYTES !== undefined) options.maxUrlBytes = s.EMULATOR_MAX_URL_BYTES;
-  if (s.EMULATOR_MAX_PAGE_SIZE !== undefined) options.maxPageSize = s.EMULATOR_MAX_PAGE_SIZE;
-  if (s.EMULATOR_PAGE_ZERO !== undefined) options.pageZero = s.EMULATOR_PAGE_ZERO;
-  if (s.EMULATOR_TOTAL_COUNT !== undefined) options.totalCount = s.EMULATOR_TOTAL_COUNT;
-  if (s.EMULATOR_CHARSET !== undefined) options.charset = s.EMULATOR_CHARSET;
-  if (s.EMULATOR_ERROR_MESSAGES !== undefined) options.errorMessages = s.EMULATOR_ERROR_MESSAGES;
-  if (s.EMULATOR_FORM_LOGIN_TOKEN !== undefined) options.formLoginToken = s.EMULATOR_FORM_LOGIN_TOKEN;
-  if (s.EMULATOR_FORM_LOGIN_SESSION !== undefined) options.formLoginSession = s.EMULATOR_FORM_LOGIN_SESSION;
-  if (s.EMULATOR_DATA_FILE !== undefined) options.dataFile = s.EMULATOR_DATA_FILE;
-  if (s.EMULATOR_READ_LAG_MS !== undefined) options.readLagMillis = s.EMULATOR_READ_LAG_MS;
-  if (s.EMULATOR_DROPPED_FIELDS !== undefined) options.droppedFields = s.EMULATOR_DROPPED_FIELDS;
-  if (s.EMULATOR_TRUNCATES_NUMBERS !== undefined) options.truncatesNumbers = s.EMULATOR_TRUNCATES_NUMBERS;
-  if (s.EMULATOR_ESCAPES_NON_ASCII !== undefined) options.escapesNonAscii = s.EMULATOR_ESCAPES_NON_ASCII;
   const objectTypes = objectTypesOf(s);
   if (objectTypes.length > 0) options.objectTypes = objectTypes;
   if (every > 0) {

@@ -9,6 +9,7 @@ import type { SaveResult } from '../upstream/client/types.ts';
 import { notShownYet, storedOtherwise } from '../upstream/dialect/writes/write-mismatches.ts';
 import type { SavePayloadModel, VerifiedReadBack } from './mappers.ts';
 import { readBackWrite, type ReadBackOutcome } from './read-back-write.ts';
+import { setOwn } from './save-named.ts';
 
 /**
  * The payload of a save that created object `result.savedObjectId` from `sent`, once its read-back is
@@ -94,18 +95,25 @@ export function rememberWrite(
   if (outcome.kind === 'differs') {
     const shown: Record<string, unknown> = {};
     for (const field of Object.keys(sent)) {
-      if (!Object.hasOwn(outcome.record, field)) continue;
-      Object.defineProperty(shown, field, {
-        value: outcome.record[field],
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+      if (Object.hasOwn(outcome.record, field)) setOwn(shown, field, outcome.record[field]);
     }
     stored = shown;
   }
-  // Longer than the read-back waits: a write its reads did not show yet is the one most worth waiting for.
-  auth.recentWrites.remember(
+  remember(auth, objectName, id, stored, whole);
+}
+
+/**
+ * Remembers `stored` as what object `id` now holds (`recent-writes.ts`), for longer than the read-back waits:
+ * a write its reads did not show yet is the one most worth waiting for.
+ */
+function remember(
+  auth: AuthenticatedContext,
+  objectName: string,
+  id: string,
+  stored: Readonly<Record<string, unknown>>,
+  whole?: boolean,
+): void {
+  auth.recentWrites?.remember(
     objectName,
     id,
     stored,
@@ -144,17 +152,7 @@ export function rememberAppliedError(
         continue;
       }
     }
-    Object.defineProperty(stored, field, {
-      value: kept,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+    setOwn(stored, field, kept);
   }
-  auth.recentWrites.remember(
-    objectName,
-    objectId,
-    stored,
-    Math.max(auth.writeReadBackMillis, REMEMBER_MILLIS),
-  );
+  remember(auth, objectName, objectId, stored);
 }

@@ -13,7 +13,7 @@ import {
 import { createMemoryVersions } from '../../src/cache/cache-versions.ts';
 import { emptyOnHangup } from '../../src/cache/empty-on-hangup.ts';
 import { RequestCache } from '../../src/cache/request-cache.ts';
-import { createResponseCache, type CacheEvent } from '../../src/cache/response-cache.ts';
+import { createResponseCache, type CacheEvent, type ResponseCache } from '../../src/cache/response-cache.ts';
 import type { SharedEntries, SharedEntry } from '../../src/cache/shared-entries.ts';
 import type { CacheCaller } from '../../src/cache/cache-key.ts';
 import { UpstreamError } from '../../src/errors/upstream-error.ts';
@@ -25,11 +25,33 @@ const alice: CacheCaller = { applicationCode: 'demo', organizationCode: 'acme', 
 const bob: CacheCaller = { ...alice, userKey: 'demo\u0000bob' };
 const globexAlice: CacheCaller = { ...alice, organizationCode: 'globex' };
 
+/** A clock the test moves by hand, from `startMillis`. */
+function handClock(startMillis: number) {
+  let millis = startMillis;
+  return {
+    now: () => millis,
+    advance: (seconds: number) => {
+      millis += seconds * 1_000;
+    },
+  };
+}
+
+/** Reads through a request's view of a cache, each one that reaches the upstream counted. */
+function countedReads() {
+  let upstreamReads = 0;
+  const read = (cache: ResponseCache, who: CacheCaller, objectName: string, id: string, value: unknown) =>
+    new RequestCache(cache, who).read('object', objectName, id, () => {
+      upstreamReads += 1;
+      return Promise.resolve(value);
+    });
+  return { read, upstreamReads: () => upstreamReads };
+}
+
 function setup(
   policies: [string, CachePolicy][],
   options: { maxBytes?: number; perUser?: number; perTenant?: number; stale?: number } = {},
 ) {
-  let clock = 1_000_000;
+  const clock = handClock(1_000_000);
   const events: [CacheEvent, string][] = [];
   const versions = createMemoryVersions();
   const cache = createResponseCache({
@@ -40,28 +62,21 @@ function setup(
     maxBytesPerTenant: options.perTenant ?? 1_000_000,
     staleIfErrorSeconds: options.stale ?? 30,
     onEvent: (event, objectName) => events.push([event, objectName]),
-    now: () => clock,
+    now: clock.now,
   });
-  let upstreamReads = 0;
-  const read = (
-    who: CacheCaller,
-    objectName: string,
-    id: string,
-    value: unknown = { _id: id, n: upstreamReads + 1 },
-  ) =>
-    new RequestCache(cache, who).read('object', objectName, id, () => {
-      upstreamReads += 1;
-      return Promise.resolve(value);
-    });
+  const { read, upstreamReads } = countedReads();
   return {
     cache,
     versions,
     events,
-    read,
-    upstreamReads: () => upstreamReads,
-    advance: (seconds: number) => {
-      clock += seconds * 1_000;
-    },
+    read: (
+      who: CacheCaller,
+      objectName: string,
+      id: string,
+      value: unknown = { _id: id, n: upstreamReads() + 1 },
+    ) => read(cache, who, objectName, id, value),
+    upstreamReads,
+    advance: clock.advance,
   };
 }
 
@@ -79,19 +94,17 @@ describe('the response cache', () => {
     expect(t.events.map(([e]) => e)).toEqual(['miss', 'hit']);
   });
 
-  it('never caches a type without a policy', async () => {
+  it.each([
+    ['never caches a type without a policy', [alice, alice], ORDER],
+    [
+      'keeps PRIVATE entries to their account and every entry to its organization',
+      [alice, bob, globexAlice],
+      LOAN,
+    ],
+  ])('%s: each read goes upstream', async (_name, readers, objectName) => {
     const t = setup([privateLoan]);
-    await t.read(alice, ORDER, 'a');
-    await t.read(alice, ORDER, 'a');
-    expect(t.upstreamReads()).toBe(2);
-  });
-
-  it('keeps PRIVATE entries to their account and every entry to its organization', async () => {
-    const t = setup([privateLoan]);
-    await t.read(alice, LOAN, 'a');
-    await t.read(bob, LOAN, 'a');
-    await t.read(globexAlice, LOAN, 'a');
-    expect(t.upstreamReads()).toBe(3);
+    for (const who of readers) await t.read(who, objectName, 'a');
+    expect(t.upstreamReads()).toBe(readers.length);
   });
 
   it('shares PUBLIC entries within the organization and application only', async () => {
@@ -307,7 +320,7 @@ describe('SIGHUP', () => {
 describe('entries shared between replicas', () => {
   /** Two replicas: their own memory, one set of versions and one shared store (Redis's part, faked). */
   function replicas(sharedLimit: number) {
-    let wall = 1_700_000_000_000;
+    const wall = handClock(1_700_000_000_000);
     const held = new Map<string, SharedEntry>();
     const entries: SharedEntries = {
       get: (key) => Promise.resolve(held.get(key)),
@@ -328,24 +341,17 @@ describe('entries shared between replicas', () => {
         maxBytesPerTenant: 1_000_000,
         staleIfErrorSeconds: 30,
         shared: { entries, maxBytes: sharedLimit },
-        wallNow: () => wall,
+        wallNow: wall.now,
       });
-    let upstreamReads = 0;
-    const read = (cache: ReturnType<typeof replica>, who: CacheCaller, value: unknown) =>
-      new RequestCache(cache, who).read('object', LOAN, 'a', () => {
-        upstreamReads += 1;
-        return Promise.resolve(value);
-      });
+    const { read, upstreamReads } = countedReads();
     return {
       a: replica(),
       b: replica(),
       versions,
-      read,
+      read: (cache: ResponseCache, who: CacheCaller, value: unknown) => read(cache, who, LOAN, 'a', value),
       held,
-      upstreamReads: () => upstreamReads,
-      advanceWall: (seconds: number) => {
-        wall += seconds * 1_000;
-      },
+      upstreamReads,
+      advanceWall: wall.advance,
     };
   }
 

@@ -46,6 +46,25 @@ function harnessWithStore(
   return { h, stored };
 }
 
+/**
+ * The first error of a write's `result`, held to be what every mismatch here must be: named, and saying the
+ * write was applied to object `objectId`; `more`: what else its extensions hold.
+ */
+function expectAppliedMismatch(
+  result: { error?: unknown },
+  objectId: unknown,
+  more: Record<string, unknown> = {},
+): { message: string; extensions: Record<string, unknown> } {
+  const error = firstError(result.error);
+  expect(error.extensions).toMatchObject({
+    code: 'UPSTREAM_DIALECT_MISMATCH',
+    applied: true,
+    objectId,
+    ...more,
+  });
+  return error;
+}
+
 describe('reads from a replica lagging the writes by 300 ms, within UPSTREAM_WRITE_READ_BACK_MS', () => {
   const { h, stored } = harnessWithStore(
     'lag',
@@ -84,13 +103,9 @@ describe('reads from a replica lagging the writes longer than UPSTREAM_WRITE_REA
     const id = created.data!.saveObject.id;
     expect(id).toMatch(/^[0-9a-f]{24}$/);
     expect(created.data!.saveObject.object).toBeNull();
-    const error = firstError(created.error);
-    expect(error.extensions).toMatchObject({
-      code: 'UPSTREAM_DIALECT_MISMATCH',
+    const error = expectAppliedMismatch(created, id, {
       assumption: 'read_after_write',
       setting: 'UPSTREAM_WRITE_READ_BACK_MS',
-      applied: true,
-      objectId: id,
     });
     expect(error.message).toContain("the upstream's reads do not show the object yet");
     expect(await stored(id)).toEqual({ _id: id, loanType: 'Stale', description: 'before' });
@@ -102,8 +117,7 @@ describe('reads from a replica lagging the writes longer than UPSTREAM_WRITE_REA
     const updated = await updateLoan(h, token, id, { description: 'after' });
     expect(updated.data!.updateObject.updatedFields).toEqual({ description: 'after' });
     expect(updated.data!.updateObject.object).toBeNull();
-    const stale = firstError(updated.error);
-    expect(stale.extensions).toMatchObject({ assumption: 'read_after_write', applied: true, objectId: id });
+    const stale = expectAppliedMismatch(updated, id, { assumption: 'read_after_write' });
     expect(stale.extensions.fields).toEqual([
       { field: 'description', sent: '"after"', readBack: '"before"' },
     ]);
@@ -119,13 +133,9 @@ describe('an entity class that drops a field it lacks and stores numbers whole',
     const token = await h.login();
     const saves = h.upstreamCalls().save ?? 0;
     const result = await saveLoan(h, token, { loanType: 'Entity', rate: 2.7, term: 12, extra: 'kept?' });
-    const error = firstError(result.error);
-    expect(error.extensions).toMatchObject({
-      code: 'UPSTREAM_DIALECT_MISMATCH',
+    const error = expectAppliedMismatch(result, expect.stringMatching(/^[0-9a-f]{24}$/), {
       blame: 'gateway',
       assumption: 'stored_as_sent',
-      applied: true,
-      objectId: expect.stringMatching(/^[0-9a-f]{24}$/),
       fields: [
         { field: 'rate', sent: '2.7', readBack: '2' },
         { field: 'extra', sent: '"kept?"', readBack: null },
@@ -154,13 +164,7 @@ describe('an entity class that drops a field it lacks and stores numbers whole',
     const token = await h.login();
     const id = (await saveLoan(h, token, { loanType: 'Cut', rate: 3 })).data!.saveObject.id;
     const result = await updateLoan(h, token, id, { rate: 3.5 });
-    const error = firstError(result.error);
-    expect(error.extensions).toMatchObject({
-      code: 'UPSTREAM_DIALECT_MISMATCH',
-      applied: true,
-      objectId: id,
-      fields: [{ field: 'rate', sent: '3.5', readBack: '3' }],
-    });
+    expectAppliedMismatch(result, id, { fields: [{ field: 'rate', sent: '3.5', readBack: '3' }] });
     expect(await stored(id)).toMatchObject({ rate: 3 });
   });
 });
@@ -184,13 +188,7 @@ describe('a save with _id and one field on an upstream that replaces and reads f
     };
     const id = (await saveLoan(h, token, fields)).data!.saveObject.id;
     const result = await saveLoan(h, token, { _id: id, status: 'open' });
-    const error = firstError(result.error);
-    expect(error.extensions).toMatchObject({
-      code: 'UPSTREAM_DIALECT_MISMATCH',
-      assumption: 'save_with_id',
-      applied: true,
-      objectId: id,
-    });
+    const error = expectAppliedMismatch(result, id, { assumption: 'save_with_id' });
     expect(error.extensions.lostFields).toBeUndefined();
     expect(await stored(id)).toEqual({ _id: id, ...fields, status: 'open' });
 
@@ -234,14 +232,7 @@ describe('a save with _id on an upstream that replaces, on UPSTREAM_SAVE_WITH_ID
     const fields = { loanType: 'Dated', rate: 4, when: { $date: '2024-05-01T10:00:00Z' } };
     const id = (await saveLoan(h, token, fields)).data!.saveObject.id;
     const result = await saveLoan(h, token, { _id: id, status: 'open' });
-    const error = firstError(result.error);
-    expect(error.extensions).toMatchObject({
-      code: 'UPSTREAM_DIALECT_MISMATCH',
-      assumption: 'save_with_id',
-      applied: true,
-      objectId: id,
-      lostFields: ['when'],
-    });
+    expectAppliedMismatch(result, id, { assumption: 'save_with_id', lostFields: ['when'] });
     expect(await stored(id)).toEqual({ _id: id, loanType: 'Dated', rate: 4, status: 'open' });
   });
 });
@@ -307,12 +298,8 @@ describe('a save with _id on an upstream that replaces and stores numbers whole,
     const token = await h.login();
     const id = (await saveLoan(h, token, { loanType: 'Cut', rate: 3 })).data!.saveObject.id;
     const result = await saveLoan(h, token, { _id: id, amount: 2.5 });
-    const error = firstError(result.error);
-    expect(error.extensions).toMatchObject({
-      code: 'UPSTREAM_DIALECT_MISMATCH',
+    const error = expectAppliedMismatch(result, id, {
       assumption: 'save_with_id',
-      applied: true,
-      objectId: id,
       fields: [{ field: 'amount', sent: '2.5', readBack: '2' }],
     });
     expect(error.extensions.lostFields).toBeUndefined();
@@ -341,11 +328,7 @@ describe('the typed API on a replica lagging the writes, and an entity storing n
       mutation: UpdateLoanTypeDocument,
       variables: { id, input: { rate: 3.75 } },
     });
-    expect(firstError(updated.error).extensions).toMatchObject({
-      code: 'UPSTREAM_DIALECT_MISMATCH',
-      applied: true,
-      objectId: id,
-    });
+    expectAppliedMismatch(updated, id);
     expect(await stored(id)).toMatchObject({ rate: 3 });
   });
 });
@@ -396,7 +379,7 @@ describe('a save with _id right after an update the upstream answered otherwise,
     const token = await h.login();
     const id = firstError((await saveLoan(h, token, { loanType: 2.5 })).error).extensions.objectId as string;
     const cut = await updateLoan(h, token, id, { loanType: 0.1 });
-    expect(firstError(cut.error).extensions).toMatchObject({ applied: true, objectId: id });
+    expectAppliedMismatch(cut, id);
     await saveLoan(h, token, { _id: id, term: 0 });
     expect(await stored(id)).toEqual({ _id: id, loanType: 0, term: 0 });
   });

@@ -52,13 +52,6 @@ describe('the read guard on hostile answers', () => {
     ['an array record', '{"status":"success","data":[["a"]],"totalCount":1}'],
     ['an object _id', '{"status":"success","data":[{"_id":{"toString":"a"}}],"totalCount":1}'],
     ['a status of another case', '{"status":"Success","data":[],"totalCount":0}'],
-  ])('should refuse %s as a dialect mismatch (answer_shape), never ill health', (_name, text) => {
-    expect(kindOf(text, getAllAnswer)).toBe('dialect_mismatch');
-    expect(Object.prototype).not.toHaveProperty('status');
-    expect(Object.prototype).not.toHaveProperty('_id');
-  });
-
-  it.each([
     [
       'a totalCount under __proto__ beside a record',
       '{"status":"success","data":[{"_id":"a"}],"__proto__":{"totalCount":1}}',
@@ -69,9 +62,9 @@ describe('the read guard on hostile answers', () => {
     ['a null totalCount', '{"status":"success","data":[],"totalCount":null}'],
     ['an object totalCount', '{"status":"success","data":[],"totalCount":{"valueOf":1}}'],
     ['a totalCount of text that is no count', '{"status":"success","data":[],"totalCount":"1e3"}'],
-  ])('should refuse %s as dialect_mismatch, which is no ill health', (_name, text) => {
+  ])('should refuse %s as a dialect mismatch, never ill health', (_name, text) => {
     expect(kindOf(text, getAllAnswer)).toBe('dialect_mismatch');
-    expect(Object.prototype).not.toHaveProperty('totalCount');
+    for (const key of ['status', '_id', 'totalCount']) expect(Object.prototype).not.toHaveProperty(key);
   });
 
   it('should read a totalCount hidden under __proto__ beside no records as absent: 0, from no prototype', () => {

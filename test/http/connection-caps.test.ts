@@ -51,6 +51,9 @@ const isClosed = (client: RawClient) => client.socket.destroyed || client.socket
 const postHead = (declared: number) =>
   `POST /echo HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${declared}\r\n\r\n`;
 
+/** The caps {@link runningAndTrickling} fills: eight connections in all, four per address. */
+const TRICKLING_CAPS = { maxConnections: 8, maxConnectionsPerAddress: 4 } as const;
+
 /**
  * One request running (`/hold`, from 127.0.0.8), then seven connections from two addresses each sending one
  * byte of a 1,000-byte body; answers once the server has begun all eight.
@@ -115,6 +118,21 @@ async function expectLetIn(port: number, address: string): Promise<RawClient> {
   return newcomer;
 }
 
+/**
+ * Newcomers from `addresses`, one after another, each kept open: each is let in, and one more of `closable`
+ * closed for it.
+ */
+async function expectLetInClosing(
+  port: number,
+  addresses: readonly string[],
+  closable: readonly RawClient[],
+): Promise<void> {
+  for (const [index, address] of addresses.entries()) {
+    await expectLetIn(port, address);
+    await expect.poll(() => closable.filter(isClosed).length).toBe(index + 1);
+  }
+}
+
 /** A newcomer from `address`: a GET expected refused for `reason`. */
 async function expectRefused(port: number, address: string, reason: string): Promise<void> {
   const newcomer = rawClient(port, address, GET('/quick'));
@@ -175,11 +193,7 @@ describe('connection caps', () => {
   });
 
   it('should never close a connection whose request runs, or whose body began arriving within slowBodyMillis: the newcomer is refused instead', async () => {
-    const { port } = await startLimited({
-      maxConnections: 8,
-      maxConnectionsPerAddress: 4,
-      slowBodyMillis: 3_600_000,
-    });
+    const { port } = await startLimited({ ...TRICKLING_CAPS, slowBodyMillis: 3_600_000 });
     // One request runs (held); seven connections from two addresses send one byte of a 1,000-byte body.
     const { running, slow } = await runningAndTrickling(port);
     await expectRefused(port, '127.0.0.9', 'connections');
@@ -189,18 +203,11 @@ describe('connection caps', () => {
 
   it('should close a trickling body of the biggest holder like an idle connection, never a running request, to let a newcomer in', async () => {
     // slowBodyMillis 0: every body still incomplete trickles (the default waits a second for it).
-    const { port, counts } = await startLimited({
-      maxConnections: 8,
-      maxConnectionsPerAddress: 4,
-      slowBodyMillis: 0,
-    });
+    const { port, counts } = await startLimited({ ...TRICKLING_CAPS, slowBodyMillis: 0 });
     // One request runs (held); seven connections from two addresses send one byte of a 1,000-byte body, and no more.
     const { running, slow } = await runningAndTrickling(port);
     // Three newcomers from three addresses, each kept open: each is let in, a trickling body closed for it.
-    for (let round = 1; round <= 3; round++) {
-      await expectLetIn(port, `127.0.0.${String(8 + round)}`);
-      await expect.poll(() => slow.filter(isClosed).length).toBe(round);
-    }
+    await expectLetInClosing(port, ['127.0.0.9', '127.0.0.10', '127.0.0.11'], slow);
     // The request that runs is never the one closed.
     expect(counts.open()).toBeLessThanOrEqual(8);
     await expectAnsweredOnceLetGo(running);
@@ -223,10 +230,7 @@ describe('connection caps', () => {
     await expectRefused(port, '127.0.0.2', 'connections_per_address');
     await sleep(300);
     // Past it they trickle: each newcomer of that address is let in, a trickling body closed for it.
-    for (let round = 1; round <= 2; round++) {
-      await expectLetIn(port, '127.0.0.2');
-      await expect.poll(() => slow.filter(isClosed).length).toBe(round);
-    }
+    await expectLetInClosing(port, ['127.0.0.2', '127.0.0.2'], slow);
     // With no body trickling any more, the share holds: the next is refused, the idle and running stay.
     await expectRefused(port, '127.0.0.2', 'connections_per_address');
     expect(isClosed(idle)).toBe(false);
@@ -236,11 +240,7 @@ describe('connection caps', () => {
 
   it('should take the grace from an address that abandoned a body half sent: its incomplete bodies are closed for a newcomer at once, not another address’s', async () => {
     // A grace of an hour: only the address's own abandonment can make its bodies closable.
-    const { port, counts } = await startLimited({
-      maxConnections: 8,
-      maxConnectionsPerAddress: 4,
-      slowBodyMillis: 3_600_000,
-    });
+    const { port, counts } = await startLimited({ ...TRICKLING_CAPS, slowBodyMillis: 3_600_000 });
     // 127.0.0.2 sends a body's first byte, then closes the connection (an attacker reopening each slow body
     // before the grace ends).
     const quitter = rawClient(port, '127.0.0.2', `${postHead(1_000)}{`);
@@ -252,10 +252,7 @@ describe('connection caps', () => {
     const { running, slow } = await runningAndTrickling(port);
     const fromQuitter = slow.filter((_, index) => index % 2 === 0);
     const fromOther = slow.filter((_, index) => index % 2 === 1);
-    for (let round = 1; round <= 2; round++) {
-      await expectLetIn(port, `127.0.0.${String(8 + round)}`);
-      await expect.poll(() => fromQuitter.filter(isClosed).length).toBe(round);
-    }
+    await expectLetInClosing(port, ['127.0.0.9', '127.0.0.10'], fromQuitter);
     expect(fromOther.filter(isClosed)).toHaveLength(0);
     await expectAnsweredOnceLetGo(running);
   });

@@ -20,6 +20,11 @@ function sample(text: string, series: string): number | undefined {
   return line === undefined ? undefined : Number(line.slice(series.length + 1));
 }
 
+/** The values of `series` in `text`, by name (`undefined` for one absent). */
+function samples(text: string, series: readonly string[]): Record<string, number | undefined> {
+  return Object.fromEntries(series.map((name) => [name, sample(text, name)]));
+}
+
 /** Scrapes `/metrics` over a real connection (so the scrape is itself a connection and a request). */
 async function scrape(gateway: TestGateway): Promise<string> {
   return (await fetch(`${gateway.baseUrl}/metrics`)).text();
@@ -65,16 +70,19 @@ describe('with the emulator behind it', () => {
 
   it('should give each capped resource its cap beside its use', async () => {
     const text = await scrape(h);
-    expect(sample(text, 'gateway_connections_limit')).toBe(300);
-    expect(sample(text, 'gateway_requests_in_flight_limit')).toBe(300);
-    expect(sample(text, 'gateway_request_body_bytes_limit')).toBe(16_777_216);
-    expect(sample(text, 'gateway_upstream_slots_limit')).toBe(12);
-    expect(sample(text, 'gateway_upstream_queued_calls_limit')).toBe(34);
-    expect(sample(text, 'gateway_upstream_answer_bytes_limit')).toBe(33_554_432);
-    expect(sample(text, 'gateway_session_revocations_limit')).toBe(5000);
-    expect(sample(text, 'gateway_login_tracked_counters_limit')).toBe(7000);
-    expect(sample(text, 'gateway_cpu_share_waiting_requests_limit')).toBe(4096);
-    expect(sample(text, 'gateway_cpu_share_waiting_requests')).toBe(0);
+    const caps = {
+      gateway_connections_limit: 300,
+      gateway_requests_in_flight_limit: 300,
+      gateway_request_body_bytes_limit: 16_777_216,
+      gateway_upstream_slots_limit: 12,
+      gateway_upstream_queued_calls_limit: 34,
+      gateway_upstream_answer_bytes_limit: 33_554_432,
+      gateway_session_revocations_limit: 5000,
+      gateway_login_tracked_counters_limit: 7000,
+      gateway_cpu_share_waiting_requests_limit: 4096,
+      gateway_cpu_share_waiting_requests: 0,
+    };
+    expect(samples(text, Object.keys(caps))).toEqual(caps);
     // The scrape is itself an open connection and a running request.
     expect(sample(text, 'gateway_connections_open')).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'gateway_requests_in_flight')).toBeGreaterThanOrEqual(1);

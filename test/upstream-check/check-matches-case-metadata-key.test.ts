@@ -52,7 +52,7 @@ describe('npm run upstream:check: matches case and the metadata key', () => {
   it('should recommend UPSTREAM_MATCHES_CASE=insensitive for a case-insensitive upstream, on which the gateway then answers exactly', async () => {
     const upstream = await emulator({ matchesCase: 'insensitive' });
     const run = await runUpstreamCheck({ url: upstream.url }, READ);
-    expectRecommended(run, 'matches case', 'UPSTREAM_MATCHES_CASE', 'insensitive');
+    expectRecommended(run, 'matches case', 'UPSTREAM_MATCHES_CASE=insensitive');
     expect(detailOf(run, 'matches case')).toContain('(?-i) first makes it case-sensitive');
     const shipped = await readOnAdvice(upstream.url, run.env, 'SHIPPED');
     expect(shipped.length).toBeGreaterThan(0);
@@ -78,7 +78,7 @@ describe('npm run upstream:check: matches case and the metadata key', () => {
       { url: upstream.url, env: { UPSTREAM_MATCHES_CASE: 'insensitive' } },
       READ,
     );
-    expectRecommended(run, 'matches case', 'UPSTREAM_MATCHES_CASE', 'sensitive');
+    expectRecommended(run, 'matches case', 'UPSTREAM_MATCHES_CASE=sensitive');
   });
 
   it('should say CANNOT SERVE for an upstream that ignores case and (?-i) alike', async () => {
@@ -111,7 +111,7 @@ describe('npm run upstream:check: matches case and the metadata key', () => {
   it('should recommend UPSTREAM_METADATA_KEY=metadata for an upstream answering so, which the gateway then reads', async () => {
     const upstream = await emulator({ metadataKey: 'metadata' });
     const run = await runUpstreamCheck({ url: upstream.url }, READ);
-    expectRecommended(run, 'metadata', 'UPSTREAM_METADATA_KEY', 'metadata');
+    expectRecommended(run, 'metadata', 'UPSTREAM_METADATA_KEY=metadata');
     expect(detailOf(run, 'metadata')).toContain('the payload is under "metadata", not "data"');
 
     const confirmed = await runUpstreamCheck({ url: upstream.url, env: run.env }, READ);
