@@ -483,25 +483,29 @@ describe('request-body budget', () => {
  */
 describe('the share of new connections', () => {
   let clock = 0;
-  const rateCaps = (caps: ConnectionCaps): ConnectionCaps => ({
-    ...caps,
-    newConnectionsPerAddressPerSecond: 1_000,
-    now: () => clock,
-  });
-  /** `count` connections from 127.0.0.1 that take its tokens, each answered, then closed. */
-  const spendTokens = async (port: number, count: number) => {
-    for (let i = 0; i < count; i++) (await expectLetIn(port, '127.0.0.1')).socket.destroy();
-  };
 
-  it('should hold a connection past its address’s share unread until a token is free, then answer what it sent meanwhile, while another address is read at once', async () => {
+  /**
+   * A server at 16 connections, 4 an address, 1,000 new ones a second on the test's clock; 127.0.0.1's four
+   * tokens spent (each connection answered, then closed), then `waiting` opened from it (`text` sent) and
+   * seen waiting.
+   */
+  async function startWithOneWaiting(text: string) {
     clock = 0;
-    const { port, counts } = await startLimited(
-      rateCaps({ maxConnections: 16, maxConnectionsPerAddress: 4 }),
-    );
-    await spendTokens(port, 4);
-    const waiting = rawClient(port, '127.0.0.1', `${postHead(7)}{"a":1}`);
+    const { port, counts } = await startLimited({
+      maxConnections: 16,
+      maxConnectionsPerAddress: 4,
+      newConnectionsPerAddressPerSecond: 1_000,
+      now: () => clock,
+    });
+    for (let i = 0; i < 4; i++) (await expectLetIn(port, '127.0.0.1')).socket.destroy();
+    const waiting = rawClient(port, '127.0.0.1', text);
     await waiting.connected;
     await expect.poll(() => counts.waiting()).toBe(1);
+    return { port, counts, waiting };
+  }
+
+  it('should hold a connection past its address’s share unread until a token is free, then answer what it sent meanwhile, while another address is read at once', async () => {
+    const { port, counts, waiting } = await startWithOneWaiting(`${postHead(7)}{"a":1}`);
     // Another address has its own share, untouched by 127.0.0.1's.
     await expectLetIn(port, '127.0.0.2');
     expect(waiting.received()).toBe('');
@@ -513,14 +517,7 @@ describe('the share of new connections', () => {
   });
 
   it('should read an address’s waiting connections oldest first, one a token', async () => {
-    clock = 0;
-    const { port, counts } = await startLimited(
-      rateCaps({ maxConnections: 16, maxConnectionsPerAddress: 4 }),
-    );
-    await spendTokens(port, 4);
-    const first = rawClient(port, '127.0.0.1', GET('/quick'));
-    await first.connected;
-    await expect.poll(() => counts.waiting()).toBe(1);
+    const { port, counts, waiting: first } = await startWithOneWaiting(GET('/quick'));
     const second = rawClient(port, '127.0.0.1', GET('/quick'));
     await second.connected;
     await expect.poll(() => counts.waiting()).toBe(2);
@@ -533,49 +530,26 @@ describe('the share of new connections', () => {
     await expect.poll(() => second.received()).toMatch(/^HTTP\/1\.1 200 /);
   });
 
-  it('should give a waiting connection’s place up when its client closes it, unread', async () => {
-    clock = 0;
-    const { port, counts } = await startLimited(
-      rateCaps({ maxConnections: 16, maxConnectionsPerAddress: 4 }),
-    );
-    await spendTokens(port, 4);
-    const gone = rawClient(port, '127.0.0.1', `${postHead(1_000)}{`);
-    await gone.connected;
-    await expect.poll(() => counts.waiting()).toBe(1);
-    gone.socket.end();
-    await expect.poll(() => counts.open()).toBe(0);
-    expect(counts.waiting()).toBe(0);
-    expect(begun).toBe(4);
-  });
-
-  it('should survive a waiting connection reset by its client, and serve the address’s next one', async () => {
-    clock = 0;
-    const { port, counts } = await startLimited(
-      rateCaps({ maxConnections: 16, maxConnectionsPerAddress: 4 }),
-    );
-    await spendTokens(port, 4);
-    const reset = rawClient(port, '127.0.0.1', `${postHead(1_000)}{`);
-    await reset.connected;
-    await expect.poll(() => counts.waiting()).toBe(1);
-    reset.socket.resetAndDestroy();
-    await expect.poll(() => counts.open()).toBe(0);
-    expect(counts.waiting()).toBe(0);
-    clock += 1;
-    await expectLetIn(port, '127.0.0.1');
-  });
+  // A reset was an unhandled ECONNRESET, a crash, until the waiting connection had an error listener.
+  it.each([
+    ['closes it', (client: RawClient) => client.socket.end()],
+    ['resets it', (client: RawClient) => client.socket.resetAndDestroy()],
+  ])(
+    'should give a waiting connection’s place up when its client %s, unread, and read the address’s next one',
+    async (_how, leave) => {
+      const { port, counts, waiting } = await startWithOneWaiting(`${postHead(1_000)}{`);
+      leave(waiting);
+      await expect.poll(() => counts.open()).toBe(0);
+      expect(counts.waiting()).toBe(0);
+      expect(begun).toBe(4);
+      clock += 1;
+      await expectLetIn(port, '127.0.0.1');
+    },
+  );
 
   it('should refuse a waiting connection that sends more than a request head, blaming the caller', async () => {
-    clock = 0;
-    const { port, counts } = await startLimited(
-      rateCaps({ maxConnections: 16, maxConnectionsPerAddress: 4 }),
-    );
-    await spendTokens(port, 4);
-    const big = rawClient(
-      port,
-      '127.0.0.1',
-      `${postHead(WAITING_BYTES * 2)}${'x'.repeat(WAITING_BYTES + 1)}`,
-    );
-    await big.connected;
+    const { counts, waiting: big } = await startWithOneWaiting(postHead(WAITING_BYTES * 2));
+    big.socket.write('x'.repeat(WAITING_BYTES + 1));
     await expect.poll(() => reasonOf(big.received())).toBe('connection_rate');
     expect(big.received()).toMatch(/^HTTP\/1\.1 503 /);
     expect(big.received()).toContain('"blame":"caller"');
