@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refusingUrl } from '../support/refusing-url.ts';
 import { startGateway, useHarness, type TestGateway } from '../support/gateway-harness.ts';
 import { codesOf, postGraphql } from '../support/post-graphql.ts';
+import { quietRedisReadings } from '../support/quiet-redis-readings.ts';
 
 const VERSION = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
 
@@ -116,13 +117,7 @@ describe('with the emulator behind it', () => {
 
   it('should have no gateway_redis_up without Redis, and show it once the Redis connection reports', async () => {
     expect(await scrape(h)).not.toContain('gateway_redis_up');
-    h.gateway.metrics.trackRedis({
-      up: () => false,
-      full: () => false,
-      bypasses: () => 0,
-      fallbacks: () => 0,
-      unsharedRevocations: () => 0,
-    });
+    h.gateway.metrics.trackRedis(quietRedisReadings(false));
     expect(sample(await scrape(h), 'gateway_redis_up')).toBe(0);
     expect(sample(await scrape(h), 'gateway_redis_full')).toBe(0);
   });
