@@ -14,8 +14,10 @@
  *   every 100 ms is never refused, within three times its quiet p95. Before trickling bodies were closed like
  *   idle ones, such a victim was refused 48 times of 51 (here, with that closing turned off, 125 of 125);
  *   never refused either when each body is closed by the attacker after 0.8 s and opened again, younger
- *   than the grace (before the grace was the address's, 143 refusals of 246; its p95 is not bounded: the
- *   rate of new connections is not shared per address yet);
+ *   than the grace (before the grace was the address's, 143 refusals of 246), within three times its quiet
+ *   p95 (before each address had a share of new connections a second, `MAX_NEW_CONNECTIONS_PER_ADDRESS_PER_SECOND`,
+ *   2.2-2.5× in four runs against 1.35-2.0× with it: the gateway accepted, parsed and closed a thousand of
+ *   these connections a second at each replica);
  * - wrong passwords for the victim's account from 64 addresses at both replicas, its name spelled four ways
  *   (`admin`, `ADMIN`, ` admin`, `Admin`): the victim's known device logs in at either replica every time,
  *   and the upstream hears no more guesses than the budget (twice it only while a replica bypassed Redis,
@@ -252,7 +254,7 @@ it('should keep another user’s reads at both replicas within 3× their quiet p
  * 3× its quiet p95 while 17 addresses hold their whole share of slow bodies at both (more than
  * `MAX_CONNECTIONS`, none idle, each closed one opened again: the attacker keeps every place it gets);
  * both replicas stay alive within the pod's limit. `abandonAfterMillis`: the attacker closes each body
- * itself that long after opening it (then the p95 is reported, not bounded: see the call).
+ * itself that long after opening it, and opens the next.
  */
 async function expectServedBesideSlowBodies(name: string, abandonAfterMillis?: number): Promise<void> {
   const victim = await loginAt(urls()[0] ?? '', 'demo');
@@ -287,10 +289,6 @@ async function expectServedBesideSlowBodies(name: string, abandonAfterMillis?: n
     sharedCoresMillis: SHARED_CORES_MILLIS,
     connectionPerRead: true,
     everyMillis: 100,
-    // Reopened bodies are accepted, parsed and closed a few thousand times a minute: nothing bounds how fast
-    // an address may open connections, and the victim's p95 was 2.3-5.7x its quiet one in six runs. Bounded
-    // here: it is never refused.
-    boundLatency: abandonAfterMillis === undefined,
   });
   const peaks = samplers.map((sampler) => sampler.stop());
   // Slow bodies were closed to make room (0: closed with nothing answered), and some were refused.
@@ -306,7 +304,7 @@ it('should serve another client opening a connection per read at both replicas, 
   await expectServedBesideSlowBodies('slow bodies at two replicas');
 });
 
-it('should serve it, never refused, while the 17 addresses reopen every slow body after 0.8 s, younger than the grace', async (context) => {
+it('should serve it, never refused, within 3× its quiet p95, while the 17 addresses reopen every slow body after 0.8 s, younger than the grace', async (context) => {
   need(context);
   // Before the grace was the address's: the victim was refused 143 times of 246.
   await expectServedBesideSlowBodies('slow bodies reopened every 0.8 s at two replicas', 800);

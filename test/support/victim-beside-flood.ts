@@ -39,11 +39,6 @@ export interface VictimOptions {
   connectionPerRead?: boolean;
   /** The pause between reads. Default 10 ms. */
   everyMillis?: number;
-  /**
-   * `false`: the p95 is reported, not bounded (a flood whose latency the product does not bound yet: the
-   * caller's test says which and why). Default `true`.
-   */
-  boundLatency?: boolean;
 }
 
 /** A flood the victim reads beside; `ready`, if given, settles once a resumed flood is at full strength. */
@@ -112,11 +107,8 @@ export async function expectVictimServed(
   name: string,
   options: number | VictimOptions = 0,
 ): Promise<Map<number, number>> {
-  const {
-    sharedCoresMillis = 0,
-    boundLatency = true,
-    ...reading
-  } = typeof options === 'number' ? { sharedCoresMillis: options } : options;
+  const { sharedCoresMillis = 0, ...reading } =
+    typeof options === 'number' ? { sharedCoresMillis: options } : options;
   let latencies: VictimLatencies;
   let statuses: Map<number, number>;
   try {
@@ -129,9 +121,7 @@ export async function expectVictimServed(
     `flood answers by status ${JSON.stringify([...statuses])}`;
   console.info(report);
   expect(latencies.failures).toEqual([]);
-  if (boundLatency) {
-    expect(p95(latencies.loud), report).toBeLessThanOrEqual(3 * p95(latencies.quiet) + sharedCoresMillis);
-  }
+  expect(p95(latencies.loud), report).toBeLessThanOrEqual(3 * p95(latencies.quiet) + sharedCoresMillis);
   return statuses;
 }
 
