@@ -110,7 +110,9 @@ it('should keep RSS within 150 MiB of idle under 2,500 slow bodies from one addr
     const busy = answers.filter(isBusy);
     const reasons = new Set(busy.map((text) => /"reason":"(\w+)"/.exec(text)?.[1]));
     // The address's share (64 connections, 8 MiB of bodies: about 83 of them) holds a few; every other
-    // socket is refused with a per-address reason, or closed once it trickled to let a later one in.
+    // socket is refused with a per-address reason, or closed once it trickled to let a later one in (that
+    // one, past the address's new connections, waits unread, and its 99,990 bytes are more than a waiting
+    // connection may send: `new_connections_per_address`).
     expect(opened.filter(isGone).length).toBeGreaterThanOrEqual(
       SOCKETS - SETTING_DEFAULTS.MAX_CONNECTIONS_PER_ADDRESS,
     );

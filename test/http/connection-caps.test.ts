@@ -550,7 +550,7 @@ describe('the share of new connections', () => {
   it('should refuse a waiting connection that sends more than a request head, blaming the caller', async () => {
     const { counts, waiting: big } = await startWithOneWaiting(postHead(WAITING_BYTES * 2));
     big.socket.write('x'.repeat(WAITING_BYTES + 1));
-    await expect.poll(() => reasonOf(big.received())).toBe('connection_rate');
+    await expect.poll(() => reasonOf(big.received())).toBe('new_connections_per_address');
     expect(big.received()).toMatch(/^HTTP\/1\.1 503 /);
     expect(big.received()).toContain('"blame":"caller"');
     expect(big.received()).toContain('MAX_NEW_CONNECTIONS_PER_ADDRESS_PER_SECOND');

@@ -18,7 +18,7 @@ import {
 export type BusyReason =
   | 'connections'
   | 'connections_per_address'
-  | 'connection_rate'
+  | 'new_connections_per_address'
   | 'body_bytes'
   | 'body_bytes_per_address'
   | 'pipelined_requests';
@@ -27,7 +27,7 @@ export type BusyReason =
 const SETTING: Readonly<Record<BusyReason, string>> = {
   connections: 'MAX_CONNECTIONS',
   connections_per_address: 'MAX_CONNECTIONS_PER_ADDRESS',
-  connection_rate: 'MAX_NEW_CONNECTIONS_PER_ADDRESS_PER_SECOND',
+  new_connections_per_address: 'MAX_NEW_CONNECTIONS_PER_ADDRESS_PER_SECOND',
   body_bytes: 'MAX_INFLIGHT_BODY_BYTES',
   body_bytes_per_address: 'MAX_INFLIGHT_BODY_BYTES_PER_ADDRESS',
   pipelined_requests: 'MAX_PIPELINED_REQUESTS',
@@ -37,7 +37,7 @@ const MESSAGE: Readonly<Record<BusyReason, string>> = {
   connections: 'The gateway holds as many connections as it may; retry in a moment.',
   connections_per_address:
     'Your address holds as many open connections as one client may; close some or retry later.',
-  connection_rate:
+  new_connections_per_address:
     'Your address opened more new connections a second than one client may, and this one sent more than a request head while it waited its turn; keep connections alive and reuse them, or retry later.',
   body_bytes: 'The gateway is receiving as many request bytes as it may; retry in a moment.',
   body_bytes_per_address:

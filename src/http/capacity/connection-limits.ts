@@ -85,7 +85,7 @@ export const ABANDONED_MEMORY_MILLIS = 10_000;
 const LOG_EVERY_MILLIS = 1_000;
 /**
  * What a connection waiting for its address's turn may send before it is read: a request head (Node's
- * `maxHeaderSize`); more, and it is refused (`connection_rate`), as the bytes are held unbounded by any
+ * `maxHeaderSize`); more, and it is refused (`new_connections_per_address`), as the bytes are held unbounded by any
  * request's budget.
  */
 export const WAITING_BYTES = 16_384;
@@ -330,7 +330,7 @@ export function limitConnections(
         }
         unqueue(socket, address);
         release(socket, address);
-        refuse(socket, 'connection_rate', address);
+        refuse(socket, 'new_connections_per_address', address);
       },
       onEnd: () => {
         socket.destroy();
