@@ -9,7 +9,7 @@ import { type TestGateway } from '../support/gateway-harness.ts';
 import { useGatewayPool } from '../support/gateway-pool.ts';
 import { LOGIN } from '../support/post-graphql.ts';
 import { pipelined, rawJsonPost, type PipelinedResponse } from '../support/raw-http-client.ts';
-import { useRedisServer } from '../support/servers/redis-server.ts';
+import { redisFallbacks, useRedisServer } from '../support/servers/redis-server.ts';
 
 // Room for the bursts themselves (connections, and pipelined requests on one): only the login budgets are
 // under test here.
@@ -91,9 +91,14 @@ describe('guesses arriving together at two replicas sharing Redis', () => {
   it('should send at most LOGIN_MAX_CONSECUTIVE_FAILURES upstream of 100 pipelined guesses at each replica', async (context) => {
     const [a, b] = await redis.twoReplicas(context, gateway);
     emulator.resetStats();
+    const fallbacksBefore = await redisFallbacks(a, b);
     const wrong = Array.from({ length: 100 }, (_, i) => login(`wrong-${i}`, 'redis-victim'));
     const [onA, onB] = await Promise.all([pipelined(portOf(a), wrong), pipelined(portOf(b), wrong)]);
     expect([...onA, ...onB]).toHaveLength(200);
-    expect(emulator.stats().loginJson).toBe(10);
+    // Exactly the budget through Redis; at most each replica's own while one counted without it (a command
+    // past its deadline on a loaded machine, the documented degradation: a run at load 6-8 failed an exact 10).
+    const fellBack = (await redisFallbacks(a, b)) > fallbacksBefore;
+    expect(emulator.stats().loginJson).toBeGreaterThanOrEqual(10);
+    expect(emulator.stats().loginJson).toBeLessThanOrEqual(fellBack ? 20 : 10);
   });
 });
