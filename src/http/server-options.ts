@@ -68,7 +68,7 @@ function rawAnswerFor(error: ConnectionError): string {
  * is in an unknown state). Like Node's own, it writes nothing once a response has started on the socket,
  * which the bytes would corrupt; nor to a client that closed its side before its request was whole
  * (`HPE_INVALID_EOF_STATE`): it has given the request up, and the answer was a write syscall per abandoned
- * connection, 8 % of the gateway's time under a flood reopening slow bodies (`npm run bench:churn -- --prof`).
+ * connection, 6 % of the gateway's busy time under a flood reopening slow bodies (`npm run bench:churn -- --prof`).
  */
 function clientErrorHandler(log: FastifyBaseLogger | undefined) {
   return (error: ConnectionError, socket: Socket): void => {
