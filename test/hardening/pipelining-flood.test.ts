@@ -2,8 +2,11 @@
  * A pipelining flood from one address: eight connections, each writing 2,000 reads at
  * once, again and again, while another user reads from another address and the probes are asked. Each
  * flooding connection runs its first request, and, having more than `MAX_PIPELINED_REQUESTS` waiting,
- * gets 503 `GATEWAY_BUSY` (`pipelined_requests`) after it, its connection closed; the other user's reads
- * and every `/healthz` and `/readyz` are answered 200 meanwhile. Refusals are counted, not milliseconds.
+ * gets 503 `GATEWAY_BUSY` (`pipelined_requests`) after it, its connection closed; once the address has
+ * opened more new connections than its share (`MAX_NEW_CONNECTIONS_PER_ADDRESS_PER_SECOND`, after a burst
+ * of 64), a flooding connection waits unread, and its 2,000 reads are more than a waiting connection may
+ * send: 503 (`new_connections_per_address`), none of them run. The other user's reads and every `/healthz`
+ * and `/readyz` are answered 200 meanwhile. Refusals are counted, not milliseconds.
  */
 import { expect, it } from 'vitest';
 import { fetchFrom } from '../support/fetch-from.ts';
@@ -66,13 +69,20 @@ it('should leave another user’s reads and the probes served while one address 
   // The other user: every read answered 200 without an error; every probe 200.
   expect(codes).toEqual(Array<number>(20).fill(200));
   expect(probes).toEqual(Array<number>(40).fill(200));
-  // Each flooding connection: its first read answered, then one refusal, then closed; none of the
-  // 1,999 others ran.
+  // Each flooding connection read at once: its first read answered, then one refusal, then closed; none
+  // of the 1,999 others ran. The first round's are (the burst); a later one past the address's share of
+  // new connections is refused before any of its reads runs.
   expect(floods.length).toBeGreaterThanOrEqual(CONNECTIONS);
+  const readAtOnce = [
+    [200, undefined],
+    [503, 'pipelined_requests'],
+  ];
+  const refusedWaiting = [[503, 'new_connections_per_address']];
   for (const answers of floods) {
-    expect(answers.map((answer) => [answer.status, reasonOf(answer)])).toEqual([
-      [200, undefined],
-      [503, 'pipelined_requests'],
-    ]);
+    const outcome = answers.map((answer) => [answer.status, reasonOf(answer)]);
+    expect(outcome).toEqual(outcome[0]?.[0] === 200 ? readAtOnce : refusedWaiting);
   }
+  expect(floods.slice(0, CONNECTIONS).map((answers) => answers[0]?.status)).toEqual(
+    Array<number>(CONNECTIONS).fill(200),
+  );
 });
