@@ -40,6 +40,8 @@ export function createFastify(
   const connections = limitConnections(app.server, config.connectionLimits, logger);
   const { maxConnections } = config.connectionLimits;
   metrics.trackCapacity('connections', () => connections.open(), maxConnections);
+  // Waiting connections are among the open ones: all of them waiting is a churning flood holding the cap.
+  metrics.trackCapacity('connections_waiting', () => connections.waiting(), maxConnections);
   // One request runs per connection (`pipelined-requests.ts`): the connection cap is the requests' too.
   metrics.trackCapacity('requests', () => requests.running(), maxConnections);
   return app;

@@ -23,6 +23,12 @@ export const CAPACITIES = {
     help: 'Client connections accepted and open now',
     setting: 'MAX_CONNECTIONS',
   },
+  connections_waiting: {
+    used: 'gateway_connections_waiting',
+    limit: 'gateway_connections_waiting_limit',
+    help: "Accepted connections not read yet, each in its address's line: the address opened its share of new connections this second (MAX_NEW_CONNECTIONS_PER_ADDRESS_PER_SECOND; they count among gateway_connections_open)",
+    setting: 'MAX_CONNECTIONS',
+  },
   requests: {
     used: 'gateway_requests_in_flight',
     limit: 'gateway_requests_in_flight_limit',

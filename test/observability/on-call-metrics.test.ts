@@ -73,6 +73,8 @@ describe('with the emulator behind it', () => {
     const text = await scrape(h);
     const caps = {
       gateway_connections_limit: 300,
+      gateway_connections_waiting_limit: 300,
+      gateway_connections_waiting: 0,
       gateway_requests_in_flight_limit: 300,
       gateway_request_body_bytes_limit: 16_777_216,
       gateway_upstream_slots_limit: 12,
