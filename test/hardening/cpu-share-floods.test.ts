@@ -11,7 +11,12 @@
  *   user's read took 14.8 s and failed `UPSTREAM_UNAVAILABLE`);
  * - one user reading its own 200 KiB pages on eight connections, the upstream reads coalesced (one
  *   upstream call serves them all: the gateway's work is the whole cost; before: the victim's p50 4 → 87
- *   ms, p95 33 → 364 ms).
+ *   ms, p95 33 → 364 ms);
+ * - 16 addresses, one connection each, pipelining `{ __typename }` without a session: each address stays
+ *   within its own share (a tenth of the loop), and nothing bounds what all anonymous callers hold together.
+ *   Fails today: 8.9 → 132.7 ms here (218,000 flood answers). At two replicas, 64 addresses: 9.3 → 274.5 ms
+ *   (387,000 answers in 21 s) against 7.3 → 6.0 ms (26,500) for one address's 64 connections; 190
+ *   addresses: 20.7 → 5,361 ms, 19 reads answered in 21 s.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startKeepAliveFlood } from '../support/keep-alive-flood.ts';
@@ -100,4 +105,22 @@ it('should keep another user’s reads within 3× their quiet p95 while two acco
   );
   const both = floodsTogether(floods);
   await expectVictimServed(both, [gateway.graphqlUrl], victim, 'new patterns from two accounts');
+});
+
+it('should keep another user’s reads within 3× their quiet p95 while 16 addresses each pipeline { __typename } on one connection', async () => {
+  const victim = await login('demo');
+  const flood = startKeepAliveFlood({
+    port: Number(new URL(gateway.graphqlUrl).port),
+    requests: [rawJsonPost('/graphql', { query: '{ __typename }' })],
+    connections: 16,
+    batch: 9,
+    localAddress: Array.from({ length: 16 }, (_, i) => `127.0.0.${String(10 + i)}`),
+  });
+  const statuses = await expectVictimServed(
+    flood,
+    [gateway.graphqlUrl],
+    victim,
+    '{ __typename } from 16 addresses',
+  );
+  expect(statuses.get(200) ?? 0).toBeGreaterThan(0);
 });

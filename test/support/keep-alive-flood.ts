@@ -24,8 +24,11 @@ export interface KeepAliveFloodOptions {
   connections: number;
   /** Requests written at once on a connection (at most 1 + `MAX_PIPELINED_REQUESTS` to stay unrefused). */
   batch: number;
-  /** The local address the connections leave from (`127.0.0.2`: another client). */
-  localAddress: string;
+  /**
+   * The local address the connections leave from (`127.0.0.2`: another client), or several: connection `i`
+   * leaves from the `i`-th in turn (many clients, each within its own share).
+   */
+  localAddress: string | readonly string[];
 }
 
 const FLOOD_SOURCE = `
@@ -47,7 +50,8 @@ const ports = Array.isArray(port) ? port : [port];
 const loop = async (_, index) => {
   while (!stopped) {
     await new Promise((resolve) => {
-      const socket = connect({ host: '127.0.0.1', port: ports[index % ports.length], localAddress });
+      const from = Array.isArray(localAddress) ? localAddress[index % localAddress.length] : localAddress;
+      const socket = connect({ host: '127.0.0.1', port: ports[index % ports.length], localAddress: from });
       sockets.add(socket);
       let buffer = Buffer.alloc(0);
       let answered = 0;
