@@ -77,6 +77,13 @@ export interface LoginLimiterOptions {
 export interface LoginAttempt {
   /** The account's counter key (hashed). */
   account: string;
+  /**
+   * The typed name's own counter key (`nameKey`), when the account is another (a link's): the account's
+   * guess budget counts there too. A name's links differ by login method (a JSON login's lookup links it
+   * for JSON logins only; a form login for form logins only), so without it guesses at one name through
+   * both methods had a budget each.
+   */
+  name?: string | undefined;
   clientIp: string;
   /** Set when the client sent a valid device token of this account. */
   deviceId?: string | undefined;
@@ -128,8 +135,8 @@ interface Counter {
   points: number;
   windowSeconds: number;
   blockSeconds: number;
-  /** `undefined` when the counter does not apply to the attempt. */
-  key(attempt: LoginAttempt): string | undefined;
+  /** `undefined` when the counter does not apply to the attempt; several keys: each takes a point. */
+  key(attempt: LoginAttempt): string | readonly string[] | undefined;
 }
 
 /** Creates the limiter. */
@@ -177,9 +184,11 @@ export function createLoginLimiter(options: LoginLimiterOptions): LoginLimiter {
     counter('user_ip', consecutive, blockSeconds, blockSeconds, (a) =>
       known(a) ? undefined : `${a.account}_${a.clientIp}`,
     ),
-    counter('user', options.maxFailuresPerUser, blockSeconds, blockSeconds, (a) =>
-      known(a) ? undefined : a.account,
-    ),
+    // The account's budget, and the typed name's own when the account is a link's (`LoginAttempt.name`).
+    counter('user', options.maxFailuresPerUser, blockSeconds, blockSeconds, (a) => {
+      if (known(a)) return undefined;
+      return a.name === undefined || a.name === a.account ? a.account : [a.account, a.name];
+    }),
     ipCounter,
     // Counts only while the table is full (`recordFailure`); its blocks are asked like every other.
     counter('overflow', options.maxFailuresPerUser, blockSeconds, blockSeconds, (a) =>
@@ -301,7 +310,8 @@ export function createLoginLimiter(options: LoginLimiterOptions): LoginLimiter {
   const applying = (attempt: LoginAttempt) =>
     counters.flatMap((c) => {
       const key = c.key(attempt);
-      return key === undefined ? [] : [{ c, key }];
+      if (key === undefined) return [];
+      return typeof key === 'string' ? [{ c, key }] : key.map((each) => ({ c, key: each }));
     });
 
   async function retryAfterSeconds(attempt: LoginAttempt): Promise<number> {

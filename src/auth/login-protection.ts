@@ -15,7 +15,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
 import { loginShareSpent, unauthenticated } from '../errors/graphql-errors.ts';
-import { exactNameKey, type AccountLinks } from './account-links.ts';
+import { exactNameKey, nameKey, type AccountLinks } from './account-links.ts';
 import { isUpstreamError } from '../errors/upstream-error.ts';
 import { newDeviceId, type DeviceTokens } from './device-token.ts';
 import { jsonLoginAccount, type JsonLoginAccount } from './json-login-account.ts';
@@ -155,6 +155,8 @@ export function createLoginProtection(options: LoginProtectionOptions): LoginPro
         (device.name === exactName || (confirmed !== undefined && device.account === confirmed));
       const attempt: LoginAttempt = {
         account,
+        // Every guess at a name counts for the name too, whichever method's link counts it for an account.
+        name: nameKey(guarded.username),
         clientIp: guarded.clientIp,
         deviceId: knownDevice ? device.deviceId : undefined,
       };
