@@ -27,7 +27,8 @@ export type DefaultedSetting = keyof typeof SETTING_DEFAULTS;
 /**
  * The gateway's own work shared per caller (`src/http/capacity/cpu-share.ts`; not settings): an account
  * halves every 100 ms; while another caller was admitted within the last second, a user may use a quarter
- * of the event loop, a client network without a session a tenth; a caller's line holds 64 requests and a
+ * of the event loop, a client network without a session a tenth, and all of those together a quarter while a
+ * user is active (networks cost an attacker nothing); a caller's line holds 64 requests and a
  * wait is at most 5 s; all lines together hold 4,096; 10,000 accounts are kept.
  *
  * The half-life is the size of the burst a caller may take at once (a quarter of the loop for 100 ms ÷ ln 2
@@ -40,6 +41,7 @@ export const CPU_SHARE = {
   activeMillis: 1_000,
   userShare: 0.25,
   anonymousShare: 0.1,
+  anonymousTotalShare: 0.25,
   maxWaitMillis: 5_000,
   maxWaitingPerCaller: 64,
   maxWaiting: 4_096,

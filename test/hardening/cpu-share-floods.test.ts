@@ -13,10 +13,10 @@
  *   upstream call serves them all: the gateway's work is the whole cost; before: the victim's p50 4 → 87
  *   ms, p95 33 → 364 ms);
  * - 16 addresses, one connection each, pipelining `{ __typename }` without a session: each address stays
- *   within its own share (a tenth of the loop), and nothing bounds what all anonymous callers hold together.
- *   Fails today: 8.9 → 132.7 ms here (218,000 flood answers). At two replicas, 64 addresses: 9.3 → 274.5 ms
- *   (387,000 answers in 21 s) against 7.3 → 6.0 ms (26,500) for one address's 64 connections; 190
- *   addresses: 20.7 → 5,361 ms, 19 reads answered in 21 s.
+ *   within its own share (a tenth of the loop); all of them together are held to the anonymous callers'
+ *   total share while a user is active. Before that total: 8.9 → 132.7 ms here (218,000 flood answers); at
+ *   two replicas, 64 addresses: 9.3 → 274.5 ms, 190 addresses: 20.7 → 5,361 ms (19 reads answered in
+ *   21 s). With it: 2.7 → 5.6 ms (19,000 flood answers).
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startKeepAliveFlood } from '../support/keep-alive-flood.ts';

@@ -34,6 +34,7 @@ function share(overrides: Partial<CpuShareOptions> = {}) {
     activeMillis: 1_000,
     userShare: 0.25,
     anonymousShare: 0.1,
+    anonymousTotalShare: 0.25,
     maxWaitMillis: 5_000,
     maxWaitingPerCaller: 4,
     maxWaiting: 8,
@@ -146,6 +147,59 @@ it('should charge the mean cost at admission, so parallel requests cannot overdr
   }
   expect(atOnce).toBeGreaterThan(0);
   expect(atOnce).toBeLessThanOrEqual(8);
+});
+
+it('should hold what all networks without a session use together to their total share while a user is active', () => {
+  const cpu = share({ anonymousTotalShare: 0.2 });
+  const networks = Array.from({ length: 16 }, (_, i) => ({ key: `network-${i}`, anonymous: true }));
+  // A user is active: every network's requests, each within its own tenth, fill the total among them.
+  ticketOf(cpu.admit(victim)).done();
+  let ran = 0;
+  for (let round = 0; round < 200; round++) {
+    for (const network of networks) {
+      const admitted = cpu.admit(network);
+      if (isCpuWait(admitted)) {
+        admitted.ticket.catch(() => undefined);
+        admitted.cancel();
+        continue;
+      }
+      ran += 1;
+      pass(1);
+      admitted.done();
+    }
+    pass(10, 0);
+    // The user stays active (admitted within `activeMillis`), within its share.
+    if (round % 50 === 0) ticketOf(cpu.admit(victim)).done();
+  }
+  const wall = clock;
+  // Each ran 1 ms busy: together at most their total share of the time passed (and its first burst).
+  const burst = (0.2 * 1_000) / Math.LN2;
+  expect(ran).toBeLessThanOrEqual(0.2 * wall + burst);
+  expect(ran).toBeGreaterThan(0);
+  // The user is served at once meanwhile.
+  expect(isCpuWait(cpu.admit(victim))).toBe(false);
+});
+
+it('should not hold networks without a session to their total while no user is active', () => {
+  const cpu = share({ anonymousTotalShare: 0.2 });
+  const networks = Array.from({ length: 16 }, (_, i) => ({ key: `network-${i}`, anonymous: true }));
+  let ran = 0;
+  for (let round = 0; round < 50; round++) {
+    for (const network of networks) {
+      const admitted = cpu.admit(network);
+      if (isCpuWait(admitted)) {
+        admitted.ticket.catch(() => undefined);
+        admitted.cancel();
+        continue;
+      }
+      ran += 1;
+      pass(1);
+      admitted.done();
+    }
+    pass(10, 0);
+  }
+  // Each network's tenth, and no total: about 16 tenths of the loop's time, far past a fifth.
+  expect(ran).toBeGreaterThan(0.5 * clock);
 });
 
 it('should refuse past a caller’s line as the caller’s, past all lines as the gateway’s', () => {
