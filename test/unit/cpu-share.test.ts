@@ -197,6 +197,42 @@ it('should not hold networks without a session to their total while no user is a
   expect(sixteenNetworks(cpu, 50)).toBeGreaterThan(0.5 * clock);
 });
 
+it('should serve the network that used least first among those the total holds', async () => {
+  const cpu = share({ anonymousTotalShare: 0.2, maxWaiting: 100 });
+  ticketOf(cpu.admit(victim)).done();
+  const served: string[] = [];
+  const waitFor = (admitted: ReturnType<typeof cpu.admit>, key: string) => {
+    if (!isCpuWait(admitted)) throw new Error(`${key} expected to wait`);
+    void admitted.ticket.then((ticket) => {
+      served.push(key);
+      ticket.done();
+    });
+  };
+  // Sixteen networks flood until the total is spent; each then has a request waiting.
+  const networks = Array.from({ length: 16 }, (_, i) => ({ key: `network-${i}`, anonymous: true }));
+  const flooding = new Set(networks.map(({ key }) => key));
+  while (flooding.size > 0) {
+    for (const network of networks) {
+      if (!flooding.has(network.key)) continue;
+      const admitted = cpu.admit(network);
+      if (isCpuWait(admitted)) {
+        flooding.delete(network.key);
+        waitFor(admitted, network.key);
+        continue;
+      }
+      pass(1);
+      admitted.done();
+    }
+  }
+  // A network that sent nothing yet: it waits too, and is served first as the total finds room.
+  waitFor(cpu.admit({ key: 'newcomer', anonymous: true }), 'newcomer');
+  for (let step = 0; step < 100 && served.length === 0; step++) {
+    pass(10, 0);
+    await Promise.resolve();
+  }
+  expect(served[0]).toBe('newcomer');
+});
+
 it('should refuse past a caller’s line as the caller’s, past all lines as the gateway’s', () => {
   const cpu = share({ maxWaitingPerCaller: 2, maxWaiting: 3 });
   cpu.charge(flooder, 1_000);

@@ -28,9 +28,11 @@
  * a network costs nothing to come by (many IPv4 addresses, many IPv6 /64s), so each within its own tenth,
  * sixteen networks took the whole loop from a user beside them (the user's p95 8.9 → 132.7 ms; 190
  * networks at two replicas: 20.7 → 5,361 ms). An anonymous request waits while either its own account or
- * the total is over its share; the waiting networks are then served in turn, as each one's timer finds
- * room in the total. Without a user active, the total holds nothing back (the per-network shares still
- * share the loop between the networks).
+ * the total is over its share. Networks held by the total alone wait together, and as the total finds
+ * room the one that used least goes first: a network that sends one login now and then is served before
+ * the networks flooding, however many. A new request of a network joins that wait rather than pass it.
+ * Without a user active, the total holds nothing back (the per-network shares still share the loop
+ * between the networks).
  *
  * Accounts are kept for at most `maxAccounts` callers, the least recently used dropped first: an account
  * unused for a few half-lives holds nearly nothing anyway, and a caller with a line waiting is never
@@ -160,6 +162,9 @@ export function createCpuShare(options: CpuShareOptions): CpuShare {
   };
   // When a caller with a session was last admitted: while it is active, the anonymous total holds.
   let userAt = -Infinity;
+  // Anonymous accounts whose line waits on the total alone (their own share has room), and its one timer.
+  const totalWaiters = new Set<Account>();
+  let totalTimer: NodeJS.Timeout | undefined;
   // Insertion order is recency: an account used moves to the end, the first is dropped when full.
   const accounts = new Map<string, Account>();
   let running = 0;
@@ -230,10 +235,15 @@ export function createCpuShare(options: CpuShareOptions): CpuShare {
     return account.caller.anonymous && userAt > at - options.activeMillis;
   }
 
+  /** Whether `account`'s own share lets a request of it run now. */
+  function ownAllows(account: Account, at: number): boolean {
+    return (
+      decayed(account, at) + account.mean <= budgetOf(account.caller) || !othersActive(account.caller.key, at)
+    );
+  }
+
   function mayRun(account: Account, at: number): boolean {
-    const own =
-      decayed(account, at) + account.mean <= budgetOf(account.caller) ||
-      !othersActive(account.caller.key, at);
+    const own = ownAllows(account, at);
     if (!own || !totalHolds(account, at)) return own;
     return decayed(anonymousTotal, at) + account.mean <= anonymousTotalBudget;
   }
@@ -279,15 +289,70 @@ export function createCpuShare(options: CpuShareOptions): CpuShare {
   }
 
   function schedule(account: Account): void {
-    if (account.timer !== undefined || account.waiting.length === 0) return;
+    if (account.waiting.length === 0) return;
+    const at = now();
+    if (totalHolds(account, at) && ownAllows(account, at)) {
+      // Held by the total alone: it waits with the others the total holds (`releaseTotal`).
+      totalWaiters.add(account);
+      scheduleTotal(at, account.mean);
+      return;
+    }
+    if (account.timer !== undefined) return;
     account.timer = setTimeout(
       () => {
         account.timer = undefined;
         release(account);
       },
-      waitOf(account, now()),
+      waitOf(account, at),
     );
     account.timer.unref();
+  }
+
+  function scheduleTotal(at: number, mean: number): void {
+    if (totalTimer !== undefined) return;
+    totalTimer = setTimeout(
+      () => {
+        totalTimer = undefined;
+        releaseTotal();
+      },
+      decayWait(decayed(anonymousTotal, at), anonymousTotalBudget, mean),
+    );
+    totalTimer.unref();
+  }
+
+  /** Drops the waiters of `account`'s line that gave their place up, from its head. */
+  function dropGone(account: Account): void {
+    while (account.waiting[0]?.gone === true) account.waiting.shift();
+  }
+
+  /**
+   * Serves the lines the total held, the network that used least first, as long as the total has room; a
+   * line its own share now holds goes back to its own timer.
+   */
+  function releaseTotal(): void {
+    for (;;) {
+      const at = now();
+      let least: Account | undefined;
+      for (const account of totalWaiters) {
+        dropGone(account);
+        if (account.waiting.length === 0) totalWaiters.delete(account);
+        else if (least === undefined || decayed(account, at) < least.used) least = account;
+      }
+      if (least === undefined) return;
+      if (!ownAllows(least, at)) {
+        totalWaiters.delete(least);
+        schedule(least);
+        continue;
+      }
+      if (!mayRun(least, at)) {
+        scheduleTotal(at, least.mean);
+        return;
+      }
+      const head = least.waiting.shift();
+      if (head === undefined) continue;
+      waiting -= 1;
+      head.grant(start(least, at));
+    }
   }
 
   function release(account: Account): void {
@@ -313,7 +378,9 @@ export function createCpuShare(options: CpuShareOptions): CpuShare {
     admit(caller: CpuCaller): CpuTicket | CpuWait {
       const at = now();
       const account = accountOf(caller);
-      if (account.waiting.length === 0 && mayRun(account, at)) return start(account, at);
+      // While the total holds networks waiting, a network's new request joins them rather than pass them.
+      const passes = !caller.anonymous || totalWaiters.size === 0 || !totalHolds(account, at);
+      if (account.waiting.length === 0 && passes && mayRun(account, at)) return start(account, at);
       const wait = waitOf(account, at);
       if (account.waiting.length >= options.maxWaitingPerCaller || wait > options.maxWaitMillis) {
         // A refusal costs the loop too: it is charged as a request, so refusing is never a free loop.
@@ -343,8 +410,10 @@ export function createCpuShare(options: CpuShareOptions): CpuShare {
     },
     charge(caller: CpuCaller, millis: number): void {
       const account = accountOf(caller);
-      decayed(account, now());
+      const at = now();
+      decayed(account, at);
       account.used += millis;
+      if (caller.anonymous) anonymousTotal.used = decayed(anonymousTotal, at) + millis;
     },
     usedMillis(key: string): number {
       const account = accounts.get(key);
