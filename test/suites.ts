@@ -58,6 +58,7 @@ export const HEAVY_TESTS = [
   'test/hardening/pipelining-flood.test.ts',
   'test/hardening/cpu-share-floods.test.ts',
   'test/hardening/two-replica-floods.test.ts',
+  'test/hardening/anonymous-total-fairness.test.ts',
   // Randomised writes against every write dialect at once, waiting out a lagging replica.
   'test/e2e/write-dialects-random.test.ts',
   // Whole `npm run upstream:check` runs against dialect emulators.
@@ -84,6 +85,7 @@ export const HEAVY_TESTS = [
 export const ALONE_TESTS = [
   'test/hardening/cpu-share-floods.test.ts',
   'test/hardening/two-replica-floods.test.ts',
+  'test/hardening/anonymous-total-fairness.test.ts',
 ] as const satisfies readonly (typeof HEAVY_TESTS)[number][];
 
 /** Where test files live. */

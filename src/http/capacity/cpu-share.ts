@@ -24,15 +24,16 @@
  * `maxWaiting`, beyond which the gateway is full (`GATEWAY_BUSY`, `cpu`, blame `gateway`).
  *
  * Callers without a session together (every client network's account) also have one account, the
- * anonymous callers' total, held to `anonymousTotalShare` while a user (a caller with a session) is active:
- * a network costs nothing to come by (many IPv4 addresses, many IPv6 /64s), so each within its own tenth,
- * sixteen networks took the whole loop from a user beside them (the user's p95 8.9 → 132.7 ms; 190
- * networks at two replicas: 20.7 → 5,361 ms). An anonymous request waits while either its own account or
- * the total is over its share. Networks held by the total alone wait together, and as the total finds
- * room the one that used least goes first: a network that sends one login now and then is served before
- * the networks flooding, however many. A new request of a network joins that wait rather than pass it.
- * Without a user active, the total holds nothing back (the per-network shares still share the loop
- * between the networks).
+ * anonymous callers' total, held to `anonymousTotalShare` while a user (a caller with a session) or another
+ * network is active: a network costs nothing to come by (many IPv4 addresses, many IPv6 /64s), so each
+ * within its own tenth, sixteen networks took the whole loop from a user beside them (the user's p95 8.9 →
+ * 132.7 ms; 190 networks at two replicas: 20.7 → 5,361 ms), and 64 networks kept a known device's login
+ * (a request without a session too) unanswered for 10 s with no user active. An anonymous request waits
+ * while either its own account or the total is over its share. Networks held by the total alone wait
+ * together, and as the total finds room the one served longest ago goes first: a network that sends one
+ * login now and then is served before the networks flooding, however many. A new request of a network
+ * joins that wait rather than pass it. A network alone is never held back, like any caller alone; what
+ * all networks may use together, a quarter of the loop, is the price of their being free to come by.
  *
  * Accounts are kept for at most `maxAccounts` callers, the least recently used dropped first: an account
  * unused for a few half-lives holds nearly nothing anyway, and a caller with a line waiting is never
@@ -131,6 +132,8 @@ interface Account {
   at: number;
   /** Mean cost of this caller's requests (what one is charged at admission). */
   mean: number;
+  /** When a request of it was last admitted (`-Infinity`: never). */
+  servedAt: number;
   waiting: Waiter[];
   timer: NodeJS.Timeout | undefined;
 }
@@ -157,6 +160,7 @@ export function createCpuShare(options: CpuShareOptions): CpuShare {
     used: 0,
     at: now(),
     mean: 0,
+    servedAt: -Infinity,
     waiting: [],
     timer: undefined,
   };
@@ -196,7 +200,15 @@ export function createCpuShare(options: CpuShareOptions): CpuShare {
   function accountOf(caller: CpuCaller): Account {
     let account = accounts.get(caller.key);
     if (account === undefined) {
-      account = { caller, used: 0, at: now(), mean: FIRST_ESTIMATE_MILLIS, waiting: [], timer: undefined };
+      account = {
+        caller,
+        used: 0,
+        at: now(),
+        mean: FIRST_ESTIMATE_MILLIS,
+        servedAt: -Infinity,
+        waiting: [],
+        timer: undefined,
+      };
       if (accounts.size >= options.maxAccounts) dropOldest();
     } else {
       accounts.delete(caller.key);
@@ -230,9 +242,10 @@ export function createCpuShare(options: CpuShareOptions): CpuShare {
     return (lastKey !== key && lastAt > since) || (otherKey !== key && otherAt > since);
   }
 
-  /** Whether the anonymous total holds `account` back: an anonymous caller's, while a user is active. */
+  /** Whether the anonymous total holds `account` back: an anonymous caller's, while it is not alone. */
   function totalHolds(account: Account, at: number): boolean {
-    return account.caller.anonymous && userAt > at - options.activeMillis;
+    if (!account.caller.anonymous) return false;
+    return userAt > at - options.activeMillis || othersActive(account.caller.key, at);
   }
 
   /** Whether `account`'s own share lets a request of it run now. */
@@ -245,7 +258,9 @@ export function createCpuShare(options: CpuShareOptions): CpuShare {
   function mayRun(account: Account, at: number): boolean {
     const own = ownAllows(account, at);
     if (!own || !totalHolds(account, at)) return own;
-    return decayed(anonymousTotal, at) + account.mean <= anonymousTotalBudget;
+    // Any room in the total admits a request, whatever its mean: a heavier one (a login) would otherwise
+    // wait for the total to decay further than the flooding networks' cheap ones ever let it.
+    return decayed(anonymousTotal, at) < anonymousTotalBudget;
   }
 
   /** Milliseconds until `used` (of `budget`) leaves room for a request of `mean` (its decay to the budget less one). */
@@ -259,13 +274,14 @@ export function createCpuShare(options: CpuShareOptions): CpuShare {
   function waitOf(account: Account, at: number): number {
     const own = decayWait(decayed(account, at), budgetOf(account.caller), account.mean);
     if (!totalHolds(account, at)) return own;
-    return Math.max(own, decayWait(decayed(anonymousTotal, at), anonymousTotalBudget, account.mean));
+    return Math.max(own, decayWait(decayed(anonymousTotal, at), anonymousTotalBudget, 0));
   }
 
   function start(account: Account, at: number): CpuTicket {
     advance();
     running += 1;
     account.used += account.mean;
+    account.servedAt = at;
     const { anonymous } = account.caller;
     if (anonymous) anonymousTotal.used = decayed(anonymousTotal, at) + account.mean;
     noteActive(account.caller, at);
@@ -294,7 +310,7 @@ export function createCpuShare(options: CpuShareOptions): CpuShare {
     if (totalHolds(account, at) && ownAllows(account, at)) {
       // Held by the total alone: it waits with the others the total holds (`releaseTotal`).
       totalWaiters.add(account);
-      scheduleTotal(at, account.mean);
+      scheduleTotal(at);
       return;
     }
     if (account.timer !== undefined) return;
@@ -308,14 +324,14 @@ export function createCpuShare(options: CpuShareOptions): CpuShare {
     account.timer.unref();
   }
 
-  function scheduleTotal(at: number, mean: number): void {
+  function scheduleTotal(at: number): void {
     if (totalTimer !== undefined) return;
     totalTimer = setTimeout(
       () => {
         totalTimer = undefined;
         releaseTotal();
       },
-      decayWait(decayed(anonymousTotal, at), anonymousTotalBudget, mean),
+      decayWait(decayed(anonymousTotal, at), anonymousTotalBudget, 0),
     );
     totalTimer.unref();
   }
@@ -326,8 +342,8 @@ export function createCpuShare(options: CpuShareOptions): CpuShare {
   }
 
   /**
-   * Serves the lines the total held, the network that used least first, as long as the total has room; a
-   * line its own share now holds goes back to its own timer.
+   * Serves the lines the total held, the network served longest ago first, as long as the total has room;
+   * a line its own share now holds goes back to its own timer.
    */
   function releaseTotal(): void {
     for (;;) {
@@ -336,7 +352,7 @@ export function createCpuShare(options: CpuShareOptions): CpuShare {
       for (const account of totalWaiters) {
         dropGone(account);
         if (account.waiting.length === 0) totalWaiters.delete(account);
-        else if (least === undefined || decayed(account, at) < least.used) least = account;
+        else if (least === undefined || account.servedAt < least.servedAt) least = account;
       }
       if (least === undefined) return;
       if (!ownAllows(least, at)) {
@@ -345,7 +361,7 @@ export function createCpuShare(options: CpuShareOptions): CpuShare {
         continue;
       }
       if (!mayRun(least, at)) {
-        scheduleTotal(at, least.mean);
+        scheduleTotal(at);
         return;
       }
       const head = least.waiting.shift();
