@@ -15,10 +15,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { fetchFrom } from '../support/fetch-from.ts';
-import { startKeepAliveFlood } from '../support/keep-alive-flood.ts';
+import { startNetworksTypenameFlood } from '../support/flood-requests.ts';
 import { LOAN_TYPES, postGraphql } from '../support/post-graphql.ts';
 import { startProductionGateway, type ProductionGateway } from '../support/production-gateway.ts';
-import { rawJsonPost } from '../support/raw-http-client.ts';
 import { p95 } from '../support/victim-beside-flood.ts';
 
 const LOGIN = `mutation Login($username: String!, $password: String!, $organizationCode: String, $deviceToken: String) {
@@ -119,12 +118,10 @@ it.each([
     let statuses = new Map<number, number>();
     try {
       await knownDeviceLogins(quiet);
-      const flood = startKeepAliveFlood({
-        port: Number(new URL(gateway.graphqlUrl).port),
-        requests: [rawJsonPost('/graphql', { query: '{ __typename }' })],
+      const flood = startNetworksTypenameFlood(Number(new URL(gateway.graphqlUrl).port), {
+        networks: 64,
         connections: 512,
         batch: 8,
-        localAddress: Array.from({ length: 64 }, (_, i) => `127.0.0.${String(10 + i)}`),
       });
       statuses.clear();
       try {

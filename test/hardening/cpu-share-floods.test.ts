@@ -22,7 +22,11 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startKeepAliveFlood } from '../support/keep-alive-flood.ts';
 import { postGraphql } from '../support/post-graphql.ts';
 import { startProductionGateway, type ProductionGateway } from '../support/production-gateway.ts';
-import { largePageRequests, newPatternRequests } from '../support/flood-requests.ts';
+import {
+  largePageRequests,
+  newPatternRequests,
+  startNetworksTypenameFlood,
+} from '../support/flood-requests.ts';
 import { rawJsonPost } from '../support/raw-http-client.ts';
 import {
   expectVictimServed,
@@ -109,12 +113,10 @@ it('should keep another user’s reads within 3× their quiet p95 while two acco
 
 it('should keep another user’s reads within 3× their quiet p95 while 16 addresses each pipeline { __typename } on one connection', async () => {
   const victim = await login('demo');
-  const flood = startKeepAliveFlood({
-    port: Number(new URL(gateway.graphqlUrl).port),
-    requests: [rawJsonPost('/graphql', { query: '{ __typename }' })],
+  const flood = startNetworksTypenameFlood(Number(new URL(gateway.graphqlUrl).port), {
+    networks: 16,
     connections: 16,
     batch: 9,
-    localAddress: Array.from({ length: 16 }, (_, i) => `127.0.0.${String(10 + i)}`),
   });
   const statuses = await expectVictimServed(
     flood,

@@ -2,6 +2,7 @@
  * The raw requests of the fair-share floods (`keep-alive-flood.ts` writes them in turn), one builder per
  * flood, shared by the one-replica and two-replica tests.
  */
+import { startKeepAliveFlood, type KeepAliveFlood } from './keep-alive-flood.ts';
 import { rawJsonPost } from './raw-http-client.ts';
 
 /** A filtered read of a pattern the ReDoS checker must analyse (hundreds of ms each), never the same twice. */
@@ -33,4 +34,21 @@ export function largePageRequests(
       headers,
     ),
   ];
+}
+
+/**
+ * `{ __typename }` without a session from `networks` addresses (127.0.0.10 on), `connections` spread over
+ * them, `batch` pipelined on each: many networks each within its own share.
+ */
+export function startNetworksTypenameFlood(
+  port: number,
+  options: { networks: number; connections: number; batch: number },
+): KeepAliveFlood {
+  return startKeepAliveFlood({
+    port,
+    requests: [rawJsonPost('/graphql', { query: '{ __typename }' })],
+    connections: options.connections,
+    batch: options.batch,
+    localAddress: Array.from({ length: options.networks }, (_, i) => `127.0.0.${String(10 + i)}`),
+  });
 }
