@@ -27,8 +27,8 @@ export type DefaultedSetting = keyof typeof SETTING_DEFAULTS;
 /**
  * The gateway's own work shared per caller (`src/http/capacity/cpu-share.ts`; not settings): an account
  * halves every 100 ms; while another caller was admitted within the last second, a user may use a quarter
- * of the event loop, a client network without a session a tenth, and all of those together a quarter while a
- * user is active (networks cost an attacker nothing); a caller's line holds 64 requests and a
+ * of the event loop, a client network without a session a tenth, and all of those together a quarter (networks
+ * cost an attacker nothing; a network alone is not held); a caller's line holds 64 requests and a
  * wait is at most 5 s; all lines together hold 4,096; 10,000 accounts are kept.
  *
  * The half-life is the size of the burst a caller may take at once (a quarter of the loop for 100 ms ÷ ln 2

@@ -237,6 +237,29 @@ it('should serve the network served longest ago first among those the total hold
   expect(served[0]).toBe('newcomer');
 });
 
+it('should refuse a request that has waited maxWaitMillis, however long its wait was foreseen to be', async () => {
+  const cpu = share();
+  floodASecond(cpu);
+  ticketOf(cpu.admit(victim)).done();
+  const admitted = cpu.admit(flooder);
+  if (!isCpuWait(admitted)) throw new Error('expected the flooder to wait');
+  let outcome = 'waiting';
+  admitted.ticket.then(
+    () => (outcome = 'admitted'),
+    (error: unknown) => (outcome = error instanceof CpuShareRefusal ? 'refused' : 'failed'),
+  );
+  // Work done for it elsewhere (its pattern analyses) keeps its account over the share the whole time.
+  for (let step = 0; step < 60 && outcome === 'waiting'; step++) {
+    cpu.charge(flooder, 500);
+    ticketOf(cpu.admit(victim)).done();
+    pass(100, 0);
+    await Promise.resolve();
+  }
+  expect(outcome).toBe('refused');
+  // It began to wait after the flood's second; refused within a step of its 5 s.
+  expect(clock).toBeLessThanOrEqual(1_000 + 5_000 + 100);
+});
+
 it('should refuse past a caller’s line as the caller’s, past all lines as the gateway’s', () => {
   const cpu = share({ maxWaitingPerCaller: 2, maxWaiting: 3 });
   cpu.charge(flooder, 1_000);

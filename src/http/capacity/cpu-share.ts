@@ -59,7 +59,7 @@ export interface CpuShareOptions {
   userShare: number;
   /** Fraction one client network without a session may use (the smallest). */
   anonymousShare: number;
-  /** Fraction all callers without a session may use together while a user is active. */
+  /** Fraction all callers without a session may use together while they are not alone (a user or another network active). */
   anonymousTotalShare: number;
   /** The longest a request may wait for its caller's account to decay; longer: refused at once. */
   maxWaitMillis: number;
@@ -123,6 +123,8 @@ interface Waiter {
   grant: (ticket: CpuTicket) => void;
   refuse: (refusal: CpuShareRefusal) => void;
   gone: boolean;
+  /** When it began to wait. */
+  since: number;
 }
 
 interface Account {
@@ -314,12 +316,14 @@ export function createCpuShare(options: CpuShareOptions): CpuShare {
       return;
     }
     if (account.timer !== undefined) return;
+    // Never past the head's deadline: a request that waited `maxWaitMillis` is refused then (`dropStale`).
+    const deadline = (account.waiting[0]?.since ?? at) + options.maxWaitMillis - at + 1;
     account.timer = setTimeout(
       () => {
         account.timer = undefined;
         release(account);
       },
-      waitOf(account, at),
+      Math.max(1, Math.min(waitOf(account, at), deadline)),
     );
     account.timer.unref();
   }
@@ -336,9 +340,22 @@ export function createCpuShare(options: CpuShareOptions): CpuShare {
     totalTimer.unref();
   }
 
-  /** Drops the waiters of `account`'s line that gave their place up, from its head. */
-  function dropGone(account: Account): void {
-    while (account.waiting[0]?.gone === true) account.waiting.shift();
+  /**
+   * Drops the waiters at the head of `account`'s line that gave their place up, and refuses those that have
+   * waited `maxWaitMillis` (the line is oldest first: once its head is younger, all are). The wait an
+   * admission foresees is its own account's; behind many networks in the total's wait it may be longer.
+   */
+  function dropStale(account: Account, at: number): void {
+    for (;;) {
+      const head = account.waiting[0];
+      if (head === undefined) return;
+      if (!head.gone && at - head.since <= options.maxWaitMillis) return;
+      account.waiting.shift();
+      if (head.gone) continue;
+      head.gone = true;
+      waiting -= 1;
+      head.refuse(new CpuShareRefusal('share', 1));
+    }
   }
 
   /**
@@ -350,7 +367,7 @@ export function createCpuShare(options: CpuShareOptions): CpuShare {
       const at = now();
       let least: Account | undefined;
       for (const account of totalWaiters) {
-        dropGone(account);
+        dropStale(account, at);
         if (account.waiting.length === 0) totalWaiters.delete(account);
         else if (least === undefined || account.servedAt < least.servedAt) least = account;
       }
@@ -373,13 +390,10 @@ export function createCpuShare(options: CpuShareOptions): CpuShare {
 
   function release(account: Account): void {
     for (;;) {
+      const at = now();
+      dropStale(account, at);
       const head = account.waiting[0];
       if (head === undefined) return;
-      if (head.gone) {
-        account.waiting.shift();
-        continue;
-      }
-      const at = now();
       if (!mayRun(account, at)) {
         schedule(account);
         return;
@@ -406,7 +420,7 @@ export function createCpuShare(options: CpuShareOptions): CpuShare {
       if (waiting >= options.maxWaiting) throw new CpuShareRefusal('full', 1);
       let waiter!: Waiter;
       const ticket = new Promise<CpuTicket>((grant, refuse) => {
-        waiter = { grant, refuse, gone: false };
+        waiter = { grant, refuse, gone: false, since: at };
       });
       account.waiting.push(waiter);
       waiting += 1;
