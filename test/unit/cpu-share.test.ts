@@ -237,6 +237,42 @@ it('should serve the network served longest ago first among those the total hold
   expect(served[0]).toBe('newcomer');
 });
 
+it('should serve a network served long ago before networks never seen that waited first', async () => {
+  // A network's own share larger than the total, so that one network can spend the total.
+  const cpu = share({ anonymousShare: 0.5, anonymousTotalShare: 0.2, maxWaiting: 100 });
+  const device = { key: 'device', anonymous: true };
+  ticketOf(cpu.admit(device)).done();
+  pass(10_000, 0);
+  ticketOf(cpu.admit(victim)).done();
+  // The total spent by one network, then networks never seen before each send one request, and wait.
+  const spender = { key: 'spender', anonymous: true };
+  for (let i = 0; i < 100; i++) {
+    const admitted = cpu.admit(spender);
+    if (isCpuWait(admitted)) {
+      admitted.ticket.catch(() => undefined);
+      admitted.cancel();
+      break;
+    }
+    pass(5);
+    admitted.done();
+  }
+  const served: string[] = [];
+  const waitFor = (admitted: ReturnType<typeof cpu.admit>, key: string) => {
+    if (!isCpuWait(admitted)) throw new Error(`${key} expected to wait`);
+    void admitted.ticket.then((ticket) => {
+      served.push(key);
+      ticket.done();
+    });
+  };
+  for (let i = 0; i < 32; i++) waitFor(cpu.admit({ key: `fresh-${i}`, anonymous: true }), `fresh-${i}`);
+  waitFor(cpu.admit(device), 'device');
+  for (let step = 0; step < 100 && served.length === 0; step++) {
+    pass(10, 0);
+    await Promise.resolve();
+  }
+  expect(served[0]).toBe('device');
+});
+
 it('should refuse a request that has waited maxWaitMillis, however long its wait was foreseen to be', async () => {
   const cpu = share();
   floodASecond(cpu);

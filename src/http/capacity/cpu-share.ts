@@ -134,7 +134,7 @@ interface Account {
   at: number;
   /** Mean cost of this caller's requests (what one is charged at admission). */
   mean: number;
-  /** When a request of it was last admitted (`-Infinity`: never). */
+  /** When a request of it was last admitted (a new account: `activeMillis` before it was made). */
   servedAt: number;
   waiting: Waiter[];
   timer: NodeJS.Timeout | undefined;
@@ -202,12 +202,16 @@ export function createCpuShare(options: CpuShareOptions): CpuShare {
   function accountOf(caller: CpuCaller): Account {
     let account = accounts.get(caller.key);
     if (account === undefined) {
+      const at = now();
       account = {
         caller,
         used: 0,
-        at: now(),
+        at,
         mean: FIRST_ESTIMATE_MILLIS,
-        servedAt: -Infinity,
+        // As if served a second ago: before the networks flooding (served within the last second), after a
+        // network served longer ago, so that networks made up by the thousand queue behind a device that
+        // logs in now and then, not ahead of it.
+        servedAt: at - options.activeMillis,
         waiting: [],
         timer: undefined,
       };
