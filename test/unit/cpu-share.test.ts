@@ -201,17 +201,26 @@ it('should never hold a network without a session alone, however much it used', 
   expect(cpu.usedMillis('network')).toBeGreaterThan(100);
 });
 
-it('should serve the network served longest ago first among those the total holds', async () => {
-  const cpu = share({ anonymousTotalShare: 0.2, maxWaiting: 100 });
-  ticketOf(cpu.admit(victim)).done();
+/**
+ * Requests that must wait, and the order their tickets are granted in (`served`); each granted one is done
+ * at once.
+ */
+function servedInOrder() {
   const served: string[] = [];
-  const waitFor = (admitted: ReturnType<typeof cpu.admit>, key: string) => {
+  const waitFor = (admitted: ReturnType<ReturnType<typeof share>['admit']>, key: string) => {
     if (!isCpuWait(admitted)) throw new Error(`${key} expected to wait`);
     void admitted.ticket.then((ticket) => {
       served.push(key);
       ticket.done();
     });
   };
+  return { served, waitFor };
+}
+
+it('should serve the network served longest ago first among those the total holds', async () => {
+  const cpu = share({ anonymousTotalShare: 0.2, maxWaiting: 100 });
+  ticketOf(cpu.admit(victim)).done();
+  const { served, waitFor } = servedInOrder();
   // Sixteen networks flood until the total is spent; each then has a request waiting.
   const networks = Array.from({ length: 16 }, (_, i) => ({ key: `network-${i}`, anonymous: true }));
   const flooding = new Set(networks.map(({ key }) => key));
@@ -256,14 +265,7 @@ it('should serve a network served long ago before networks never seen that waite
     pass(5);
     admitted.done();
   }
-  const served: string[] = [];
-  const waitFor = (admitted: ReturnType<typeof cpu.admit>, key: string) => {
-    if (!isCpuWait(admitted)) throw new Error(`${key} expected to wait`);
-    void admitted.ticket.then((ticket) => {
-      served.push(key);
-      ticket.done();
-    });
-  };
+  const { served, waitFor } = servedInOrder();
   for (let i = 0; i < 32; i++) waitFor(cpu.admit({ key: `fresh-${i}`, anonymous: true }), `fresh-${i}`);
   waitFor(cpu.admit(device), 'device');
   for (let step = 0; step < 100 && served.length === 0; step++) {
