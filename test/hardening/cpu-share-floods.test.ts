@@ -67,7 +67,7 @@ it('should keep another user’s reads within 3× their quiet p95 while one addr
   await expectVictimServedBesideOneAddress(
     Number(new URL(gateway.graphqlUrl).port),
     [rawJsonPost('/graphql', { query: '{ __typename }' })],
-    [gateway.graphqlUrl],
+    [gateway],
     victim,
     '{ __typename } pipelined',
   );
@@ -89,7 +89,7 @@ it('should keep another user’s reads within 3× their quiet p95 while one user
   await expectVictimServedBesideOneAddress(
     Number(new URL(gateway.graphqlUrl).port),
     largePageRequests(reader, BLOB, RECORDS),
-    [gateway.graphqlUrl],
+    [gateway],
     victim,
     '200 KiB pages',
   );
@@ -108,7 +108,7 @@ it('should keep another user’s reads within 3× their quiet p95 while two acco
     }),
   );
   const both = floodsTogether(floods);
-  await expectVictimServed(both, [gateway.graphqlUrl], victim, 'new patterns from two accounts');
+  await expectVictimServed(both, [gateway], victim, 'new patterns from two accounts');
 });
 
 it('should keep another user’s reads within 3× their quiet p95 while 16 addresses each pipeline { __typename } on one connection', async () => {
@@ -118,11 +118,6 @@ it('should keep another user’s reads within 3× their quiet p95 while 16 addre
     connections: 16,
     batch: 9,
   });
-  const statuses = await expectVictimServed(
-    flood,
-    [gateway.graphqlUrl],
-    victim,
-    '{ __typename } from 16 addresses',
-  );
+  const statuses = await expectVictimServed(flood, [gateway], victim, '{ __typename } from 16 addresses');
   expect(statuses.get(200) ?? 0).toBeGreaterThan(0);
 });

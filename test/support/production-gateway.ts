@@ -18,6 +18,8 @@ import { DEMO_OBJECTS_DIR } from './object-fixtures.ts';
 /** A production gateway in front of its own emulator. */
 export interface ProductionGateway {
   process: RunningProcess;
+  /** The emulator's process. */
+  upstream: RunningProcess;
   baseUrl: string;
   graphqlUrl: string;
   /** Stops both. */
@@ -55,6 +57,7 @@ export async function startProductionGateway(
     });
     return {
       process: command.process,
+      upstream: emulator.process,
       baseUrl: command.baseUrl,
       graphqlUrl: command.graphqlUrl,
       stop: async () => {

@@ -3,49 +3,47 @@
  * address, in alternating windows without and with the flood (paused, then resumed), so that whatever else
  * loads the machine loads both alike; each p95 is taken over all windows of its kind. The promise the
  * product makes: under the flood the victim's p95 stays within three times its quiet p95, and no read fails.
- * What the machine's scheduler adds meanwhile to any process's round trip (`machine-probe.ts`) is measured
- * in the same windows and allowed.
+ * What the machine's scheduler takes from each read under the flood (`machine-wait.ts`: the time the victim,
+ * the gateway and its upstream waited for a CPU meanwhile) is not the gateway's, and is allowed.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'vitest';
 import { fetchFrom } from './fetch-from.ts';
 import { startKeepAliveFlood, type KeepAliveFlood, type KeepAliveFloodOptions } from './keep-alive-flood.ts';
-import { startMachineProbe } from './machine-probe.ts';
+import {
+  describeWindow,
+  p95LessMachine,
+  record,
+  timedWithMachineWait,
+  type MachineTimings,
+} from './machine-wait.ts';
+import { p95 } from './p95.ts';
 import { LOAN_TYPES, postGraphql } from './post-graphql.ts';
 
 /** Windows of each kind, and the victim's reads in each. */
 const ROUNDS = 5;
 const READS_PER_WINDOW = 25;
 
-export function p95(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))] ?? 0;
-}
-
 /** What the victim saw. */
 export interface VictimLatencies {
-  quiet: number[];
-  loud: number[];
+  quiet: MachineTimings;
+  loud: MachineTimings;
   /** Every answer that was not data. */
   failures: string[];
-  /** The machine probe's round trips after each quiet read, and after each read under the flood. */
-  probeQuiet: number[];
-  probeLoud: number[];
 }
 
-/** What the machine added to a round trip under the flood: the probe's p95 less its quiet p95, at least 0. */
-export function machineAddedMillis(latencies: VictimLatencies): number {
-  return Math.max(0, p95(latencies.probeLoud) - p95(latencies.probeQuiet));
+/**
+ * A gateway the victim reads at: its GraphQL address, its process and its upstream's (where the test has
+ * it), whose waits for a CPU are the machine's.
+ */
+export interface VictimGateway {
+  graphqlUrl: string;
+  process: { pid: number };
+  upstream?: { pid: number };
 }
 
 /** How the victim reads, beside which flood. */
 export interface VictimOptions {
-  /**
-   * For two replicas on this machine's two cores (deployed, each has its own), the time the machine itself
-   * adds when both replicas and the attacker's thread run at once; the 3× bound of one replica is
-   * `cpu-share-floods`'. Default 0.
-   */
-  sharedCoresMillis?: number;
   /** Each read on a connection of its own, opened for it and closed after it (a client without keep-alive). */
   connectionPerRead?: boolean;
   /** The pause between reads. Default 10 ms. */
@@ -56,91 +54,93 @@ export interface VictimOptions {
 export type VictimFlood = KeepAliveFlood & { ready?: () => Promise<void> };
 
 /**
- * The victim's reads, each at the next of `graphqlUrls` in turn (replicas behind a balancer), on keep-alive
+ * The victim's reads, each at the next of `gateways` in turn (replicas behind a balancer), on keep-alive
  * connections or one connection per read. A read that throws (its connection closed unanswered) is a failure.
  */
 async function victimBeside(
   flood: VictimFlood,
-  graphqlUrls: readonly string[],
+  gateways: readonly VictimGateway[],
   headers: Record<string, string>,
   options: VictimOptions,
 ): Promise<VictimLatencies> {
   const kept = options.connectionPerRead === true ? undefined : fetchFrom('127.0.0.3');
-  const result: VictimLatencies = { quiet: [], loud: [], failures: [], probeQuiet: [], probeLoud: [] };
-  const probe = await startMachineProbe();
+  const result: VictimLatencies = {
+    quiet: { elapsed: [], machine: [] },
+    loud: { elapsed: [], machine: [] },
+    failures: [],
+  };
   let turn = 0;
-  const read = async (url: string, into: number[], probed: number[]) => {
+  const read = async (gateway: VictimGateway, into: MachineTimings) => {
     const victim = kept ?? fetchFrom('127.0.0.3');
+    const pids = [gateway.process.pid, ...(gateway.upstream === undefined ? [] : [gateway.upstream.pid])];
     try {
-      const answer = await postGraphql(url, LOAN_TYPES, {}, headers, victim.fetch);
-      into.push(answer.elapsedMillis);
+      const answer = record(
+        into,
+        await timedWithMachineWait(pids, () =>
+          postGraphql(gateway.graphqlUrl, LOAN_TYPES, {}, headers, victim.fetch),
+        ),
+      );
       if (answer.status !== 200 || answer.errors !== undefined) {
         result.failures.push(`${String(answer.status)} ${JSON.stringify(answer.errors)}`);
       }
-      probed.push(await probe.ping(victim.fetch));
     } catch (error) {
       result.failures.push(String(error));
     } finally {
       if (kept === undefined) await victim.close();
     }
   };
-  const reads = async (into: number[], probed: number[]) => {
+  const reads = async (into: MachineTimings) => {
     for (let count = 0; count < READS_PER_WINDOW; count++) {
-      await read(graphqlUrls[turn++ % graphqlUrls.length] ?? '', into, probed);
+      const gateway = gateways[turn++ % gateways.length];
+      if (gateway === undefined) throw new Error('no gateway to read at');
+      await read(gateway, into);
       await sleep(options.everyMillis ?? 10);
     }
   };
   try {
-    await reads([], []);
+    await reads({ elapsed: [], machine: [] });
     for (let round = 0; round < ROUNDS; round++) {
       flood.pause();
       // What the flood had in flight is answered before the quiet window.
       await sleep(300);
-      await reads(result.quiet, result.probeQuiet);
+      await reads(result.quiet);
       flood.resume();
       await sleep(300);
       await flood.ready?.();
-      await reads(result.loud, result.probeLoud);
+      await reads(result.loud);
     }
   } finally {
     await kept?.close();
-    probe.stop();
   }
   return result;
 }
 
 /**
- * Runs the victim beside `flood` (then stops it) and expects it served: no failure, p95 under the flood
- * within 3× the quiet one, plus {@link VictimOptions.sharedCoresMillis} and what the machine added
- * ({@link machineAddedMillis}). Answers the flood's answers by status. `options`: a number is
- * `sharedCoresMillis`.
+ * Runs the victim beside `flood` (then stops it) and expects it served: no failure, p95 under the flood, less
+ * what the machine took from each read ({@link p95LessMachine}), within 3× the quiet one. At two replicas
+ * on this machine's two cores (deployed, each has its own), that includes what the other replica takes.
+ * Answers the flood's answers by status.
  */
 export async function expectVictimServed(
   flood: VictimFlood,
-  graphqlUrls: readonly string[],
+  gateways: readonly VictimGateway[],
   victim: Record<string, string>,
   name: string,
-  options: number | VictimOptions = 0,
+  options: VictimOptions = {},
 ): Promise<Map<number, number>> {
-  const { sharedCoresMillis = 0, ...reading } =
-    typeof options === 'number' ? { sharedCoresMillis: options } : options;
   let latencies: VictimLatencies;
   let statuses: Map<number, number>;
   try {
-    latencies = await victimBeside(flood, graphqlUrls, victim, reading);
+    latencies = await victimBeside(flood, gateways, victim, options);
   } finally {
     statuses = await flood.stop();
   }
-  const machine = machineAddedMillis(latencies);
   const report =
-    `${name}: victim p95 quiet ${p95(latencies.quiet).toFixed(1)} ms, under flood ${p95(latencies.loud).toFixed(1)} ms; ` +
-    `the machine's probe ${p95(latencies.probeQuiet).toFixed(1)} → ${p95(latencies.probeLoud).toFixed(1)} ms; ` +
+    `${name}: victim quiet ${describeWindow(latencies.quiet)}, under flood ${describeWindow(latencies.loud)}; ` +
     `flood answers by status ${JSON.stringify([...statuses])}`;
   console.info(report);
   expect(latencies.failures).toEqual([]);
-  expect(p95(latencies.loud), report).toBeLessThanOrEqual(
-    3 * p95(latencies.quiet) + sharedCoresMillis + machine,
-  );
+  expect(p95LessMachine(latencies.loud), report).toBeLessThanOrEqual(3 * p95(latencies.quiet.elapsed));
   return statuses;
 }
 
@@ -152,13 +152,12 @@ export async function expectVictimServed(
 export async function expectVictimServedBesideOneAddress(
   port: KeepAliveFloodOptions['port'],
   requests: string[],
-  graphqlUrls: readonly string[],
+  gateways: readonly VictimGateway[],
   victim: Record<string, string>,
   name: string,
-  sharedCoresMillis = 0,
 ): Promise<void> {
   const flood = startKeepAliveFlood({ port, requests, connections: 8, batch: 9, localAddress: '127.0.0.2' });
-  const statuses = await expectVictimServed(flood, graphqlUrls, victim, name, sharedCoresMillis);
+  const statuses = await expectVictimServed(flood, gateways, victim, name);
   expect(statuses.get(200) ?? 0).toBeGreaterThan(0);
 }
 
