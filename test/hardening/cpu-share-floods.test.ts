@@ -6,6 +6,9 @@
  * The machine is shared and noisy, so quiet and flood are measured in the same test, in alternating
  * windows (the flood paused, then resumed), and each p95 is taken over all windows of its kind: whatever
  * else loads the machine loads both alike. The flood runs on a thread of its own, as fast as answered.
+ * What the machine's scheduler takes from each read under the flood (the time the victim, the gateway and
+ * the emulator waited for a CPU meanwhile, `test/support/machine-wait.ts`) is not the gateway's, and is
+ * allowed.
  *
  * - eight connections from one address pipelining `{ __typename }` without a session (before: another
  *   user's read took 14.8 s and failed `UPSTREAM_UNAVAILABLE`);
