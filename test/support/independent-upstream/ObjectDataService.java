@@ -21,6 +21,7 @@ import java.util.TimeZone;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -344,7 +345,6 @@ public final class ObjectDataService {
   }
 
   /** Map storage: the legacy driver's JSON.parse turns {"$oid"} and {"$date"} into their types. */
-  @SuppressWarnings("unchecked")
   static Object untyped(Object value) {
     if (value instanceof Oid || value instanceof Date) return value;
     if (value instanceof String s) return cleanString(s);
@@ -352,13 +352,21 @@ public final class ObjectDataService {
     if (value instanceof Map<?, ?> m) {
       if (m.size() == 1 && m.get("$oid") instanceof String s && Oid.valid(s)) return new Oid(s.toLowerCase());
       if (m.size() == 1 && m.containsKey("$date")) return toDate(m.get("$date"));
+    }
+    return eachInside(value, ObjectDataService::untyped);
+  }
+
+  /** A copy of a map or list with each value or item through `each`, in order; any other value as it is. */
+  @SuppressWarnings("unchecked")
+  static Object eachInside(Object value, UnaryOperator<Object> each) {
+    if (value instanceof Map<?, ?> m) {
       Map<String, Object> out = new LinkedHashMap<>();
-      for (Map.Entry<String, Object> e : ((Map<String, Object>) m).entrySet()) out.put(e.getKey(), untyped(e.getValue()));
+      for (Map.Entry<String, Object> e : ((Map<String, Object>) m).entrySet()) out.put(e.getKey(), each.apply(e.getValue()));
       return out;
     }
     if (value instanceof List<?> l) {
       List<Object> out = new ArrayList<>();
-      for (Object o : l) out.add(untyped(o));
+      for (Object o : l) out.add(each.apply(o));
       return out;
     }
     return value;
@@ -405,7 +413,6 @@ public final class ObjectDataService {
     return out;
   }
 
-  @SuppressWarnings("unchecked")
   static Object serveValue(String objectName, Object v) {
     if (v instanceof Oid o) return on("extjson") ? Map.of("$oid", o.hex()) : o.hex();
     if (v instanceof Date d) {
@@ -417,39 +424,16 @@ public final class ObjectDataService {
       Object plain = on("dates-as-millis") ? (Object) d.getTime() : Instant.ofEpochMilli(d.getTime()).toString();
       return on("extjson") ? Map.of("$date", plain) : plain;
     }
-    if (v instanceof Map<?, ?> m) {
-      Map<String, Object> out = new LinkedHashMap<>();
-      for (Map.Entry<String, Object> e : ((Map<String, Object>) m).entrySet())
-        out.put(e.getKey(), serveValue(objectName, e.getValue()));
-      return out;
-    }
-    if (v instanceof List<?> l) {
-      List<Object> out = new ArrayList<>();
-      for (Object o : l) out.add(serveValue(objectName, o));
-      return out;
-    }
-    return v;
+    return eachInside(v, inner -> serveValue(objectName, inner));
   }
 
   /** The truth for tests: every type tagged, longs beyond 2^53 as strings, dates as ISO. */
-  @SuppressWarnings("unchecked")
   static Object truthValue(Object v) {
     if (v instanceof Oid o) return Map.of("$oid", o.hex());
     if (v instanceof Date d) return Map.of("$date", Instant.ofEpochMilli(d.getTime()).toString());
     if (v instanceof Long l && Math.abs(l) > (1L << 53)) return Map.of("$numberLong", l.toString());
     if (v instanceof Double d) return Map.of("$double", d);
-    if (v instanceof Map<?, ?> m) {
-      Map<String, Object> out = new LinkedHashMap<>();
-      for (Map.Entry<String, Object> e : ((Map<String, Object>) m).entrySet())
-        out.put(e.getKey(), truthValue(e.getValue()));
-      return out;
-    }
-    if (v instanceof List<?> l) {
-      List<Object> out = new ArrayList<>();
-      for (Object o : l) out.add(truthValue(o));
-      return out;
-    }
-    return v;
+    return eachInside(v, ObjectDataService::truthValue);
   }
 
   // ---------------------------------------------------------------------------------------------- filters
@@ -778,6 +762,13 @@ public final class ObjectDataService {
     return cb;
   }
 
+  /** Refuses a named organization other than the session's, answering here: true then. */
+  static boolean deniedOrganization(HttpExchange ex, String cb, String org, Session s) throws IOException {
+    if (org == null || org.isEmpty() || org.equals(s.user().org())) return false;
+    jsonp(ex, cb, error("Access denied for organization " + org));
+    return true;
+  }
+
   static final class Cached {
     final long at;
     final String json;
@@ -802,10 +793,7 @@ public final class ObjectDataService {
       return;
     }
     String org = q.get("organizationCode");
-    if (org != null && !org.isEmpty() && !org.equals(s.user().org())) {
-      jsonp(ex, cb, error("Access denied for organization " + org));
-      return;
-    }
+    if (deniedOrganization(ex, cb, org, s)) return;
     String cacheKey =
         objectName + "|" + q.get("filterCommand") + "|" + q.get("pageSize") + "|" + q.get("pageStart") + "|" + single;
     if (!single && on("cache-no-tenant")) {
@@ -1047,10 +1035,7 @@ public final class ObjectDataService {
       return;
     }
     String org = q.get("organizationCode");
-    if (org != null && !org.isEmpty() && !org.equals(s.user().org())) {
-      jsonp(ex, cb, error("Access denied for organization " + org));
-      return;
-    }
+    if (deniedOrganization(ex, cb, org, s)) return;
     Map<String, Object> given = new LinkedHashMap<>();
     if (q.get("data") != null) {
       try {
