@@ -53,42 +53,40 @@ final class Json {
 
   private Map<String, Object> object() {
     Map<String, Object> map = new LinkedHashMap<>();
-    at++;
-    space();
-    if (text.charAt(at) == '}') {
-      at++;
-      return map;
-    }
-    while (true) {
-      space();
-      String key = string();
-      space();
-      if (text.charAt(at) != ':') throw new IllegalArgumentException("Expected : at " + at);
-      at++;
-      space();
-      map.put(key, value());
-      space();
-      char c = text.charAt(at++);
-      if (c == '}') return map;
-      if (c != ',') throw new IllegalArgumentException("Expected , or } at " + (at - 1));
-    }
+    elements(
+        '}',
+        () -> {
+          String key = string();
+          space();
+          if (text.charAt(at) != ':') throw new IllegalArgumentException("Expected : at " + at);
+          at++;
+          space();
+          map.put(key, value());
+        });
+    return map;
   }
 
   private List<Object> array() {
     List<Object> list = new ArrayList<>();
+    elements(']', () -> list.add(value()));
+    return list;
+  }
+
+  /** From an opening bracket to its `close`: the comma-separated elements, each read by `element`. */
+  private void elements(char close, Runnable element) {
     at++;
     space();
-    if (text.charAt(at) == ']') {
+    if (text.charAt(at) == close) {
       at++;
-      return list;
+      return;
     }
     while (true) {
       space();
-      list.add(value());
+      element.run();
       space();
       char c = text.charAt(at++);
-      if (c == ']') return list;
-      if (c != ',') throw new IllegalArgumentException("Expected , or ] at " + (at - 1));
+      if (c == close) return;
+      if (c != ',') throw new IllegalArgumentException("Expected , or " + close + " at " + (at - 1));
     }
   }
 
