@@ -275,6 +275,69 @@ it('should serve a network served long ago before networks never seen that waite
   expect(served[0]).toBe('device');
 });
 
+it('should grant the lines at most a slice of work a turn of the loop, however late its timer fires', async () => {
+  // A network's own share larger than the total, so that one network can spend the total.
+  const cpu = share({
+    anonymousShare: 0.5,
+    anonymousTotalShare: 0.2,
+    maxWaitingPerCaller: 4,
+    maxWaiting: 200,
+  });
+  ticketOf(cpu.admit(victim)).done();
+  // The total spent by one network, then 32 networks never seen wait with four requests each.
+  const spender = { key: 'spender', anonymous: true };
+  for (;;) {
+    const admitted = cpu.admit(spender);
+    if (isCpuWait(admitted)) {
+      admitted.ticket.catch(() => undefined);
+      admitted.cancel();
+      break;
+    }
+    pass(1);
+    admitted.done();
+  }
+  const { served, waitFor } = servedInOrder();
+  for (let i = 0; i < 32; i++) {
+    for (let request = 0; request < 4; request++) {
+      waitFor(cpu.admit({ key: `network-${i}`, anonymous: true }), `network-${i}`);
+    }
+  }
+  const settle = async () => {
+    for (let i = 0; i < 10; i++) await Promise.resolve();
+  };
+  // The loop was blocked for 2 s: the total's timer fires late, with room for every request waiting.
+  clock += 2_000;
+  ticketOf(cpu.admit(victim)).done();
+  vi.advanceTimersToNextTimer();
+  await settle();
+  // A new network's estimate is 0.5 ms: one turn grants at most the slice's 2 ms of them, 4 requests.
+  expect(served.length).toBeGreaterThan(0);
+  expect(served.length).toBeLessThanOrEqual(4);
+  // The rest follow in later turns, the I/O waiting meanwhile served between them.
+  vi.advanceTimersToNextTimer();
+  await settle();
+  expect(served.length).toBeGreaterThan(4);
+  expect(served.length).toBeLessThanOrEqual(8);
+});
+
+it('should grant a caller’s own line at most a slice of work a turn of the loop, however late its timer fires', async () => {
+  const cpu = share();
+  floodASecond(cpu);
+  ticketOf(cpu.admit(victim)).done();
+  const { served, waitFor } = servedInOrder();
+  for (let request = 0; request < 4; request++) waitFor(cpu.admit(flooder), 'flooder');
+  // The loop was blocked for 3 s: the flooder's timer fires late, its account decayed far below its share.
+  clock += 3_000;
+  ticketOf(cpu.admit(victim)).done();
+  vi.advanceTimersToNextTimer();
+  for (let i = 0; i < 10; i++) await Promise.resolve();
+  // Its mean is 10 ms, past the 2 ms slice: one request a turn, the next in the next turn.
+  expect(served).toEqual(['flooder']);
+  vi.advanceTimersToNextTimer();
+  for (let i = 0; i < 10; i++) await Promise.resolve();
+  expect(served).toHaveLength(2);
+});
+
 it('should refuse a request that has waited maxWaitMillis, however long its wait was foreseen to be', async () => {
   const cpu = share();
   floodASecond(cpu);
