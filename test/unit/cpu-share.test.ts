@@ -246,6 +246,25 @@ it('should serve the network served longest ago first among those the total hold
   expect(served[0]).toBe('newcomer');
 });
 
+/**
+ * One network (whose own share must be larger than the total) sends requests of `millis`, each busy all its
+ * time, until it must wait: the anonymous callers' total is spent.
+ */
+function spendTheTotal(cpu: ReturnType<typeof share>, millis: number): void {
+  const spender = { key: 'spender', anonymous: true };
+  for (let i = 0; i < 1_000; i++) {
+    const admitted = cpu.admit(spender);
+    if (isCpuWait(admitted)) {
+      admitted.ticket.catch(() => undefined);
+      admitted.cancel();
+      return;
+    }
+    pass(millis);
+    admitted.done();
+  }
+  throw new Error('the spender was never held');
+}
+
 it('should serve a network served long ago before networks never seen that waited first', async () => {
   // A network's own share larger than the total, so that one network can spend the total.
   const cpu = share({ anonymousShare: 0.5, anonymousTotalShare: 0.2, maxWaiting: 100 });
@@ -254,17 +273,7 @@ it('should serve a network served long ago before networks never seen that waite
   pass(10_000, 0);
   ticketOf(cpu.admit(victim)).done();
   // The total spent by one network, then networks never seen before each send one request, and wait.
-  const spender = { key: 'spender', anonymous: true };
-  for (let i = 0; i < 100; i++) {
-    const admitted = cpu.admit(spender);
-    if (isCpuWait(admitted)) {
-      admitted.ticket.catch(() => undefined);
-      admitted.cancel();
-      break;
-    }
-    pass(5);
-    admitted.done();
-  }
+  spendTheTotal(cpu, 5);
   const { served, waitFor } = servedInOrder();
   for (let i = 0; i < 32; i++) waitFor(cpu.admit({ key: `fresh-${i}`, anonymous: true }), `fresh-${i}`);
   waitFor(cpu.admit(device), 'device');
@@ -285,17 +294,7 @@ it('should grant the lines at most a slice of work a turn of the loop, however l
   });
   ticketOf(cpu.admit(victim)).done();
   // The total spent by one network, then 32 networks never seen wait with four requests each.
-  const spender = { key: 'spender', anonymous: true };
-  for (;;) {
-    const admitted = cpu.admit(spender);
-    if (isCpuWait(admitted)) {
-      admitted.ticket.catch(() => undefined);
-      admitted.cancel();
-      break;
-    }
-    pass(1);
-    admitted.done();
-  }
+  spendTheTotal(cpu, 1);
   const { served, waitFor } = servedInOrder();
   for (let i = 0; i < 32; i++) {
     for (let request = 0; request < 4; request++) {
