@@ -12,7 +12,7 @@ import { createContext, type GatewayServices, type GraphQLContext } from '../gra
 import { registerCors } from '../http/cors.ts';
 import { canonicalAddress } from '../client-address/client-address.ts';
 import { registerGraphiql } from '../http/graphiql.ts';
-import { admitToCpuShare } from '../http/capacity/cpu-admission.ts';
+import { admitToCpuShare, cpuCallerOfRequest } from '../http/capacity/cpu-admission.ts';
 import { JSON_CONTENT_TYPE } from '../errors/http-error.ts';
 
 /** A login, then a page of loan types: run the first, paste its token in the `Authorization` header. */
@@ -62,7 +62,10 @@ const route: FastifyPluginAsync<GraphqlRouteOptions> = async (app, options) => {
     if (request.routeOptions.url !== options.path || request.method === 'OPTIONS') return;
     const context = await contextOf(request);
     contexts.set(request, context);
-    const admitted = admitToCpuShare(services.cpuShare, context, reply.raw);
+    const caller = await cpuCallerOfRequest(services.cpuShare, context, request.body, (token) =>
+      services.loginProtection.deviceAccountOf(token),
+    );
+    const admitted = admitToCpuShare(services.cpuShare, caller, reply.raw);
     const refusal = admitted instanceof Promise ? await admitted : admitted;
     if (refusal === undefined) return;
     // The refusal's code and blame reach the request line and gateway_graphql_operations_total, as the

@@ -95,6 +95,12 @@ export interface LoginProtection {
    * login, so the lookup shares the attempt's turn of the login share. Never throws.
    */
   jsonLoginAccount(name: string, askForm: () => Promise<string | null>): Promise<JsonLoginAccount>;
+  /**
+   * The account a genuine, unexpired device token was issued for (after a login the upstream accepted), or
+   * `undefined` for anything else: whose share of the gateway's work a login from a known device takes.
+   * Never throws.
+   */
+  deviceAccountOf(token: unknown): Promise<string | undefined>;
 }
 
 /**
@@ -232,5 +238,7 @@ export function createLoginProtection(options: LoginProtectionOptions): LoginPro
 
     jsonLoginAccount: (name, askForm) =>
       jsonLoginAccount(links, name, askForm, options.onAccountLookupFailed, failedLookups),
+
+    deviceAccountOf: async (token) => (await devices.verify(token))?.account,
   };
 }

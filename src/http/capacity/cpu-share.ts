@@ -395,7 +395,11 @@ export function createCpuShare(options: CpuShareOptions): CpuShare {
         return;
       }
       if (granted >= GRANT_SLICE_MILLIS) {
-        nextTurn(() => totalTimer, (timer) => (totalTimer = timer), releaseTotal);
+        nextTurn(
+          () => totalTimer,
+          (timer) => (totalTimer = timer),
+          releaseTotal,
+        );
         return;
       }
       const head = least.waiting.shift();
