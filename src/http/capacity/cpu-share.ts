@@ -164,7 +164,8 @@ export function createCpuShare(options: CpuShareOptions): CpuShare {
   const budgetOf = (caller: CpuCaller) =>
     ((caller.anonymous ? options.anonymousShare : options.userShare) * halfLifeMillis) / Math.LN2;
   const anonymousTotalBudget = (options.anonymousTotalShare * halfLifeMillis) / Math.LN2;
-  // The anonymous callers' total: charged with every anonymous request, never dropped.
+  // The anonymous callers' total: charged with every anonymous request, never dropped. Its timer serves the
+  // lines it holds (`releaseTotal`).
   const anonymousTotal: Account = {
     caller: { key: '', anonymous: true },
     used: 0,
@@ -176,9 +177,8 @@ export function createCpuShare(options: CpuShareOptions): CpuShare {
   };
   // When a caller with a session was last admitted: while it is active, the anonymous total holds.
   let userAt = -Infinity;
-  // Anonymous accounts whose line waits on the total alone (their own share has room), and its one timer.
+  // Anonymous accounts whose line waits on the total alone (their own share has room).
   const totalWaiters = new Set<Account>();
-  let totalTimer: NodeJS.Timeout | undefined;
   // Insertion order is recency: an account used moves to the end, the first is dropped when full.
   const accounts = new Map<string, Account>();
   let running = 0;
@@ -341,15 +341,15 @@ export function createCpuShare(options: CpuShareOptions): CpuShare {
   }
 
   function scheduleTotal(at: number): void {
-    if (totalTimer !== undefined) return;
-    totalTimer = setTimeout(
+    if (anonymousTotal.timer !== undefined) return;
+    anonymousTotal.timer = setTimeout(
       () => {
-        totalTimer = undefined;
+        anonymousTotal.timer = undefined;
         releaseTotal();
       },
       decayWait(decayed(anonymousTotal, at), anonymousTotalBudget, 0),
     );
-    totalTimer.unref();
+    anonymousTotal.timer.unref();
   }
 
   /**
@@ -395,11 +395,7 @@ export function createCpuShare(options: CpuShareOptions): CpuShare {
         return;
       }
       if (granted >= GRANT_SLICE_MILLIS) {
-        nextTurn(
-          () => totalTimer,
-          (timer) => (totalTimer = timer),
-          releaseTotal,
-        );
+        nextTurn(anonymousTotal, releaseTotal);
         return;
       }
       const head = least.waiting.shift();
@@ -422,13 +418,9 @@ export function createCpuShare(options: CpuShareOptions): CpuShare {
         return;
       }
       if (granted >= GRANT_SLICE_MILLIS) {
-        nextTurn(
-          () => account.timer,
-          (timer) => (account.timer = timer),
-          () => {
-            release(account);
-          },
-        );
+        nextTurn(account, () => {
+          release(account);
+        });
         return;
       }
       account.waiting.shift();
@@ -438,19 +430,14 @@ export function createCpuShare(options: CpuShareOptions): CpuShare {
     }
   }
 
-  /** Runs `go` in a next turn of the loop, after the I/O waiting meanwhile, on the timer `get`/`set` hold. */
-  function nextTurn(
-    get: () => NodeJS.Timeout | undefined,
-    set: (timer: NodeJS.Timeout | undefined) => void,
-    go: () => void,
-  ): void {
-    if (get() !== undefined) return;
-    const timer = setTimeout(() => {
-      set(undefined);
+  /** Runs `go` in a next turn of the loop, after the I/O waiting meanwhile, on `line`'s timer (unless set). */
+  function nextTurn(line: Account, go: () => void): void {
+    if (line.timer !== undefined) return;
+    line.timer = setTimeout(() => {
+      line.timer = undefined;
       go();
     }, 0);
-    timer.unref();
-    set(timer);
+    line.timer.unref();
   }
 
   return {
